@@ -1,0 +1,21 @@
+package dev.threadline.crds.agent;
+
+import dev.threadline.crds.common.ThreadlineGroup;
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** An agent: which model answers, with which instructions. Threads name one by `agentId`. */
+@Group(ThreadlineGroup.GROUP)
+@Version(ThreadlineGroup.VERSION)
+@Plural("agents")
+@ShortNames("tla")
+@AdditionalPrinterColumn(name = "Provider", jsonPath = ".spec.provider", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Model", jsonPath = ".spec.model", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+public class Agent extends CustomResource<AgentSpec, AgentStatus> implements Namespaced {}

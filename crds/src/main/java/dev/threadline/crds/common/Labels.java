@@ -1,0 +1,18 @@
+package dev.threadline.crds.common;
+
+/** Labels and annotations Threadline puts on the objects it owns or reads. */
+public final class Labels {
+  private static final String PREFIX = ThreadlineGroup.GROUP + "/";
+
+  /** On a user's namespace: the user id it belongs to (annotation, since ids may not be label values). */
+  public static final String USER_ANNOTATION = PREFIX + "user";
+  /** On a user's namespace: marks it as a Threadline tenant namespace. */
+  public static final String TENANT = PREFIX + "tenant";
+  /** On an API key Secret: marks it as one. */
+  public static final String API_KEY = PREFIX + "api-key";
+  /** Which component manages an object. */
+  public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+  public static final String MANAGER = "threadline";
+
+  private Labels() {}
+}

@@ -1,0 +1,26 @@
+package dev.threadline.crds.environment;
+
+import dev.threadline.crds.common.ThreadlineGroup;
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/**
+ * An isolated execution context: runtimes, packages, variables, MCP servers and the container image
+ * built from them.
+ */
+@Group(ThreadlineGroup.GROUP)
+@Version(ThreadlineGroup.VERSION)
+@Plural("environments")
+@ShortNames({"tle", "tlenv"})
+@AdditionalPrinterColumn(name = "Display Name", jsonPath = ".spec.displayName", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Build", jsonPath = ".status.buildStatus", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Image", jsonPath = ".status.imageTag", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
+@AdditionalPrinterColumn(name = "Default", jsonPath = ".spec.isDefault", type = AdditionalPrinterColumn.Type.BOOLEAN)
+@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+public class Environment extends CustomResource<EnvironmentSpec, EnvironmentStatus> implements Namespaced {}
