@@ -4,6 +4,7 @@ import dev.threadline.crds.common.ThreadlineGroup;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
@@ -11,6 +12,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 
 /** An agent: which model answers, with which instructions. Threads name one by `agentId`. */
 @Group(ThreadlineGroup.GROUP)
+@Categories(ThreadlineGroup.CATEGORY)
 @Version(ThreadlineGroup.VERSION)
 @Plural("agents")
 @ShortNames("tla")

@@ -4,6 +4,7 @@ import dev.threadline.crds.common.ThreadlineGroup;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
@@ -14,6 +15,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
  * built from them.
  */
 @Group(ThreadlineGroup.GROUP)
+@Categories(ThreadlineGroup.CATEGORY)
 @Version(ThreadlineGroup.VERSION)
 @Plural("environments")
 @ShortNames({"tle", "tlenv"})
