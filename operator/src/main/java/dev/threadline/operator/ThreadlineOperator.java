@@ -1,0 +1,113 @@
+package dev.threadline.operator;
+
+import dev.threadline.operator.agent.AgentReconciler;
+import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.health.OperatorHttpEndpoints;
+import dev.threadline.operator.status.Conditions;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wires the operator by hand (no DI container): one java-operator-sdk {@link Operator}, the
+ * reconcilers, leader election and the health/metrics endpoints.
+ */
+public final class ThreadlineOperator implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ThreadlineOperator.class);
+  static final String LEASE_NAME = "threadline-operator";
+
+  private final Operator operator;
+  private final OperatorHttpEndpoints endpoints;
+
+  private ThreadlineOperator(Operator operator, OperatorHttpEndpoints endpoints) {
+    this.operator = operator;
+    this.endpoints = endpoints;
+  }
+
+  /** Starts reconciling with this client (which the operator does not close). */
+  public static ThreadlineOperator start(KubernetesClient client, OperatorSettings settings) {
+    return start(client, settings, Clock.systemUTC());
+  }
+
+  public static ThreadlineOperator start(KubernetesClient client, OperatorSettings settings, Clock clock) {
+    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Operator operator = new Operator(o -> {
+      o.withKubernetesClient(client)
+          .withCloseClientOnStop(false)
+          // Plain JSON patches: server-side apply is not available on every API server we target.
+          .withUseSSAToPatchPrimaryResource(false)
+          .withSSABasedCreateUpdateMatchForDependentResources(false)
+          .withMetrics(MicrometerMetrics.newPerResourceCollectingMicrometerMetricsBuilder(metrics).build());
+      if (settings.leaderElection()) {
+        o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(LEASE_NAME, settings.leaseNamespace()));
+      }
+    });
+    Conditions conditions = new Conditions(clock);
+    register(operator, new AgentReconciler(conditions), settings);
+    operator.start();
+
+    OperatorHttpEndpoints endpoints = null;
+    if (settings.healthPort() >= 0) {
+      try {
+        endpoints = OperatorHttpEndpoints.start(settings.healthPort(), operator::getRuntimeInfo, metrics);
+      } catch (IOException e) {
+        operator.stop();
+        throw new UncheckedIOException("cannot serve health endpoints on port " + settings.healthPort(), e);
+      }
+    }
+    LOG.info("Threadline operator started (namespaces: {}, leader election: {})",
+        settings.watchNamespaces().isEmpty() ? "all" : settings.watchNamespaces(), settings.leaderElection());
+    return new ThreadlineOperator(operator, endpoints);
+  }
+
+  private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> void register(
+      Operator operator, Reconciler<R> reconciler, OperatorSettings settings) {
+    Consumer<ControllerConfigurationOverrider<R>> namespaces = settings.watchNamespaces().isEmpty()
+        ? ControllerConfigurationOverrider::watchingAllNamespaces
+        : o -> o.settingNamespaces(settings.watchNamespaces());
+    operator.register(reconciler, namespaces);
+  }
+
+  /** The port of /healthz, /readyz and /metrics; -1 when they are not served. */
+  public int healthPort() {
+    return endpoints == null ? -1 : endpoints.port();
+  }
+
+  public boolean isReady() {
+    return operator.getRuntimeInfo().isStarted() && operator.getRuntimeInfo().allEventSourcesAreHealthy();
+  }
+
+  @Override
+  public void close() {
+    if (endpoints != null) {
+      endpoints.close();
+    }
+    operator.stop();
+  }
+
+  /** In a cluster: the client from the Pod's service account, settings from THREADLINE_* variables. */
+  public static void main(String[] args) throws InterruptedException {
+    KubernetesClient client = new KubernetesClientBuilder().build();
+    ThreadlineOperator operator = start(client, OperatorSettings.fromEnvironment(System.getenv()));
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      operator.close();
+      client.close();
+      stopped.countDown();
+    }, "threadline-operator-shutdown"));
+    stopped.await();
+  }
+}

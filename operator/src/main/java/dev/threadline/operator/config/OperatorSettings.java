@@ -1,0 +1,101 @@
+package dev.threadline.operator.config;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Everything the operator can be told, read once at start-up. In a cluster the values come from
+ * environment variables (set by the Helm chart); the local launcher builds them directly.
+ *
+ * @param watchNamespaces namespaces to watch; empty means all
+ * @param runnerImage the image with the runner, used for agent Pods and schedule triggers
+ * @param baseImage the default base image of environments
+ * @param builderImage the Kaniko image that builds environment images
+ * @param registry where environment images are pushed, e.g. {@code registry.example.com/threadline}
+ * @param registryPushSecret name of a docker-config Secret for pushing; empty for none
+ * @param buildTimeout longest an image build may take
+ * @param leaderElection whether to elect a leader (one active replica)
+ * @param leaseNamespace namespace of the leader-election Lease
+ * @param healthPort port of /healthz, /readyz and /metrics; 0 for any free port, negative for none
+ */
+public record OperatorSettings(
+    Set<String> watchNamespaces,
+    String runnerImage,
+    String baseImage,
+    String builderImage,
+    String registry,
+    String registryPushSecret,
+    Duration buildTimeout,
+    boolean leaderElection,
+    String leaseNamespace,
+    int healthPort) {
+
+  public static final String DEFAULT_RUNNER_IMAGE = "ghcr.io/threadline/runner:0.1.0";
+  public static final String DEFAULT_BASE_IMAGE = "ghcr.io/threadline/base:0.1.0";
+  /** A maintained fork: the original GoogleContainerTools/kaniko is archived. */
+  public static final String DEFAULT_BUILDER_IMAGE = "ghcr.io/osscontainertools/kaniko:v1.25.0";
+
+  public OperatorSettings {
+    watchNamespaces = Set.copyOf(watchNamespaces);
+    if (buildTimeout.isNegative() || buildTimeout.isZero()) {
+      throw new IllegalArgumentException("buildTimeout must be positive");
+    }
+  }
+
+  /** Defaults for a single-process run: all namespaces, no leader election, no health port. */
+  public static OperatorSettings defaults() {
+    return fromEnvironment(Map.of());
+  }
+
+  /** Reads the THREADLINE_* variables (see the Helm chart's values) with documented defaults. */
+  public static OperatorSettings fromEnvironment(Map<String, String> env) {
+    Function<String, String> get = key -> blankToNull(env.get(key));
+    return new OperatorSettings(
+        csv(get.apply("THREADLINE_WATCH_NAMESPACES")),
+        or(get.apply("THREADLINE_RUNNER_IMAGE"), DEFAULT_RUNNER_IMAGE),
+        or(get.apply("THREADLINE_BASE_IMAGE"), DEFAULT_BASE_IMAGE),
+        or(get.apply("THREADLINE_BUILDER_IMAGE"), DEFAULT_BUILDER_IMAGE),
+        or(get.apply("THREADLINE_REGISTRY"), "registry.local/threadline"),
+        or(get.apply("THREADLINE_REGISTRY_PUSH_SECRET"), ""),
+        Duration.ofSeconds(integer(env, "THREADLINE_BUILD_TIMEOUT_SECONDS", 1800)),
+        Boolean.parseBoolean(or(get.apply("THREADLINE_LEADER_ELECTION"), "false")),
+        or(get.apply("THREADLINE_LEASE_NAMESPACE"), or(get.apply("POD_NAMESPACE"), "threadline-system")),
+        integer(env, "THREADLINE_OPERATOR_HEALTH_PORT", -1));
+  }
+
+  public OperatorSettings withHealthPort(int port) {
+    return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
+        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, port);
+  }
+
+  private static int integer(Map<String, String> env, String key, int fallback) {
+    String value = blankToNull(env.get(key));
+    if (value == null) {
+      return fallback;
+    }
+    try {
+      return Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be a whole number, got: " + value);
+    }
+  }
+
+  private static Set<String> csv(String value) {
+    if (value == null) {
+      return Set.of();
+    }
+    return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
+  }
+
+  private static String or(String value, String fallback) {
+    return value == null ? fallback : value;
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value;
+  }
+}

@@ -1,0 +1,60 @@
+package dev.threadline.operator.health;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.javaoperatorsdk.operator.RuntimeInfo;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+
+/**
+ * The operator's small HTTP face for the kubelet and Prometheus: {@code /healthz} (alive),
+ * {@code /readyz} (started and every informer healthy) and {@code /metrics}.
+ */
+public final class OperatorHttpEndpoints implements AutoCloseable {
+  private final HttpServer server;
+
+  private OperatorHttpEndpoints(HttpServer server) {
+    this.server = server;
+  }
+
+  public static OperatorHttpEndpoints start(int port, Supplier<RuntimeInfo> runtime, PrometheusMeterRegistry metrics)
+      throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
+    server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+    server.createContext("/healthz", exchange -> respond(exchange, 200, "text/plain", "ok"));
+    server.createContext("/readyz", exchange -> {
+      RuntimeInfo info = runtime.get();
+      boolean ready = info != null && info.isStarted() && info.allEventSourcesAreHealthy();
+      respond(exchange, ready ? 200 : 503, "text/plain",
+          ready ? "ok" : "not ready: " + (info == null || !info.isStarted() ? "operator not started"
+              : "unhealthy event sources " + info.unhealthyEventSources().keySet()));
+    });
+    server.createContext("/metrics", exchange ->
+        respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape()));
+    server.start();
+    return new OperatorHttpEndpoints(server);
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  private static void respond(HttpExchange exchange, int status, String contentType, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", contentType);
+    exchange.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}

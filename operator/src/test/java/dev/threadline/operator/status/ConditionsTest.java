@@ -1,0 +1,62 @@
+package dev.threadline.operator.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ConditionsTest {
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+  private final Conditions conditions = new Conditions(clock);
+
+  @Test
+  void keepsTransitionTimeWhileStatusUnchanged() {
+    List<Condition> first = conditions.set(List.of(), "Ready", "True", "Valid", "ok", 1L);
+    clock.now = Instant.parse("2026-01-01T00:05:00Z");
+    List<Condition> second = conditions.set(first, "Ready", "True", "Valid", "still ok", 2L);
+
+    assertThat(second).hasSize(1);
+    assertThat(second.get(0).getLastTransitionTime()).isEqualTo("2026-01-01T00:00:00Z");
+    assertThat(second.get(0).getMessage()).isEqualTo("still ok");
+    assertThat(second.get(0).getObservedGeneration()).isEqualTo(2L);
+  }
+
+  @Test
+  void newStatusMovesTransitionTimeAndKeepsOtherTypes() {
+    List<Condition> start = conditions.set(List.of(), "Built", "True", "Done", "", 1L);
+    start = conditions.set(start, "Ready", "True", "Valid", "ok", 1L);
+    clock.now = Instant.parse("2026-01-01T01:00:00Z");
+    List<Condition> next = conditions.set(start, "Ready", "False", "Broken", "no", 2L);
+
+    assertThat(next).extracting(Condition::getType).containsExactly("Built", "Ready");
+    assertThat(Conditions.find(next, "Ready").orElseThrow().getLastTransitionTime())
+        .isEqualTo("2026-01-01T01:00:00Z");
+  }
+
+  static final class MutableClock extends Clock {
+    Instant now;
+
+    MutableClock(Instant now) {
+      this.now = now;
+    }
+
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+}
