@@ -1,0 +1,118 @@
+package dev.threadline.crds.run;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import java.util.List;
+
+/** What was asked: the message, its attachments and where it should run. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class RunSpec {
+  @JsonPropertyDescription("Name of the Thread this run belongs to.")
+  @Required
+  @Size(min = 1, max = 253)
+  private String thread;
+
+  @JsonPropertyDescription("Position of this run in its thread, from 1.")
+  @Min(1)
+  private Long sequence;
+
+  @JsonPropertyDescription("The user's message (the task).")
+  @Required
+  @Size(max = 1048576)
+  private String message;
+
+  @JsonPropertyDescription("Files given with the message; they reach the agent.")
+  private List<Attachment> attachments;
+
+  @JsonPropertyDescription("Name of the Agent, copied from the thread when the run was created.")
+  private String agent;
+
+  @JsonPropertyDescription("Name of the Environment, copied from the thread when the run was created.")
+  private String environment;
+
+  @JsonPropertyDescription("Who asked: api or schedule.")
+  @Pattern("^(api|schedule)$")
+  private String source;
+
+  @JsonPropertyDescription("Name of the Schedule that fired this run, if any.")
+  private String schedule;
+
+  @JsonPropertyDescription("Set to true to cancel the run.")
+  private Boolean cancelRequested;
+
+  public String getThread() {
+    return thread;
+  }
+
+  public void setThread(String thread) {
+    this.thread = thread;
+  }
+
+  public Long getSequence() {
+    return sequence;
+  }
+
+  public void setSequence(Long sequence) {
+    this.sequence = sequence;
+  }
+
+  public String getMessage() {
+    return message;
+  }
+
+  public void setMessage(String message) {
+    this.message = message;
+  }
+
+  public List<Attachment> getAttachments() {
+    return attachments;
+  }
+
+  public void setAttachments(List<Attachment> attachments) {
+    this.attachments = attachments;
+  }
+
+  public String getAgent() {
+    return agent;
+  }
+
+  public void setAgent(String agent) {
+    this.agent = agent;
+  }
+
+  public String getEnvironment() {
+    return environment;
+  }
+
+  public void setEnvironment(String environment) {
+    this.environment = environment;
+  }
+
+  public String getSource() {
+    return source;
+  }
+
+  public void setSource(String source) {
+    this.source = source;
+  }
+
+  public String getSchedule() {
+    return schedule;
+  }
+
+  public void setSchedule(String schedule) {
+    this.schedule = schedule;
+  }
+
+  public Boolean getCancelRequested() {
+    return cancelRequested;
+  }
+
+  public void setCancelRequested(Boolean cancelRequested) {
+    this.cancelRequested = cancelRequested;
+  }
+}

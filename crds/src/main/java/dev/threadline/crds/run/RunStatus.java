@@ -1,0 +1,193 @@
+package dev.threadline.crds.run;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.threadline.crds.common.ResourceStatus;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import java.util.List;
+
+/** How the run went: route, answer, usage, events and diffs. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class RunStatus extends ResourceStatus {
+  @JsonPropertyDescription("pending, running, completed, failed or cancelled.")
+  @Pattern("^(pending|running|completed|failed|cancelled)$")
+  private String phase;
+
+  @JsonPropertyDescription("direct (one model call) or computer (an agent Pod).")
+  @Pattern("^(direct|computer)$")
+  private String route;
+
+  @JsonPropertyDescription("Why the router chose the route.")
+  private String routeReason;
+
+  @JsonPropertyDescription("The model that answered.")
+  private String model;
+
+  @JsonPropertyDescription("The assistant's final answer.")
+  private String response;
+
+  @JsonPropertyDescription("What the agent did, one line each (commands run, files changed).")
+  private List<String> actions;
+
+  @JsonPropertyDescription("Tokens used.")
+  private RunUsage usage;
+
+  @JsonPropertyDescription("Cost in USD.")
+  @Min(0)
+  private Double cost;
+
+  @JsonPropertyDescription("From start to end, in milliseconds.")
+  @Min(0)
+  private Long durationMs;
+
+  @JsonPropertyDescription("When execution started (RFC 3339, UTC).")
+  private String startedAt;
+
+  @JsonPropertyDescription("When it ended (RFC 3339, UTC).")
+  private String completedAt;
+
+  @JsonPropertyDescription("Why it failed.")
+  private RunError error;
+
+  @JsonPropertyDescription("Name of the agent Pod (computer route).")
+  private String pod;
+
+  @JsonPropertyDescription("The run's ordered event log, bounded: the oldest entries are dropped first.")
+  private List<RunEvent> events;
+
+  @JsonPropertyDescription("How many of the oldest events were dropped to keep the log bounded.")
+  @Min(0)
+  private Long droppedEvents;
+
+  @JsonPropertyDescription("Files the run created or modified in the workspace.")
+  private List<FileDiff> diffs;
+
+  public String getPhase() {
+    return phase;
+  }
+
+  public void setPhase(String phase) {
+    this.phase = phase;
+  }
+
+  public String getRoute() {
+    return route;
+  }
+
+  public void setRoute(String route) {
+    this.route = route;
+  }
+
+  public String getRouteReason() {
+    return routeReason;
+  }
+
+  public void setRouteReason(String routeReason) {
+    this.routeReason = routeReason;
+  }
+
+  public String getModel() {
+    return model;
+  }
+
+  public void setModel(String model) {
+    this.model = model;
+  }
+
+  public String getResponse() {
+    return response;
+  }
+
+  public void setResponse(String response) {
+    this.response = response;
+  }
+
+  public List<String> getActions() {
+    return actions;
+  }
+
+  public void setActions(List<String> actions) {
+    this.actions = actions;
+  }
+
+  public RunUsage getUsage() {
+    return usage;
+  }
+
+  public void setUsage(RunUsage usage) {
+    this.usage = usage;
+  }
+
+  public Double getCost() {
+    return cost;
+  }
+
+  public void setCost(Double cost) {
+    this.cost = cost;
+  }
+
+  public Long getDurationMs() {
+    return durationMs;
+  }
+
+  public void setDurationMs(Long durationMs) {
+    this.durationMs = durationMs;
+  }
+
+  public String getStartedAt() {
+    return startedAt;
+  }
+
+  public void setStartedAt(String startedAt) {
+    this.startedAt = startedAt;
+  }
+
+  public String getCompletedAt() {
+    return completedAt;
+  }
+
+  public void setCompletedAt(String completedAt) {
+    this.completedAt = completedAt;
+  }
+
+  public RunError getError() {
+    return error;
+  }
+
+  public void setError(RunError error) {
+    this.error = error;
+  }
+
+  public String getPod() {
+    return pod;
+  }
+
+  public void setPod(String pod) {
+    this.pod = pod;
+  }
+
+  public List<RunEvent> getEvents() {
+    return events;
+  }
+
+  public void setEvents(List<RunEvent> events) {
+    this.events = events;
+  }
+
+  public Long getDroppedEvents() {
+    return droppedEvents;
+  }
+
+  public void setDroppedEvents(Long droppedEvents) {
+    this.droppedEvents = droppedEvents;
+  }
+
+  public List<FileDiff> getDiffs() {
+    return diffs;
+  }
+
+  public void setDiffs(List<FileDiff> diffs) {
+    this.diffs = diffs;
+  }
+}
