@@ -1,0 +1,41 @@
+package dev.threadline.runner;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The program inside every agent Pod. Subcommands keep one binary for everything a Pod of
+ * Threadline's may run. Stdout is reserved for the JSON event protocol; people read stderr.
+ */
+public final class RunnerMain {
+  static final String VERSION = "0.1.0";
+
+  private final Map<String, Function<String[], Integer>> commands;
+  private final PrintStream out;
+  private final PrintStream err;
+
+  RunnerMain(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+    this.commands = Map.of("version", this::version);
+  }
+
+  public static void main(String[] args) {
+    System.exit(new RunnerMain(System.out, System.err).execute(args));
+  }
+
+  int execute(String[] args) {
+    if (args.length == 0 || !commands.containsKey(args[0])) {
+      err.println("usage: runner <" + String.join("|", commands.keySet().stream().sorted().toList()) + "> [options]");
+      return 2;
+    }
+    return commands.get(args[0]).apply(Arrays.copyOfRange(args, 1, args.length));
+  }
+
+  private int version(String[] args) {
+    out.println("threadline-runner " + VERSION);
+    return 0;
+  }
+}
