@@ -1,0 +1,65 @@
+package dev.threadline.core.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class CronScheduleTest {
+  @ParameterizedTest(name = "{0} in {1} after {2} -> {3}")
+  @CsvSource(delimiter = '|', textBlock = """
+      0 9 * * 1-5  | UTC              | 2026-11-20T10:00:00Z | 2026-11-23T09:00:00Z
+      */2 * * * *  | UTC              | 2026-11-21T10:01:30Z | 2026-11-21T10:02:00Z
+      0 0,12 * * * | UTC              | 2026-11-21T00:00:00Z | 2026-11-21T12:00:00Z
+      30 8 1 * *   | UTC              | 2026-11-21T00:00:00Z | 2026-12-01T08:30:00Z
+      0 10 * * 0   | UTC              | 2026-11-21T00:00:00Z | 2026-11-22T10:00:00Z
+      0 9 * * *    | America/New_York | 2026-11-21T00:00:00Z | 2026-11-21T14:00:00Z
+      0 9 * * *    | America/New_York | 2026-07-01T00:00:00Z | 2026-07-01T13:00:00Z
+      """)
+  void nextFiringInTheSchedulesZoneReturnedInUtc(String cron, String zone, String after, String next) {
+    assertThat(CronSchedule.parse(cron, zone).nextAfter(Instant.parse(after))).contains(Instant.parse(next));
+  }
+
+  @Test
+  void springForwardSkipsTheMissingHourWithoutFiringTwice() {
+    // 2026-03-08 02:30 does not exist in New York: clocks jump from 02:00 to 03:00 EST->EDT.
+    CronSchedule schedule = CronSchedule.parse("30 2 * * *", "America/New_York");
+    Instant afterMarch7 = schedule.nextAfter(Instant.parse("2026-03-07T08:00:00Z")).orElseThrow();
+    Instant following = schedule.nextAfter(afterMarch7).orElseThrow();
+    assertThat(following).isAfter(afterMarch7.plusSeconds(12 * 3600));
+    assertThat(schedule.nextAfter(Instant.parse("2026-03-09T00:00:00Z"))).contains(Instant.parse("2026-03-09T06:30:00Z"));
+  }
+
+  @Test
+  void fallBackFiresOnceForTheRepeatedHour() {
+    // 2026-11-01 01:30 happens twice in New York (EDT then EST).
+    CronSchedule schedule = CronSchedule.parse("30 1 * * *", "America/New_York");
+    Instant first = schedule.nextAfter(Instant.parse("2026-11-01T04:00:00Z")).orElseThrow();
+    Instant second = schedule.nextAfter(first).orElseThrow();
+    assertThat(second).isAfterOrEqualTo(Instant.parse("2026-11-02T00:00:00Z"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"* * * *", "* * * * * *", "61 * * * *", "* 24 * * *", "* * 32 * *", "* * * 13 *", "every day", "*/0 * * * *"})
+  void invalidExpressionsNameTheField(String cron) {
+    assertThatThrownBy(() -> CronSchedule.parse(cron, "UTC"))
+        .isInstanceOfSatisfying(InvalidScheduleException.class, e -> assertThat(e.field()).isEqualTo("cronExpression"));
+  }
+
+  @Test
+  void missingExpressionAndUnknownZoneNameTheirFields() {
+    assertThatThrownBy(() -> CronSchedule.parse(" ", "UTC"))
+        .isInstanceOfSatisfying(InvalidScheduleException.class, e -> assertThat(e.field()).isEqualTo("cronExpression"));
+    assertThatThrownBy(() -> CronSchedule.parse("* * * * *", "Mars/Olympus"))
+        .isInstanceOfSatisfying(InvalidScheduleException.class, e -> assertThat(e.field()).isEqualTo("timezone"));
+  }
+
+  @Test
+  void blankZoneMeansUtc() {
+    assertThat(CronSchedule.parse("0 0 * * *", null).zone().getId()).isEqualTo("UTC");
+  }
+}
