@@ -442,6 +442,41 @@ class ChartRenderTest {
     assertThatThrownBy(onOldCluster::call).hasMessageContaining("kubeVersion");
   }
 
+  @Test
+  void notesExplainHowToCreateAUserAndAKeyAndReachTheApi() throws URISyntaxException {
+    String notes = installNotes(null);
+
+    assertThat(notes)
+        .contains("kubectl label namespace alice threadline.dev/tenant=true")
+        .contains("kubectl annotate namespace alice threadline.dev/user=alice")
+        .contains("kubectl -n " + NAMESPACE + " create secret generic")
+        .contains("--from-literal=user=alice")
+        .contains("sha256sum")
+        .contains("kubectl -n " + NAMESPACE + " label secret api-key-alice-1 threadline.dev/api-key=true")
+        .contains("kubectl -n " + NAMESPACE + " port-forward svc/threadline-api-server 8080:8080");
+
+    assertThat(installNotes(Path.of(ChartRenderTest.class.getResource("/values-non-default.yaml").toURI())))
+        .contains("https://api.example.com/")
+        .doesNotContain("port-forward");
+  }
+
+  /** NOTES.txt as `helm install --dry-run` renders it, without a cluster. */
+  private static String installNotes(Path valuesFile) {
+    var install =
+        new Helm(ChartPaths.chart())
+            .install()
+            .withName(RenderedChart.RELEASE)
+            .withNamespace(NAMESPACE)
+            .withKubeVersion(RenderedChart.KUBE_VERSION)
+            .clientOnly()
+            .dryRun();
+    if (valuesFile != null) {
+      install = install.withValuesFile(valuesFile);
+    }
+    String output = install.call().getOutput();
+    return output.substring(output.indexOf("NOTES:"));
+  }
+
   private static Stream<JsonNode> toStream(JsonNode array) {
     return java.util.stream.StreamSupport.stream(array.spliterator(), false);
   }
