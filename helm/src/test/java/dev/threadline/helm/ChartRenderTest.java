@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -127,7 +128,7 @@ class ChartRenderTest {
   void noRbacRuleUsesAWildcard(ValueSet values) {
     List<JsonNode> rules =
         Stream.concat(values.chart().ofKind("ClusterRole").stream(), values.chart().ofKind("Role").stream())
-            .flatMap(role -> Stream.of(role.path("rules")).flatMap(r -> toStream(r)))
+            .flatMap(role -> StreamSupport.stream(role.path("rules").spliterator(), false))
             .toList();
 
     assertThat(rules).isNotEmpty();
@@ -475,9 +476,5 @@ class ChartRenderTest {
     }
     String output = install.call().getOutput();
     return output.substring(output.indexOf("NOTES:"));
-  }
-
-  private static Stream<JsonNode> toStream(JsonNode array) {
-    return java.util.stream.StreamSupport.stream(array.spliterator(), false);
   }
 }
