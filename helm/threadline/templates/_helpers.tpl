@@ -1,0 +1,119 @@
+{{/* Chart name, overridable. */}}
+{{- define "threadline.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Prefix of every namespaced object's name: the release name, plus the chart name unless the
+release name already contains it. */}}
+{{- define "threadline.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* "<fullname>-<component>", e.g. threadline-operator. Call with (list . "operator"). */}}
+{{- define "threadline.componentName" -}}
+{{- $root := index . 0 }}
+{{- printf "%s-%s" (include "threadline.fullname" $root | trunc 50 | trimSuffix "-") (index . 1) }}
+{{- end }}
+
+{{- define "threadline.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Standard labels for objects that belong to no single component. */}}
+{{- define "threadline.labels" -}}
+helm.sh/chart: {{ include "threadline.chart" . }}
+app.kubernetes.io/name: {{ include "threadline.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: threadline
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* Selector labels of a component. Call with (list . "operator"). */}}
+{{- define "threadline.selectorLabels" -}}
+{{- $root := index . 0 -}}
+app.kubernetes.io/name: {{ include "threadline.name" $root }}
+app.kubernetes.io/instance: {{ $root.Release.Name }}
+app.kubernetes.io/component: {{ index . 1 }}
+{{- end }}
+
+{{/* Standard labels of a component's objects. Call with (list . "operator"). */}}
+{{- define "threadline.componentLabels" -}}
+{{ include "threadline.labels" (index . 0) }}
+app.kubernetes.io/component: {{ index . 1 }}
+{{- end }}
+
+{{/* "repository:tag", the tag defaulting to the chart's appVersion. Call with (list . .Values.x.image). */}}
+{{- define "threadline.image" -}}
+{{- $root := index . 0 }}
+{{- $image := index . 1 }}
+{{- printf "%s:%s" $image.repository (default $root.Chart.AppVersion $image.tag) }}
+{{- end }}
+
+{{- define "threadline.operator.serviceAccountName" -}}
+{{- if .Values.operator.serviceAccount.create }}
+{{- default (include "threadline.componentName" (list . "operator")) .Values.operator.serviceAccount.name }}
+{{- else }}
+{{- required "operator.serviceAccount.name is required when operator.serviceAccount.create is false" .Values.operator.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "threadline.apiServer.serviceAccountName" -}}
+{{- if .Values.apiServer.serviceAccount.create }}
+{{- default (include "threadline.componentName" (list . "api-server")) .Values.apiServer.serviceAccount.name }}
+{{- else }}
+{{- required "apiServer.serviceAccount.name is required when apiServer.serviceAccount.create is false" .Values.apiServer.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/* The Threadline kinds (plural resource names), for RBAC rules. Agents, environments, threads,
+runs and schedules: all five, whether or not their CRD is installed yet. */}}
+{{- define "threadline.resources" -}}
+- environments
+- agents
+- threads
+- runs
+- schedules
+{{- end }}
+
+{{/* The same kinds' status subresources. */}}
+{{- define "threadline.statusResources" -}}
+- environments/status
+- agents/status
+- threads/status
+- runs/status
+- schedules/status
+{{- end }}
+
+{{/* The same kinds' finalizers subresources: setting blockOwnerDeletion on an owned object requires
+update on its owner's finalizers (OwnerReferencesPermissionEnforcement). */}}
+{{- define "threadline.finalizerResources" -}}
+- environments/finalizers
+- agents/finalizers
+- threads/finalizers
+- runs/finalizers
+- schedules/finalizers
+{{- end }}
+
+{{/* Container securityContext, pod securityContext and /tmp volume shared by both Deployments. */}}
+{{- define "threadline.tmpVolume" -}}
+- name: tmp
+  emptyDir: {}
+{{- end }}
+
+{{- define "threadline.tmpVolumeMount" -}}
+- name: tmp
+  mountPath: /tmp
+{{- end }}
