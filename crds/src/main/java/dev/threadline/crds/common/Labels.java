@@ -10,6 +10,12 @@ public final class Labels {
   public static final String TENANT = PREFIX + "tenant";
   /** On an API key Secret: marks it as one. */
   public static final String API_KEY = PREFIX + "api-key";
+  /** On a Run (and its Pod): the name of its Thread. */
+  public static final String THREAD = PREFIX + "thread";
+  /** On a Run or Thread a schedule created: the Schedule's name. */
+  public static final String SCHEDULE = PREFIX + "schedule";
+  /** On objects made for one Run (its Pod): the Run's name. */
+  public static final String RUN = PREFIX + "run";
   /** Which component manages an object. */
   public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
   public static final String MANAGER = "threadline";
