@@ -1,0 +1,100 @@
+package dev.threadline.models.openai;
+
+import com.openai.client.OpenAIClient;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.errors.OpenAIException;
+import com.openai.errors.OpenAIInvalidDataException;
+import com.openai.errors.OpenAIIoException;
+import com.openai.errors.OpenAIServiceException;
+import dev.threadline.models.ModelErrorCode;
+import dev.threadline.models.ModelException;
+import dev.threadline.models.ModelProvider;
+import dev.threadline.models.ModelReply;
+import dev.threadline.models.ModelRequest;
+import dev.threadline.models.ModelSettings;
+import dev.threadline.models.Redaction;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A model behind the OpenAI Chat Completions API: OpenAI itself or any compatible server (vLLM,
+ * Ollama, LiteLLM...) through {@link ModelSettings#baseUrl()}. The SDK never retries: the caller
+ * decides what a rate limit or an outage means for its run.
+ */
+public final class OpenAiModelProvider implements ModelProvider {
+
+  public static final String NAME = ModelSettings.OPENAI;
+
+  private static final Logger log = LoggerFactory.getLogger(OpenAiModelProvider.class);
+
+  private final OpenAIClient client;
+  private final String apiKey;
+
+  /**
+   * @throws IllegalArgumentException when the settings have no API key
+   */
+  public OpenAiModelProvider(ModelSettings settings) {
+    if (!settings.hasApiKey()) {
+      throw new IllegalArgumentException("the openai model provider needs an API key: set "
+          + ModelSettings.ENV_API_KEY + " (ModelSettings.apiKey)");
+    }
+    this.apiKey = settings.apiKey();
+    OpenAIOkHttpClient.Builder builder = OpenAIOkHttpClient.builder()
+        .apiKey(settings.apiKey())
+        .maxRetries(0)
+        .timeout(settings.timeout());
+    if (settings.baseUrl() != null) {
+      builder.baseUrl(settings.baseUrl());
+    }
+    this.client = builder.build();
+    log.info("OpenAI-compatible model provider at {} (timeout {})",
+        Objects.requireNonNullElse(settings.baseUrl(), "the OpenAI API"), settings.timeout());
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public ModelReply complete(ModelRequest request) {
+    try {
+      ModelReply reply = OpenAiReplies.toReply(client.chat().completions().create(OpenAiRequests.toParams(request)));
+      log.debug("{} answered: {} tool call(s), stop {}, {} tokens",
+          request.model(), reply.toolCalls().size(), reply.stopReason(), reply.usage().totalTokens());
+      return reply;
+    } catch (OpenAIServiceException e) {
+      throw failure(ModelErrorCode.forHttpStatus(e.statusCode()), e.statusCode(), e.getMessage(), null);
+    } catch (OpenAIIoException e) {
+      throw failure(ModelErrorCode.forTransportFailure(e), 0, describe(e), e);
+    } catch (OpenAIInvalidDataException e) {
+      throw failure(ModelErrorCode.INVALID_REPLY, 0, e.getMessage(), null);
+    } catch (OpenAIException e) {
+      throw failure(ModelErrorCode.forTransportFailure(e), 0, describe(e), e);
+    }
+  }
+
+  /**
+   * The SDK's messages carry the provider's error body; the cause is attached only for transport
+   * failures, whose messages hold no response text.
+   */
+  private ModelException failure(ModelErrorCode code, int status, String message, Throwable cause) {
+    ModelException failure = new ModelException(NAME, code, status, Redaction.redact(message, apiKey), cause);
+    log.debug("OpenAI call failed: {}", failure.getMessage());
+    return failure;
+  }
+
+  private static String describe(Throwable failure) {
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root == failure ? failure.getMessage() : failure.getMessage() + ": " + root;
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+}

@@ -1,0 +1,137 @@
+package dev.threadline.models.pricing;
+
+import dev.threadline.models.ModelSettings;
+import dev.threadline.models.Usage;
+import java.math.BigDecimal;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Per-model token prices from configuration, which turn {@link Usage} into a cost in USD.
+ *
+ * <p>The spec lists {@code model=input/output[/cached]} entries separated by commas, in USD per
+ * million tokens, e.g. {@code gpt-4.1-mini=0.40/1.60/0.10,claude-sonnet-4-5=3/15/0.30}. Without a
+ * cached price, cached tokens cost the input price. Models without an entry cost nothing (an unknown
+ * price must not fail a run), and the scripted model is always free.
+ */
+public final class ModelPricing {
+
+  /** Providers answer with dated names ({@code claude-sonnet-4-5-20250929}); they cost the base's price. */
+  private static final Pattern VERSION_SUFFIX = Pattern.compile("-(\\d{8}|\\d{4}-\\d{2}-\\d{2}|latest)$");
+  private static final Pattern MODEL_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/@+-]*");
+
+  private static final ModelPricing NONE = new ModelPricing(Map.of());
+
+  private final Map<String, TokenPrice> prices;
+
+  private ModelPricing(Map<String, TokenPrice> prices) {
+    this.prices = Collections.unmodifiableMap(new LinkedHashMap<>(prices));
+  }
+
+  /** No prices: every model is free. */
+  public static ModelPricing none() {
+    return NONE;
+  }
+
+  public static ModelPricing of(Map<String, TokenPrice> prices) {
+    return new ModelPricing(prices);
+  }
+
+  /**
+   * Reads a price list; null or blank means none.
+   *
+   * @throws IllegalArgumentException naming the malformed entry
+   */
+  public static ModelPricing parse(String spec) {
+    if (spec == null || spec.isBlank()) {
+      return NONE;
+    }
+    Map<String, TokenPrice> prices = new LinkedHashMap<>();
+    String[] entries = spec.split(",");
+    for (int i = 0; i < entries.length; i++) {
+      String entry = entries[i].strip();
+      if (entry.isEmpty()) {
+        continue; // tolerate "a=1/2," and line-continued lists
+      }
+      String where = "model price entry " + (i + 1) + " '" + entry + "'";
+      int equals = entry.indexOf('=');
+      if (equals < 0) {
+        throw new IllegalArgumentException(where + " must look like model=input/output[/cached] (USD per million tokens)");
+      }
+      String model = entry.substring(0, equals).strip();
+      if (!MODEL_NAME.matcher(model).matches()) {
+        throw new IllegalArgumentException(where + " has no valid model name before '='");
+      }
+      if (prices.containsKey(model)) {
+        throw new IllegalArgumentException(where + " prices " + model + " a second time");
+      }
+      prices.put(model, price(entry.substring(equals + 1), where));
+    }
+    return new ModelPricing(prices);
+  }
+
+  private static TokenPrice price(String values, String where) {
+    String[] parts = values.split("/", -1);
+    if (parts.length < 2 || parts.length > 3) {
+      throw new IllegalArgumentException(where + " needs input/output or input/output/cached prices, found "
+          + parts.length + " value(s)");
+    }
+    BigDecimal input = amount(parts[0], "input", where);
+    BigDecimal output = amount(parts[1], "output", where);
+    BigDecimal cached = parts.length == 3 ? amount(parts[2], "cached", where) : input;
+    return new TokenPrice(input, output, cached);
+  }
+
+  private static BigDecimal amount(String text, String kind, String where) {
+    String value = text.strip();
+    BigDecimal amount;
+    try {
+      amount = new BigDecimal(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(where + ": the " + kind + " price '" + value + "' is not a number");
+    }
+    if (amount.signum() < 0) {
+      throw new IllegalArgumentException(where + ": the " + kind + " price must not be negative");
+    }
+    return amount;
+  }
+
+  /** The configured price of {@code model}, also for its dated variants. */
+  public Optional<TokenPrice> price(String model) {
+    if (model == null || ModelSettings.SCRIPTED.equals(model)) {
+      return Optional.empty();
+    }
+    TokenPrice exact = prices.get(model);
+    if (exact != null) {
+      return Optional.of(exact);
+    }
+    return Optional.ofNullable(prices.get(VERSION_SUFFIX.matcher(model).replaceFirst("")));
+  }
+
+  /** Cost in USD of {@code usage} on {@code model}: 0 when the model has no price (or is scripted). */
+  public BigDecimal cost(String model, Usage usage) {
+    return price(model).map(price -> cost(price, usage)).orElse(BigDecimal.ZERO);
+  }
+
+  private static BigDecimal cost(TokenPrice price, Usage usage) {
+    BigDecimal perMillion = price.input().multiply(BigDecimal.valueOf(usage.uncachedInputTokens()))
+        .add(price.output().multiply(BigDecimal.valueOf(usage.outputTokens())))
+        .add(price.cached().multiply(BigDecimal.valueOf(usage.cachedTokens())));
+    // Exact: dividing by a power of ten only moves the decimal point.
+    BigDecimal cost = perMillion.movePointLeft(6).stripTrailingZeros();
+    return cost.scale() < 0 ? cost.setScale(0) : cost; // 10, not 1E+1
+  }
+
+  /** The configured prices, by model name. */
+  public Map<String, TokenPrice> prices() {
+    return prices;
+  }
+
+  @Override
+  public String toString() {
+    return "ModelPricing" + prices.keySet();
+  }
+}
