@@ -56,13 +56,13 @@ public final class RuntimeCatalog {
       return List.of();
     }
     var errors = new ArrayList<FieldError>();
-    // A TreeMap cannot hold a null key; a JSON object cannot produce one, but a caller might.
-    if (runtimes.containsKey(null)) {
-      errors.add(new FieldError("runtimes", "Runtime names must not be null"));
-    }
     var sorted = new TreeMap<String, String>();
+    // A JSON object cannot have a null key, but a Java caller's map might (and some maps throw on
+    // containsKey(null), so look while copying).
     runtimes.forEach((language, version) -> {
-      if (language != null) {
+      if (language == null) {
+        errors.add(new FieldError("runtimes", "Runtime names must not be null"));
+      } else {
         sorted.put(language, version);
       }
     });

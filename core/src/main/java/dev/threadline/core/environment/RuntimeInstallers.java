@@ -56,12 +56,12 @@ final class RuntimeInstallers {
     var pinned = pinnedRelease(language, version);
     return switch (language) {
       case "python" -> python(pinned);
-      case "nodejs" -> nodejs(pinned);
-      case "go" -> go(pinned);
+      case "nodejs" -> nodejs(version, pinned);
+      case "go" -> go(version, pinned);
       case "php" -> php(pinned);
       case "java" -> java(pinned);
-      case "ruby" -> ruby(pinned);
-      case "rust" -> rust(pinned);
+      case "ruby" -> ruby(version, pinned);
+      case "rust" -> rust(version, pinned);
       default -> throw new IllegalArgumentException("No installer for runtime " + language);
     };
   }
@@ -93,10 +93,10 @@ final class RuntimeInstallers {
         .formatted(version, UV_VERSION);
   }
 
-  private static String nodejs(String release) {
+  private static String nodejs(String version, String release) {
     var file = "node-v" + release + "-linux-${node_arch}.tar.xz";
     return """
-        # Runtime: nodejs %1$s (official binaries, checked against SHASUMS256.txt)
+        # Runtime: nodejs %3$s (%1$s, official binaries, checked against SHASUMS256.txt)
         # Source: https://nodejs.org/dist/
         RUN arch="$(dpkg --print-architecture)" \\
          && case "$arch" in amd64) node_arch=x64 ;; arm64) node_arch=arm64 ;; *) echo "unsupported architecture $arch" >&2; exit 1 ;; esac \\
@@ -107,13 +107,13 @@ final class RuntimeInstallers {
          && rm "%2$s" \\
          && node --version && npm --version
         """
-        .formatted(release, file);
+        .formatted(release, file, version);
   }
 
   // go.dev/dl serves its files from dl.google.com, together with a .sha256 file per archive.
-  private static String go(String release) {
+  private static String go(String version, String release) {
     return """
-        # Runtime: go %1$s (official binaries, checked against the published .sha256)
+        # Runtime: go %2$s (%1$s, official binaries, checked against the published .sha256)
         # Source: https://go.dev/dl/ (served from https://dl.google.com/go/)
         RUN arch="$(dpkg --print-architecture)" \\
          && curl -fsSLo /tmp/go.tar.gz "https://dl.google.com/go/go%1$s.linux-${arch}.tar.gz" \\
@@ -124,7 +124,7 @@ final class RuntimeInstallers {
          && /usr/local/go/bin/go version
         ENV PATH=/usr/local/go/bin:$PATH
         """
-        .formatted(release);
+        .formatted(release, version);
   }
 
   // Debian ships one PHP per release (8.2 in bookworm); packages.sury.org is the repository of
@@ -164,10 +164,9 @@ final class RuntimeInstallers {
 
   // Built from the official source release, as the Docker Official ruby image does: Debian has
   // one Ruby per release and third-party binaries are built for other distributions.
-  private static String ruby(String release) {
-    var line = release.substring(0, release.lastIndexOf('.'));
+  private static String ruby(String line, String release) {
     return """
-        # Runtime: ruby %1$s (built from the official source release)
+        # Runtime: ruby %2$s (%1$s, built from the official source release)
         # Source: https://cache.ruby-lang.org/pub/ruby/
         RUN apt-get update \\
          && apt-get install -y --no-install-recommends build-essential libffi-dev libgdbm-dev libreadline-dev libssl-dev libyaml-dev zlib1g-dev \\
@@ -187,9 +186,9 @@ final class RuntimeInstallers {
 
   // rustup as the official rust image uses it; the homes are made writable so that the agent
   // (uid 10001) can fetch crates and add components.
-  private static String rust(String toolchain) {
+  private static String rust(String version, String toolchain) {
     return """
-        # Runtime: rust %1$s (rustup %2$s, minimal profile)
+        # Runtime: rust %3$s (toolchain %1$s via rustup %2$s, minimal profile)
         # Source: https://static.rust-lang.org/
         ENV RUSTUP_HOME=/usr/local/rustup CARGO_HOME=/usr/local/cargo PATH=/usr/local/cargo/bin:$PATH
         RUN apt-get update \\
@@ -202,6 +201,6 @@ final class RuntimeInstallers {
          && chmod -R a+w "$RUSTUP_HOME" "$CARGO_HOME" \\
          && rustc --version && cargo --version
         """
-        .formatted(toolchain, RUSTUP_VERSION);
+        .formatted(toolchain, RUSTUP_VERSION, version);
   }
 }
