@@ -1,6 +1,9 @@
 package dev.threadline.core.environment;
 
-/** Shows user input inside an error message without letting it forge lines or hide characters. */
+/**
+ * Shows user input inside an error message or a Dockerfile comment without letting it forge lines
+ * or hide characters: control, format and line/paragraph separator characters are escaped.
+ */
 final class MessageText {
 
   private static final int MAX_SHOWN = 120;
@@ -28,7 +31,11 @@ final class MessageText {
                 case '"' -> out.append("\\\"");
                 case '\\' -> out.append("\\\\");
                 default -> {
-                  if (Character.isISOControl(cp) || Character.getType(cp) == Character.FORMAT) {
+                  int type = Character.getType(cp);
+                  if (Character.isISOControl(cp)
+                      || type == Character.FORMAT
+                      || type == Character.LINE_SEPARATOR
+                      || type == Character.PARAGRAPH_SEPARATOR) {
                     out.append("\\u%04x".formatted(cp));
                   } else {
                     out.appendCodePoint(cp);

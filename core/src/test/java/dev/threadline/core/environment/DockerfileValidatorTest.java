@@ -2,6 +2,7 @@ package dev.threadline.core.environment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -54,7 +55,7 @@ class DockerfileValidatorTest {
   @NullAndEmptySource
   @ValueSource(strings = {"  \n\n", "# only a comment\n"})
   void nothingToCheckIsValid(String extensions) {
-    assertThat(DockerfileValidator.validate(extensions)).isEqualTo(new ValidationResult(true, java.util.List.of()));
+    assertThat(DockerfileValidator.validate(extensions)).isEqualTo(new ValidationResult(true, List.of()));
   }
 
   @Test

@@ -130,6 +130,12 @@ class PackageNamesTest {
   }
 
   @Test
+  void messageEscapesInvisibleAndSeparatorCharacters() {
+    var message = PackageNames.check(PackageType.NODE, "a\u2028b\u200bc").orElseThrow();
+    assertThat(message).contains("\"a\\u2028b\\u200bc\"");
+  }
+
+  @Test
   void nullAndOverlongNamesAreRejected() {
     assertThat(PackageNames.check(PackageType.NODE, null))
         .hasValue("Package name must be a string, not null");
