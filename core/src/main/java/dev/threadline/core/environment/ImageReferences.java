@@ -1,0 +1,71 @@
+package dev.threadline.core.environment;
+
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Container image references as Docker's distribution library accepts them: {@code
+ * [registry[:port]/]path[:tag][@digest]}. A user's {@code baseImage} goes onto the {@code FROM} line,
+ * so it must be exactly one reference and nothing more (no spaces, no {@code AS}, no line breaks).
+ */
+public final class ImageReferences {
+
+  /** Docker's own limit on the repository name. */
+  private static final int MAX_NAME_LENGTH = 255;
+
+  private static final String DOMAIN_PART = "[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?";
+  private static final String DOMAIN =
+      DOMAIN_PART + "(?:\\." + DOMAIN_PART + ")*(?::[0-9]{1,5})?";
+  private static final String PATH_COMPONENT = "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*";
+  private static final String TAG = "[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}";
+  private static final String DIGEST =
+      "[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}";
+
+  private static final Pattern REFERENCE =
+      Pattern.compile(
+          "(?<name>(?:" + DOMAIN + "/)?" + PATH_COMPONENT + "(?:/" + PATH_COMPONENT + ")*)"
+              + "(?::" + TAG + ")?"
+              + "(?:@" + DIGEST + ")?");
+
+  private static final Pattern TAG_ONLY = Pattern.compile(TAG);
+
+  private ImageReferences() {}
+
+  /** Why {@code reference} is not a valid image reference, or empty when it is. */
+  public static Optional<String> check(String reference) {
+    if (reference == null || reference.isEmpty()) {
+      return Optional.of("must be an image reference such as debian:bookworm");
+    }
+    var matcher = REFERENCE.matcher(reference);
+    if (!matcher.matches()) {
+      return Optional.of(
+          MessageText.literal(reference)
+              + " is not an image reference ([registry/]name[:tag][@digest], lower-case name)");
+    }
+    if (matcher.group("name").length() > MAX_NAME_LENGTH) {
+      return Optional.of("image name longer than " + MAX_NAME_LENGTH + " characters");
+    }
+    return Optional.empty();
+  }
+
+  public static boolean isValid(String reference) {
+    return check(reference).isEmpty();
+  }
+
+  /** Whether {@code tag} is a valid image tag (the part after {@code :}). */
+  static boolean isValidTag(String tag) {
+    return tag != null && TAG_ONLY.matcher(tag).matches();
+  }
+
+  /**
+   * @throws IllegalArgumentException naming {@code what} when {@code reference} is invalid
+   */
+  static String require(String reference, String what) {
+    check(reference)
+        .ifPresent(
+            problem -> {
+              throw new IllegalArgumentException(what + ": " + problem);
+            });
+    return reference;
+  }
+}
