@@ -1,6 +1,11 @@
 package dev.threadline.operator;
 
+import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.agent.AgentReconciler;
+import dev.threadline.operator.model.AgentProfiles;
+import dev.threadline.operator.model.ModelCatalog;
+import dev.threadline.operator.run.RunReconciler;
+import dev.threadline.operator.thread.ThreadReconciler;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.health.OperatorHttpEndpoints;
 import dev.threadline.operator.status.Conditions;
@@ -16,6 +21,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -31,10 +37,12 @@ public final class ThreadlineOperator implements AutoCloseable {
 
   private final Operator operator;
   private final OperatorHttpEndpoints endpoints;
+  private final List<AutoCloseable> resources;
 
-  private ThreadlineOperator(Operator operator, OperatorHttpEndpoints endpoints) {
+  private ThreadlineOperator(Operator operator, OperatorHttpEndpoints endpoints, List<AutoCloseable> resources) {
     this.operator = operator;
     this.endpoints = endpoints;
+    this.resources = resources;
   }
 
   /** Starts reconciling with this client (which the operator does not close). */
@@ -56,7 +64,11 @@ public final class ThreadlineOperator implements AutoCloseable {
       }
     });
     Conditions conditions = new Conditions(clock);
+    AgentProfiles agents = new AgentProfiles(client, settings.model());
+    ModelCatalog models = new ModelCatalog(settings.model());
     register(operator, new AgentReconciler(conditions), settings);
+    register(operator, new RunReconciler(agents, models, ModelPricing.parse(settings.modelPrices()), clock), settings);
+    register(operator, new ThreadReconciler(clock), settings);
     operator.start();
 
     OperatorHttpEndpoints endpoints = null;
@@ -70,7 +82,7 @@ public final class ThreadlineOperator implements AutoCloseable {
     }
     LOG.info("Threadline operator started (namespaces: {}, leader election: {})",
         settings.watchNamespaces().isEmpty() ? "all" : settings.watchNamespaces(), settings.leaderElection());
-    return new ThreadlineOperator(operator, endpoints);
+    return new ThreadlineOperator(operator, endpoints, List.of(agents, models));
   }
 
   private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> void register(
@@ -96,6 +108,13 @@ public final class ThreadlineOperator implements AutoCloseable {
       endpoints.close();
     }
     operator.stop();
+    for (AutoCloseable resource : resources) {
+      try {
+        resource.close();
+      } catch (Exception e) {
+        LOG.warn("Could not close {}", resource, e);
+      }
+    }
   }
 
   /** In a cluster: the client from the Pod's service account, settings from THREADLINE_* variables. */

@@ -11,7 +11,9 @@ public class ThreadStatus extends ResourceStatus {
   @JsonPropertyDescription("active, running, completed, failed or cancelled.")
   private String status;
 
-  @JsonPropertyDescription("Name of the Run in progress; set atomically when a message is accepted, so two cannot run at once.")
+  @JsonPropertyDescription("Name of the Run in progress, if any.")
+  // Written even when null: a status merge patch must be able to clear it.
+  @JsonInclude(JsonInclude.Include.ALWAYS)
   private String activeRun;
 
   @JsonPropertyDescription("User and assistant messages in the conversation.")

@@ -1,5 +1,6 @@
 package dev.threadline.operator.config;
 
+import dev.threadline.models.ModelSettings;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -21,6 +22,8 @@ import java.util.stream.Collectors;
  * @param leaderElection whether to elect a leader (one active replica)
  * @param leaseNamespace namespace of the leader-election Lease
  * @param healthPort port of /healthz, /readyz and /metrics; 0 for any free port, negative for none
+ * @param model the default model and the provider credentials (THREADLINE_MODEL_*)
+ * @param modelPrices per-model token prices, {@code model=input/output/cached} USD per million tokens
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -32,7 +35,9 @@ public record OperatorSettings(
     Duration buildTimeout,
     boolean leaderElection,
     String leaseNamespace,
-    int healthPort) {
+    int healthPort,
+    ModelSettings model,
+    String modelPrices) {
 
   public static final String DEFAULT_RUNNER_IMAGE = "ghcr.io/threadline/runner:0.1.0";
   public static final String DEFAULT_BASE_IMAGE = "ghcr.io/threadline/base:0.1.0";
@@ -64,12 +69,14 @@ public record OperatorSettings(
         Duration.ofSeconds(integer(env, "THREADLINE_BUILD_TIMEOUT_SECONDS", 1800)),
         Boolean.parseBoolean(or(get.apply("THREADLINE_LEADER_ELECTION"), "false")),
         or(get.apply("THREADLINE_LEASE_NAMESPACE"), or(get.apply("POD_NAMESPACE"), "threadline-system")),
-        integer(env, "THREADLINE_OPERATOR_HEALTH_PORT", -1));
+        integer(env, "THREADLINE_OPERATOR_HEALTH_PORT", -1),
+        ModelSettings.fromEnvironment(env),
+        or(get.apply("THREADLINE_MODEL_PRICES"), ""));
   }
 
   public OperatorSettings withHealthPort(int port) {
     return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
-        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, port);
+        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, port, model, modelPrices);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {

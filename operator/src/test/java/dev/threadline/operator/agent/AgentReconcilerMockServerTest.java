@@ -7,11 +7,10 @@ import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.agent.AgentSpec;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.support.OperatorMockServer;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.net.URI;
@@ -32,9 +31,7 @@ class AgentReconcilerMockServerTest {
 
   @BeforeEach
   void startOperator() {
-    CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions()
-        .load(getClass().getResourceAsStream("/META-INF/fabric8/agents.threadline.dev-v1.yml")).item();
-    server.expectCustomResource(CustomResourceDefinitionContext.fromCrd(crd));
+    OperatorMockServer.registerCrds(server, client);
     operator = ThreadlineOperator.start(client, OperatorSettings.defaults().withHealthPort(0));
   }
 

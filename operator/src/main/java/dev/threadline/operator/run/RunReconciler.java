@@ -1,0 +1,164 @@
+package dev.threadline.operator.run;
+
+import dev.threadline.core.routing.Route;
+import dev.threadline.core.routing.RoutingDecision;
+import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunError;
+import dev.threadline.crds.run.RunErrorCode;
+import dev.threadline.crds.run.RunPhase;
+import dev.threadline.crds.run.RunStatus;
+import dev.threadline.crds.run.RunUsage;
+import dev.threadline.models.ModelException;
+import dev.threadline.models.ModelProvider;
+import dev.threadline.models.Usage;
+import dev.threadline.models.pricing.ModelPricing;
+import dev.threadline.operator.model.AgentProfile;
+import dev.threadline.operator.model.AgentProfiles;
+import dev.threadline.operator.model.ModelCatalog;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Routes each Run and executes the direct path: one model call whose answer, usage, cost and
+ * duration are written to the Run's status in a single patch.
+ */
+@ControllerConfiguration(name = "run")
+public class RunReconciler implements Reconciler<Run> {
+  private static final Logger LOG = LoggerFactory.getLogger(RunReconciler.class);
+  static final String BY_THREAD = "thread";
+
+  private final AgentProfiles agents;
+  private final ModelCatalog models;
+  private final ModelPricing pricing;
+  private final RunRouter router = new RunRouter();
+  private final DirectAnswer direct = new DirectAnswer();
+  private final Clock clock;
+
+  public RunReconciler(AgentProfiles agents, ModelCatalog models, ModelPricing pricing, Clock clock) {
+    this.agents = agents;
+    this.models = models;
+    this.pricing = pricing;
+    this.clock = clock;
+  }
+
+  @Override
+  public List<EventSource<?, Run>> prepareEventSources(EventSourceContext<Run> context) {
+    context.getPrimaryCache().addIndexer(BY_THREAD,
+        run -> List.of(Cache.namespaceKeyFunc(run.getMetadata().getNamespace(), run.getSpec().getThread())));
+    return List.of();
+  }
+
+  @Override
+  public UpdateControl<Run> reconcile(Run run, Context<Run> context) {
+    RunPhase phase = RunPhase.of(run);
+    if (phase.isTerminal()) {
+      return UpdateControl.noUpdate();
+    }
+    Instant started = clock.instant();
+    RunStatus status = run.getStatus() == null ? new RunStatus() : run.getStatus();
+    status.setObservedGeneration(run.getMetadata().getGeneration());
+    if (status.getStartedAt() == null) {
+      status.setStartedAt(Timestamps.format(started));
+    }
+    if (Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
+      finish(status, RunOutcome.failed(RunErrorCode.CANCELLED, "Cancelled on request", Usage.ZERO), null, started);
+      return patch(run, status);
+    }
+
+    Optional<AgentProfile> agent = agents.resolve(run.getMetadata().getNamespace(), run.getSpec().getAgent());
+    if (agent.isEmpty()) {
+      finish(status, RunOutcome.failed(RunErrorCode.EXECUTION_FAILED,
+          "Agent " + run.getSpec().getAgent() + " does not exist", Usage.ZERO), null, started);
+      return patch(run, status);
+    }
+    ModelProvider provider;
+    try {
+      provider = models.provider(agent.get().provider());
+    } catch (ModelException | IllegalArgumentException e) {
+      finish(status, RunOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage(), Usage.ZERO), agent.get(), started);
+      return patch(run, status);
+    }
+
+    boolean attachments = run.getSpec().getAttachments() != null && !run.getSpec().getAttachments().isEmpty();
+    RoutingDecision decision = status.getRoute() != null
+        ? new RoutingDecision(Route.fromValue(status.getRoute()), status.getRouteReason())
+        : router.route(run.getSpec().getMessage(), attachments, agent.get(), provider);
+    status.setRoute(decision.route().value());
+    status.setRouteReason(decision.reason());
+    status.setModel(agent.get().model());
+    RunEventLog.append(status, "started", started, Map.of("route", decision.route().value(),
+        "reason", decision.reason(), "model", agent.get().model()));
+
+    RunOutcome outcome = switch (decision.route()) {
+      case DIRECT -> direct.answer(agent.get(), provider,
+          ConversationHistory.of(threadRuns(run, context), run));
+      case COMPUTER -> RunOutcome.failed(RunErrorCode.EXECUTION_FAILED,
+          "This message needs the computer (an agent Pod), which this version of Threadline does not run yet",
+          Usage.ZERO);
+    };
+    finish(status, outcome, agent.get(), started);
+    LOG.info("Run({}/{}) {} via {} in {} ms", run.getMetadata().getNamespace(), run.getMetadata().getName(),
+        status.getPhase(), decision.route().value(), status.getDurationMs());
+    return patch(run, status);
+  }
+
+  private List<Run> threadRuns(Run run, Context<Run> context) {
+    return context.getPrimaryCache().byIndex(BY_THREAD,
+        Cache.namespaceKeyFunc(run.getMetadata().getNamespace(), run.getSpec().getThread()));
+  }
+
+  private void finish(RunStatus status, RunOutcome outcome, AgentProfile agent, Instant started) {
+    Instant now = clock.instant();
+    Instant begun = Timestamps.parse(status.getStartedAt()).orElse(started);
+    status.setCompletedAt(Timestamps.format(now));
+    status.setDurationMs(Math.max(0, Duration.between(begun, now).toMillis()));
+    status.setUsage(usage(outcome.usage()));
+    status.setCost(agent == null ? 0.0 : pricing.cost(agent.model(), outcome.usage()).doubleValue());
+    Map<String, Object> result = new LinkedHashMap<>();
+    if (outcome.succeeded()) {
+      status.setPhase(RunPhase.COMPLETED.value());
+      status.setResponse(outcome.response());
+      RunEventLog.append(status, "message", now, Map.of("role", "assistant", "text", outcome.response()));
+    } else {
+      status.setPhase(outcome.errorCode() == RunErrorCode.CANCELLED ? RunPhase.CANCELLED.value() : RunPhase.FAILED.value());
+      RunError error = new RunError();
+      error.setCode(outcome.errorCode().code());
+      error.setMessage(outcome.errorMessage());
+      status.setError(error);
+      result.put("error", Map.of("code", error.getCode(), "message", error.getMessage()));
+    }
+    result.put("phase", status.getPhase());
+    result.put("durationMs", status.getDurationMs());
+    result.put("usage", Map.of("inputTokens", outcome.usage().inputTokens(),
+        "outputTokens", outcome.usage().outputTokens(), "cachedTokens", outcome.usage().cachedTokens()));
+    RunEventLog.append(status, outcome.succeeded() ? "result" : "failed", now, result);
+  }
+
+  private static RunUsage usage(Usage usage) {
+    RunUsage result = new RunUsage();
+    result.setInputTokens(usage.inputTokens());
+    result.setOutputTokens(usage.outputTokens());
+    result.setCachedTokens(usage.cachedTokens());
+    return result;
+  }
+
+  private static UpdateControl<Run> patch(Run run, RunStatus status) {
+    run.setStatus(status);
+    return UpdateControl.patchStatus(run);
+  }
+}

@@ -1,0 +1,72 @@
+package dev.threadline.operator.thread;
+
+import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.crds.thread.ThreadStatus;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/** Rolls a thread's runs up into its status whenever one of them changes. */
+@ControllerConfiguration(name = "thread")
+public class ThreadReconciler implements Reconciler<ConversationThread> {
+  private final Clock clock;
+
+  public ThreadReconciler(Clock clock) {
+    this.clock = clock;
+  }
+
+  @Override
+  public List<EventSource<?, ConversationThread>> prepareEventSources(EventSourceContext<ConversationThread> context) {
+    var runs = InformerEventSourceConfiguration.from(Run.class, ConversationThread.class)
+        .withSecondaryToPrimaryMapper(run -> Set.of(new ResourceID(run.getSpec().getThread(), run.getMetadata().getNamespace())))
+        .withNamespacesInheritedFromController()
+        .build();
+    return List.of(new InformerEventSource<>(runs, context));
+  }
+
+  @Override
+  public UpdateControl<ConversationThread> reconcile(ConversationThread thread, Context<ConversationThread> context) {
+    ThreadTotals totals = ThreadTotals.of(context.getSecondaryResources(Run.class));
+    ThreadStatus current = thread.getStatus() == null ? new ThreadStatus() : thread.getStatus();
+    ThreadStatus next = new ThreadStatus();
+    next.setObservedGeneration(thread.getMetadata().getGeneration());
+    next.setConditions(current.getConditions());
+    next.setStatus(totals.state().value());
+    next.setActiveRun(totals.activeRun());
+    next.setMessageCount(totals.messageCount());
+    next.setInputTokens(totals.inputTokens());
+    next.setOutputTokens(totals.outputTokens());
+    next.setCachedTokens(totals.cachedTokens());
+    next.setTotalCost(totals.totalCost());
+    next.setUpdatedAt(current.getUpdatedAt());
+    if (sameTotals(current, next)) {
+      return UpdateControl.noUpdate();
+    }
+    next.setUpdatedAt(Timestamps.format(clock.instant()));
+    thread.setStatus(next);
+    return UpdateControl.patchStatus(thread);
+  }
+
+  private static boolean sameTotals(ThreadStatus a, ThreadStatus b) {
+    return Objects.equals(a.getObservedGeneration(), b.getObservedGeneration())
+        && Objects.equals(a.getStatus(), b.getStatus())
+        && Objects.equals(a.getActiveRun(), b.getActiveRun())
+        && Objects.equals(a.getMessageCount(), b.getMessageCount())
+        && Objects.equals(a.getInputTokens(), b.getInputTokens())
+        && Objects.equals(a.getOutputTokens(), b.getOutputTokens())
+        && Objects.equals(a.getCachedTokens(), b.getCachedTokens())
+        && Objects.equals(a.getTotalCost(), b.getTotalCost());
+  }
+}

@@ -1,0 +1,62 @@
+package dev.threadline.operator.thread;
+
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunPhase;
+import dev.threadline.crds.run.RunStatus;
+import dev.threadline.crds.run.RunUsage;
+import dev.threadline.crds.thread.ThreadState;
+import java.math.BigDecimal;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A thread's state and totals, derived from its runs alone, so that recomputing is always safe:
+ * each run counts its user message, and its assistant answer once it has one.
+ */
+public record ThreadTotals(ThreadState state, String activeRun, long messageCount, long inputTokens,
+    long outputTokens, long cachedTokens, double totalCost) {
+
+  public static ThreadTotals of(Collection<Run> runs) {
+    long messages = 0;
+    long input = 0;
+    long output = 0;
+    long cached = 0;
+    BigDecimal cost = BigDecimal.ZERO;
+    for (Run run : runs) {
+      RunStatus status = run.getStatus();
+      messages += 1;
+      if (status == null) {
+        continue;
+      }
+      if (RunPhase.of(run) == RunPhase.COMPLETED && status.getResponse() != null) {
+        messages += 1;
+      }
+      RunUsage usage = status.getUsage();
+      if (usage != null) {
+        input += Objects.requireNonNullElse(usage.getInputTokens(), 0L);
+        output += Objects.requireNonNullElse(usage.getOutputTokens(), 0L);
+        cached += Objects.requireNonNullElse(usage.getCachedTokens(), 0L);
+      }
+      if (status.getCost() != null) {
+        cost = cost.add(BigDecimal.valueOf(status.getCost()));
+      }
+    }
+    Optional<Run> latest = runs.stream().max(Comparator
+        .comparingLong((Run run) -> Objects.requireNonNullElse(run.getSpec().getSequence(), 0L))
+        .thenComparing(run -> run.getMetadata().getCreationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder())));
+    ThreadState state = latest.map(ThreadTotals::stateAfter).orElse(ThreadState.ACTIVE);
+    String active = latest.filter(run -> !RunPhase.of(run).isTerminal()).map(run -> run.getMetadata().getName()).orElse(null);
+    return new ThreadTotals(state, active, messages, input, output, cached, cost.doubleValue());
+  }
+
+  private static ThreadState stateAfter(Run run) {
+    return switch (RunPhase.of(run)) {
+      case PENDING, RUNNING -> ThreadState.RUNNING;
+      case COMPLETED -> ThreadState.COMPLETED;
+      case FAILED -> ThreadState.FAILED;
+      case CANCELLED -> ThreadState.CANCELLED;
+    };
+  }
+}

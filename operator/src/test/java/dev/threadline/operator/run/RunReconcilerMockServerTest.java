@@ -1,0 +1,147 @@
+package dev.threadline.operator.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunEvent;
+import dev.threadline.crds.run.RunSpec;
+import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.crds.thread.ThreadSpec;
+import dev.threadline.operator.ThreadlineOperator;
+import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.support.OperatorMockServer;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+@EnableKubernetesMockClient(crud = true)
+class RunReconcilerMockServerTest {
+  private static final String NS = "alice";
+  static KubernetesMockServer server;
+  static KubernetesClient client;
+  private static ThreadlineOperator operator;
+
+  @BeforeAll
+  static void startOperator() {
+    OperatorMockServer.registerCrds(server, client);
+    operator = ThreadlineOperator.start(client, OperatorSettings.defaults());
+  }
+
+  @AfterAll
+  static void stopOperator() {
+    operator.close();
+  }
+
+  @Test
+  void greetingIsAnsweredDirectlyAndRolledUpIntoTheThread() {
+    ConversationThread thread = createThread("thread-greet");
+    createRun(thread, 1, "Hello!", null);
+
+    Run run = awaitTerminal("thread-greet-1");
+    assertThat(run.getStatus().getPhase()).isEqualTo("completed");
+    assertThat(run.getStatus().getRoute()).isEqualTo("direct");
+    assertThat(run.getStatus().getRouteReason()).contains("greeting");
+    assertThat(run.getStatus().getResponse()).isNotBlank();
+    assertThat(run.getStatus().getUsage().getInputTokens()).isPositive();
+    assertThat(run.getStatus().getUsage().getOutputTokens()).isPositive();
+    assertThat(run.getStatus().getDurationMs()).isNotNegative();
+    assertThat(run.getStatus().getEvents()).extracting(RunEvent::getSeq).containsExactly(1L, 2L, 3L);
+    assertThat(run.getStatus().getEvents()).extracting(RunEvent::getType).containsExactly("started", "message", "result");
+
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+      ConversationThread seen = client.resources(ConversationThread.class).inNamespace(NS).withName("thread-greet").get();
+      assertThat(seen.getStatus()).isNotNull();
+      assertThat(seen.getStatus().getStatus()).isEqualTo("completed");
+      assertThat(seen.getStatus().getMessageCount()).isEqualTo(2L);
+      assertThat(seen.getStatus().getInputTokens()).isEqualTo(run.getStatus().getUsage().getInputTokens());
+      assertThat(seen.getStatus().getOutputTokens()).isEqualTo(run.getStatus().getUsage().getOutputTokens());
+      assertThat(seen.getStatus().getActiveRun()).isNull();
+    });
+  }
+
+  @Test
+  void followUpSeesTheEarlierMessages() {
+    ConversationThread thread = createThread("thread-history");
+    createRun(thread, 1, "Hello there", null);
+    awaitTerminal("thread-history-1");
+    createRun(thread, 2, "What did I say before?", null);
+
+    Run second = awaitTerminal("thread-history-2");
+    assertThat(second.getStatus().getResponse()).contains("Hello there");
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+        client.resources(ConversationThread.class).inNamespace(NS).withName("thread-history").get()
+            .getStatus().getMessageCount()).isEqualTo(4L));
+  }
+
+  @Test
+  void cancelRequestedBeforeExecutionEndsCancelled() {
+    ConversationThread thread = createThread("thread-cancel");
+    createRun(thread, 1, "Hello", true);
+
+    Run run = awaitTerminal("thread-cancel-1");
+    assertThat(run.getStatus().getPhase()).isEqualTo("cancelled");
+    assertThat(run.getStatus().getError().getCode()).isEqualTo("cancelled");
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+        client.resources(ConversationThread.class).inNamespace(NS).withName("thread-cancel").get()
+            .getStatus().getStatus()).isEqualTo("cancelled"));
+  }
+
+  @Test
+  void unknownAgentFailsTheRunWithAClearMessage() {
+    ConversationThread thread = createThread("thread-noagent");
+    Run run = run(thread, 1, "Hello", null);
+    run.getSpec().setAgent("agent-missing");
+    client.resource(run).create();
+
+    Run done = awaitTerminal("thread-noagent-1");
+    assertThat(done.getStatus().getPhase()).isEqualTo("failed");
+    assertThat(done.getStatus().getError().getCode()).isEqualTo("execution_failed");
+    assertThat(done.getStatus().getError().getMessage()).contains("agent-missing");
+  }
+
+  private static ConversationThread createThread(String name) {
+    ConversationThread thread = new ConversationThread();
+    thread.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+    thread.setSpec(new ThreadSpec());
+    return client.resource(thread).create();
+  }
+
+  private static void createRun(ConversationThread thread, long sequence, String message, Boolean cancel) {
+    Run run = run(thread, sequence, message, cancel);
+    client.resource(run).create();
+  }
+
+  private static Run run(ConversationThread thread, long sequence, String message, Boolean cancel) {
+    Run run = new Run();
+    run.setMetadata(new ObjectMetaBuilder()
+        .withName(thread.getMetadata().getName() + "-" + sequence)
+        .withNamespace(NS)
+        .addToLabels(Labels.THREAD, thread.getMetadata().getName())
+        .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(thread.getApiVersion())
+            .withKind(thread.getKind()).withName(thread.getMetadata().getName())
+            .withUid(thread.getMetadata().getUid()).withController(true).build())
+        .build());
+    RunSpec spec = new RunSpec();
+    spec.setThread(thread.getMetadata().getName());
+    spec.setSequence(sequence);
+    spec.setMessage(message);
+    spec.setSource("api");
+    spec.setCancelRequested(cancel);
+    run.setSpec(spec);
+    return run;
+  }
+
+  private static Run awaitTerminal(String name) {
+    return await().atMost(Duration.ofSeconds(10)).until(
+        () -> client.resources(Run.class).inNamespace(NS).withName(name).get(),
+        run -> run != null && run.getStatus() != null && run.getStatus().getCompletedAt() != null);
+  }
+}

@@ -1,0 +1,47 @@
+package dev.threadline.operator.thread;
+
+import static dev.threadline.operator.support.Runs.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.threadline.crds.thread.ThreadState;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ThreadTotalsTest {
+  @Test
+  void noRunsIsAnActiveEmptyThread() {
+    ThreadTotals totals = ThreadTotals.of(List.of());
+    assertThat(totals.state()).isEqualTo(ThreadState.ACTIVE);
+    assertThat(totals.messageCount()).isZero();
+    assertThat(totals.activeRun()).isNull();
+  }
+
+  @Test
+  void sumsEveryRunAndTakesTheStateOfTheLatest() {
+    ThreadTotals totals = ThreadTotals.of(List.of(
+        run(2, "again", "failed", null, 5, 0, 0.0),
+        run(1, "hello", "completed", "hi!", 10, 20, 0.25),
+        run(3, "more", "running", null, 0, 0, 0.0)));
+    assertThat(totals.messageCount()).isEqualTo(4);
+    assertThat(totals.inputTokens()).isEqualTo(15);
+    assertThat(totals.outputTokens()).isEqualTo(20);
+    assertThat(totals.totalCost()).isEqualTo(0.25);
+    assertThat(totals.state()).isEqualTo(ThreadState.RUNNING);
+    assertThat(totals.activeRun()).isEqualTo("thread-t-3");
+  }
+
+  @Test
+  void pendingRunWithoutStatusCountsItsMessageAndIsRunning() {
+    ThreadTotals totals = ThreadTotals.of(List.of(run(1, "hello", null, null, 0, 0, 0)));
+    assertThat(totals.messageCount()).isEqualTo(1);
+    assertThat(totals.state()).isEqualTo(ThreadState.RUNNING);
+  }
+
+  @Test
+  void centsDoNotDriftWhenSummed() {
+    ThreadTotals totals = ThreadTotals.of(List.of(
+        run(1, "a", "completed", "x", 1, 1, 0.1), run(2, "b", "completed", "y", 1, 1, 0.2)));
+    assertThat(totals.totalCost()).isEqualTo(0.3);
+    assertThat(totals.state()).isEqualTo(ThreadState.COMPLETED);
+  }
+}
