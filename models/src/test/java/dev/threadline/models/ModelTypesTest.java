@@ -76,5 +76,7 @@ class ModelTypesTest {
     assertThat(Redaction.redact("bad key sk-123 (sk-123)", "sk-123")).isEqualTo("bad key **** (****)");
     assertThat(Redaction.redact("x".repeat(1000), "k")).hasSize(300);
     assertThat(Redaction.redact(null, "k")).isEmpty();
+    assertThat(Redaction.url("https://user:pw@gateway.local/v1")).isEqualTo("https://****@gateway.local/v1");
+    assertThat(Redaction.url("http://127.0.0.1:8080/v1")).isEqualTo("http://127.0.0.1:8080/v1");
   }
 }

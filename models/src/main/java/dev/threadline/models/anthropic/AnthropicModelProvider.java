@@ -12,6 +12,7 @@ import dev.threadline.models.ModelReply;
 import dev.threadline.models.ModelRequest;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.models.ProviderFailures;
+import dev.threadline.models.Redaction;
 import java.time.Duration;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -56,7 +57,7 @@ public final class AnthropicModelProvider implements ModelProvider {
     }
     this.client = builder.build();
     log.info("Anthropic model provider at {} (timeout {})",
-        Objects.requireNonNullElse(settings.baseUrl(), "the Anthropic API"), settings.timeout());
+        Objects.requireNonNullElse(Redaction.url(settings.baseUrl()), "the Anthropic API"), settings.timeout());
   }
 
   @Override

@@ -12,6 +12,7 @@ import dev.threadline.models.ModelReply;
 import dev.threadline.models.ModelRequest;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.models.ProviderFailures;
+import dev.threadline.models.Redaction;
 import java.time.Duration;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -51,7 +52,7 @@ public final class OpenAiModelProvider implements ModelProvider {
     }
     this.client = builder.build();
     log.info("OpenAI-compatible model provider at {} (timeout {})",
-        Objects.requireNonNullElse(settings.baseUrl(), "the OpenAI API"), settings.timeout());
+        Objects.requireNonNullElse(Redaction.url(settings.baseUrl()), "the OpenAI API"), settings.timeout());
   }
 
   @Override
