@@ -150,6 +150,31 @@ class AnthropicModelProviderTest {
   }
 
   @Test
+  void aUserMessageAfterToolResultsJoinsTheirMessageAfterThem() {
+    server.answer(200, """
+        {"id":"msg_04","type":"message","role":"assistant","model":"claude-sonnet-4-5",
+         "content":[{"type":"text","text":"Done."}],"stop_reason":"end_turn","stop_sequence":null,
+         "usage":{"input_tokens":50,"output_tokens":2}}
+        """);
+    List<ChatMessage> history = List.of(
+        ChatMessage.user("run ls"),
+        ChatMessage.assistantToolCalls(List.of(ToolCall.of("toolu_01", "run_command", Map.of("command", "ls")))),
+        ChatMessage.toolResult("toolu_01", ""),
+        ChatMessage.user("and stop there"));
+
+    provider.complete(new ModelRequest("claude-sonnet-4-5", null, history, List.of(RUN_COMMAND), 100));
+
+    JsonNode messages = server.onlyRequest().body().path("messages");
+    assertThat(messages).hasSize(3); // roles alternate: user, assistant, user
+    JsonNode last = messages.get(2).path("content");
+    assertThat(last.get(0).path("type").asText()).isEqualTo("tool_result");
+    assertThat(last.get(0).path("content").asText()).as("empty results are not sent empty").isEqualTo("(no content)");
+    assertThat(last.get(1).path("type").asText()).isEqualTo("text");
+    assertThat(last.get(1).path("text").asText()).isEqualTo("and stop there");
+    assertThat(messages.get(1).path("content")).as("a tool-only turn has no empty text block").hasSize(1);
+  }
+
+  @Test
   void maxTokensStopReason() {
     server.answer(200, """
         {"id":"msg_03","type":"message","role":"assistant","model":"claude-sonnet-4-5",
