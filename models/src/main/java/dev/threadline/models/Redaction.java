@@ -12,6 +12,11 @@ public final class Redaction {
 
   private Redaction() {}
 
+  /** {@code url} without the {@code user:password@} part some gateways put in it, fit for a log line. */
+  public static String url(String url) {
+    return url == null ? null : url.replaceFirst("//[^/@]*@", "//" + MASK + "@");
+  }
+
   /** {@code message} with every occurrence of {@code secret} masked, cut to a readable length. */
   public static String redact(String message, String secret) {
     if (message == null) {

@@ -1,5 +1,7 @@
 package dev.threadline.models;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -21,6 +23,6 @@ public record ToolDefinition(String name, String description, Map<String, Object
     // Schemas may hold nulls and nested maps: keep the caller's structure, but not a mutable view.
     parametersJsonSchema = parametersJsonSchema == null
         ? Map.of("type", "object", "properties", Map.of())
-        : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(parametersJsonSchema));
+        : Collections.unmodifiableMap(new LinkedHashMap<>(parametersJsonSchema));
   }
 }

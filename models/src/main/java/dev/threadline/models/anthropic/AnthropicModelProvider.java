@@ -6,13 +6,14 @@ import com.anthropic.errors.AnthropicException;
 import com.anthropic.errors.AnthropicInvalidDataException;
 import com.anthropic.errors.AnthropicIoException;
 import com.anthropic.errors.AnthropicServiceException;
-import dev.threadline.models.ModelErrorCode;
 import dev.threadline.models.ModelException;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.ModelReply;
 import dev.threadline.models.ModelRequest;
 import dev.threadline.models.ModelSettings;
+import dev.threadline.models.ProviderFailures;
 import dev.threadline.models.Redaction;
+import java.time.Duration;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,11 +26,13 @@ import org.slf4j.LoggerFactory;
 public final class AnthropicModelProvider implements ModelProvider {
 
   public static final String NAME = ModelSettings.ANTHROPIC;
+  static final String API_KEY_HEADER = "x-api-key";
 
   private static final Logger log = LoggerFactory.getLogger(AnthropicModelProvider.class);
 
   private final AnthropicClient client;
   private final String apiKey;
+  private final Duration timeout;
 
   /**
    * @throws IllegalArgumentException when the settings have no API key
@@ -40,8 +43,13 @@ public final class AnthropicModelProvider implements ModelProvider {
           + ModelSettings.ENV_API_KEY + " (ModelSettings.apiKey)");
     }
     this.apiKey = settings.apiKey();
+    this.timeout = settings.timeout();
     AnthropicOkHttpClient.Builder builder = AnthropicOkHttpClient.builder()
         .apiKey(settings.apiKey())
+        // The Messages API documents the key in x-api-key, and gateways (LiteLLM, proxies) expect it
+        // there. anthropic-java 3.x sends "Authorization: Bearer" unless the request already carries
+        // x-api-key, so name the header explicitly.
+        .putHeader(API_KEY_HEADER, settings.apiKey())
         .maxRetries(0)
         .timeout(settings.timeout());
     if (settings.baseUrl() != null) {
@@ -49,7 +57,7 @@ public final class AnthropicModelProvider implements ModelProvider {
     }
     this.client = builder.build();
     log.info("Anthropic model provider at {} (timeout {})",
-        Objects.requireNonNullElse(settings.baseUrl(), "the Anthropic API"), settings.timeout());
+        Objects.requireNonNullElse(Redaction.url(settings.baseUrl()), "the Anthropic API"), settings.timeout());
   }
 
   @Override
@@ -65,33 +73,20 @@ public final class AnthropicModelProvider implements ModelProvider {
           request.model(), reply.toolCalls().size(), reply.stopReason(), reply.usage().totalTokens());
       return reply;
     } catch (AnthropicServiceException e) {
-      String message = e.apiMessage().orElseGet(e::getMessage);
-      throw failure(ModelErrorCode.forHttpStatus(e.statusCode()), e.statusCode(), message, null);
-    } catch (AnthropicIoException e) {
-      throw failure(ModelErrorCode.forTransportFailure(e), 0, describe(e), e);
+      throw logged(ProviderFailures.httpError(NAME, e.statusCode(), e.apiMessage().orElseGet(e::getMessage), apiKey));
     } catch (AnthropicInvalidDataException e) {
-      throw failure(ModelErrorCode.INVALID_REPLY, 0, e.getMessage(), null);
+      throw logged(ProviderFailures.invalidReply(NAME, e.getMessage(), apiKey));
+    } catch (AnthropicIoException e) {
+      throw logged(ProviderFailures.transport(NAME, e, timeout, apiKey));
     } catch (AnthropicException e) {
-      throw failure(ModelErrorCode.forTransportFailure(e), 0, describe(e), e);
+      // Anything else the SDK throws happened before or instead of an HTTP answer.
+      throw logged(ProviderFailures.transport(NAME, e, timeout, apiKey));
     }
   }
 
-  /**
-   * The SDK's messages carry the provider's error body; the cause is attached only for transport
-   * failures, whose messages hold no response text.
-   */
-  private ModelException failure(ModelErrorCode code, int status, String message, Throwable cause) {
-    ModelException failure = new ModelException(NAME, code, status, Redaction.redact(message, apiKey), cause);
+  private static ModelException logged(ModelException failure) {
     log.debug("Anthropic call failed: {}", failure.getMessage());
     return failure;
-  }
-
-  private static String describe(Throwable failure) {
-    Throwable root = failure;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return root == failure ? failure.getMessage() : failure.getMessage() + ": " + root;
   }
 
   @Override

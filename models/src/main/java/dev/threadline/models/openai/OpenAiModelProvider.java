@@ -6,13 +6,14 @@ import com.openai.errors.OpenAIException;
 import com.openai.errors.OpenAIInvalidDataException;
 import com.openai.errors.OpenAIIoException;
 import com.openai.errors.OpenAIServiceException;
-import dev.threadline.models.ModelErrorCode;
 import dev.threadline.models.ModelException;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.ModelReply;
 import dev.threadline.models.ModelRequest;
 import dev.threadline.models.ModelSettings;
+import dev.threadline.models.ProviderFailures;
 import dev.threadline.models.Redaction;
+import java.time.Duration;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +31,7 @@ public final class OpenAiModelProvider implements ModelProvider {
 
   private final OpenAIClient client;
   private final String apiKey;
+  private final Duration timeout;
 
   /**
    * @throws IllegalArgumentException when the settings have no API key
@@ -40,6 +42,7 @@ public final class OpenAiModelProvider implements ModelProvider {
           + ModelSettings.ENV_API_KEY + " (ModelSettings.apiKey)");
     }
     this.apiKey = settings.apiKey();
+    this.timeout = settings.timeout();
     OpenAIOkHttpClient.Builder builder = OpenAIOkHttpClient.builder()
         .apiKey(settings.apiKey())
         .maxRetries(0)
@@ -49,7 +52,7 @@ public final class OpenAiModelProvider implements ModelProvider {
     }
     this.client = builder.build();
     log.info("OpenAI-compatible model provider at {} (timeout {})",
-        Objects.requireNonNullElse(settings.baseUrl(), "the OpenAI API"), settings.timeout());
+        Objects.requireNonNullElse(Redaction.url(settings.baseUrl()), "the OpenAI API"), settings.timeout());
   }
 
   @Override
@@ -65,32 +68,20 @@ public final class OpenAiModelProvider implements ModelProvider {
           request.model(), reply.toolCalls().size(), reply.stopReason(), reply.usage().totalTokens());
       return reply;
     } catch (OpenAIServiceException e) {
-      throw failure(ModelErrorCode.forHttpStatus(e.statusCode()), e.statusCode(), e.getMessage(), null);
-    } catch (OpenAIIoException e) {
-      throw failure(ModelErrorCode.forTransportFailure(e), 0, describe(e), e);
+      throw logged(ProviderFailures.httpError(NAME, e.statusCode(), e.getMessage(), apiKey));
     } catch (OpenAIInvalidDataException e) {
-      throw failure(ModelErrorCode.INVALID_REPLY, 0, e.getMessage(), null);
+      throw logged(ProviderFailures.invalidReply(NAME, e.getMessage(), apiKey));
+    } catch (OpenAIIoException e) {
+      throw logged(ProviderFailures.transport(NAME, e, timeout, apiKey));
     } catch (OpenAIException e) {
-      throw failure(ModelErrorCode.forTransportFailure(e), 0, describe(e), e);
+      // Anything else the SDK throws happened before or instead of an HTTP answer.
+      throw logged(ProviderFailures.transport(NAME, e, timeout, apiKey));
     }
   }
 
-  /**
-   * The SDK's messages carry the provider's error body; the cause is attached only for transport
-   * failures, whose messages hold no response text.
-   */
-  private ModelException failure(ModelErrorCode code, int status, String message, Throwable cause) {
-    ModelException failure = new ModelException(NAME, code, status, Redaction.redact(message, apiKey), cause);
+  private static ModelException logged(ModelException failure) {
     log.debug("OpenAI call failed: {}", failure.getMessage());
     return failure;
-  }
-
-  private static String describe(Throwable failure) {
-    Throwable root = failure;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return root == failure ? failure.getMessage() : failure.getMessage() + ": " + root;
   }
 
   @Override

@@ -29,7 +29,7 @@ final class DirectAnswers {
   private static final int GREETING_MAX_WORDS = 6;
 
   private static final Pattern ARITHMETIC_PREFIX = Pattern.compile(
-      "^(what\\s+is|what's|whats|calculate|compute|evaluate|how\\s+much\\s+is|solve)\\s+(.*)$",
+      "\\b(what\\s+is|what's|whats|calculate|compute|evaluate|how\\s+much\\s+is|solve)\\s+(.*)$",
       Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
   private static final Pattern EXPRESSION = Pattern.compile("[-+(]*\\s*[\\d.][\\d\\s.+\\-*/x×÷()]*");
   private static final Pattern BINARY_OPERATOR = Pattern.compile("[\\d.)]\\s*[-+*/x×÷]\\s*[-+(\\d.]");
@@ -71,8 +71,9 @@ final class DirectAnswers {
     String body = question.replaceAll("[?=.!\\s]+$", "");
     Matcher prefixed = ARITHMETIC_PREFIX.matcher(body);
     // Only a question that asks for a result, or a bare expression: "I have 2-3 apples" is not maths.
-    String candidates = prefixed.matches() ? prefixed.group(2) : body;
-    boolean bare = !prefixed.matches();
+    boolean asked = prefixed.find();
+    String candidates = asked ? prefixed.group(2) : body;
+    boolean bare = !asked;
     Matcher expressions = EXPRESSION.matcher(candidates);
     String best = null;
     while (expressions.find()) {
