@@ -23,7 +23,7 @@ public record ModelSettings(String provider, String model, String baseUrl, Strin
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(120);
 
   public static final String ENV_PROVIDER = "THREADLINE_MODEL_PROVIDER";
-  public static final String ENV_MODEL = "THREADLINE_MODEL";
+  public static final String ENV_MODEL = "THREADLINE_MODEL_NAME";
   public static final String ENV_BASE_URL = "THREADLINE_MODEL_BASE_URL";
   public static final String ENV_API_KEY = "THREADLINE_MODEL_API_KEY";
   public static final String ENV_TIMEOUT_SECONDS = "THREADLINE_MODEL_TIMEOUT_SECONDS";

@@ -39,7 +39,7 @@ class ModelSettingsTest {
   void readsTheEnvironment() {
     ModelSettings settings = ModelSettings.fromEnvironment(Map.of(
         "THREADLINE_MODEL_PROVIDER", "openai",
-        "THREADLINE_MODEL", "llama3.1",
+        "THREADLINE_MODEL_NAME", "llama3.1",
         "THREADLINE_MODEL_BASE_URL", "http://ollama:11434/v1",
         "THREADLINE_MODEL_API_KEY", "ollama",
         "THREADLINE_MODEL_TIMEOUT_SECONDS", "45"));
