@@ -10,7 +10,7 @@ import java.util.Map;
  * @param port the port; 0 picks a free one
  * @param systemNamespace where API key Secrets live
  * @param cacheSyncTimeout how long {@link ThreadlineApiServer#start} waits for the caches to load
- *     before it returns anyway (health then says 503 until they do)
+ *     and their watches to connect before it returns anyway (health says 503 until they do)
  * @param writeVisibilityTimeout how long a write waits for this replica's cache to reflect it
  */
 public record ApiServerSettings(

@@ -87,7 +87,7 @@ public final class ThreadlineApiServer {
     long deadline = System.nanoTime() + settings.cacheSyncTimeout().toNanos();
     for (ManagedInformer<?> informer : context.getBeansOfType(ManagedInformer.class).values()) {
       Duration remaining = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-      if (!informer.awaitSynced(remaining)) {
+      if (!informer.awaitReady(remaining)) {
         log.warn("Cache {} not loaded after {}; serving 503 until it is", informer.name(), settings.cacheSyncTimeout());
       }
     }

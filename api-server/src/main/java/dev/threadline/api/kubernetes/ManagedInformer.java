@@ -73,10 +73,13 @@ public final class ManagedInformer<T extends HasMetadata> implements SmartLifecy
     return byIndex(Cache.NAMESPACE_INDEX, namespace);
   }
 
-  /** Waits up to {@code timeout} for the initial sync; true when synced. */
-  public boolean awaitSynced(Duration timeout) {
+  /**
+   * Waits up to {@code timeout} until the initial list is loaded and the watch is connected (what
+   * readiness checks); true when both hold.
+   */
+  public boolean awaitReady(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (!hasSynced() && System.nanoTime() < deadline) {
+    while (!isReady() && System.nanoTime() < deadline) {
       try {
         Thread.sleep(SYNC_POLL.toMillis());
       } catch (InterruptedException interrupted) {
@@ -84,7 +87,11 @@ public final class ManagedInformer<T extends HasMetadata> implements SmartLifecy
         break;
       }
     }
-    return hasSynced();
+    return isReady();
+  }
+
+  private boolean isReady() {
+    return hasSynced() && isWatching();
   }
 
   /**

@@ -72,6 +72,11 @@ class ErrorsMockServerTest {
   }
 
   @Test
+  void springBootsErrorPageIsReplacedByOurs() {
+    assertError(api.get("/error", dave.key()), 404, "Not Found", "No route for GET /error");
+  }
+
+  @Test
   void wrongMethodIs405WithAllow() {
     ApiClient.Response response = api.send("PUT", "/v1/agents", dave.key(), "{}", "application/json");
 
