@@ -47,6 +47,15 @@ final class AgentMapper {
         updatedAt);
   }
 
+  /**
+   * Whether a REST id can name this agent: one made with {@code kubectl} under another name (no
+   * {@code agent-} prefix) could be listed but never fetched, so it is not listed either.
+   */
+  static boolean hasRestId(Agent agent) {
+    String name = agent.getMetadata().getName();
+    return ResourceIds.isValidName(name) && ResourceIds.toName(ResourceIds.toId(name), ID_PREFIX).isPresent();
+  }
+
   /** A new Agent resource for a validated create request. */
   static Agent newAgent(String namespace, String id, AgentSpec spec, Instant now) {
     Agent agent = new Agent();

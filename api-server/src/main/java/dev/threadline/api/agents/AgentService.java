@@ -41,7 +41,10 @@ public final class AgentService {
   }
 
   public ListEnvelope<AgentView> list(Tenant tenant, PageRequest page) {
-    List<Agent> sorted = store.list(tenant.namespace()).stream().sorted(AgentMapper.LIST_ORDER).toList();
+    List<Agent> sorted = store.list(tenant.namespace()).stream()
+        .filter(AgentMapper::hasRestId)
+        .sorted(AgentMapper.LIST_ORDER)
+        .toList();
     return page.apply(sorted).map(agent -> AgentMapper.toView(agent, tenant.userId()));
   }
 

@@ -8,6 +8,8 @@ import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.SharedApiServer;
 import dev.threadline.api.support.TestUser;
 import dev.threadline.crds.agent.Agent;
+import dev.threadline.crds.agent.AgentSpec;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -138,6 +140,19 @@ class AgentsMockServerTest {
   @Test
   void malformedOrForeignKindIdIsNotFound() {
     TestUser gina = shared.newUser("gina");
+    // Made with kubectl under a name no REST id maps to: neither fetchable nor listed.
+    Agent foreign = new Agent();
+    foreign.setMetadata(new ObjectMetaBuilder().withName("handmade").withNamespace(gina.namespace()).build());
+    foreign.setSpec(new AgentSpec());
+    foreign.getSpec().setModel("m");
+    shared.client().resources(Agent.class).resource(foreign).create();
+    String visible = api.post("/v1/agents", gina.key(), "{\"name\": \"a\", \"model\": \"m\"}")
+        .json().get("agent").get("id").asString();
+
+    ApiClient.Response list = api.get("/v1/agents", gina.key());
+    assertThat(list.json().get("total_count").asInt()).isEqualTo(1);
+    assertThat(list.json().get("data").get(0).get("id").asString()).isEqualTo(visible);
+    assertError(api.get("/v1/agents/handmade", gina.key()), 404, "Not Found", "Agent handmade not found");
 
     assertError(api.get("/v1/agents/not_an_agent", gina.key()), 404, "Not Found", "Agent not_an_agent not found");
     assertError(api.get("/v1/agents/agent_UPPER", gina.key()), 404, "Not Found", "Agent agent_UPPER not found");
