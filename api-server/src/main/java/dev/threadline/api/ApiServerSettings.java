@@ -1,0 +1,92 @@
+package dev.threadline.api;
+
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * How the API server runs.
+ *
+ * @param address the address to listen on ({@code 0.0.0.0} in a cluster, {@code 127.0.0.1} locally)
+ * @param port the port; 0 picks a free one
+ * @param systemNamespace where API key Secrets live
+ * @param cacheSyncTimeout how long {@link ThreadlineApiServer#start} waits for the caches to load
+ *     and their watches to connect before it returns anyway (health says 503 until they do)
+ * @param writeVisibilityTimeout how long a write waits for this replica's cache to reflect it
+ */
+public record ApiServerSettings(
+    String address, int port, String systemNamespace, Duration cacheSyncTimeout, Duration writeVisibilityTimeout) {
+
+  public static final String ADDRESS_VARIABLE = "THREADLINE_API_ADDRESS";
+  public static final String PORT_VARIABLE = "THREADLINE_API_PORT";
+  public static final String SYSTEM_NAMESPACE_VARIABLE = "THREADLINE_SYSTEM_NAMESPACE";
+  /** Set by the Downward API in the Helm chart: the namespace the API server runs in. */
+  public static final String POD_NAMESPACE_VARIABLE = "POD_NAMESPACE";
+
+  public static final String DEFAULT_ADDRESS = "0.0.0.0";
+  public static final int DEFAULT_PORT = 8080;
+  public static final String DEFAULT_SYSTEM_NAMESPACE = "threadline-system";
+  public static final Duration DEFAULT_CACHE_SYNC_TIMEOUT = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_WRITE_VISIBILITY_TIMEOUT = Duration.ofSeconds(5);
+
+  public ApiServerSettings {
+    requireText(address, "address");
+    requireText(systemNamespace, "systemNamespace");
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port must be between 0 and 65535: " + port);
+    }
+    if (cacheSyncTimeout == null || cacheSyncTimeout.isNegative()) {
+      throw new IllegalArgumentException("cacheSyncTimeout must be zero or positive");
+    }
+    if (writeVisibilityTimeout == null || writeVisibilityTimeout.isNegative()) {
+      throw new IllegalArgumentException("writeVisibilityTimeout must be zero or positive");
+    }
+  }
+
+  /** Listening on loopback, on a free port, with default timeouts: the local launcher's choice. */
+  public static ApiServerSettings loopback(String systemNamespace) {
+    return new ApiServerSettings(
+        "127.0.0.1", 0, systemNamespace, DEFAULT_CACHE_SYNC_TIMEOUT, DEFAULT_WRITE_VISIBILITY_TIMEOUT);
+  }
+
+  /** From this process's environment variables; see {@link #fromEnvironment(Map)}. */
+  public static ApiServerSettings fromEnvironment() {
+    return fromEnvironment(System.getenv());
+  }
+
+  /**
+   * From {@code THREADLINE_API_ADDRESS} (default 0.0.0.0), {@code THREADLINE_API_PORT} (8080; 0 =
+   * random) and {@code THREADLINE_SYSTEM_NAMESPACE} (default {@code POD_NAMESPACE}, else
+   * {@code threadline-system}).
+   */
+  public static ApiServerSettings fromEnvironment(Map<String, String> environment) {
+    String address = valueOr(environment, ADDRESS_VARIABLE, DEFAULT_ADDRESS);
+    int port = parsePort(valueOr(environment, PORT_VARIABLE, Integer.toString(DEFAULT_PORT)));
+    String systemNamespace =
+        valueOr(environment, SYSTEM_NAMESPACE_VARIABLE, valueOr(environment, POD_NAMESPACE_VARIABLE, DEFAULT_SYSTEM_NAMESPACE));
+    return new ApiServerSettings(
+        address, port, systemNamespace, DEFAULT_CACHE_SYNC_TIMEOUT, DEFAULT_WRITE_VISIBILITY_TIMEOUT);
+  }
+
+  private static int parsePort(String text) {
+    try {
+      int port = Integer.parseInt(text.strip());
+      if (port >= 0 && port <= 65535) {
+        return port;
+      }
+    } catch (NumberFormatException notANumber) {
+      // reported below
+    }
+    throw new IllegalArgumentException(PORT_VARIABLE + " must be a port number (0-65535): " + text);
+  }
+
+  private static String valueOr(Map<String, String> environment, String name, String fallback) {
+    String value = environment.get(name);
+    return value == null || value.isBlank() ? fallback : value.strip();
+  }
+
+  private static void requireText(String value, String name) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(name + " must not be blank");
+    }
+  }
+}

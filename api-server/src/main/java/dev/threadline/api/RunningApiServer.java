@@ -1,0 +1,13 @@
+package dev.threadline.api;
+
+/** A started API server. Closing it stops the HTTP server and its caches, not the client. */
+public interface RunningApiServer extends AutoCloseable {
+  /** The port it listens on (the real one when started with port 0). */
+  int port();
+
+  /** E.g. {@code http://127.0.0.1:41234}, without a trailing slash. */
+  String baseUrl();
+
+  @Override
+  void close();
+}

@@ -1,0 +1,95 @@
+package dev.threadline.api;
+
+import dev.threadline.api.config.ApiServerApplication;
+import dev.threadline.api.kubernetes.ManagedInformer;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.core.env.MapPropertySource;
+
+/**
+ * Starts the REST API server. Callers hand in the Kubernetes client and the settings; nothing is
+ * read from Spring configuration files, so the server behaves the same wherever it is embedded.
+ */
+public final class ThreadlineApiServer {
+  private static final Logger log = LoggerFactory.getLogger(ThreadlineApiServer.class);
+  /** Wins over environment variables: Kubernetes injects {@code <SERVICE>_PORT} variables that
+   * Spring would otherwise read as {@code server.port}. */
+  private static final String PROPERTY_SOURCE = "threadlineApiServer";
+
+  private ThreadlineApiServer() {}
+
+  /** Starts the HTTP server using this client (not closed by the server). */
+  public static RunningApiServer start(KubernetesClient client, ApiServerSettings settings) {
+    ConfigurableApplicationContext context =
+        new SpringApplicationBuilder(ApiServerApplication.class)
+            .web(WebApplicationType.SERVLET)
+            .bannerMode(Banner.Mode.OFF)
+            .registerShutdownHook(false)
+            .main(ApiServerApplication.class)
+            // Read before initializers run, so set as defaults: unknown routes are answered as 404
+            // JSON; a WARN per scanner probe would drown the log.
+            .properties("logging.level.org.springframework.web.servlet.PageNotFound=error")
+            .initializers(applicationContext -> register((GenericApplicationContext) applicationContext, client, settings))
+            .run();
+    RunningApiServer server = new SpringRunningApiServer(context, settings.address());
+    awaitCaches(context, settings);
+    log.info("Threadline API server listening on {}", server.baseUrl());
+    return server;
+  }
+
+  /** In-cluster entry point: client from the environment (service account), settings from env vars. */
+  public static void main(String[] args) {
+    ApiServerSettings settings = ApiServerSettings.fromEnvironment();
+    KubernetesClient client = new KubernetesClientBuilder().build();
+    RunningApiServer server;
+    try {
+      server = start(client, settings);
+    } catch (RuntimeException failed) {
+      client.close();
+      throw failed;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      server.close();
+      client.close();
+    }, "threadline-api-shutdown"));
+  }
+
+  private static void register(GenericApplicationContext context, KubernetesClient client, ApiServerSettings settings) {
+    // registerSingleton: an instance we do not own, so the context never closes it.
+    context.getBeanFactory().registerSingleton("kubernetesClient", client);
+    context.getBeanFactory().registerSingleton("apiServerSettings", settings);
+    context.getEnvironment().getPropertySources().addFirst(new MapPropertySource(PROPERTY_SOURCE, properties(settings)));
+  }
+
+  private static Map<String, Object> properties(ApiServerSettings settings) {
+    Map<String, Object> properties = new LinkedHashMap<>();
+    properties.put("server.address", settings.address());
+    properties.put("server.port", settings.port());
+    // Errors are ours: no whitelabel page, no static resources standing in for unknown routes.
+    properties.put("server.error.whitelabel.enabled", false);
+    properties.put("spring.web.resources.add-mappings", false);
+    properties.put("spring.mvc.problemdetails.enabled", false);
+    properties.put("spring.main.banner-mode", "off");
+    return properties;
+  }
+
+  private static void awaitCaches(ConfigurableApplicationContext context, ApiServerSettings settings) {
+    long deadline = System.nanoTime() + settings.cacheSyncTimeout().toNanos();
+    for (ManagedInformer<?> informer : context.getBeansOfType(ManagedInformer.class).values()) {
+      Duration remaining = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+      if (!informer.awaitReady(remaining)) {
+        log.warn("Cache {} not loaded after {}; serving 503 until it is", informer.name(), settings.cacheSyncTimeout());
+      }
+    }
+  }
+}

@@ -1,0 +1,40 @@
+package dev.threadline.api.agents;
+
+import dev.threadline.crds.agent.AgentSpec;
+
+/**
+ * A validated PATCH: the fields to set, null for "leave as is". {@code clearInstructions} records
+ * an empty {@code instructions}, which removes them.
+ */
+record AgentSpecChange(
+    String displayName, String provider, String model, String instructions, boolean clearInstructions) {
+
+  static AgentSpecChange of(AgentRequests.Update request) {
+    String displayName = request.name() == null ? null : AgentRules.text("name", request.name(), AgentRules.MAX_NAME);
+    String provider =
+        request.provider() == null ? null : AgentProvider.parse("provider", request.provider()).wireName();
+    String model = request.model() == null ? null : AgentRules.text("model", request.model(), AgentRules.MAX_MODEL);
+    String instructions = AgentRules.instructions(request.instructions());
+    boolean clear = request.instructions() != null && instructions == null;
+    return new AgentSpecChange(displayName, provider, model, instructions, clear);
+  }
+
+  boolean isEmpty() {
+    return displayName == null && provider == null && model == null && instructions == null && !clearInstructions;
+  }
+
+  void applyTo(AgentSpec spec) {
+    if (displayName != null) {
+      spec.setDisplayName(displayName);
+    }
+    if (provider != null) {
+      spec.setProvider(provider);
+    }
+    if (model != null) {
+      spec.setModel(model);
+    }
+    if (instructions != null || clearInstructions) {
+      spec.setInstructions(instructions);
+    }
+  }
+}

@@ -1,0 +1,170 @@
+package dev.threadline.api.kubernetes;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.ExceptionHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * One informer cache the API server reads instead of calling the Kubernetes API per request.
+ * Started and stopped with the application context; keeps retrying when the API is unreachable or
+ * a list is refused, so the server recovers by itself (health reports the gap meanwhile).
+ */
+public final class ManagedInformer<T extends HasMetadata> implements SmartLifecycle {
+  private static final Logger log = LoggerFactory.getLogger(ManagedInformer.class);
+
+  private static final Duration SYNC_POLL = Duration.ofMillis(20);
+  private static final Duration VISIBILITY_POLL = Duration.ofMillis(5);
+
+  private final String name;
+  private final SharedIndexInformer<T> informer;
+  private volatile boolean running;
+
+  /**
+   * @param name what it caches, for logs and health (e.g. {@code agents})
+   * @param informer a not yet started informer ({@code runnableInformer(0)})
+   * @param indexers extra indexes, by name; the namespace index is always present
+   */
+  public ManagedInformer(
+      String name, SharedIndexInformer<T> informer, Map<String, Function<T, List<String>>> indexers) {
+    this.name = name;
+    this.informer = informer;
+    if (!indexers.isEmpty()) {
+      informer.addIndexers(indexers);
+    }
+    informer.exceptionHandler(this::retryAfter);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** Whether the initial list has completed: only then do reads reflect the cluster. */
+  public boolean hasSynced() {
+    return informer.hasSynced();
+  }
+
+  /** Whether the watch is connected, i.e. the cache is receiving changes right now. */
+  public boolean isWatching() {
+    return informer.isWatching();
+  }
+
+  /** The cached object, or empty. The object is shared: never modify it. */
+  public Optional<T> get(String namespace, String objectName) {
+    return Optional.ofNullable(informer.getIndexer().getByKey(Cache.namespaceKeyFunc(namespace, objectName)));
+  }
+
+  /** Cached objects whose index value matches. The objects are shared: never modify them. */
+  public List<T> byIndex(String index, String value) {
+    return informer.getIndexer().byIndex(index, value);
+  }
+
+  /** Cached objects in a namespace. The objects are shared: never modify them. */
+  public List<T> inNamespace(String namespace) {
+    return byIndex(Cache.NAMESPACE_INDEX, namespace);
+  }
+
+  /**
+   * Waits up to {@code timeout} until the initial list is loaded and the watch is connected (what
+   * readiness checks); true when both hold.
+   */
+  public boolean awaitReady(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!isReady() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(SYNC_POLL.toMillis());
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return isReady();
+  }
+
+  private boolean isReady() {
+    return hasSynced() && isWatching();
+  }
+
+  /**
+   * Waits (bounded) until the cache holds {@code written} or a later version of it, so that a read
+   * right after a write through this server sees the write. Returns false on timeout; the caller
+   * still answers with the object the API server returned.
+   */
+  public boolean awaitVisible(T written, Duration timeout) {
+    String namespace = written.getMetadata().getNamespace();
+    String objectName = written.getMetadata().getName();
+    String version = written.getMetadata().getResourceVersion();
+    return awaitCondition(
+        timeout,
+        () -> get(namespace, objectName)
+            .map(cached -> ResourceVersions.isAtLeast(cached.getMetadata().getResourceVersion(), version))
+            .orElse(false));
+  }
+
+  /**
+   * Waits (bounded) until the cache no longer holds the deleted object (or holds it marked for
+   * deletion, or holds a newer object of the same name); {@code uid} may be null when unknown.
+   */
+  public boolean awaitGone(String namespace, String objectName, String uid, Duration timeout) {
+    return awaitCondition(
+        timeout,
+        () -> get(namespace, objectName)
+            .map(cached -> cached.getMetadata().getDeletionTimestamp() != null
+                || (uid != null && !uid.equals(cached.getMetadata().getUid())))
+            .orElse(true));
+  }
+
+  private boolean awaitCondition(Duration timeout, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() >= deadline) {
+        log.warn("Informer {} did not reflect a write within {}", name, timeout);
+        return false;
+      }
+      try {
+        Thread.sleep(VISIBILITY_POLL.toMillis());
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public void start() {
+    log.info("Starting informer {}", name);
+    informer.start();
+    running = true;
+  }
+
+  @Override
+  public void stop() {
+    log.info("Stopping informer {}", name);
+    informer.stop();
+    running = false;
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+
+  private boolean retryAfter(boolean started, Throwable failure) {
+    if (ExceptionHandler.isDeserializationException(failure)) {
+      log.error("Informer {} cannot read objects; giving up", name, failure);
+      return false;
+    }
+    log.warn("Informer {} failed ({}); retrying", name, failure.toString());
+    return true;
+  }
+}

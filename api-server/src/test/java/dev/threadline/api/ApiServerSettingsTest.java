@@ -1,0 +1,53 @@
+package dev.threadline.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ApiServerSettingsTest {
+  @Test
+  void defaultsSuitAClusterDeployment() {
+    ApiServerSettings settings = ApiServerSettings.fromEnvironment(Map.of());
+
+    assertThat(settings.address()).isEqualTo("0.0.0.0");
+    assertThat(settings.port()).isEqualTo(8080);
+    assertThat(settings.systemNamespace()).isEqualTo("threadline-system");
+  }
+
+  @Test
+  void systemNamespaceFallsBackToThePodsNamespace() {
+    assertThat(ApiServerSettings.fromEnvironment(Map.of("POD_NAMESPACE", "tl")).systemNamespace()).isEqualTo("tl");
+    assertThat(ApiServerSettings.fromEnvironment(
+            Map.of("POD_NAMESPACE", "tl", "THREADLINE_SYSTEM_NAMESPACE", "keys")).systemNamespace())
+        .isEqualTo("keys");
+  }
+
+  @Test
+  void readsAddressAndPort() {
+    ApiServerSettings settings = ApiServerSettings.fromEnvironment(
+        Map.of("THREADLINE_API_ADDRESS", "127.0.0.1", "THREADLINE_API_PORT", "0"));
+
+    assertThat(settings.address()).isEqualTo("127.0.0.1");
+    assertThat(settings.port()).isZero();
+  }
+
+  @Test
+  void rejectsABadPortNamingTheVariable() {
+    assertThatThrownBy(() -> ApiServerSettings.fromEnvironment(Map.of("THREADLINE_API_PORT", "tcp://10.0.0.1:80")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("THREADLINE_API_PORT");
+    assertThatThrownBy(() -> ApiServerSettings.fromEnvironment(Map.of("THREADLINE_API_PORT", "70000")))
+        .hasMessageContaining("THREADLINE_API_PORT");
+  }
+
+  @Test
+  void loopbackIsLocalOnARandomPort() {
+    ApiServerSettings settings = ApiServerSettings.loopback("sys");
+
+    assertThat(settings.address()).isEqualTo("127.0.0.1");
+    assertThat(settings.port()).isZero();
+    assertThat(settings.systemNamespace()).isEqualTo("sys");
+  }
+}

@@ -1,0 +1,109 @@
+package dev.threadline.api.support;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Calls the API server over real HTTP, as a client would. */
+public final class ApiClient {
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final String baseUrl;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  public ApiClient(String baseUrl) {
+    this.baseUrl = baseUrl;
+  }
+
+  public Response get(String path, String key) {
+    return send("GET", path, key, null, null);
+  }
+
+  public Response delete(String path, String key) {
+    return send("DELETE", path, key, null, null);
+  }
+
+  public Response post(String path, String key, String json) {
+    return send("POST", path, key, json, "application/json");
+  }
+
+  public Response patch(String path, String key, String json) {
+    return send("PATCH", path, key, json, "application/json");
+  }
+
+  /** Any request; {@code key} and {@code body} may be null. */
+  public Response send(String method, String path, String key, String body, String contentType) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+        .timeout(Duration.ofSeconds(20))
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    if (key != null) {
+      request.header("Authorization", "Bearer " + key);
+    }
+    if (contentType != null) {
+      request.header("Content-Type", contentType);
+    }
+    return send(request);
+  }
+
+  /** A GET that accepts only the given media type. */
+  public Response getAccepting(String path, String key, String accept) {
+    return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET()
+        .header("Authorization", "Bearer " + key)
+        .header("Accept", accept));
+  }
+
+  /** A request with a raw Authorization header value (or none when null). */
+  public Response getWithAuthorization(String path, String authorization) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).GET();
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return send(request);
+  }
+
+  /** Waits until the server's caches know the key (informers are eventually consistent). */
+  public void awaitAccepted(String key) {
+    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+        .until(() -> get("/v1/agents?limit=1", key).status() == 200);
+  }
+
+  private Response send(HttpRequest.Builder request) {
+    try {
+      HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      return new Response(response.statusCode(), response.headers(), response.body(), parse(response.body()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static JsonNode parse(String body) {
+    try {
+      return body == null || body.isBlank() ? null : JSON.readTree(body);
+    } catch (RuntimeException notJson) {
+      return null;
+    }
+  }
+
+  /** A response: status, headers, the raw body and, when it is JSON, the parsed body. */
+  public record Response(int status, java.net.http.HttpHeaders headers, String body, JsonNode json) {
+    public String header(String name) {
+      return headers.firstValue(name).orElse(null);
+    }
+
+    public String text(String field) {
+      JsonNode value = json == null ? null : json.get(field);
+      return value == null || value.isNull() ? null : value.asString();
+    }
+  }
+}

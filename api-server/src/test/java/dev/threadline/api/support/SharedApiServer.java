@@ -1,0 +1,114 @@
+package dev.threadline.api.support;
+
+import dev.threadline.api.ApiServerSettings;
+import dev.threadline.api.RunningApiServer;
+import dev.threadline.api.ThreadlineApiServer;
+import dev.threadline.api.auth.ApiKeys;
+import dev.threadline.crds.common.Labels;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import java.io.InputStream;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Queue;
+import java.util.UUID;
+
+/**
+ * One fabric8 CRUD mock Kubernetes API and one API server on it, shared by every test class in the
+ * JVM (a Spring context costs seconds on two shared cores). Tests stay independent by creating
+ * their own users, each with its own namespace.
+ */
+public final class SharedApiServer {
+  public static final String SYSTEM_NAMESPACE = "threadline-system";
+
+  private static SharedApiServer instance;
+
+  private final KubernetesMockServer kubernetes;
+  private final NamespacedKubernetesClient client;
+  private final RunningApiServer server;
+  private final ApiClient api;
+
+  private SharedApiServer() {
+    Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
+    kubernetes = new KubernetesMockServer(
+        new Context(), new MockWebServer(), expectations, new KubernetesMixedDispatcher(expectations), false);
+    kubernetes.init();
+    client = kubernetes.createClient();
+    registerCrd("/META-INF/fabric8/agents.threadline.dev-v1.yml");
+    server = ThreadlineApiServer.start(client, ApiServerSettings.loopback(SYSTEM_NAMESPACE));
+    api = new ApiClient(server.baseUrl());
+  }
+
+  public static synchronized SharedApiServer get() {
+    if (instance == null) {
+      instance = new SharedApiServer();
+      Runtime.getRuntime().addShutdownHook(new Thread(instance::stop, "shared-api-server-stop"));
+    }
+    return instance;
+  }
+
+  public ApiClient api() {
+    return api;
+  }
+
+  public NamespacedKubernetesClient client() {
+    return client;
+  }
+
+  public KubernetesMockServer kubernetes() {
+    return kubernetes;
+  }
+
+  /** A new user with a tenant namespace and a key; returns once the server accepts the key. */
+  public TestUser newUser(String name) {
+    String userId = unique(name);
+    String namespace = "tenant-" + userId;
+    client.namespaces().resource(new NamespaceBuilder()
+            .withNewMetadata()
+            .withName(namespace)
+            .addToLabels(Labels.TENANT, "true")
+            .addToAnnotations(Labels.USER_ANNOTATION, userId)
+            .endMetadata()
+            .build())
+        .create();
+    String key = addKey(userId, null);
+    TestUser user = new TestUser(userId, namespace, key);
+    api.awaitAccepted(key);
+    return user;
+  }
+
+  /** Registers a key for a user (who may have no namespace); {@code expiresAt} may be null. */
+  public String addKey(String userId, Instant expiresAt) {
+    String key = ApiKeys.newKey();
+    Secret secret = ApiKeys.keySecret(SYSTEM_NAMESPACE, userId, key, expiresAt);
+    client.secrets().inNamespace(SYSTEM_NAMESPACE).resource(secret).create();
+    return key;
+  }
+
+  public static String unique(String name) {
+    return name + "-" + UUID.randomUUID().toString().substring(0, 8).toLowerCase(Locale.ROOT);
+  }
+
+  private void registerCrd(String resource) {
+    try (InputStream crd = SharedApiServer.class.getResourceAsStream(resource)) {
+      client.apiextensions().v1().customResourceDefinitions().load(crd).create();
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("Cannot read " + resource, e);
+    }
+  }
+
+  private void stop() {
+    server.close();
+    client.close();
+    kubernetes.destroy();
+  }
+}
