@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -255,6 +257,18 @@ class ProcessKubeletMockServerTest {
     awaitPhase("once", "Succeeded");
 
     assertThat(Files.readAllLines(dataDir.resolve("volumes/" + NS + "/ws/runs"))).containsExactly("ran");
+  }
+
+  @Test
+  void deletingAClaimRemovesItsFolder() throws Exception {
+    Path folder = Files.createDirectories(dataDir.resolve("volumes/" + NS + "/workspace/src"));
+    Files.writeString(folder.resolve("main.py"), "print('hi')");
+    PersistentVolumeClaim claim = client.resource(new PersistentVolumeClaimBuilder()
+        .withNewMetadata().withName("workspace").withNamespace(NS).endMetadata().build()).create();
+
+    client.resource(claim).delete();
+
+    await().atMost(Duration.ofSeconds(5)).until(() -> !Files.exists(dataDir.resolve("volumes/" + NS + "/workspace")));
   }
 
   private Pod awaitPhase(String name, String phase) {

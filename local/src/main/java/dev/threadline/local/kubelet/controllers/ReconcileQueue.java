@@ -58,6 +58,9 @@ final class ReconcileQueue implements AutoCloseable {
     try {
       again = reconciler.apply(key);
     } catch (RuntimeException e) {
+      if (worker.isShutdown()) {
+        return; // interrupted by close(): not a failure
+      }
       LOG.warn("reconcile of {} failed; retrying in 5 s", key, e);
       again = Optional.of(clock.instant().plusSeconds(5));
     }
