@@ -46,8 +46,15 @@ final class ContainerProcess {
     ProcessBuilder builder = new ProcessBuilder(command).directory(workingDir.toFile()).redirectErrorStream(true);
     builder.environment().clear();
     builder.environment().putAll(env);
-    ContainerProcess started = new ContainerProcess(builder.start(), log, described);
+    // The log file first: if it cannot be opened, no process is left running without an owner.
     OutputStream file = Files.newOutputStream(logFile);
+    ContainerProcess started;
+    try {
+      started = new ContainerProcess(builder.start(), log, described);
+    } catch (IOException e) {
+      file.close();
+      throw e;
+    }
     Thread.ofVirtual().name("log-" + described).start(() -> started.copyOutput(file));
     return started;
   }
