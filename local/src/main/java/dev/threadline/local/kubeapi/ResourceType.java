@@ -1,0 +1,27 @@
+package dev.threadline.local.kubeapi;
+
+import java.util.List;
+
+/**
+ * What the API knows about one kind of resource: how discovery describes it and which columns
+ * {@code kubectl get} prints for it.
+ */
+record ResourceType(
+    String group,
+    String version,
+    String plural,
+    String singular,
+    String kind,
+    boolean namespaced,
+    List<String> shortNames,
+    List<String> categories,
+    boolean statusSubresource,
+    List<PrinterColumn> columns) {
+
+  static final List<String> VERBS =
+      List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
+
+  String groupVersion() {
+    return group.isEmpty() ? version : group + "/" + version;
+  }
+}
