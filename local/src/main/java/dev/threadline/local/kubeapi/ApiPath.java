@@ -20,7 +20,7 @@ record ApiPath(
     if (path == null || !path.startsWith("/")) {
       return Optional.empty();
     }
-    String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    String trimmed = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     String[] segments = trimmed.substring(1).split("/", -1);
     int rest;
     String group;
