@@ -77,7 +77,10 @@ final class ResourceCatalog {
               names.getShortNames() == null ? List.of() : List.copyOf(names.getShortNames()),
               names.getCategories() == null ? List.of() : List.copyOf(names.getCategories()),
               version.getSubresources() != null && version.getSubresources().getStatus() != null,
-              columnsOf(version)));
+              columnsOf(version),
+              version.getSchema() == null || version.getSchema().getOpenAPIV3Schema() == null
+                  ? null
+                  : Json.MAPPER.valueToTree(version.getSchema().getOpenAPIV3Schema())));
     }
     return result;
   }

@@ -60,7 +60,7 @@ final class ResourceOperations {
       list.put("kind", type.kind() + "List");
     }
     if (request.wantsTable()) {
-      return ApiResponse.json(200, TableRenderer.render(type, document, request.param("includeObject"), true));
+      return ApiResponse.json(200, TableRenderer.render(type, document, request.param("includeObject"), true, Instant.now()));
     }
     return ApiResponse.json(200, document);
   }
@@ -89,6 +89,7 @@ final class ResourceOperations {
     if (type.kind().equals("CustomResourceDefinition")) {
       CrdStatus.markEstablished(object);
     }
+    SchemaDefaults.apply(type.schema(), object);
     return exclusive(
         () -> {
           CrudStore.Response response = store.post(path.path(), Json.write(object));
@@ -102,6 +103,7 @@ final class ResourceOperations {
     if (object == null) {
       return KubeStatus.badRequest("the body of the request must be a JSON object");
     }
+    SchemaDefaults.apply(type.schema(), object);
     return exclusive(
         () -> {
           CrudStore.Response current = store.get(path.withoutSubresource().path());
@@ -178,6 +180,7 @@ final class ResourceOperations {
               target.remove("status");
             }
           }
+          SchemaDefaults.apply(type.schema(), target);
           ObjectNode body = target;
           return write(path, type, currentObject, body, () -> store.put(path.path(), Json.write(body)));
         });

@@ -3,13 +3,14 @@ package dev.threadline.local.kubeapi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Builds the {@code meta.k8s.io/v1 Table} that {@code kubectl get} asks for, from a resource
- * type's printer columns. Date cells carry the RFC 3339 timestamp; kubectl turns them into ages.
+ * type's printer columns. Date cells are ages ("5m"), rendered here as the API server does.
  */
 final class TableRenderer {
   private TableRenderer() {}
@@ -20,7 +21,7 @@ final class TableRenderer {
    * @param withColumnDefinitions false for watch events after the first, as the API server does
    */
   static ObjectNode render(
-      ResourceType type, JsonNode document, String includeObject, boolean withColumnDefinitions) {
+      ResourceType type, JsonNode document, String includeObject, boolean withColumnDefinitions, Instant now) {
     ObjectNode table = Json.object();
     table.put("kind", "Table");
     table.put("apiVersion", "meta.k8s.io/v1");
@@ -51,7 +52,7 @@ final class TableRenderer {
       ObjectNode row = rows.addObject();
       ArrayNode cells = row.putArray("cells");
       for (PrinterColumn column : type.columns()) {
-        cells.add(cell(column, object));
+        cells.add(cell(column, object, now));
       }
       JsonNode rowObject = rowObject(object, includeObject);
       if (rowObject != null) {
@@ -75,7 +76,7 @@ final class TableRenderer {
     return partial;
   }
 
-  static JsonNode cell(PrinterColumn column, JsonNode object) {
+  static JsonNode cell(PrinterColumn column, JsonNode object, Instant now) {
     if (column.jsonPath().startsWith("pod:")) {
       return Json.MAPPER.getNodeFactory().textNode(podCell(column.jsonPath(), object));
     }
@@ -94,6 +95,7 @@ final class TableRenderer {
       case "integer" -> v.isIntegralNumber() ? nodes.numberNode(v.asLong()) : parseNumber(v, true);
       case "number" -> v.isNumber() ? v : parseNumber(v, false);
       case "boolean" -> v.isBoolean() ? v : nodes.booleanNode(Boolean.parseBoolean(v.asText()));
+      case "date" -> nodes.textNode(HumanDuration.since(v.asText(), now));
       default -> v.isContainerNode() ? nodes.textNode(Json.write(v)) : nodes.textNode(v.asText());
     };
   }

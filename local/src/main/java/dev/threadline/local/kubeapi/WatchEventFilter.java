@@ -2,6 +2,7 @@ package dev.threadline.local.kubeapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
 
 /**
  * Makes the store's watch events what a client asked for. A watch from resourceVersion N must not
@@ -41,7 +42,7 @@ final class WatchEventFilter {
     if (tableType == null) {
       return event;
     }
-    ((ObjectNode) node).set("object", TableRenderer.render(tableType, object, includeObject, firstTable));
+    ((ObjectNode) node).set("object", TableRenderer.render(tableType, object, includeObject, firstTable, Instant.now()));
     firstTable = false;
     return Json.write(node);
   }
