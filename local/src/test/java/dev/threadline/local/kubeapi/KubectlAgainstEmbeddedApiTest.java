@@ -8,10 +8,13 @@ import dev.threadline.local.podlog.PodLog;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,8 +42,11 @@ class KubectlAgainstEmbeddedApiTest {
   @BeforeAll
   void start(@TempDir Path temp) {
     Assumptions.assumeTrue(Files.isExecutable(Kubectl.BINARY), "kubectl is not installed at " + Kubectl.BINARY);
+    List<URL> crds = new ArrayList<>(EmbeddedApiSettings.defaults().crdResources());
+    crds.add(KubectlAgainstEmbeddedApiTest.class.getResource("/kubectl/widgets.example.dev.yaml"));
     api = EmbeddedKubernetesApi.start(EmbeddedApiSettings.builder()
         .podLogs((ns, pod, container) -> Optional.<PodLog>ofNullable(logs.get(pod)))
+        .crdResources(crds)
         .build());
     client = api.newClient();
     kubectl = new Kubectl(api.writeKubeconfig(temp.resolve("kubeconfig")), temp.resolve("cache"));
@@ -144,6 +150,30 @@ class KubectlAgainstEmbeddedApiTest {
     Kubectl.Result missing = kubectl.run("get", "environment", "env-demo");
     assertThat(missing.exitCode()).isNotZero();
     assertThat(missing.err()).contains("NotFound", "environments.threadline.dev \"env-demo\" not found");
+  }
+
+  @Test
+  @Order(8)
+  void categoriesSingularNamesAndSchemaDefaultsWork() {
+    kubectl.run("apply", "-f", manifest("widget.yaml"));
+
+    Kubectl.Result byCategory = kubectl.run("get", "threadline");
+    // One kind in the category, so kubectl prints no kind prefix.
+    assertThat(byCategory.out()).as(byCategory.err()).containsPattern("NAME\\s+SIZE\\s*\\nw1\\s+3");
+    Kubectl.Result bySingular = kubectl.run("get", "widget", "w1");
+    assertThat(bySingular.out().lines().toList().get(1)).as("the schema default shows in the Size column")
+        .matches("w1\\s+3\\s*");
+  }
+
+  @Test
+  @Order(9)
+  void applyOfABuiltinKindTwiceRemovesWhatTheManifestDropped() {
+    assertThat(kubectl.run("apply", "-f", manifest("configmap.yaml")).out()).contains("configmap/settings created");
+    Kubectl.Result configured = kubectl.run("apply", "-f", manifest("configmap-changed.yaml"));
+    assertThat(configured.out()).as(configured.err()).contains("configmap/settings configured");
+
+    assertThat(client.configMaps().withName("settings").get().getData())
+        .containsExactlyInAnyOrderEntriesOf(Map.of("a", "1", "c", "3"));
   }
 
   private static String manifest(String name) {
