@@ -54,6 +54,12 @@ final class KubeStatus {
             details(path)));
   }
 
+  static ApiResponse alreadyExists(ApiPath path) {
+    return ApiResponse.json(
+        409,
+        body(409, "AlreadyExists", path.qualifiedResource() + " \"" + path.name() + "\" already exists", details(path)));
+  }
+
   static ApiResponse badRequest(String message) {
     return failure(400, "BadRequest", message);
   }

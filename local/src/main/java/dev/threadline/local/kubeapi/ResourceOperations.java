@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,7 +95,9 @@ final class ResourceOperations {
         () -> {
           CrudStore.Response response = store.post(path.path(), Json.write(object));
           afterCrdWrite(type);
-          return response.ok() ? ApiResponse.json(201, response.body()) : storeError(response, path.withName(name));
+          return response.ok()
+              ? ApiResponse.json(201, response.body())
+              : storeError(response, path.withName(Json.text(metadata, "name")));
         });
   }
 
@@ -283,6 +286,9 @@ final class ResourceOperations {
       return storeError(deleted, path);
     }
     collectDependents(uid(object));
+    if (type.group().isEmpty() && type.plural().equals("namespaces")) {
+      deleteNamespaceContents(path.name());
+    }
     return ApiResponse.json(200, object);
   }
 
@@ -294,19 +300,34 @@ final class ResourceOperations {
     if (ownerUid == null) {
       return;
     }
-    List<JsonNode> dependents = new ArrayList<>();
+    deleteAll(
+        item -> {
+          for (JsonNode owner : item.path("metadata").path("ownerReferences")) {
+            if (ownerUid.equals(Json.text(owner, "uid"))) {
+              return true;
+            }
+          }
+          return false;
+        },
+        "owner " + ownerUid + " is gone");
+  }
+
+  /** What the namespace controller does: a deleted namespace takes its objects along. */
+  private void deleteNamespaceContents(String namespace) {
+    deleteAll(item -> namespace.equals(Json.text(item, "metadata", "namespace")), "namespace " + namespace + " is gone");
+  }
+
+  private void deleteAll(Predicate<JsonNode> doomed, String why) {
+    List<JsonNode> matches = new ArrayList<>();
     // "/" matches every stored object: the store's catch-all answer, used on purpose here.
     for (JsonNode item : Json.parse(store.get("/").body()).path("items")) {
-      for (JsonNode owner : item.path("metadata").path("ownerReferences")) {
-        if (ownerUid.equals(Json.text(owner, "uid"))) {
-          dependents.add(item);
-          break;
-        }
+      if (doomed.test(item)) {
+        matches.add(item);
       }
     }
-    for (JsonNode dependent : dependents) {
-      String apiVersion = Json.text(dependent, "apiVersion");
-      String kind = Json.text(dependent, "kind");
+    for (JsonNode item : matches) {
+      String apiVersion = Json.text(item, "apiVersion");
+      String kind = Json.text(item, "kind");
       if (apiVersion == null || kind == null) {
         continue;
       }
@@ -317,11 +338,11 @@ final class ResourceOperations {
           .findFirst()
           .ifPresent(
               t -> {
-                ApiPath dependentPath =
-                    new ApiPath(group, version, t.namespaced() ? Json.text(dependent, "metadata", "namespace") : null,
-                        t.plural(), Json.text(dependent, "metadata", "name"), null);
-                LOG.debug("Garbage-collecting {} {} (owner {} is gone)", kind, dependentPath.name(), ownerUid);
-                deleteOne(dependentPath, t, null);
+                ApiPath path =
+                    new ApiPath(group, version, t.namespaced() ? Json.text(item, "metadata", "namespace") : null,
+                        t.plural(), Json.text(item, "metadata", "name"), null);
+                LOG.debug("Deleting {} {}/{}: {}", kind, path.namespace(), path.name(), why);
+                deleteOne(path, t, null);
               });
     }
   }
@@ -332,12 +353,28 @@ final class ResourceOperations {
     }
   }
 
-  /** The store's error, as a proper Status (the store often answers errors with no body). */
+  /**
+   * The store's error as the API server words it. The store sends bare 404s and labels every
+   * error it does describe "Invalid", even a conflict or an existing name.
+   */
   static ApiResponse storeError(CrudStore.Response response, ApiPath path) {
-    if (KubeStatus.isStatus(response.body())) {
-      return ApiResponse.json(response.code(), response.body());
+    return switch (response.code()) {
+      case 409 -> response.body().contains("already exists") ? KubeStatus.alreadyExists(path) : KubeStatus.conflict(path);
+      case 404 -> KubeStatus.forCode(404, path);
+      case 400 -> KubeStatus.badRequest(messageOf(response, "bad request"));
+      case 422 -> KubeStatus.failure(422, "Invalid", messageOf(response, path.qualifiedResource() + " is invalid"));
+      default -> KubeStatus.isStatus(response.body())
+          ? ApiResponse.json(response.code(), response.body())
+          : KubeStatus.forCode(response.code(), path);
+    };
+  }
+
+  private static String messageOf(CrudStore.Response response, String fallback) {
+    if (!KubeStatus.isStatus(response.body())) {
+      return fallback;
     }
-    return KubeStatus.forCode(response.code(), path);
+    String message = Json.text(Json.parse(response.body()), "message");
+    return message == null || message.isEmpty() ? fallback : message;
   }
 
   private static ObjectNode objectBody(ApiRequest request) {

@@ -216,6 +216,31 @@ class EmbeddedKubernetesApiCrudTest {
   }
 
   @Test
+  void aDeletedNamespaceTakesItsObjectsAlong() {
+    client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+        .withNewMetadata().withName("user-1").endMetadata().build()).create();
+    client.configMaps().inNamespace("user-1").resource(configMap("in-user-1", Map.of())).create();
+    client.configMaps().resource(configMap("in-default", Map.of())).create();
+
+    client.namespaces().withName("user-1").delete();
+
+    assertThat(client.configMaps().inNamespace("user-1").withName("in-user-1").get()).isNull();
+    assertThat(client.configMaps().withName("in-default").get()).isNotNull();
+  }
+
+  @Test
+  void creatingAnExistingNameIsAlreadyExists() {
+    client.configMaps().resource(configMap("twice", Map.of())).create();
+
+    assertThatThrownBy(() -> client.configMaps().resource(configMap("twice", Map.of())).create())
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+          assertThat(e.getCode()).isEqualTo(409);
+          assertThat(e.getStatus().getReason()).isEqualTo("AlreadyExists");
+          assertThat(e.getStatus().getMessage()).isEqualTo("configmaps \"twice\" already exists");
+        });
+  }
+
+  @Test
   void generateNameGivesAShortRandomSuffix() {
     ConfigMap generated = new ConfigMapBuilder()
         .withMetadata(new ObjectMetaBuilder().withGenerateName("run-").build()).build();
