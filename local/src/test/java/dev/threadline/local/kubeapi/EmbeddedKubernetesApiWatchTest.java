@@ -116,6 +116,40 @@ class EmbeddedKubernetesApiWatchTest {
     watch.body().close();
   }
 
+  @Test
+  void aWebSocketWatchGetsEachEventAsATextFrame() {
+    List<String> frames = new CopyOnWriteArrayList<>();
+    StringBuilder partial = new StringBuilder();
+    java.net.http.WebSocket socket = java.net.http.HttpClient.newHttpClient().newWebSocketBuilder()
+        .buildAsync(java.net.URI.create(api.url().replace("http:", "ws:")
+                + "/api/v1/namespaces/default/configmaps?watch=true&labelSelector=transport%3Dws"),
+            new java.net.http.WebSocket.Listener() {
+              @Override
+              public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket ws, CharSequence data,
+                  boolean last) {
+                partial.append(data);
+                if (last) {
+                  frames.add(partial.toString());
+                  partial.setLength(0);
+                }
+                ws.request(1);
+                return null;
+              }
+            })
+        .join();
+
+    var labelled = EmbeddedKubernetesApiCrudTest.configMap("over-websocket", java.util.Map.of());
+    labelled.getMetadata().setLabels(java.util.Map.of("transport", "ws"));
+    client.configMaps().resource(EmbeddedKubernetesApiCrudTest.configMap("not-labelled", java.util.Map.of())).create();
+    client.configMaps().resource(labelled).create();
+
+    await().atMost(PROMPTLY).until(() -> !frames.isEmpty());
+    JsonNode event = Json.parse(frames.get(0));
+    assertThat(event.path("type").asText()).isEqualTo("ADDED");
+    assertThat(event.at("/object/metadata/name").asText()).isEqualTo("over-websocket");
+    socket.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "done").join();
+  }
+
   private static Pod pod(String name, String run) {
     return new PodBuilder().withNewMetadata().withName(name).addToLabels("threadline.dev/run", run)
         .addToAnnotations("a", "b").endMetadata()
