@@ -139,19 +139,26 @@ final class HttpFront implements Handler<HttpServerRequest> {
         });
     runBlocking(
         () -> {
-          ResourceType tableType = head.wantsTable() ? resolution.type() : null;
-          WatchEventFilter filter = new WatchEventFilter(head.param("resourceVersion"), tableType, head.param("includeObject"));
-          RecordedRequest recorded =
-              new RecordedRequest("HTTP/1.1", HttpMethod.GET, head.path(), Headers.builder().build(), new Buffer());
-          WatchSink sink = new WatchSink(recorded, filter, target);
-          operations.exclusive(
-              () -> {
-                MockResponse response = store.watch(resolution.path().path(), head.query());
-                WebSocketListener listener = response.getWebSocketListener();
-                listener.onOpen(sink, response);
-                closer.set(() -> listener.onClosed(sink, 1000, "client closed the watch"));
-                return null;
-              });
+          try {
+            ResourceType tableType = head.wantsTable() ? resolution.type() : null;
+            WatchEventFilter filter =
+                new WatchEventFilter(head.param("resourceVersion"), tableType, head.param("includeObject"));
+            RecordedRequest recorded =
+                new RecordedRequest("HTTP/1.1", HttpMethod.GET, head.path(), Headers.builder().build(), new Buffer());
+            WatchSink sink = new WatchSink(recorded, filter, target);
+            operations.exclusive(
+                () -> {
+                  MockResponse response = store.watch(resolution.path().path(), head.query());
+                  WebSocketListener listener = response.getWebSocketListener();
+                  listener.onOpen(sink, response);
+                  closer.set(() -> listener.onClosed(sink, 1000, "client closed the watch"));
+                  return null;
+                });
+          } catch (RuntimeException e) {
+            LOG.warn("Opening a watch on {} failed", head.path(), e);
+            target.close();
+            return;
+          }
           if (clientGone.get()) {
             closer.get().run();
           }

@@ -49,6 +49,15 @@ final class Json {
     return MAPPER.createObjectNode();
   }
 
+  /** The object's {@code metadata}, created when absent. */
+  static ObjectNode metadata(ObjectNode object) {
+    JsonNode metadata = object.get("metadata");
+    if (metadata instanceof ObjectNode existing) {
+      return existing;
+    }
+    return object.putObject("metadata");
+  }
+
   /** Text of a field path such as ("metadata", "name"); null when absent or not a scalar. */
   static String text(JsonNode node, String... path) {
     JsonNode current = node;

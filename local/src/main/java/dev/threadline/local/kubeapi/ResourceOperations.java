@@ -81,7 +81,7 @@ final class ResourceOperations {
     }
     object.put("kind", type.kind());
     object.put("apiVersion", type.groupVersion());
-    ObjectNode metadata = object.with("metadata");
+    ObjectNode metadata = Json.metadata(object);
     String name = Json.text(metadata, "name");
     String generateName = Json.text(metadata, "generateName");
     if ((name == null || name.isEmpty()) && generateName != null) {
@@ -172,7 +172,7 @@ final class ResourceOperations {
             return KubeStatus.conflict(path);
           }
           ObjectNode merged = (ObjectNode) JsonMergePatch.apply(currentObject, effectivePatch);
-          merged.with("metadata").put("resourceVersion", currentVersion);
+          Json.metadata(merged).put("resourceVersion", currentVersion);
           ObjectNode target = merged;
           if (path.isStatus()) {
             // A patch of /status changes the status and nothing else.
@@ -274,7 +274,7 @@ final class ResourceOperations {
         return ApiResponse.json(200, object);
       }
       // The store would mark it with a local time without zone, which kubectl cannot parse.
-      ObjectNode metadata = object.with("metadata");
+      ObjectNode metadata = Json.metadata(object);
       metadata.put("deletionTimestamp", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
       metadata.put("deletionGracePeriodSeconds", 0);
       CrudStore.Response marked = store.put(path.path(), Json.write(object));
