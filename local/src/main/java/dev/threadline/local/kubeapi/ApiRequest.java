@@ -1,6 +1,7 @@
 package dev.threadline.local.kubeapi;
 
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -30,6 +31,13 @@ record ApiRequest(
   /** Whether the client asks for a {@code meta.k8s.io} Table ({@code kubectl get}). */
   boolean wantsTable() {
     return accept != null && accept.contains("as=Table");
+  }
+
+  /** This request with a {@code metadata.name} field selector for {@code name}, and no other. */
+  ApiRequest watchingOnly(String name) {
+    Map<String, List<String>> narrowed = new LinkedHashMap<>(query);
+    narrowed.put("fieldSelector", List.of("metadata.name=" + name));
+    return new ApiRequest(method, path, narrowed, accept, contentType, body);
   }
 
   String bodyText() {

@@ -56,30 +56,7 @@ final class HttpFront implements Handler<HttpServerRequest> {
     ApiRequest head = toApiRequest(request, null);
     boolean upgrade = isWebSocketUpgrade(request);
     if (head.isWatch()) {
-      ApiRequestRouter.Resolution resolution = router.resolve(head.path());
-      if (resolution.rejected() || resolution.path().name() != null || resolution.path().subresource() != null) {
-        send(request.response(), resolution.rejected() ? resolution.rejection() : KubeStatus.methodNotAllowed());
-      } else if (upgrade) {
-        // The upgrade must start here, synchronously, before the request is read.
-        request.toWebSocket()
-            .onSuccess(
-                ws ->
-                    openWatch(
-                        head,
-                        resolution,
-                        webSocketTarget(ws),
-                        handler -> {
-                          ws.closeHandler(v -> handler.run());
-                          // Let close frames in: the client ends a watch by closing the socket.
-                          ws.resume();
-                        }))
-            .onFailure(e -> LOG.debug("WebSocket upgrade of {} failed", head.path(), e));
-      } else {
-        HttpServerResponse response = request.response();
-        response.setStatusCode(200).setChunked(true).putHeader("Content-Type", ApiResponse.JSON);
-        response.writeHead();
-        openWatch(head, resolution, httpTarget(response), handler -> response.closeHandler(v -> handler.run()));
-      }
+      serveWatch(request, head, upgrade);
       return;
     }
     if (upgrade) {
@@ -104,6 +81,41 @@ final class HttpFront implements Handler<HttpServerRequest> {
                       send(request.response(), answer);
                     }))
         .onFailure(e -> LOG.debug("Reading the body of {} {} failed", head.method(), head.path(), e));
+  }
+
+  private void serveWatch(HttpServerRequest request, ApiRequest asked, boolean upgrade) {
+    ApiRequestRouter.Resolution asResolved = router.resolve(asked.path());
+    ApiRequest watch = asked;
+    if (!asResolved.rejected() && asResolved.path().name() != null && asResolved.path().subresource() == null) {
+      // The old form of a single-object watch: the collection with a name selector.
+      watch = asked.watchingOnly(asResolved.path().name());
+      asResolved = router.resolve(asResolved.path().withName(null).path());
+    }
+    ApiRequestRouter.Resolution resolution = asResolved;
+    ApiRequest head = watch;
+    if (resolution.rejected() || resolution.path().subresource() != null) {
+      send(request.response(), resolution.rejected() ? resolution.rejection() : KubeStatus.methodNotAllowed());
+    } else if (upgrade) {
+      // The upgrade must start here, synchronously, before the request is read.
+      request.toWebSocket()
+          .onSuccess(
+              ws ->
+                  openWatch(
+                      head,
+                      resolution,
+                      webSocketTarget(ws),
+                      handler -> {
+                        ws.closeHandler(v -> handler.run());
+                        // Let close frames in: the client ends a watch by closing the socket.
+                        ws.resume();
+                      }))
+          .onFailure(e -> LOG.debug("WebSocket upgrade of {} failed", head.path(), e));
+    } else {
+      HttpServerResponse response = request.response();
+      response.setStatusCode(200).setChunked(true).putHeader("Content-Type", ApiResponse.JSON);
+      response.writeHead();
+      openWatch(head, resolution, httpTarget(response), handler -> response.closeHandler(v -> handler.run()));
+    }
   }
 
   private void serveLog(HttpServerRequest request, ApiPath path, ApiRequest head) {

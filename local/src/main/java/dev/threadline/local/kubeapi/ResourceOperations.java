@@ -93,12 +93,38 @@ final class ResourceOperations {
     SchemaDefaults.apply(type.schema(), object);
     return exclusive(
         () -> {
+          ApiResponse namespaceProblem = namespaceProblem(path);
+          if (namespaceProblem != null) {
+            return namespaceProblem;
+          }
           CrudStore.Response response = store.post(path.path(), Json.write(object));
           afterCrdWrite(type);
           return response.ok()
               ? ApiResponse.json(201, response.body())
               : storeError(response, path.withName(Json.text(metadata, "name")));
         });
+  }
+
+  /**
+   * As on a cluster, a namespaced object can only be created in a namespace that exists and is
+   * not being deleted.
+   */
+  private ApiResponse namespaceProblem(ApiPath path) {
+    if (path.namespace() == null) {
+      return null;
+    }
+    CrudStore.Response namespace = store.get("/api/v1/namespaces/" + path.namespace());
+    if (!namespace.ok()) {
+      return KubeStatus.notFound(new ApiPath("", "v1", null, "namespaces", path.namespace(), null));
+    }
+    if (Json.parse(namespace.body()).path("metadata").hasNonNull("deletionTimestamp")) {
+      return KubeStatus.failure(
+          403,
+          "Forbidden",
+          path.qualifiedResource() + " is forbidden: unable to create new content in namespace " + path.namespace()
+              + " because it is being terminated");
+    }
+    return null;
   }
 
   ApiResponse update(ApiPath path, ResourceType type, ApiRequest request) {

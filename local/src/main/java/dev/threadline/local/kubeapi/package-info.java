@@ -10,8 +10,8 @@
  * store would list every object), and passes resource requests to {@link
  * dev.threadline.local.kubeapi.ResourceOperations}. That class corrects the store where it differs
  * from an API server: writes without query strings, RFC 7386 merge patches, resourceVersion checks on
- * {@code /status}, RFC 3339 deletion timestamps, CRD schema defaults, owner-reference and namespace
- * cascades.
+ * {@code /status}, RFC 3339 deletion timestamps, CRD schema defaults, creation only in existing
+ * namespaces, owner-reference and namespace cascades.
  *
  * <p>Known limitations, each deliberate:
  *
@@ -25,8 +25,9 @@
  *   <li>A watch from resourceVersion N drops the replay of objects at or below N, but a deletion
  *       between a list and the watch that follows it is not reported. Watches never time out and
  *       send no bookmarks.
- *   <li>{@code dryRun}, {@code limit}/{@code continue} paging and namespace existence checks are not
- *       implemented; deletion ignores grace periods and propagation policy (always background).
+ *   <li>{@code dryRun} and {@code limit}/{@code continue} paging are not implemented; deletion ignores
+ *       grace periods and propagation policy (always background), and a deleted namespace takes its
+ *       objects at once, finalizers or not.
  *   <li>Pod logs ignore {@code timestamps}, {@code sinceSeconds} and {@code limitBytes}; exec, attach
  *       and port-forward are not served.
  * </ul>

@@ -229,6 +229,15 @@ class EmbeddedKubernetesApiCrudTest {
   }
 
   @Test
+  void objectsCanOnlyBeCreatedInAnExistingNamespace() {
+    assertThatThrownBy(() -> client.configMaps().inNamespace("nowhere").resource(configMap("lost", Map.of())).create())
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+          assertThat(e.getCode()).isEqualTo(404);
+          assertThat(e.getStatus().getMessage()).isEqualTo("namespaces \"nowhere\" not found");
+        });
+  }
+
+  @Test
   void creatingAnExistingNameIsAlreadyExists() {
     client.configMaps().resource(configMap("twice", Map.of())).create();
 

@@ -150,6 +150,26 @@ class EmbeddedKubernetesApiWatchTest {
     socket.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "done").join();
   }
 
+  @Test
+  void aWatchOnOneObjectsPathSeesOnlyThatObject() throws Exception {
+    HttpResponse<InputStream> watch = new RawHttp(api.url())
+        .stream("/api/v1/namespaces/default/configmaps/the-one?watch=true", HttpResponse.BodyHandlers.ofInputStream());
+    List<String> lines = new CopyOnWriteArrayList<>();
+    readers.submit(() -> {
+      try (BufferedReader reader = new BufferedReader(new InputStreamReader(watch.body(), StandardCharsets.UTF_8))) {
+        reader.lines().forEach(lines::add);
+      }
+      return null;
+    });
+
+    client.configMaps().resource(EmbeddedKubernetesApiCrudTest.configMap("another-one", java.util.Map.of())).create();
+    client.configMaps().resource(EmbeddedKubernetesApiCrudTest.configMap("the-one", java.util.Map.of())).create();
+
+    await().atMost(PROMPTLY).until(() -> !lines.isEmpty());
+    assertThat(lines).allSatisfy(line -> assertThat(line).contains("\"the-one\"").doesNotContain("another-one"));
+    watch.body().close();
+  }
+
   private static Pod pod(String name, String run) {
     return new PodBuilder().withNewMetadata().withName(name).addToLabels("threadline.dev/run", run)
         .addToAnnotations("a", "b").endMetadata()
