@@ -17,6 +17,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URL;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -120,14 +121,16 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     }
   }
 
-  /** The {@code default} namespace and the CRDs, written straight into the store. */
+  /** The namespaces every cluster starts with, and the CRDs, written straight into the store. */
   private static void installBaseObjects(CrudStore store, EmbeddedApiSettings settings) {
-    ObjectNode namespace = Json.object();
-    namespace.put("apiVersion", "v1");
-    namespace.put("kind", "Namespace");
-    namespace.putObject("metadata").put("name", "default");
-    namespace.putObject("status").put("phase", "Active");
-    store.post("/api/v1/namespaces", Json.write(namespace));
+    for (String name : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
+      ObjectNode namespace = Json.object();
+      namespace.put("apiVersion", "v1");
+      namespace.put("kind", "Namespace");
+      namespace.putObject("metadata").put("name", name);
+      namespace.putObject("status").put("phase", "Active");
+      store.post("/api/v1/namespaces", Json.write(namespace));
+    }
     YAMLMapper yaml = new YAMLMapper();
     for (URL resource : settings.crdResources()) {
       try (InputStream in = resource.openStream()) {

@@ -230,6 +230,8 @@ class EmbeddedKubernetesApiCrudTest {
 
   @Test
   void objectsCanOnlyBeCreatedInAnExistingNamespace() {
+    assertThat(client.namespaces().list().getItems()).extracting(ns -> ns.getMetadata().getName())
+        .contains("default", "kube-system", "kube-public", "kube-node-lease");
     assertThatThrownBy(() -> client.configMaps().inNamespace("nowhere").resource(configMap("lost", Map.of())).create())
         .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
           assertThat(e.getCode()).isEqualTo(404);
