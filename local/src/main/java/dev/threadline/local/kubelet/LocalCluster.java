@@ -2,21 +2,19 @@ package dev.threadline.local.kubelet;
 
 import dev.threadline.local.kubelet.controllers.CronJobController;
 import dev.threadline.local.kubelet.controllers.JobController;
-import dev.threadline.local.kubelet.controllers.OwnerGarbageCollector;
 import dev.threadline.local.podlog.PodLogSource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a cluster contributes besides its API, for local mode: the process kubelet, the Job and
- * CronJob controllers and the owner garbage collector, started together against one client and
- * stopped together (in reverse order) by {@link #close()}.
+ * What a cluster contributes besides its API, for local mode: the process kubelet and the Job and
+ * CronJob controllers, started together against one client and stopped together (in reverse order)
+ * by {@link #close()}. Garbage collection of owned objects is the embedded API's, as deletion
+ * cascades are the control plane's on a cluster.
  */
 public final class LocalCluster implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
@@ -30,25 +28,17 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   public static LocalCluster start(KubernetesClient client, KubeletSettings settings, LocalImages images) {
-    return start(client, settings, images, List.of(), InstantSource.system());
+    return start(client, settings, images, InstantSource.system());
   }
 
-  /**
-   * @param customOwnerKinds kinds beyond {@link OwnerGarbageCollector#STANDARD_KINDS} whose objects
-   *     own others or are owned (Threadline's custom resources)
-   * @param clock the CronJob and Job controllers' clock
-   */
+  /** @param clock the CronJob and Job controllers' clock */
   public static LocalCluster start(KubernetesClient client, KubeletSettings settings, LocalImages images,
-      Collection<ResourceDefinitionContext> customOwnerKinds, InstantSource clock) {
+      InstantSource clock) {
     List<AutoCloseable> started = new ArrayList<>();
     try {
       ProcessKubelet kubelet = new ProcessKubelet(client, settings, images);
       kubelet.start();
       started.add(kubelet);
-      OwnerGarbageCollector collector = new OwnerGarbageCollector(client);
-      customOwnerKinds.forEach(collector::watch);
-      collector.start();
-      started.add(collector);
       JobController jobs = new JobController(client, clock);
       jobs.start();
       started.add(jobs);

@@ -157,7 +157,7 @@ class KubectlAgainstEmbeddedApiTest {
   void categoriesSingularNamesAndSchemaDefaultsWork() {
     kubectl.run("apply", "-f", manifest("widget.yaml"));
 
-    Kubectl.Result byCategory = kubectl.run("get", "threadline");
+    Kubectl.Result byCategory = kubectl.run("get", "example");
     // One kind in the category, so kubectl prints no kind prefix.
     assertThat(byCategory.out()).as(byCategory.err()).containsPattern("NAME\\s+SIZE\\s*\\nw1\\s+3");
     Kubectl.Result bySingular = kubectl.run("get", "widget", "w1");

@@ -7,27 +7,35 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import dev.threadline.local.kubeapi.EmbeddedApiSettings;
+import dev.threadline.local.kubeapi.EmbeddedKubernetesApi;
+import dev.threadline.local.podlog.PodLogSource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import java.util.concurrent.atomic.AtomicReference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-@EnableKubernetesMockClient(crud = true)
-class LocalClusterMockServerTest {
+/** The kubelet and controllers against the embedded API, as the local mode runs them. */
+class LocalClusterEmbeddedApiTest {
   private static final String NS = TestPods.NAMESPACE;
 
-  KubernetesClient client;
   @TempDir Path dataDir;
 
   @Test
   void cronJobRunsAJobWhosePodLogsAndWhoseOwnerDeletionCascades() {
     MutableClock clock = new MutableClock(Instant.now().plus(Duration.ofMinutes(10)));
-    try (LocalCluster cluster = LocalCluster.start(client, KubeletSettings.of(dataDir).withTerminationGrace(Duration.ofSeconds(1)),
-        TestPods.busybox(), List.of(), clock)) {
+    AtomicReference<LocalCluster> started = new AtomicReference<>();
+    PodLogSource logs = (ns, pod, container) -> started.get().podLogs().find(ns, pod, container);
+    try (EmbeddedKubernetesApi api = EmbeddedKubernetesApi.start(EmbeddedApiSettings.builder().port(0).podLogs(logs).build());
+        KubernetesClient client = api.newClient();
+        LocalCluster cluster = LocalCluster.start(client, KubeletSettings.of(dataDir).withTerminationGrace(Duration.ofSeconds(1)),
+            TestPods.busybox(), clock)) {
+      started.set(cluster);
+      client.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).create();
       client.resource(new CronJobBuilder()
           .withNewMetadata().withName("nightly").withNamespace(NS).endMetadata()
           .withNewSpec().withSchedule("* * * * *")
