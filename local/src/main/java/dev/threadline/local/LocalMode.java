@@ -3,7 +3,6 @@ package dev.threadline.local;
 import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.RunningApiServer;
 import dev.threadline.api.ThreadlineApiServer;
-import dev.threadline.api.auth.ApiKeys;
 import dev.threadline.local.kubeapi.EmbeddedApiSettings;
 import dev.threadline.local.kubeapi.EmbeddedKubernetesApi;
 import dev.threadline.local.kubelet.KubeletSettings;
@@ -69,7 +68,7 @@ public final class LocalMode implements AutoCloseable {
       Path kubeconfig = kubernetes.writeKubeconfig(settings.dataDir().resolve("kubeconfig"));
 
       Map<String, String> keys = settings.apiKeys().isEmpty()
-          ? Map.of(ApiKeys.newKey(), LocalSettings.DEFAULT_USER) : settings.apiKeys();
+          ? Map.of(LocalApiKey.readOrCreate(settings.dataDir()), LocalSettings.DEFAULT_USER) : settings.apiKeys();
       Map<String, String> namespaces = new TenantProvisioner(client, SYSTEM_NAMESPACE).provision(keys);
 
       JavaCommand java = JavaCommand.ofCurrentProcess();

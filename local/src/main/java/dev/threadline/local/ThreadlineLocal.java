@@ -1,6 +1,7 @@
 package dev.threadline.local;
 
 import java.util.Map;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 import java.util.concurrent.CountDownLatch;
 
 /** {@code main} of the local mode: starts everything, says how to reach it, stops on Ctrl-C. */
@@ -8,8 +9,11 @@ public final class ThreadlineLocal {
   private ThreadlineLocal() {}
 
   public static void main(String[] args) throws InterruptedException {
-    // The launcher owns logging; Spring Boot must not reconfigure it.
+    // The launcher owns logging; Spring Boot must not reconfigure it, and Tomcat's
+    // java.util.logging goes through the same SLF4J configuration.
     System.setProperty("org.springframework.boot.logging.LoggingSystem", "none");
+    SLF4JBridgeHandler.removeHandlersForRootLogger();
+    SLF4JBridgeHandler.install();
     LocalSettings settings;
     try {
       settings = LocalSettings.fromEnvironment(System.getenv());
@@ -24,6 +28,8 @@ public final class ThreadlineLocal {
       System.out.println("Threadline: stopping");
       local.close();
       stopped.countDown();
+      // Everything is stopped: say so to whoever started us (Maven reports 143 as a failure).
+      Runtime.getRuntime().halt(0);
     }, "threadline-local-shutdown"));
     printWelcome(local, settings.apiKeys().isEmpty());
     stopped.await();
