@@ -8,6 +8,7 @@ import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -27,6 +28,7 @@ final class McpTransports {
   }
 
   private static McpClientTransport stdio(McpServer server, Map<String, String> env, Path workspace) {
+    requireExecutable(server.command(), env.getOrDefault("PATH", System.getenv("PATH")), workspace);
     ServerParameters parameters = ServerParameters.builder(server.command())
         .args(server.args())
         .env(resolveEnv(server, env))
@@ -34,6 +36,25 @@ final class McpTransports {
     WorkspaceStdioTransport transport = new WorkspaceStdioTransport(parameters, McpJsonDefaults.getMapper(), workspace);
     transport.setStdErrorHandler(line -> log.info("[mcp {}] {}", server.name(), line));
     return transport;
+  }
+
+  /**
+   * Fails at once for a command that cannot run: the SDK only logs a failed process start, and the
+   * client would then wait the whole startup timeout for an answer that cannot come.
+   */
+  static void requireExecutable(String command, String path, Path workspace) {
+    if (command.contains("/")) {
+      if (!Files.isExecutable(workspace.resolve(command))) {
+        throw new McpStartException("its command " + command + " is not an executable file");
+      }
+      return;
+    }
+    for (String dir : (path == null ? "" : path).split(":")) {
+      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) {
+        return;
+      }
+    }
+    throw new McpStartException("its command " + command + " is not on the PATH");
   }
 
   /** Values written {@code $NAME} come from the runner's environment, so run.json holds no secret. */
