@@ -63,6 +63,9 @@ public final class ListFilesTool implements Tool {
 
         @Override
         public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+          if (file.getFileName().toString().equals(".git")) {
+            return FileVisitResult.CONTINUE; // at the depth limit folders arrive here, not in preVisitDirectory
+          }
           String name = folder.relativize(file).toString();
           return add(attrs.isDirectory() ? name + "/" : name);
         }
