@@ -63,6 +63,11 @@ public class RunStatus extends ResourceStatus {
   @JsonPropertyDescription("Files the run created or modified in the workspace.")
   private List<FileDiff> diffs;
 
+  @JsonPropertyDescription("Computer route: the runner's seq of the last runner event recorded in events. After an "
+      + "operator restart the agent Pod's log is read again from its start and events up to this one are skipped.")
+  @Min(0)
+  private Long runnerSeq;
+
   public String getPhase() {
     return phase;
   }
@@ -189,5 +194,13 @@ public class RunStatus extends ResourceStatus {
 
   public void setDiffs(List<FileDiff> diffs) {
     this.diffs = diffs;
+  }
+
+  public Long getRunnerSeq() {
+    return runnerSeq;
+  }
+
+  public void setRunnerSeq(Long runnerSeq) {
+    this.runnerSeq = runnerSeq;
   }
 }
