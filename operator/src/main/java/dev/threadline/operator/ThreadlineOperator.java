@@ -2,6 +2,9 @@ package dev.threadline.operator;
 
 import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.agent.AgentReconciler;
+import dev.threadline.operator.computer.ComputerRuns;
+import dev.threadline.operator.computer.KubernetesPodLogFollower;
+import dev.threadline.operator.computer.PodLogFollower;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
 import dev.threadline.operator.run.RunReconciler;
@@ -51,6 +54,12 @@ public final class ThreadlineOperator implements AutoCloseable {
   }
 
   public static ThreadlineOperator start(KubernetesClient client, OperatorSettings settings, Clock clock) {
+    return start(client, settings, clock, new KubernetesPodLogFollower(client));
+  }
+
+  /** With another way to read agent Pods' logs (tests play the runner's output through it). */
+  public static ThreadlineOperator start(KubernetesClient client, OperatorSettings settings, Clock clock,
+      PodLogFollower podLogs) {
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Operator operator = new Operator(o -> {
       o.withKubernetesClient(client)
@@ -67,7 +76,9 @@ public final class ThreadlineOperator implements AutoCloseable {
     AgentProfiles agents = new AgentProfiles(client, settings.model());
     ModelCatalog models = new ModelCatalog(settings.model());
     register(operator, new AgentReconciler(conditions), settings);
-    register(operator, new RunReconciler(agents, models, ModelPricing.parse(settings.modelPrices()), clock), settings);
+    ModelPricing pricing = ModelPricing.parse(settings.modelPrices());
+    ComputerRuns computer = new ComputerRuns(client, settings, agents, pricing, clock, podLogs);
+    register(operator, new RunReconciler(agents, models, pricing, clock, computer), settings);
     register(operator, new ThreadReconciler(clock), settings);
     operator.start();
 
@@ -82,7 +93,7 @@ public final class ThreadlineOperator implements AutoCloseable {
     }
     LOG.info("Threadline operator started (namespaces: {}, leader election: {})",
         settings.watchNamespaces().isEmpty() ? "all" : settings.watchNamespaces(), settings.leaderElection());
-    return new ThreadlineOperator(operator, endpoints, List.of(agents, models));
+    return new ThreadlineOperator(operator, endpoints, List.of(computer, agents, models));
   }
 
   private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> void register(

@@ -1,6 +1,7 @@
 package dev.threadline.operator.config;
 
 import dev.threadline.models.ModelSettings;
+import dev.threadline.operator.computer.AgentPodSettings;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -24,6 +25,7 @@ import java.util.stream.Collectors;
  * @param healthPort port of /healthz, /readyz and /metrics; 0 for any free port, negative for none
  * @param model the default model and the provider credentials (THREADLINE_MODEL_*)
  * @param modelPrices per-model token prices, {@code model=input/output/cached} USD per million tokens
+ * @param agentPod size, deadline and workspace of agent Pods (THREADLINE_AGENT_*, THREADLINE_WORKSPACE_*)
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -37,15 +39,25 @@ public record OperatorSettings(
     String leaseNamespace,
     int healthPort,
     ModelSettings model,
-    String modelPrices) {
+    String modelPrices,
+    AgentPodSettings agentPod) {
 
   public static final String DEFAULT_RUNNER_IMAGE = "ghcr.io/threadline/runner:0.1.0";
   public static final String DEFAULT_BASE_IMAGE = "ghcr.io/threadline/base:0.1.0";
   /** A maintained fork: the original GoogleContainerTools/kaniko is archived. */
   public static final String DEFAULT_BUILDER_IMAGE = "ghcr.io/osscontainertools/kaniko:v1.25.0";
 
+  /** Settings with default agent Pods, for callers that predate them. */
+  public OperatorSettings(Set<String> watchNamespaces, String runnerImage, String baseImage, String builderImage,
+      String registry, String registryPushSecret, Duration buildTimeout, boolean leaderElection,
+      String leaseNamespace, int healthPort, ModelSettings model, String modelPrices) {
+    this(watchNamespaces, runnerImage, baseImage, builderImage, registry, registryPushSecret, buildTimeout,
+        leaderElection, leaseNamespace, healthPort, model, modelPrices, AgentPodSettings.defaults());
+  }
+
   public OperatorSettings {
     watchNamespaces = Set.copyOf(watchNamespaces);
+    agentPod = agentPod == null ? AgentPodSettings.defaults() : agentPod;
     if (buildTimeout.isNegative() || buildTimeout.isZero()) {
       throw new IllegalArgumentException("buildTimeout must be positive");
     }
@@ -71,12 +83,18 @@ public record OperatorSettings(
         or(get.apply("THREADLINE_LEASE_NAMESPACE"), or(get.apply("POD_NAMESPACE"), "threadline-system")),
         integer(env, "THREADLINE_OPERATOR_HEALTH_PORT", -1),
         ModelSettings.fromEnvironment(env),
-        or(get.apply("THREADLINE_MODEL_PRICES"), ""));
+        or(get.apply("THREADLINE_MODEL_PRICES"), ""),
+        AgentPodSettings.fromEnvironment(env));
   }
 
   public OperatorSettings withHealthPort(int port) {
     return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
-        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, port, model, modelPrices);
+        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, port, model, modelPrices, agentPod);
+  }
+
+  public OperatorSettings withAgentPod(AgentPodSettings settings) {
+    return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
+        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, settings);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {

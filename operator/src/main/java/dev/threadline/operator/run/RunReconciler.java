@@ -16,6 +16,8 @@ import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
+import dev.threadline.models.ChatMessage;
+import dev.threadline.operator.computer.ComputerRuns;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -35,7 +37,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Routes each Run and executes the direct path: one model call whose answer, usage, cost and
- * duration are written to the Run's status in a single patch.
+ * duration are written to the Run's status in a single patch. Runs routed to the computer are
+ * handed to {@link ComputerRuns} from then on.
  */
 @ControllerConfiguration(name = "run")
 public class RunReconciler implements Reconciler<Run> {
@@ -48,26 +51,35 @@ public class RunReconciler implements Reconciler<Run> {
   private final RunRouter router = new RunRouter();
   private final DirectAnswer direct = new DirectAnswer();
   private final Clock clock;
+  private final ComputerRuns computer;
 
-  public RunReconciler(AgentProfiles agents, ModelCatalog models, ModelPricing pricing, Clock clock) {
+  public RunReconciler(AgentProfiles agents, ModelCatalog models, ModelPricing pricing, Clock clock,
+      ComputerRuns computer) {
     this.agents = agents;
     this.models = models;
     this.pricing = pricing;
     this.clock = clock;
+    this.computer = computer;
   }
 
   @Override
   public List<EventSource<?, Run>> prepareEventSources(EventSourceContext<Run> context) {
     context.getPrimaryCache().addIndexer(BY_THREAD,
         run -> List.of(Cache.namespaceKeyFunc(run.getMetadata().getNamespace(), run.getSpec().getThread())));
-    return List.of();
+    return computer.eventSources(context);
   }
 
   @Override
   public UpdateControl<Run> reconcile(Run run, Context<Run> context) {
     RunPhase phase = RunPhase.of(run);
     if (phase.isTerminal()) {
+      if (Route.COMPUTER.value().equals(run.getStatus().getRoute())) {
+        computer.cleanUpFinished(run, context);
+      }
       return UpdateControl.noUpdate();
+    }
+    if (run.getStatus() != null && Route.COMPUTER.value().equals(run.getStatus().getRoute())) {
+      return computer.reconcile(run, () -> history(run, context), context);
     }
     Instant started = clock.instant();
     RunStatus status = run.getStatus() == null ? new RunStatus() : run.getStatus();
@@ -104,22 +116,19 @@ public class RunReconciler implements Reconciler<Run> {
     RunEventLog.append(status, "started", started, Map.of("route", decision.route().value(),
         "reason", decision.reason(), "model", agent.get().model()));
 
-    RunOutcome outcome = switch (decision.route()) {
-      case DIRECT -> direct.answer(agent.get(), provider,
-          ConversationHistory.of(threadRuns(run, context), run));
-      case COMPUTER -> RunOutcome.failed(RunErrorCode.EXECUTION_FAILED,
-          "This message needs the computer (an agent Pod), which this version of Threadline does not run yet",
-          Usage.ZERO);
-    };
+    if (decision.route() == Route.COMPUTER) {
+      return computer.start(run, status, agent.get(), () -> history(run, context), context);
+    }
+    RunOutcome outcome = direct.answer(agent.get(), provider, history(run, context));
     finish(status, outcome, agent.get(), started);
     LOG.info("Run({}/{}) {} via {} in {} ms", run.getMetadata().getNamespace(), run.getMetadata().getName(),
         status.getPhase(), decision.route().value(), status.getDurationMs());
     return patch(run, status);
   }
 
-  private List<Run> threadRuns(Run run, Context<Run> context) {
-    return context.getPrimaryCache().byIndex(BY_THREAD,
-        Cache.namespaceKeyFunc(run.getMetadata().getNamespace(), run.getSpec().getThread()));
+  private List<ChatMessage> history(Run run, Context<Run> context) {
+    return ConversationHistory.of(context.getPrimaryCache().byIndex(BY_THREAD,
+        Cache.namespaceKeyFunc(run.getMetadata().getNamespace(), run.getSpec().getThread())), run);
   }
 
   private void finish(RunStatus status, RunOutcome outcome, AgentProfile agent, Instant started) {

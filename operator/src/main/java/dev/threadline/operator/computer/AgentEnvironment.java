@@ -1,0 +1,60 @@
+package dev.threadline.operator.computer;
+
+import dev.threadline.crds.environment.BuildStatus;
+import dev.threadline.crds.environment.Environment;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.thread.ConversationThread;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Optional;
+
+/**
+ * Where a run executes: the environment it names (copied from its thread), else the thread's, else
+ * the user's default environment, else none.
+ *
+ * <p>The image is the environment's last successful build, {@code <registry>/<status.imageTag>},
+ * when its buildStatus is {@code ready}. Otherwise — no environment, never built, building or
+ * failed — the run does not wait: it uses the operator's runner image, which has the runner and
+ * common tools but none of the environment's runtimes and packages.
+ *
+ * @param name the Environment's name, or null when the run has none
+ * @param image the image of the agent Pod
+ * @param internetAccess false when the environment forbids it (see {@link AgentNetworkPolicy})
+ */
+public record AgentEnvironment(String name, String image, boolean internetAccess) {
+
+  public static AgentEnvironment resolve(KubernetesClient client, Run run, ConversationThread thread,
+      String registry, String runnerImage) {
+    String namespace = run.getMetadata().getNamespace();
+    String named = firstNonBlank(run.getSpec().getEnvironment(),
+        thread.getSpec() == null ? null : thread.getSpec().getEnvironment());
+    Optional<Environment> environment;
+    if (named != null) {
+      environment = Optional.ofNullable(client.resources(Environment.class).inNamespace(namespace).withName(named).get());
+      if (environment.isEmpty()) {
+        throw new AgentStartException("Environment " + named + " does not exist");
+      }
+    } else {
+      environment = client.resources(Environment.class).inNamespace(namespace).list().getItems().stream()
+          .filter(e -> e.getSpec() != null && Boolean.TRUE.equals(e.getSpec().getIsDefault())
+              && !Boolean.FALSE.equals(e.getSpec().getIsActive()))
+          .findFirst();
+    }
+    return environment.map(e -> of(e, registry, runnerImage)).orElse(new AgentEnvironment(null, runnerImage, true));
+  }
+
+  static AgentEnvironment of(Environment environment, String registry, String runnerImage) {
+    var status = environment.getStatus();
+    boolean built = status != null && status.getBuildStatus() == BuildStatus.READY
+        && status.getImageTag() != null && !status.getImageTag().isBlank();
+    String image = built ? registry.replaceAll("/+$", "") + "/" + status.getImageTag() : runnerImage;
+    boolean internet = environment.getSpec() == null || !Boolean.FALSE.equals(environment.getSpec().getInternetAccess());
+    return new AgentEnvironment(environment.getMetadata().getName(), image, internet);
+  }
+
+  private static String firstNonBlank(String a, String b) {
+    if (a != null && !a.isBlank()) {
+      return a;
+    }
+    return b != null && !b.isBlank() ? b : null;
+  }
+}

@@ -1,0 +1,101 @@
+package dev.threadline.operator.computer;
+
+import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.run.Run;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Names, labels and owners of the objects a computer run makes. Names are deterministic, so that
+ * a restarted operator finds what it made before instead of making it again.
+ */
+public final class AgentObjects {
+  /** The standard component label; agent Pods carry {@value #AGENT}, so the operator watches only them. */
+  public static final String COMPONENT = "app.kubernetes.io/component";
+  public static final String AGENT = "agent";
+  /** The container that runs the runner. */
+  public static final String CONTAINER = "runner";
+  private static final int MAX_LABEL_VALUE = 63;
+
+  private AgentObjects() {}
+
+  /** The agent Pod is named after its Run: one Run, at most one Pod. */
+  public static String podName(Run run) {
+    return run.getMetadata().getName();
+  }
+
+  /** The Secret with run.json and the attachments. */
+  public static String inputSecretName(Run run) {
+    return run.getMetadata().getName() + "-input";
+  }
+
+  /** The Secret with the model's API key, while the Pod runs. */
+  public static String modelKeySecretName(Run run) {
+    return run.getMetadata().getName() + "-model";
+  }
+
+  public static String networkPolicyName(Run run) {
+    return run.getMetadata().getName() + "-egress";
+  }
+
+  /** {@code thread-7f3k} → {@code workspace-7f3k}: one claim per thread, so follow-ups see earlier files. */
+  public static String workspaceClaimName(String threadName) {
+    int dash = threadName.indexOf('-');
+    return "workspace-" + (dash < 0 ? threadName : threadName.substring(dash + 1));
+  }
+
+  /** Labels of every object made for one run; the NetworkPolicy selects the Pod by the run label. */
+  public static Map<String, String> labels(Run run) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    labels.put(Labels.MANAGED_BY, Labels.MANAGER);
+    labels.put(COMPONENT, AGENT);
+    labels.put(Labels.THREAD, labelValue(run.getSpec().getThread()));
+    labels.put(Labels.RUN, labelValue(run.getMetadata().getName()));
+    return labels;
+  }
+
+  /** The label selector of the operator's agent Pod informer. */
+  public static String podSelector() {
+    return Labels.MANAGED_BY + "=" + Labels.MANAGER + "," + COMPONENT + "=" + AGENT;
+  }
+
+  /**
+   * A name as a label value: label values hold at most 63 characters, object names up to 253. A
+   * longer name keeps its start and gets a hash of the whole, so the value stays unique and stable.
+   */
+  static String labelValue(String name) {
+    if (name.length() <= MAX_LABEL_VALUE) {
+      return name;
+    }
+    String hash = sha256(name).substring(0, 10);
+    String head = name.substring(0, MAX_LABEL_VALUE - hash.length() - 1).replaceAll("[-.]+$", "");
+    return head + "-" + hash;
+  }
+
+  /** The reference that makes the Run own an object: deleting the Run deletes it. */
+  public static OwnerReference ownedBy(HasMetadata owner) {
+    return new OwnerReferenceBuilder()
+        .withApiVersion(owner.getApiVersion())
+        .withKind(owner.getKind())
+        .withName(owner.getMetadata().getName())
+        .withUid(owner.getMetadata().getUid())
+        .withController(true)
+        .withBlockOwnerDeletion(true)
+        .build();
+  }
+
+  private static String sha256(String text) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package dev.threadline.operator.computer;
+
+import dev.threadline.crds.run.Run;
+import dev.threadline.models.ModelSettings;
+import io.fabric8.kubernetes.api.model.EnvFromSourceBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The agent Pod of one run: the runner in the environment's image, with the run's input mounted
+ * read-only, the thread's workspace, and a scratch {@code /tmp} — the only writable places, as the
+ * root file system is read-only. It runs as an unprivileged user with no service-account token
+ * (the runner never talks to Kubernetes) and ends at {@code activeDeadlineSeconds}.
+ *
+ * @param image from {@link AgentImage}
+ * @param environment the Environment's name, whose variables and secrets (Secret
+ *     {@code <environment>-vars}) become the Pod's environment; null for none
+ * @param modelKey whether the model key Secret exists for this run
+ */
+public record AgentPod(Run run, String image, String environment, boolean modelKey, ModelSettings model,
+    AgentPodSettings settings) {
+
+  public static final String RUNNER = "/opt/threadline/bin/runner";
+  public static final String WORKSPACE = "/workspace";
+  static final long USER = 10001L;
+
+  public Pod build() {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(AgentObjects.podName(run))
+        .withNamespace(run.getMetadata().getNamespace())
+        .withLabels(AgentObjects.labels(run))
+        .withOwnerReferences(AgentObjects.ownedBy(run))
+        .endMetadata()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .withAutomountServiceAccountToken(false)
+        .withEnableServiceLinks(false)
+        .withActiveDeadlineSeconds(settings.deadline().toSeconds())
+        .withTerminationGracePeriodSeconds(10L)
+        .withNewSecurityContext()
+        .withRunAsNonRoot(true)
+        .withRunAsUser(USER)
+        .withRunAsGroup(USER)
+        // Makes the workspace claim writable by the runner's user.
+        .withFsGroup(USER)
+        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+        .endSecurityContext()
+        .addNewContainer()
+        .withName(AgentObjects.CONTAINER)
+        .withImage(image)
+        .withImagePullPolicy("IfNotPresent")
+        .withCommand(RUNNER)
+        .withArgs("run", "--input", RunJson.INPUT_DIR + "/" + RunJson.FILE, "--workspace", WORKSPACE)
+        .withWorkingDir(WORKSPACE)
+        .withEnvFrom(environment == null ? List.of() : List.of(new EnvFromSourceBuilder()
+            .withNewSecretRef().withName(environment + "-vars").withOptional(true).endSecretRef().build()))
+        // After envFrom, so an environment variable cannot replace these.
+        .withEnv(env())
+        .withNewResources()
+        .addToRequests("cpu", settings.cpuRequest())
+        .addToRequests("memory", settings.memoryRequest())
+        .addToLimits("cpu", settings.cpuLimit())
+        .addToLimits("memory", settings.memoryLimit())
+        .endResources()
+        .withNewSecurityContext()
+        .withRunAsNonRoot(true)
+        .withReadOnlyRootFilesystem(true)
+        .withAllowPrivilegeEscalation(false)
+        .withNewCapabilities().withDrop("ALL").endCapabilities()
+        .endSecurityContext()
+        .withTerminationMessagePolicy("FallbackToLogsOnError")
+        .withVolumeMounts(
+            new VolumeMountBuilder().withName("input").withMountPath(RunJson.INPUT_DIR).withReadOnly(true).build(),
+            new VolumeMountBuilder().withName("workspace").withMountPath(WORKSPACE).build(),
+            new VolumeMountBuilder().withName("tmp").withMountPath("/tmp").build())
+        .endContainer()
+        .withVolumes(
+            new VolumeBuilder().withName("input").withNewSecret()
+                .withSecretName(AgentObjects.inputSecretName(run))
+                .withDefaultMode(0440)
+                .withItems(RunInputSecret.items(run))
+                .endSecret().build(),
+            new VolumeBuilder().withName("workspace").withNewPersistentVolumeClaim()
+                .withClaimName(AgentObjects.workspaceClaimName(run.getSpec().getThread()))
+                .endPersistentVolumeClaim().build(),
+            new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build())
+        .endSpec()
+        .build();
+  }
+
+  private List<EnvVar> env() {
+    List<EnvVar> env = new ArrayList<>();
+    // Tools keep caches under HOME; /tmp is writable and not part of the workspace's diffs.
+    env.add(new EnvVar("HOME", "/tmp", null));
+    env.add(new EnvVar(ModelSettings.ENV_TIMEOUT_SECONDS, Long.toString(model.timeout().toSeconds()), null));
+    if (modelKey) {
+      env.add(new EnvVarBuilder().withName(ModelSettings.ENV_API_KEY).withNewValueFrom().withNewSecretKeyRef()
+          .withName(AgentObjects.modelKeySecretName(run)).withKey(ModelKeySecret.KEY).endSecretKeyRef()
+          .endValueFrom().build());
+    }
+    return env;
+  }
+}

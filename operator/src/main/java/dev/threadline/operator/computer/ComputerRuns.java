@@ -1,0 +1,296 @@
+package dev.threadline.operator.computer;
+
+import dev.threadline.core.events.RunnerEvent;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunErrorCode;
+import dev.threadline.crds.run.RunPhase;
+import dev.threadline.crds.run.RunStatus;
+import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.models.ChatMessage;
+import dev.threadline.models.ModelSettings;
+import dev.threadline.models.pricing.ModelPricing;
+import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.model.AgentProfile;
+import dev.threadline.operator.model.AgentProfiles;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The computer path: a Run routed to the computer gets an agent Pod, whose log becomes the Run's
+ * event log as it is written, and whose end becomes the Run's outcome. Every step is idempotent —
+ * deterministic names, create-if-absent, events recorded by the runner's seq, writes with
+ * optimistic locking — so a restarted (or second) operator picks a run up where it was, never
+ * starts a second Pod, and never runs a finished Run again.
+ */
+public final class ComputerRuns implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ComputerRuns.class);
+  /** A log stream that broke while its Pod runs is read again after this pause. */
+  static final Duration REFOLLOW_PAUSE = Duration.ofSeconds(1);
+
+  private final KubernetesClient client;
+  private final OperatorSettings settings;
+  private final AgentProfiles agents;
+  private final ModelPricing pricing;
+  private final Clock clock;
+  private final AgentLogs logs;
+  private final RunStatusWriter writer;
+  private InformerEventSource<Pod, Run> pods;
+
+  public ComputerRuns(KubernetesClient client, OperatorSettings settings, AgentProfiles agents, ModelPricing pricing,
+      Clock clock, PodLogFollower follower) {
+    this.client = client;
+    this.settings = settings;
+    this.agents = agents;
+    this.pricing = pricing;
+    this.clock = clock;
+    this.logs = new AgentLogs(follower);
+    this.writer = new RunStatusWriter(client);
+  }
+
+  /** The agent Pods (only those: selected by label) and the log wake-ups. */
+  public List<EventSource<?, Run>> eventSources(EventSourceContext<Run> context) {
+    var config = InformerEventSourceConfiguration.from(Pod.class, Run.class)
+        .withName("agent-pods")
+        .withLabelSelector(AgentObjects.podSelector())
+        .withSecondaryToPrimaryMapper(ComputerRuns::owningRun)
+        .withNamespacesInheritedFromController()
+        .build();
+    pods = new InformerEventSource<>(config, context);
+    return List.of(pods, logs.eventSource());
+  }
+
+  private static Set<ResourceID> owningRun(Pod pod) {
+    return Objects.requireNonNullElse(pod.getMetadata().getOwnerReferences(), List.<OwnerReference>of()).stream()
+        .filter(owner -> "Run".equals(owner.getKind()) && owner.getApiVersion().startsWith("threadline.dev/"))
+        .map(owner -> new ResourceID(owner.getName(), pod.getMetadata().getNamespace()))
+        .collect(Collectors.toSet());
+  }
+
+  /**
+   * A Run has just been routed to the computer: record the route and the operator's
+   * {@code started} event first (so clients see {@code computer.starting} at once and a restart
+   * never routes again), then start the agent.
+   */
+  public UpdateControl<Run> start(Run run, RunStatus routed, AgentProfile agent, Supplier<List<ChatMessage>> history,
+      Context<Run> context) {
+    routed.setPhase(RunPhase.RUNNING.value());
+    Optional<Run> written = writer.write(run, context, status -> {
+      if (status.getRoute() != null) {
+        return false; // another operator routed it first; the next reconcile goes on from there
+      }
+      status.setObservedGeneration(routed.getObservedGeneration());
+      status.setPhase(routed.getPhase());
+      status.setRoute(routed.getRoute());
+      status.setRouteReason(routed.getRouteReason());
+      status.setModel(routed.getModel());
+      status.setStartedAt(routed.getStartedAt());
+      status.setEvents(routed.getEvents());
+      status.setDroppedEvents(routed.getDroppedEvents());
+      return true;
+    });
+    written.ifPresent(run1 -> launch(run1, agent, history, context));
+    return UpdateControl.noUpdate();
+  }
+
+  /** A running computer Run: its Pod moved, its log has news, or it was asked to stop. */
+  public UpdateControl<Run> reconcile(Run run, Supplier<List<ChatMessage>> history, Context<Run> context) {
+    if (Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
+      cancel(run, context);
+      return UpdateControl.noUpdate();
+    }
+    if (run.getStatus().getPod() == null) {
+      // Routed, but the Pod was not made yet (the operator stopped in between).
+      Optional<AgentProfile> agent = agents.resolve(run.getMetadata().getNamespace(), run.getSpec().getAgent());
+      if (agent.isEmpty()) {
+        finish(run, context, List.of(), AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED,
+            "Agent " + run.getSpec().getAgent() + " does not exist"));
+      } else {
+        launch(run, agent.get(), history, context);
+      }
+      return UpdateControl.noUpdate();
+    }
+    return follow(run, context);
+  }
+
+  private UpdateControl<Run> follow(Run run, Context<Run> context) {
+    ResourceID id = ResourceID.fromResource(run);
+    long recorded = Objects.requireNonNullElse(run.getStatus().getRunnerSeq(), 0L);
+    Optional<Pod> pod = pod(run, context);
+    Optional<FollowedPod.Snapshot> log;
+    UpdateControl<Run> control = UpdateControl.noUpdate();
+    if (pod.isPresent() && !isPending(pod.get())) {
+      FollowedPod followed = logs.follow(id, pod.get());
+      FollowedPod.Snapshot snapshot = followed.snapshot(recorded);
+      if (snapshot.endedEarly() && !hasEnded(pod.get())) {
+        Duration since = Duration.between(snapshot.endedAt(), Instant.now());
+        if (since.compareTo(REFOLLOW_PAUSE) >= 0) {
+          LOG.info("Run({}/{}) the agent log ended while the Pod runs; reading it again", id.getNamespace().orElse(""), id.getName());
+          snapshot = logs.refollow(id, pod.get()).snapshot(recorded);
+        } else {
+          control = UpdateControl.<Run>noUpdate().rescheduleAfter(REFOLLOW_PAUSE.minus(since));
+        }
+      }
+      log = Optional.of(snapshot);
+    } else {
+      log = logs.get(id).map(followed -> followed.snapshot(recorded));
+    }
+
+    List<RunnerEvent> pending = log.map(FollowedPod.Snapshot::pending).orElse(List.of());
+    Optional<AgentOutcome> outcome = AgentOutcome.decide(pod, log, settings.agentPod().deadline());
+    if (outcome.isPresent()) {
+      finish(run, context, pending, outcome.get());
+      cleanUp(run, pod.isPresent());
+      return UpdateControl.noUpdate();
+    }
+    if (!pending.isEmpty()) {
+      writer.write(run, context, status -> !isTerminal(status) && EventRecorder.record(status, pending) > 0);
+    }
+    return control;
+  }
+
+  /** Cancel: the Pod goes (with a short grace period), the run ends {@code cancelled}. */
+  private void cancel(Run run, Context<Run> context) {
+    ResourceID id = ResourceID.fromResource(run);
+    long recorded = Objects.requireNonNullElse(run.getStatus().getRunnerSeq(), 0L);
+    // What the runner said before it was stopped is kept; what it says while stopping is not.
+    List<RunnerEvent> pending = logs.get(id).map(followed -> followed.snapshot(recorded).pending()).orElse(List.of());
+    logs.stop(id);
+    // By its deterministic name: it may exist even if status.pod was not written yet.
+    client.pods().inNamespace(run.getMetadata().getNamespace()).withName(AgentObjects.podName(run))
+        .withGracePeriod(settings.agentPod().cancelGracePeriod().toSeconds()).delete();
+    finish(run, context, pending, AgentOutcome.cancelled());
+    cleanUp(run, false);
+  }
+
+  /** A finished Run: make sure its Pod and the objects that only served the Pod are gone. */
+  public void cleanUpFinished(Run run, Context<Run> context) {
+    ResourceID id = ResourceID.fromResource(run);
+    logs.stop(id);
+    if (run.getStatus() != null && run.getStatus().getPod() != null && context.getSecondaryResource(Pod.class).isPresent()) {
+      cleanUp(run, true);
+    }
+  }
+
+  private void cleanUp(Run run, boolean deletePod) {
+    logs.stop(ResourceID.fromResource(run));
+    String namespace = run.getMetadata().getNamespace();
+    if (deletePod) {
+      client.pods().inNamespace(namespace).withName(AgentObjects.podName(run)).delete();
+    }
+    // Kept: the input Secret (owned by the Run) and the workspace (owned by the Thread).
+    client.secrets().inNamespace(namespace).withName(AgentObjects.modelKeySecretName(run)).delete();
+    client.network().v1().networkPolicies().inNamespace(namespace).withName(AgentObjects.networkPolicyName(run)).delete();
+  }
+
+  private void launch(Run run, AgentProfile agent, Supplier<List<ChatMessage>> history, Context<Run> context) {
+    String namespace = run.getMetadata().getNamespace();
+    Pod pod;
+    try {
+      ConversationThread thread = client.resources(ConversationThread.class).inNamespace(namespace)
+          .withName(run.getSpec().getThread()).get();
+      if (thread == null) {
+        throw new AgentStartException("Thread " + run.getSpec().getThread() + " does not exist");
+      }
+      AgentEnvironment environment = AgentEnvironment.resolve(client, run, thread, settings.registry(), settings.runnerImage());
+      ModelSettings model = settings.model();
+      boolean modelKey = agent.provider().equals(model.provider()) && model.hasApiKey();
+      String runJson = RunJson.of(run, agent, model, history.get());
+      createIfAbsent(WorkspaceClaim.of(thread, settings.agentPod()));
+      createIfAbsent(RunInputSecret.of(run, runJson));
+      if (modelKey) {
+        createIfAbsent(ModelKeySecret.of(run, model.apiKey()));
+      }
+      if (!environment.internetAccess()) {
+        createIfAbsent(AgentNetworkPolicy.of(run, agent, model));
+      }
+      pod = createIfAbsent(new AgentPod(run, environment.image(), environment.name(), modelKey, model,
+          settings.agentPod()).build());
+      LOG.info("Run({}/{}) agent Pod {} started with image {}", namespace, run.getMetadata().getName(),
+          pod.getMetadata().getName(), environment.image());
+    } catch (AgentStartException e) {
+      LOG.info("Run({}/{}) cannot start its agent: {}", namespace, run.getMetadata().getName(), e.getMessage());
+      finish(run, context, List.of(), AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage()));
+      return;
+    }
+    if (pods != null) {
+      pods.handleRecentResourceCreate(ResourceID.fromResource(pod), pod);
+    }
+    writer.write(run, context, status -> {
+      if (status.getPod() != null || isTerminal(status)) {
+        return false;
+      }
+      status.setPod(pod.getMetadata().getName());
+      return true;
+    });
+  }
+
+  private void finish(Run run, Context<Run> context, List<RunnerEvent> pending, AgentOutcome outcome) {
+    Instant now = clock.instant();
+    writer.write(run, context, status -> ComputerStatus.finish(status, pending, outcome, now, pricing))
+        .ifPresent(done -> LOG.info("Run({}/{}) {}{} in {} ms", done.getMetadata().getNamespace(),
+            done.getMetadata().getName(), done.getStatus().getPhase(),
+            outcome.succeeded() ? "" : " (" + outcome.error().code() + ")", done.getStatus().getDurationMs()));
+  }
+
+  /** The Run's Pod: from the informer, or — just after it was made, before the informer saw it — the API. */
+  private Optional<Pod> pod(Run run, Context<Run> context) {
+    Optional<Pod> cached = context.getSecondaryResource(Pod.class);
+    if (cached.isPresent()) {
+      return cached;
+    }
+    return Optional.ofNullable(client.pods().inNamespace(run.getMetadata().getNamespace())
+        .withName(run.getStatus().getPod()).get());
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T extends HasMetadata> T createIfAbsent(T object) {
+    try {
+      return client.resource(object).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+      T existing = client.resource(object).get();
+      return existing == null ? object : existing;
+    }
+  }
+
+  private static boolean isPending(Pod pod) {
+    return pod.getStatus() == null || pod.getStatus().getPhase() == null || "Pending".equals(pod.getStatus().getPhase());
+  }
+
+  private static boolean hasEnded(Pod pod) {
+    String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+    return "Succeeded".equals(phase) || "Failed".equals(phase);
+  }
+
+  private static boolean isTerminal(RunStatus status) {
+    return status.getPhase() != null && RunPhase.fromValue(status.getPhase()).isTerminal();
+  }
+
+  @Override
+  public void close() {
+    logs.close();
+  }
+}

@@ -1,0 +1,117 @@
+package dev.threadline.operator.computer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.threadline.core.events.RunnerEvent;
+import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.run.FileDiff;
+import dev.threadline.crds.run.RunError;
+import dev.threadline.crds.run.RunErrorCode;
+import dev.threadline.crds.run.RunEvent;
+import dev.threadline.crds.run.RunPhase;
+import dev.threadline.crds.run.RunStatus;
+import dev.threadline.crds.run.RunUsage;
+import dev.threadline.models.Usage;
+import dev.threadline.models.pricing.ModelPricing;
+import dev.threadline.operator.run.RunEventLog;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/** The last status of a computer run: its events, outcome, answer, usage, cost, duration and diffs. */
+final class ComputerStatus {
+  private ComputerStatus() {}
+
+  /**
+   * Records the remaining events and the outcome. Returns false when the run has already ended (a
+   * second operator got there first), so that nothing is written.
+   */
+  static boolean finish(RunStatus status, List<RunnerEvent> pending, AgentOutcome outcome, Instant now,
+      ModelPricing pricing) {
+    if (status.getPhase() != null && RunPhase.fromValue(status.getPhase()).isTerminal()) {
+      return false;
+    }
+    EventRecorder.record(status, pending);
+    Instant begun = Timestamps.parse(status.getStartedAt()).orElse(now);
+    status.setCompletedAt(Timestamps.format(now));
+    status.setDurationMs(Math.max(0, Duration.between(begun, now).toMillis()));
+    Usage usage = outcome.succeeded() ? usage(outcome.result().data().path("usage")) : lastUsage(status);
+    status.setUsage(runUsage(usage));
+    status.setCost(status.getModel() == null ? 0.0 : pricing.cost(status.getModel(), usage).doubleValue());
+    if (outcome.succeeded()) {
+      ObjectNode result = outcome.result().data();
+      status.setPhase(RunPhase.COMPLETED.value());
+      status.setResponse(result.path("response").asText(""));
+      List<String> actions = new ArrayList<>();
+      result.path("actions").forEach(action -> actions.add(action.asText()));
+      status.setActions(actions);
+      status.setDiffs(diffs(result.path("diffs")));
+      status.setError(null);
+      EventRecorder.record(status, List.of(outcome.result()));
+    } else {
+      status.setPhase(outcome.error() == RunErrorCode.CANCELLED ? RunPhase.CANCELLED.value() : RunPhase.FAILED.value());
+      RunError error = new RunError();
+      error.setCode(outcome.error().code());
+      error.setMessage(outcome.message());
+      status.setError(error);
+      Map<String, Object> failed = new LinkedHashMap<>();
+      failed.put("code", error.getCode());
+      failed.put("message", error.getMessage());
+      Instant time = outcome.runnerFailure() == null ? now : outcome.runnerFailure().time();
+      RunEventLog.append(status, "failed", time, failed);
+      if (outcome.runnerFailure() != null) {
+        status.setRunnerSeq(Math.max(Objects.requireNonNullElse(status.getRunnerSeq(), 0L), outcome.runnerFailure().seq()));
+      }
+    }
+    return true;
+  }
+
+  /** The runner reports usage cumulatively: a run that failed used what its last report says. */
+  private static Usage lastUsage(RunStatus status) {
+    List<RunEvent> events = Objects.requireNonNullElse(status.getEvents(), List.of());
+    for (int i = events.size() - 1; i >= 0; i--) {
+      if ("usage".equals(events.get(i).getType()) && events.get(i).getData() != null) {
+        return usage(events.get(i).getData());
+      }
+    }
+    return Usage.ZERO;
+  }
+
+  private static Usage usage(JsonNode data) {
+    long input = Math.max(0, data.path("input_tokens").asLong(0));
+    long cached = Math.min(input, Math.max(0, data.path("cached_tokens").asLong(0)));
+    return new Usage(input, Math.max(0, data.path("output_tokens").asLong(0)), cached);
+  }
+
+  private static RunUsage runUsage(Usage usage) {
+    RunUsage result = new RunUsage();
+    result.setInputTokens(usage.inputTokens());
+    result.setOutputTokens(usage.outputTokens());
+    result.setCachedTokens(usage.cachedTokens());
+    return result;
+  }
+
+  private static List<FileDiff> diffs(JsonNode entries) {
+    List<FileDiff> diffs = new ArrayList<>();
+    for (JsonNode entry : entries) {
+      FileDiff diff = new FileDiff();
+      diff.setPath(entry.path("path").asText());
+      diff.setType(entry.path("type").asText(null));
+      if (entry.hasNonNull("content")) {
+        diff.setContent(EventRecorder.truncate(entry.get("content").asText(), EventRecorder.MAX_TEXT * 4));
+      }
+      if (entry.hasNonNull("additions")) {
+        diff.setAdditions(entry.get("additions").asLong());
+      }
+      if (entry.hasNonNull("deletions")) {
+        diff.setDeletions(entry.get("deletions").asLong());
+      }
+      diffs.add(diff);
+    }
+    return diffs;
+  }
+}

@@ -1,0 +1,58 @@
+package dev.threadline.operator.computer;
+
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunStatus;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * Writes a computer Run's status with optimistic locking. The change is a function of the status
+ * it is applied to: on a conflict (another writer — a second operator, or the cache was behind)
+ * the Run is read again and the change re-applied to what is really there, so appending events
+ * "after runnerSeq" can never append one twice. The written Run goes into the controller's cache
+ * at once, so the next reconcile starts from it.
+ */
+final class RunStatusWriter {
+  private static final int ATTEMPTS = 5;
+
+  private final KubernetesClient client;
+
+  RunStatusWriter(KubernetesClient client) {
+    this.client = client;
+  }
+
+  /**
+   * @param change edits the status in place; returns false when there is nothing to write
+   * @return the Run as written, or empty when nothing was written
+   */
+  Optional<Run> write(Run run, Context<Run> context, Predicate<RunStatus> change) {
+    Run base = run;
+    for (int attempt = 1; ; attempt++) {
+      Run next = client.getKubernetesSerialization().clone(base);
+      RunStatus status = next.getStatus() == null ? new RunStatus() : next.getStatus();
+      next.setStatus(status);
+      if (!change.test(status)) {
+        return Optional.empty();
+      }
+      try {
+        Run written = client.resource(next).updateStatus();
+        context.eventSourceRetriever().getControllerEventSource()
+            .handleRecentResourceUpdate(ResourceID.fromResource(written), written, base);
+        return Optional.of(written);
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt == ATTEMPTS) {
+          throw e;
+        }
+        base = client.resources(Run.class).inNamespace(run.getMetadata().getNamespace())
+            .withName(run.getMetadata().getName()).get();
+        if (base == null) {
+          return Optional.empty(); // deleted meanwhile: nothing left to record
+        }
+      }
+    }
+  }
+}
