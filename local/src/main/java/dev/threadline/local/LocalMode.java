@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +54,11 @@ public final class LocalMode implements AutoCloseable {
   }
 
   public static LocalMode start(LocalSettings settings) {
+    return start(settings, UnaryOperator.identity());
+  }
+
+  /** With the operator's settings adjusted, e.g. a short agent deadline in a test. */
+  public static LocalMode start(LocalSettings settings, UnaryOperator<OperatorSettings> operatorSettings) {
     Deque<AutoCloseable> started = new ArrayDeque<>();
     try {
       Files.createDirectories(settings.dataDir());
@@ -74,7 +80,7 @@ public final class LocalMode implements AutoCloseable {
       JavaCommand java = JavaCommand.ofCurrentProcess();
       cluster.set(LocalCluster.start(client, KubeletSettings.of(settings.dataDir()), LocalImageCatalog.create(java)));
       started.push(cluster.get());
-      started.push(ThreadlineOperator.start(client, operatorSettings()));
+      started.push(ThreadlineOperator.start(client, operatorSettings.apply(operatorSettings())));
       RunningApiServer api = ThreadlineApiServer.start(client, new ApiServerSettings(
           settings.apiAddress(), settings.apiPort(), SYSTEM_NAMESPACE,
           ApiServerSettings.loopback(SYSTEM_NAMESPACE).cacheSyncTimeout(),
@@ -95,7 +101,7 @@ public final class LocalMode implements AutoCloseable {
     OperatorSettings defaults = OperatorSettings.fromEnvironment(System.getenv());
     return new OperatorSettings(defaults.watchNamespaces(), LocalImageCatalog.RUNNER_IMAGE, defaults.baseImage(),
         defaults.builderImage(), LocalImageCatalog.REGISTRY, "", defaults.buildTimeout(), false,
-        SYSTEM_NAMESPACE, -1, defaults.model(), defaults.modelPrices());
+        SYSTEM_NAMESPACE, -1, defaults.model(), defaults.modelPrices(), defaults.agentPod());
   }
 
   public String apiUrl() {

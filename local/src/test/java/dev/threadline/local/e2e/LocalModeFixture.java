@@ -2,6 +2,7 @@ package dev.threadline.local.e2e;
 
 import dev.threadline.local.LocalMode;
 import dev.threadline.local.LocalSettings;
+import dev.threadline.operator.config.OperatorSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The local mode as a test uses it: random ports, a fresh data folder and two users, alice and bob,
@@ -29,13 +31,18 @@ public final class LocalModeFixture implements AutoCloseable {
   }
 
   public static LocalModeFixture start() {
+    return start(UnaryOperator.identity());
+  }
+
+  /** With the operator's settings adjusted (e.g. a short agent deadline). */
+  public static LocalModeFixture start(UnaryOperator<OperatorSettings> operatorSettings) {
     try {
       Path dataDir = Files.createTempDirectory("threadline-e2e");
       LocalSettings settings = LocalSettings.fromEnvironment(Map.of())
           .withPorts(0, 0)
           .withDataDir(dataDir)
           .withApiKeys(Map.of(ALICE_KEY, "alice", BOB_KEY, "bob"));
-      return new LocalModeFixture(LocalMode.start(settings));
+      return new LocalModeFixture(LocalMode.start(settings, operatorSettings));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -1,0 +1,158 @@
+package dev.threadline.local.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunEvent;
+import dev.threadline.crds.run.RunSpec;
+import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.crds.thread.ThreadSpec;
+import dev.threadline.operator.computer.AgentPodSettings;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The computer path end to end in local mode: the operator's agent Pods run the real runner (with
+ * the offline scripted model, which runs the task's backticked commands) as host processes, their
+ * logs become the Runs' events, and the thread's workspace outlives each Pod.
+ */
+class ComputerPathE2ETest {
+  private static final String NS = "alice";
+  private static final Duration RUN_TIME = Duration.ofSeconds(60);
+  private static LocalModeFixture fixture;
+  private static KubernetesClient client;
+
+  @BeforeAll
+  static void start() {
+    fixture = LocalModeFixture.start();
+    client = fixture.local().client();
+  }
+
+  @AfterAll
+  static void stop() {
+    fixture.close();
+  }
+
+  @Test
+  void commandsRunInTheWorkspaceWhichTheNextMessageOfTheThreadSees() {
+    ConversationThread thread = createThread(client, "thread-e2e-files");
+    createRun(client, thread, 1, "Run `echo hello > a.txt` and `cat a.txt`");
+
+    Run first = awaitEnded(client, "thread-e2e-files-1", RUN_TIME);
+    assertThat(first.getStatus().getPhase()).as(String.valueOf(first.getStatus().getError())).isEqualTo("completed");
+    assertThat(first.getStatus().getRoute()).isEqualTo("computer");
+    List<JsonNode> tools = toolCalls(first);
+    assertThat(tools).anySatisfy(tool -> {
+      assertThat(tool.path("command").asText()).isEqualTo("echo hello > a.txt");
+      assertThat(tool.path("exit_code").asInt()).isZero();
+    });
+    assertThat(tools).anySatisfy(tool -> {
+      assertThat(tool.path("command").asText()).isEqualTo("cat a.txt");
+      assertThat(tool.path("output").asText()).contains("hello");
+      assertThat(tool.path("exit_code").asInt()).isZero();
+    });
+    assertThat(first.getStatus().getEvents()).extracting(RunEvent::getType).startsWith("started").endsWith("result");
+    assertThat(first.getStatus().getDiffs()).anySatisfy(diff -> {
+      assertThat(diff.getPath()).isEqualTo("a.txt");
+      assertThat(diff.getType()).isEqualTo("create");
+      assertThat(diff.getContent()).isEqualTo("hello\n");
+    });
+    await().atMost(Duration.ofSeconds(10)).until(() -> client.pods().inNamespace(NS).withName("thread-e2e-files-1").get() == null);
+
+    createRun(client, thread, 2, "Run `cat a.txt`");
+    Run second = awaitEnded(client, "thread-e2e-files-2", RUN_TIME);
+    assertThat(second.getStatus().getPhase()).isEqualTo("completed");
+    assertThat(toolCalls(second)).anySatisfy(tool -> {
+      assertThat(tool.path("command").asText()).isEqualTo("cat a.txt");
+      assertThat(tool.path("output").asText()).contains("hello");
+    });
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(client.resources(ConversationThread.class)
+        .inNamespace(NS).withName("thread-e2e-files").get().getStatus().getMessageCount()).isEqualTo(4L));
+  }
+
+  @Test
+  void aRunningCommandIsCancelledWithinSeconds() {
+    ConversationThread thread = createThread(client, "thread-e2e-cancel");
+    createRun(client, thread, 1, "Run `sleep 30`");
+    await().atMost(RUN_TIME).until(() -> {
+      Run run = client.resources(Run.class).inNamespace(NS).withName("thread-e2e-cancel-1").get();
+      return run.getStatus() != null && run.getStatus().getEvents() != null
+          && run.getStatus().getEvents().stream().anyMatch(event -> "planning".equals(event.getType()));
+    });
+
+    Instant asked = Instant.now();
+    client.resources(Run.class).inNamespace(NS).withName("thread-e2e-cancel-1").edit(run -> {
+      run.getSpec().setCancelRequested(true);
+      return run;
+    });
+    Run cancelled = awaitEnded(client, "thread-e2e-cancel-1", Duration.ofSeconds(15));
+    assertThat(Duration.between(asked, Instant.now())).isLessThan(Duration.ofSeconds(10));
+    assertThat(cancelled.getStatus().getPhase()).isEqualTo("cancelled");
+    assertThat(cancelled.getStatus().getError().getCode()).isEqualTo("cancelled");
+    await().atMost(Duration.ofSeconds(15)).until(() -> client.pods().inNamespace(NS).withName("thread-e2e-cancel-1").get() == null);
+  }
+
+  @Test
+  void aRunLongerThanTheDeadlineEndsWithExecutionTimeout() {
+    try (LocalModeFixture shortDeadline = LocalModeFixture.start(settings ->
+        settings.withAgentPod(AgentPodSettings.defaults().withDeadline(Duration.ofSeconds(2))))) {
+      KubernetesClient local = shortDeadline.local().client();
+      ConversationThread thread = createThread(local, "thread-e2e-slow");
+      createRun(local, thread, 1, "Run `sleep 30`");
+
+      Run run = awaitEnded(local, "thread-e2e-slow-1", RUN_TIME);
+      assertThat(run.getStatus().getPhase()).isEqualTo("failed");
+      assertThat(run.getStatus().getError().getCode()).isEqualTo("execution_timeout");
+      assertThat(run.getStatus().getEvents()).last().satisfies(event -> {
+        assertThat(event.getType()).isEqualTo("failed");
+        assertThat(event.getData().path("code").asText()).isEqualTo("execution_timeout");
+      });
+    }
+  }
+
+  private static List<JsonNode> toolCalls(Run run) {
+    return run.getStatus().getEvents().stream().filter(event -> "tool_call".equals(event.getType()))
+        .map(event -> event.getData().path("tool")).toList();
+  }
+
+  private static ConversationThread createThread(KubernetesClient client, String name) {
+    ConversationThread thread = new ConversationThread();
+    thread.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+    thread.setSpec(new ThreadSpec());
+    return client.resource(thread).create();
+  }
+
+  private static void createRun(KubernetesClient client, ConversationThread thread, long sequence, String message) {
+    Run run = new Run();
+    run.setMetadata(new ObjectMetaBuilder()
+        .withName(thread.getMetadata().getName() + "-" + sequence)
+        .withNamespace(NS)
+        .addToLabels(Labels.THREAD, thread.getMetadata().getName())
+        .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(thread.getApiVersion())
+            .withKind(thread.getKind()).withName(thread.getMetadata().getName())
+            .withUid(thread.getMetadata().getUid()).withController(true).build())
+        .build());
+    RunSpec spec = new RunSpec();
+    spec.setThread(thread.getMetadata().getName());
+    spec.setSequence(sequence);
+    spec.setMessage(message);
+    spec.setSource("api");
+    run.setSpec(spec);
+    client.resource(run).create();
+  }
+
+  private static Run awaitEnded(KubernetesClient client, String name, Duration limit) {
+    return await().atMost(limit).until(() -> client.resources(Run.class).inNamespace(NS).withName(name).get(),
+        run -> run != null && run.getStatus() != null && run.getStatus().getCompletedAt() != null);
+  }
+}
