@@ -7,17 +7,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.SharedApiServer;
 import dev.threadline.api.support.TestUser;
+import static dev.threadline.api.environments.EnvironmentTestSupport.createEnvironment;
+import static dev.threadline.api.environments.EnvironmentTestSupport.decode;
+import static dev.threadline.api.environments.EnvironmentTestSupport.ids;
 import dev.threadline.crds.environment.Environment;
-import dev.threadline.crds.environment.EnvironmentSpec;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -31,21 +28,7 @@ class EnvironmentsMockServerTest {
   static void startServer() {
     shared = SharedApiServer.get();
     api = shared.api();
-    registerEnvironmentCrd(shared);
-  }
-
-  /** Once per JVM: the status subresource must be honoured, as in a cluster. */
-  static synchronized void registerEnvironmentCrd(SharedApiServer shared) {
-    try (InputStream crd = EnvironmentsMockServerTest.class.getResourceAsStream(
-        "/META-INF/fabric8/environments.threadline.dev-v1.yml")) {
-      shared.client().apiextensions().v1().customResourceDefinitions().load(crd).create();
-    } catch (KubernetesClientException alreadyThere) {
-      if (alreadyThere.getCode() != 409) {
-        throw alreadyThere;
-      }
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException(e);
-    }
+    EnvironmentTestSupport.registerEnvironmentCrd(shared);
   }
 
   @Test
@@ -215,29 +198,5 @@ class EnvironmentsMockServerTest {
     assertError(api.post("/environments/" + id + "/set-default", eve.key(), null), 404, "Not Found", notFound);
     assertError(api.delete("/environments/" + id + "?hard=true", eve.key()), 404, "Not Found", notFound);
     assertThat(api.get("/environments/" + id, dana.key()).status()).isEqualTo(200);
-  }
-
-  static String createEnvironment(TestUser user, String name) {
-    ApiClient.Response created = api.post("/environments", user.key(), "{\"name\": \"" + name + "\"}");
-    assertThat(created.status()).as(created.body()).isEqualTo(201);
-    return created.json().get("environment").get("id").asString();
-  }
-
-  static List<String> ids(ApiClient.Response list) {
-    List<String> ids = new ArrayList<>();
-    list.json().get("data").forEach(item -> ids.add(item.get("id").asString()));
-    return ids;
-  }
-
-  static Map<String, String> decode(Secret secret) {
-    Map<String, String> values = new TreeMap<>();
-    secret.getData().forEach((key, value) ->
-        values.put(key, new String(Base64.getDecoder().decode(value), StandardCharsets.UTF_8)));
-    return values;
-  }
-
-  static EnvironmentSpec specOf(TestUser user, String id) {
-    return shared.client().resources(Environment.class).inNamespace(user.namespace()).withName(id.replace('_', '-'))
-        .get().getSpec();
   }
 }
