@@ -1,0 +1,143 @@
+package dev.threadline.local;
+
+import dev.threadline.api.ApiServerSettings;
+import dev.threadline.api.RunningApiServer;
+import dev.threadline.api.ThreadlineApiServer;
+import dev.threadline.local.kubeapi.EmbeddedApiSettings;
+import dev.threadline.local.kubeapi.EmbeddedKubernetesApi;
+import dev.threadline.local.kubelet.KubeletSettings;
+import dev.threadline.local.kubelet.LocalCluster;
+import dev.threadline.local.podlog.PodLogSource;
+import dev.threadline.operator.ThreadlineOperator;
+import dev.threadline.operator.config.OperatorSettings;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole service in one JVM: an embedded Kubernetes API, a process kubelet with the Job and
+ * CronJob controllers, and the operator and API server unchanged. Everything that differs from a
+ * cluster lives here, not in the operator or API server.
+ */
+public final class LocalMode implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalMode.class);
+  static final String SYSTEM_NAMESPACE = "threadline-system";
+
+  private final Deque<AutoCloseable> started;
+  private final EmbeddedKubernetesApi kubernetes;
+  private final KubernetesClient client;
+  private final RunningApiServer api;
+  private final Path kubeconfig;
+  private final Map<String, String> apiKeys;
+  private final Map<String, String> namespaces;
+
+  private LocalMode(Deque<AutoCloseable> started, EmbeddedKubernetesApi kubernetes, KubernetesClient client,
+      RunningApiServer api, Path kubeconfig, Map<String, String> apiKeys, Map<String, String> namespaces) {
+    this.started = started;
+    this.kubernetes = kubernetes;
+    this.client = client;
+    this.api = api;
+    this.kubeconfig = kubeconfig;
+    this.apiKeys = apiKeys;
+    this.namespaces = namespaces;
+  }
+
+  public static LocalMode start(LocalSettings settings) {
+    Deque<AutoCloseable> started = new ArrayDeque<>();
+    try {
+      Files.createDirectories(settings.dataDir());
+      // The API serves the kubelet's logs, and the kubelet needs the API: tie the knot lazily.
+      AtomicReference<LocalCluster> cluster = new AtomicReference<>();
+      PodLogSource podLogs = (namespace, pod, container) -> Optional.ofNullable(cluster.get())
+          .flatMap(c -> c.podLogs().find(namespace, pod, container));
+      EmbeddedKubernetesApi kubernetes = EmbeddedKubernetesApi.start(EmbeddedApiSettings.builder()
+          .port(settings.kubePort()).podLogs(podLogs).build());
+      started.push(kubernetes);
+      KubernetesClient client = kubernetes.newClient();
+      started.push(client);
+      Path kubeconfig = kubernetes.writeKubeconfig(settings.dataDir().resolve("kubeconfig"));
+
+      Map<String, String> keys = settings.apiKeys().isEmpty()
+          ? Map.of(LocalApiKey.readOrCreate(settings.dataDir()), LocalSettings.DEFAULT_USER) : settings.apiKeys();
+      Map<String, String> namespaces = new TenantProvisioner(client, SYSTEM_NAMESPACE).provision(keys);
+
+      JavaCommand java = JavaCommand.ofCurrentProcess();
+      cluster.set(LocalCluster.start(client, KubeletSettings.of(settings.dataDir()), LocalImageCatalog.create(java)));
+      started.push(cluster.get());
+      started.push(ThreadlineOperator.start(client, operatorSettings()));
+      RunningApiServer api = ThreadlineApiServer.start(client, new ApiServerSettings(
+          settings.apiAddress(), settings.apiPort(), SYSTEM_NAMESPACE,
+          ApiServerSettings.loopback(SYSTEM_NAMESPACE).cacheSyncTimeout(),
+          ApiServerSettings.loopback(SYSTEM_NAMESPACE).writeVisibilityTimeout()));
+      started.push(api);
+      return new LocalMode(started, kubernetes, client, api, kubeconfig, new LinkedHashMap<>(keys), namespaces);
+    } catch (IOException e) {
+      closeAll(started);
+      throw new UncheckedIOException("cannot prepare the data folder " + settings.dataDir(), e);
+    } catch (RuntimeException e) {
+      closeAll(started);
+      throw e;
+    }
+  }
+
+  /** The operator as a cluster would run it, pointed at images the local kubelet knows. */
+  static OperatorSettings operatorSettings() {
+    OperatorSettings defaults = OperatorSettings.fromEnvironment(System.getenv());
+    return new OperatorSettings(defaults.watchNamespaces(), LocalImageCatalog.RUNNER_IMAGE, defaults.baseImage(),
+        defaults.builderImage(), LocalImageCatalog.REGISTRY, "", defaults.buildTimeout(), false,
+        SYSTEM_NAMESPACE, -1, defaults.model(), defaults.modelPrices());
+  }
+
+  public String apiUrl() {
+    return api.baseUrl();
+  }
+
+  public String kubernetesUrl() {
+    return kubernetes.url();
+  }
+
+  public Path kubeconfig() {
+    return kubeconfig;
+  }
+
+  /** API key to user id. */
+  public Map<String, String> apiKeys() {
+    return Map.copyOf(apiKeys);
+  }
+
+  /** User id to namespace. */
+  public Map<String, String> namespaces() {
+    return Map.copyOf(namespaces);
+  }
+
+  /** A client of the embedded API (owned by the local mode: do not close it). */
+  public KubernetesClient client() {
+    return client;
+  }
+
+  @Override
+  public void close() {
+    closeAll(started);
+  }
+
+  private static void closeAll(Deque<AutoCloseable> started) {
+    while (!started.isEmpty()) {
+      AutoCloseable next = started.pop();
+      try {
+        next.close();
+      } catch (Exception e) {
+        LOG.warn("Could not stop {} cleanly", next.getClass().getSimpleName(), e);
+      }
+    }
+  }
+}

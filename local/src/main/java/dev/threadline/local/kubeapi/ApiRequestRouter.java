@@ -1,0 +1,133 @@
+package dev.threadline.local.kubeapi;
+
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Answers every non-streaming request: version and discovery documents itself, resource requests
+ * through {@link ResourceOperations}, and a 404 Status for any other path. The raw store would
+ * answer an unknown path with a list of every stored object, Secrets included; no request reaches
+ * it unless its path names a known resource type.
+ */
+final class ApiRequestRouter {
+  private static final Logger LOG = LoggerFactory.getLogger(ApiRequestRouter.class);
+  static final String OPENAPI_V2_CONTENT_TYPE = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
+
+  private final ResourceTypes types;
+  private final ResourceOperations operations;
+  private final Supplier<String> serverAddress;
+
+  ApiRequestRouter(ResourceTypes types, ResourceOperations operations, Supplier<String> serverAddress) {
+    this.types = types;
+    this.operations = operations;
+    this.serverAddress = serverAddress;
+  }
+
+  /** A resource request's path and type, or the answer that rejects it. */
+  record Resolution(ApiPath path, ResourceType type, ApiResponse rejection) {
+    boolean rejected() {
+      return rejection != null;
+    }
+  }
+
+  /** Resolves a resource path from memory alone: safe on the event loop. */
+  Resolution resolve(String rawPath) {
+    Optional<ApiPath> parsed = ApiPath.parse(rawPath);
+    if (parsed.isEmpty()) {
+      return new Resolution(null, null, KubeStatus.pathNotFound());
+    }
+    ApiPath path = parsed.get();
+    Optional<ResourceType> type = types.find(path);
+    if (type.isEmpty() || (path.namespace() != null && !type.get().namespaced())) {
+      return new Resolution(path, null, KubeStatus.pathNotFound());
+    }
+    if (path.subresource() != null && !isServedSubresource(path, type.get())) {
+      return new Resolution(path, type.get(), KubeStatus.pathNotFound());
+    }
+    return new Resolution(path, type.get(), null);
+  }
+
+  private static boolean isServedSubresource(ApiPath path, ResourceType type) {
+    if (path.isStatus()) {
+      return type.statusSubresource();
+    }
+    return path.subresource().equals("log") && type.group().isEmpty() && type.plural().equals("pods");
+  }
+
+  /** Serves a request; blocks on the store, so it runs on a worker thread. */
+  ApiResponse handle(ApiRequest request) {
+    try {
+      return route(request);
+    } catch (RuntimeException e) {
+      LOG.warn("{} {} failed", request.method(), request.path(), e);
+      return KubeStatus.failure(500, "InternalError", "the embedded API failed to serve the request: " + e.getMessage());
+    }
+  }
+
+  private ApiResponse route(ApiRequest request) {
+    Optional<ApiResponse> discovery = discovery(request.path());
+    if (discovery.isPresent()) {
+      return request.method().equals("GET") ? discovery.get() : KubeStatus.methodNotAllowed();
+    }
+    Resolution resolution = resolve(request.path());
+    if (resolution.rejected()) {
+      return resolution.rejection();
+    }
+    ApiPath path = resolution.path();
+    ResourceType type = resolution.type();
+    return switch (request.method()) {
+      case "GET" -> operations.get(path, type, request);
+      case "POST" -> operations.create(path, type, request);
+      case "PUT" -> path.name() == null ? KubeStatus.methodNotAllowed() : operations.update(path, type, request);
+      case "PATCH" -> path.name() == null ? KubeStatus.methodNotAllowed() : operations.patch(path, type, request);
+      case "DELETE" -> operations.delete(path, type, request);
+      default -> KubeStatus.methodNotAllowed();
+    };
+  }
+
+  /** Version, health, discovery and OpenAPI documents; empty for any other path. */
+  private Optional<ApiResponse> discovery(String rawPath) {
+    String path = rawPath.length() > 1 && rawPath.endsWith("/") ? rawPath.substring(0, rawPath.length() - 1) : rawPath;
+    ResourceCatalog catalog = types.catalog();
+    switch (path) {
+      case "/version":
+        return Optional.of(ApiResponse.json(200, DiscoveryDocuments.version()));
+      case "/healthz", "/livez", "/readyz":
+        return Optional.of(new ApiResponse(200, "text/plain", "ok".getBytes()));
+      case "/api":
+        return Optional.of(ApiResponse.json(200, DiscoveryDocuments.coreVersions(serverAddress.get())));
+      case "/apis":
+        return Optional.of(ApiResponse.json(200, DiscoveryDocuments.groupList(catalog)));
+      case "/openapi/v2":
+        // Empty on purpose: with a schema kubectl would switch CRs to strategic merge patches.
+        return Optional.of(new ApiResponse(200, OPENAPI_V2_CONTENT_TYPE, new byte[0]));
+      default:
+        break;
+    }
+    if (path.equals("/openapi") || path.startsWith("/openapi/")) {
+      return Optional.of(KubeStatus.pathNotFound());
+    }
+    String[] segments = path.substring(1).split("/");
+    if (segments.length == 2 && segments[0].equals("api")) {
+      return Optional.of(
+          DiscoveryDocuments.resourceList(catalog, "", segments[1])
+              .map(list -> ApiResponse.json(200, list))
+              .orElseGet(KubeStatus::pathNotFound));
+    }
+    if (segments.length == 2 && segments[0].equals("apis")) {
+      return Optional.of(
+          DiscoveryDocuments.group(catalog, segments[1])
+              .map(group -> ApiResponse.json(200, group))
+              .orElseGet(KubeStatus::pathNotFound));
+    }
+    if (segments.length == 3 && segments[0].equals("apis")) {
+      return Optional.of(
+          DiscoveryDocuments.resourceList(catalog, segments[1], segments[2])
+              .map(list -> ApiResponse.json(200, list))
+              .orElseGet(KubeStatus::pathNotFound));
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,75 @@
+package dev.threadline.local.kubeapi;
+
+import dev.threadline.local.podlog.PodLogSource;
+import java.net.URL;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How to start an {@link EmbeddedKubernetesApi}.
+ *
+ * @param host the address to bind, {@code 127.0.0.1} unless told otherwise
+ * @param port the port to bind; 0 picks a free one
+ * @param podLogs where Pod logs come from (the process kubelet)
+ * @param crdResources CRD manifests (YAML or JSON) to install at start
+ */
+public record EmbeddedApiSettings(String host, int port, PodLogSource podLogs, List<URL> crdResources) {
+  public static final String DEFAULT_HOST = "127.0.0.1";
+
+  /** A source that has no logs: every Pod is still waiting to start. */
+  public static final PodLogSource NO_POD_LOGS = (namespace, pod, container) -> Optional.empty();
+
+  public EmbeddedApiSettings {
+    Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(podLogs, "podLogs");
+    crdResources = List.copyOf(crdResources);
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port out of range: " + port);
+    }
+  }
+
+  /** 127.0.0.1, any free port, no pod logs, the Threadline CRDs found on the classpath. */
+  public static EmbeddedApiSettings defaults() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public static final class Builder {
+    private String host = DEFAULT_HOST;
+    private int port;
+    private PodLogSource podLogs = NO_POD_LOGS;
+    private List<URL> crdResources;
+
+    private Builder() {}
+
+    public Builder host(String host) {
+      this.host = host;
+      return this;
+    }
+
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    public Builder podLogs(PodLogSource podLogs) {
+      this.podLogs = podLogs;
+      return this;
+    }
+
+    /** Replaces the default CRDs (every {@code META-INF/fabric8/*.threadline.dev-v1.yml}). */
+    public Builder crdResources(List<URL> crdResources) {
+      this.crdResources = crdResources;
+      return this;
+    }
+
+    public EmbeddedApiSettings build() {
+      List<URL> crds = crdResources != null ? crdResources : CrdResources.threadlineCrds(Builder.class.getClassLoader());
+      return new EmbeddedApiSettings(host, port, podLogs, crds);
+    }
+  }
+}

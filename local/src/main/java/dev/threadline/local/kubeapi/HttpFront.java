@@ -1,0 +1,252 @@
+package dev.threadline.local.kubeapi;
+
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Headers;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.http.WebSocketListener;
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.ServerWebSocket;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP side of the embedded API, on Vert.x. It streams what the mock server cannot (followed
+ * pod logs; watches over chunked HTTP for kubectl and over WebSocket for fabric8 clients) and hands
+ * every other request to the {@link ApiRequestRouter}. Anything that may block (the store takes
+ * locks) runs on the worker pool, never on the event loop.
+ */
+final class HttpFront implements Handler<HttpServerRequest> {
+  private static final Logger LOG = LoggerFactory.getLogger(HttpFront.class);
+
+  private final ApiRequestRouter router;
+  private final ResourceOperations operations;
+  private final CrudStore store;
+  private final PodLogStreamer podLogs;
+  private final ExecutorService workers;
+
+  HttpFront(
+      ApiRequestRouter router,
+      ResourceOperations operations,
+      CrudStore store,
+      PodLogStreamer podLogs,
+      ExecutorService workers) {
+    this.router = router;
+    this.operations = operations;
+    this.store = store;
+    this.podLogs = podLogs;
+    this.workers = workers;
+  }
+
+  @Override
+  public void handle(HttpServerRequest request) {
+    ApiRequest head = toApiRequest(request, null);
+    boolean upgrade = isWebSocketUpgrade(request);
+    if (head.isWatch()) {
+      serveWatch(request, head, upgrade);
+      return;
+    }
+    if (upgrade) {
+      // exec, attach and port-forward are not served.
+      send(request.response(), KubeStatus.pathNotFound());
+      return;
+    }
+    if (head.method().equals("GET") && head.path().endsWith("/log")) {
+      ApiRequestRouter.Resolution resolution = router.resolve(head.path());
+      if (!resolution.rejected() && "log".equals(resolution.path().subresource())) {
+        serveLog(request, resolution.path(), head);
+        return;
+      }
+    }
+    request.body()
+        .onSuccess(
+            body ->
+                runBlocking(
+                    () -> {
+                      ApiResponse answer = router.handle(toApiRequest(request, body.getBytes()));
+                      LOG.debug("{} {} -> {}", head.method(), request.uri(), answer.code());
+                      send(request.response(), answer);
+                    }))
+        .onFailure(e -> LOG.debug("Reading the body of {} {} failed", head.method(), head.path(), e));
+  }
+
+  private void serveWatch(HttpServerRequest request, ApiRequest asked, boolean upgrade) {
+    ApiRequestRouter.Resolution asResolved = router.resolve(asked.path());
+    ApiRequest watch = asked;
+    if (!asResolved.rejected() && asResolved.path().name() != null && asResolved.path().subresource() == null) {
+      // The old form of a single-object watch: the collection with a name selector.
+      watch = asked.watchingOnly(asResolved.path().name());
+      asResolved = router.resolve(asResolved.path().withName(null).path());
+    }
+    ApiRequestRouter.Resolution resolution = asResolved;
+    ApiRequest head = watch;
+    if (resolution.rejected() || resolution.path().subresource() != null) {
+      send(request.response(), resolution.rejected() ? resolution.rejection() : KubeStatus.methodNotAllowed());
+    } else if (upgrade) {
+      // The upgrade must start here, synchronously, before the request is read.
+      request.toWebSocket()
+          .onSuccess(
+              ws ->
+                  openWatch(
+                      head,
+                      resolution,
+                      webSocketTarget(ws),
+                      handler -> {
+                        ws.closeHandler(v -> handler.run());
+                        // Let close frames in: the client ends a watch by closing the socket.
+                        ws.resume();
+                      }))
+          .onFailure(e -> LOG.debug("WebSocket upgrade of {} failed", head.path(), e));
+    } else {
+      HttpServerResponse response = request.response();
+      response.setStatusCode(200).setChunked(true).putHeader("Content-Type", ApiResponse.JSON);
+      response.writeHead();
+      openWatch(head, resolution, httpTarget(response), handler -> response.closeHandler(v -> handler.run()));
+    }
+  }
+
+  private void serveLog(HttpServerRequest request, ApiPath path, ApiRequest head) {
+    runBlocking(
+        () -> {
+          PodLogStreamer.Lookup lookup = podLogs.lookup(path, head);
+          if (lookup.error() != null) {
+            send(request.response(), lookup.error());
+          } else {
+            podLogs.serve(request.response(), lookup.log(), head);
+          }
+        });
+  }
+
+  /**
+   * Opens a watch in the store and connects its listener to the client. Opening happens while no
+   * write can run, so no event falls between the store's registration and the first send.
+   */
+  private void openWatch(
+      ApiRequest head,
+      ApiRequestRouter.Resolution resolution,
+      WatchSink.Target target,
+      Consumer<Runnable> onClientClose) {
+    AtomicReference<Runnable> closer = new AtomicReference<>();
+    AtomicBoolean clientGone = new AtomicBoolean();
+    onClientClose.accept(
+        () -> {
+          clientGone.set(true);
+          Runnable close = closer.get();
+          if (close != null) {
+            runBlocking(close);
+          }
+        });
+    runBlocking(
+        () -> {
+          try {
+            ResourceType tableType = head.wantsTable() ? resolution.type() : null;
+            WatchEventFilter filter =
+                new WatchEventFilter(head.param("resourceVersion"), tableType, head.param("includeObject"));
+            RecordedRequest recorded =
+                new RecordedRequest("HTTP/1.1", HttpMethod.GET, head.path(), Headers.builder().build(), new Buffer());
+            WatchSink sink = new WatchSink(recorded, filter, target);
+            operations.exclusive(
+                () -> {
+                  MockResponse response = store.watch(resolution.path().path(), head.query());
+                  WebSocketListener listener = response.getWebSocketListener();
+                  listener.onOpen(sink, response);
+                  closer.set(() -> listener.onClosed(sink, 1000, "client closed the watch"));
+                  return null;
+                });
+          } catch (RuntimeException e) {
+            LOG.warn("Opening a watch on {} failed", head.path(), e);
+            target.close();
+            return;
+          }
+          if (clientGone.get()) {
+            closer.get().run();
+          }
+        });
+  }
+
+  private static WatchSink.Target webSocketTarget(ServerWebSocket ws) {
+    return new WatchSink.Target() {
+      @Override
+      public void send(String event) {
+        if (!ws.isClosed()) {
+          ws.writeTextMessage(event);
+        }
+      }
+
+      @Override
+      public void close() {
+        if (!ws.isClosed()) {
+          ws.close();
+        }
+      }
+    };
+  }
+
+  private static WatchSink.Target httpTarget(HttpServerResponse response) {
+    return new WatchSink.Target() {
+      @Override
+      public void send(String event) {
+        if (!response.closed() && !response.ended()) {
+          response.write(event + "\n");
+        }
+      }
+
+      @Override
+      public void close() {
+        if (!response.closed() && !response.ended()) {
+          response.end();
+        }
+      }
+    };
+  }
+
+  private void runBlocking(Runnable task) {
+    try {
+      workers.execute(task);
+    } catch (RejectedExecutionException e) {
+      // Shutting down: finish small clean-ups here rather than drop them.
+      task.run();
+    }
+  }
+
+  private static void send(HttpServerResponse response, ApiResponse answer) {
+    if (response.closed() || response.ended()) {
+      return;
+    }
+    response.setStatusCode(answer.code());
+    if (answer.contentType() != null) {
+      response.putHeader("Content-Type", answer.contentType());
+    }
+    response.end(io.vertx.core.buffer.Buffer.buffer(answer.body()));
+  }
+
+  private static ApiRequest toApiRequest(HttpServerRequest request, byte[] body) {
+    Map<String, List<String>> query = new LinkedHashMap<>();
+    request.params().forEach(entry -> query.computeIfAbsent(entry.getKey(), k -> new ArrayList<>()).add(entry.getValue()));
+    return new ApiRequest(
+        request.method().name(),
+        request.path(),
+        query,
+        request.getHeader("Accept"),
+        request.getHeader("Content-Type"),
+        body);
+  }
+
+  private static boolean isWebSocketUpgrade(HttpServerRequest request) {
+    String upgrade = request.getHeader("Upgrade");
+    return upgrade != null && upgrade.toLowerCase(Locale.ROOT).contains("websocket");
+  }
+}

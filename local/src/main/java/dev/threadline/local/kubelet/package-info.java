@@ -1,0 +1,23 @@
+/**
+ * The node and the controllers of local mode: what a cluster adds to its API, played in-process
+ * against any API server through a fabric8 {@code KubernetesClient}.
+ *
+ * <ul>
+ *   <li>{@link dev.threadline.local.kubelet.ProcessKubelet} runs Pods as host processes and serves
+ *       their logs ({@link dev.threadline.local.podlog.PodLogSource}).
+ *   <li>{@link dev.threadline.local.kubelet.LocalImages} says which images run here and how
+ *       ({@link dev.threadline.local.kubelet.LocalProgram}); nothing is pulled.
+ *   <li>{@code controllers.JobController} and {@code controllers.CronJobController} stand in
+ *       for kube-controller-manager; the embedded API deletes owned objects with their owner.
+ *   <li>{@link dev.threadline.local.kubelet.LocalCluster} starts and stops all of them together.
+ * </ul>
+ *
+ * <p>What a process cannot be, and so local mode does not do: there is no isolation (processes run
+ * as the JVM's user with the host's file system; only their environment is minimal), no bind mounts
+ * (container paths are rewritten to host folders where a whole value names a mounted path), no
+ * resource limits, probes, ports or networking of its own (every Pod's IP is 127.0.0.1), no
+ * container restarts (every Pod behaves as {@code restartPolicy: Never}), and read-only mounts are
+ * not enforced. Volumes: emptyDir, configMap, secret, persistentVolumeClaim and hostPath; others
+ * fail the Pod with reason {@code VolumeNotSupportedLocally}.
+ */
+package dev.threadline.local.kubelet;

@@ -1,0 +1,88 @@
+package dev.threadline.local.e2e;
+
+import dev.threadline.local.LocalMode;
+import dev.threadline.local.LocalSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The local mode as a test uses it: random ports, a fresh data folder and two users, alice and bob,
+ * with known keys; and a small HTTP client for its REST API.
+ */
+public final class LocalModeFixture implements AutoCloseable {
+  public static final String ALICE_KEY = "tl_test_alice_0123456789";
+  public static final String BOB_KEY = "tl_test_bob_0123456789";
+
+  private final LocalMode local;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private LocalModeFixture(LocalMode local) {
+    this.local = local;
+  }
+
+  public static LocalModeFixture start() {
+    try {
+      Path dataDir = Files.createTempDirectory("threadline-e2e");
+      LocalSettings settings = LocalSettings.fromEnvironment(Map.of())
+          .withPorts(0, 0)
+          .withDataDir(dataDir)
+          .withApiKeys(Map.of(ALICE_KEY, "alice", BOB_KEY, "bob"));
+      return new LocalModeFixture(LocalMode.start(settings));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public LocalMode local() {
+    return local;
+  }
+
+  public HttpResponse<String> get(String key, String path) {
+    return send(request(key, path).GET().build());
+  }
+
+  public HttpResponse<String> post(String key, String path, String json) {
+    return send(request(key, path).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+  }
+
+  public HttpResponse<String> delete(String key, String path) {
+    return send(request(key, path).DELETE().build());
+  }
+
+  public HttpRequest.Builder request(String key, String path) {
+    HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(local.apiUrl() + path)).timeout(Duration.ofSeconds(30));
+    if (key != null) {
+      builder.header("Authorization", "Bearer " + key);
+    }
+    return builder;
+  }
+
+  public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+    try {
+      return http.send(request, handler);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private HttpResponse<String> send(HttpRequest request) {
+    return send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Override
+  public void close() {
+    local.close();
+  }
+}
