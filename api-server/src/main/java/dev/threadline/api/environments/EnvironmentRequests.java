@@ -32,7 +32,8 @@ final class EnvironmentRequests {
    * {@code PATCH /environments/:id}: every field optional; an absent or null field stays as it is. A
    * list given replaces the list. In {@code environmentVariables}, {@code secrets} and {@code
    * mcpServers}, an item whose value (or bearerToken) is absent or the mask {@code "****"} keeps the
-   * stored value of the same key, so a client can send back what it read.
+   * stored value of the same key, so a client can send back what it read. {@code isActive: true}
+   * restores a soft-deleted environment.
    */
   record Update(
       String name,
@@ -47,7 +48,8 @@ final class EnvironmentRequests {
       List<McpServerInput> mcpServers,
       List<DocumentInput> documentation,
       Boolean internetAccess,
-      @JsonProperty("isDefault") Boolean isDefault) {}
+      @JsonProperty("isDefault") Boolean isDefault,
+      @JsonProperty("isActive") Boolean isActive) {}
 
   record PackagesInput(List<String> system, List<String> python, List<String> node) {}
 

@@ -11,7 +11,7 @@ final class EnvironmentResponses {
   /** {@code {environment}}: every single-environment answer is wrapped, as set-default's is. */
   record Single(EnvironmentView environment) {}
 
-  /** {@code DELETE}: what was deleted and how; a soft delete can be undone with PATCH isActive. */
+  /** {@code DELETE}: what was deleted and how; a soft delete is undone with {@code PATCH {isActive: true}}. */
   record Deleted(boolean success, String id, boolean hard) {}
 
   record AvailableRuntimes(Map<String, List<String>> runtimes) {}

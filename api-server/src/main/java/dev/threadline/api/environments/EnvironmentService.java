@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,24 +93,27 @@ public final class EnvironmentService {
     SpecChange change = new SpecChange(request);
     String displayName = request.name() == null ? null : EnvironmentInputs.name(request.name());
     Map<String, String> stored = change.touchesValues() ? store.values(tenant.namespace(), name) : Map.of();
-    SecretValues[] values = new SecretValues[1];
+    AtomicReference<SecretValues> values = new AtomicReference<>();
     Environment updated = store.update(tenant.namespace(), name, current -> {
           EnvironmentSpec spec = EnvironmentMapper.spec(current);
           current.setSpec(spec);
           if (displayName != null) {
             spec.setDisplayName(displayName);
           }
-          values[0] = SecretValues.startingFrom(stored);
-          change.applyTo(spec, EnvironmentValues.secretName(name), values[0]);
-          if (Boolean.FALSE.equals(request.isDefault())) {
+          values.set(SecretValues.startingFrom(stored));
+          change.applyTo(spec, EnvironmentValues.secretName(name), values.get());
+          if (Boolean.FALSE.equals(request.isDefault()) || Boolean.FALSE.equals(request.isActive())) {
             spec.setIsDefault(false);
+          }
+          if (request.isActive() != null) {
+            spec.setIsActive(request.isActive());
           }
           EnvironmentMapper.touch(current, clock.instant());
           return current;
         })
         .orElseThrow(() -> notFound(environmentId));
-    if (change.touchesValues() && values[0].changed()) {
-      store.writeValues(updated, values[0].data());
+    if (change.touchesValues() && values.get().changed()) {
+      store.writeValues(updated, values.get().data());
     }
     if (Boolean.TRUE.equals(request.isDefault())) {
       updated = defaults.setDefault(tenant.namespace(), name);

@@ -175,6 +175,11 @@ class EnvironmentsMockServerTest {
     assertThat(api.get("/environments/" + first, carl.key()).json().get("environment").get("isActive").asBoolean())
         .isFalse();
 
+    ApiClient.Response restored = api.patch("/environments/" + first, carl.key(), "{\"isActive\": true}");
+    assertThat(restored.json().get("environment").get("isActive").asBoolean()).isTrue();
+    assertThat(ids(api.get("/environments?isActive=false", carl.key()))).isEmpty();
+    api.delete("/environments/" + first, carl.key());
+
     ApiClient.Response hard = api.delete("/environments/" + second + "?hard=true", carl.key());
     assertThat(hard.body()).isEqualTo("{\"success\":true,\"id\":\"" + second + "\",\"hard\":true}");
     assertError(api.get("/environments/" + second, carl.key()), 404, "Not Found", "Environment " + second + " not found");
