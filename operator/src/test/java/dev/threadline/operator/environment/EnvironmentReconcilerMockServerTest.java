@@ -159,6 +159,12 @@ class EnvironmentReconcilerMockServerTest {
     assertThat(failed.getConditions()).singleElement()
         .satisfies(c -> assertThat(List.of(c.getStatus(), c.getReason(), c.getMessage()))
             .containsExactly("False", "BuildFailed", "Package not found"));
+
+    // A new request after a failure builds again; the old error is gone from the status.
+    requestBuild("env-missing", "r2", false);
+    EnvironmentStatus retried = awaitStatus("env-missing", s -> "r2".equals(s.getBuildRequestId()));
+    assertThat(retried.getBuildStatus()).isEqualTo(BuildStatus.BUILDING);
+    assertThat(retried.getBuildError()).isNull();
   }
 
   @Test
