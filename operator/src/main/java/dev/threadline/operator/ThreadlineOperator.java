@@ -5,6 +5,7 @@ import dev.threadline.operator.agent.AgentReconciler;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
 import dev.threadline.operator.run.RunReconciler;
+import dev.threadline.operator.schedule.ScheduleReconciler;
 import dev.threadline.operator.thread.ThreadReconciler;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.health.OperatorHttpEndpoints;
@@ -69,6 +70,7 @@ public final class ThreadlineOperator implements AutoCloseable {
     register(operator, new AgentReconciler(conditions), settings);
     register(operator, new RunReconciler(agents, models, ModelPricing.parse(settings.modelPrices()), clock), settings);
     register(operator, new ThreadReconciler(clock), settings);
+    register(operator, new ScheduleReconciler(settings.runnerImage(), conditions, clock), settings);
     operator.start();
 
     OperatorHttpEndpoints endpoints = null;
