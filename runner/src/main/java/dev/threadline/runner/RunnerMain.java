@@ -1,5 +1,6 @@
 package dev.threadline.runner;
 
+import dev.threadline.runner.trigger.TriggerCommand;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Map;
@@ -19,7 +20,7 @@ public final class RunnerMain {
   RunnerMain(PrintStream out, PrintStream err) {
     this.out = out;
     this.err = err;
-    this.commands = Map.of("version", this::version);
+    this.commands = Map.of("version", this::version, "trigger", args -> TriggerCommand.fromEnvironment(err).execute(args));
   }
 
   public static void main(String[] args) {

@@ -23,6 +23,6 @@ class RunnerMainTest {
   void unknownCommandGivesUsageOnStderrAndExitTwo() {
     assertThat(runner.execute(new String[] {"fly"})).isEqualTo(2);
     assertThat(out.size()).isZero();
-    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("usage: runner <version>");
+    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("usage: runner <trigger|version>");
   }
 }
