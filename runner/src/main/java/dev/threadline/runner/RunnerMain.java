@@ -1,7 +1,12 @@
 package dev.threadline.runner;
 
+import dev.threadline.models.ModelProviders;
+import dev.threadline.runner.run.RunCommand;
 import dev.threadline.runner.trigger.TriggerCommand;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.function.Function;
@@ -20,11 +25,16 @@ public final class RunnerMain {
   RunnerMain(PrintStream out, PrintStream err) {
     this.out = out;
     this.err = err;
-    this.commands = Map.of("version", this::version, "trigger", args -> TriggerCommand.fromEnvironment(err).execute(args));
+    this.commands = Map.of("version", this::version, "run", this::run,
+        "trigger", args -> TriggerCommand.fromEnvironment(err).execute(args));
   }
 
   public static void main(String[] args) {
-    System.exit(new RunnerMain(System.out, System.err).execute(args));
+    // The protocol owns the real stdout, in UTF-8 whatever the locale; anything else that prints to
+    // System.out (a library, a stray println) lands on stderr instead of corrupting the protocol.
+    PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+    System.setOut(System.err);
+    System.exit(new RunnerMain(protocol, System.err).execute(args));
   }
 
   int execute(String[] args) {
@@ -33,6 +43,10 @@ public final class RunnerMain {
       return 2;
     }
     return commands.get(args[0]).apply(Arrays.copyOfRange(args, 1, args.length));
+  }
+
+  private int run(String[] args) {
+    return new RunCommand(out, err, System.getenv(), ModelProviders::create).execute(args);
   }
 
   private int version(String[] args) {

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RunnerMainTest {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -23,6 +26,25 @@ class RunnerMainTest {
   void unknownCommandGivesUsageOnStderrAndExitTwo() {
     assertThat(runner.execute(new String[] {"fly"})).isEqualTo(2);
     assertThat(out.size()).isZero();
-    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("usage: runner <trigger|version>");
+    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("usage: runner <run|trigger|version>");
+  }
+
+  @Test
+  void dispatchesRunAndRefusesAMalformedRunJsonWithExitTwoNamingTheField(@TempDir Path dir) throws Exception {
+    Path input = Files.writeString(dir.resolve("run.json"),
+        "{\"runId\":\"run_1\",\"message\":\"hi\",\"mcpServers\":[{\"type\":\"http\",\"name\":\"web\"}]}");
+
+    int exit = runner.execute(new String[] {"run", "--input", input.toString(), "--workspace", dir.toString()});
+
+    assertThat(exit).isEqualTo(2);
+    assertThat(out.size()).isZero();
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("runner run: run.json: mcpServers[0].url: is required\n");
+  }
+
+  @Test
+  void runWithoutItsOptionsGivesUsage() {
+    assertThat(runner.execute(new String[] {"run", "--input"})).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .isEqualTo("runner run: --input needs a value\nusage: runner run --input <run.json> --workspace <dir>\n");
   }
 }

@@ -1,0 +1,147 @@
+package dev.threadline.runner.tools;
+
+import dev.threadline.models.ToolDefinition;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code run_command}: runs a shell command with {@code /bin/sh -c} in the workspace, stdout and
+ * stderr interleaved as a terminal shows them, with no stdin. A command that outlives its timeout is
+ * killed with everything it started and reports exit code 124, as coreutils' {@code timeout} does.
+ */
+public final class CommandTool implements Tool {
+
+  public static final String NAME = "run_command";
+  /** The exit code of a command stopped at its timeout. */
+  public static final int TIMEOUT_EXIT_CODE = 124;
+
+  private static final Logger log = LoggerFactory.getLogger(CommandTool.class);
+  /** How long to wait for the output pipe to close once the shell is gone (background jobs may hold it). */
+  private static final Duration DRAIN_WAIT = Duration.ofSeconds(1);
+  private static final File NO_INPUT = new File("/dev/null");
+
+  private final Path workspace;
+  private final Duration timeout;
+  private final int outputLimitBytes;
+  private final Set<String> hiddenEnvironment;
+  private final Set<Process> running = ConcurrentHashMap.newKeySet();
+  private volatile boolean cancelled;
+
+  /**
+   * @param hiddenEnvironment names of the runner's environment variables that commands must not see
+   *     (the model API key, MCP tokens): the model could otherwise print them
+   */
+  public CommandTool(Path workspace, Duration timeout, int outputLimitBytes, Set<String> hiddenEnvironment) {
+    this.workspace = workspace;
+    this.timeout = timeout;
+    this.outputLimitBytes = outputLimitBytes;
+    this.hiddenEnvironment = Set.copyOf(hiddenEnvironment);
+  }
+
+  @Override
+  public ToolDefinition definition() {
+    return new ToolDefinition(NAME,
+        "Run a shell command with /bin/sh -c in the workspace directory and get its exit code and combined "
+            + "stdout/stderr. Commands time out after " + timeout.toSeconds() + " s; there is no stdin.",
+        JsonSchemas.stringObject(Map.of("command", "The shell command to run"), List.of("command")));
+  }
+
+  @Override
+  public String type() {
+    return "command_execution";
+  }
+
+  @Override
+  public ToolResult run(Map<String, Object> arguments) {
+    String command = ToolArguments.requiredString(arguments, "command");
+    if (cancelled) {
+      return ToolResult.failure(type(), command, null, "the run was cancelled");
+    }
+    Process process;
+    try {
+      ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", command)
+          .directory(workspace.toFile())
+          .redirectErrorStream(true)
+          .redirectInput(ProcessBuilder.Redirect.from(NO_INPUT));
+      hiddenEnvironment.forEach(builder.environment()::remove);
+      process = builder.start();
+    } catch (IOException e) {
+      return ToolResult.failure(type(), command, null, "cannot start /bin/sh: " + e.getMessage());
+    }
+    running.add(process);
+    try {
+      return await(command, process);
+    } finally {
+      running.remove(process);
+    }
+  }
+
+  private ToolResult await(String command, Process process) {
+    BoundedOutput output = new BoundedOutput(outputLimitBytes);
+    Thread reader = Thread.ofPlatform().daemon().name("command-output").start(() -> copy(process.getInputStream(), output));
+    boolean exited;
+    try {
+      exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      exited = false;
+    }
+    if (!exited) {
+      killTree(process);
+    }
+    try {
+      reader.join(DRAIN_WAIT);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (!exited) {
+      String note = cancelled ? "[command stopped: the run was cancelled]" : "[command timed out after "
+          + timeout.toSeconds() + " s and was killed]";
+      return ToolResult.command(command, TIMEOUT_EXIT_CODE, withNote(output.text(), note));
+    }
+    return ToolResult.command(command, process.exitValue(), output.text());
+  }
+
+  /** Stops every command still running, e.g. when the Pod is being deleted. */
+  public void cancelAll() {
+    cancelled = true;
+    running.forEach(CommandTool::killTree);
+  }
+
+  private static void killTree(Process process) {
+    // Children first, so none is re-parented and left running when the shell dies.
+    List<ProcessHandle> tree = Stream.concat(process.descendants(), Stream.of(process.toHandle())).toList();
+    tree.forEach(ProcessHandle::destroyForcibly);
+    try {
+      process.waitFor(2, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void copy(InputStream in, BoundedOutput output) {
+    byte[] buffer = new byte[8192];
+    try (in) {
+      for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+        output.write(buffer, 0, n);
+      }
+    } catch (IOException e) {
+      log.debug("Command output closed: {}", e.getMessage());
+    }
+  }
+
+  private static String withNote(String output, String note) {
+    return output.isEmpty() || output.endsWith("\n") ? output + note : output + "\n" + note;
+  }
+}
