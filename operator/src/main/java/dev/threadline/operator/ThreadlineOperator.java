@@ -2,6 +2,7 @@ package dev.threadline.operator;
 
 import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.agent.AgentReconciler;
+import dev.threadline.operator.environment.EnvironmentReconciler;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
 import dev.threadline.operator.run.RunReconciler;
@@ -70,6 +71,7 @@ public final class ThreadlineOperator implements AutoCloseable {
     register(operator, new AgentReconciler(conditions), settings);
     register(operator, new RunReconciler(agents, models, ModelPricing.parse(settings.modelPrices()), clock), settings);
     register(operator, new ThreadReconciler(clock), settings);
+    register(operator, new EnvironmentReconciler(client, settings, conditions, clock), settings);
     register(operator, new ScheduleReconciler(settings.runnerImage(), conditions, clock), settings);
     operator.start();
 
