@@ -351,7 +351,7 @@ class ChartRenderTest {
   void triggerRoleOnlyCreatesThreadsAndRunsAndReadsSchedules() {
     JsonNode trigger = defaults.get("ClusterRole", "threadline-trigger");
 
-    assertThat(trigger.path("rules")).hasSize(2);
+    assertThat(trigger.path("rules")).hasSize(3);
     JsonNode create = trigger.at("/rules/0");
     assertThat(texts(create.path("resources"))).containsExactlyInAnyOrder("threads", "runs");
     assertThat(texts(create.path("verbs"))).containsExactly("create");
@@ -360,6 +360,9 @@ class ChartRenderTest {
     assertThat(texts(read.path("verbs"))).containsExactly("get");
     assertThat(texts(create.path("apiGroups"))).containsExactly("threadline.dev");
     assertThat(texts(read.path("apiGroups"))).containsExactly("threadline.dev");
+    JsonNode readThreads = trigger.at("/rules/2");
+    assertThat(texts(readThreads.path("resources"))).containsExactly("threads");
+    assertThat(texts(readThreads.path("verbs"))).containsExactly("get");
   }
 
   @Test

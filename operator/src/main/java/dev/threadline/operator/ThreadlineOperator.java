@@ -6,6 +6,7 @@ import dev.threadline.operator.environment.EnvironmentReconciler;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
 import dev.threadline.operator.run.RunReconciler;
+import dev.threadline.operator.schedule.ScheduleReconciler;
 import dev.threadline.operator.thread.ThreadReconciler;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.health.OperatorHttpEndpoints;
@@ -71,6 +72,7 @@ public final class ThreadlineOperator implements AutoCloseable {
     register(operator, new RunReconciler(agents, models, ModelPricing.parse(settings.modelPrices()), clock), settings);
     register(operator, new ThreadReconciler(clock), settings);
     register(operator, new EnvironmentReconciler(client, settings, conditions, clock), settings);
+    register(operator, new ScheduleReconciler(settings.runnerImage(), conditions, clock), settings);
     operator.start();
 
     OperatorHttpEndpoints endpoints = null;
