@@ -141,15 +141,17 @@ class ChartRenderTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("valueSets")
-  void apiServerReadsSecretsOnlyInTheReleaseNamespace(ValueSet values) {
-    for (String verb : List.of("get", "list", "watch")) {
+  void apiServerListsSecretsOnlyInTheReleaseNamespaceAndReachesOthersByName(ValueSet values) {
+    for (String verb : List.of("list", "watch")) {
       assertThat(values.chart().scopesAllowing(values.apiServer(), "", "secrets", verb))
           .as("where the api-server may %s secrets", verb)
           .containsExactly(NAMESPACE);
     }
-    for (String verb : List.of("create", "update", "patch", "delete")) {
-      assertThat(values.chart().scopesAllowing(values.apiServer(), "", "secrets", verb)).as(verb).isEmpty();
+    // Environment values live in a Secret per environment in the user's namespace, reached by name.
+    for (String verb : List.of("get", "create", "update", "delete")) {
+      assertThat(values.chart().scopesAllowing(values.apiServer(), "", "secrets", verb)).as(verb).contains((String) null);
     }
+    assertThat(values.chart().scopesAllowing(values.apiServer(), "", "secrets", "patch")).isEmpty();
   }
 
   @Test
@@ -293,6 +295,12 @@ class ChartRenderTest {
     assertThat(env.get("THREADLINE_SYSTEM_NAMESPACE").at("/valueFrom/fieldRef/fieldPath").asText())
         .isEqualTo("metadata.namespace");
     assertThat(env.get("POD_NAMESPACE").at("/valueFrom/fieldRef/fieldPath").asText()).isEqualTo("metadata.namespace");
+    // Rendered Dockerfiles and build hashes must agree with the operator's.
+    Map<String, JsonNode> operatorEnv = env(container(values.chart().get("Deployment", values.operator())));
+    for (String name : List.of("THREADLINE_RUNNER_IMAGE", "THREADLINE_BASE_IMAGE")) {
+      assertThat(env.get(name).path("value").asText()).as(name).isNotBlank()
+          .isEqualTo(operatorEnv.get(name).path("value").asText());
+    }
   }
 
   @Test
@@ -343,7 +351,7 @@ class ChartRenderTest {
   void triggerRoleOnlyCreatesThreadsAndRunsAndReadsSchedules() {
     JsonNode trigger = defaults.get("ClusterRole", "threadline-trigger");
 
-    assertThat(trigger.path("rules")).hasSize(2);
+    assertThat(trigger.path("rules")).hasSize(3);
     JsonNode create = trigger.at("/rules/0");
     assertThat(texts(create.path("resources"))).containsExactlyInAnyOrder("threads", "runs");
     assertThat(texts(create.path("verbs"))).containsExactly("create");
@@ -352,6 +360,9 @@ class ChartRenderTest {
     assertThat(texts(read.path("verbs"))).containsExactly("get");
     assertThat(texts(create.path("apiGroups"))).containsExactly("threadline.dev");
     assertThat(texts(read.path("apiGroups"))).containsExactly("threadline.dev");
+    JsonNode readThreads = trigger.at("/rules/2");
+    assertThat(texts(readThreads.path("resources"))).containsExactly("threads");
+    assertThat(texts(readThreads.path("verbs"))).containsExactly("get");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.threadline.local;
 
+import dev.threadline.local.build.LocalImageBuild;
 import dev.threadline.local.kubelet.LocalImages;
 import dev.threadline.local.kubelet.LocalProgram;
 import dev.threadline.local.kubelet.LocalPrograms;
@@ -17,6 +18,8 @@ final class LocalImageCatalog {
   /** The entrypoint every Threadline image ends with (see the Dockerfile renderer). */
   static final String RUNNER_ENTRYPOINT = "/opt/threadline/bin/runner";
   static final String RUNNER_MAIN = "dev.threadline.runner.RunnerMain";
+  /** Kaniko's repository names (the maintained fork's and the original's): the operator's builder image. */
+  private static final Set<String> BUILDER_IMAGES = Set.of("kaniko", "executor");
   private static final Set<String> SHELL_IMAGES = Set.of("busybox", "alpine", "debian", "ubuntu", "bash");
 
   private LocalImageCatalog() {}
@@ -26,6 +29,9 @@ final class LocalImageCatalog {
     return new LocalImages()
         .register("the Threadline runner (" + RUNNER_IMAGE + ")", image -> image.equals(RUNNER_IMAGE), runner)
         .register("environment images (" + REGISTRY + "/env-*)", image -> image.startsWith(REGISTRY + "/env-"), runner)
+        .register("the image builder (Kaniko): checks the Dockerfile, builds nothing",
+            image -> BUILDER_IMAGES.contains(repository(image)),
+            container -> java.command(LocalImageBuild.class.getName(), container.args()))
         .register("shell images (" + String.join(", ", SHELL_IMAGES.stream().sorted().toList()) + ")",
             image -> SHELL_IMAGES.contains(repository(image)), LocalPrograms.shell());
   }

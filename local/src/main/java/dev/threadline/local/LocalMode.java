@@ -78,7 +78,7 @@ public final class LocalMode implements AutoCloseable {
       Map<String, String> namespaces = new TenantProvisioner(client, SYSTEM_NAMESPACE).provision(keys);
 
       JavaCommand java = JavaCommand.ofCurrentProcess();
-      cluster.set(LocalCluster.start(client, KubeletSettings.of(settings.dataDir()), LocalImageCatalog.create(java)));
+      cluster.set(LocalCluster.start(client, KubeletSettings.of(settings.dataDir()).withApiServerUrl(kubernetes.url()), LocalImageCatalog.create(java)));
       started.push(cluster.get());
       started.push(ThreadlineOperator.start(client, operatorSettings.apply(operatorSettings())));
       RunningApiServer api = ThreadlineApiServer.start(client, new ApiServerSettings(

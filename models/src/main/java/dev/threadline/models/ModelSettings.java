@@ -72,6 +72,19 @@ public record ModelSettings(String provider, String model, String baseUrl, Strin
     };
   }
 
+  /**
+   * The API key, for providers that cannot work without one.
+   *
+   * @throws IllegalArgumentException naming the provider and the variable to set
+   */
+  public String requireApiKey() {
+    if (!hasApiKey()) {
+      throw new IllegalArgumentException("the " + provider + " model provider needs an API key: set "
+          + ENV_API_KEY + " (ModelSettings.apiKey)");
+    }
+    return apiKey;
+  }
+
   public boolean hasApiKey() {
     return apiKey != null;
   }

@@ -5,9 +5,11 @@ import dev.threadline.operator.agent.AgentReconciler;
 import dev.threadline.operator.computer.ComputerRuns;
 import dev.threadline.operator.computer.KubernetesPodLogFollower;
 import dev.threadline.operator.computer.PodLogFollower;
+import dev.threadline.operator.environment.EnvironmentReconciler;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
 import dev.threadline.operator.run.RunReconciler;
+import dev.threadline.operator.schedule.ScheduleReconciler;
 import dev.threadline.operator.thread.ThreadReconciler;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.health.OperatorHttpEndpoints;
@@ -80,6 +82,8 @@ public final class ThreadlineOperator implements AutoCloseable {
     ComputerRuns computer = new ComputerRuns(client, settings, agents, pricing, clock, podLogs);
     register(operator, new RunReconciler(agents, models, pricing, clock, computer), settings);
     register(operator, new ThreadReconciler(clock), settings);
+    register(operator, new EnvironmentReconciler(client, settings, conditions, clock), settings);
+    register(operator, new ScheduleReconciler(settings.runnerImage(), conditions, clock), settings);
     operator.start();
 
     OperatorHttpEndpoints endpoints = null;

@@ -2,6 +2,7 @@ package dev.threadline.runner;
 
 import dev.threadline.models.ModelProviders;
 import dev.threadline.runner.run.RunCommand;
+import dev.threadline.runner.trigger.TriggerCommand;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
@@ -24,7 +25,8 @@ public final class RunnerMain {
   RunnerMain(PrintStream out, PrintStream err) {
     this.out = out;
     this.err = err;
-    this.commands = Map.of("version", this::version, "run", this::run);
+    this.commands = Map.of("version", this::version, "run", this::run,
+        "trigger", args -> TriggerCommand.fromEnvironment(err).execute(args));
   }
 
   public static void main(String[] args) {

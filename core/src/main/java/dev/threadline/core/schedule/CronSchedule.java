@@ -9,16 +9,27 @@ import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * A five-field cron expression (minute, hour, day of month, month, day of week with Sunday = 0)
  * read in a time zone. The math, DST included, is cron-utils'; this class only adds the contract's
- * rules and error messages.
+ * rules, Kubernetes' CronJob macros, and error messages.
  */
 public final class CronSchedule {
   private static final CronParser PARSER =
       new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
+  /** What a CronJob's {@code schedule} may say instead of five fields. */
+  private static final Map<String, String> CRONJOB_MACROS = Map.of(
+      "@yearly", "0 0 1 1 *",
+      "@annually", "0 0 1 1 *",
+      "@monthly", "0 0 1 * *",
+      "@weekly", "0 0 * * 0",
+      "@daily", "0 0 * * *",
+      "@midnight", "0 0 * * *",
+      "@hourly", "0 * * * *");
 
   private final String expression;
   private final ZoneId zone;
@@ -56,6 +67,17 @@ public final class CronSchedule {
     }
   }
 
+  /**
+   * A Kubernetes CronJob's {@code schedule}: five fields or a macro such as {@code @hourly}.
+   *
+   * @throws InvalidScheduleException naming what is wrong
+   */
+  public static CronSchedule parseCronJob(String schedule, String timezone) {
+    String expression = schedule == null ? null : schedule.strip();
+    return parse(expression == null ? null : CRONJOB_MACROS.getOrDefault(expression.toLowerCase(Locale.ROOT), expression),
+        timezone);
+  }
+
   /** A zone id, UTC when blank; an unknown zone names the {@code timezone} field. */
   public static ZoneId zone(String timezone) {
     if (timezone == null || timezone.isBlank()) {
@@ -75,11 +97,18 @@ public final class CronSchedule {
 
   /** The last firing at or before {@code atOrBefore}; empty if none. */
   public Optional<Instant> lastAtOrBefore(Instant atOrBefore) {
-    ZonedDateTime at = atOrBefore.atZone(zone);
-    if (executionTime.isMatch(at.withNano(0).withSecond(0)) && at.getSecond() == 0 && at.getNano() == 0) {
-      return Optional.of(atOrBefore);
+    // Ask for the last firing before the next whole second, so a firing exactly at the instant counts.
+    Optional<Instant> candidate = executionTime.lastExecution(atOrBefore.plusSeconds(1).atZone(zone).withNano(0))
+        .map(ZonedDateTime::toInstant);
+    if (candidate.isPresent() && candidate.get().isAfter(atOrBefore)) {
+      candidate = executionTime.lastExecution(candidate.get().atZone(zone)).map(ZonedDateTime::toInstant);
     }
-    return executionTime.lastExecution(at).map(ZonedDateTime::toInstant);
+    return candidate.filter(time -> !time.isAfter(atOrBefore));
+  }
+
+  /** The firing that is due: the latest one after {@code earliest} and at or before {@code now}. */
+  public Optional<Instant> mostRecent(Instant earliest, Instant now) {
+    return lastAtOrBefore(now).filter(time -> time.isAfter(earliest));
   }
 
   public String expression() {

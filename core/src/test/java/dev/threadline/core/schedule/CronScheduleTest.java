@@ -62,4 +62,29 @@ class CronScheduleTest {
   void blankZoneMeansUtc() {
     assertThat(CronSchedule.parse("0 0 * * *", null).zone().getId()).isEqualTo("UTC");
   }
+
+  @Test
+  void berlinNineOClockFollowsTheDaylightSavingSwitch() {
+    CronSchedule schedule = CronSchedule.parse("0 9 * * *", "Europe/Berlin");
+    // CET (UTC+1) before the switch on 29 March 2026, CEST (UTC+2) after it.
+    assertThat(schedule.nextAfter(Instant.parse("2026-03-27T12:00:00Z"))).contains(Instant.parse("2026-03-28T08:00:00Z"));
+    assertThat(schedule.nextAfter(Instant.parse("2026-03-28T12:00:00Z"))).contains(Instant.parse("2026-03-29T07:00:00Z"));
+  }
+
+  @Test
+  void mostRecentIsTheLatestDueFiringAfterTheEarliestOnly() {
+    CronSchedule schedule = CronSchedule.parse("*/5 * * * *", null);
+    Instant now = Instant.parse("2026-05-01T10:07:30Z");
+    assertThat(schedule.mostRecent(Instant.parse("2026-05-01T09:00:00Z"), now)).contains(Instant.parse("2026-05-01T10:05:00Z"));
+    assertThat(schedule.mostRecent(Instant.parse("2026-05-01T10:05:00Z"), now)).isEmpty();
+    assertThat(schedule.mostRecent(Instant.parse("2026-05-01T09:00:00Z"), Instant.parse("2026-05-01T10:05:00Z")))
+        .contains(Instant.parse("2026-05-01T10:05:00Z"));
+  }
+
+  @Test
+  void cronJobSchedulesAcceptMacrosButContractExpressionsDoNot() {
+    assertThat(CronSchedule.parseCronJob("@hourly", "UTC").nextAfter(Instant.parse("2026-05-01T10:07:30Z")))
+        .contains(Instant.parse("2026-05-01T11:00:00Z"));
+    assertThatThrownBy(() -> CronSchedule.parse("@hourly", "UTC")).isInstanceOf(InvalidScheduleException.class);
+  }
 }

@@ -1,18 +1,24 @@
 package dev.threadline.crds.environment;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Size;
 import java.util.ArrayList;
 import java.util.List;
 
 /** Package names by kind, installed into the environment's image. */
 public class EnvironmentPackages {
+  public static final int MAX_PER_KIND = 200;
+
   @JsonPropertyDescription("Debian packages (apt).")
+  @Size(max = MAX_PER_KIND)
   private List<String> system = new ArrayList<>();
 
   @JsonPropertyDescription("Python packages (pip).")
+  @Size(max = MAX_PER_KIND)
   private List<String> python = new ArrayList<>();
 
   @JsonPropertyDescription("Node.js packages (npm, global).")
+  @Size(max = MAX_PER_KIND)
   private List<String> node = new ArrayList<>();
 
   public List<String> getSystem() {

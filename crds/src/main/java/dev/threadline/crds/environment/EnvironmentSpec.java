@@ -4,14 +4,33 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
-/** What the user declares about an environment. Values of variables and secrets never live here. */
+/**
+ * What the user declares about an environment. Values of variables, secrets and MCP bearer tokens
+ * never live here: see {@link EnvironmentValues}.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "!has(self.environmentVariables) || self.environmentVariables.all(v, self.environmentVariables.filter(o, o.key == v.key).size() == 1)",
+    message = "environment variable keys must be unique")
+@ValidationRule(value = "!has(self.secrets) || self.secrets.all(v, self.secrets.filter(o, o.name == v.name).size() == 1)",
+    message = "secret names must be unique")
+@ValidationRule(value = "!has(self.mcpServers) || self.mcpServers.all(v, self.mcpServers.filter(o, o.name == v.name).size() == 1)",
+    message = "MCP server names must be unique")
 public class EnvironmentSpec {
+  public static final int MAX_VARIABLES = 200;
+  public static final int MAX_SECRETS = 100;
+  public static final int MAX_SETUP_SCRIPTS = 50;
+  public static final int MAX_MCP_SERVERS = 50;
+  public static final int MAX_DOCUMENTS = 50;
+
   @JsonPropertyDescription("Human-readable name (the contract's `name`).")
   @Required
   @Size(min = 1, max = 200)
@@ -21,8 +40,9 @@ public class EnvironmentSpec {
   @Size(max = 2000)
   private String description;
 
-  @JsonPropertyDescription("Custom base image; when absent the service's own base image is used.")
+  @JsonPropertyDescription("Custom base image ([registry/]name[:tag][@digest]); when absent the service's own base image is used.")
   @Size(max = 500)
+  @Pattern("^[^\\s]+$")
   private String baseImage;
 
   @JsonPropertyDescription("Extra Dockerfile instructions, placed after runtime and package installation and before the entrypoint.")
@@ -34,6 +54,32 @@ public class EnvironmentSpec {
 
   @JsonPropertyDescription("Packages installed into the image, by kind.")
   private EnvironmentPackages packages = new EnvironmentPackages();
+
+  @JsonPropertyDescription("Environment variables of agent runs: names only; values are in a Secret.")
+  @Size(max = MAX_VARIABLES)
+  private List<EnvironmentVariable> environmentVariables = new ArrayList<>();
+
+  @JsonPropertyDescription("Secrets given to agent runs as environment variables: names and descriptions only; values are in a Secret.")
+  @Size(max = MAX_SECRETS)
+  private List<EnvironmentSecret> secrets = new ArrayList<>();
+
+  @JsonPropertyDescription("Scripts run at image build time, in order, after packages and dockerfileExtensions.")
+  @Size(max = MAX_SETUP_SCRIPTS)
+  private List<EnvironmentSetupScript> setupScripts = new ArrayList<>();
+
+  @JsonPropertyDescription("MCP servers the agent may use.")
+  @Size(max = MAX_MCP_SERVERS)
+  private List<McpServer> mcpServers = new ArrayList<>();
+
+  @JsonPropertyDescription("Documentation given to the agent as context: inline text or links.")
+  @Size(max = MAX_DOCUMENTS)
+  private List<EnvironmentDocument> documentation = new ArrayList<>();
+
+  @JsonPropertyDescription("Set a new id to ask the operator for an image build.")
+  private BuildRequest buildRequest;
+
+  @JsonPropertyDescription("Set a new id to ask for a test build (no cache, no push); the outcome is in status.testBuild.")
+  private TestBuildRequest testBuildRequest;
 
   @JsonPropertyDescription("Whether agent Pods of this environment may reach the internet (beyond the model endpoint).")
   @Default("true")
@@ -95,6 +141,62 @@ public class EnvironmentSpec {
 
   public void setPackages(EnvironmentPackages packages) {
     this.packages = packages;
+  }
+
+  public List<EnvironmentVariable> getEnvironmentVariables() {
+    return environmentVariables;
+  }
+
+  public void setEnvironmentVariables(List<EnvironmentVariable> environmentVariables) {
+    this.environmentVariables = environmentVariables;
+  }
+
+  public List<EnvironmentSecret> getSecrets() {
+    return secrets;
+  }
+
+  public void setSecrets(List<EnvironmentSecret> secrets) {
+    this.secrets = secrets;
+  }
+
+  public List<EnvironmentSetupScript> getSetupScripts() {
+    return setupScripts;
+  }
+
+  public void setSetupScripts(List<EnvironmentSetupScript> setupScripts) {
+    this.setupScripts = setupScripts;
+  }
+
+  public List<McpServer> getMcpServers() {
+    return mcpServers;
+  }
+
+  public void setMcpServers(List<McpServer> mcpServers) {
+    this.mcpServers = mcpServers;
+  }
+
+  public List<EnvironmentDocument> getDocumentation() {
+    return documentation;
+  }
+
+  public void setDocumentation(List<EnvironmentDocument> documentation) {
+    this.documentation = documentation;
+  }
+
+  public BuildRequest getBuildRequest() {
+    return buildRequest;
+  }
+
+  public void setBuildRequest(BuildRequest buildRequest) {
+    this.buildRequest = buildRequest;
+  }
+
+  public TestBuildRequest getTestBuildRequest() {
+    return testBuildRequest;
+  }
+
+  public void setTestBuildRequest(TestBuildRequest testBuildRequest) {
+    this.testBuildRequest = testBuildRequest;
   }
 
   public Boolean getInternetAccess() {

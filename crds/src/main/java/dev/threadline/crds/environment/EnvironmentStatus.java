@@ -10,17 +10,26 @@ public class EnvironmentStatus extends ResourceStatus {
   @JsonPropertyDescription("pending, building, ready or failed.")
   private BuildStatus buildStatus;
 
-  @JsonPropertyDescription("Content hash of everything that shapes the image.")
+  @JsonPropertyDescription("Content hash of the configuration last rendered for a build (or, before any build, of the current one); the image tag ends with it.")
   private String buildHash;
 
-  @JsonPropertyDescription("The last built image, `env-<name>:<hash>`.")
+  @JsonPropertyDescription("The last successfully built image, env-<name>:<hash>.")
   private String imageTag;
 
-  @JsonPropertyDescription("Why the last build failed.")
+  @JsonPropertyDescription("Why the last build failed: Dockerfile syntax error, Package not found, Build timeout, or the last lines of the build log.")
   private String buildError;
 
   @JsonPropertyDescription("When the last build ended (RFC 3339, UTC).")
   private String lastBuildAt;
+
+  @JsonPropertyDescription("The spec.buildRequest.id the build status answers; a different spec value is a request not yet taken up.")
+  private String buildRequestId;
+
+  @JsonPropertyDescription("Name of the Job of the current or last build.")
+  private String buildJob;
+
+  @JsonPropertyDescription("The current or last test build.")
+  private TestBuildResult testBuild;
 
   public BuildStatus getBuildStatus() {
     return buildStatus;
@@ -52,6 +61,30 @@ public class EnvironmentStatus extends ResourceStatus {
 
   public void setBuildError(String buildError) {
     this.buildError = buildError;
+  }
+
+  public String getBuildRequestId() {
+    return buildRequestId;
+  }
+
+  public void setBuildRequestId(String buildRequestId) {
+    this.buildRequestId = buildRequestId;
+  }
+
+  public String getBuildJob() {
+    return buildJob;
+  }
+
+  public void setBuildJob(String buildJob) {
+    this.buildJob = buildJob;
+  }
+
+  public TestBuildResult getTestBuild() {
+    return testBuild;
+  }
+
+  public void setTestBuild(TestBuildResult testBuild) {
+    this.testBuild = testBuild;
   }
 
   public String getLastBuildAt() {

@@ -90,6 +90,10 @@ final class ResourceOperations {
     if (type.kind().equals("CustomResourceDefinition")) {
       CrdStatus.markEstablished(object);
     }
+    if (type.kind().equals("Namespace")) {
+      // The namespace controller's part: a new namespace is Active until it is deleted.
+      object.putObject("status").put("phase", "Active");
+    }
     SchemaDefaults.apply(type.schema(), object);
     return exclusive(
         () -> {

@@ -11,8 +11,12 @@ import java.util.Objects;
  *     claims at {@code <dataDir>/volumes/<ns>/<claimName>}
  * @param terminationGrace how long a process may take to end after SIGTERM before it is killed
  * @param processPath the {@code PATH} every process gets (processes see no other host variable)
+ * @param apiServerUrl where a Pod that asks for a service-account token
+ *     ({@code automountServiceAccountToken: true}) reaches the Kubernetes API, given to it as
+ *     {@code KUBERNETES_MASTER} (fabric8 clients read it; the embedded API needs no token); null for
+ *     none. A real kubelet mounts a token instead; Pods that do not ask explicitly get nothing.
  */
-public record KubeletSettings(Path dataDir, Duration terminationGrace, String processPath) {
+public record KubeletSettings(Path dataDir, Duration terminationGrace, String processPath, String apiServerUrl) {
   private static final String FALLBACK_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
   public KubeletSettings {
@@ -28,10 +32,15 @@ public record KubeletSettings(Path dataDir, Duration terminationGrace, String pr
   public static KubeletSettings of(Path dataDir) {
     String hostPath = System.getenv("PATH");
     return new KubeletSettings(
-        dataDir.toAbsolutePath(), Duration.ofSeconds(5), hostPath == null || hostPath.isBlank() ? FALLBACK_PATH : hostPath);
+        dataDir.toAbsolutePath(), Duration.ofSeconds(5), hostPath == null || hostPath.isBlank() ? FALLBACK_PATH : hostPath,
+        null);
   }
 
   public KubeletSettings withTerminationGrace(Duration grace) {
-    return new KubeletSettings(dataDir, grace, processPath);
+    return new KubeletSettings(dataDir, grace, processPath, apiServerUrl);
+  }
+
+  public KubeletSettings withApiServerUrl(String url) {
+    return new KubeletSettings(dataDir, terminationGrace, processPath, url);
   }
 }

@@ -36,6 +36,8 @@ final class PodRunner {
   static final String DEADLINE_EXCEEDED = "DeadlineExceeded";
   static final String DEADLINE_MESSAGE = "Pod was active on the node longer than the specified deadline";
   private static final int TERMINATION_MESSAGE_LIMIT = 4096;
+  /** The variable fabric8 clients read the API server's address from. */
+  static final String KUBERNETES_MASTER = "KUBERNETES_MASTER";
 
   /** Why the kubelet stopped the Pod before its containers ended on their own. */
   enum Stop { DEADLINE, DELETED, SHUTDOWN }
@@ -223,6 +225,10 @@ final class PodRunner {
       env.put("HOSTNAME", podName);
       env.putAll(paths.translateValues(podEnv));
       env.put("THREADLINE_LOCAL", "1");
+      if (settings.apiServerUrl() != null && Boolean.TRUE.equals(pod.getSpec().getAutomountServiceAccountToken())) {
+        // Local mode's stand-in for the service-account token mount (a schedule's trigger Pod).
+        env.put(KUBERNETES_MASTER, settings.apiServerUrl());
+      }
 
       List<String> command = paths.translate(expandAll(container.getCommand(), podEnv));
       List<String> args = paths.translate(expandAll(container.getArgs(), podEnv));

@@ -14,6 +14,8 @@ import dev.threadline.operator.computer.AgentPodSettings;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -91,10 +93,9 @@ class ComputerPathE2ETest {
     });
 
     Instant asked = Instant.now();
-    client.resources(Run.class).inNamespace(NS).withName("thread-e2e-cancel-1").edit(run -> {
-      run.getSpec().setCancelRequested(true);
-      return run;
-    });
+    // A merge patch carries no resourceVersion: it does not race the status writes of the running run.
+    client.resources(Run.class).inNamespace(NS).withName("thread-e2e-cancel-1")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"cancelRequested\":true}}");
     Run cancelled = awaitEnded(client, "thread-e2e-cancel-1", Duration.ofSeconds(15));
     assertThat(Duration.between(asked, Instant.now())).isLessThan(Duration.ofSeconds(10));
     assertThat(cancelled.getStatus().getPhase()).isEqualTo("cancelled");

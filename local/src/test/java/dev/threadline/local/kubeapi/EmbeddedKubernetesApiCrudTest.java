@@ -229,6 +229,15 @@ class EmbeddedKubernetesApiCrudTest {
   }
 
   @Test
+  void aNewNamespaceIsActive() {
+    client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+        .withNewMetadata().withName("user-active").endMetadata().build()).create();
+
+    assertThat(client.namespaces().withName("user-active").get().getStatus().getPhase()).isEqualTo("Active");
+    assertThat(client.namespaces().withName("default").get().getStatus().getPhase()).isEqualTo("Active");
+  }
+
+  @Test
   void objectsCanOnlyBeCreatedInAnExistingNamespace() {
     assertThat(client.namespaces().list().getItems()).extracting(ns -> ns.getMetadata().getName())
         .contains("default", "kube-system", "kube-public", "kube-node-lease");

@@ -38,11 +38,7 @@ public final class AnthropicModelProvider implements ModelProvider {
    * @throws IllegalArgumentException when the settings have no API key
    */
   public AnthropicModelProvider(ModelSettings settings) {
-    if (!settings.hasApiKey()) {
-      throw new IllegalArgumentException("the anthropic model provider needs an API key: set "
-          + ModelSettings.ENV_API_KEY + " (ModelSettings.apiKey)");
-    }
-    this.apiKey = settings.apiKey();
+    this.apiKey = settings.requireApiKey();
     this.timeout = settings.timeout();
     AnthropicOkHttpClient.Builder builder = AnthropicOkHttpClient.builder()
         .apiKey(settings.apiKey())

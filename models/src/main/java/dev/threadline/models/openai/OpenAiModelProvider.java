@@ -37,11 +37,7 @@ public final class OpenAiModelProvider implements ModelProvider {
    * @throws IllegalArgumentException when the settings have no API key
    */
   public OpenAiModelProvider(ModelSettings settings) {
-    if (!settings.hasApiKey()) {
-      throw new IllegalArgumentException("the openai model provider needs an API key: set "
-          + ModelSettings.ENV_API_KEY + " (ModelSettings.apiKey)");
-    }
-    this.apiKey = settings.apiKey();
+    this.apiKey = settings.requireApiKey();
     this.timeout = settings.timeout();
     OpenAIOkHttpClient.Builder builder = OpenAIOkHttpClient.builder()
         .apiKey(settings.apiKey())

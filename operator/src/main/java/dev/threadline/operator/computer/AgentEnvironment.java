@@ -2,6 +2,7 @@ package dev.threadline.operator.computer;
 
 import dev.threadline.crds.environment.BuildStatus;
 import dev.threadline.crds.environment.Environment;
+import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -19,8 +20,9 @@ import java.util.Optional;
  * @param name the Environment's name, or null when the run has none
  * @param image the image of the agent Pod
  * @param internetAccess false when the environment forbids it (see {@link AgentNetworkPolicy})
+ * @param spec the Environment's spec (variables, secrets, MCP servers, documentation), or null
  */
-public record AgentEnvironment(String name, String image, boolean internetAccess) {
+public record AgentEnvironment(String name, String image, boolean internetAccess, EnvironmentSpec spec) {
 
   public static AgentEnvironment resolve(KubernetesClient client, Run run, ConversationThread thread,
       String registry, String runnerImage) {
@@ -39,7 +41,7 @@ public record AgentEnvironment(String name, String image, boolean internetAccess
               && !Boolean.FALSE.equals(e.getSpec().getIsActive()))
           .findFirst();
     }
-    return environment.map(e -> of(e, registry, runnerImage)).orElse(new AgentEnvironment(null, runnerImage, true));
+    return environment.map(e -> of(e, registry, runnerImage)).orElse(new AgentEnvironment(null, runnerImage, true, null));
   }
 
   static AgentEnvironment of(Environment environment, String registry, String runnerImage) {
@@ -48,7 +50,7 @@ public record AgentEnvironment(String name, String image, boolean internetAccess
         && status.getImageTag() != null && !status.getImageTag().isBlank();
     String image = built ? registry.replaceAll("/+$", "") + "/" + status.getImageTag() : runnerImage;
     boolean internet = environment.getSpec() == null || !Boolean.FALSE.equals(environment.getSpec().getInternetAccess());
-    return new AgentEnvironment(environment.getMetadata().getName(), image, internet);
+    return new AgentEnvironment(environment.getMetadata().getName(), image, internet, environment.getSpec());
   }
 
   private static String firstNonBlank(String a, String b) {

@@ -2,7 +2,6 @@ package dev.threadline.operator.computer;
 
 import dev.threadline.crds.run.Run;
 import dev.threadline.models.ModelSettings;
-import io.fabric8.kubernetes.api.model.EnvFromSourceBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -18,12 +17,11 @@ import java.util.List;
  * root file system is read-only. It runs as an unprivileged user with no service-account token
  * (the runner never talks to Kubernetes) and ends at {@code activeDeadlineSeconds}.
  *
- * @param image from {@link AgentImage}
- * @param environment the Environment's name, whose variables and secrets (Secret
- *     {@code <environment>-vars}) become the Pod's environment; null for none
+ * @param environment where the run executes: the image, and the variables, secrets and MCP tokens
+ *     that become the Pod's environment (see {@link EnvironmentValuesEnv})
  * @param modelKey whether the model key Secret exists for this run
  */
-public record AgentPod(Run run, String image, String environment, boolean modelKey, ModelSettings model,
+public record AgentPod(Run run, AgentEnvironment environment, boolean modelKey, ModelSettings model,
     AgentPodSettings settings) {
 
   public static final String RUNNER = "/opt/threadline/bin/runner";
@@ -54,14 +52,11 @@ public record AgentPod(Run run, String image, String environment, boolean modelK
         .endSecurityContext()
         .addNewContainer()
         .withName(AgentObjects.CONTAINER)
-        .withImage(image)
+        .withImage(environment.image())
         .withImagePullPolicy("IfNotPresent")
         .withCommand(RUNNER)
         .withArgs("run", "--input", RunJson.INPUT_DIR + "/" + RunJson.FILE, "--workspace", WORKSPACE)
         .withWorkingDir(WORKSPACE)
-        .withEnvFrom(environment == null ? List.of() : List.of(new EnvFromSourceBuilder()
-            .withNewSecretRef().withName(environment + "-vars").withOptional(true).endSecretRef().build()))
-        // After envFrom, so an environment variable cannot replace these.
         .withEnv(env())
         .withNewResources()
         .addToRequests("cpu", settings.cpuRequest())
@@ -96,7 +91,9 @@ public record AgentPod(Run run, String image, String environment, boolean modelK
   }
 
   private List<EnvVar> env() {
-    List<EnvVar> env = new ArrayList<>();
+    // The environment's first, so that a variable of the same name cannot replace the ones below.
+    List<EnvVar> env = new ArrayList<>(EnvironmentValuesEnv.of(environment.spec()));
+    env.removeIf(variable -> variable.getName().equals("HOME") || variable.getName().startsWith("THREADLINE_MODEL_"));
     // Tools keep caches under HOME; /tmp is writable and not part of the workspace's diffs.
     env.add(new EnvVar("HOME", "/tmp", null));
     env.add(new EnvVar(ModelSettings.ENV_TIMEOUT_SECONDS, Long.toString(model.timeout().toSeconds()), null));

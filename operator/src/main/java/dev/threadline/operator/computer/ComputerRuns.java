@@ -215,7 +215,7 @@ public final class ComputerRuns implements AutoCloseable {
       AgentEnvironment environment = AgentEnvironment.resolve(client, run, thread, settings.registry(), settings.runnerImage());
       ModelSettings model = settings.model();
       boolean modelKey = agent.provider().equals(model.provider()) && model.hasApiKey();
-      String runJson = RunJson.of(run, agent, model, history.get());
+      String runJson = RunJson.of(run, agent, model, history.get(), environment.spec());
       createIfAbsent(WorkspaceClaim.of(thread, settings.agentPod()));
       createIfAbsent(RunInputSecret.of(run, runJson));
       if (modelKey) {
@@ -224,8 +224,7 @@ public final class ComputerRuns implements AutoCloseable {
       if (!environment.internetAccess()) {
         createIfAbsent(AgentNetworkPolicy.of(run, agent, model));
       }
-      pod = createIfAbsent(new AgentPod(run, environment.image(), environment.name(), modelKey, model,
-          settings.agentPod()).build());
+      pod = createIfAbsent(new AgentPod(run, environment, modelKey, model, settings.agentPod()).build());
       LOG.info("Run({}/{}) agent Pod {} started with image {}", namespace, run.getMetadata().getName(),
           pod.getMetadata().getName(), environment.image());
     } catch (AgentStartException e) {

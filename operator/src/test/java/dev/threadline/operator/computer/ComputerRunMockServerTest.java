@@ -10,8 +10,12 @@ import dev.threadline.core.events.RunnerFailureCode;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.environment.BuildStatus;
 import dev.threadline.crds.environment.Environment;
+import dev.threadline.crds.environment.EnvironmentDocument;
 import dev.threadline.crds.environment.EnvironmentSpec;
-import dev.threadline.crds.environment.EnvironmentStatus;
+import dev.threadline.crds.environment.EnvironmentVariable;
+import dev.threadline.crds.environment.McpServer;
+import dev.threadline.crds.environment.SecretKeyReference;
+import dev.threadline.crds.environment.ValueSource;
 import dev.threadline.crds.run.Attachment;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunEvent;
@@ -30,6 +34,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.charset.StandardCharsets;
@@ -110,10 +116,14 @@ class ComputerRunMockServerTest {
     assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
     assertThat(container.getResources().getLimits()).containsKeys("cpu", "memory");
     assertThat(container.getResources().getRequests()).containsKeys("cpu", "memory");
-    assertThat(container.getEnvFrom()).singleElement().satisfies(from -> {
-      assertThat(from.getSecretRef().getName()).isEqualTo("env-offline-vars");
-      assertThat(from.getSecretRef().getOptional()).isTrue();
+    // The environment's values by reference only: the Pod spec holds no value.
+    assertThat(container.getEnv()).filteredOn(e -> e.getName().equals("API_URL")).singleElement().satisfies(e -> {
+      assertThat(e.getValue()).isNull();
+      assertThat(e.getValueFrom().getSecretKeyRef().getName()).isEqualTo("env-offline-vars");
+      assertThat(e.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("env.API_URL");
     });
+    assertThat(container.getEnv()).filteredOn(e -> e.getName().equals("THREADLINE_MCP_TOKEN_0")).singleElement()
+        .satisfies(e -> assertThat(e.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("mcp.docs.bearerToken"));
     // The scripted model needs no key, so none is handed out.
     assertThat(container.getEnv()).extracting(e -> e.getName()).doesNotContain("THREADLINE_MODEL_API_KEY");
     assertThat(container.getVolumeMounts()).extracting(m -> m.getMountPath())
@@ -137,6 +147,10 @@ class ComputerRunMockServerTest {
     assertThat(runJson.path("runId").asText()).isEqualTo("thread_spec-1");
     assertThat(runJson.path("attachments").get(0).path("path").asText()).isEqualTo("/threadline/input/attachments/data.csv");
     assertThat(input.getData().get("attachment-0")).isEqualTo(attachment.getContent());
+    assertThat(runJson.path("mcpServers").get(0).path("url").asText()).isEqualTo("https://mcp.example.com/mcp");
+    assertThat(runJson.path("mcpServers").get(0).path("bearerTokenEnv").asText()).isEqualTo("THREADLINE_MCP_TOKEN_0");
+    assertThat(runJson.path("documentation").get(0).path("content").asText()).isEqualTo("Use tabs.");
+    assertThat(runJson.toString()).doesNotContain("env.API_URL");
 
     NetworkPolicy policy = client.network().v1().networkPolicies().inNamespace(NS).withName("thread-spec-1-egress").get();
     assertThat(policy.getSpec().getPodSelector().getMatchLabels()).containsEntry(Labels.RUN, "thread-spec-1");
@@ -267,10 +281,9 @@ class ComputerRunMockServerTest {
     log.emit(RunnerEventType.PLANNING, RunnerEventData.planning("I will run `sleep 30`."));
     await().atMost(WAIT).until(() -> types(get(NS, "thread-stop-1")).size() == 3);
 
-    client.resources(Run.class).inNamespace(NS).withName("thread-stop-1").edit(r -> {
-      r.getSpec().setCancelRequested(true);
-      return r;
-    });
+    // A merge patch carries no resourceVersion: it does not race the status writes of the running run.
+    client.resources(Run.class).inNamespace(NS).withName("thread-stop-1")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"cancelRequested\":true}}");
 
     Run done = awaitEnded(NS, "thread-stop-1");
     assertThat(done.getStatus().getPhase()).isEqualTo("cancelled");
@@ -326,13 +339,40 @@ class ComputerRunMockServerTest {
     EnvironmentSpec spec = new EnvironmentSpec();
     spec.setDisplayName(name);
     spec.setInternetAccess(internet);
+    EnvironmentVariable variable = new EnvironmentVariable();
+    variable.setKey("API_URL");
+    variable.setValueFrom(secretValue(name + "-vars", "env.API_URL"));
+    spec.setEnvironmentVariables(List.of(variable));
+    McpServer mcp = new McpServer();
+    mcp.setType("http");
+    mcp.setName("docs");
+    mcp.setUrl("https://mcp.example.com/mcp");
+    mcp.setBearerTokenFrom(secretValue(name + "-vars", "mcp.docs.bearerToken"));
+    spec.setMcpServers(List.of(mcp));
+    EnvironmentDocument document = new EnvironmentDocument();
+    document.setTitle("Style");
+    document.setContent("Use tabs.");
+    spec.setDocumentation(List.of(document));
     environment.setSpec(spec);
-    Environment created = client.resource(environment).create();
-    EnvironmentStatus status = new EnvironmentStatus();
-    status.setBuildStatus(BuildStatus.READY);
-    status.setImageTag(imageTag);
-    created.setStatus(status);
-    client.resource(created).updateStatus();
+    client.resource(environment).create();
+    // Play a finished build, once the environment reconciler has recorded the environment as pending.
+    var environments = client.resources(Environment.class).inNamespace(NS).withName(name);
+    await().atMost(WAIT).until(() -> environments.get().getStatus() != null);
+    environments.editStatus(current -> {
+      current.getStatus().setBuildStatus(BuildStatus.READY);
+      current.getStatus().setImageTag(imageTag);
+      return current;
+    });
+    await().atMost(WAIT).until(() -> environments.get().getStatus().getBuildStatus() == BuildStatus.READY);
+  }
+
+  private static ValueSource secretValue(String secret, String key) {
+    SecretKeyReference ref = new SecretKeyReference();
+    ref.setName(secret);
+    ref.setKey(key);
+    ValueSource source = new ValueSource();
+    source.setSecretKeyRef(ref);
+    return source;
   }
 
   private static ConversationThread createThread(String ns, String name, String environment) {

@@ -1,5 +1,6 @@
 package dev.threadline.local.kubelet.controllers;
 
+import dev.threadline.core.schedule.CronSchedule;
 import dev.threadline.local.kubelet.support.Describe;
 import dev.threadline.local.kubelet.support.KubeTime;
 import dev.threadline.local.kubelet.support.Owners;
@@ -58,7 +59,7 @@ final class CronJobSync {
     String described = Describe.of(cronJob);
     CronSchedule schedule;
     try {
-      schedule = CronSchedule.parse(cronJob.getSpec().getSchedule(), cronJob.getSpec().getTimeZone());
+      schedule = CronSchedule.parseCronJob(cronJob.getSpec().getSchedule(), cronJob.getSpec().getTimeZone());
       reportedInvalid.remove(cronJob.getMetadata().getUid());
     } catch (IllegalArgumentException e) {
       if (!e.getMessage().equals(reportedInvalid.put(cronJob.getMetadata().getUid(), e.getMessage()))) {
@@ -91,7 +92,7 @@ final class CronJobSync {
         .ifPresent(time -> status.setLastSuccessfulTime(KubeTime.format(time)));
     writeStatus(cronJob, status);
     // A suspended CronJob waits for the change that resumes it; the informer brings that.
-    return suspended ? Optional.empty() : schedule.next(now);
+    return suspended ? Optional.empty() : schedule.nextAfter(now);
   }
 
   private void startRun(CronJob cronJob, CronSchedule schedule, Instant scheduledTime, Instant now, List<Job> owned,

@@ -1,0 +1,27 @@
+package dev.threadline.api.schedules;
+
+import dev.threadline.api.ApiServerSettings;
+import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.crds.schedule.Schedule;
+import dev.threadline.crds.schedule.ScheduleFirer;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.util.Map;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Wires the schedule endpoints: one cluster-wide Schedule informer, read per tenant namespace. */
+@Configuration(proxyBeanMethods = false)
+class ScheduleConfiguration {
+  @Bean
+  ManagedInformer<Schedule> scheduleInformer(KubernetesClient client) {
+    return new ManagedInformer<>("schedules", client.resources(Schedule.class).inAnyNamespace().runnableInformer(0), Map.of());
+  }
+
+  @Bean
+  ScheduleService scheduleService(
+      KubernetesClient client, ManagedInformer<Schedule> scheduleInformer, ApiServerSettings settings, Clock clock) {
+    return new ScheduleService(
+        new ScheduleStore(client, scheduleInformer, settings.writeVisibilityTimeout()), new ScheduleFirer(client), clock);
+  }
+}

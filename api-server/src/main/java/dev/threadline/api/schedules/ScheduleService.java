@@ -1,0 +1,206 @@
+package dev.threadline.api.schedules;
+
+import dev.threadline.api.auth.Tenant;
+import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.paging.ListEnvelope;
+import dev.threadline.api.paging.PageRequest;
+import dev.threadline.crds.common.ResourceIds;
+import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.schedule.Schedule;
+import dev.threadline.crds.schedule.ScheduleFirer;
+import dev.threadline.crds.schedule.ScheduleSpec;
+import dev.threadline.crds.schedule.Schedules;
+import dev.threadline.crds.thread.ThreadState;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The schedule operations of one tenant. Everything is looked up in the tenant's own namespace, so
+ * another user's schedule, a malformed id and a missing schedule are the same 404. The operator
+ * does the firing; this service only writes the Schedule (and, for {@code trigger}, fires it now
+ * through the same {@link ScheduleFirer} the CronJob's trigger uses).
+ */
+public final class ScheduleService {
+  private static final Logger LOG = LoggerFactory.getLogger(ScheduleService.class);
+  private static final ScheduleRules RULES = new ScheduleRules("");
+  private static final ScheduleRules IN_THREAD_REQUEST = new ScheduleRules("schedule.");
+
+  private final ScheduleStore store;
+  private final ScheduleFirer firer;
+  private final Clock clock;
+
+  ScheduleService(ScheduleStore store, ScheduleFirer firer, Clock clock) {
+    this.store = store;
+    this.firer = firer;
+    this.clock = clock;
+  }
+
+  public ScheduleView create(Tenant tenant, ScheduleRequests.Create request) {
+    if (request == null) {
+      throw ApiException.badRequest("Request body is required");
+    }
+    return create(tenant, RULES, request);
+  }
+
+  /**
+   * The schedule of {@code POST /v1/threads} with messages and a schedule: the thread's agent,
+   * environment and appId, the thread's task; 400s name {@code schedule.<field>}. (The thread
+   * endpoint's {@code ScheduleCreator} seam delegates here.)
+   */
+  public ScheduleView createForThread(Tenant tenant, ThreadScheduleRequest request) {
+    String name = request.name() == null ? "Scheduled task" : request.name();
+    return create(tenant, IN_THREAD_REQUEST, new ScheduleRequests.Create(name, request.task(), request.type(),
+        request.cronExpression(), request.scheduledTime(), request.agentId(), request.environmentId(),
+        request.timezone(), null, null, request.appId(), null));
+  }
+
+  public ListEnvelope<ScheduleView> list(Tenant tenant, ScheduleFilter filter, PageRequest page) {
+    List<Schedule> matching = store.list(tenant.namespace()).stream()
+        .filter(ScheduleMapper::hasRestId)
+        .filter(filter)
+        .sorted(ScheduleMapper.LIST_ORDER)
+        .toList();
+    long enabled = matching.stream().filter(ScheduleMapper::willFire).count();
+    Instant now = clock.instant();
+    return page.apply(matching)
+        .map(schedule -> ScheduleMapper.toView(schedule, tenant.userId(), now))
+        .withStats(new ScheduleStats(matching.size(), enabled, matching.size() - enabled));
+  }
+
+  public ScheduleView get(Tenant tenant, String scheduleId) {
+    return ScheduleMapper.toView(find(tenant, scheduleId), tenant.userId(), clock.instant());
+  }
+
+  public ScheduleView update(Tenant tenant, String scheduleId, ScheduleRequests.Update request) {
+    if (request == null) {
+      throw ApiException.badRequest("Request body is required");
+    }
+    // Field-level checks before touching the cluster; the ones that need the current schedule
+    // (a cron on a one-time schedule, a new zone for the old cron) run inside the update.
+    String displayName = request.name() == null ? null : RULES.text("name", request.name(), ScheduleRules.MAX_NAME);
+    String task = request.task() == null ? null : RULES.text("task", request.task(), ScheduleRules.MAX_TASK);
+    ZoneId zone = request.timezone() == null ? null : RULES.timezone(request.timezone());
+    if (request.cronExpression() != null) {
+      RULES.cron(request.cronExpression(), zone == null ? ZoneId.of("UTC") : zone);
+    }
+    return change(tenant, scheduleId, schedule -> {
+      ScheduleSpec spec = schedule.getSpec();
+      if (request.cronExpression() != null || zone != null) {
+        if (request.cronExpression() != null && !Schedules.isRecurring(schedule)) {
+          throw RULES.bad("cronExpression", "applies only to recurring schedules");
+        }
+        String cron = request.cronExpression() != null ? request.cronExpression() : spec.getCronExpression();
+        ZoneId newZone = zone != null ? zone : RULES.timezone(Schedules.timezone(schedule));
+        if (Schedules.isRecurring(schedule)) {
+          spec.setCronExpression(RULES.cron(cron, newZone).expression());
+        }
+        spec.setTimezone(newZone.getId());
+      }
+      if (displayName != null) {
+        spec.setDisplayName(displayName);
+      }
+      if (task != null) {
+        spec.setTask(task);
+      }
+      if (request.description() != null) {
+        spec.setDescription(RULES.optionalText("description", request.description(), ScheduleRules.MAX_DESCRIPTION));
+      }
+      if (request.enabled() != null) {
+        setEnabled(schedule, scheduleId, request.enabled());
+      }
+    });
+  }
+
+  public ScheduleView setEnabled(Tenant tenant, String scheduleId, boolean enabled) {
+    return change(tenant, scheduleId, schedule -> setEnabled(schedule, scheduleId, enabled));
+  }
+
+  public void delete(Tenant tenant, String scheduleId) {
+    // The CronJob (owned by the Schedule) is garbage-collected with it.
+    if (!store.delete(tenant.namespace(), nameOf(scheduleId))) {
+      throw notFound(scheduleId);
+    }
+  }
+
+  /** Fires the schedule now, whatever its next run, enabled or not: a new thread with the task. */
+  public ScheduleResponses.Triggered trigger(Tenant tenant, String scheduleId) {
+    Schedule schedule = find(tenant, scheduleId);
+    Instant now = clock.instant();
+    String threadName = ResourceIds.toName(ResourceIds.newId("thread")).orElseThrow();
+    ScheduleFirer.Firing firing = firer.fire(schedule, threadName, now);
+    LOG.info("Schedule({}/{}) triggered by its user: thread {}", tenant.namespace(), schedule.getMetadata().getName(),
+        firing.threadName());
+    return new ScheduleResponses.Triggered(
+        new ScheduleResponses.TriggeredThread(ResourceIds.toId(firing.threadName()), ThreadState.RUNNING.value()),
+        "Schedule triggered: thread " + ResourceIds.toId(firing.threadName()) + " is running the task");
+  }
+
+  private ScheduleView create(Tenant tenant, ScheduleRules rules, ScheduleRequests.Create request) {
+    Instant now = clock.instant();
+    ScheduleSpec spec = new ScheduleSpec();
+    spec.setDisplayName(rules.requiredText("name", request.name(), ScheduleRules.MAX_NAME));
+    spec.setTask(rules.requiredText("task", request.task(), ScheduleRules.MAX_TASK));
+    spec.setScheduleType(rules.scheduleType(request.scheduleType()));
+    ZoneId zone = rules.timezone(request.timezone());
+    spec.setTimezone(zone.getId());
+    if (Schedule.RECURRING.equals(spec.getScheduleType())) {
+      if (request.scheduledTime() != null) {
+        throw rules.bad("scheduledTime", "applies only to one-time schedules");
+      }
+      spec.setCronExpression(rules.cron(request.cronExpression(), zone).expression());
+    } else {
+      if (request.cronExpression() != null) {
+        throw rules.bad("cronExpression", "applies only to recurring schedules");
+      }
+      spec.setScheduledTime(Timestamps.format(rules.scheduledTime(request.scheduledTime(), zone, now)));
+    }
+    spec.setAgent(rules.reference("agentId", request.agentId(), "agent"));
+    spec.setEnvironment(rules.reference("environmentId", request.environmentId(), "env"));
+    spec.setEnabled(request.enabled() == null || request.enabled());
+    spec.setDescription(rules.optionalText("description", request.description(), ScheduleRules.MAX_DESCRIPTION));
+    spec.setAppId(rules.optionalText("appId", request.appId(), ScheduleRules.MAX_APP_ID));
+    spec.setMetadata(ScheduleMapper.metadataTree(request.metadata()));
+    String id = ResourceIds.newId(ScheduleMapper.ID_PREFIX);
+    Schedule created = store.create(ScheduleMapper.newSchedule(tenant.namespace(), id, spec, now));
+    LOG.info("Schedule({}/{}) created: {} {}", tenant.namespace(), created.getMetadata().getName(),
+        spec.getScheduleType(), spec.getCronExpression() != null ? spec.getCronExpression() : spec.getScheduledTime());
+    return ScheduleMapper.toView(created, tenant.userId(), now);
+  }
+
+  private static void setEnabled(Schedule schedule, String scheduleId, boolean enabled) {
+    if (enabled && !Schedules.isRecurring(schedule) && Schedules.hasFired(schedule)) {
+      throw ApiException.conflict("Schedule " + scheduleId
+          + " is a one-time schedule that has already run; create a new schedule to run it again");
+    }
+    schedule.getSpec().setEnabled(enabled);
+  }
+
+  private ScheduleView change(Tenant tenant, String scheduleId, java.util.function.Consumer<Schedule> change) {
+    Schedule updated = store.update(tenant.namespace(), nameOf(scheduleId), current -> {
+          if (current.getSpec() == null) {
+            current.setSpec(new ScheduleSpec());
+          }
+          change.accept(current);
+          ScheduleMapper.touch(current, clock.instant());
+          return current;
+        })
+        .orElseThrow(() -> notFound(scheduleId));
+    return ScheduleMapper.toView(updated, tenant.userId(), clock.instant());
+  }
+
+  private Schedule find(Tenant tenant, String scheduleId) {
+    return store.find(tenant.namespace(), nameOf(scheduleId)).orElseThrow(() -> notFound(scheduleId));
+  }
+
+  private static String nameOf(String scheduleId) {
+    return ResourceIds.toName(scheduleId, ScheduleMapper.ID_PREFIX).orElseThrow(() -> notFound(scheduleId));
+  }
+
+  private static ApiException notFound(String scheduleId) {
+    return ApiException.notFound("Schedule " + scheduleId);
+  }
+}

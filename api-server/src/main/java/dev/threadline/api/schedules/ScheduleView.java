@@ -1,0 +1,34 @@
+package dev.threadline.api.schedules;
+
+import java.util.Map;
+
+/**
+ * A schedule as REST clients see it. Every field is present; those that do not apply are null
+ * ({@code cronExpression} of a one-time schedule, {@code scheduledTime} of a recurring one,
+ * {@code nextRunAt} of a disabled one). Times are ISO 8601 UTC with {@code Z}.
+ *
+ * @param enabled whether it will fire: {@code spec.enabled}, and false for a one-time schedule that
+ *     has already run
+ */
+public record ScheduleView(
+    String id,
+    String userId,
+    String name,
+    String description,
+    String task,
+    String agentId,
+    String environmentId,
+    String scheduleType,
+    String cronExpression,
+    String scheduledTime,
+    String timezone,
+    boolean enabled,
+    String nextRunAt,
+    String lastRunAt,
+    long runCount,
+    long successCount,
+    long failureCount,
+    String appId,
+    Map<String, Object> metadata,
+    String createdAt,
+    String updatedAt) {}

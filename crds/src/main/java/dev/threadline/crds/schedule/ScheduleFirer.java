@@ -1,0 +1,134 @@
+package dev.threadline.crds.schedule;
+
+import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunSpec;
+import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.crds.thread.ThreadSpec;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.HttpURLConnection;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The one place that turns a schedule firing into a Thread and its first Run: used by the runner's
+ * {@code trigger} (recurring schedules), the operator (one-time schedules) and the API's
+ * {@code POST /v1/schedules/:id/trigger}. Idempotent per thread name: firing again finds the
+ * thread, makes sure its run exists, and reports that nothing new was created.
+ */
+public final class ScheduleFirer {
+  /** {@code RunSpec.source} of runs a schedule created. */
+  public static final String SOURCE = "schedule";
+
+  private final KubernetesClient client;
+
+  public ScheduleFirer(KubernetesClient client) {
+    this.client = client;
+  }
+
+  /** What a firing produced; {@code created} is false when the thread already existed. */
+  public record Firing(String threadName, String runName, boolean created) {}
+
+  /**
+   * Creates the thread {@code threadName} for the firing of {@code schedule} scheduled at
+   * {@code firingTime}, and its first run. Needs create (and, to finish an interrupted firing,
+   * get) on threads and create on runs in the schedule's namespace.
+   */
+  public Firing fire(Schedule schedule, String threadName, Instant firingTime) {
+    String namespace = schedule.getMetadata().getNamespace();
+    boolean created = true;
+    ConversationThread thread;
+    try {
+      thread = client.resources(ConversationThread.class).inNamespace(namespace)
+          .resource(newThread(schedule, threadName, firingTime)).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+        throw e;
+      }
+      created = false;
+      thread = client.resources(ConversationThread.class).inNamespace(namespace).withName(threadName).get();
+      if (thread == null) {
+        throw e;
+      }
+    }
+    Run run = newRun(schedule, thread);
+    try {
+      client.resources(Run.class).inNamespace(namespace).resource(run).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+        throw e;
+      }
+    }
+    return new Firing(threadName, run.getMetadata().getName(), created);
+  }
+
+  /** The thread of one firing: the schedule's agent, environment, appId and metadata, titled by name and time. */
+  static ConversationThread newThread(Schedule schedule, String threadName, Instant firingTime) {
+    ScheduleSpec spec = schedule.getSpec();
+    String scheduleName = schedule.getMetadata().getName();
+    ConversationThread thread = new ConversationThread();
+    thread.setMetadata(new ObjectMetaBuilder()
+        .withNamespace(schedule.getMetadata().getNamespace())
+        .withName(threadName)
+        .withLabels(labels(scheduleName, null))
+        .build());
+    ThreadSpec threadSpec = new ThreadSpec();
+    String title = spec.getDisplayName() == null || spec.getDisplayName().isBlank() ? scheduleName : spec.getDisplayName();
+    threadSpec.setTitle(truncate(title + " — " + Timestamps.format(firingTime), 500));
+    threadSpec.setAgent(spec.getAgent());
+    threadSpec.setEnvironment(spec.getEnvironment());
+    threadSpec.setAppId(spec.getAppId());
+    threadSpec.setMetadata(spec.getMetadata());
+    thread.setSpec(threadSpec);
+    return thread;
+  }
+
+  /** The thread's first run: the task as the user message, owned by the thread, labelled with both. */
+  static Run newRun(Schedule schedule, ConversationThread thread) {
+    String threadName = thread.getMetadata().getName();
+    String scheduleName = schedule.getMetadata().getName();
+    Run run = new Run();
+    run.setMetadata(new ObjectMetaBuilder()
+        .withNamespace(thread.getMetadata().getNamespace())
+        .withName(FiringNames.runName(threadName, 1))
+        .withLabels(labels(scheduleName, threadName))
+        .withOwnerReferences(new OwnerReferenceBuilder()
+            .withApiVersion(HasMetadata.getApiVersion(ConversationThread.class))
+            .withKind(HasMetadata.getKind(ConversationThread.class))
+            .withName(threadName)
+            .withUid(thread.getMetadata().getUid())
+            .withController(true)
+            .build())
+        .build());
+    RunSpec spec = new RunSpec();
+    spec.setThread(threadName);
+    spec.setSequence(1L);
+    spec.setMessage(schedule.getSpec().getTask());
+    spec.setAgent(schedule.getSpec().getAgent());
+    spec.setEnvironment(schedule.getSpec().getEnvironment());
+    spec.setSource(SOURCE);
+    spec.setSchedule(scheduleName);
+    run.setSpec(spec);
+    return run;
+  }
+
+  private static Map<String, String> labels(String scheduleName, String threadName) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    labels.put(Labels.SCHEDULE, scheduleName);
+    if (threadName != null) {
+      labels.put(Labels.THREAD, threadName);
+    }
+    labels.put(Labels.MANAGED_BY, Labels.MANAGER);
+    return labels;
+  }
+
+  private static String truncate(String text, int max) {
+    return text.length() <= max ? text : text.substring(0, max);
+  }
+}

@@ -1,0 +1,31 @@
+package dev.threadline.operator.environment;
+
+import dev.threadline.crds.environment.Environment;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import java.util.List;
+
+/**
+ * The build context of one build: a ConfigMap with the effective Dockerfile, named like its Job and
+ * mounted at {@code /workspace}. Immutable: a changed configuration is a new build with a new name.
+ */
+final class BuildContextConfigMap {
+  static final String DOCKERFILE_KEY = "Dockerfile";
+
+  private BuildContextConfigMap() {}
+
+  static ConfigMap desired(Environment environment, BuildKind kind, String name, BuildPlan.Buildable plan,
+      OwnerReference owner) {
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+            .withName(name)
+            .withNamespace(environment.getMetadata().getNamespace())
+            .withLabels(BuildLabels.of(environment.getMetadata().getName(), kind, plan.hash()))
+            .withOwnerReferences(List.of(owner))
+        .endMetadata()
+        .withImmutable(true)
+        .addToData(DOCKERFILE_KEY, plan.dockerfile().content())
+        .build();
+  }
+}

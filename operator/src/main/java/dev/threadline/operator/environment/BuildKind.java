@@ -1,0 +1,27 @@
+package dev.threadline.operator.environment;
+
+/** A build that produces the environment's image, or a test build that only proves it builds. */
+enum BuildKind {
+  /** Pushes {@code <registry>/env-<name>:<hash>}, with the layer cache. */
+  IMAGE("build", "build.log"),
+  /** No cache and no push: {@code POST .../build/test}. */
+  TEST("test", "test.log");
+
+  private final String label;
+  private final String logKey;
+
+  BuildKind(String label, String logKey) {
+    this.label = label;
+    this.logKey = logKey;
+  }
+
+  /** The value of the build-kind label, and the infix of the Job's name. */
+  String label() {
+    return label;
+  }
+
+  /** The key of the stored log in the build-logs ConfigMap. */
+  String logKey() {
+    return logKey;
+  }
+}

@@ -1,0 +1,28 @@
+package dev.threadline.operator.environment;
+
+import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.environment.EnvironmentValues;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Labels of the objects a build is made of: the environment, the kind of build and its hash. */
+final class BuildLabels {
+  private BuildLabels() {}
+
+  static Map<String, String> of(String environmentName, BuildKind kind, String hash) {
+    Map<String, String> labels = new LinkedHashMap<>(forEnvironment(environmentName));
+    labels.put(EnvironmentValues.BUILD_KIND_LABEL, kind.label());
+    labels.put(EnvironmentValues.BUILD_HASH_LABEL, hash);
+    return labels;
+  }
+
+  static Map<String, String> forEnvironment(String environmentName) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    labels.put(Labels.MANAGED_BY, Labels.MANAGER);
+    // Label values hold 63 characters; longer names (kubectl users) are found through owners instead.
+    if (environmentName.length() <= 63) {
+      labels.put(EnvironmentValues.ENVIRONMENT_LABEL, environmentName);
+    }
+    return labels;
+  }
+}

@@ -1,0 +1,311 @@
+package dev.threadline.operator.environment;
+
+import dev.threadline.core.environment.BuildErrors;
+import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.environment.BuildRequest;
+import dev.threadline.crds.environment.BuildStatus;
+import dev.threadline.crds.environment.Environment;
+import dev.threadline.crds.environment.EnvironmentStatus;
+import dev.threadline.crds.environment.EnvironmentValues;
+import dev.threadline.crds.environment.TestBuildRequest;
+import dev.threadline.crds.environment.TestBuildResult;
+import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.status.Conditions;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.time.Clock;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds Environment images. An Environment starts {@code pending}; a new {@code spec.buildRequest}
+ * renders the effective Dockerfile into a ConfigMap and starts a Kaniko Job ({@code building});
+ * the Job's end makes it {@code ready} (imageTag, lastBuildAt) or {@code failed} (buildError
+ * classified from the build Pod's log). {@code spec.testBuildRequest} runs the same build without
+ * cache or push and reports in {@code status.testBuild}. Child names are deterministic per request,
+ * so a restarted (or a second) operator adopts a Job instead of starting another. The status is
+ * written at most once per reconcile, and only when it changed.
+ */
+@ControllerConfiguration(name = "environment")
+public class EnvironmentReconciler implements Reconciler<Environment> {
+  private static final Logger LOG = LoggerFactory.getLogger(EnvironmentReconciler.class);
+  /** On a build Job: the image tag it builds, reported once it succeeds. */
+  static final String IMAGE_TAG_ANNOTATION = "threadline.dev/image-tag";
+  private static final int ERROR_LINES = 5;
+
+  private final KubernetesClient client;
+  private final OperatorSettings settings;
+  private final BuildPlanner planner;
+  private final BuildPodLogs podLogs;
+  private final BuildLogConfigMap logStore;
+  private final BuildCleanup cleanup;
+  private final Conditions conditions;
+  private final Clock clock;
+
+  public EnvironmentReconciler(KubernetesClient client, OperatorSettings settings, Conditions conditions, Clock clock) {
+    this.client = client;
+    this.settings = settings;
+    this.planner = new BuildPlanner(settings);
+    this.podLogs = new BuildPodLogs(client);
+    this.logStore = new BuildLogConfigMap(client);
+    this.cleanup = new BuildCleanup(client);
+    this.conditions = conditions;
+    this.clock = clock;
+  }
+
+  @Override
+  public List<EventSource<?, Environment>> prepareEventSources(EventSourceContext<Environment> context) {
+    var jobs = InformerEventSourceConfiguration.from(Job.class, Environment.class)
+        .withName("environment-build-jobs")
+        .withLabelSelector(EnvironmentValues.BUILD_KIND_LABEL)
+        .withNamespacesInheritedFromController()
+        .build();
+    return List.of(new InformerEventSource<>(jobs, context));
+  }
+
+  @Override
+  public UpdateControl<Environment> reconcile(Environment environment, Context<Environment> context) {
+    EnvironmentStatus current = Optional.ofNullable(environment.getStatus()).orElseGet(EnvironmentStatus::new);
+    EnvironmentStatus next = client.getKubernetesSerialization().clone(current);
+    Set<Job> jobs = context.getSecondaryResources(Job.class);
+    BuildPlan plan = planner.plan(environment);
+
+    followImageBuild(environment, next, jobs);
+    takeUpBuildRequest(environment, next, plan);
+    followTestBuild(environment, next, jobs);
+    takeUpTestBuildRequest(environment, next, plan);
+    if (next.getBuildStatus() == null) {
+      next.setBuildStatus(BuildStatus.PENDING);
+      if (plan instanceof BuildPlan.Buildable buildable) {
+        next.setBuildHash(buildable.hash());
+      }
+    }
+    long generation = Objects.requireNonNullElse(environment.getMetadata().getGeneration(), 0L);
+    next.setObservedGeneration(generation);
+    next.setConditions(readyCondition(next, generation));
+    cleanup.removeStale(environment, jobs, namesInUse(next));
+
+    String before = client.getKubernetesSerialization().asJson(current);
+    if (before.equals(client.getKubernetesSerialization().asJson(next))) {
+      return UpdateControl.noUpdate();
+    }
+    environment.setStatus(next);
+    return UpdateControl.patchStatus(environment);
+  }
+
+  private void followImageBuild(Environment environment, EnvironmentStatus status, Set<Job> jobs) {
+    if (status.getBuildStatus() != BuildStatus.BUILDING || status.getBuildJob() == null) {
+      return;
+    }
+    Optional<Job> job = find(environment, jobs, status.getBuildJob());
+    if (job.isEmpty()) {
+      finishImageBuild(environment, status, BuildJobState.FAILED, null, "The build Job was deleted before it finished");
+      return;
+    }
+    BuildJobState state = BuildJobState.of(job.get());
+    if (state.isFinished()) {
+      finishImageBuild(environment, status, state, job.get(), null);
+    }
+  }
+
+  private void finishImageBuild(Environment environment, EnvironmentStatus status, BuildJobState state, Job job,
+      String knownError) {
+    String log = job == null ? "" : readAndStoreLog(environment, BuildKind.IMAGE, job);
+    status.setLastBuildAt(Timestamps.format(clock.instant()));
+    if (state == BuildJobState.SUCCEEDED) {
+      status.setBuildStatus(BuildStatus.READY);
+      status.setImageTag(annotation(job, IMAGE_TAG_ANNOTATION));
+      status.setBuildError(null);
+    } else {
+      status.setBuildStatus(BuildStatus.FAILED);
+      status.setBuildError(knownError != null ? knownError : failureMessage(log, state));
+    }
+    LOG.info("Environment({}/{}) build {} {}", environment.getMetadata().getNamespace(),
+        environment.getMetadata().getName(), status.getBuildJob(), status.getBuildStatus().value());
+  }
+
+  private void takeUpBuildRequest(Environment environment, EnvironmentStatus status, BuildPlan plan) {
+    BuildRequest request = environment.getSpec() == null ? null : environment.getSpec().getBuildRequest();
+    if (request == null || request.getId() == null || request.getId().equals(status.getBuildRequestId())
+        || status.getBuildStatus() == BuildStatus.BUILDING) {
+      return; // a request made while a build runs is taken up when that build ends
+    }
+    status.setBuildRequestId(request.getId());
+    String who = "Environment(" + environment.getMetadata().getNamespace() + "/" + environment.getMetadata().getName() + ")";
+    if (plan instanceof BuildPlan.Unbuildable unbuildable) {
+      status.setBuildStatus(BuildStatus.FAILED);
+      status.setBuildError(unbuildable.error());
+      status.setLastBuildAt(Timestamps.format(clock.instant()));
+      LOG.info("{} cannot be built: {}", who, unbuildable.error());
+      return;
+    }
+    BuildPlan.Buildable buildable = (BuildPlan.Buildable) plan;
+    boolean upToDate = status.getBuildStatus() == BuildStatus.READY && buildable.hash().equals(status.getBuildHash());
+    if (upToDate && !Boolean.TRUE.equals(request.getForce())) {
+      LOG.info("{} is up to date ({}); build request {} needs no build", who, buildable.hash(), request.getId());
+      return;
+    }
+    String name = BuildNames.job(environment.getMetadata().getName(), BuildKind.IMAGE, buildable.hash(), request.getId());
+    startJob(environment, BuildKind.IMAGE, name, buildable);
+    status.setBuildStatus(BuildStatus.BUILDING);
+    status.setBuildJob(name);
+    status.setBuildHash(buildable.hash());
+    status.setBuildError(null);
+    LOG.info("{} building {} in Job {}", who, buildable.imageTag(), name);
+  }
+
+  private void followTestBuild(Environment environment, EnvironmentStatus status, Set<Job> jobs) {
+    TestBuildResult test = status.getTestBuild();
+    if (test == null || test.getPhase() != BuildStatus.BUILDING || test.getJob() == null) {
+      return;
+    }
+    Optional<Job> job = find(environment, jobs, test.getJob());
+    BuildJobState state = job.map(BuildJobState::of).orElse(BuildJobState.FAILED);
+    if (!state.isFinished()) {
+      return;
+    }
+    String log = job.map(j -> readAndStoreLog(environment, BuildKind.TEST, j)).orElse("");
+    test.setFinishedAt(Timestamps.format(clock.instant()));
+    if (state == BuildJobState.SUCCEEDED) {
+      test.setPhase(BuildStatus.READY);
+    } else {
+      test.setPhase(BuildStatus.FAILED);
+      test.setError(job.isEmpty() ? "The test build Job was deleted before it finished" : failureMessage(log, state));
+    }
+  }
+
+  private void takeUpTestBuildRequest(Environment environment, EnvironmentStatus status, BuildPlan plan) {
+    TestBuildRequest request = environment.getSpec() == null ? null : environment.getSpec().getTestBuildRequest();
+    TestBuildResult previous = status.getTestBuild();
+    if (request == null || request.getId() == null
+        || (previous != null && request.getId().equals(previous.getRequestId()))
+        || (previous != null && previous.getPhase() == BuildStatus.BUILDING)) {
+      return;
+    }
+    TestBuildResult test = new TestBuildResult();
+    test.setRequestId(request.getId());
+    if (plan instanceof BuildPlan.Unbuildable unbuildable) {
+      test.setPhase(BuildStatus.FAILED);
+      test.setError(unbuildable.error());
+      test.setFinishedAt(Timestamps.format(clock.instant()));
+    } else {
+      BuildPlan.Buildable buildable = (BuildPlan.Buildable) plan;
+      String name = BuildNames.job(environment.getMetadata().getName(), BuildKind.TEST, buildable.hash(), request.getId());
+      startJob(environment, BuildKind.TEST, name, buildable);
+      test.setJob(name);
+      test.setPhase(BuildStatus.BUILDING);
+      test.setImageTag(buildable.imageTag());
+    }
+    status.setTestBuild(test);
+  }
+
+  /** Creates the build's ConfigMap and Job unless they exist (a restart, or another operator). */
+  private void startJob(Environment environment, BuildKind kind, String name, BuildPlan.Buildable plan) {
+    OwnerReference owner = ownerReference(environment);
+    createUnlessPresent(BuildContextConfigMap.desired(environment, kind, name, plan, owner));
+    Job job = KanikoBuildJob.desired(environment, kind, name, plan, settings, owner);
+    job.getMetadata().setAnnotations(Map.of(IMAGE_TAG_ANNOTATION, plan.imageTag()));
+    createUnlessPresent(job);
+  }
+
+  private void createUnlessPresent(HasMetadata object) {
+    try {
+      client.resource(object).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+      LOG.info("{}({}/{}) already exists; adopting it", object.getKind(), object.getMetadata().getNamespace(),
+          object.getMetadata().getName());
+    }
+  }
+
+  private Optional<Job> find(Environment environment, Set<Job> jobs, String name) {
+    Optional<Job> cached = jobs.stream().filter(job -> name.equals(job.getMetadata().getName())).findFirst();
+    if (cached.isPresent()) {
+      return cached;
+    }
+    // Just created: the cache may not have it yet.
+    return Optional.ofNullable(client.batch().v1().jobs().inNamespace(environment.getMetadata().getNamespace())
+        .withName(name).get());
+  }
+
+  private String readAndStoreLog(Environment environment, BuildKind kind, Job job) {
+    String log = podLogs.read(job.getMetadata().getNamespace(), job.getMetadata().getName()).orElse("");
+    try {
+      logStore.store(environment, kind, log, ownerReference(environment));
+    } catch (KubernetesClientException e) {
+      LOG.warn("Environment({}/{}) could not keep its {} log: {}", environment.getMetadata().getNamespace(),
+          environment.getMetadata().getName(), kind.label(), e.getMessage());
+    }
+    return log;
+  }
+
+  /** The contract's message when the log shows a known cause, otherwise the log's last lines. */
+  static String failureMessage(String log, BuildJobState state) {
+    Optional<String> known = BuildErrors.classify(log, state == BuildJobState.TIMED_OUT);
+    if (known.isPresent()) {
+      return known.get();
+    }
+    String tail = BuildPodLogs.lastLines(log, ERROR_LINES);
+    return tail.isEmpty() ? "The build failed without a log" : tail;
+  }
+
+  private List<io.fabric8.kubernetes.api.model.Condition> readyCondition(EnvironmentStatus status, long generation) {
+    var existing = status.getConditions();
+    return switch (status.getBuildStatus()) {
+      case READY -> conditions.set(existing, Conditions.READY, Conditions.TRUE, "Built",
+          "Image " + status.getImageTag() + " is built.", generation);
+      case BUILDING -> conditions.set(existing, Conditions.READY, Conditions.UNKNOWN, "Building",
+          "Job " + status.getBuildJob() + " is building the image.", generation);
+      case FAILED -> conditions.set(existing, Conditions.READY, Conditions.FALSE, "BuildFailed",
+          status.getBuildError(), generation);
+      case PENDING -> conditions.set(existing, Conditions.READY, Conditions.FALSE, "NotBuilt",
+          "No image has been built yet; request a build.", generation);
+    };
+  }
+
+  private static Set<String> namesInUse(EnvironmentStatus status) {
+    Set<String> names = new HashSet<>();
+    if (status.getBuildJob() != null) {
+      names.add(status.getBuildJob());
+    }
+    if (status.getTestBuild() != null && status.getTestBuild().getJob() != null) {
+      names.add(status.getTestBuild().getJob());
+    }
+    return names;
+  }
+
+  private static OwnerReference ownerReference(Environment environment) {
+    return new OwnerReferenceBuilder()
+        .withApiVersion(environment.getApiVersion())
+        .withKind(environment.getKind())
+        .withName(environment.getMetadata().getName())
+        .withUid(environment.getMetadata().getUid())
+        .withController(true)
+        .build();
+  }
+
+  private static String annotation(Job job, String key) {
+    Map<String, String> annotations = job.getMetadata().getAnnotations();
+    return annotations == null ? null : annotations.get(key);
+  }
+}

@@ -1,0 +1,178 @@
+package dev.threadline.operator.schedule;
+
+import dev.threadline.core.schedule.CronSchedule;
+import dev.threadline.core.schedule.InvalidScheduleException;
+import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.schedule.FiringNames;
+import dev.threadline.crds.schedule.Schedule;
+import dev.threadline.crds.schedule.ScheduleFirer;
+import dev.threadline.crds.schedule.ScheduleStatus;
+import dev.threadline.crds.schedule.Schedules;
+import dev.threadline.operator.status.Conditions;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes a Schedule fire. Recurring: a CronJob whose Pod runs {@code runner trigger}. One-time: the
+ * operator itself creates the Thread and Run at {@code scheduledTime}, waking up for that instant
+ * rather than polling. Either way the status counts the Runs labelled with the schedule.
+ *
+ * <p>A one-time schedule fires exactly once: the thread is named after the schedule and the
+ * scheduled minute, so a second attempt (after an operator restart between the creation and the
+ * status write) finds it instead of making another; {@code status.firedAt} then records it.
+ */
+@ControllerConfiguration(name = "schedule")
+public class ScheduleReconciler implements Reconciler<Schedule> {
+  private static final Logger LOG = LoggerFactory.getLogger(ScheduleReconciler.class);
+  static final String COMPLETED = "Completed";
+  /** Never wake up sooner than this: a clock a little behind must not make a busy loop. */
+  private static final Duration MIN_WAKE_UP = Duration.ofMillis(500);
+
+  private final ScheduleCronJob cronJobs;
+  private final ScheduleTriggerAccount triggerAccount = new ScheduleTriggerAccount();
+  private final Conditions conditions;
+  private final Clock clock;
+
+  public ScheduleReconciler(String runnerImage, Conditions conditions, Clock clock) {
+    this.cronJobs = new ScheduleCronJob(runnerImage);
+    this.conditions = conditions;
+    this.clock = clock;
+  }
+
+  @Override
+  public List<EventSource<?, Schedule>> prepareEventSources(EventSourceContext<Schedule> context) {
+    var runs = InformerEventSourceConfiguration.from(Run.class, Schedule.class)
+        .withName("schedule-runs")
+        .withLabelSelector(Labels.SCHEDULE)
+        .withSecondaryToPrimaryMapper(Mappers.fromLabel(Labels.SCHEDULE, null, Schedule.class))
+        .withNamespacesInheritedFromController()
+        .build();
+    var cronJobs = InformerEventSourceConfiguration.from(CronJob.class, Schedule.class)
+        .withName("schedule-cronjobs")
+        .withLabelSelector(Labels.SCHEDULE)
+        .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Schedule.class))
+        .withNamespacesInheritedFromController()
+        .build();
+    return List.of(new InformerEventSource<>(runs, context), new InformerEventSource<>(cronJobs, context));
+  }
+
+  @Override
+  public UpdateControl<Schedule> reconcile(Schedule schedule, Context<Schedule> context) {
+    Instant now = clock.instant();
+    long generation = Objects.requireNonNullElse(schedule.getMetadata().getGeneration(), 0L);
+    ScheduleStatus current = schedule.getStatus() == null ? new ScheduleStatus() : schedule.getStatus();
+    ScheduleStatus next = new ScheduleStatus();
+    next.setObservedGeneration(generation);
+    next.setFiredAt(current.getFiredAt());
+    next.setFiredThread(current.getFiredThread());
+    Optional<Instant> wakeUp = Optional.empty();
+    List<io.fabric8.kubernetes.api.model.Condition> nextConditions = current.getConditions();
+    try {
+      Optional<CronJob> cronJob = context.getSecondaryResource(CronJob.class);
+      if (Schedules.isRecurring(schedule)) {
+        CronSchedule cron = ScheduleTiming.cron(schedule);
+        triggerAccount.ensure(context.getClient(), schedule.getMetadata().getNamespace());
+        cronJobs.reconcile(context.getClient(), schedule, cron, cronJob);
+        next.setCronJob(FiringNames.cronJobName(schedule.getMetadata().getName()));
+      } else {
+        cronJob.ifPresent(stale -> cronJobs.delete(context.getClient(), stale));
+        Instant at = ScheduleTiming.scheduledTime(schedule);
+        if (next.getFiredAt() == null && Schedules.isEnabled(schedule)) {
+          if (now.isBefore(at)) {
+            wakeUp = Optional.of(at);
+          } else {
+            fire(schedule, context, at, now, next);
+          }
+        }
+        if (next.getFiredAt() != null) {
+          nextConditions = conditions.set(nextConditions, COMPLETED, Conditions.TRUE, "Fired",
+              "The one-time schedule ran at " + next.getFiredAt() + " (thread " + next.getFiredThread() + ").", generation);
+        }
+      }
+      schedule.setStatus(next);
+      Optional<Instant> nextRun = ScheduleTiming.nextRunAt(schedule, now);
+      next.setNextRunAt(nextRun.map(Timestamps::format).orElse(null));
+      if (Schedules.isRecurring(schedule)) {
+        // Only to keep status.nextRunAt current: the CronJob does the firing.
+        wakeUp = nextRun;
+      }
+      nextConditions = conditions.set(nextConditions, Conditions.READY, Conditions.TRUE, "Scheduled",
+          readyMessage(schedule, next), generation);
+    } catch (InvalidScheduleException invalid) {
+      nextConditions = conditions.set(nextConditions, Conditions.READY, Conditions.FALSE, "InvalidSpec",
+          "spec." + invalid.field() + ": " + invalid.getMessage(), generation);
+      next.setNextRunAt(null);
+    }
+    next.setConditions(nextConditions);
+    ScheduleRunCounts counts = ScheduleRunCounts.of(context.getSecondaryResources(Run.class));
+    next.setRunCount(counts.runs());
+    next.setSuccessCount(counts.successes());
+    next.setFailureCount(counts.failures());
+    next.setLastRunAt(counts.lastRunAt().map(Timestamps::format).orElse(null));
+
+    UpdateControl<Schedule> control;
+    if (sameStatus(current, next)) {
+      control = UpdateControl.noUpdate();
+    } else {
+      schedule.setStatus(next);
+      control = UpdateControl.patchStatus(schedule);
+    }
+    wakeUp.map(at -> max(Duration.between(now, at), MIN_WAKE_UP)).ifPresent(control::rescheduleAfter);
+    return control;
+  }
+
+  private void fire(Schedule schedule, Context<Schedule> context, Instant at, Instant now, ScheduleStatus next) {
+    String threadName = FiringNames.threadName(schedule.getMetadata().getName(), at);
+    ScheduleFirer.Firing firing = new ScheduleFirer(context.getClient()).fire(schedule, threadName, at);
+    next.setFiredAt(Timestamps.format(now));
+    next.setFiredThread(firing.threadName());
+    LOG.info("Schedule({}/{}) fired for {}: {} {}", schedule.getMetadata().getNamespace(),
+        schedule.getMetadata().getName(), Timestamps.format(at),
+        firing.created() ? "created thread" : "found the thread of an earlier attempt,", firing.threadName());
+  }
+
+  private static String readyMessage(Schedule schedule, ScheduleStatus status) {
+    if (!Schedules.isEnabled(schedule)) {
+      return "The schedule is disabled.";
+    }
+    if (status.getNextRunAt() == null) {
+      return Schedules.isRecurring(schedule) ? "The cron expression never fires again." : "The one-time schedule has run.";
+    }
+    return "Next run at " + status.getNextRunAt() + ".";
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
+  }
+
+  private static boolean sameStatus(ScheduleStatus a, ScheduleStatus b) {
+    return Objects.equals(a.getObservedGeneration(), b.getObservedGeneration())
+        && Objects.equals(a.getConditions(), b.getConditions())
+        && Objects.equals(a.getNextRunAt(), b.getNextRunAt())
+        && Objects.equals(a.getLastRunAt(), b.getLastRunAt())
+        && Objects.equals(a.getRunCount(), b.getRunCount())
+        && Objects.equals(a.getSuccessCount(), b.getSuccessCount())
+        && Objects.equals(a.getFailureCount(), b.getFailureCount())
+        && Objects.equals(a.getFiredAt(), b.getFiredAt())
+        && Objects.equals(a.getFiredThread(), b.getFiredThread())
+        && Objects.equals(a.getCronJob(), b.getCronJob());
+  }
+}

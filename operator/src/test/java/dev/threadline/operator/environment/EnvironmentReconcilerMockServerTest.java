@@ -1,0 +1,282 @@
+package dev.threadline.operator.environment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.threadline.crds.environment.BuildRequest;
+import dev.threadline.crds.environment.BuildStatus;
+import dev.threadline.crds.environment.Environment;
+import dev.threadline.crds.environment.EnvironmentSpec;
+import dev.threadline.crds.environment.EnvironmentStatus;
+import dev.threadline.crds.environment.EnvironmentValues;
+import dev.threadline.crds.environment.TestBuildRequest;
+import dev.threadline.operator.ThreadlineOperator;
+import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.support.OperatorMockServer;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder;
+import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The Environment reconciler against fabric8's CRUD mock: builds as Kaniko Jobs, their outcomes as status. */
+class EnvironmentReconcilerMockServerTest {
+  private static final String NS = "default";
+  private static final Duration WAIT = Duration.ofSeconds(15);
+  private static final OperatorSettings SETTINGS = OperatorSettings.fromEnvironment(Map.of(
+      "THREADLINE_REGISTRY", "registry.example.com/tl",
+      "THREADLINE_REGISTRY_PUSH_SECRET", "registry-push",
+      "THREADLINE_BUILD_TIMEOUT_SECONDS", "600"));
+
+  private static PodLogDispatcher dispatcher;
+  private static KubernetesMockServer server;
+  private static NamespacedKubernetesClient client;
+  private static ThreadlineOperator operator;
+
+  @BeforeAll
+  static void start() {
+    dispatcher = new PodLogDispatcher();
+    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
+    server.init();
+    client = server.createClient();
+    OperatorMockServer.registerCrds(server, client);
+    operator = ThreadlineOperator.start(client, SETTINGS);
+  }
+
+  @AfterAll
+  static void stop() {
+    operator.close();
+    client.close();
+    server.destroy();
+  }
+
+  @Test
+  void createdEnvironmentIsPendingWithTheHashOfItsConfiguration() {
+    create("env-fresh", spec -> {});
+
+    EnvironmentStatus status = awaitStatus("env-fresh", s -> s.getBuildStatus() == BuildStatus.PENDING);
+
+    assertThat(status.getBuildHash()).matches("[0-9a-f]{16}");
+    assertThat(status.getImageTag()).isNull();
+    assertThat(status.getConditions()).singleElement()
+        .satisfies(c -> assertThat(List.of(c.getType(), c.getStatus(), c.getReason()))
+            .containsExactly("Ready", "False", "NotBuilt"));
+    assertThat(client.batch().v1().jobs().inNamespace(NS).list().getItems())
+        .noneMatch(job -> job.getMetadata().getName().startsWith("env-fresh-"));
+  }
+
+  @Test
+  void buildRequestStartsOneKanikoJobThatSucceedsIntoReady() {
+    create("env-web", spec -> {
+      spec.setRuntimes(Map.of("python", "3.12"));
+      spec.setBuildRequest(new BuildRequest("r1", false));
+    });
+
+    EnvironmentStatus building = awaitStatus("env-web", s -> s.getBuildStatus() == BuildStatus.BUILDING);
+    String jobName = building.getBuildJob();
+    assertThat(jobName).isEqualTo("env-web-build-" + building.getBuildHash() + "-r1");
+    Job job = client.batch().v1().jobs().inNamespace(NS).withName(jobName).get();
+    assertThat(job.getSpec().getBackoffLimit()).isZero();
+    assertThat(job.getSpec().getActiveDeadlineSeconds()).isEqualTo(600L);
+    assertThat(job.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(owner -> assertThat(owner.getName()).isEqualTo("env-web"));
+    assertThat(job.getMetadata().getLabels())
+        .containsEntry(EnvironmentValues.ENVIRONMENT_LABEL, "env-web")
+        .containsEntry(EnvironmentValues.BUILD_KIND_LABEL, "build")
+        .containsEntry(EnvironmentValues.BUILD_HASH_LABEL, building.getBuildHash());
+    var pod = job.getSpec().getTemplate().getSpec();
+    assertThat(pod.getRestartPolicy()).isEqualTo("Never");
+    assertThat(pod.getAutomountServiceAccountToken()).isFalse();
+    Container kaniko = pod.getContainers().get(0);
+    assertThat(kaniko.getImage()).isEqualTo(SETTINGS.builderImage());
+    assertThat(kaniko.getArgs()).containsExactly(
+        "--dockerfile=/workspace/Dockerfile",
+        "--context=dir:///workspace",
+        "--destination=registry.example.com/tl/env-web:" + building.getBuildHash(),
+        "--cache=true",
+        "--cache-repo=registry.example.com/tl/cache");
+    assertThat(pod.getVolumes()).extracting(Volume::getName).containsExactly("build-context", "docker-config");
+    assertThat(pod.getVolumes().get(0).getConfigMap().getName()).isEqualTo(jobName);
+    assertThat(pod.getVolumes().get(1).getSecret().getSecretName()).isEqualTo("registry-push");
+    assertThat(kaniko.getVolumeMounts()).extracting(m -> m.getMountPath())
+        .containsExactly("/workspace", "/kaniko/.docker");
+    ConfigMap context = client.configMaps().inNamespace(NS).withName(jobName).get();
+    assertThat(context.getData().get("Dockerfile"))
+        .contains("build hash " + building.getBuildHash())
+        .startsWith("FROM " + SETTINGS.baseImage());
+
+    finishJob(jobName, true, null, "INFO pushed registry.example.com/tl/env-web\n");
+
+    EnvironmentStatus ready = awaitStatus("env-web", s -> s.getBuildStatus() == BuildStatus.READY);
+    assertThat(ready.getImageTag()).isEqualTo("env-web:" + building.getBuildHash());
+    assertThat(ready.getLastBuildAt()).endsWith("Z");
+    assertThat(ready.getBuildError()).isNull();
+    assertThat(ready.getConditions()).singleElement().satisfies(c -> assertThat(c.getStatus()).isEqualTo("True"));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(
+        client.configMaps().inNamespace(NS).withName("env-web-build-logs").get().getData())
+        .containsEntry("build.log", "INFO pushed registry.example.com/tl/env-web\n"));
+
+    // The same configuration is up to date: a new request builds nothing unless forced.
+    requestBuild("env-web", "r2", false);
+    awaitStatus("env-web", s -> "r2".equals(s.getBuildRequestId()) && s.getBuildStatus() == BuildStatus.READY);
+    assertThat(buildJobsOf("env-web")).hasSize(1);
+    requestBuild("env-web", "r3", true);
+    EnvironmentStatus forced = awaitStatus("env-web", s -> "r3".equals(s.getBuildRequestId())
+        && s.getBuildStatus() == BuildStatus.BUILDING);
+    assertThat(forced.getBuildJob()).endsWith("-r3");
+    // The finished older Job is cleaned up; the running one stays.
+    await().atMost(WAIT).untilAsserted(() -> assertThat(buildJobsOf("env-web"))
+        .extracting(j -> j.getMetadata().getName()).containsExactly(forced.getBuildJob()));
+  }
+
+  @Test
+  void failedBuildIsClassifiedFromTheBuildPodsLog() {
+    create("env-missing", spec -> {
+      spec.getPackages().setSystem(List.of("no-such-package"));
+      spec.setBuildRequest(new BuildRequest("r1", false));
+    });
+    String jobName = awaitStatus("env-missing", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
+
+    finishJob(jobName, false, null, "Step 3/9 : RUN apt-get install\nE: Unable to locate package no-such-package\n");
+
+    EnvironmentStatus failed = awaitStatus("env-missing", s -> s.getBuildStatus() == BuildStatus.FAILED);
+    assertThat(failed.getBuildError()).isEqualTo("Package not found");
+    assertThat(failed.getConditions()).singleElement()
+        .satisfies(c -> assertThat(List.of(c.getStatus(), c.getReason(), c.getMessage()))
+            .containsExactly("False", "BuildFailed", "Package not found"));
+
+    // A new request after a failure builds again; the old error is gone from the status.
+    requestBuild("env-missing", "r2", false);
+    EnvironmentStatus retried = awaitStatus("env-missing", s -> "r2".equals(s.getBuildRequestId()));
+    assertThat(retried.getBuildStatus()).isEqualTo(BuildStatus.BUILDING);
+    assertThat(retried.getBuildError()).isNull();
+  }
+
+  @Test
+  void jobPastItsDeadlineIsABuildTimeoutAndAnUnknownFailureShowsTheLogsLastLines() {
+    create("env-slow", spec -> spec.setBuildRequest(new BuildRequest("r1", false)));
+    String slowJob = awaitStatus("env-slow", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
+    finishJob(slowJob, false, "DeadlineExceeded", "still downloading\n");
+    assertThat(awaitStatus("env-slow", s -> s.getBuildStatus() == BuildStatus.FAILED).getBuildError())
+        .isEqualTo("Build timeout");
+
+    create("env-odd", spec -> spec.setBuildRequest(new BuildRequest("r1", false)));
+    String oddJob = awaitStatus("env-odd", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
+    finishJob(oddJob, false, null, "step one\nstep two\nerror: disk full\n");
+    assertThat(awaitStatus("env-odd", s -> s.getBuildStatus() == BuildStatus.FAILED).getBuildError())
+        .isEqualTo("step one\nstep two\nerror: disk full");
+  }
+
+  @Test
+  void invalidExtensionsFailFastWithoutAJob() {
+    create("env-syntax", spec -> {
+      spec.setDockerfileExtensions("RUN echo ok\nFROBNICATE now\n");
+      spec.setBuildRequest(new BuildRequest("r1", false));
+    });
+
+    EnvironmentStatus failed = awaitStatus("env-syntax", s -> s.getBuildStatus() == BuildStatus.FAILED);
+
+    assertThat(failed.getBuildError()).isEqualTo("Dockerfile syntax error");
+    assertThat(buildJobsOf("env-syntax")).isEmpty();
+  }
+
+  @Test
+  void aSecondOperatorOnTheSameStoreAdoptsTheJobInsteadOfStartingAnother() {
+    try (ThreadlineOperator second = ThreadlineOperator.start(client, SETTINGS)) {
+      create("env-twice", spec -> spec.setBuildRequest(new BuildRequest("r1", false)));
+      String jobName = awaitStatus("env-twice", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
+      finishJob(jobName, true, null, "done\n");
+      awaitStatus("env-twice", s -> s.getBuildStatus() == BuildStatus.READY);
+    }
+    assertThat(buildJobsOf("env-twice")).hasSize(1);
+  }
+
+  @Test
+  void testBuildRunsWithoutCacheOrPushAndReportsInItsOwnStatus() {
+    create("env-trial", spec -> spec.setTestBuildRequest(new TestBuildRequest("t1")));
+
+    EnvironmentStatus started = awaitStatus("env-trial",
+        s -> s.getTestBuild() != null && s.getTestBuild().getPhase() == BuildStatus.BUILDING);
+    String jobName = started.getTestBuild().getJob();
+    assertThat(jobName).startsWith("env-trial-test-");
+    Job job = client.batch().v1().jobs().inNamespace(NS).withName(jobName).get();
+    Container kaniko = job.getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(kaniko.getArgs()).containsExactly(
+        "--dockerfile=/workspace/Dockerfile", "--context=dir:///workspace", "--no-push", "--cache=false");
+    assertThat(job.getSpec().getTemplate().getSpec().getVolumes()).extracting(Volume::getName)
+        .containsExactly("build-context");
+
+    finishJob(jobName, true, null, "built, not pushed\n");
+
+    EnvironmentStatus done = awaitStatus("env-trial",
+        s -> s.getTestBuild() != null && s.getTestBuild().getPhase() == BuildStatus.READY);
+    assertThat(done.getTestBuild().getImageTag()).isEqualTo("env-trial:" + done.getBuildHash());
+    assertThat(done.getBuildStatus()).isEqualTo(BuildStatus.PENDING);
+  }
+
+  private static void create(String name, Consumer<EnvironmentSpec> customize) {
+    Environment environment = new Environment();
+    environment.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+    EnvironmentSpec spec = new EnvironmentSpec();
+    spec.setDisplayName(name.substring("env-".length()));
+    customize.accept(spec);
+    environment.setSpec(spec);
+    client.resource(environment).create();
+  }
+
+  private static void requestBuild(String name, String id, boolean force) {
+    client.resources(Environment.class).inNamespace(NS).withName(name)
+        .edit(e -> {
+          e.getSpec().setBuildRequest(new BuildRequest(id, force));
+          return e;
+        });
+  }
+
+  private static EnvironmentStatus awaitStatus(String name, java.util.function.Predicate<EnvironmentStatus> condition) {
+    return await().atMost(WAIT).until(() -> {
+      Environment seen = client.resources(Environment.class).inNamespace(NS).withName(name).get();
+      return seen == null ? null : seen.getStatus();
+    }, status -> status != null && condition.test(status));
+  }
+
+  private static List<Job> buildJobsOf(String environment) {
+    return client.batch().v1().jobs().inNamespace(NS)
+        .withLabel(EnvironmentValues.ENVIRONMENT_LABEL, environment).list().getItems();
+  }
+
+  /** Plays the Job controller and the kubelet: a Pod that printed {@code log}, then the Job's end. */
+  private static void finishJob(String jobName, boolean succeeded, String failureReason, String log) {
+    String podName = jobName + "-x1y2z";
+    client.pods().inNamespace(NS).resource(new PodBuilder()
+        .withNewMetadata().withName(podName).withNamespace(NS).addToLabels("job-name", jobName).endMetadata()
+        .withNewSpec().addNewContainer().withName("kaniko").withImage("kaniko").endContainer().endSpec()
+        .build()).create();
+    dispatcher.setLog(NS, podName, log);
+    var status = new JobStatusBuilder();
+    if (succeeded) {
+      status.withSucceeded(1).withConditions(new JobConditionBuilder().withType("Complete").withStatus("True").build());
+    } else {
+      status.withFailed(1).withConditions(new JobConditionBuilder().withType("Failed").withStatus("True")
+          .withReason(failureReason == null ? "BackoffLimitExceeded" : failureReason).build());
+    }
+    client.batch().v1().jobs().inNamespace(NS).withName(jobName).editStatus(job -> {
+      job.setStatus(status.build());
+      return job;
+    });
+  }
+}

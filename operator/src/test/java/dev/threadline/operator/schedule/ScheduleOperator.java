@@ -1,0 +1,37 @@
+package dev.threadline.operator.schedule;
+
+import dev.threadline.operator.status.Conditions;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
+import java.time.Clock;
+
+/**
+ * Just the schedule reconciler on a mock API, configured as {@code ThreadlineOperator} configures
+ * it, so that the tests alone decide what happens to Runs.
+ */
+final class ScheduleOperator implements AutoCloseable {
+  static final String RUNNER_IMAGE = "example.test/runner:1";
+
+  private final Operator operator;
+
+  private ScheduleOperator(Operator operator) {
+    this.operator = operator;
+  }
+
+  static ScheduleOperator start(KubernetesClient client, Clock clock) {
+    Operator operator = new Operator(o -> o.withKubernetesClient(client)
+        .withCloseClientOnStop(false)
+        .withUseSSAToPatchPrimaryResource(false)
+        .withSSABasedCreateUpdateMatchForDependentResources(false));
+    operator.register(new ScheduleReconciler(RUNNER_IMAGE, new Conditions(clock), clock),
+        ControllerConfigurationOverrider::watchingAllNamespaces);
+    operator.start();
+    return new ScheduleOperator(operator);
+  }
+
+  @Override
+  public void close() {
+    operator.stop();
+  }
+}

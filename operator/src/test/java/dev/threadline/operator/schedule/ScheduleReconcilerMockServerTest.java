@@ -1,0 +1,266 @@
+package dev.threadline.operator.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunSpec;
+import dev.threadline.crds.run.RunStatus;
+import dev.threadline.crds.schedule.FiringNames;
+import dev.threadline.crds.schedule.Schedule;
+import dev.threadline.crds.schedule.ScheduleSpec;
+import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.operator.support.OperatorMockServer;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+@EnableKubernetesMockClient(crud = true)
+class ScheduleReconcilerMockServerTest {
+  private static final Duration WAIT = Duration.ofSeconds(15);
+  static KubernetesMockServer server;
+  static KubernetesClient client;
+
+  @BeforeAll
+  static void crds() {
+    OperatorMockServer.registerCrds(server, client);
+  }
+
+  @Test
+  void recurringScheduleBecomesACronJobThatDisablingSuspends() {
+    MutableClock clock = new MutableClock(Instant.parse("2026-03-02T07:58:00Z"));
+    try (ScheduleOperator ignored = ScheduleOperator.start(client, clock)) {
+      Schedule schedule = recurring("recurring", "sched-daily", "0 9 * * 1-5", "Europe/Berlin");
+      client.resource(schedule).create();
+
+      CronJob cronJob = await().atMost(WAIT).until(() -> cronJob("recurring", "sched-daily"), c -> c != null);
+      assertThat(cronJob.getSpec().getSchedule()).isEqualTo("0 9 * * 1-5");
+      assertThat(cronJob.getSpec().getTimeZone()).isEqualTo("Europe/Berlin");
+      assertThat(cronJob.getSpec().getSuspend()).isFalse();
+      assertThat(cronJob.getSpec().getConcurrencyPolicy()).isEqualTo("Forbid");
+      assertThat(cronJob.getSpec().getStartingDeadlineSeconds()).isEqualTo(300L);
+      assertThat(cronJob.getSpec().getSuccessfulJobsHistoryLimit()).isEqualTo(3);
+      assertThat(cronJob.getSpec().getFailedJobsHistoryLimit()).isEqualTo(3);
+      assertThat(cronJob.getMetadata().getOwnerReferences()).singleElement()
+          .satisfies(owner -> {
+            assertThat(owner.getKind()).isEqualTo("Schedule");
+            assertThat(owner.getName()).isEqualTo("sched-daily");
+            assertThat(owner.getController()).isTrue();
+          });
+      PodSpec pod = cronJob.getSpec().getJobTemplate().getSpec().getTemplate().getSpec();
+      assertThat(pod.getServiceAccountName()).isEqualTo("threadline-trigger");
+      assertThat(pod.getAutomountServiceAccountToken()).isTrue();
+      assertThat(pod.getRestartPolicy()).isEqualTo("Never");
+      assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+      assertThat(pod.getContainers()).singleElement().satisfies(container -> {
+        assertThat(container.getImage()).isEqualTo(ScheduleOperator.RUNNER_IMAGE);
+        assertThat(container.getCommand()).isEmpty();
+        assertThat(container.getArgs()).containsExactly("trigger", "--schedule", "sched-daily");
+        assertThat(container.getEnv()).extracting(EnvVar::getName)
+            .containsExactly("POD_NAMESPACE", "THREADLINE_TRIGGER_JOB_NAME");
+        assertThat(container.getEnv().get(1).getValueFrom().getFieldRef().getFieldPath())
+            .isEqualTo("metadata.labels['batch.kubernetes.io/job-name']");
+        assertThat(container.getResources().getRequests()).containsKeys("cpu", "memory");
+        assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+      });
+      assertThat(client.serviceAccounts().inNamespace("recurring").withName("threadline-trigger").get()).isNotNull();
+      RoleBinding binding = client.rbac().roleBindings().inNamespace("recurring").withName("threadline-trigger").get();
+      assertThat(binding.getRoleRef().getKind()).isEqualTo("ClusterRole");
+      assertThat(binding.getRoleRef().getName()).isEqualTo("threadline-trigger");
+      assertThat(binding.getSubjects()).singleElement()
+          .satisfies(subject -> assertThat(subject.getName()).isEqualTo("threadline-trigger"));
+
+      // Monday 07:58 UTC is 08:58 in Berlin: next 09:00 Berlin = 08:00 UTC.
+      Schedule ready = awaitStatus("recurring", "sched-daily", s -> "2026-03-02T08:00:00Z".equals(s.getStatus().getNextRunAt()));
+      assertThat(ready(ready).getStatus()).isEqualTo("True");
+      assertThat(ready.getStatus().getCronJob()).isEqualTo("sched-daily");
+
+      client.resources(Schedule.class).inNamespace("recurring").withName("sched-daily")
+          .edit(s -> { s.getSpec().setEnabled(false); return s; });
+
+      await().atMost(WAIT).until(() -> cronJob("recurring", "sched-daily").getSpec().getSuspend());
+      awaitStatus("recurring", "sched-daily", s -> s.getStatus().getNextRunAt() == null
+          && ready(s).getMessage().contains("disabled"));
+    }
+  }
+
+  @Test
+  void invalidCronIsReportedOnTheReadyCondition() {
+    try (ScheduleOperator ignored = ScheduleOperator.start(client, new MutableClock(Instant.parse("2026-03-02T00:00:00Z")))) {
+      client.resource(recurring("invalid", "sched-bad", "61 * * * *", "UTC")).create();
+
+      Schedule seen = awaitStatus("invalid", "sched-bad", s -> !s.getStatus().getConditions().isEmpty());
+      assertThat(ready(seen).getStatus()).isEqualTo("False");
+      assertThat(ready(seen).getReason()).isEqualTo("InvalidSpec");
+      assertThat(ready(seen).getMessage()).startsWith("spec.cronExpression:");
+      assertThat(cronJob("invalid", "sched-bad")).isNull();
+    }
+  }
+
+  @Test
+  void oneTimeScheduleFiresOnceAtItsTimeAndNotAgainAfterARestart() {
+    Instant at = Instant.parse("2026-06-01T12:00:00Z");
+    MutableClock clock = new MutableClock(at.minusSeconds(2));
+    String threadName = FiringNames.threadName("sched-once", at);
+    try (ScheduleOperator ignored = ScheduleOperator.start(client, clock)) {
+      client.resource(oneTime("once", "sched-once", at)).create();
+
+      awaitStatus("once", "sched-once", s -> "2026-06-01T12:00:00Z".equals(s.getStatus().getNextRunAt()));
+      assertThat(threadsOf("once", "sched-once")).isEmpty();
+
+      clock.set(at.plusSeconds(1));
+
+      Schedule fired = awaitStatus("once", "sched-once", s -> s.getStatus().getFiredAt() != null);
+      assertThat(fired.getStatus().getFiredThread()).isEqualTo(threadName);
+      assertThat(fired.getStatus().getNextRunAt()).isNull();
+      assertThat(fired.getStatus().getConditions()).anySatisfy(c -> {
+        assertThat(c.getType()).isEqualTo("Completed");
+        assertThat(c.getStatus()).isEqualTo("True");
+      });
+      ConversationThread thread = client.resources(ConversationThread.class).inNamespace("once").withName(threadName).get();
+      assertThat(thread.getMetadata().getLabels()).containsEntry(Labels.SCHEDULE, "sched-once");
+      assertThat(thread.getSpec().getTitle()).isEqualTo("Once — 2026-06-01T12:00:00Z");
+      Run run = client.resources(Run.class).inNamespace("once").withName(FiringNames.runName(threadName, 1)).get();
+      assertThat(run.getSpec().getMessage()).isEqualTo("Hello!");
+      assertThat(run.getSpec().getSource()).isEqualTo("schedule");
+      assertThat(run.getSpec().getSchedule()).isEqualTo("sched-once");
+      assertThat(run.getMetadata().getOwnerReferences()).singleElement()
+          .satisfies(owner -> assertThat(owner.getUid()).isEqualTo(thread.getMetadata().getUid()));
+      awaitStatus("once", "sched-once", s -> Long.valueOf(1).equals(s.getStatus().getRunCount()));
+    }
+
+    clock.advance(Duration.ofMinutes(5));
+    try (ScheduleOperator restarted = ScheduleOperator.start(client, clock)) {
+      Schedule changed = client.resources(Schedule.class).inNamespace("once").withName("sched-once")
+          .edit(s -> { s.getSpec().setDescription("after the restart"); return s; });
+      long generation = changed.getMetadata().getGeneration();
+
+      awaitStatus("once", "sched-once", s -> Long.valueOf(generation).equals(s.getStatus().getObservedGeneration()));
+      assertThat(threadsOf("once", "sched-once")).extracting(t -> t.getMetadata().getName()).containsExactly(threadName);
+      assertThat(client.resources(Run.class).inNamespace("once").withLabel(Labels.SCHEDULE, "sched-once").list().getItems())
+          .hasSize(1);
+    }
+  }
+
+  @Test
+  void disabledOneTimeScheduleDoesNotFire() {
+    Instant at = Instant.parse("2026-06-01T12:00:00Z");
+    try (ScheduleOperator ignored = ScheduleOperator.start(client, new MutableClock(at.plusSeconds(60)))) {
+      Schedule schedule = oneTime("off", "sched-off", at);
+      schedule.getSpec().setEnabled(false);
+      client.resource(schedule).create();
+
+      Schedule seen = awaitStatus("off", "sched-off", s -> ready(s) != null);
+      assertThat(seen.getStatus().getFiredAt()).isNull();
+      assertThat(seen.getStatus().getNextRunAt()).isNull();
+      assertThat(threadsOf("off", "sched-off")).isEmpty();
+    }
+  }
+
+  @Test
+  void countsFollowTheOutcomesOfTheSchedulesRuns() {
+    try (ScheduleOperator ignored = ScheduleOperator.start(client, new MutableClock(Instant.parse("2026-03-02T00:00:00Z")))) {
+      client.resource(recurring("counts", "sched-count", "0 * * * *", "UTC")).create();
+      awaitStatus("counts", "sched-count", s -> ready(s) != null);
+
+      createRun("counts", "sched-count", "run-a-1", "completed");
+      createRun("counts", "sched-count", "run-b-1", "failed");
+      createRun("counts", "sched-count", "run-c-1", null);
+      createRun("counts", null, "run-other-1", "completed");
+
+      Schedule counted = awaitStatus("counts", "sched-count", s -> Long.valueOf(3).equals(s.getStatus().getRunCount())
+          && Long.valueOf(1).equals(s.getStatus().getSuccessCount())
+          && Long.valueOf(1).equals(s.getStatus().getFailureCount()));
+      assertThat(counted.getStatus().getLastRunAt()).endsWith("Z");
+
+      setPhase("counts", "run-c-1", "cancelled");
+      awaitStatus("counts", "sched-count", s -> Long.valueOf(2).equals(s.getStatus().getFailureCount()));
+      setPhase("counts", "run-b-1", "completed");
+      awaitStatus("counts", "sched-count", s -> Long.valueOf(2).equals(s.getStatus().getSuccessCount())
+          && Long.valueOf(1).equals(s.getStatus().getFailureCount()));
+    }
+  }
+
+  private static Schedule recurring(String namespace, String name, String cron, String timezone) {
+    Schedule schedule = schedule(namespace, name);
+    schedule.getSpec().setScheduleType(Schedule.RECURRING);
+    schedule.getSpec().setCronExpression(cron);
+    schedule.getSpec().setTimezone(timezone);
+    return schedule;
+  }
+
+  private static Schedule oneTime(String namespace, String name, Instant at) {
+    Schedule schedule = schedule(namespace, name);
+    schedule.getSpec().setScheduleType(Schedule.ONE_TIME);
+    schedule.getSpec().setScheduledTime(at.toString());
+    schedule.getSpec().setDisplayName("Once");
+    return schedule;
+  }
+
+  private static Schedule schedule(String namespace, String name) {
+    Schedule schedule = new Schedule();
+    schedule.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+    ScheduleSpec spec = new ScheduleSpec();
+    spec.setTask("Hello!");
+    schedule.setSpec(spec);
+    return schedule;
+  }
+
+  private static void createRun(String namespace, String schedule, String name, String phase) {
+    Run run = new Run();
+    ObjectMetaBuilder metadata = new ObjectMetaBuilder().withName(name).withNamespace(namespace);
+    if (schedule != null) {
+      metadata.addToLabels(Labels.SCHEDULE, schedule);
+    }
+    run.setMetadata(metadata.build());
+    RunSpec spec = new RunSpec();
+    spec.setThread("thread-" + name);
+    spec.setMessage("Hello!");
+    spec.setSource("schedule");
+    run.setSpec(spec);
+    client.resource(run).create();
+    if (phase != null) {
+      setPhase(namespace, name, phase);
+    }
+  }
+
+  private static void setPhase(String namespace, String name, String phase) {
+    client.resources(Run.class).inNamespace(namespace).withName(name).editStatus(run -> {
+      RunStatus status = new RunStatus();
+      status.setPhase(phase);
+      run.setStatus(status);
+      return run;
+    });
+  }
+
+  private static CronJob cronJob(String namespace, String name) {
+    return client.batch().v1().cronjobs().inNamespace(namespace).withName(name).get();
+  }
+
+  private static List<ConversationThread> threadsOf(String namespace, String schedule) {
+    return client.resources(ConversationThread.class).inNamespace(namespace).withLabel(Labels.SCHEDULE, schedule)
+        .list().getItems();
+  }
+
+  private static Schedule awaitStatus(String namespace, String name, java.util.function.Predicate<Schedule> condition) {
+    return await().atMost(WAIT).until(
+        () -> client.resources(Schedule.class).inNamespace(namespace).withName(name).get(),
+        s -> s != null && s.getStatus() != null && condition.test(s));
+  }
+
+  private static Condition ready(Schedule schedule) {
+    return schedule.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType())).findFirst().orElse(null);
+  }
+}

@@ -1,0 +1,111 @@
+package dev.threadline.runner.trigger;
+
+import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.schedule.FiringNames;
+import dev.threadline.crds.schedule.Schedule;
+import dev.threadline.crds.schedule.ScheduleFirer;
+import dev.threadline.crds.schedule.Schedules;
+import dev.threadline.crds.schedule.TriggerPod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * {@code runner trigger --schedule <name>}: what a recurring Schedule's CronJob Pod runs. Reads the
+ * Schedule in the Pod's namespace and creates the firing's Thread and first Run. Starting the same
+ * firing twice creates one thread: the second start finds it and exits 0.
+ *
+ * <p>The client configures itself as every fabric8 client does: in a cluster from the Pod's
+ * service-account token; in local mode from {@code KUBERNETES_MASTER}, which the process kubelet
+ * sets for Pods that ask for a token. Output is for people, on stderr; stdout stays empty.
+ */
+public final class TriggerCommand {
+  static final int OK = 0;
+  static final int FAILED = 1;
+  static final int USAGE = 2;
+  /** Where Kubernetes mounts the Pod's namespace with its service-account token. */
+  static final Path SERVICE_ACCOUNT_NAMESPACE = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
+
+  private final Supplier<KubernetesClient> clients;
+  private final Map<String, String> env;
+  private final Clock clock;
+  private final PrintStream err;
+
+  TriggerCommand(Supplier<KubernetesClient> clients, Map<String, String> env, Clock clock, PrintStream err) {
+    this.clients = clients;
+    this.env = env;
+    this.clock = clock;
+    this.err = err;
+  }
+
+  /** As the Pod runs it: the environment's client, variables and clock. */
+  public static TriggerCommand fromEnvironment(PrintStream err) {
+    return new TriggerCommand(() -> new KubernetesClientBuilder().build(), System.getenv(), Clock.systemUTC(), err);
+  }
+
+  public int execute(String[] args) {
+    if (args.length != 2 || !TriggerPod.SCHEDULE_OPTION.equals(args[0]) || args[1].isBlank()) {
+      err.println("usage: runner trigger --schedule <schedule name>");
+      return USAGE;
+    }
+    String scheduleName = args[1];
+    FiringTime.Resolved firingTime;
+    try {
+      firingTime = FiringTime.resolve(scheduleName, env, clock);
+    } catch (IllegalArgumentException e) {
+      err.println("trigger: " + e.getMessage());
+      return USAGE;
+    }
+    try (KubernetesClient client = clients.get()) {
+      Optional<String> namespace = namespace(client);
+      if (namespace.isEmpty()) {
+        err.println("trigger: cannot tell the namespace: set " + TriggerPod.NAMESPACE_VARIABLE);
+        return FAILED;
+      }
+      String described = "Schedule(" + namespace.get() + "/" + scheduleName + ")";
+      Schedule schedule = client.resources(Schedule.class).inNamespace(namespace.get()).withName(scheduleName).get();
+      if (schedule == null) {
+        err.println("trigger: " + described + " does not exist");
+        return FAILED;
+      }
+      if (!Schedules.isEnabled(schedule)) {
+        // Disabled after the CronJob had already started this firing: honour the newer wish.
+        err.println("trigger: " + described + " is disabled; not firing");
+        return OK;
+      }
+      String threadName = FiringNames.threadName(scheduleName, firingTime.instant());
+      ScheduleFirer.Firing firing = new ScheduleFirer(client).fire(schedule, threadName, firingTime.instant());
+      err.println("trigger: " + described + " firing of " + Timestamps.format(firingTime.instant())
+          + " (from " + firingTime.source() + "): "
+          + (firing.created() ? "created thread " : "thread already exists, nothing to do: ") + firing.threadName()
+          + " with run " + firing.runName());
+      return OK;
+    } catch (KubernetesClientException e) {
+      err.println("trigger: the Kubernetes API refused or failed (" + e.getCode() + "): " + e.getMessage());
+      return FAILED;
+    }
+  }
+
+  private Optional<String> namespace(KubernetesClient client) {
+    String fromEnv = env.get(TriggerPod.NAMESPACE_VARIABLE);
+    if (fromEnv != null && !fromEnv.isBlank()) {
+      return Optional.of(fromEnv.strip());
+    }
+    try {
+      if (Files.isReadable(SERVICE_ACCOUNT_NAMESPACE)) {
+        return Optional.of(Files.readString(SERVICE_ACCOUNT_NAMESPACE).strip());
+      }
+    } catch (IOException unreadable) {
+      // fall through to the client's own idea
+    }
+    return Optional.ofNullable(client.getNamespace());
+  }
+}
