@@ -56,7 +56,7 @@ class RunReconcilerMockServerTest {
     assertThat(run.getStatus().getEvents()).extracting(RunEvent::getSeq).containsExactly(1L, 2L, 3L);
     assertThat(run.getStatus().getEvents()).extracting(RunEvent::getType).containsExactly("started", "message", "result");
 
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
       ConversationThread seen = client.resources(ConversationThread.class).inNamespace(NS).withName("thread-greet").get();
       assertThat(seen.getStatus()).isNotNull();
       assertThat(seen.getStatus().getStatus()).isEqualTo("completed");
@@ -76,7 +76,7 @@ class RunReconcilerMockServerTest {
 
     Run second = awaitTerminal("thread-history-2");
     assertThat(second.getStatus().getResponse()).contains("Hello there");
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
         client.resources(ConversationThread.class).inNamespace(NS).withName("thread-history").get()
             .getStatus().getMessageCount()).isEqualTo(4L));
   }
@@ -89,7 +89,7 @@ class RunReconcilerMockServerTest {
     Run run = awaitTerminal("thread-cancel-1");
     assertThat(run.getStatus().getPhase()).isEqualTo("cancelled");
     assertThat(run.getStatus().getError().getCode()).isEqualTo("cancelled");
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
         client.resources(ConversationThread.class).inNamespace(NS).withName("thread-cancel").get()
             .getStatus().getStatus()).isEqualTo("cancelled"));
   }
@@ -140,7 +140,7 @@ class RunReconcilerMockServerTest {
   }
 
   private static Run awaitTerminal(String name) {
-    return await().atMost(Duration.ofSeconds(10)).until(
+    return await().atMost(Duration.ofSeconds(30)).until(
         () -> client.resources(Run.class).inNamespace(NS).withName(name).get(),
         run -> run != null && run.getStatus() != null && run.getStatus().getCompletedAt() != null);
   }
