@@ -251,6 +251,12 @@ class ChartRenderTest {
     assertThat(env).containsKeys("THREADLINE_REGISTRY", "THREADLINE_REGISTRY_PUSH_SECRET", "THREADLINE_MODEL_NAME",
         "THREADLINE_MODEL_BASE_URL", "THREADLINE_TRIGGER_CLUSTER_ROLE");
     assertThat(env).as("no model key without models.existingSecret").doesNotContainKey("THREADLINE_MODEL_API_KEY");
+    assertThat(env.get("THREADLINE_AGENT_DEADLINE_SECONDS").path("value").asText()).isEqualTo("600");
+    assertThat(env.get("THREADLINE_AGENT_MEMORY_LIMIT").path("value").asText()).isEqualTo("2Gi");
+    assertThat(env.get("THREADLINE_WORKSPACE_SIZE").path("value").asText()).isEqualTo("1Gi");
+    assertThat(env).containsKeys("THREADLINE_AGENT_CPU_REQUEST", "THREADLINE_AGENT_MEMORY_REQUEST",
+        "THREADLINE_AGENT_CPU_LIMIT", "THREADLINE_AGENT_CANCEL_GRACE_SECONDS", "THREADLINE_WORKSPACE_STORAGE_CLASS",
+        "THREADLINE_MODEL_PRICES");
     assertThat(container(defaults.get("Deployment", "threadline-operator")).path("image").asText())
         .isEqualTo("ghcr.io/threadline/operator:0.1.0");
   }
