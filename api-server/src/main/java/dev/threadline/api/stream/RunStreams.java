@@ -47,7 +47,10 @@ public final class RunStreams {
     response.setHeader("Cache-Control", "no-cache");
     // nginx (and ingress-nginx) buffer responses unless told not to: events would arrive in bulk.
     response.setHeader("X-Accel-Buffering", "no");
-    return out -> follow(out, namespace, runName, userId, prelude);
+    // Not the stream Spring hands the body: in Spring 7 its flush() does nothing (unless the
+    // spring.http.response.flush.enabled flag is set), and SSE needs every event flushed. The
+    // servlet's own stream flushes; Spring's async wrapper guards it after the request ends.
+    return ignored -> follow(response.getOutputStream(), namespace, runName, userId, prelude);
   }
 
   private void follow(OutputStream out, String namespace, String runName, String userId, List<StreamEvent> prelude) {

@@ -29,7 +29,7 @@ public final class SseClient {
   private static final Duration FRAME_TIMEOUT = Duration.ofSeconds(15);
 
   private final String baseUrl;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
   public SseClient(String baseUrl) {
     this.baseUrl = baseUrl;
