@@ -87,11 +87,11 @@ final class RunStore {
   /**
    * Deletes the thread's runs. Their owner reference would let Kubernetes' garbage collector do
    * it, but not every API server runs one (the embedded one does not), and a run left behind
-   * would still count against a new thread of the same name.
+   * would outlive its thread, unreachable through the API. Listed fresh from the API (not the
+   * cache) and deleted one by one: no {@code deletecollection} permission needed.
    */
   void deleteOfThread(String namespace, String threadName) {
-    client.resources(Run.class).inNamespace(namespace).withLabel(Labels.THREAD, threadName).delete();
-    for (Run run : ofThread(namespace, threadName)) {
+    for (Run run : client.resources(Run.class).inNamespace(namespace).withLabel(Labels.THREAD, threadName).list().getItems()) {
       client.resources(Run.class).inNamespace(namespace).withName(run.getMetadata().getName()).delete();
     }
   }

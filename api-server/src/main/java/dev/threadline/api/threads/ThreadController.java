@@ -7,6 +7,7 @@ import dev.threadline.api.paging.PageRequest;
 import dev.threadline.api.stream.RunStreams;
 import dev.threadline.api.stream.StreamEvent;
 import dev.threadline.api.stream.StreamEvents;
+import dev.threadline.crds.thread.ThreadState;
 import jakarta.servlet.http.HttpServletResponse;
 import java.net.URI;
 import java.util.ArrayList;
@@ -59,9 +60,10 @@ class ThreadController {
           ResponseEntity.created(location(scheduled.thread().id()))
               .body(new ThreadScheduleResponse(scheduled.thread(), scheduled.schedule()));
       case ExecutionService.StartedRun started -> {
+        // Running by definition: its first run was just created (the operator may not have seen it).
         ThreadView thread = threads.view(tenant, started.thread());
         yield respond(tenant, started, response, List.of(
-            StreamEvents.threadCreated(thread.id(), thread.status(), thread.environmentId())), true);
+            StreamEvents.threadCreated(thread.id(), ThreadState.RUNNING.value(), thread.environmentId())), true);
       }
     };
   }
