@@ -1,6 +1,5 @@
 package dev.threadline.api.stream;
 
-import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunError;

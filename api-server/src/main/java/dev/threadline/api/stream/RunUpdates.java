@@ -30,11 +30,6 @@ public final class RunUpdates implements ResourceEventHandler<Run>, SmartLifecyc
     });
   }
 
-  /** How many listeners follow runs now (for tests and diagnostics). */
-  public int listenerCount() {
-    return listeners.values().stream().mapToInt(Set::size).sum();
-  }
-
   @Override
   public void onAdd(Run run) {
     notify(run, RunUpdate.changed(run));

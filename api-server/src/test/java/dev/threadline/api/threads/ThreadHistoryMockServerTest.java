@@ -2,6 +2,7 @@ package dev.threadline.api.threads;
 
 import static dev.threadline.api.support.ErrorAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.FakeOperator;
@@ -147,7 +148,7 @@ class ThreadHistoryMockServerTest {
     assertThat(run.getSpec().getMessage()).isEqualTo("[hold] slow");
 
     operator.answer(dave.namespace(), runName);
-    org.awaitility.Awaitility.await().untilAsserted(() -> assertThat(
+    await().untilAsserted(() -> assertThat(
         api.get("/v1/threads/" + id, dave.key()).json().get("thread").get("status").asString()).isEqualTo("completed"));
     assertThat(api.post("/v1/threads/" + id + "/cancel", dave.key(), "{}").body())
         .isEqualTo("{\"success\":false,\"threadId\":\"" + id + "\",\"message\":\"Thread is not processing\"}");

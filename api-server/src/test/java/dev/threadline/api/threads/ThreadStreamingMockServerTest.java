@@ -11,7 +11,11 @@ import dev.threadline.api.support.SseClient;
 import dev.threadline.api.support.TestUser;
 import dev.threadline.crds.run.Run;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -243,9 +247,9 @@ class ThreadStreamingMockServerTest {
     String threadId = createIdleThread(hal);
     int posts = 8;
     List<SseClient.Stream> streams;
-    try (var executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
-      var start = new java.util.concurrent.CountDownLatch(1);
-      List<java.util.concurrent.Future<SseClient.Stream>> futures = new java.util.ArrayList<>();
+    try (var executor = Executors.newVirtualThreadPerTaskExecutor()) {
+      var start = new CountDownLatch(1);
+      List<Future<SseClient.Stream>> futures = new ArrayList<>();
       for (int i = 0; i < posts; i++) {
         int n = i;
         futures.add(executor.submit(() -> {
@@ -254,7 +258,7 @@ class ThreadStreamingMockServerTest {
         }));
       }
       start.countDown();
-      streams = new java.util.ArrayList<>();
+      streams = new ArrayList<>();
       for (var future : futures) {
         streams.add(future.get());
       }

@@ -12,6 +12,7 @@ import dev.threadline.crds.thread.ConversationThread;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -215,7 +216,7 @@ class ThreadsMockServerTest {
         "attachments[0].content must be at most 512 KiB (decoded); give larger files by url");
     assertBadRequest(gina, withAttachments("{\"name\": \"a\", \"content\": \"" + big + "\"}, {\"name\": \"b\", \"content\": \""
         + big + "\"}"), "attachments must be at most 768 KiB in total (decoded); give larger files by url");
-    assertBadRequest(gina, withAttachments(String.join(", ", java.util.Collections.nCopies(11,
+    assertBadRequest(gina, withAttachments(String.join(", ", Collections.nCopies(11,
         "{\"name\": \"a\", \"url\": \"https://x.dev/a\"}"))), "attachments must hold at most 10 files");
     assertBadRequest(gina, "[]", "Request body must be an object");
 
