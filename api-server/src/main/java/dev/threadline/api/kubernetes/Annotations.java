@@ -10,5 +10,11 @@ public final class Annotations {
    */
   public static final String UPDATED_AT = ThreadlineGroup.GROUP + "/updated-at";
 
+  /**
+   * When the API server created the resource (ISO 8601 UTC, milliseconds): orders lists newest
+   * first even within one second, which {@code creationTimestamp} cannot resolve.
+   */
+  public static final String CREATED_AT = ThreadlineGroup.GROUP + "/created-at";
+
   private Annotations() {}
 }

@@ -29,6 +29,7 @@ import java.util.UUID;
  */
 public final class SharedApiServer {
   public static final String SYSTEM_NAMESPACE = "threadline-system";
+  public static final String KEEPALIVE_INTERVAL = "300ms";
 
   private static SharedApiServer instance;
 
@@ -44,6 +45,10 @@ public final class SharedApiServer {
     kubernetes.init();
     client = kubernetes.createClient();
     registerCrd("/META-INF/fabric8/agents.threadline.dev-v1.yml");
+    registerCrd("/META-INF/fabric8/threads.threadline.dev-v1.yml");
+    registerCrd("/META-INF/fabric8/runs.threadline.dev-v1.yml");
+    // Short enough that a test sees a keepalive without waiting the production 15 s.
+    System.setProperty("threadline.stream.keepalive-interval", KEEPALIVE_INTERVAL);
     server = ThreadlineApiServer.start(client, ApiServerSettings.loopback(SYSTEM_NAMESPACE));
     api = new ApiClient(server.baseUrl());
   }
@@ -58,6 +63,11 @@ public final class SharedApiServer {
 
   public ApiClient api() {
     return api;
+  }
+
+  /** E.g. {@code http://127.0.0.1:41234}, for clients other than {@link ApiClient}. */
+  public String baseUrl() {
+    return server.baseUrl();
   }
 
   public NamespacedKubernetesClient client() {

@@ -1,5 +1,6 @@
 package dev.threadline.operator.thread;
 
+import dev.threadline.core.threads.ThreadTotals;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;

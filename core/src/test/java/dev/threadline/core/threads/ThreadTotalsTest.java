@@ -1,9 +1,13 @@
-package dev.threadline.operator.thread;
+package dev.threadline.core.threads;
 
-import static dev.threadline.operator.support.Runs.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunSpec;
+import dev.threadline.crds.run.RunStatus;
+import dev.threadline.crds.run.RunUsage;
 import dev.threadline.crds.thread.ThreadState;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -43,5 +47,28 @@ class ThreadTotalsTest {
         run(1, "a", "completed", "x", 1, 1, 0.1), run(2, "b", "completed", "y", 1, 1, 0.2)));
     assertThat(totals.totalCost()).isEqualTo(0.3);
     assertThat(totals.state()).isEqualTo(ThreadState.COMPLETED);
+  }
+
+  private static Run run(long sequence, String message, String phase, String response, long in, long out, double cost) {
+    Run run = new Run();
+    run.setMetadata(new ObjectMetaBuilder().withName("thread-t-" + sequence).withNamespace("ns").build());
+    RunSpec spec = new RunSpec();
+    spec.setThread("thread-t");
+    spec.setSequence(sequence);
+    spec.setMessage(message);
+    run.setSpec(spec);
+    if (phase != null) {
+      RunStatus status = new RunStatus();
+      status.setPhase(phase);
+      status.setResponse(response);
+      RunUsage usage = new RunUsage();
+      usage.setInputTokens(in);
+      usage.setOutputTokens(out);
+      usage.setCachedTokens(0L);
+      status.setUsage(usage);
+      status.setCost(cost);
+      run.setStatus(status);
+    }
+    return run;
   }
 }

@@ -1,4 +1,4 @@
-package dev.threadline.operator.thread;
+package dev.threadline.core.threads;
 
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;

@@ -1,0 +1,56 @@
+package dev.threadline.api.stream;
+
+import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.crds.run.Run;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The updates of one run, as a queue its reader blocks on. It subscribes before it reads the
+ * cache, so no change can fall between the snapshot and the notifications. Every version carries
+ * the whole event log, so a backlog of changes collapses into its newest.
+ */
+final class RunFollower implements AutoCloseable {
+  private final BlockingQueue<RunUpdate> queue = new LinkedBlockingQueue<>();
+  private final RunUpdates.Subscription subscription;
+
+  private RunFollower(RunUpdates updates, ManagedInformer<Run> cache, String namespace, String name) {
+    subscription = updates.subscribe(namespace, name, queue::offer);
+    cache.get(namespace, name).ifPresent(run -> queue.offer(RunUpdate.changed(run)));
+  }
+
+  static RunFollower follow(RunUpdates updates, ManagedInformer<Run> cache, String namespace, String name) {
+    return new RunFollower(updates, cache, namespace, name);
+  }
+
+  /**
+   * The next update, waiting at most {@code timeout}; empty when none came. A deletion or a
+   * shutdown wins over changes queued with it.
+   */
+  Optional<RunUpdate> next(Duration timeout) throws InterruptedException {
+    RunUpdate first = queue.poll(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS);
+    if (first == null) {
+      return Optional.empty();
+    }
+    List<RunUpdate> backlog = new ArrayList<>();
+    backlog.add(first);
+    queue.drainTo(backlog);
+    RunUpdate newest = backlog.getLast();
+    for (RunUpdate update : backlog) {
+      if (update.kind() != RunUpdate.Kind.CHANGED) {
+        return Optional.of(update);
+      }
+    }
+    return Optional.of(newest);
+  }
+
+  @Override
+  public void close() {
+    subscription.close();
+  }
+}

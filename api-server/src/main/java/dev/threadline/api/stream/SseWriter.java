@@ -1,0 +1,41 @@
+package dev.threadline.api.stream;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Writes Server-Sent Events frames: {@code id: <n>}, {@code data: <json>} and a blank line, with
+ * ids counting from 1, and comment lines as keepalives. Each write is flushed at once, so a
+ * client sees every event as it happens and a gone client shows up as an {@link IOException}.
+ */
+final class SseWriter {
+  static final byte[] KEEPALIVE = ": keepalive\n\n".getBytes(StandardCharsets.UTF_8);
+
+  private final OutputStream out;
+  private final JsonMapper json;
+  private long nextId = 1;
+
+  SseWriter(OutputStream out, JsonMapper json) {
+    this.out = out;
+    this.json = json;
+  }
+
+  /** Sends the status line and headers now, before any event exists. */
+  void open() throws IOException {
+    out.flush();
+  }
+
+  void write(StreamEvent event) throws IOException {
+    // Jackson escapes line breaks inside strings: the JSON is always one line, as SSE requires.
+    String frame = "id: " + nextId++ + "\ndata: " + json.writeValueAsString(event.json()) + "\n\n";
+    out.write(frame.getBytes(StandardCharsets.UTF_8));
+    out.flush();
+  }
+
+  void keepalive() throws IOException {
+    out.write(KEEPALIVE);
+    out.flush();
+  }
+}

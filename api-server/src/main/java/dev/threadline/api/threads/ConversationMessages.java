@@ -1,0 +1,63 @@
+package dev.threadline.api.threads;
+
+import dev.threadline.api.errors.ApiException;
+import dev.threadline.crds.common.ResourceIds;
+import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunPhase;
+import dev.threadline.crds.run.RunStatus;
+import dev.threadline.crds.run.RunUsage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A thread's messages, read from its runs: each run is the user's message and, once answered,
+ * the assistant's. The same counting as the thread's {@code messageCount}: a failed or cancelled
+ * run shows only its question.
+ */
+final class ConversationMessages {
+  private ConversationMessages() {}
+
+  /** Oldest first; {@code runs} must be in sequence order. */
+  static List<MessageView> of(List<Run> runs) {
+    List<MessageView> messages = new ArrayList<>();
+    for (Run run : runs) {
+      String runName = run.getMetadata().getName();
+      messages.add(new MessageView(
+          RunNames.userMessageId(runName),
+          ResourceIds.toId(run.getSpec().getThread()),
+          InitialTask.USER,
+          run.getSpec().getMessage(),
+          null,
+          null,
+          null,
+          Timestamps.normalize(run.getMetadata().getCreationTimestamp())));
+      RunStatus status = run.getStatus();
+      if (RunPhase.of(run) == RunPhase.COMPLETED && status.getResponse() != null) {
+        RunUsage usage = Objects.requireNonNullElseGet(status.getUsage(), RunUsage::new);
+        messages.add(new MessageView(
+            RunNames.assistantMessageId(runName),
+            null,
+            "assistant",
+            status.getResponse(),
+            Objects.requireNonNullElse(status.getDurationMs(), 0L),
+            Objects.requireNonNullElse(usage.getInputTokens(), 0L),
+            Objects.requireNonNullElse(usage.getOutputTokens(), 0L),
+            Timestamps.normalize(status.getCompletedAt())));
+      }
+    }
+    return messages;
+  }
+
+  /** The {@code order} parameter: {@code asc} (default) or {@code desc}. */
+  static boolean newestFirst(String order) {
+    if (order == null || order.equals("asc")) {
+      return false;
+    }
+    if (order.equals("desc")) {
+      return true;
+    }
+    throw ApiException.badRequest("order", "must be asc or desc");
+  }
+}

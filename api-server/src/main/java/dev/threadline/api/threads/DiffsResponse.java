@@ -1,0 +1,6 @@
+package dev.threadline.api.threads;
+
+import java.util.List;
+
+/** {@code {diffs: [...]}}. */
+public record DiffsResponse(List<DiffEntry> diffs) {}

@@ -1,0 +1,183 @@
+package dev.threadline.api.threads;
+
+import dev.threadline.api.auth.Tenant;
+import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.stream.RunCompletion;
+import dev.threadline.crds.common.ResourceIds;
+import dev.threadline.crds.run.Attachment;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunPhase;
+import dev.threadline.crds.run.RunStatus;
+import dev.threadline.crds.run.RunUsage;
+import dev.threadline.crds.thread.ConversationThread;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a message sets off: creating a thread with its first task (or its schedule), following up
+ * in a thread, waiting for the outcome when the client does not stream, and cancelling.
+ */
+public final class ExecutionService {
+  private static final Logger log = LoggerFactory.getLogger(ExecutionService.class);
+
+  private final ThreadService threads;
+  private final RunStarter starter;
+  private final RunStore runs;
+  private final RunCompletion completion;
+  private final Duration maxWait;
+  private final Supplier<Optional<ScheduleCreator>> schedules;
+
+  ExecutionService(
+      ThreadService threads,
+      RunStore runs,
+      RunCompletion completion,
+      Duration maxWait,
+      Supplier<Optional<ScheduleCreator>> schedules) {
+    this.threads = threads;
+    this.starter = new RunStarter(runs);
+    this.runs = runs;
+    this.completion = completion;
+    this.maxWait = maxWait;
+    this.schedules = schedules;
+  }
+
+  /** What {@code POST /v1/threads} made. */
+  sealed interface Created permits EmptyThread, ScheduledThread, StartedRun {}
+
+  /** No messages: the thread waits, {@code active}. */
+  record EmptyThread(ThreadView thread) implements Created {}
+
+  /** Messages and a schedule: the schedule will run the task. */
+  record ScheduledThread(ThreadView thread, ScheduleSummary schedule) implements Created {}
+
+  /** A run started; {@code stream} says how the client wants the outcome. */
+  record StartedRun(ConversationThread thread, Run run, boolean stream) implements Created {}
+
+  Created createThread(Tenant tenant, ThreadRequests.Create request) {
+    ThreadRequests.Create body = Objects.requireNonNullElseGet(request,
+        () -> new ThreadRequests.Create(null, null, null, null, null, null, null, null, null, null));
+    String task = InitialTask.of(body);
+    List<Attachment> attachments = AttachmentRules.validate(body.attachments());
+    Optional<ScheduleCreator> scheduler = Optional.empty();
+    if (body.schedule() != null) {
+      if (task == null) {
+        throw ApiException.badRequest("schedule", "needs messages or task: nothing to schedule");
+      }
+      if (!attachments.isEmpty()) {
+        throw ApiException.badRequest("attachments", "cannot be given with a schedule");
+      }
+      scheduler = Optional.of(schedules.get().orElseThrow(ExecutionService::schedulesUnavailable));
+    } else if (task == null && !attachments.isEmpty()) {
+      throw ApiException.badRequest("attachments", "need a message (messages or task)");
+    }
+    // Everything is validated before the first write: a 400 never leaves a thread behind.
+    ConversationThread thread = threads.create(tenant, threads.newSpec(tenant, body, task));
+    if (scheduler.isPresent()) {
+      return schedule(tenant, thread, scheduler.get(), body.schedule(), task);
+    }
+    if (task == null) {
+      return new EmptyThread(threads.view(tenant, thread));
+    }
+    Run run;
+    try {
+      run = starter.start(thread, task, attachments);
+    } catch (RuntimeException failed) {
+      discard(tenant, thread);
+      throw failed;
+    }
+    return new StartedRun(thread, run, !Boolean.FALSE.equals(body.stream()));
+  }
+
+  StartedRun postMessage(Tenant tenant, String threadId, ThreadRequests.PostMessage request) {
+    ConversationThread thread = threads.find(tenant, threadId);
+    if (request == null) {
+      throw ApiException.badRequest("Request body is required");
+    }
+    String content = ThreadRules.content("content", request.content());
+    List<Attachment> attachments = AttachmentRules.validate(request.attachments());
+    Run run = starter.start(thread, content, attachments);
+    return new StartedRun(thread, run, !Boolean.FALSE.equals(request.stream()));
+  }
+
+  /** Waits for the run to finish and reports it with the thread in its final state. */
+  ThreadExecutionResponse awaitExecution(Tenant tenant, StartedRun started) throws InterruptedException {
+    String namespace = started.run().getMetadata().getNamespace();
+    String runName = started.run().getMetadata().getName();
+    String threadId = ResourceIds.toId(started.thread().getMetadata().getName());
+    RunCompletion.Outcome outcome = completion.await(namespace, runName, maxWait);
+    return switch (outcome.kind()) {
+      case FINISHED -> new ThreadExecutionResponse(
+          threads.get(tenant, threadId), execution(outcome.run()));
+      case TIMED_OUT -> throw ApiException.serviceUnavailable("The execution is still running after "
+          + maxWait.toSeconds() + " s; it goes on: read its answer from GET /v1/threads/" + threadId + "/messages");
+      case SHUTDOWN -> throw ApiException.serviceUnavailable("The server is shutting down; the execution goes on: "
+          + "read its answer from GET /v1/threads/" + threadId + "/messages");
+      case DELETED -> throw ThreadService.notFound(threadId);
+    };
+  }
+
+  CancelResponse cancel(Tenant tenant, String threadId) {
+    ConversationThread thread = threads.find(tenant, threadId);
+    Optional<Run> active = threads.runsOf(thread).stream()
+        .filter(run -> !RunPhase.of(run).isTerminal())
+        .reduce((earlier, later) -> later);
+    if (active.isPresent()
+        && runs.requestCancel(thread.getMetadata().getNamespace(), active.get().getMetadata().getName())) {
+      log.info("Run({}/{}) cancellation requested", thread.getMetadata().getNamespace(), active.get().getMetadata().getName());
+      return new CancelResponse(true, threadId, "Cancellation requested");
+    }
+    return new CancelResponse(false, threadId, "Thread is not processing");
+  }
+
+  static ExecutionView execution(Run run) {
+    RunStatus status = Objects.requireNonNullElseGet(run.getStatus(), RunStatus::new);
+    boolean success = RunPhase.of(run) == RunPhase.COMPLETED;
+    RunUsage usage = Objects.requireNonNullElseGet(status.getUsage(), RunUsage::new);
+    ExecutionView.Error error = success ? null : Optional.ofNullable(status.getError())
+        .map(failure -> new ExecutionView.Error(failure.getCode(), failure.getMessage()))
+        .orElseGet(() -> new ExecutionView.Error(null, "The execution " + RunPhase.of(run).value()));
+    return new ExecutionView(
+        success,
+        Objects.requireNonNullElse(status.getResponse(), ""),
+        Objects.requireNonNullElse(status.getActions(), List.of()),
+        Objects.requireNonNullElse(status.getDurationMs(), 0L),
+        new ExecutionView.Usage(
+            Objects.requireNonNullElse(usage.getInputTokens(), 0L),
+            Objects.requireNonNullElse(usage.getOutputTokens(), 0L)),
+        error);
+  }
+
+  private Created schedule(
+      Tenant tenant, ConversationThread thread, ScheduleCreator scheduler, ThreadRequests.ScheduleInput input,
+      String task) {
+    ThreadView view = threads.view(tenant, thread);
+    try {
+      ScheduleSummary summary = scheduler.create(tenant, view, new ScheduleRequest(input.type(), input.name(),
+              input.cronExpression(), input.timezone(), input.scheduledTime(), task))
+          .orElseThrow(ExecutionService::schedulesUnavailable);
+      return new ScheduledThread(view, summary);
+    } catch (RuntimeException failed) {
+      discard(tenant, thread);
+      throw failed;
+    }
+  }
+
+  /** Undoes a thread whose creation could not be completed; the original failure is what counts. */
+  private void discard(Tenant tenant, ConversationThread thread) {
+    String threadId = ResourceIds.toId(thread.getMetadata().getName());
+    try {
+      threads.delete(tenant, threadId);
+    } catch (RuntimeException cleanup) {
+      log.warn("Could not remove thread {} after a failed creation: {}", threadId, cleanup.toString());
+    }
+  }
+
+  private static ApiException schedulesUnavailable() {
+    return ApiException.badRequest("schedule", "cannot be used: schedules are not available yet");
+  }
+}

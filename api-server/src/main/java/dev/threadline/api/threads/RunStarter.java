@@ -1,0 +1,46 @@
+package dev.threadline.api.threads;
+
+import dev.threadline.api.errors.ApiException;
+import dev.threadline.crds.run.Attachment;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunPhase;
+import dev.threadline.crds.thread.ConversationThread;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts a thread's next run, at most one at a time. The next position follows the latest run
+ * this replica has seen; if that run is not finished the thread is busy (409). Two requests that
+ * race past that check compute the same position and so the same run name: the Kubernetes API
+ * creates one and refuses the other as AlreadyExists, which also becomes the 409. No lock, and
+ * it holds across replicas.
+ */
+final class RunStarter {
+  private static final Logger log = LoggerFactory.getLogger(RunStarter.class);
+  static final String BUSY = "Thread is already processing";
+
+  private final RunStore runs;
+
+  RunStarter(RunStore runs) {
+    this.runs = runs;
+  }
+
+  Run start(ConversationThread thread, String message, List<Attachment> attachments) {
+    String namespace = thread.getMetadata().getNamespace();
+    String threadName = thread.getMetadata().getName();
+    List<Run> existing = runs.ofThread(namespace, threadName);
+    long next = 1;
+    if (!existing.isEmpty()) {
+      Run latest = existing.getLast();
+      if (!RunPhase.of(latest).isTerminal()) {
+        throw ApiException.conflict(BUSY);
+      }
+      next = RunStore.sequence(latest) + 1;
+    }
+    Run created = runs.create(RunFactory.newRun(thread, next, message, attachments))
+        .orElseThrow(() -> ApiException.conflict(BUSY));
+    log.info("Run({}/{}) created for thread {}", namespace, created.getMetadata().getName(), threadName);
+    return created;
+  }
+}

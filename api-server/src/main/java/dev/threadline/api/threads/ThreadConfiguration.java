@@ -1,0 +1,67 @@
+package dev.threadline.api.threads;
+
+import dev.threadline.api.ApiServerSettings;
+import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.api.stream.RunCompletion;
+import dev.threadline.api.stream.RunUpdates;
+import dev.threadline.api.stream.StreamSettings;
+import dev.threadline.crds.agent.Agent;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.thread.ConversationThread;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Wires the thread endpoints: cluster-wide Thread and Run informers (runs indexed by their
+ * thread), the stores over them, and the services.
+ */
+@Configuration(proxyBeanMethods = false)
+class ThreadConfiguration {
+  @Bean
+  ManagedInformer<ConversationThread> threadInformer(KubernetesClient client) {
+    return new ManagedInformer<>(
+        "threads", client.resources(ConversationThread.class).inAnyNamespace().runnableInformer(0), Map.of());
+  }
+
+  /** Streams follow runs through this informer's notifications, relayed by {@link RunUpdates}. */
+  @Bean
+  ManagedInformer<Run> runInformer(KubernetesClient client, RunUpdates runUpdates) {
+    SharedIndexInformer<Run> informer = client.resources(Run.class).inAnyNamespace().runnableInformer(0);
+    informer.addEventHandler(runUpdates);
+    return new ManagedInformer<>("runs", informer, Map.of(RunStore.BY_THREAD, RunStore.threadIndex()));
+  }
+
+  @Bean
+  ThreadStore threadStore(
+      KubernetesClient client, ManagedInformer<ConversationThread> threadInformer, ApiServerSettings settings) {
+    return new ThreadStore(client, threadInformer, settings.writeVisibilityTimeout());
+  }
+
+  @Bean
+  RunStore runStore(KubernetesClient client, ManagedInformer<Run> runInformer, ApiServerSettings settings) {
+    return new RunStore(client, runInformer, settings.writeVisibilityTimeout());
+  }
+
+  @Bean
+  ThreadService threadService(
+      ThreadStore threadStore, RunStore runStore, ManagedInformer<Agent> agentInformer, Clock clock) {
+    return new ThreadService(threadStore, runStore, new AgentDirectory(agentInformer), clock);
+  }
+
+  @Bean
+  ExecutionService executionService(
+      ThreadService threadService,
+      RunStore runStore,
+      RunCompletion runCompletion,
+      StreamSettings streamSettings,
+      ObjectProvider<ScheduleCreator> scheduleCreator) {
+    return new ExecutionService(threadService, runStore, runCompletion,
+        streamSettings.maxWait(), () -> Optional.ofNullable(scheduleCreator.getIfAvailable()));
+  }
+}

@@ -1,0 +1,154 @@
+package dev.threadline.api.threads;
+
+import dev.threadline.api.auth.Tenant;
+import dev.threadline.api.common.SuccessResponse;
+import dev.threadline.api.paging.ListEnvelope;
+import dev.threadline.api.paging.PageRequest;
+import dev.threadline.api.stream.RunStreams;
+import dev.threadline.api.stream.StreamEvent;
+import dev.threadline.api.stream.StreamEvents;
+import dev.threadline.crds.thread.ThreadState;
+import jakarta.servlet.http.HttpServletResponse;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code /v1/threads}: threads, their messages, logs and diffs. A message answers as a Server-Sent
+ * Events stream, or with {@code stream: false} as one JSON body once the execution is over; both
+ * are produced off the request thread, so a long execution holds no servlet thread.
+ */
+@RestController
+@RequestMapping(path = "/v1/threads", produces = MediaType.APPLICATION_JSON_VALUE)
+class ThreadController {
+  private static final String JSON = MediaType.APPLICATION_JSON_VALUE;
+  private static final String EVENTS = MediaType.TEXT_EVENT_STREAM_VALUE;
+
+  private final ThreadService threads;
+  private final ExecutionService executions;
+  private final RunStreams streams;
+
+  ThreadController(ThreadService threads, ExecutionService executions, RunStreams streams) {
+    this.threads = threads;
+    this.executions = executions;
+    this.streams = streams;
+  }
+
+  /**
+   * 201 with {@code {thread}} (no messages) or {@code {thread, schedule}}; with messages an SSE
+   * stream (200, as EventSource clients require) or, with {@code stream: false}, 201 with
+   * {@code {thread, execution}}.
+   */
+  @PostMapping(consumes = JSON, produces = {JSON, EVENTS})
+  Object create(Tenant tenant, @RequestBody(required = false) ThreadRequests.Create request, HttpServletResponse response) {
+    return switch (executions.createThread(tenant, request)) {
+      case ExecutionService.EmptyThread empty ->
+          ResponseEntity.created(location(empty.thread().id())).body(new ThreadResponse(empty.thread()));
+      case ExecutionService.ScheduledThread scheduled ->
+          ResponseEntity.created(location(scheduled.thread().id()))
+              .body(new ThreadScheduleResponse(scheduled.thread(), scheduled.schedule()));
+      case ExecutionService.StartedRun started -> {
+        // Running by definition: its first run was just created (the operator may not have seen it).
+        ThreadView thread = threads.view(tenant, started.thread());
+        yield respond(tenant, started, response, List.of(
+            StreamEvents.threadCreated(thread.id(), ThreadState.RUNNING.value(), thread.environmentId())), true);
+      }
+    };
+  }
+
+  @GetMapping
+  ListEnvelope<ThreadSummary> list(
+      Tenant tenant,
+      PageRequest page,
+      @RequestParam(required = false) String environmentId,
+      @RequestParam(required = false) String agentId,
+      @RequestParam(required = false) String appId,
+      @RequestParam(required = false) String status) {
+    return threads.list(tenant, new ThreadService.ThreadFilter(environmentId, agentId, appId, status), page);
+  }
+
+  @GetMapping("/{threadId}")
+  ThreadResponse get(Tenant tenant, @PathVariable String threadId) {
+    return new ThreadResponse(threads.get(tenant, threadId));
+  }
+
+  @PatchMapping(path = "/{threadId}", consumes = JSON)
+  ThreadResponse update(
+      Tenant tenant, @PathVariable String threadId, @RequestBody(required = false) ThreadRequests.Update request) {
+    return new ThreadResponse(threads.update(tenant, threadId, request));
+  }
+
+  @DeleteMapping("/{threadId}")
+  SuccessResponse delete(Tenant tenant, @PathVariable String threadId) {
+    threads.delete(tenant, threadId);
+    return SuccessResponse.OK;
+  }
+
+  /** An SSE stream without {@code thread.created}; {@code stream: false} gives 200 {@code {thread, execution}}. */
+  @PostMapping(path = "/{threadId}/messages", consumes = JSON, produces = {JSON, EVENTS})
+  Object postMessage(
+      Tenant tenant,
+      @PathVariable String threadId,
+      @RequestBody(required = false) ThreadRequests.PostMessage request,
+      HttpServletResponse response) {
+    return respond(tenant, executions.postMessage(tenant, threadId, request), response, List.of(), false);
+  }
+
+  @GetMapping("/{threadId}/messages")
+  ListEnvelope<MessageView> messages(
+      Tenant tenant, @PathVariable String threadId, PageRequest page, @RequestParam(required = false) String order) {
+    List<MessageView> messages = new ArrayList<>(ConversationMessages.of(threads.runsOf(threads.find(tenant, threadId))));
+    if (ConversationMessages.newestFirst(order)) {
+      messages = messages.reversed();
+    }
+    return page.apply(messages);
+  }
+
+  @GetMapping("/{threadId}/logs")
+  ThreadLogResponse logs(Tenant tenant, @PathVariable String threadId) {
+    var thread = threads.find(tenant, threadId);
+    var runs = threads.runsOf(thread);
+    return ThreadLogs.of(threadId, runs, ThreadRollup.of(thread, runs));
+  }
+
+  @GetMapping("/{threadId}/diffs")
+  DiffsResponse diffs(Tenant tenant, @PathVariable String threadId) {
+    return new DiffsResponse(ThreadDiffs.of(threads.runsOf(threads.find(tenant, threadId))));
+  }
+
+  @PostMapping("/{threadId}/cancel")
+  CancelResponse cancel(Tenant tenant, @PathVariable String threadId) {
+    return executions.cancel(tenant, threadId);
+  }
+
+  private Object respond(
+      Tenant tenant, ExecutionService.StartedRun started, HttpServletResponse response, List<StreamEvent> prelude,
+      boolean created) {
+    if (started.stream()) {
+      return streams.open(response, started.run().getMetadata().getNamespace(), started.run().getMetadata().getName(),
+          tenant.userId(), prelude);
+    }
+    return (Callable<ResponseEntity<ThreadExecutionResponse>>) () -> {
+      ThreadExecutionResponse result = executions.awaitExecution(tenant, started);
+      return created
+          ? ResponseEntity.created(location(result.thread().id())).body(result)
+          : ResponseEntity.ok(result);
+    };
+  }
+
+  private static URI location(String threadId) {
+    return URI.create("/v1/threads/" + threadId);
+  }
+}

@@ -1,0 +1,144 @@
+package dev.threadline.api.threads;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.threadline.core.threads.ThreadTotals;
+import dev.threadline.crds.common.ResourceIds;
+import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunEvent;
+import dev.threadline.crds.run.RunStatus;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The thread log, read from each run's message and event log: one line per thing that happened,
+ * in order. Cumulative usage counts are left out (the totals carry them).
+ */
+final class ThreadLogs {
+  static final String INFO = "info";
+  static final String WARNING = "warning";
+  static final String ERROR = "error";
+
+  private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
+
+  private ThreadLogs() {}
+
+  /** {@code runs} in sequence order; {@code totals} the thread's rollup. */
+  static ThreadLogResponse of(String threadId, List<Run> runs, ThreadTotals totals) {
+    List<LogEntry> logs = new ArrayList<>();
+    long duration = 0;
+    for (Run run : runs) {
+      logs.add(new LogEntry(clock(run.getMetadata().getCreationTimestamp()), run.getSpec().getMessage(), INFO,
+          "user_message"));
+      RunStatus status = run.getStatus();
+      if (status == null) {
+        continue;
+      }
+      duration += Objects.requireNonNullElse(status.getDurationMs(), 0L);
+      List<RunEvent> events = Objects.requireNonNullElse(status.getEvents(), List.<RunEvent>of()).stream()
+          .sorted(Comparator.comparing(RunEvent::getSeq, Comparator.nullsFirst(Comparator.naturalOrder())))
+          .toList();
+      long dropped = Objects.requireNonNullElse(status.getDroppedEvents(), 0L);
+      if (dropped > 0) {
+        String time = events.isEmpty() ? "" : clock(events.getFirst().getTime());
+        logs.add(new LogEntry(time, dropped + " earlier events of " + ResourceIds.toId(run.getMetadata().getName())
+            + " were not kept", WARNING, "events_dropped"));
+      }
+      for (RunEvent event : events) {
+        entry(event).ifPresent(logs::add);
+      }
+    }
+    return new ThreadLogResponse(logs, threadId, totals.state().value(), Long.toString(duration),
+        totals.totalCost(), totals.inputTokens(), totals.outputTokens());
+  }
+
+  /** The log line of one event; empty for events not worth a line. */
+  static Optional<LogEntry> entry(RunEvent event) {
+    JsonNode data = event.getData() == null ? MissingNode.getInstance() : event.getData();
+    String time = clock(event.getTime());
+    String type = Objects.requireNonNullElse(event.getType(), "");
+    return Optional.ofNullable(switch (type) {
+      case "started" -> new LogEntry(time, started(data), INFO, "run_started");
+      case "planning" -> new LogEntry(time, text(data, "text"), INFO, "planning");
+      case "reasoning" -> new LogEntry(time, text(data, "text"), INFO, "reasoning");
+      case "message" -> new LogEntry(time, text(data, "text"), INFO, "agent_message");
+      case "setup" -> new LogEntry(time, text(data, "text"), INFO, "setup");
+      case "error" -> new LogEntry(time, text(data, "message"), ERROR, "error");
+      case "tool_call" -> new LogEntry(time, toolCall(data),
+          "failed".equals(text(data, "status")) ? WARNING : INFO, "tool_call");
+      case "file_change" -> new LogEntry(time, fileChange(data), INFO, "file_change");
+      case "result" -> new LogEntry(time, completed(data), INFO, "run_completed");
+      case "failed" -> new LogEntry(time, failed(data), ERROR, "run_failed");
+      default -> null;
+    });
+  }
+
+  private static String started(JsonNode data) {
+    String model = text(data, "model");
+    String suffix = model.isEmpty() ? "" : " (model " + model + ")";
+    String route = text(data, "route");
+    if (route.isEmpty()) {
+      return "Agent started" + suffix;
+    }
+    String reason = text(data, "reason");
+    return "Routed to " + route + (reason.isEmpty() ? "" : ": " + reason) + suffix;
+  }
+
+  private static String toolCall(JsonNode data) {
+    JsonNode tool = data.path("tool");
+    String command = text(tool, "command");
+    String what = !command.isEmpty() ? "$ " + command
+        : (text(tool, "name").isEmpty() ? text(tool, "type") : text(tool, "name"))
+            + (text(tool, "path").isEmpty() ? "" : " " + text(tool, "path"));
+    StringBuilder line = new StringBuilder(what);
+    if (tool.path("exit_code").isNumber()) {
+      line.append(" → exit ").append(tool.path("exit_code").asLong());
+    }
+    JsonNode duration = data.path("duration_ms");
+    if (duration.isNumber()) {
+      line.append(" (").append(duration.asLong()).append(" ms)");
+    }
+    return line.toString();
+  }
+
+  private static String fileChange(JsonNode data) {
+    String path = text(data, "path");
+    return switch (text(data, "change")) {
+      case "create" -> "Created " + path + " (+" + data.path("additions").asLong() + ")";
+      case "delete" -> "Deleted " + path;
+      default -> "Modified " + path + " (+" + data.path("additions").asLong() + " -" + data.path("deletions").asLong() + ")";
+    };
+  }
+
+  private static String completed(JsonNode data) {
+    long duration = number(data, "durationMs", "duration_ms");
+    JsonNode usage = data.path("usage");
+    return "Completed in " + duration + " ms (" + number(usage, "inputTokens", "input_tokens") + " input, "
+        + number(usage, "outputTokens", "output_tokens") + " output tokens)";
+  }
+
+  private static String failed(JsonNode data) {
+    JsonNode error = data.path("error").isObject() ? data.path("error") : data;
+    String code = text(error, "code");
+    return "Failed" + (code.isEmpty() ? "" : " (" + code + ")") + ": " + text(error, "message");
+  }
+
+  private static String text(JsonNode node, String field) {
+    JsonNode value = node.path(field);
+    return value.isTextual() ? value.textValue() : "";
+  }
+
+  private static long number(JsonNode node, String camel, String snake) {
+    return node.path(camel).isNumber() ? node.path(camel).asLong() : node.path(snake).asLong(0);
+  }
+
+  private static String clock(String timestamp) {
+    return Timestamps.parse(timestamp).map(CLOCK::format).orElse("");
+  }
+}

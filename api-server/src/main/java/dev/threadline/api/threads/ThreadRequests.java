@@ -1,0 +1,43 @@
+package dev.threadline.api.threads;
+
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+
+/** Request bodies of the thread endpoints. Unknown fields are ignored. */
+final class ThreadRequests {
+  private ThreadRequests() {}
+
+  /**
+   * {@code POST /v1/threads}: every field optional. With {@code messages} (or {@code task}) the
+   * thread starts running; with a {@code schedule} as well, the schedule runs the task instead.
+   */
+  record Create(
+      String environmentId,
+      String agentId,
+      String title,
+      List<MessageInput> messages,
+      String task,
+      Boolean stream,
+      ScheduleInput schedule,
+      List<AttachmentInput> attachments,
+      String appId,
+      JsonNode metadata) {}
+
+  /** An initial message; {@code role} defaults to {@code user}, the only role a client may send. */
+  record MessageInput(String role, String content) {}
+
+  /** The contract's {@code schedule} object; {@code scheduledTime} for one-time schedules. */
+  record ScheduleInput(String type, String name, String cronExpression, String timezone, String scheduledTime) {}
+
+  /** A file: {@code content} (base64) or {@code url}, exactly one of them. */
+  record AttachmentInput(String name, String mediaType, String content, String url) {}
+
+  /** {@code PATCH /v1/threads/:threadId}: absent fields stay; an empty title removes it. */
+  record Update(String title, JsonNode metadata) {}
+
+  /**
+   * {@code POST /v1/threads/:threadId/messages}. {@code stream: false} (beyond the contract, as on
+   * thread creation) answers with one JSON body after the execution.
+   */
+  record PostMessage(String content, List<AttachmentInput> attachments, Boolean stream) {}
+}

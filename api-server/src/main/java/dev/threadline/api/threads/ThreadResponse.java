@@ -1,0 +1,4 @@
+package dev.threadline.api.threads;
+
+/** {@code {thread}}. */
+public record ThreadResponse(ThreadView thread) {}

@@ -1,0 +1,182 @@
+package dev.threadline.api.threads;
+
+import dev.threadline.api.auth.Tenant;
+import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.paging.ListEnvelope;
+import dev.threadline.api.paging.PageRequest;
+import dev.threadline.crds.common.ResourceIds;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.crds.thread.ThreadSpec;
+import dev.threadline.crds.thread.ThreadState;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/**
+ * The thread operations of one tenant. Everything is looked up in the tenant's own namespace, so
+ * another user's thread, a malformed id and a missing thread are the same 404.
+ */
+public final class ThreadService {
+  private final ThreadStore threads;
+  private final RunStore runs;
+  private final AgentDirectory agents;
+  private final Clock clock;
+
+  ThreadService(ThreadStore threads, RunStore runs, AgentDirectory agents, Clock clock) {
+    this.threads = threads;
+    this.runs = runs;
+    this.agents = agents;
+    this.clock = clock;
+  }
+
+  /** The validated spec of a new thread, before anything is written. */
+  ThreadSpec newSpec(Tenant tenant, ThreadRequests.Create request, String firstMessage) {
+    ThreadSpec spec = new ThreadSpec();
+    String title = ThreadRules.title(request.title());
+    spec.setTitle(title == null && firstMessage != null ? ThreadRules.titleFrom(firstMessage) : title);
+    spec.setEnvironment(environmentName(request.environmentId()));
+    spec.setAgent(agentName(tenant, request.agentId()));
+    spec.setAppId(ThreadRules.appId(request.appId()));
+    spec.setMetadata(ThreadRules.metadata(request.metadata()));
+    return spec;
+  }
+
+  ConversationThread create(Tenant tenant, ThreadSpec spec) {
+    String id = ResourceIds.newId(ThreadMapper.ID_PREFIX);
+    return threads.create(ThreadMapper.newThread(tenant.namespace(), id, spec, clock.instant()));
+  }
+
+  public ListEnvelope<ThreadSummary> list(Tenant tenant, ThreadFilter filter, PageRequest page) {
+    List<ConversationThread> sorted = threads.list(tenant.namespace()).stream()
+        .filter(ThreadMapper::hasRestId)
+        .filter(filter.specMatches())
+        .sorted(ThreadMapper.NEWEST_FIRST)
+        .toList();
+    // The status filter needs each thread's rollup; computed once per thread, then reused.
+    List<ThreadView> views = sorted.stream().map(thread -> view(tenant, thread)).filter(filter.viewMatches()).toList();
+    return page.apply(views).map(ThreadView::summary);
+  }
+
+  public ThreadView get(Tenant tenant, String threadId) {
+    return view(tenant, find(tenant, threadId));
+  }
+
+  public ThreadView update(Tenant tenant, String threadId, ThreadRequests.Update request) {
+    if (request == null) {
+      throw ApiException.badRequest("Request body is required");
+    }
+    String name = nameOf(threadId);
+    boolean changeTitle = request.title() != null;
+    String title = ThreadRules.title(request.title());
+    boolean changeMetadata = request.metadata() != null && !request.metadata().isNull();
+    com.fasterxml.jackson.databind.JsonNode metadata = ThreadRules.metadata(request.metadata());
+    if (!changeTitle && !changeMetadata) {
+      return get(tenant, threadId);
+    }
+    ConversationThread updated = threads.update(tenant.namespace(), name, current -> {
+          ThreadSpec spec = Objects.requireNonNullElseGet(current.getSpec(), ThreadSpec::new);
+          if (changeTitle) {
+            spec.setTitle(title);
+          }
+          if (changeMetadata) {
+            spec.setMetadata(metadata);
+          }
+          current.setSpec(spec);
+          ThreadMapper.touch(current, clock.instant());
+          return current;
+        })
+        .orElseThrow(() -> notFound(threadId));
+    return view(tenant, updated);
+  }
+
+  public void delete(Tenant tenant, String threadId) {
+    String name = nameOf(threadId);
+    find(tenant, threadId);
+    runs.deleteOfThread(tenant.namespace(), name);
+    if (!threads.delete(tenant.namespace(), name)) {
+      throw notFound(threadId);
+    }
+  }
+
+  /** The tenant's thread; 404 otherwise. Shared object: do not modify. */
+  ConversationThread find(Tenant tenant, String threadId) {
+    return threads.find(tenant.namespace(), nameOf(threadId)).orElseThrow(() -> notFound(threadId));
+  }
+
+  /** The thread's runs, oldest first. */
+  List<Run> runsOf(ConversationThread thread) {
+    return runs.ofThread(thread.getMetadata().getNamespace(), thread.getMetadata().getName());
+  }
+
+  ThreadView view(Tenant tenant, ConversationThread thread) {
+    return ThreadMapper.toView(thread, runsOf(thread), tenant.userId());
+  }
+
+  private String agentName(Tenant tenant, String agentId) {
+    if (agentId == null) {
+      return null;
+    }
+    return ResourceIds.toName(agentId, ThreadMapper.AGENT_PREFIX)
+        .filter(name -> agents.exists(tenant.namespace(), name))
+        .orElseThrow(() -> ApiException.badRequest("agentId", "does not name an existing agent: " + agentId));
+  }
+
+  /**
+   * Environments are checked for form only: whether one exists is the operator's concern when a
+   * run needs it (and environments may be created after the thread).
+   */
+  private static String environmentName(String environmentId) {
+    if (environmentId == null) {
+      return null;
+    }
+    return ResourceIds.toName(environmentId, ThreadMapper.ENVIRONMENT_PREFIX)
+        .orElseThrow(() -> ApiException.badRequest("environmentId", "must be an environment id (env_…): " + environmentId));
+  }
+
+  static String nameOf(String threadId) {
+    return ResourceIds.toName(threadId, ThreadMapper.ID_PREFIX).orElseThrow(() -> notFound(threadId));
+  }
+
+  static ApiException notFound(String threadId) {
+    return ApiException.notFound("Thread " + threadId);
+  }
+
+  /** The filters of {@code GET /v1/threads}; null means "any". */
+  public record ThreadFilter(String environmentId, String agentId, String appId, String status) {
+    private static final String STATES =
+        Arrays.stream(ThreadState.values()).map(ThreadState::value).collect(Collectors.joining(", "));
+
+    public ThreadFilter {
+      if (status != null && Arrays.stream(ThreadState.values()).noneMatch(state -> state.value().equals(status))) {
+        throw ApiException.badRequest("status", "must be one of " + STATES);
+      }
+    }
+
+    Predicate<ConversationThread> specMatches() {
+      return thread -> {
+        ThreadSpec spec = Objects.requireNonNullElseGet(thread.getSpec(), ThreadSpec::new);
+        return matches(environmentId, ThreadMapper.ENVIRONMENT_PREFIX, spec.getEnvironment())
+            && matches(agentId, ThreadMapper.AGENT_PREFIX, spec.getAgent())
+            && (appId == null || appId.equals(spec.getAppId()));
+      };
+    }
+
+    Predicate<ThreadView> viewMatches() {
+      return view -> status == null || status.equals(view.status());
+    }
+
+    /** An id that names nothing of its kind matches no thread. */
+    private static boolean matches(String id, String prefix, String name) {
+      if (id == null) {
+        return true;
+      }
+      Optional<String> wanted = ResourceIds.toName(id, prefix);
+      return wanted.isPresent() && wanted.get().equals(name);
+    }
+  }
+}
