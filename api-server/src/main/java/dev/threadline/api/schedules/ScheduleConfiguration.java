@@ -24,4 +24,9 @@ class ScheduleConfiguration {
     return new ScheduleService(
         new ScheduleStore(client, scheduleInformer, settings.writeVisibilityTimeout()), new ScheduleFirer(client), clock);
   }
+
+  @Bean
+  ThreadScheduleCreator threadScheduleCreator(ScheduleService schedules) {
+    return new ThreadScheduleCreator(schedules);
+  }
 }

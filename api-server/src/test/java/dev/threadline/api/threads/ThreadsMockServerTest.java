@@ -91,6 +91,28 @@ class ThreadsMockServerTest {
   }
 
   @Test
+  void messagesWithAScheduleCreateTheThreadAndItsScheduleWithoutRunningNow() {
+    TestUser ivy = shared.newUser("ivy");
+
+    var created = api.post("/v1/threads", ivy.key(), "{\"messages\": [{\"role\": \"user\", \"content\": \"Send the digest\"}],"
+        + " \"schedule\": {\"type\": \"recurring\", \"name\": \"Digest\", \"cronExpression\": \"0 9 * * 1-5\","
+        + " \"timezone\": \"Europe/Paris\"}}");
+
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    JsonNode schedule = created.json().get("schedule");
+    assertThat(schedule.get("id").asString()).startsWith("sched_");
+    assertThat(schedule.get("name").asString()).isEqualTo("Digest");
+    assertThat(schedule.get("scheduleType").asString()).isEqualTo("recurring");
+    assertThat(schedule.get("cronExpression").asString()).isEqualTo("0 9 * * 1-5");
+    assertThat(schedule.get("enabled").asBoolean()).isTrue();
+    assertThat(created.json().get("thread").get("id").asString()).startsWith("thread_");
+    assertThat(shared.client().resources(Run.class).inNamespace(ivy.namespace()).list().getItems()).isEmpty();
+    var stored = api.get("/v1/schedules/" + schedule.get("id").asString(), ivy.key());
+    assertThat(stored.status()).isEqualTo(200);
+    assertThat(stored.json().get("schedule").get("task").asString()).isEqualTo("Send the digest");
+  }
+
+  @Test
   void emptyBodyMakesAnEmptyThreadAndTheTitleDefaultsToTheFirstMessage() {
     TestUser bob = shared.newUser("bob");
 
@@ -196,8 +218,8 @@ class ThreadsMockServerTest {
         "task cannot be combined with messages (it is an alias for the first message)");
     assertBadRequest(gina, "{\"schedule\": {\"type\": \"recurring\", \"cronExpression\": \"0 9 * * *\"}}",
         "schedule needs messages or task: nothing to schedule");
-    assertBadRequest(gina, "{\"task\": \"daily\", \"schedule\": {\"type\": \"recurring\", \"cronExpression\": \"0 9 * * *\"}}",
-        "schedule cannot be used: schedules are not available yet");
+    assertBadRequest(gina, "{\"task\": \"daily\", \"schedule\": {\"type\": \"recurring\", \"cronExpression\": \"61 9 * * *\"}}",
+        "schedule.cronExpression is invalid: Invalid cron expression \"61 9 * * *\": Failed to parse cron expression. Value 61 not in range [0, 59]");
     assertBadRequest(gina, "{\"attachments\": [{\"name\": \"a.txt\", \"content\": \"aGk=\"}]}",
         "attachments need a message (messages or task)");
     assertBadRequest(gina, withAttachments("{\"name\": \"a.txt\"}"), "attachments[0] needs content (base64) or url");
