@@ -65,6 +65,13 @@ public final class LocalModeFixture implements AutoCloseable {
     return send(request(key, path).DELETE().build());
   }
 
+  /** POSTs JSON and reads the answer as a stream of Server-Sent Events. */
+  SseStream stream(String key, String path, String json) {
+    return new SseStream(send(request(key, path).header("Content-Type", "application/json")
+        .header("Accept", "text/event-stream").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+        HttpResponse.BodyHandlers.ofLines()));
+  }
+
   public HttpRequest.Builder request(String key, String path) {
     HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(local.apiUrl() + path)).timeout(Duration.ofSeconds(30));
     if (key != null) {
