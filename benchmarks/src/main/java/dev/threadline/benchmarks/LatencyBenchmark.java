@@ -53,7 +53,27 @@ public final class LatencyBenchmark {
       Percentiles direct = Percentiles.of(directResponse);
       System.err.println("POST -> first SSE byte: " + firstBytes);
       System.err.println("POST -> direct.response: " + direct);
-      write(report, iterations, floor, firstBytes, direct);
+
+      // The computer path starts a runner process per run: fewer iterations.
+      int computerIterations = Math.max(5, iterations / 10);
+      String task = "{\"messages\":[{\"role\":\"user\",\"content\":\"Run `echo one` and `echo two` and `echo three`\"}]}";
+      List<Double> computerStarting = new ArrayList<>();
+      List<Double> responseStarted = new ArrayList<>();
+      List<Double> runnerToClient = new ArrayList<>();
+      SseTimings.post(http, local.apiUrl() + "/v1/threads", KEY, task);
+      for (int i = 0; i < computerIterations; i++) {
+        SseTimings timings = SseTimings.post(http, local.apiUrl() + "/v1/threads", KEY, task);
+        computerStarting.add(require(timings, "computer.starting"));
+        responseStarted.add(require(timings, "response.started"));
+        runnerToClient.addAll(RunnerEventDelays.of(local.client(), namespace, timings));
+      }
+      Percentiles starting = Percentiles.of(computerStarting);
+      Percentiles started = Percentiles.of(responseStarted);
+      Percentiles relay = Percentiles.of(runnerToClient);
+      System.err.println("POST -> computer.starting: " + starting);
+      System.err.println("POST -> response.started: " + started);
+      System.err.println("runner event -> SSE client: " + relay);
+      write(report, iterations, floor, firstBytes, direct, computerIterations, starting, started, relay);
       System.err.println("report written to " + report.toAbsolutePath());
     }
   }
@@ -66,8 +86,8 @@ public final class LatencyBenchmark {
     return at;
   }
 
-  private static void write(Path report, int iterations, Percentiles floor, Percentiles firstByte, Percentiles direct)
-      throws IOException {
+  private static void write(Path report, int iterations, Percentiles floor, Percentiles firstByte, Percentiles direct,
+      int computerIterations, Percentiles starting, Percentiles started, Percentiles relay) throws IOException {
     String text = String.join("\n",
         "# Latency report",
         "",
@@ -81,6 +101,17 @@ public final class LatencyBenchmark {
         Percentiles.row("floor: embedded API create → watch event", floor),
         Percentiles.row("POST /v1/threads → first SSE byte", firstByte),
         Percentiles.row("POST /v1/threads → `direct.response`", direct),
+        Percentiles.row("POST /v1/threads → `computer.starting` (" + computerIterations + " runs)", starting),
+        Percentiles.row("POST /v1/threads → `response.started`", started),
+        Percentiles.row("runner event written → SSE item received", relay),
+        "",
+        "The computer path starts a runner JVM per run in local mode (a container in a cluster), so",
+        "`response.started` includes that start. \"Runner event → SSE item\" compares the runner's own",
+        "event timestamp with the client's clock on arrival (same machine; millisecond precision): it is",
+        "the relay through the Pod log, the operator's status write and the API server's watch.",
+        "",
+        "Numbers from a shared machine carry its load; compare rows of the same run, not runs of",
+        "different machines.",
         "",
         "The floor is what any controller built on this Kubernetes API pays for one write to be seen. A",
         "direct answer needs at least three such hops (Thread and Run created, the operator's status",

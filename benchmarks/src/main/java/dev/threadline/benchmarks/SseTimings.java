@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -21,13 +22,21 @@ import java.util.regex.Pattern;
  */
 final class SseTimings {
   private static final Pattern TYPE = Pattern.compile("\"type\"\\s*:\\s*\"([^\"]+)\"");
+  private static final Pattern TOOL_ITEM = Pattern.compile("\"id\"\\s*:\\s*\"(tool_[^\"]+)\"");
+  private static final Pattern THREAD_ID = Pattern.compile("\"id\"\\s*:\\s*\"(thread_[^\"]+)\"");
 
   final double firstByteMillis;
   final Map<String, Double> firstEventMillis;
+  /** When each tool_call item arrived (wall clock), by item id. */
+  final Map<String, Instant> toolItemsReceived;
+  final String threadId;
 
-  private SseTimings(double firstByteMillis, Map<String, Double> firstEventMillis) {
+  private SseTimings(double firstByteMillis, Map<String, Double> firstEventMillis, Map<String, Instant> toolItemsReceived,
+      String threadId) {
     this.firstByteMillis = firstByteMillis;
     this.firstEventMillis = firstEventMillis;
+    this.toolItemsReceived = toolItemsReceived;
+    this.threadId = threadId;
   }
 
   static SseTimings post(HttpClient http, String url, String apiKey, String json) throws IOException, InterruptedException {
@@ -45,6 +54,8 @@ final class SseTimings {
           + new String(response.body().readAllBytes(), StandardCharsets.UTF_8));
     }
     Map<String, Double> events = new LinkedHashMap<>();
+    Map<String, Instant> toolItems = new LinkedHashMap<>();
+    String threadId = null;
     try (InputStream body = response.body()) {
       int first = body.read();
       double firstByte = (System.nanoTime() - start) / 1e6;
@@ -58,6 +69,14 @@ final class SseTimings {
           Matcher type = TYPE.matcher(line);
           if (type.find()) {
             events.putIfAbsent(type.group(1), (System.nanoTime() - start) / 1e6);
+            Matcher tool = TOOL_ITEM.matcher(line);
+            if (tool.find()) {
+              toolItems.put(tool.group(1), Instant.now());
+            }
+            Matcher thread = THREAD_ID.matcher(line);
+            if (threadId == null && type.group(1).equals("thread.created") && thread.find()) {
+              threadId = thread.group(1);
+            }
             if (type.group(1).equals("stream.completed")) {
               break;
             }
@@ -65,7 +84,7 @@ final class SseTimings {
         }
         line = lines.readLine();
       }
-      return new SseTimings(firstByte, events);
+      return new SseTimings(firstByte, events, toolItems, threadId);
     }
   }
 }
