@@ -24,6 +24,13 @@ final class ResponseItems {
     return item;
   }
 
+  /** A message item that has started and has no content yet. */
+  static ObjectNode messageStarted(String id, String role) {
+    ObjectNode item = item("message", id).put("role", role).put("status", "in_progress");
+    item.putArray("content");
+    return item;
+  }
+
   static ObjectNode message(String id, String role, String text) {
     ObjectNode item = item("message", id).put("role", role).put("status", COMPLETED);
     item.putArray("content").addObject().put("type", "text").put("text", text);

@@ -28,6 +28,10 @@ import tools.jackson.databind.node.ObjectNode;
  * route: {@code started} → computer.starting; {@code planning} → a planning item, then
  * response.started; the other item types → response.item.completed (after response.started);
  * {@code usage} is cumulative and only its final value matters, carried by response.completed.
+ *
+ * <p>A message posted to an existing thread streams the contract's general form: it opens with
+ * response.created, and a direct answer arrives as an output item (response.output_item.added,
+ * then response.item.completed) rather than direct.response.
  */
 public final class RunEventMapper {
   private static final Logger log = LoggerFactory.getLogger(RunEventMapper.class);
@@ -35,13 +39,22 @@ public final class RunEventMapper {
   static final String COMPUTER = "computer";
 
   private final String userId;
+  private final boolean generalForm;
+  private boolean responseCreated;
   private boolean computerStarting;
   private boolean responseStarted;
   private boolean answered;
   private boolean finished;
 
+  /** A mapper for the stream of a run that created its thread (direct and computer sequences). */
   public RunEventMapper(String userId) {
+    this(userId, false);
+  }
+
+  /** @param generalForm whether the stream answers a message posted to an existing thread */
+  public RunEventMapper(String userId, boolean generalForm) {
     this.userId = userId;
+    this.generalForm = generalForm;
   }
 
   /** Whether the terminal events (and stream.completed) have been produced. */
@@ -58,6 +71,7 @@ public final class RunEventMapper {
     EventData data = new EventData(event.getData());
     boolean computer = isComputer(run, data);
     List<StreamEvent> events = new ArrayList<>();
+    ensureResponseCreated(run, event, data, ids, events);
     String type = Objects.requireNonNullElse(event.getType(), "");
     switch (type) {
       case "started" -> {
@@ -82,8 +96,7 @@ public final class RunEventMapper {
           events.add(StreamEvents.itemCompleted(
               ResponseItems.message(ids.itemId("msg", event), data.text("role").orElse("assistant"), text)));
         } else {
-          answered = true;
-          events.add(StreamEvents.directResponse(text, ids.threadId(), userId));
+          answer(run, ids, ids.itemId("msg", event), text, events);
         }
       }
       case "reasoning", "setup", "error", "tool_call", "file_change" -> {
@@ -125,12 +138,11 @@ public final class RunEventMapper {
     RunIds ids = RunIds.of(run);
     RunStatus status = Objects.requireNonNullElseGet(run.getStatus(), RunStatus::new);
     EventData data = new EventData(event.map(RunEvent::getData).orElse(null));
+    ensureResponseCreated(run, event.orElse(null), data, ids, events);
     if (!isComputer(run, data) && !answered) {
       // The answer was not in the log we saw; the status always carries it.
-      Optional.ofNullable(status.getResponse()).or(() -> data.text("response")).ifPresent(response -> {
-        answered = true;
-        events.add(StreamEvents.directResponse(response, ids.threadId(), userId));
-      });
+      Optional.ofNullable(status.getResponse()).or(() -> data.text("response")).ifPresent(
+          response -> answer(run, ids, "msg_" + ids.runId().substring(ids.runId().indexOf('_') + 1), response, events));
     }
     EventData usage = data.object("usage");
     RunUsage recorded = status.getUsage();
@@ -147,6 +159,7 @@ public final class RunEventMapper {
 
   private void fail(Run run, Optional<RunEvent> event, EventData data, List<StreamEvent> events) {
     RunIds ids = RunIds.of(run);
+    ensureResponseCreated(run, event.orElse(null), data, ids, events);
     RunStatus status = Objects.requireNonNullElseGet(run.getStatus(), RunStatus::new);
     // The operator nests {code, message} under "error"; the runner writes them at the top.
     EventData error = data.object("error").isEmpty() ? data : data.object("error");
@@ -159,6 +172,31 @@ public final class RunEventMapper {
     events.add(StreamEvents.responseFailed(
         ids.runId(), ids.threadId(), code, message, durationMs(status, data), endedAt(run, event)));
     end(events);
+  }
+
+  /** The direct answer: direct.response for a new thread, an output item for a follow-up. */
+  private void answer(Run run, RunIds ids, String itemId, String text, List<StreamEvent> events) {
+    answered = true;
+    if (generalForm) {
+      events.add(StreamEvents.outputItemAdded(ResponseItems.messageStarted(itemId, "assistant")));
+      events.add(StreamEvents.itemCompleted(ResponseItems.message(itemId, "assistant", text)));
+    } else {
+      events.add(StreamEvents.directResponse(text, ids.threadId(), userId));
+    }
+  }
+
+  private void ensureResponseCreated(Run run, RunEvent event, EventData data, RunIds ids, List<StreamEvent> events) {
+    if (responseCreated || !generalForm) {
+      return;
+    }
+    responseCreated = true;
+    RunStatus status = Objects.requireNonNullElseGet(run.getStatus(), RunStatus::new);
+    String model = Optional.ofNullable(status.getModel()).or(() -> data.text("model")).orElse(null);
+    long createdAt = Optional.ofNullable(event).map(RunEvent::getTime).flatMap(Timestamps::parse)
+        .or(() -> Timestamps.parse(run.getMetadata().getCreationTimestamp()))
+        .map(Instant::getEpochSecond)
+        .orElse(0L);
+    events.add(StreamEvents.responseCreated(ids.runId(), ids.threadId(), model, createdAt));
   }
 
   private void end(List<StreamEvent> events) {

@@ -19,7 +19,12 @@ public final class RunProgress {
   private long lastSeq;
 
   public RunProgress(String userId) {
-    this.mapper = new RunEventMapper(userId);
+    this(userId, false);
+  }
+
+  /** @param generalForm whether the stream answers a message posted to an existing thread */
+  public RunProgress(String userId, boolean generalForm) {
+    this.mapper = new RunEventMapper(userId, generalForm);
   }
 
   /** The events this snapshot adds to the stream, in order. */

@@ -55,7 +55,10 @@ public final class RunStreams {
 
   private void follow(OutputStream out, String namespace, String runName, String userId, List<StreamEvent> prelude) {
     SseWriter writer = new SseWriter(out, json);
-    RunProgress progress = new RunProgress(userId);
+    // A stream that created its thread follows the direct/computer sequences; a message posted to an
+    // existing thread streams the contract's general form.
+    boolean createdThread = prelude.stream().anyMatch(event -> event.type().equals(StreamEvents.THREAD_CREATED));
+    RunProgress progress = new RunProgress(userId, !createdThread);
     long deadline = System.nanoTime() + settings.maxWait().toNanos();
     try (RunFollower follower = RunFollower.follow(updates, cache, namespace, runName)) {
       writer.open();

@@ -13,6 +13,8 @@ public final class StreamEvents {
   public static final String COMPUTER_STARTING = "computer.starting";
   public static final String RESPONSE_STARTED = "response.started";
   public static final String ITEM_COMPLETED = "response.item.completed";
+  public static final String RESPONSE_CREATED = "response.created";
+  public static final String OUTPUT_ITEM_ADDED = "response.output_item.added";
   public static final String RESPONSE_COMPLETED = "response.completed";
   public static final String RESPONSE_FAILED = "response.failed";
   public static final String STREAM_COMPLETED = "stream.completed";
@@ -52,6 +54,26 @@ public final class StreamEvents {
         .put("created_at", createdAt)
         .put("status", "in_progress");
     return new StreamEvent(RESPONSE_STARTED, json);
+  }
+
+  /** A response record exists (the general stream form of follow-up messages); Unix seconds. */
+  public static StreamEvent responseCreated(String runId, String threadId, String model, long createdAt) {
+    ObjectNode json = start(RESPONSE_CREATED);
+    json.putObject("response")
+        .put("id", runId)
+        .put("object", "response")
+        .put("thread_id", threadId)
+        .put("model", model)
+        .put("created_at", createdAt)
+        .put("status", "in_progress");
+    return new StreamEvent(RESPONSE_CREATED, json);
+  }
+
+  /** An output item starts; its content follows in {@code response.item.completed}. */
+  public static StreamEvent outputItemAdded(ObjectNode item) {
+    ObjectNode json = start(OUTPUT_ITEM_ADDED);
+    json.set("item", item);
+    return new StreamEvent(OUTPUT_ITEM_ADDED, json);
   }
 
   public static StreamEvent itemCompleted(ObjectNode item) {

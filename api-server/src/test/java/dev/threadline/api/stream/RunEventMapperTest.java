@@ -128,6 +128,27 @@ class RunEventMapperTest {
   }
 
   @Test
+  void aMessageToAnExistingThreadStreamsTheGeneralForm() {
+    RunEventMapper mapper = new RunEventMapper("u-1", true);
+    Run run = run("direct", "completed");
+
+    List<String> json = new ArrayList<>();
+    for (RunEvent event : List.of(event(1, "started", "{'route':'direct'}"), event(2, "message", "{'text':'Hi!'}"),
+        event(3, "result", "{}"))) {
+      mapper.map(run, event).forEach(mapped -> json.add(mapped.json().toString()));
+    }
+
+    assertThat(json).containsExactly(
+        quoted("{'type':'response.created','response':{'id':'run_abc-1','object':'response','thread_id':'thread_abc',"
+            + "'model':'scripted','created_at':1767225601,'status':'in_progress'}}"),
+        quoted("{'type':'response.output_item.added','item':{'type':'message','id':'msg_abc-1-2','role':'assistant',"
+            + "'status':'in_progress','content':[]}}"),
+        quoted("{'type':'response.item.completed','item':{'type':'message','id':'msg_abc-1-2','role':'assistant',"
+            + "'status':'completed','content':[{'type':'text','text':'Hi!'}]}}"),
+        quoted(COMPLETED), quoted(STREAM_COMPLETED));
+  }
+
+  @Test
   void aFinishedRunWithoutItsTerminalEventsIsClosedFromItsStatus() {
     Run answered = run("direct", "completed");
     Run cancelled = run(null, "cancelled");

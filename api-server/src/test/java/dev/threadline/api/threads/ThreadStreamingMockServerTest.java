@@ -150,13 +150,15 @@ class ThreadStreamingMockServerTest {
     List<SseClient.Frame> second = sse.post("/v1/threads/" + threadId + "/messages", dave.key(),
         "{\"content\": \"two\"}").remainingEvents();
 
-    assertThat(first).extracting(SseClient.Frame::type)
-        .containsExactly("direct.response", "response.completed", "stream.completed");
-    assertThat(second).extracting(SseClient.Frame::type)
-        .containsExactly("direct.response", "response.completed", "stream.completed");
-    assertThat(first.get(1).json().get("response").get("id").asString()).isEqualTo("run_" + suffix + "-1");
-    assertThat(second.get(1).json().get("response").get("id").asString()).isEqualTo("run_" + suffix + "-2");
-    assertThat(second.get(0).json().get("message").asString()).isEqualTo("Echo: two");
+    // The contract's form for POST /messages: no thread.created, no direct.response.
+    List<String> generalForm = List.of("response.created", "response.output_item.added", "response.item.completed",
+        "response.completed", "stream.completed");
+    assertThat(first).extracting(SseClient.Frame::type).containsExactlyElementsOf(generalForm);
+    assertThat(second).extracting(SseClient.Frame::type).containsExactlyElementsOf(generalForm);
+    assertThat(first.get(0).json().get("response").get("id").asString()).isEqualTo("run_" + suffix + "-1");
+    assertThat(second.get(3).json().get("response").get("id").asString()).isEqualTo("run_" + suffix + "-2");
+    assertThat(second.get(1).json().get("item").get("status").asString()).isEqualTo("in_progress");
+    assertThat(second.get(2).json().get("item").get("content").get(0).get("text").asString()).isEqualTo("Echo: two");
     Run run = shared.client().resources(Run.class).inNamespace(dave.namespace()).withName("run-" + suffix + "-2").get();
     assertThat(run.getSpec().getSequence()).isEqualTo(2);
     assertThat(run.getSpec().getSource()).isEqualTo("api");
@@ -276,10 +278,11 @@ class ThreadStreamingMockServerTest {
 
     operator.answer(hal.namespace(), runName(threadId, 1));
     assertThat(winners.getFirst().remainingEvents()).extracting(SseClient.Frame::type)
-        .containsExactly("direct.response", "response.completed", "stream.completed");
+        .containsExactly("response.created", "response.output_item.added", "response.item.completed",
+            "response.completed", "stream.completed");
     // Once finished, the thread takes the next message again.
     assertThat(sse.post("/v1/threads/" + threadId + "/messages", hal.key(), "{\"content\": \"next\"}")
-        .remainingEvents()).hasSize(3);
+        .remainingEvents()).hasSize(5);
   }
 
   @Test
