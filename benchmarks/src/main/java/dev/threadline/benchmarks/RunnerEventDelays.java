@@ -1,8 +1,10 @@
 package dev.threadline.benchmarks;
 
+import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunEvent;
+import dev.threadline.crds.run.ThreadRuns;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,7 +21,7 @@ final class RunnerEventDelays {
   private RunnerEventDelays() {}
 
   static List<Double> of(KubernetesClient client, String namespace, SseTimings timings) {
-    String runName = "run-" + timings.threadId.substring(timings.threadId.indexOf('_') + 1) + "-1";
+    String runName = ThreadRuns.runName(ResourceIds.toName(timings.threadId).orElseThrow(), 1);
     Run run = client.resources(Run.class).inNamespace(namespace).withName(runName).get();
     List<Double> delays = new ArrayList<>();
     for (Map.Entry<String, Instant> item : timings.toolItemsReceived.entrySet()) {

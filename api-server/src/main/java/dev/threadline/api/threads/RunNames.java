@@ -10,10 +10,6 @@ import dev.threadline.crds.common.ResourceIds;
 final class RunNames {
   private RunNames() {}
 
-  static String runName(String threadName, long sequence) {
-    return "run-" + suffix(threadName) + "-" + sequence;
-  }
-
   /** {@code msg_abc-1_u}: the user message of run {@code run-abc-1}. */
   static String userMessageId(String runName) {
     return "msg_" + suffix(runName) + "_u";

@@ -3,6 +3,7 @@ package dev.threadline.api.threads;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.crds.run.Attachment;
 import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.thread.ConversationThread;
 import java.util.List;
@@ -38,7 +39,7 @@ final class RunStarter {
       }
       next = RunStore.sequence(latest) + 1;
     }
-    Run created = runs.create(RunFactory.newRun(thread, next, message, attachments))
+    Run created = runs.create(ThreadRuns.newRun(thread, next, message, attachments, ThreadRuns.SOURCE_API))
         .orElseThrow(() -> ApiException.conflict(BUSY));
     log.info("Run({}/{}) created for thread {}", namespace, created.getMetadata().getName(), threadName);
     return created;

@@ -26,11 +26,6 @@ public final class FiringNames {
     return bounded("thread-" + suffix(scheduleName), "-" + epochMinutes(firingTime), MAX_LABEL_VALUE);
   }
 
-  /** A thread's run at {@code sequence}: {@code thread-abc-1} → {@code run-abc-1-1}, as every run is named. */
-  public static String runName(String threadName, long sequence) {
-    return "run-" + suffix(threadName) + "-" + sequence;
-  }
-
   /** The CronJob of a recurring schedule: its own name when short enough. */
   public static String cronJobName(String scheduleName) {
     return bounded(scheduleName, "", MAX_CRONJOB_NAME);

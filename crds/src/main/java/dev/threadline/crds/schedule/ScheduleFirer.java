@@ -3,17 +3,17 @@ package dev.threadline.crds.schedule;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,7 +24,6 @@ import java.util.Map;
  */
 public final class ScheduleFirer {
   /** {@code RunSpec.source} of runs a schedule created. */
-  public static final String SOURCE = "schedule";
 
   private final KubernetesClient client;
 
@@ -91,30 +90,10 @@ public final class ScheduleFirer {
 
   /** The thread's first run: the task as the user message, owned by the thread, labelled with both. */
   static Run newRun(Schedule schedule, ConversationThread thread) {
-    String threadName = thread.getMetadata().getName();
     String scheduleName = schedule.getMetadata().getName();
-    Run run = new Run();
-    run.setMetadata(new ObjectMetaBuilder()
-        .withNamespace(thread.getMetadata().getNamespace())
-        .withName(FiringNames.runName(threadName, 1))
-        .withLabels(labels(scheduleName, threadName))
-        .withOwnerReferences(new OwnerReferenceBuilder()
-            .withApiVersion(HasMetadata.getApiVersion(ConversationThread.class))
-            .withKind(HasMetadata.getKind(ConversationThread.class))
-            .withName(threadName)
-            .withUid(thread.getMetadata().getUid())
-            .withController(true)
-            .build())
-        .build());
-    RunSpec spec = new RunSpec();
-    spec.setThread(threadName);
-    spec.setSequence(1L);
-    spec.setMessage(schedule.getSpec().getTask());
-    spec.setAgent(schedule.getSpec().getAgent());
-    spec.setEnvironment(schedule.getSpec().getEnvironment());
-    spec.setSource(SOURCE);
-    spec.setSchedule(scheduleName);
-    run.setSpec(spec);
+    Run run = ThreadRuns.newRun(thread, 1, schedule.getSpec().getTask(), List.of(), ThreadRuns.SOURCE_SCHEDULE);
+    run.getMetadata().getLabels().put(Labels.SCHEDULE, scheduleName);
+    run.getSpec().setSchedule(scheduleName);
     return run;
   }
 

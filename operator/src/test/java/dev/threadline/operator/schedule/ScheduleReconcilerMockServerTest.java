@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.schedule.FiringNames;
@@ -132,7 +133,7 @@ class ScheduleReconcilerMockServerTest {
       ConversationThread thread = client.resources(ConversationThread.class).inNamespace("once").withName(threadName).get();
       assertThat(thread.getMetadata().getLabels()).containsEntry(Labels.SCHEDULE, "sched-once");
       assertThat(thread.getSpec().getTitle()).isEqualTo("Once — 2026-06-01T12:00:00Z");
-      Run run = client.resources(Run.class).inNamespace("once").withName(FiringNames.runName(threadName, 1)).get();
+      Run run = client.resources(Run.class).inNamespace("once").withName(ThreadRuns.runName(threadName, 1)).get();
       assertThat(run.getSpec().getMessage()).isEqualTo("Hello!");
       assertThat(run.getSpec().getSource()).isEqualTo("schedule");
       assertThat(run.getSpec().getSchedule()).isEqualTo("sched-once");
