@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ChartRenderTest {
 
   private static final List<String> THREADLINE_KINDS =
-      List.of("environments", "agents", "threads", "runs", "schedules");
+      List.of("environments", "agents", "threads", "runs", "schedules", "containers");
 
   private static RenderedChart defaults;
   private static RenderedChart nonDefault;
