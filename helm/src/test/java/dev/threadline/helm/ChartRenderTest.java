@@ -166,6 +166,8 @@ class ChartRenderTest {
       assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", kind + "/status", "get")).hasSize(1);
       assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", kind + "/status", "update")).isEmpty();
     }
+    assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", "containers/status", "patch")).hasSize(1);
+    assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", "runs/status", "patch")).isEmpty();
     assertThat(defaults.scopesAllowing(apiServer, "", "pods/log", "get")).containsExactly((String) null);
     assertThat(defaults.scopesAllowing(apiServer, "", "pods", "create")).isEmpty();
     assertThat(defaults.scopesAllowing(apiServer, "", "namespaces", "list")).containsExactly((String) null);
@@ -193,6 +195,12 @@ class ChartRenderTest {
     assertThat(nonDefault.scopesAllowing("tl-operator", "threadline.dev", "runs", "watch"))
         .containsExactlyInAnyOrder("alice", "bob");
     assertThat(nonDefault.find("ClusterRoleBinding", "tl-operator")).isEmpty();
+  }
+
+  @Test
+  void operatorMayDeleteExpiredContainersButNoOtherThreadlineResource() {
+    assertThat(defaults.scopesAllowing("threadline-operator", "threadline.dev", "containers", "delete")).hasSize(1);
+    assertThat(defaults.scopesAllowing("threadline-operator", "threadline.dev", "threads", "delete")).isEmpty();
   }
 
   @Test
