@@ -50,6 +50,8 @@ public class ContainerReconciler implements Reconciler<Container> {
   private static final Logger LOG = LoggerFactory.getLogger(ContainerReconciler.class);
   /** Never wake up sooner than this: a clock a little behind must not make a busy loop. */
   private static final Duration MIN_WAKE_UP = Duration.ofMillis(500);
+  /** How soon a container that found no free port looks again. */
+  private static final Duration PORT_RETRY = Duration.ofSeconds(10);
 
   private final KubernetesClient client;
   private final OperatorSettings settings;
@@ -113,8 +115,12 @@ public class ContainerReconciler implements Reconciler<Container> {
       }
     }
     recordState(current, context, state, pod, image);
-    return remaining
-        .map(left -> UpdateControl.<Container>noUpdate().rescheduleAfter(max(left, MIN_WAKE_UP)))
+    // Without a port nothing else would bring another reconcile: look for a free one again later.
+    Optional<Duration> wakeUp = current.getStatus().getPort() == null ? Optional.of(PORT_RETRY) : Optional.empty();
+    Optional<Duration> next = remaining.map(left -> max(left, MIN_WAKE_UP))
+        .map(left -> wakeUp.map(retry -> left.compareTo(retry) < 0 ? left : retry).orElse(left))
+        .or(() -> wakeUp);
+    return next.map(delay -> UpdateControl.<Container>noUpdate().rescheduleAfter(delay))
         .orElseGet(UpdateControl::noUpdate);
   }
 
