@@ -10,8 +10,10 @@ import dev.threadline.operator.computer.AgentStartException;
 import dev.threadline.operator.computer.WorkspaceClaim;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.status.Conditions;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -128,7 +130,7 @@ public class ContainerReconciler implements Reconciler<Container> {
     LOG.info("Container({}/{}) unused for {} ms: deleting it", container.getMetadata().getNamespace(),
         container.getMetadata().getName(), container.getSpec().getTimeoutMs());
     // The Pod, its Secret and claim are owned by the Container: garbage-collected with it.
-    client.resource(container).withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND)
+    client.resource(container).withPropagationPolicy(DeletionPropagation.BACKGROUND)
         .delete();
   }
 
@@ -181,6 +183,17 @@ public class ContainerReconciler implements Reconciler<Container> {
     if (pod.isEmpty()) {
       Pod made = createIfAbsent(new ContainerPod(container, image, container.getStatus().getPort(),
           settings.containers().bindAddress(), settings.agentPod()).build());
+      if (!stillExists(container)) {
+        // Deleted while this reconcile ran from a cached copy: the garbage collector had nothing of
+        // ours to take yet, so take back what was just made.
+        LOG.info("Container({}/{}) was deleted meanwhile; removing its new objects", container.getMetadata().getNamespace(),
+            container.getMetadata().getName());
+        client.resource(made).delete();
+        client.resource(ContainerAccessSecret.of(container)).delete();
+        client.persistentVolumeClaims().inNamespace(container.getMetadata().getNamespace())
+            .withName(ContainerObjects.workspaceClaimName(container.getMetadata().getName())).delete();
+        return Optional.empty();
+      }
       LOG.info("Container({}/{}) Pod {} made with image {}, file API on port {}", container.getMetadata().getNamespace(),
           container.getMetadata().getName(), made.getMetadata().getName(), image, container.getStatus().getPort());
       return Optional.of(made);
@@ -190,7 +203,7 @@ public class ContainerReconciler implements Reconciler<Container> {
 
   private void recordState(Container container, Context<Container> context, ContainerState state, Optional<Pod> pod,
       String image) {
-    String podIP = pod.map(Pod::getStatus).map(io.fabric8.kubernetes.api.model.PodStatus::getPodIP).orElse(null);
+    String podIP = pod.map(Pod::getStatus).map(PodStatus::getPodIP).orElse(null);
     String podName = pod.map(p -> p.getMetadata().getName()).orElse(null);
     Long generation = container.getMetadata().getGeneration();
     boolean ready = state.phase() == ContainerPhase.RUNNING;
@@ -233,6 +246,13 @@ public class ContainerReconciler implements Reconciler<Container> {
       T existing = client.resource(object).get();
       return existing == null ? object : existing;
     }
+  }
+
+  private boolean stillExists(Container container) {
+    Container live = client.resources(Container.class).inNamespace(container.getMetadata().getNamespace())
+        .withName(container.getMetadata().getName()).get();
+    return live != null && live.getMetadata().getDeletionTimestamp() == null
+        && Objects.equals(live.getMetadata().getUid(), container.getMetadata().getUid());
   }
 
   private static boolean hasEnded(Pod pod) {
