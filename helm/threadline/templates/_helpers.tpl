@@ -79,13 +79,14 @@ app.kubernetes.io/component: {{ index . 1 }}
 {{- end }}
 
 {{/* The Threadline kinds (plural resource names), for RBAC rules. Agents, environments, threads,
-runs and schedules: all five, whether or not their CRD is installed yet. */}}
+runs, schedules and containers: all six, whether or not their CRD is installed yet. */}}
 {{- define "threadline.resources" -}}
 - environments
 - agents
 - threads
 - runs
 - schedules
+- containers
 {{- end }}
 
 {{/* The same kinds' status subresources. */}}
@@ -95,6 +96,7 @@ runs and schedules: all five, whether or not their CRD is installed yet. */}}
 - threads/status
 - runs/status
 - schedules/status
+- containers/status
 {{- end }}
 
 {{/* The same kinds' finalizers subresources: setting blockOwnerDeletion on an owned object requires
@@ -105,6 +107,7 @@ update on its owner's finalizers (OwnerReferencesPermissionEnforcement). */}}
 - threads/finalizers
 - runs/finalizers
 - schedules/finalizers
+- containers/finalizers
 {{- end }}
 
 {{/* Container securityContext, pod securityContext and /tmp volume shared by both Deployments. */}}

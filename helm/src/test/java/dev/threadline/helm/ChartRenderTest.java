@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ChartRenderTest {
 
   private static final List<String> THREADLINE_KINDS =
-      List.of("environments", "agents", "threads", "runs", "schedules");
+      List.of("environments", "agents", "threads", "runs", "schedules", "containers");
 
   private static RenderedChart defaults;
   private static RenderedChart nonDefault;
@@ -166,6 +166,8 @@ class ChartRenderTest {
       assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", kind + "/status", "get")).hasSize(1);
       assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", kind + "/status", "update")).isEmpty();
     }
+    assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", "containers/status", "patch")).hasSize(1);
+    assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", "runs/status", "patch")).isEmpty();
     assertThat(defaults.scopesAllowing(apiServer, "", "pods/log", "get")).containsExactly((String) null);
     assertThat(defaults.scopesAllowing(apiServer, "", "pods", "create")).isEmpty();
     assertThat(defaults.scopesAllowing(apiServer, "", "namespaces", "list")).containsExactly((String) null);
@@ -196,6 +198,12 @@ class ChartRenderTest {
   }
 
   @Test
+  void operatorMayDeleteExpiredContainersButNoOtherThreadlineResource() {
+    assertThat(defaults.scopesAllowing("threadline-operator", "threadline.dev", "containers", "delete")).hasSize(1);
+    assertThat(defaults.scopesAllowing("threadline-operator", "threadline.dev", "threads", "delete")).isEmpty();
+  }
+
+  @Test
   void operatorMayManageWhatItOwnsInUserNamespaces() {
     String operator = "threadline-operator";
     Map<String, List<String>> coreAndBatch =
@@ -221,7 +229,9 @@ class ChartRenderTest {
     for (String kind : THREADLINE_KINDS) {
       assertThat(defaults.scopesAllowing(operator, "threadline.dev", kind, "watch")).hasSize(1);
       assertThat(defaults.scopesAllowing(operator, "threadline.dev", kind + "/status", "patch")).hasSize(1);
-      assertThat(defaults.scopesAllowing(operator, "threadline.dev", kind, "delete")).as(kind).isEmpty();
+      if (!kind.equals("containers")) { // expired containers are deleted by the operator
+        assertThat(defaults.scopesAllowing(operator, "threadline.dev", kind, "delete")).as(kind).isEmpty();
+      }
     }
     // It can bind the trigger role in user namespaces, and no other ClusterRole.
     JsonNode bindRule =

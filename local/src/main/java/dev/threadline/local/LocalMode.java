@@ -10,6 +10,7 @@ import dev.threadline.local.kubelet.LocalCluster;
 import dev.threadline.local.podlog.PodLogSource;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.container.ContainerSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -101,7 +102,19 @@ public final class LocalMode implements AutoCloseable {
     OperatorSettings defaults = OperatorSettings.fromEnvironment(System.getenv());
     return new OperatorSettings(defaults.watchNamespaces(), LocalImageCatalog.RUNNER_IMAGE, defaults.baseImage(),
         defaults.builderImage(), LocalImageCatalog.REGISTRY, "", defaults.buildTimeout(), false,
-        SYSTEM_NAMESPACE, -1, defaults.model(), defaults.modelPrices(), defaults.agentPod());
+        SYSTEM_NAMESPACE, -1, defaults.model(), defaults.modelPrices(), defaults.agentPod())
+        .withContainers(localContainers(defaults.containers()));
+  }
+
+  /**
+   * Pods here are host processes sharing one network: each container's file API gets its own port,
+   * bound on loopback only, from 8100-8180 unless {@code THREADLINE_CONTAINER_PORTS} says otherwise
+   * (8080, the contract range's first port, is the REST API's default port in local mode).
+   */
+  static ContainerSettings localContainers(ContainerSettings configured) {
+    boolean rangeGiven = System.getenv(ContainerSettings.PORTS_VARIABLE) != null;
+    return configured.sharingNetwork(rangeGiven ? configured.firstPort() : 8100,
+        rangeGiven ? configured.lastPort() : 8180, "127.0.0.1");
   }
 
   public String apiUrl() {

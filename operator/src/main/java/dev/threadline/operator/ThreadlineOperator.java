@@ -5,6 +5,7 @@ import dev.threadline.operator.agent.AgentReconciler;
 import dev.threadline.operator.computer.ComputerRuns;
 import dev.threadline.operator.computer.KubernetesPodLogFollower;
 import dev.threadline.operator.computer.PodLogFollower;
+import dev.threadline.operator.container.ContainerReconciler;
 import dev.threadline.operator.environment.EnvironmentReconciler;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
@@ -84,6 +85,7 @@ public final class ThreadlineOperator implements AutoCloseable {
     register(operator, new ThreadReconciler(clock), settings);
     register(operator, new EnvironmentReconciler(client, settings, conditions, clock), settings);
     register(operator, new ScheduleReconciler(settings.runnerImage(), conditions, clock), settings);
+    register(operator, new ContainerReconciler(client, settings, conditions, clock), settings);
     operator.start();
 
     OperatorHttpEndpoints endpoints = null;

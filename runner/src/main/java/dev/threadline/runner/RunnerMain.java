@@ -2,6 +2,7 @@ package dev.threadline.runner;
 
 import dev.threadline.models.ModelProviders;
 import dev.threadline.runner.run.RunCommand;
+import dev.threadline.runner.serve.ServeCommand;
 import dev.threadline.runner.trigger.TriggerCommand;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -26,7 +27,8 @@ public final class RunnerMain {
     this.out = out;
     this.err = err;
     this.commands = Map.of("version", this::version, "run", this::run,
-        "trigger", args -> TriggerCommand.fromEnvironment(err).execute(args));
+        "trigger", args -> TriggerCommand.fromEnvironment(err).execute(args),
+        "serve", args -> new ServeCommand(err).execute(args));
   }
 
   public static void main(String[] args) {

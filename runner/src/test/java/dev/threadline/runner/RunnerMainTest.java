@@ -26,7 +26,7 @@ class RunnerMainTest {
   void unknownCommandGivesUsageOnStderrAndExitTwo() {
     assertThat(runner.execute(new String[] {"fly"})).isEqualTo(2);
     assertThat(out.size()).isZero();
-    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("usage: runner <run|trigger|version>");
+    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("usage: runner <run|serve|trigger|version>");
   }
 
   @Test

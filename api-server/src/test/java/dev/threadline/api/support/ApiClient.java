@@ -23,6 +23,10 @@ public final class ApiClient {
     this.baseUrl = baseUrl;
   }
 
+  public String baseUrl() {
+    return baseUrl;
+  }
+
   public Response get(String path, String key) {
     return send("GET", path, key, null, null);
   }

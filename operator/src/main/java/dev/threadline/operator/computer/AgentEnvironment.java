@@ -26,9 +26,19 @@ public record AgentEnvironment(String name, String image, boolean internetAccess
 
   public static AgentEnvironment resolve(KubernetesClient client, Run run, ConversationThread thread,
       String registry, String runnerImage) {
-    String namespace = run.getMetadata().getNamespace();
     String named = firstNonBlank(run.getSpec().getEnvironment(),
         thread.getSpec() == null ? null : thread.getSpec().getEnvironment());
+    return resolve(client, run.getMetadata().getNamespace(), named, registry, runnerImage);
+  }
+
+  /**
+   * The environment of that name, else (when {@code named} is null) the namespace's default
+   * environment, else none — for a Pod that names its environment directly (a container).
+   *
+   * @throws AgentStartException when a named environment does not exist
+   */
+  public static AgentEnvironment resolve(KubernetesClient client, String namespace, String named, String registry,
+      String runnerImage) {
     Optional<Environment> environment;
     if (named != null) {
       environment = Optional.ofNullable(client.resources(Environment.class).inNamespace(namespace).withName(named).get());

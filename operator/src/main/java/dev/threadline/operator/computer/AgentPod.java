@@ -26,7 +26,6 @@ public record AgentPod(Run run, AgentEnvironment environment, boolean modelKey, 
 
   public static final String RUNNER = "/opt/threadline/bin/runner";
   public static final String WORKSPACE = "/workspace";
-  static final long USER = 10001L;
 
   public Pod build() {
     return new PodBuilder()
@@ -42,14 +41,7 @@ public record AgentPod(Run run, AgentEnvironment environment, boolean modelKey, 
         .withEnableServiceLinks(false)
         .withActiveDeadlineSeconds(settings.deadline().toSeconds())
         .withTerminationGracePeriodSeconds(10L)
-        .withNewSecurityContext()
-        .withRunAsNonRoot(true)
-        .withRunAsUser(USER)
-        .withRunAsGroup(USER)
-        // Makes the workspace claim writable by the runner's user.
-        .withFsGroup(USER)
-        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
-        .endSecurityContext()
+        .withSecurityContext(PodSecurity.pod())
         .addNewContainer()
         .withName(AgentObjects.CONTAINER)
         .withImage(environment.image())
@@ -64,12 +56,7 @@ public record AgentPod(Run run, AgentEnvironment environment, boolean modelKey, 
         .addToLimits("cpu", settings.cpuLimit())
         .addToLimits("memory", settings.memoryLimit())
         .endResources()
-        .withNewSecurityContext()
-        .withRunAsNonRoot(true)
-        .withReadOnlyRootFilesystem(true)
-        .withAllowPrivilegeEscalation(false)
-        .withNewCapabilities().withDrop("ALL").endCapabilities()
-        .endSecurityContext()
+        .withSecurityContext(PodSecurity.container())
         .withTerminationMessagePolicy("FallbackToLogsOnError")
         .withVolumeMounts(
             new VolumeMountBuilder().withName("input").withMountPath(RunJson.INPUT_DIR).withReadOnly(true).build(),

@@ -2,6 +2,7 @@ package dev.threadline.operator.computer;
 
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.thread.ConversationThread;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import java.util.Map;
@@ -17,13 +18,20 @@ public final class WorkspaceClaim {
 
   public static PersistentVolumeClaim of(ConversationThread thread, AgentPodSettings settings) {
     String threadName = thread.getMetadata().getName();
+    return of(AgentObjects.workspaceClaimName(threadName), thread,
+        Map.of(Labels.MANAGED_BY, Labels.MANAGER, AgentObjects.COMPONENT, "workspace",
+            Labels.THREAD, AgentObjects.labelValue(threadName)), settings);
+  }
+
+  /** A workspace claim of the configured size and class, named and labelled as given, owned by {@code owner}. */
+  public static PersistentVolumeClaim of(String name, HasMetadata owner, Map<String, String> labels,
+      AgentPodSettings settings) {
     return new PersistentVolumeClaimBuilder()
         .withNewMetadata()
-        .withName(AgentObjects.workspaceClaimName(threadName))
-        .withNamespace(thread.getMetadata().getNamespace())
-        .withLabels(Map.of(Labels.MANAGED_BY, Labels.MANAGER, AgentObjects.COMPONENT, "workspace",
-            Labels.THREAD, AgentObjects.labelValue(threadName)))
-        .withOwnerReferences(AgentObjects.ownedBy(thread))
+        .withName(name)
+        .withNamespace(owner.getMetadata().getNamespace())
+        .withLabels(labels)
+        .withOwnerReferences(AgentObjects.ownedBy(owner))
         .endMetadata()
         .withNewSpec()
         .withAccessModes("ReadWriteOnce")

@@ -2,6 +2,7 @@ package dev.threadline.operator.config;
 
 import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.computer.AgentPodSettings;
+import dev.threadline.operator.container.ContainerSettings;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -26,6 +27,7 @@ import java.util.stream.Collectors;
  * @param model the default model and the provider credentials (THREADLINE_MODEL_*)
  * @param modelPrices per-model token prices, {@code model=input/output/cached} USD per million tokens
  * @param agentPod size, deadline and workspace of agent Pods (THREADLINE_AGENT_*, THREADLINE_WORKSPACE_*)
+ * @param containers ports of the containers' file APIs (THREADLINE_CONTAINER_*)
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -40,7 +42,8 @@ public record OperatorSettings(
     int healthPort,
     ModelSettings model,
     String modelPrices,
-    AgentPodSettings agentPod) {
+    AgentPodSettings agentPod,
+    ContainerSettings containers) {
 
   public static final String DEFAULT_RUNNER_IMAGE = "ghcr.io/threadline/runner:0.1.0";
   public static final String DEFAULT_BASE_IMAGE = "ghcr.io/threadline/base:0.1.0";
@@ -55,9 +58,18 @@ public record OperatorSettings(
         leaderElection, leaseNamespace, healthPort, model, modelPrices, AgentPodSettings.defaults());
   }
 
+  /** Settings with default container ports, for callers that predate them. */
+  public OperatorSettings(Set<String> watchNamespaces, String runnerImage, String baseImage, String builderImage,
+      String registry, String registryPushSecret, Duration buildTimeout, boolean leaderElection,
+      String leaseNamespace, int healthPort, ModelSettings model, String modelPrices, AgentPodSettings agentPod) {
+    this(watchNamespaces, runnerImage, baseImage, builderImage, registry, registryPushSecret, buildTimeout,
+        leaderElection, leaseNamespace, healthPort, model, modelPrices, agentPod, ContainerSettings.defaults());
+  }
+
   public OperatorSettings {
     watchNamespaces = Set.copyOf(watchNamespaces);
     agentPod = agentPod == null ? AgentPodSettings.defaults() : agentPod;
+    containers = containers == null ? ContainerSettings.defaults() : containers;
     if (buildTimeout.isNegative() || buildTimeout.isZero()) {
       throw new IllegalArgumentException("buildTimeout must be positive");
     }
@@ -84,17 +96,25 @@ public record OperatorSettings(
         integer(env, "THREADLINE_OPERATOR_HEALTH_PORT", -1),
         ModelSettings.fromEnvironment(env),
         or(get.apply("THREADLINE_MODEL_PRICES"), ""),
-        AgentPodSettings.fromEnvironment(env));
+        AgentPodSettings.fromEnvironment(env),
+        ContainerSettings.fromEnvironment(env));
   }
 
   public OperatorSettings withHealthPort(int port) {
     return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
-        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, port, model, modelPrices, agentPod);
+        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, port, model, modelPrices, agentPod, containers);
   }
 
   public OperatorSettings withAgentPod(AgentPodSettings settings) {
     return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
-        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, settings);
+        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, settings,
+        containers);
+  }
+
+  public OperatorSettings withContainers(ContainerSettings settings) {
+    return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
+        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, agentPod,
+        settings);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {

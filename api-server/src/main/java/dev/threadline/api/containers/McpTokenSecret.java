@@ -1,0 +1,79 @@
+package dev.threadline.api.containers;
+
+import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.container.Container;
+import dev.threadline.crds.container.ContainerObjects;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A container's MCP bearer tokens: one Secret per container ({@code <name>-values}), owned by it,
+ * one key per server ({@code mcp.<server>.bearerToken}). The spec names the key only; the API
+ * never shows a token again.
+ */
+final class McpTokenSecret {
+  private static final int ATTEMPTS = 3;
+
+  private final KubernetesClient client;
+
+  McpTokenSecret(KubernetesClient client) {
+    this.client = client;
+  }
+
+  /** Stores tokens (adding to those already stored) and drops the keys in {@code removed}. */
+  void write(Container container, Map<String, String> tokens, Set<String> removed) {
+    if (tokens.isEmpty() && removed.isEmpty()) {
+      return;
+    }
+    String namespace = container.getMetadata().getNamespace();
+    String name = ContainerObjects.valuesSecretName(container.getMetadata().getName());
+    for (int attempt = 1; ; attempt++) {
+      Secret current = client.secrets().inNamespace(namespace).withName(name).get();
+      Map<String, String> data = new LinkedHashMap<>(current == null || current.getData() == null
+          ? Map.of() : current.getData());
+      tokens.forEach((key, value) -> data.put(key, Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))));
+      data.keySet().removeAll(removed);
+      try {
+        if (current == null) {
+          client.secrets().inNamespace(namespace).resource(secret(container, name, data)).create();
+        } else {
+          current.setData(data);
+          client.secrets().inNamespace(namespace).resource(current).update();
+        }
+        return;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt == ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static Secret secret(Container container, String name, Map<String, String> data) {
+    return new SecretBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(container.getMetadata().getNamespace())
+        .addToLabels(Labels.MANAGED_BY, Labels.MANAGER)
+        .addToLabels(ContainerObjects.CONTAINER_LABEL, container.getMetadata().getName())
+        .withOwnerReferences(new OwnerReferenceBuilder()
+            .withApiVersion(container.getApiVersion())
+            .withKind(container.getKind())
+            .withName(container.getMetadata().getName())
+            .withUid(container.getMetadata().getUid())
+            .withController(true)
+            .build())
+        .endMetadata()
+        .withType("Opaque")
+        .withData(data)
+        .build();
+  }
+}

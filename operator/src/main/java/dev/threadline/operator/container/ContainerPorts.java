@@ -1,0 +1,75 @@
+package dev.threadline.operator.container;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.IntPredicate;
+
+/**
+ * Chooses the port of a container's file API. On a Pod network every container may use the
+ * range's first port. On a shared network a port is free when no other container holds it (as
+ * their statuses say, plus ports just handed out whose status write the cache has not seen yet)
+ * and it can be bound here — the operator runs on the same host as the Pods then.
+ */
+final class ContainerPorts {
+  private final ContainerSettings settings;
+  private final IntPredicate bindable;
+  /** Container key → port handed out; dropped once the container is gone. */
+  private final Map<String, Integer> handedOut = new HashMap<>();
+
+  ContainerPorts(ContainerSettings settings) {
+    this(settings, port -> canBind(settings.bindAddress(), port));
+  }
+
+  ContainerPorts(ContainerSettings settings, IntPredicate bindable) {
+    this.settings = settings;
+    this.bindable = bindable;
+  }
+
+  /**
+   * A port for {@code key} ({@code namespace/name}), given the ports other containers hold now.
+   *
+   * @param held container key → its recorded port, for every container that exists
+   * @return empty when every port of the range is taken
+   */
+  synchronized Optional<Integer> allocate(String key, Map<String, Integer> held) {
+    if (!settings.sharedNetwork()) {
+      return Optional.of(settings.firstPort());
+    }
+    handedOut.keySet().retainAll(held.keySet());
+    Set<Integer> taken = new HashSet<>();
+    held.forEach((other, port) -> {
+      if (!other.equals(key) && port != null) {
+        taken.add(port);
+      }
+    });
+    handedOut.forEach((other, port) -> {
+      if (!other.equals(key)) {
+        taken.add(port);
+      }
+    });
+    for (int port = settings.firstPort(); port <= settings.lastPort(); port++) {
+      if (!taken.contains(port) && bindable.test(port)) {
+        handedOut.put(key, port);
+        return Optional.of(port);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean canBind(String address, int port) {
+    try (ServerSocket socket = new ServerSocket()) {
+      socket.setReuseAddress(false);
+      socket.bind(new InetSocketAddress(InetAddress.getByName(address), port));
+      return true;
+    } catch (IOException taken) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,234 @@
+package dev.threadline.operator.container;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.container.Container;
+import dev.threadline.crds.container.ContainerSpec;
+import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.support.OperatorMockServer;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The container reconciler alone on fabric8's CRUD mock, with a clock the test moves. */
+@EnableKubernetesMockClient(crud = true)
+class ContainerReconcilerMockServerTest {
+  private static final Duration WAIT = Duration.ofSeconds(15);
+  private static final String RUNNER_IMAGE = "example.test/runner:1";
+  static KubernetesMockServer server;
+  static KubernetesClient client;
+
+  private final TestClock clock = new TestClock(Instant.now());
+  private Operator operator;
+
+  @BeforeAll
+  static void crds() {
+    OperatorMockServer.registerCrds(server, client);
+  }
+
+  @BeforeEach
+  void startOperator() {
+    OperatorSettings settings = new OperatorSettings(java.util.Set.of(), RUNNER_IMAGE, "base", "kaniko",
+        "registry.test/threadline", "", Duration.ofMinutes(5), false, "threadline-system", -1,
+        OperatorSettings.defaults().model(), "");
+    operator = new Operator(o -> o.withKubernetesClient(client)
+        .withCloseClientOnStop(false)
+        .withUseSSAToPatchPrimaryResource(false)
+        .withSSABasedCreateUpdateMatchForDependentResources(false));
+    operator.register(new ContainerReconciler(client, settings, new Conditions(clock), clock),
+        ControllerConfigurationOverrider::watchingAllNamespaces);
+    operator.start();
+  }
+
+  @AfterEach
+  void stopOperator() {
+    operator.stop();
+  }
+
+  @Test
+  void ephemeralContainerGetsALockedDownPodServingItsFileApi() {
+    client.resource(container("eph", "ctr-files", false, 600_000L)).create();
+
+    Pod pod = await().atMost(WAIT).until(() -> client.pods().inNamespace("eph").withName("ctr-files").get(), p -> p != null);
+    PodSpec spec = pod.getSpec();
+    assertThat(pod.getMetadata().getLabels()).containsEntry("app.kubernetes.io/component", "container")
+        .containsEntry("threadline.dev/container", "ctr-files");
+    assertThat(pod.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(owner -> assertThat(owner.getKind()).isEqualTo("Container"));
+    assertThat(spec.getAutomountServiceAccountToken()).isFalse();
+    assertThat(spec.getEnableServiceLinks()).isFalse();
+    assertThat(spec.getRestartPolicy()).isEqualTo("Always");
+    assertThat(spec.getActiveDeadlineSeconds()).isNull();
+    assertThat(spec.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(spec.getSecurityContext().getRunAsUser()).isEqualTo(10001L);
+    assertThat(spec.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    assertThat(spec.getContainers()).singleElement().satisfies(runner -> {
+      assertThat(runner.getImage()).isEqualTo(RUNNER_IMAGE);
+      assertThat(runner.getCommand()).containsExactly("/opt/threadline/bin/runner");
+      assertThat(runner.getArgs()).containsExactly("serve", "--workspace", "/workspace", "--port", "8080",
+          "--address", "0.0.0.0", "--token-file", "/var/run/threadline/access/token");
+      assertThat(runner.getPorts()).singleElement().satisfies(port -> assertThat(port.getContainerPort()).isEqualTo(8080));
+      assertThat(runner.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/health");
+      assertThat(runner.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+      assertThat(runner.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+      assertThat(runner.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+      assertThat(runner.getEnv()).noneMatch(env -> env.getName().startsWith("THREADLINE_MODEL"));
+    });
+    assertThat(spec.getVolumes()).extracting(Volume::getName).containsExactly("access", "workspace", "tmp");
+    assertThat(spec.getVolumes().get(0).getSecret().getSecretName()).isEqualTo("ctr-files-access");
+    assertThat(spec.getVolumes().get(1).getEmptyDir()).isNotNull();
+    Secret access = client.secrets().inNamespace("eph").withName("ctr-files-access").get();
+    assertThat(access.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(owner -> assertThat(owner.getName()).isEqualTo("ctr-files"));
+    assertThat(access.getData()).containsKey("token");
+    assertThat(client.persistentVolumeClaims().inNamespace("eph").list().getItems()).isEmpty();
+
+    Container pending = awaitContainer("eph", "ctr-files", c -> "pending".equals(phase(c)));
+    assertThat(pending.getStatus().getPort()).isEqualTo(8080);
+    assertThat(pending.getStatus().getLastActivityAt())
+        .isEqualTo(Timestamps.normalize(pending.getMetadata().getCreationTimestamp()));
+
+    markRunning("eph", "ctr-files", false);
+    awaitContainer("eph", "ctr-files", c -> "starting".equals(phase(c)));
+    markRunning("eph", "ctr-files", true);
+    Container running = awaitContainer("eph", "ctr-files", c -> "running".equals(phase(c)));
+    assertThat(running.getStatus().getPodIP()).isEqualTo("10.1.2.3");
+    assertThat(running.getStatus().getPod()).isEqualTo("ctr-files");
+    assertThat(running.getStatus().getConditions()).anySatisfy(condition -> {
+      assertThat(condition.getType()).isEqualTo("Ready");
+      assertThat(condition.getStatus()).isEqualTo("True");
+    });
+  }
+
+  @Test
+  void ephemeralContainerIsDeletedOnceUnusedForItsTimeout() {
+    client.resource(container("expiry", "ctr-short", false, 2_000L)).create();
+    awaitContainer("expiry", "ctr-short", c -> c.getStatus() != null && c.getStatus().getPort() != null);
+
+    // The operator's clock stands still: the container outlives its two seconds of real time.
+    await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+        .until(() -> client.resources(Container.class).inNamespace("expiry").withName("ctr-short").get() != null);
+
+    clock.advance(Duration.ofMinutes(1));
+    await().atMost(WAIT)
+        .until(() -> client.resources(Container.class).inNamespace("expiry").withName("ctr-short").get() == null);
+  }
+
+  @Test
+  void persistentContainerKeepsItsClaimOutlivesItsTimeoutAndGetsANewPodWhenItsPodEnds() {
+    client.resource(container("keep", "ctr-keep", true, 1_000L)).create();
+
+    Pod first = await().atMost(WAIT).until(() -> client.pods().inNamespace("keep").withName("ctr-keep").get(), p -> p != null);
+    assertThat(first.getSpec().getVolumes()).filteredOn(volume -> volume.getName().equals("workspace")).singleElement()
+        .satisfies(volume -> assertThat(volume.getPersistentVolumeClaim().getClaimName()).isEqualTo("ctr-keep-workspace"));
+    PersistentVolumeClaim claim = client.persistentVolumeClaims().inNamespace("keep").withName("ctr-keep-workspace").get();
+    assertThat(claim.getSpec().getAccessModes()).containsExactly("ReadWriteOnce");
+    assertThat(claim.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(owner -> assertThat(owner.getKind()).isEqualTo("Container"));
+
+    clock.advance(Duration.ofDays(2));
+    client.pods().inNamespace("keep").withName("ctr-keep").editStatus(pod -> {
+      pod.setStatus(new PodStatusBuilder().withPhase("Failed").withReason("Evicted").build());
+      return pod;
+    });
+
+    await().atMost(WAIT).until(() -> {
+      Pod next = client.pods().inNamespace("keep").withName("ctr-keep").get();
+      return next != null && !next.getMetadata().getUid().equals(first.getMetadata().getUid());
+    });
+    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
+        .until(() -> client.resources(Container.class).inNamespace("keep").withName("ctr-keep").get() != null);
+    assertThat(client.persistentVolumeClaims().inNamespace("keep").withName("ctr-keep-workspace").get()).isNotNull();
+  }
+
+  @Test
+  void containerNamingAMissingEnvironmentFails() {
+    Container container = container("noenv", "ctr-noenv", false, 600_000L);
+    container.getSpec().setEnvironment("env-gone");
+    client.resource(container).create();
+
+    Container failed = awaitContainer("noenv", "ctr-noenv", c -> "failed".equals(phase(c)));
+    assertThat(failed.getStatus().getMessage()).isEqualTo("Environment env-gone does not exist");
+    assertThat(client.pods().inNamespace("noenv").withName("ctr-noenv").get()).isNull();
+  }
+
+  private static Container container(String namespace, String name, boolean persistent, long timeoutMs) {
+    Container container = new Container();
+    container.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(name).build());
+    ContainerSpec spec = new ContainerSpec();
+    spec.setPersistent(persistent);
+    spec.setTimeoutMs(timeoutMs);
+    container.setSpec(spec);
+    return container;
+  }
+
+  private static void markRunning(String namespace, String name, boolean ready) {
+    client.pods().inNamespace(namespace).withName(name).editStatus(pod -> {
+      pod.setStatus(new PodStatusBuilder().withPhase("Running").withPodIP("10.1.2.3")
+          .withConditions(new PodConditionBuilder().withType("Ready").withStatus(ready ? "True" : "False").build())
+          .build());
+      return pod;
+    });
+  }
+
+  private static Container awaitContainer(String namespace, String name, Predicate<Container> condition) {
+    return await().atMost(WAIT).until(
+        () -> client.resources(Container.class).inNamespace(namespace).withName(name).get(),
+        c -> c != null && condition.test(c));
+  }
+
+  private static String phase(Container container) {
+    return container.getStatus() == null ? null : container.getStatus().getPhase();
+  }
+
+  /** A clock the test moves by hand. */
+  static final class TestClock extends Clock {
+    private volatile Instant now;
+
+    TestClock(Instant now) {
+      this.now = now;
+    }
+
+    void advance(Duration duration) {
+      now = now.plus(duration);
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+  }
+}

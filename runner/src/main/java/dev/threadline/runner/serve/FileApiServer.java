@@ -1,0 +1,182 @@
+package dev.threadline.runner.serve;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.threadline.crds.container.ContainerObjects;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A container's file API, served by the runner inside the container's Pod and called by the
+ * api-server only (it sends the access token; {@code /health} needs none, for the kubelet's probe):
+ *
+ * <ul>
+ *   <li>{@code GET /health} → {@code {healthy: true, startedAt}}
+ *   <li>{@code GET /files?path=} → {@code {path, entries: [{name, path, type, size, modifiedAt}]}}
+ *   <li>{@code GET /files/download?path=} → the bytes
+ *   <li>{@code PUT /files?path=} with the raw bytes → {@code {path, size, created}} (201 new, 200 replaced)
+ *   <li>{@code DELETE /files?path=} → {@code {path, deleted: true}}
+ * </ul>
+ *
+ * Errors are {@code {error, message}}: 400 for a path outside the workspace or of the wrong kind,
+ * 401 without the token, 404 for a missing file, 409 for a folder in the way, 413 past the upload
+ * limit. Each request is handled on its own virtual thread and logged (to the Pod's log).
+ */
+public final class FileApiServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(FileApiServer.class);
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final WorkspaceFiles files;
+  private final AccessToken token;
+  private final long maxUploadBytes;
+  private final Instant startedAt = Instant.now();
+
+  private FileApiServer(HttpServer server, ExecutorService executor, WorkspaceFiles files, AccessToken token,
+      long maxUploadBytes) {
+    this.server = server;
+    this.executor = executor;
+    this.files = files;
+    this.token = token;
+    this.maxUploadBytes = maxUploadBytes;
+  }
+
+  public static FileApiServer start(ServeOptions options) throws IOException {
+    return start(options, AccessToken.fromFile(options.tokenFile()));
+  }
+
+  static FileApiServer start(ServeOptions options, AccessToken token) throws IOException {
+    WorkspaceFiles files = new WorkspaceFiles(Files.createDirectories(options.workspace()));
+    HttpServer server = HttpServer.create(new InetSocketAddress(options.address(), options.port()), 64);
+    ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    server.setExecutor(executor);
+    FileApiServer api = new FileApiServer(server, executor, files, token, options.maxUploadBytes());
+    server.createContext("/health", exchange -> api.handle(exchange, false, api::health));
+    server.createContext("/files", exchange -> api.handle(exchange, true, api::files));
+    server.createContext("/files/download", exchange -> api.handle(exchange, true, api::download));
+    server.start();
+    return api;
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  private interface Handler {
+    void handle(HttpExchange exchange) throws IOException;
+  }
+
+  private void handle(HttpExchange exchange, boolean guarded, Handler handler) throws IOException {
+    long start = System.nanoTime();
+    try (exchange) {
+      try {
+        if (!exchange.getRequestURI().getPath().equals(exchange.getHttpContext().getPath())) {
+          throw FileApiException.notFound("no such endpoint: " + exchange.getRequestURI().getPath());
+        }
+        if (guarded && !token.accepts(exchange.getRequestHeaders().getFirst(ContainerObjects.TOKEN_HEADER))) {
+          throw new FileApiException(401, "missing or wrong access token");
+        }
+        handler.handle(exchange);
+      } catch (FileApiException refused) {
+        drain(exchange);
+        Exchanges.error(exchange, refused.status(), refused.getMessage());
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI().getPath(), e);
+        Exchanges.error(exchange, 500, "the file operation failed: " + e.getMessage());
+      }
+    } finally {
+      LOG.info("{} {} {} ({} ms)", exchange.getRequestMethod(), describe(exchange), exchange.getResponseCode(),
+          (System.nanoTime() - start) / 1_000_000);
+    }
+  }
+
+  private void health(HttpExchange exchange) throws IOException {
+    requireMethod(exchange, "GET");
+    Exchanges.json(exchange, 200, Map.of("healthy", true, "startedAt", startedAt.toString()));
+  }
+
+  private void files(HttpExchange exchange) throws IOException {
+    Map<String, String> query = Exchanges.query(exchange);
+    String path = query.get("path");
+    switch (exchange.getRequestMethod()) {
+      case "GET" -> {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("path", path == null || path.isBlank() ? "." : path);
+        body.put("entries", files.list(path == null || path.isBlank() ? "." : path));
+        Exchanges.json(exchange, 200, body);
+      }
+      case "PUT" -> {
+        String length = exchange.getRequestHeaders().getFirst("Content-Length");
+        if (length != null && parseLength(length) > maxUploadBytes) {
+          throw FileApiException.tooLarge(maxUploadBytes);
+        }
+        WorkspaceFiles.Written written;
+        try (InputStream body = exchange.getRequestBody()) {
+          written = files.write(path, body, maxUploadBytes);
+        }
+        Exchanges.json(exchange, written.created() ? 201 : 200,
+            Map.of("path", written.path(), "size", written.size(), "created", written.created()));
+      }
+      case "DELETE" -> Exchanges.json(exchange, 200, Map.of("path", files.delete(path), "deleted", true));
+      default -> throw new FileApiException(405, "use GET, PUT or DELETE");
+    }
+  }
+
+  private void download(HttpExchange exchange) throws IOException {
+    requireMethod(exchange, "GET");
+    Path file = files.file(Exchanges.query(exchange).get("path"));
+    exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
+    exchange.getResponseHeaders().set("X-Threadline-Path", files.relative(file));
+    long size = Files.size(file);
+    exchange.sendResponseHeaders(200, size == 0 ? -1 : size);
+    try (OutputStream out = exchange.getResponseBody()) {
+      Files.copy(file, out);
+    }
+  }
+
+  private static void requireMethod(HttpExchange exchange, String method) {
+    if (!method.equals(exchange.getRequestMethod())) {
+      throw new FileApiException(405, "use " + method);
+    }
+  }
+
+  private static long parseLength(String length) {
+    try {
+      return Long.parseLong(length.strip());
+    } catch (NumberFormatException e) {
+      throw FileApiException.badRequest("Content-Length is not a number");
+    }
+  }
+
+  /** Reads what is left of a refused request's body, so the connection stays usable. */
+  private static void drain(HttpExchange exchange) {
+    try (InputStream body = exchange.getRequestBody()) {
+      body.skip(Long.MAX_VALUE);
+    } catch (IOException ignored) {
+      // the answer goes out anyway
+    }
+  }
+
+  private static String describe(HttpExchange exchange) {
+    String path = exchange.getRequestURI().getPath();
+    String query = exchange.getRequestURI().getRawQuery();
+    return query == null ? path : path + "?" + query;
+  }
+
+  @Override
+  public void close() {
+    server.stop(1);
+    executor.close();
+  }
+}
