@@ -44,6 +44,15 @@ public final class RunEventMapper {
     this.userId = userId;
   }
 
+  /**
+   * For a log whose oldest entries were dropped: the run's start (computer.starting and
+   * response.started, which its first entries produce) is taken as already streamed.
+   */
+  void continueAfterDroppedStart() {
+    computerStarting = true;
+    responseStarted = true;
+  }
+
   /** Whether the terminal events (and stream.completed) have been produced. */
   public boolean finished() {
     return finished;

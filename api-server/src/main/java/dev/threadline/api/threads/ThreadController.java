@@ -4,14 +4,19 @@ import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.common.SuccessResponse;
 import dev.threadline.api.paging.ListEnvelope;
 import dev.threadline.api.paging.PageRequest;
+import dev.threadline.api.stream.EventCursor;
+import dev.threadline.api.stream.RunResumption;
 import dev.threadline.api.stream.RunStreams;
+import dev.threadline.api.stream.StreamHeaders;
 import dev.threadline.api.stream.StreamEvent;
 import dev.threadline.api.stream.StreamEvents;
+import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadState;
 import jakarta.servlet.http.HttpServletResponse;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -21,6 +26,7 @@ import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -39,11 +45,13 @@ class ThreadController {
   private final ThreadService threads;
   private final ExecutionService executions;
   private final RunStreams streams;
+  private final RunResumption resumption;
 
-  ThreadController(ThreadService threads, ExecutionService executions, RunStreams streams) {
+  ThreadController(ThreadService threads, ExecutionService executions, RunStreams streams, RunResumption resumption) {
     this.threads = threads;
     this.executions = executions;
     this.streams = streams;
+    this.resumption = resumption;
   }
 
   /**
@@ -52,7 +60,14 @@ class ThreadController {
    * {@code {thread, execution}}.
    */
   @PostMapping(consumes = JSON, produces = {JSON, EVENTS})
-  Object create(Tenant tenant, @RequestBody(required = false) ThreadRequests.Create request, HttpServletResponse response) {
+  Object create(Tenant tenant, @RequestBody(required = false) ThreadRequests.Create request,
+      @RequestHeader(name = StreamHeaders.LAST_EVENT_ID, required = false) String lastEventId,
+      HttpServletResponse response) {
+    Optional<EventCursor> reconnect = EventCursor.of(lastEventId, null);
+    if (reconnect.isPresent()) {
+      // A streaming client reconnecting by repeating its POST: resume, never start a second run.
+      return resumption.resumeRun(response, tenant.userId(), tenant.namespace(), reconnect.get());
+    }
     return switch (executions.createThread(tenant, request)) {
       case ExecutionService.EmptyThread empty ->
           ResponseEntity.created(location(empty.thread().id())).body(new ThreadResponse(empty.thread()));
@@ -102,8 +117,31 @@ class ThreadController {
       Tenant tenant,
       @PathVariable String threadId,
       @RequestBody(required = false) ThreadRequests.PostMessage request,
+      @RequestHeader(name = StreamHeaders.LAST_EVENT_ID, required = false) String lastEventId,
       HttpServletResponse response) {
+    Optional<EventCursor> reconnect = EventCursor.of(lastEventId, null);
+    if (reconnect.isPresent()) {
+      ConversationThread thread = threads.find(tenant, threadId);
+      return resumption.resumeThread(response, tenant.userId(), threadId, threads.runsOf(thread), reconnect);
+    }
     return respond(tenant, executions.postMessage(tenant, threadId, request), response, List.of(), false);
+  }
+
+  /**
+   * The stream of the thread's latest run (or of the run a cursor names), from its start or after
+   * {@code Last-Event-ID} / {@code ?after=}; live until the run ends. Not in the contract: it makes
+   * streams resumable.
+   */
+  @GetMapping(path = "/{threadId}/stream", produces = {EVENTS, JSON})
+  Object stream(
+      Tenant tenant,
+      @PathVariable String threadId,
+      @RequestHeader(name = StreamHeaders.LAST_EVENT_ID, required = false) String lastEventId,
+      @RequestParam(required = false) String after,
+      HttpServletResponse response) {
+    ConversationThread thread = threads.find(tenant, threadId);
+    return resumption.resumeThread(response, tenant.userId(), threadId, threads.runsOf(thread),
+        EventCursor.of(lastEventId, after));
   }
 
   @GetMapping("/{threadId}/messages")
