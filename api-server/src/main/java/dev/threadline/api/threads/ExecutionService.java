@@ -104,6 +104,17 @@ public final class ExecutionService {
     return new StartedRun(thread, run, !Boolean.FALSE.equals(request.stream()));
   }
 
+  /**
+   * A run started earlier (by the first of repeated idempotent requests), to answer a repeat the
+   * way the first was answered; 404 when it (or its thread) is gone.
+   */
+  StartedRun rejoin(Tenant tenant, String runName, boolean stream) {
+    Run run = runs.find(tenant.namespace(), runName)
+        .orElseThrow(() -> ApiException.notFound("Run " + ResourceIds.toId(runName)));
+    ConversationThread thread = threads.find(tenant, ResourceIds.toId(run.getSpec().getThread()));
+    return new StartedRun(thread, run, stream);
+  }
+
   /** Waits for the run to finish and reports it with the thread in its final state. */
   ThreadExecutionResponse awaitExecution(Tenant tenant, StartedRun started) throws InterruptedException {
     String namespace = started.run().getMetadata().getNamespace();
