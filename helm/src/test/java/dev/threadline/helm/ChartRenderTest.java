@@ -170,6 +170,11 @@ class ChartRenderTest {
     assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", "runs/status", "patch")).isEmpty();
     assertThat(defaults.scopesAllowing(apiServer, "", "pods/log", "get")).containsExactly((String) null);
     assertThat(defaults.scopesAllowing(apiServer, "", "pods", "create")).isEmpty();
+    // Idempotency records: created per key, taken over by update, swept when expired.
+    for (String verb : List.of("get", "list", "create", "update", "delete")) {
+      assertThat(defaults.scopesAllowing(apiServer, "", "configmaps", verb)).as(verb).containsExactly((String) null);
+    }
+    assertThat(defaults.scopesAllowing(apiServer, "", "configmaps", "patch")).isEmpty();
     assertThat(defaults.scopesAllowing(apiServer, "", "namespaces", "list")).containsExactly((String) null);
     assertThat(defaults.scopesAllowing(apiServer, "", "namespaces", "create")).isEmpty();
   }

@@ -38,16 +38,19 @@ public final class LocalMode implements AutoCloseable {
   private final Deque<AutoCloseable> started;
   private final EmbeddedKubernetesApi kubernetes;
   private final KubernetesClient client;
-  private final RunningApiServer api;
+  private final ApiServerSettings apiSettings;
+  private volatile RunningApiServer api;
   private final Path kubeconfig;
   private final Map<String, String> apiKeys;
   private final Map<String, String> namespaces;
 
   private LocalMode(Deque<AutoCloseable> started, EmbeddedKubernetesApi kubernetes, KubernetesClient client,
-      RunningApiServer api, Path kubeconfig, Map<String, String> apiKeys, Map<String, String> namespaces) {
+      ApiServerSettings apiSettings, RunningApiServer api, Path kubeconfig, Map<String, String> apiKeys,
+      Map<String, String> namespaces) {
     this.started = started;
     this.kubernetes = kubernetes;
     this.client = client;
+    this.apiSettings = apiSettings;
     this.api = api;
     this.kubeconfig = kubeconfig;
     this.apiKeys = apiKeys;
@@ -82,12 +85,14 @@ public final class LocalMode implements AutoCloseable {
       cluster.set(LocalCluster.start(client, KubeletSettings.of(settings.dataDir()).withApiServerUrl(kubernetes.url()), LocalImageCatalog.create(java)));
       started.push(cluster.get());
       started.push(ThreadlineOperator.start(client, operatorSettings.apply(operatorSettings())));
-      RunningApiServer api = ThreadlineApiServer.start(client, new ApiServerSettings(
+      ApiServerSettings apiSettings = new ApiServerSettings(
           settings.apiAddress(), settings.apiPort(), SYSTEM_NAMESPACE,
           ApiServerSettings.loopback(SYSTEM_NAMESPACE).cacheSyncTimeout(),
-          ApiServerSettings.loopback(SYSTEM_NAMESPACE).writeVisibilityTimeout()));
-      started.push(api);
-      return new LocalMode(started, kubernetes, client, api, kubeconfig, new LinkedHashMap<>(keys), namespaces);
+          ApiServerSettings.loopback(SYSTEM_NAMESPACE).writeVisibilityTimeout());
+      // Last, and kept apart from the rest: it is the one part that may be restarted on its own.
+      RunningApiServer api = ThreadlineApiServer.start(client, apiSettings);
+      return new LocalMode(started, kubernetes, client, apiSettings, api, kubeconfig, new LinkedHashMap<>(keys),
+          namespaces);
     } catch (IOException e) {
       closeAll(started);
       throw new UncheckedIOException("cannot prepare the data folder " + settings.dataDir(), e);
@@ -139,6 +144,16 @@ public final class LocalMode implements AutoCloseable {
     return Map.copyOf(namespaces);
   }
 
+  /**
+   * Stops the API server and starts a fresh one (new caches, no memory of the old one's streams),
+   * as a rolling update of the api-server Deployment would; the operator and the runs go on. With
+   * port 0 the new server listens on another free port: read {@link #apiUrl()} again.
+   */
+  public synchronized void restartApiServer() {
+    api.close();
+    api = ThreadlineApiServer.start(client, apiSettings);
+  }
+
   /** A client of the embedded API (owned by the local mode: do not close it). */
   public KubernetesClient client() {
     return client;
@@ -146,6 +161,11 @@ public final class LocalMode implements AutoCloseable {
 
   @Override
   public void close() {
+    try {
+      api.close();
+    } catch (RuntimeException e) {
+      LOG.warn("Could not stop the API server cleanly", e);
+    }
     closeAll(started);
   }
 

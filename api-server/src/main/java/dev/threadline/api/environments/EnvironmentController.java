@@ -2,9 +2,13 @@ package dev.threadline.api.environments;
 
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.idempotency.IdempotencyKeys;
+import dev.threadline.api.idempotency.IdempotentRequests;
+import dev.threadline.api.idempotency.RequestFingerprint;
 import dev.threadline.api.paging.ListEnvelope;
 import dev.threadline.api.paging.PageRequest;
 import dev.threadline.core.environment.RuntimeCatalog;
+import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -15,6 +19,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -29,8 +34,11 @@ class EnvironmentController {
   private final EnvironmentService environments;
   private final EnvironmentImageService images;
   private final EnvironmentBuilds builds;
+  private final IdempotentRequests idempotency;
 
-  EnvironmentController(EnvironmentService environments, EnvironmentImageService images, EnvironmentBuilds builds) {
+  EnvironmentController(EnvironmentService environments, EnvironmentImageService images, EnvironmentBuilds builds,
+      IdempotentRequests idempotency) {
+    this.idempotency = idempotency;
     this.environments = environments;
     this.images = images;
     this.builds = builds;
@@ -131,12 +139,15 @@ class EnvironmentController {
   }
 
   @PostMapping("/{environmentId}/build")
-  ResponseEntity<EnvironmentResponses.BuildAccepted> build(Tenant tenant, @PathVariable String environmentId,
-      @RequestParam(name = "force", required = false) String force) {
-    EnvironmentResponses.BuildAccepted accepted = builds.build(tenant, environmentId,
-        Boolean.TRUE.equals(flag("force", force)));
-    // 202 for a build that runs in the background; 200 when nothing needed to be done.
-    return ResponseEntity.status("building".equals(accepted.buildStatus()) ? 202 : 200).body(accepted);
+  ResponseEntity<?> build(Tenant tenant, @PathVariable String environmentId,
+      @RequestParam(name = "force", required = false) String force,
+      @RequestHeader(name = IdempotencyKeys.HEADER, required = false) String idempotencyKey, HttpServletRequest http) {
+    return idempotency.executeJson(tenant, idempotencyKey, RequestFingerprint.of(http, null), () -> {
+      EnvironmentResponses.BuildAccepted accepted = builds.build(tenant, environmentId,
+          Boolean.TRUE.equals(flag("force", force)));
+      // 202 for a build that runs in the background; 200 when nothing needed to be done.
+      return ResponseEntity.status("building".equals(accepted.buildStatus()) ? 202 : 200).body(accepted);
+    });
   }
 
   @GetMapping("/{environmentId}/build/status")

@@ -2,8 +2,12 @@ package dev.threadline.api.schedules;
 
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.common.SuccessResponse;
+import dev.threadline.api.idempotency.IdempotencyKeys;
+import dev.threadline.api.idempotency.IdempotentRequests;
+import dev.threadline.api.idempotency.RequestFingerprint;
 import dev.threadline.api.paging.ListEnvelope;
 import dev.threadline.api.paging.PageRequest;
+import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -13,6 +17,7 @@ import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -22,17 +27,22 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping(path = "/v1/schedules", produces = MediaType.APPLICATION_JSON_VALUE)
 class ScheduleController {
   private final ScheduleService schedules;
+  private final IdempotentRequests idempotency;
 
-  ScheduleController(ScheduleService schedules) {
+  ScheduleController(ScheduleService schedules, IdempotentRequests idempotency) {
     this.schedules = schedules;
+    this.idempotency = idempotency;
   }
 
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-  ResponseEntity<ScheduleResponses.Single> create(
-      Tenant tenant, @RequestBody(required = false) ScheduleRequests.Create request) {
-    ScheduleView created = schedules.create(tenant, request);
-    return ResponseEntity.created(URI.create("/v1/schedules/" + created.id()))
-        .body(new ScheduleResponses.Single(created));
+  ResponseEntity<?> create(
+      Tenant tenant, @RequestBody(required = false) ScheduleRequests.Create request,
+      @RequestHeader(name = IdempotencyKeys.HEADER, required = false) String idempotencyKey, HttpServletRequest http) {
+    return idempotency.executeJson(tenant, idempotencyKey, RequestFingerprint.of(http, request), () -> {
+      ScheduleView created = schedules.create(tenant, request);
+      return ResponseEntity.created(URI.create("/v1/schedules/" + created.id()))
+          .body(new ScheduleResponses.Single(created));
+    });
   }
 
   /** Default limit 50, at most 100 (as the other lists); {@code stats} counts all matches. */
@@ -66,8 +76,10 @@ class ScheduleController {
   }
 
   @PostMapping("/{scheduleId}/trigger")
-  ScheduleResponses.Triggered trigger(Tenant tenant, @PathVariable String scheduleId) {
-    return schedules.trigger(tenant, scheduleId);
+  ResponseEntity<?> trigger(Tenant tenant, @PathVariable String scheduleId,
+      @RequestHeader(name = IdempotencyKeys.HEADER, required = false) String idempotencyKey, HttpServletRequest http) {
+    return idempotency.executeJson(tenant, idempotencyKey, RequestFingerprint.of(http, null),
+        () -> ResponseEntity.ok(schedules.trigger(tenant, scheduleId)));
   }
 
   @PatchMapping("/{scheduleId}/enable")

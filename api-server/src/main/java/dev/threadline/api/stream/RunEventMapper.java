@@ -1,5 +1,6 @@
 package dev.threadline.api.stream;
 
+import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunError;
@@ -39,22 +40,23 @@ public final class RunEventMapper {
   static final String COMPUTER = "computer";
 
   private final String userId;
-  private final boolean generalForm;
   private boolean responseCreated;
   private boolean computerStarting;
   private boolean responseStarted;
   private boolean answered;
   private boolean finished;
 
-  /** A mapper for the stream of a run that created its thread (direct and computer sequences). */
   public RunEventMapper(String userId) {
-    this(userId, false);
+    this.userId = userId;
   }
 
-  /** @param generalForm whether the stream answers a message posted to an existing thread */
-  public RunEventMapper(String userId, boolean generalForm) {
-    this.userId = userId;
-    this.generalForm = generalForm;
+  /**
+   * For a log whose oldest entries were dropped: the run's start (computer.starting and
+   * response.started, which its first entries produce) is taken as already streamed.
+   */
+  void continueAfterDroppedStart() {
+    computerStarting = true;
+    responseStarted = true;
   }
 
   /** Whether the terminal events (and stream.completed) have been produced. */
@@ -177,7 +179,7 @@ public final class RunEventMapper {
   /** The direct answer: direct.response for a new thread, an output item for a follow-up. */
   private void answer(Run run, RunIds ids, String itemId, String text, List<StreamEvent> events) {
     answered = true;
-    if (generalForm) {
+    if (postedToThread(run)) {
       events.add(StreamEvents.outputItemAdded(ResponseItems.messageStarted(itemId, "assistant")));
       events.add(StreamEvents.itemCompleted(ResponseItems.message(itemId, "assistant", text)));
     } else {
@@ -186,7 +188,7 @@ public final class RunEventMapper {
   }
 
   private void ensureResponseCreated(Run run, RunEvent event, EventData data, RunIds ids, List<StreamEvent> events) {
-    if (responseCreated || !generalForm) {
+    if (responseCreated || !postedToThread(run)) {
       return;
     }
     responseCreated = true;
@@ -197,6 +199,12 @@ public final class RunEventMapper {
         .map(Instant::getEpochSecond)
         .orElse(0L);
     events.add(StreamEvents.responseCreated(ids.runId(), ids.threadId(), model, createdAt));
+  }
+
+  /** The form is the run's, not the request's: every stream of a run, resumed or not, is the same. */
+  private static boolean postedToThread(Run run) {
+    return run.getMetadata().getAnnotations() != null
+        && "true".equals(run.getMetadata().getAnnotations().get(Labels.POSTED_TO_THREAD));
   }
 
   private void end(List<StreamEvent> events) {

@@ -1,6 +1,7 @@
 package dev.threadline.api.stream;
 
 import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -18,6 +19,10 @@ import tools.jackson.databind.json.JsonMapper;
  * informer (no polling): each new version adds the events of its new log entries, and the stream
  * ends after the terminal events. The run is a Kubernetes object that lives on its own: when the
  * client goes away the stream just stops, and the run finishes and is recorded regardless.
+ *
+ * <p>Every event's SSE id is its {@link EventCursor}; a stream opened with a cursor replays the
+ * run's log from its start (so that every event gets the id it had the first time) and sends only
+ * what follows the cursor, then goes on live. No state outside the Run is needed.
  */
 public final class RunStreams {
   private static final Logger log = LoggerFactory.getLogger(RunStreams.class);
@@ -38,10 +43,15 @@ public final class RunStreams {
 
   /**
    * Sets the stream's headers on {@code response} and returns the body that follows the run
-   * {@code namespace/runName}, after sending {@code prelude} (e.g. thread.created).
+   * {@code namespace/runName} from its start, after sending {@code prelude} (e.g. thread.created).
    */
   public StreamingResponseBody open(
       HttpServletResponse response, String namespace, String runName, String userId, List<StreamEvent> prelude) {
+    return open(response, new StreamStart(namespace, runName, userId, prelude, Optional.empty()));
+  }
+
+  /** As above, sending only the events after {@code start.after()} when it is set. */
+  public StreamingResponseBody open(HttpServletResponse response, StreamStart start) {
     response.setStatus(HttpServletResponse.SC_OK);
     response.setContentType(CONTENT_TYPE);
     response.setHeader("Cache-Control", "no-cache");
@@ -50,26 +60,34 @@ public final class RunStreams {
     // Not the stream Spring hands the body: in Spring 7 its flush() does nothing (unless the
     // spring.http.response.flush.enabled flag is set), and SSE needs every event flushed. The
     // servlet's own stream flushes; Spring's async wrapper guards it after the request ends.
-    return ignored -> follow(response.getOutputStream(), namespace, runName, userId, prelude);
+    return ignored -> follow(response.getOutputStream(), start);
   }
 
-  private void follow(OutputStream out, String namespace, String runName, String userId, List<StreamEvent> prelude) {
+  /**
+   * Where a stream starts: the run, the events sent before its log's (numbered 0:0, 0:1...), and
+   * the cursor after which events are sent (empty: from the start).
+   */
+  public record StreamStart(
+      String namespace, String runName, String userId, List<StreamEvent> prelude, Optional<EventCursor> after) {}
+
+  private void follow(OutputStream out, StreamStart start) {
+    String namespace = start.namespace();
+    String runName = start.runName();
     SseWriter writer = new SseWriter(out, json);
-    // A stream that created its thread follows the direct/computer sequences; a message posted to an
-    // existing thread streams the contract's general form.
-    boolean createdThread = prelude.stream().anyMatch(event -> event.type().equals(StreamEvents.THREAD_CREATED));
-    RunProgress progress = new RunProgress(userId, !createdThread);
+    RunProgress progress = new RunProgress(start.userId());
+    ResumeFilter filter = new ResumeFilter(start.after());
     long deadline = System.nanoTime() + settings.maxWait().toNanos();
     try (RunFollower follower = RunFollower.follow(updates, cache, namespace, runName)) {
       writer.open();
-      for (StreamEvent event : prelude) {
-        writer.write(event);
+      String runId = ResourceIds.toId(runName);
+      for (int i = 0; i < start.prelude().size(); i++) {
+        send(writer, filter, new StreamFrame(new EventCursor(runId, 0, i), start.prelude().get(i)));
       }
       while (!progress.finished()) {
         Duration remaining = Duration.ofNanos(deadline - System.nanoTime());
         if (remaining.isNegative() || remaining.isZero()) {
-          writer.write(StreamEvents.streamError("The stream ended after " + settings.maxWait().toSeconds()
-              + " s; the run goes on: read its result from the thread's messages"));
+          writer.write(StreamFrame.unnumbered(StreamEvents.streamError("The stream ended after "
+              + settings.maxWait().toSeconds() + " s; the run goes on: reconnect with Last-Event-ID to resume")));
           return;
         }
         Optional<RunUpdate> update = follower.next(min(settings.keepaliveInterval(), remaining));
@@ -79,17 +97,17 @@ public final class RunStreams {
         }
         switch (update.get().kind()) {
           case DELETED -> {
-            writer.write(StreamEvents.streamError("The run was deleted"));
+            writer.write(StreamFrame.unnumbered(StreamEvents.streamError("The run was deleted")));
             return;
           }
           case SHUTDOWN -> {
-            writer.write(StreamEvents.streamError(
-                "The server is shutting down; the run goes on: read its result from the thread's messages"));
+            writer.write(StreamFrame.unnumbered(StreamEvents.streamError(
+                "The server is shutting down; the run goes on: reconnect with Last-Event-ID to resume")));
             return;
           }
           case CHANGED -> {
-            for (StreamEvent event : progress.advance(update.get().run())) {
-              writer.write(event);
+            for (StreamFrame frame : progress.advance(update.get().run())) {
+              send(writer, filter, frame);
             }
           }
         }
@@ -99,6 +117,12 @@ public final class RunStreams {
       log.debug("Client of run {}/{} went away ({}); the run goes on", namespace, runName, gone.toString());
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void send(SseWriter writer, ResumeFilter filter, StreamFrame frame) throws IOException {
+    if (filter.wants(frame)) {
+      writer.write(frame);
     }
   }
 

@@ -6,8 +6,8 @@ import java.nio.charset.StandardCharsets;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Writes Server-Sent Events frames: {@code id: <n>}, {@code data: <json>} and a blank line, with
- * ids counting from 1, and comment lines as keepalives. Each write is flushed at once, so a
+ * Writes Server-Sent Events frames: {@code id: <cursor>} (when the event has one), {@code data:
+ * <json>} and a blank line, and comment lines as keepalives. Each write is flushed at once, so a
  * client sees every event as it happens and a gone client shows up as an {@link IOException}.
  */
 final class SseWriter {
@@ -15,7 +15,6 @@ final class SseWriter {
 
   private final OutputStream out;
   private final JsonMapper json;
-  private long nextId = 1;
 
   SseWriter(OutputStream out, JsonMapper json) {
     this.out = out;
@@ -27,10 +26,14 @@ final class SseWriter {
     out.flush();
   }
 
-  void write(StreamEvent event) throws IOException {
+  void write(StreamFrame frame) throws IOException {
+    StringBuilder text = new StringBuilder();
+    if (frame.cursor() != null) {
+      text.append("id: ").append(frame.cursor()).append('\n');
+    }
     // Jackson escapes line breaks inside strings: the JSON is always one line, as SSE requires.
-    String frame = "id: " + nextId++ + "\ndata: " + json.writeValueAsString(event.json()) + "\n\n";
-    out.write(frame.getBytes(StandardCharsets.UTF_8));
+    text.append("data: ").append(json.writeValueAsString(frame.event().json())).append("\n\n");
+    out.write(text.toString().getBytes(StandardCharsets.UTF_8));
     out.flush();
   }
 

@@ -46,6 +46,11 @@ class StreamConfiguration implements WebMvcConfigurer {
   }
 
   @Bean
+  RunResumption runResumption(RunStreams runStreams, ManagedInformer<Run> runInformer) {
+    return new RunResumption(runStreams, runInformer);
+  }
+
+  @Bean
   RunCompletion runCompletion(RunUpdates runUpdates, ManagedInformer<Run> runInformer) {
     return new RunCompletion(runUpdates, runInformer);
   }

@@ -85,7 +85,7 @@ public final class ExecutionService {
     }
     Run run;
     try {
-      run = starter.start(thread, task, attachments);
+      run = starter.start(thread, task, attachments, false);
     } catch (RuntimeException failed) {
       discard(tenant, thread);
       throw failed;
@@ -100,8 +100,19 @@ public final class ExecutionService {
     }
     String content = ThreadRules.content("content", request.content());
     List<Attachment> attachments = AttachmentRules.validate(request.attachments());
-    Run run = starter.start(thread, content, attachments);
+    Run run = starter.start(thread, content, attachments, true);
     return new StartedRun(thread, run, !Boolean.FALSE.equals(request.stream()));
+  }
+
+  /**
+   * A run started earlier (by the first of repeated idempotent requests), to answer a repeat the
+   * way the first was answered; 404 when it (or its thread) is gone.
+   */
+  StartedRun rejoin(Tenant tenant, String runName, boolean stream) {
+    Run run = runs.find(tenant.namespace(), runName)
+        .orElseThrow(() -> ApiException.notFound("Run " + ResourceIds.toId(runName)));
+    ConversationThread thread = threads.find(tenant, ResourceIds.toId(run.getSpec().getThread()));
+    return new StartedRun(thread, run, stream);
   }
 
   /** Waits for the run to finish and reports it with the thread in its final state. */

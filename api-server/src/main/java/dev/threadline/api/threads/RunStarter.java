@@ -2,11 +2,13 @@ package dev.threadline.api.threads;
 
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.crds.run.Attachment;
+import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.thread.ConversationThread;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +29,8 @@ final class RunStarter {
     this.runs = runs;
   }
 
-  Run start(ConversationThread thread, String message, List<Attachment> attachments) {
+  /** @param postedToThread whether the message was posted to an existing thread (POST …/messages) */
+  Run start(ConversationThread thread, String message, List<Attachment> attachments, boolean postedToThread) {
     String namespace = thread.getMetadata().getNamespace();
     String threadName = thread.getMetadata().getName();
     List<Run> existing = runs.ofThread(namespace, threadName);
@@ -39,7 +42,11 @@ final class RunStarter {
       }
       next = RunStore.sequence(latest) + 1;
     }
-    Run created = runs.create(ThreadRuns.newRun(thread, next, message, attachments, ThreadRuns.SOURCE_API))
+    Run run = ThreadRuns.newRun(thread, next, message, attachments, ThreadRuns.SOURCE_API);
+    if (postedToThread) {
+      run.getMetadata().setAnnotations(Map.of(Labels.POSTED_TO_THREAD, "true"));
+    }
+    Run created = runs.create(run)
         .orElseThrow(() -> ApiException.conflict(BUSY));
     log.info("Run({}/{}) created for thread {}", namespace, created.getMetadata().getName(), threadName);
     return created;

@@ -53,6 +53,11 @@ final class RunStore {
         .toList();
   }
 
+  /** One run from the cache. Shared object: do not modify. */
+  Optional<Run> find(String namespace, String name) {
+    return cache.get(namespace, name);
+  }
+
   /**
    * Creates the run; empty when a run of that name already exists, which is how two requests
    * racing for the same position in a thread learn that one of them lost.

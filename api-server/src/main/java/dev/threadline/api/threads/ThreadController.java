@@ -2,16 +2,26 @@ package dev.threadline.api.threads;
 
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.common.SuccessResponse;
+import dev.threadline.api.idempotency.IdempotencyKeys;
+import dev.threadline.api.idempotency.IdempotentRequests;
+import dev.threadline.api.idempotency.RequestFingerprint;
+import dev.threadline.api.idempotency.StoredResult;
 import dev.threadline.api.paging.ListEnvelope;
 import dev.threadline.api.paging.PageRequest;
+import dev.threadline.api.stream.EventCursor;
+import dev.threadline.api.stream.RunResumption;
 import dev.threadline.api.stream.RunStreams;
+import dev.threadline.api.stream.StreamHeaders;
 import dev.threadline.api.stream.StreamEvent;
 import dev.threadline.api.stream.StreamEvents;
+import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadState;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -21,6 +31,7 @@ import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -39,11 +50,16 @@ class ThreadController {
   private final ThreadService threads;
   private final ExecutionService executions;
   private final RunStreams streams;
+  private final RunResumption resumption;
+  private final IdempotentRequests idempotency;
 
-  ThreadController(ThreadService threads, ExecutionService executions, RunStreams streams) {
+  ThreadController(ThreadService threads, ExecutionService executions, RunStreams streams, RunResumption resumption,
+      IdempotentRequests idempotency) {
+    this.idempotency = idempotency;
     this.threads = threads;
     this.executions = executions;
     this.streams = streams;
+    this.resumption = resumption;
   }
 
   /**
@@ -52,20 +68,53 @@ class ThreadController {
    * {@code {thread, execution}}.
    */
   @PostMapping(consumes = JSON, produces = {JSON, EVENTS})
-  Object create(Tenant tenant, @RequestBody(required = false) ThreadRequests.Create request, HttpServletResponse response) {
-    return switch (executions.createThread(tenant, request)) {
-      case ExecutionService.EmptyThread empty ->
-          ResponseEntity.created(location(empty.thread().id())).body(new ThreadResponse(empty.thread()));
-      case ExecutionService.ScheduledThread scheduled ->
-          ResponseEntity.created(location(scheduled.thread().id()))
-              .body(new ThreadScheduleResponse(scheduled.thread(), scheduled.schedule()));
-      case ExecutionService.StartedRun started -> {
-        // Running by definition: its first run was just created (the operator may not have seen it).
-        ThreadView thread = threads.view(tenant, started.thread());
-        yield respond(tenant, started, response, List.of(
-            StreamEvents.threadCreated(thread.id(), ThreadState.RUNNING.value(), thread.environmentId())), true);
-      }
-    };
+  Object create(Tenant tenant, @RequestBody(required = false) ThreadRequests.Create request,
+      @RequestHeader(name = StreamHeaders.LAST_EVENT_ID, required = false) String lastEventId,
+      @RequestHeader(name = IdempotencyKeys.HEADER, required = false) String idempotencyKey,
+      HttpServletRequest http, HttpServletResponse response) {
+    Optional<EventCursor> reconnect = EventCursor.of(lastEventId, null);
+    if (reconnect.isPresent()) {
+      // A streaming client reconnecting by repeating its POST: resume, never start a second run.
+      return resumption.resumeRun(response, tenant.userId(), tenant.namespace(), reconnect.get());
+    }
+    return idempotency.execute(tenant, idempotencyKey, RequestFingerprint.of(http, request),
+        () -> switch (executions.createThread(tenant, request)) {
+          case ExecutionService.EmptyThread empty -> json(
+              ResponseEntity.created(location(empty.thread().id())).body(new ThreadResponse(empty.thread())));
+          case ExecutionService.ScheduledThread scheduled -> json(ResponseEntity.created(location(scheduled.thread().id()))
+              .body(new ThreadScheduleResponse(scheduled.thread(), scheduled.schedule())));
+          case ExecutionService.StartedRun started ->
+              new IdempotentRequests.Recorded<>(respondCreated(tenant, started, response), startedRun(started));
+        },
+        result -> repeat(result, response, run -> respondCreated(tenant,
+            executions.rejoin(tenant, run.runName(), request == null || !Boolean.FALSE.equals(request.stream())),
+            response)));
+  }
+
+  /** A run's answer to the request that created its thread: thread.created first. */
+  private Object respondCreated(Tenant tenant, ExecutionService.StartedRun started, HttpServletResponse response) {
+    // Running by definition: its first run was just created (the operator may not have seen it).
+    ThreadView thread = threads.view(tenant, started.thread());
+    return respond(tenant, started, response, List.of(
+        StreamEvents.threadCreated(thread.id(), ThreadState.RUNNING.value(), thread.environmentId())), true);
+  }
+
+  private IdempotentRequests.Recorded<Object> json(ResponseEntity<?> response) {
+    return new IdempotentRequests.Recorded<>(response, idempotency.record(response));
+  }
+
+  private static StoredResult startedRun(ExecutionService.StartedRun started) {
+    return new StoredResult.StartedRun(started.run().getMetadata().getNamespace(), started.run().getMetadata().getName());
+  }
+
+  /** A repeat of an idempotent request: the recorded JSON, or the first request's run joined from its start. */
+  private Object repeat(StoredResult result, HttpServletResponse response,
+      java.util.function.Function<StoredResult.StartedRun, Object> rejoin) {
+    if (result instanceof StoredResult.StartedRun run) {
+      response.setHeader(IdempotentRequests.REPLAYED_HEADER, "true");
+      return rejoin.apply(run);
+    }
+    return idempotency.replay(result);
   }
 
   @GetMapping
@@ -102,8 +151,40 @@ class ThreadController {
       Tenant tenant,
       @PathVariable String threadId,
       @RequestBody(required = false) ThreadRequests.PostMessage request,
+      @RequestHeader(name = StreamHeaders.LAST_EVENT_ID, required = false) String lastEventId,
+      @RequestHeader(name = IdempotencyKeys.HEADER, required = false) String idempotencyKey,
+      HttpServletRequest http,
       HttpServletResponse response) {
-    return respond(tenant, executions.postMessage(tenant, threadId, request), response, List.of(), false);
+    Optional<EventCursor> reconnect = EventCursor.of(lastEventId, null);
+    if (reconnect.isPresent()) {
+      ConversationThread thread = threads.find(tenant, threadId);
+      return resumption.resumeThread(response, tenant.userId(), threadId, threads.runsOf(thread), reconnect);
+    }
+    return idempotency.execute(tenant, idempotencyKey, RequestFingerprint.of(http, request),
+        () -> {
+          ExecutionService.StartedRun started = executions.postMessage(tenant, threadId, request);
+          return new IdempotentRequests.Recorded<>(respond(tenant, started, response, List.of(), false), startedRun(started));
+        },
+        result -> repeat(result, response, run -> respond(tenant,
+            executions.rejoin(tenant, run.runName(), request == null || !Boolean.FALSE.equals(request.stream())),
+            response, List.of(), false)));
+  }
+
+  /**
+   * The stream of the thread's latest run (or of the run a cursor names), from its start or after
+   * {@code Last-Event-ID} / {@code ?after=}; live until the run ends. Not in the contract: it makes
+   * streams resumable.
+   */
+  @GetMapping(path = "/{threadId}/stream", produces = {EVENTS, JSON})
+  Object stream(
+      Tenant tenant,
+      @PathVariable String threadId,
+      @RequestHeader(name = StreamHeaders.LAST_EVENT_ID, required = false) String lastEventId,
+      @RequestParam(required = false) String after,
+      HttpServletResponse response) {
+    ConversationThread thread = threads.find(tenant, threadId);
+    return resumption.resumeThread(response, tenant.userId(), threadId, threads.runsOf(thread),
+        EventCursor.of(lastEventId, after));
   }
 
   @GetMapping("/{threadId}/messages")

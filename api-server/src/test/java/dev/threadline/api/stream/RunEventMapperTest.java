@@ -129,8 +129,9 @@ class RunEventMapperTest {
 
   @Test
   void aMessageToAnExistingThreadStreamsTheGeneralForm() {
-    RunEventMapper mapper = new RunEventMapper("u-1", true);
+    RunEventMapper mapper = new RunEventMapper("u-1");
     Run run = run("direct", "completed");
+    run.getMetadata().setAnnotations(java.util.Map.of("threadline.dev/posted-to-thread", "true"));
 
     List<String> json = new ArrayList<>();
     for (RunEvent event : List.of(event(1, "started", "{'route':'direct'}"), event(2, "message", "{'text':'Hi!'}"),
@@ -173,12 +174,18 @@ class RunEventMapperTest {
     done.getStatus().setEvents(List.of(event(1, "started", "{'route':'computer'}"), event(2, "planning", "{'text':'p'}"),
         event(3, "message", "{'text':'m'}"), event(4, "result", "{}")));
 
-    assertThat(progress.advance(running)).extracting(StreamEvent::type)
+    List<StreamFrame> first = progress.advance(running);
+    assertThat(first).extracting(frame -> frame.event().type())
         .containsExactly("computer.starting", "response.item.completed", "response.started");
+    assertThat(first).extracting(frame -> frame.cursor().toString())
+        .containsExactly("run_abc-1:1:0", "run_abc-1:2:0", "run_abc-1:2:1");
     assertThat(progress.advance(running)).isEmpty();
     assertThat(progress.finished()).isFalse();
-    assertThat(progress.advance(done)).extracting(StreamEvent::type)
+    List<StreamFrame> rest = progress.advance(done);
+    assertThat(rest).extracting(frame -> frame.event().type())
         .containsExactly("response.item.completed", "response.completed", "stream.completed");
+    assertThat(rest).extracting(frame -> frame.cursor().toString())
+        .containsExactly("run_abc-1:3:0", "run_abc-1:4:0", "run_abc-1:4:1");
     assertThat(progress.finished()).isTrue();
     assertThat(progress.advance(done)).isEmpty();
   }

@@ -53,6 +53,38 @@ public final class SseClient {
     }
   }
 
+  /** Opens a GET stream (e.g. a resume) with extra headers such as {@code Last-Event-ID}. */
+  public Stream get(String path, String key, java.util.Map<String, String> headers) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+        .header("Authorization", "Bearer " + key)
+        .header("Accept", "text/event-stream")
+        .GET();
+    headers.forEach(request::header);
+    return send(request.build());
+  }
+
+  /** Sends a POST with extra headers (e.g. {@code Idempotency-Key}, {@code Last-Event-ID}). */
+  public Stream post(String path, String key, String json, java.util.Map<String, String> headers) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+        .header("Authorization", "Bearer " + key)
+        .header("Content-Type", "application/json")
+        .header("Accept", "text/event-stream")
+        .POST(HttpRequest.BodyPublishers.ofString(json));
+    headers.forEach(request::header);
+    return send(request.build());
+  }
+
+  private Stream send(HttpRequest request) {
+    try {
+      return new Stream(http.send(request, HttpResponse.BodyHandlers.ofInputStream()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** One frame: an event ({@code id}, {@code data}) or a comment line. */
   public record Frame(String id, String data, String comment) {
     public boolean isComment() {

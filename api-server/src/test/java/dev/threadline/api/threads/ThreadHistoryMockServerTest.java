@@ -124,9 +124,12 @@ class ThreadHistoryMockServerTest {
     holdAndComplete(carol, id, 2, List.of(diff("a.txt", "modify", null, 3L, 1L), diff("b.txt", "delete", null, null, null),
         diff("c.txt", "create", "new\n", null, null)));
 
-    JsonNode diffs = api.get("/v1/threads/" + id + "/diffs", carol.key()).json().get("diffs");
-    assertThat(diffs.toString()).isEqualTo("[{\"path\":\"a.txt\",\"type\":\"modify\",\"additions\":3,\"deletions\":1},"
-        + "{\"path\":\"c.txt\",\"type\":\"create\",\"content\":\"new\\n\"}]");
+    // The fake operator writes the diffs in a second patch, after the stream has already ended.
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() -> {
+      JsonNode diffs = api.get("/v1/threads/" + id + "/diffs", carol.key()).json().get("diffs");
+      assertThat(diffs.toString()).isEqualTo("[{\"path\":\"a.txt\",\"type\":\"modify\",\"additions\":3,\"deletions\":1},"
+          + "{\"path\":\"c.txt\",\"type\":\"create\",\"content\":\"new\\n\"}]");
+    });
   }
 
   @Test

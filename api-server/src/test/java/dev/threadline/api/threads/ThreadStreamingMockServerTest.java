@@ -49,9 +49,12 @@ class ThreadStreamingMockServerTest {
 
       assertThat(events).extracting(SseClient.Frame::type)
           .containsExactly("thread.created", "direct.response", "response.completed", "stream.completed");
-      assertThat(events).extracting(frame -> Long.parseLong(frame.id())).containsExactly(1L, 2L, 3L, 4L);
       JsonNode thread = events.get(0).json().get("thread");
       String threadId = thread.get("id").asString();
+      String runId = "run_" + threadId.substring("thread_".length()) + "-1";
+      // Cursors into the run's log: thread.created before it, then per log entry (2: message, 3: result).
+      assertThat(events).extracting(SseClient.Frame::id)
+          .containsExactly(runId + ":0:0", runId + ":2:0", runId + ":3:0", runId + ":3:1");
       assertThat(threadId).matches("thread_[a-z0-9]{20}");
       assertThat(thread.get("status").asString()).isEqualTo("running");
       assertThat(thread.get("environmentId").asString()).isEqualTo("env_default");

@@ -16,6 +16,11 @@ public final class Labels {
   public static final String SCHEDULE = PREFIX + "schedule";
   /** On objects made for one Run (its Pod): the Run's name. */
   public static final String RUN = PREFIX + "run";
+  /**
+   * On a Run (annotation): {@code true} when its message was posted to an existing thread, whose
+   * stream takes the contract's general form rather than the new-thread sequences.
+   */
+  public static final String POSTED_TO_THREAD = PREFIX + "posted-to-thread";
   /** Which component manages an object. */
   public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
   public static final String MANAGER = "threadline";

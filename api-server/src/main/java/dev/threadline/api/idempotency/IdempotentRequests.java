@@ -1,0 +1,100 @@
+package dev.threadline.api.idempotency;
+
+import dev.threadline.api.auth.Tenant;
+import dev.threadline.api.errors.ApiException;
+import java.net.URI;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Runs a POST at most once per {@code Idempotency-Key} (per user, for 24 h): the first request
+ * does the work and records its result; a repeat with the same method, path and body gets that
+ * result; a repeat with a different request is 422; a repeat while the first is in flight is 409.
+ * A first request that fails records nothing, so the client can retry with the same key.
+ */
+public final class IdempotentRequests {
+  /** Set on responses that repeat a first result, so a client can tell. */
+  public static final String REPLAYED_HEADER = "Idempotent-Replayed";
+
+  private final IdempotencyStore store;
+  private final JsonMapper json;
+
+  IdempotentRequests(IdempotencyStore store, JsonMapper json) {
+    this.store = store;
+    this.json = json;
+  }
+
+  /** A first request's response and what a repeat needs to answer the same. */
+  public record Recorded<T>(T response, StoredResult result) {}
+
+  /**
+   * Without a key, just {@code first}. With one: {@code first} for the first request, {@code
+   * repeat} with its recorded result for a repeat.
+   */
+  public <T> T execute(Tenant tenant, String key, RequestFingerprint fingerprint, Supplier<Recorded<T>> first,
+      Function<StoredResult, T> repeat) {
+    if (key == null) {
+      return first.get().response();
+    }
+    IdempotencyKeys.validate(key);
+    return switch (store.claim(tenant.namespace(), key, fingerprint)) {
+      case IdempotencyStore.Claimed claimed -> {
+        Recorded<T> recorded;
+        try {
+          recorded = first.get();
+        } catch (RuntimeException failed) {
+          store.release(claimed);
+          throw failed;
+        }
+        store.complete(claimed, recorded.result());
+        yield recorded.response();
+      }
+      case IdempotencyStore.Taken taken -> {
+        if (!taken.state().fingerprint().equals(fingerprint.hash())) {
+          throw ApiException.unprocessable(IdempotencyKeys.HEADER + " was already used with a different request "
+              + "(method, path or body) in the last 24 h; use a new key for a new request");
+        }
+        if (taken.state().result().isEmpty()) {
+          throw ApiException.conflict("A request with this " + IdempotencyKeys.HEADER
+              + " is still in progress; retry once it has finished");
+        }
+        yield repeat.apply(taken.state().result().get());
+      }
+    };
+  }
+
+  /** {@link #execute} for endpoints that answer with a small JSON body, which is what gets recorded. */
+  public ResponseEntity<?> executeJson(Tenant tenant, String key, RequestFingerprint fingerprint,
+      Supplier<ResponseEntity<?>> action) {
+    return execute(tenant, key, fingerprint, () -> {
+      ResponseEntity<?> response = action.get();
+      return new Recorded<>(response, record(response));
+    }, this::replay);
+  }
+
+  /** The JSON response a repeat gets: the first one's status, Location and body. */
+  public ResponseEntity<?> replay(StoredResult result) {
+    if (!(result instanceof StoredResult.Json stored)) {
+      throw new IllegalStateException("not a JSON result: " + result);
+    }
+    ResponseEntity.BodyBuilder builder = ResponseEntity.status(stored.status())
+        .contentType(MediaType.APPLICATION_JSON)
+        .header(REPLAYED_HEADER, "true");
+    if (stored.location() != null) {
+      builder.location(URI.create(stored.location()));
+    }
+    return builder.body(json.readTree(stored.body()));
+  }
+
+  /** What to record of a JSON response. */
+  public StoredResult record(ResponseEntity<?> response) {
+    String location = response.getHeaders().getFirst(HttpHeaders.LOCATION);
+    JsonNode body = json.valueToTree(response.getBody());
+    return new StoredResult.Json(response.getStatusCode().value(), location, json.writeValueAsString(body));
+  }
+}
