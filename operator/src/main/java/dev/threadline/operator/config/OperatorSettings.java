@@ -1,5 +1,6 @@
 package dev.threadline.operator.config;
 
+import dev.threadline.core.usage.UsagePlans;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.computer.AgentPodSettings;
 import java.time.Duration;
@@ -26,6 +27,7 @@ import java.util.stream.Collectors;
  * @param model the default model and the provider credentials (THREADLINE_MODEL_*)
  * @param modelPrices per-model token prices, {@code model=input/output/cached} USD per million tokens
  * @param agentPod size, deadline and workspace of agent Pods (THREADLINE_AGENT_*, THREADLINE_WORKSPACE_*)
+ * @param usagePlans tiers and monthly allowances (THREADLINE_USAGE_TIERS, THREADLINE_USAGE_DEFAULT_TIER)
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -40,7 +42,8 @@ public record OperatorSettings(
     int healthPort,
     ModelSettings model,
     String modelPrices,
-    AgentPodSettings agentPod) {
+    AgentPodSettings agentPod,
+    UsagePlans usagePlans) {
 
   public static final String DEFAULT_RUNNER_IMAGE = "ghcr.io/threadline/runner:0.1.0";
   public static final String DEFAULT_BASE_IMAGE = "ghcr.io/threadline/base:0.1.0";
@@ -55,9 +58,18 @@ public record OperatorSettings(
         leaderElection, leaseNamespace, healthPort, model, modelPrices, AgentPodSettings.defaults());
   }
 
+  /** Settings with the default usage plans, for callers that predate them. */
+  public OperatorSettings(Set<String> watchNamespaces, String runnerImage, String baseImage, String builderImage,
+      String registry, String registryPushSecret, Duration buildTimeout, boolean leaderElection,
+      String leaseNamespace, int healthPort, ModelSettings model, String modelPrices, AgentPodSettings agentPod) {
+    this(watchNamespaces, runnerImage, baseImage, builderImage, registry, registryPushSecret, buildTimeout,
+        leaderElection, leaseNamespace, healthPort, model, modelPrices, agentPod, UsagePlans.defaults());
+  }
+
   public OperatorSettings {
     watchNamespaces = Set.copyOf(watchNamespaces);
     agentPod = agentPod == null ? AgentPodSettings.defaults() : agentPod;
+    usagePlans = usagePlans == null ? UsagePlans.defaults() : usagePlans;
     if (buildTimeout.isNegative() || buildTimeout.isZero()) {
       throw new IllegalArgumentException("buildTimeout must be positive");
     }
@@ -84,17 +96,23 @@ public record OperatorSettings(
         integer(env, "THREADLINE_OPERATOR_HEALTH_PORT", -1),
         ModelSettings.fromEnvironment(env),
         or(get.apply("THREADLINE_MODEL_PRICES"), ""),
-        AgentPodSettings.fromEnvironment(env));
+        AgentPodSettings.fromEnvironment(env),
+        UsagePlans.fromEnvironment(env));
   }
 
   public OperatorSettings withHealthPort(int port) {
     return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
-        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, port, model, modelPrices, agentPod);
+        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, port, model, modelPrices, agentPod, usagePlans);
   }
 
   public OperatorSettings withAgentPod(AgentPodSettings settings) {
     return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
-        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, settings);
+        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, settings, usagePlans);
+  }
+
+  public OperatorSettings withUsagePlans(UsagePlans plans) {
+    return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
+        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, agentPod, plans);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {
