@@ -120,3 +120,12 @@ update on its owner's finalizers (OwnerReferencesPermissionEnforcement). */}}
 - name: tmp
   mountPath: /tmp
 {{- end }}
+
+{{/* usage.tiers as THREADLINE_USAGE_TIERS: "free=10,pro=100,..." (USD per month). */}}
+{{- define "threadline.usageTiers" -}}
+{{- $entries := list -}}
+{{- range $name, $usd := .Values.usage.tiers -}}
+{{- $entries = append $entries (printf "%s=%v" $name $usd) -}}
+{{- end -}}
+{{- join "," $entries -}}
+{{- end }}

@@ -296,6 +296,27 @@ class ChartRenderTest {
   }
 
   @Test
+  void usageTiersAndRateLimitsReachBothComponents() {
+    Map<String, JsonNode> operator = env(container(defaults.get("Deployment", "threadline-operator")));
+    Map<String, JsonNode> api = env(container(defaults.get("Deployment", "threadline-api-server")));
+    for (Map<String, JsonNode> env : List.of(operator, api)) {
+      assertThat(env.get("THREADLINE_USAGE_TIERS").path("value").asText()).isEqualTo("enterprise=1000,free=10,pro=100");
+      assertThat(env.get("THREADLINE_USAGE_DEFAULT_TIER").path("value").asText()).isEqualTo("free");
+    }
+    assertThat(api.get("THREADLINE_RATELIMIT_ENABLED").path("value").asText()).isEqualTo("true");
+    assertThat(api.get("THREADLINE_RATELIMIT_BURST").path("value").asText()).isEqualTo("300");
+    assertThat(api.get("THREADLINE_RATELIMIT_PERMINUTE").path("value").asText()).isEqualTo("1200");
+    assertThat(api).as("no deployment environment by default").doesNotContainKey("THREADLINE_DEPLOYMENT_ENV");
+
+    Map<String, JsonNode> custom = env(container(nonDefault.get("Deployment", "tl-api-server")));
+    assertThat(custom.get("THREADLINE_USAGE_TIERS").path("value").asText()).isEqualTo("basic=2.5,free=10,pro=100,team=50");
+    assertThat(custom.get("THREADLINE_USAGE_DEFAULT_TIER").path("value").asText()).isEqualTo("basic");
+    assertThat(custom.get("THREADLINE_DEPLOYMENT_ENV").path("value").asText()).isEqualTo("prod");
+    assertThat(custom.get("THREADLINE_RATELIMIT_BURST").path("value").asText()).isEqualTo("10");
+    assertThat(custom.get("THREADLINE_RATELIMIT_PERMINUTE").path("value").asText()).isEqualTo("30");
+  }
+
+  @Test
   void modelApiKeyComesFromASecretKeyRefNeverAPlainValue() {
     JsonNode apiKey = env(container(nonDefault.get("Deployment", "tl-operator"))).get("THREADLINE_MODEL_API_KEY");
 

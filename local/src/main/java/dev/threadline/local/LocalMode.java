@@ -108,7 +108,8 @@ public final class LocalMode implements AutoCloseable {
     return new OperatorSettings(defaults.watchNamespaces(), LocalImageCatalog.RUNNER_IMAGE, defaults.baseImage(),
         defaults.builderImage(), LocalImageCatalog.REGISTRY, "", defaults.buildTimeout(), false,
         SYSTEM_NAMESPACE, -1, defaults.model(), defaults.modelPrices(), defaults.agentPod())
-        .withContainers(localContainers(defaults.containers()));
+        .withContainers(localContainers(defaults.containers()))
+        .withUsagePlans(defaults.usagePlans());
   }
 
   /**

@@ -10,11 +10,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What an API key Secret says: whose key, its hash, and when it expires. Reads {@code data}
+ * What an API key Secret says: whose key, its hash, when it expires, what it may do
+ * ({@code scopes}, absent = everything) and its own rate limit ({@code rateLimit}, absent = the
+ * server's). Reads {@code data}
  * (base64, as the API server stores it) and falls back to {@code stringData} (which a real API
  * server folds into {@code data}, but a test double may keep as written).
  */
-record ApiKeySecret(String secretName, String user, String sha256, String expiresAt) {
+record ApiKeySecret(String secretName, String user, String sha256, String expiresAt, String scopes, String rateLimit) {
 
   /** The key's fields, or empty when the Secret lacks a user or a hash. */
   static Optional<ApiKeySecret> from(Secret secret) {
@@ -28,7 +30,9 @@ record ApiKeySecret(String secretName, String user, String sha256, String expire
             secret.getMetadata().getName(),
             user.strip(),
             normalizeHash(hash),
-            field(secret, ApiKeys.EXPIRES_AT)));
+            field(secret, ApiKeys.EXPIRES_AT),
+            field(secret, ApiKeys.SCOPES),
+            field(secret, ApiKeys.RATE_LIMIT)));
   }
 
   /** The hash as the index stores it (lower case, trimmed), or null when absent. */

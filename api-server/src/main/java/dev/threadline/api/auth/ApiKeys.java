@@ -27,6 +27,10 @@ public final class ApiKeys {
   public static final String SHA256 = "sha256";
   /** Optional Secret data key: RFC 3339 instant after which the key is refused. */
   public static final String EXPIRES_AT = "expiresAt";
+  /** Optional Secret data key: comma list of {@link Scope}s; absent means every scope. */
+  public static final String SCOPES = "scopes";
+  /** Optional Secret data key: the key's own rate limit, {@code <burst>/<per minute>}, e.g. {@code 20/60}. */
+  public static final String RATE_LIMIT = "rateLimit";
 
   private static final char[] BASE62 =
       "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".toCharArray();
@@ -42,6 +46,17 @@ public final class ApiKeys {
       key.append(BASE62[RANDOM.nextInt(BASE62.length)]);
     }
     return key.toString();
+  }
+
+  /**
+   * A fresh key for one deployment environment ({@code dev}, {@code test} or {@code prod}):
+   * {@code tl_<env>_} and 40 random base62 characters. Refused by API servers of other environments.
+   */
+  public static String newKey(String environment) {
+    if (KeyEnvironment.configured(environment).isEmpty()) {
+      throw new IllegalArgumentException("environment must be dev, test or prod");
+    }
+    return PREFIX + environment + "_" + newKey().substring(PREFIX.length());
   }
 
   /** Lower-case hex SHA-256 of the key's UTF-8 bytes (what {@code sha256sum} prints). */
@@ -64,6 +79,15 @@ public final class ApiKeys {
    * derives from the hash, so registering the same key twice is a conflict, not a duplicate.
    */
   public static Secret keySecret(String systemNamespace, String user, String key, Instant expiresAt) {
+    return keySecret(systemNamespace, user, key, expiresAt, Map.of());
+  }
+
+  /**
+   * The Secret that registers {@code key}, with more optional data, e.g. {@link #SCOPES} or
+   * {@link #RATE_LIMIT}.
+   */
+  public static Secret keySecret(String systemNamespace, String user, String key, Instant expiresAt,
+      Map<String, String> options) {
     String hash = sha256Hex(key);
     Map<String, String> data = new LinkedHashMap<>();
     data.put(USER, base64(user));
@@ -71,6 +95,7 @@ public final class ApiKeys {
     if (expiresAt != null) {
       data.put(EXPIRES_AT, base64(Timestamps.format(expiresAt)));
     }
+    options.forEach((name, value) -> data.put(name, base64(value)));
     return new SecretBuilder()
         .withNewMetadata()
         .withNamespace(systemNamespace)

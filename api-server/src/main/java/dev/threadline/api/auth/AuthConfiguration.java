@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.util.Map;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,9 +20,10 @@ import org.springframework.core.Ordered;
  * namespaces, and the filter in front of every endpoint.
  */
 @Configuration(proxyBeanMethods = false)
-class AuthConfiguration {
+@EnableConfigurationProperties(AccessSettings.class)
+public class AuthConfiguration {
   /** Early, but after Spring Boot's character-encoding filter. */
-  static final int FILTER_ORDER = Ordered.HIGHEST_PRECEDENCE + 100;
+  public static final int FILTER_ORDER = Ordered.HIGHEST_PRECEDENCE + 100;
 
   @Bean
   ManagedInformer<Secret> apiKeySecretInformer(KubernetesClient client, ApiServerSettings settings) {
@@ -41,9 +43,10 @@ class AuthConfiguration {
 
   @Bean
   Authenticator authenticator(
-      ManagedInformer<Secret> apiKeySecretInformer, ManagedInformer<Namespace> tenantNamespaceInformer, Clock clock) {
+      ManagedInformer<Secret> apiKeySecretInformer, ManagedInformer<Namespace> tenantNamespaceInformer, Clock clock,
+      AccessSettings access) {
     return new Authenticator(
-        new ApiKeyDirectory(apiKeySecretInformer), new TenantDirectory(tenantNamespaceInformer), clock);
+        new ApiKeyDirectory(apiKeySecretInformer), new TenantDirectory(tenantNamespaceInformer), clock, access.env());
   }
 
   @Bean

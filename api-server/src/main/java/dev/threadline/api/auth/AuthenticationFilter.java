@@ -31,21 +31,36 @@ public final class AuthenticationFilter extends OncePerRequestFilter {
 
   @Override
   protected boolean shouldNotFilter(HttpServletRequest request) {
-    String path = request.getRequestURI().substring(request.getContextPath().length());
-    return PUBLIC_PATHS.contains(path);
+    return isPublic(request);
+  }
+
+  /** The health probes: no key, no scope, no rate limit. */
+  public static boolean isPublic(HttpServletRequest request) {
+    return PUBLIC_PATHS.contains(pathOf(request));
+  }
+
+  private static String pathOf(HttpServletRequest request) {
+    return request.getRequestURI().substring(request.getContextPath().length());
   }
 
   @Override
   protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
-    Tenant tenant;
+    AuthenticatedKey key;
     try {
-      tenant = authenticator.authenticate(request.getHeader(HttpHeaders.AUTHORIZATION));
+      key = authenticator.authenticateKey(request.getHeader(HttpHeaders.AUTHORIZATION));
     } catch (ApiException refused) {
       errors.write(response, MappedError.of(refused));
       return;
     }
-    request.setAttribute(Tenant.REQUEST_ATTRIBUTE, tenant);
+    Scope missing = ScopePolicy.missing(key.scopes(), request.getMethod(), pathOf(request));
+    if (missing != null) {
+      errors.write(response, MappedError.of(
+          ApiException.forbidden("this API key lacks the " + missing.value() + " scope")));
+      return;
+    }
+    request.setAttribute(Tenant.REQUEST_ATTRIBUTE, key.tenant());
+    request.setAttribute(AuthenticatedKey.REQUEST_ATTRIBUTE, key);
     chain.doFilter(request, response);
   }
 }

@@ -1,8 +1,13 @@
 package dev.threadline.api.auth;
 
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.errors.ErrorKind;
 import java.time.Clock;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,11 +22,21 @@ public final class Authenticator {
   private final ApiKeyDirectory keys;
   private final TenantDirectory tenants;
   private final Clock clock;
+  private final Optional<String> deploymentEnvironment;
 
   public Authenticator(ApiKeyDirectory keys, TenantDirectory tenants, Clock clock) {
+    this(keys, tenants, clock, null);
+  }
+
+  /**
+   * @param deploymentEnvironment {@code dev}, {@code test} or {@code prod}: keys made for another
+   *     environment are refused; null or blank accepts all
+   */
+  public Authenticator(ApiKeyDirectory keys, TenantDirectory tenants, Clock clock, String deploymentEnvironment) {
     this.keys = keys;
     this.tenants = tenants;
     this.clock = clock;
+    this.deploymentEnvironment = KeyEnvironment.configured(deploymentEnvironment);
   }
 
   /**
@@ -31,11 +46,28 @@ public final class Authenticator {
    *     key's user has no tenant namespace; 503 before the caches have loaded
    */
   public Tenant authenticate(String authorizationHeader) {
+    return authenticateKey(authorizationHeader).tenant();
+  }
+
+  /**
+   * The caller's key: tenant, scopes and identity.
+   *
+   * @throws ApiException as {@link #authenticate}; also 401 for a key of another deployment
+   *     environment (a dev key against prod is not a key of this deployment)
+   */
+  public AuthenticatedKey authenticateKey(String authorizationHeader) {
     if (!keys.isReady() || !tenants.isReady()) {
       // Refusing a valid key because our cache is still empty would look like revocation.
       throw ApiException.serviceUnavailable("The API server is starting; retry shortly");
     }
     String key = BearerTokens.parse(authorizationHeader).orElseThrow(ApiException::unauthorized);
+    Optional<String> keyEnvironment = KeyEnvironment.of(key);
+    if (deploymentEnvironment.isPresent() && keyEnvironment.isPresent()
+        && !deploymentEnvironment.equals(keyEnvironment)) {
+      // The environment comes from the caller's own key: naming it reveals nothing.
+      throw new ApiException(ErrorKind.UNAUTHORIZED, "This API key is for the " + keyEnvironment.get()
+          + " environment; this is " + deploymentEnvironment.get(), Map.of("WWW-Authenticate", "Bearer"));
+    }
     List<ApiKeySecret> matches = keys.findByHash(ApiKeys.sha256Hex(key));
     List<ApiKeySecret> valid = matches.stream().filter(match -> match.isValidAt(clock.instant())).toList();
     if (valid.isEmpty()) {
@@ -50,7 +82,13 @@ public final class Authenticator {
           valid.stream().map(ApiKeySecret::secretName).toList());
       throw ApiException.unauthorized();
     }
-    return tenantOf(users.getFirst());
+    Set<Scope> scopes = EnumSet.allOf(Scope.class);
+    for (ApiKeySecret match : valid) {
+      // The same key registered twice: it may do only what both registrations allow.
+      scopes.retainAll(Scope.parseList(match.scopes()));
+    }
+    ApiKeySecret first = valid.getFirst();
+    return new AuthenticatedKey(tenantOf(users.getFirst()), scopes, first.secretName(), first.rateLimit());
   }
 
   private Tenant tenantOf(String userId) {

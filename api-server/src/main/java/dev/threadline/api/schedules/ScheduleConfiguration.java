@@ -5,6 +5,7 @@ import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleFirer;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import dev.threadline.api.usage.ExecutionAllowance;
 import java.time.Clock;
 import java.util.Map;
 import org.springframework.context.annotation.Bean;
@@ -20,9 +21,11 @@ class ScheduleConfiguration {
 
   @Bean
   ScheduleService scheduleService(
-      KubernetesClient client, ManagedInformer<Schedule> scheduleInformer, ApiServerSettings settings, Clock clock) {
+      KubernetesClient client, ManagedInformer<Schedule> scheduleInformer, ApiServerSettings settings, Clock clock,
+      ExecutionAllowance executionAllowance) {
     return new ScheduleService(
-        new ScheduleStore(client, scheduleInformer, settings.writeVisibilityTimeout()), new ScheduleFirer(client), clock);
+        new ScheduleStore(client, scheduleInformer, settings.writeVisibilityTimeout()), new ScheduleFirer(client), clock,
+        executionAllowance);
   }
 
   @Bean

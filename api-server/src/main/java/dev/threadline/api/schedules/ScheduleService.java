@@ -11,6 +11,7 @@ import dev.threadline.crds.schedule.ScheduleFirer;
 import dev.threadline.crds.schedule.ScheduleSpec;
 import dev.threadline.crds.schedule.Schedules;
 import dev.threadline.crds.thread.ThreadState;
+import dev.threadline.api.usage.ExecutionAllowance;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -32,8 +33,10 @@ public final class ScheduleService {
   private final ScheduleStore store;
   private final ScheduleFirer firer;
   private final Clock clock;
+  private final ExecutionAllowance allowance;
 
-  ScheduleService(ScheduleStore store, ScheduleFirer firer, Clock clock) {
+  ScheduleService(ScheduleStore store, ScheduleFirer firer, Clock clock, ExecutionAllowance allowance) {
+    this.allowance = allowance;
     this.store = store;
     this.firer = firer;
     this.clock = clock;
@@ -129,6 +132,7 @@ public final class ScheduleService {
   /** Fires the schedule now, whatever its next run, enabled or not: a new thread with the task. */
   public ScheduleResponses.Triggered trigger(Tenant tenant, String scheduleId) {
     Schedule schedule = find(tenant, scheduleId);
+    allowance.requireAllowance(tenant);
     Instant now = clock.instant();
     String threadName = ResourceIds.toName(ResourceIds.newId("thread")).orElseThrow();
     ScheduleFirer.Firing firing = firer.fire(schedule, threadName, now);

@@ -10,6 +10,7 @@ import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.run.RunUsage;
 import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.api.usage.ExecutionAllowance;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -31,6 +32,7 @@ public final class ExecutionService {
   private final RunCompletion completion;
   private final Duration maxWait;
   private final Supplier<Optional<ScheduleCreator>> schedules;
+  private final ExecutionAllowance allowance;
 
   ExecutionService(
       ThreadService threads,
@@ -38,6 +40,17 @@ public final class ExecutionService {
       RunCompletion completion,
       Duration maxWait,
       Supplier<Optional<ScheduleCreator>> schedules) {
+    this(threads, runs, completion, maxWait, schedules, ExecutionAllowance.UNLIMITED);
+  }
+
+  ExecutionService(
+      ThreadService threads,
+      RunStore runs,
+      RunCompletion completion,
+      Duration maxWait,
+      Supplier<Optional<ScheduleCreator>> schedules,
+      ExecutionAllowance allowance) {
+    this.allowance = allowance;
     this.threads = threads;
     this.starter = new RunStarter(runs);
     this.runs = runs;
@@ -75,6 +88,10 @@ public final class ExecutionService {
     } else if (task == null && !attachments.isEmpty()) {
       throw ApiException.badRequest("attachments", "need a message (messages or task)");
     }
+    if (task != null && scheduler.isEmpty()) {
+      // Before the first write: a 402 never leaves a thread behind either.
+      allowance.requireAllowance(tenant);
+    }
     // Everything is validated before the first write: a 400 never leaves a thread behind.
     ConversationThread thread = threads.create(tenant, threads.newSpec(tenant, body, task));
     if (scheduler.isPresent()) {
@@ -100,6 +117,7 @@ public final class ExecutionService {
     }
     String content = ThreadRules.content("content", request.content());
     List<Attachment> attachments = AttachmentRules.validate(request.attachments());
+    allowance.requireAllowance(tenant);
     Run run = starter.start(thread, content, attachments, true);
     return new StartedRun(thread, run, !Boolean.FALSE.equals(request.stream()));
   }

@@ -5,6 +5,7 @@ import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.api.stream.RunCompletion;
 import dev.threadline.api.stream.RunUpdates;
 import dev.threadline.api.stream.StreamSettings;
+import dev.threadline.api.usage.ExecutionAllowance;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
@@ -60,8 +61,9 @@ class ThreadConfiguration {
       RunStore runStore,
       RunCompletion runCompletion,
       StreamSettings streamSettings,
-      ObjectProvider<ScheduleCreator> scheduleCreator) {
+      ObjectProvider<ScheduleCreator> scheduleCreator,
+      ExecutionAllowance executionAllowance) {
     return new ExecutionService(threadService, runStore, runCompletion,
-        streamSettings.maxWait(), () -> Optional.ofNullable(scheduleCreator.getIfAvailable()));
+        streamSettings.maxWait(), () -> Optional.ofNullable(scheduleCreator.getIfAvailable()), executionAllowance);
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -72,11 +73,11 @@ class ExceptionMapperTest {
 
   @Test
   void paymentRequiredCarriesUsage() {
-    MappedError error = mapper.map(ApiException.usageExhausted(new Usage("free", 100, 100)), "POST /v1/threads");
+    MappedError error = mapper.map(ApiException.usageExhausted(new Usage("free", BigDecimal.TEN, BigDecimal.TEN)), "POST /v1/threads");
 
     assertThat(error.status()).isEqualTo(402);
     assertThat(error.body())
-        .isEqualTo(new ErrorBody("Payment Required", "Monthly usage allowance exhausted", new Usage("free", 100, 100)));
+        .isEqualTo(new ErrorBody("Payment Required", "monthly usage allowance exhausted", new Usage("free", BigDecimal.TEN, BigDecimal.TEN)));
   }
 
   @ParameterizedTest

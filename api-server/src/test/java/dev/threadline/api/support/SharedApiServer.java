@@ -47,6 +47,7 @@ public final class SharedApiServer {
     registerCrd("/META-INF/fabric8/agents.threadline.dev-v1.yml");
     registerCrd("/META-INF/fabric8/threads.threadline.dev-v1.yml");
     registerCrd("/META-INF/fabric8/runs.threadline.dev-v1.yml");
+    registerCrd("/META-INF/fabric8/usageledgers.threadline.dev-v1.yml");
     // Short enough that a test sees a keepalive without waiting the production 15 s.
     System.setProperty("threadline.stream.keepalive-interval", KEEPALIVE_INTERVAL);
     server = ThreadlineApiServer.start(client, ApiServerSettings.loopback(SYSTEM_NAMESPACE));
@@ -94,6 +95,13 @@ public final class SharedApiServer {
     TestUser user = new TestUser(userId, namespace, key);
     api.awaitAccepted(key);
     return user;
+  }
+
+  /** Registers a key with more Secret data (e.g. scopes, rateLimit) for a user. */
+  public String addKey(String userId, String key, Map<String, String> options) {
+    client.secrets().inNamespace(SYSTEM_NAMESPACE)
+        .resource(ApiKeys.keySecret(SYSTEM_NAMESPACE, userId, key, null, options)).create();
+    return key;
   }
 
   /** Registers a key for a user (who may have no namespace); {@code expiresAt} may be null. */

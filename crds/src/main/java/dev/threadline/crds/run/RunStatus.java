@@ -68,6 +68,9 @@ public class RunStatus extends ResourceStatus {
   @Min(0)
   private Long runnerSeq;
 
+  @JsonPropertyDescription("Set by the operator once the run's usage is counted in its month's UsageLedger.")
+  private Boolean usageRecorded;
+
   public String getPhase() {
     return phase;
   }
@@ -202,5 +205,13 @@ public class RunStatus extends ResourceStatus {
 
   public void setRunnerSeq(Long runnerSeq) {
     this.runnerSeq = runnerSeq;
+  }
+
+  public Boolean getUsageRecorded() {
+    return usageRecorded;
+  }
+
+  public void setUsageRecorded(Boolean usageRecorded) {
+    this.usageRecorded = usageRecorded;
   }
 }

@@ -1,6 +1,7 @@
 package dev.threadline.operator.computer;
 
 import dev.threadline.core.events.RunnerEvent;
+import dev.threadline.core.events.RunnerEventType;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunErrorCode;
 import dev.threadline.crds.run.RunPhase;
@@ -12,6 +13,7 @@ import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
+import dev.threadline.operator.usage.UsageLimits;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -24,6 +26,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,11 +58,13 @@ public final class ComputerRuns implements AutoCloseable {
   private final Clock clock;
   private final AgentLogs logs;
   private final RunStatusWriter writer;
+  private final UsageLimits limits;
   private InformerEventSource<Pod, Run> pods;
 
   public ComputerRuns(KubernetesClient client, OperatorSettings settings, AgentProfiles agents, ModelPricing pricing,
-      Clock clock, PodLogFollower follower) {
+      Clock clock, PodLogFollower follower, UsageLimits limits) {
     this.client = client;
+    this.limits = limits;
     this.settings = settings;
     this.agents = agents;
     this.pricing = pricing;
@@ -163,10 +168,38 @@ public final class ComputerRuns implements AutoCloseable {
       cleanUp(run, pod.isPresent());
       return UpdateControl.noUpdate();
     }
+    if (spendsBeyondAllowance(run, pending)) {
+      stopForUsage(run, context, pending);
+      return UpdateControl.noUpdate();
+    }
     if (!pending.isEmpty()) {
       writer.write(run, context, status -> !isTerminal(status) && EventRecorder.record(status, pending) > 0);
     }
     return control;
+  }
+
+  /**
+   * Whether the runner's latest cumulative {@code usage} report, priced, uses up what is left of the
+   * user's monthly allowance. Asked only when a report arrives: one ledger read per report.
+   */
+  private boolean spendsBeyondAllowance(Run run, List<RunnerEvent> pending) {
+    Optional<RunnerEvent> latest = pending.stream().filter(event -> event.type() == RunnerEventType.USAGE)
+        .reduce((earlier, later) -> later);
+    if (latest.isEmpty()) {
+      return false;
+    }
+    String model = run.getStatus().getModel();
+    BigDecimal spent = model == null ? BigDecimal.ZERO : pricing.cost(model, ComputerStatus.usage(latest.get().data()));
+    return limits.exhaustedWith(run.getMetadata().getNamespace(), spent);
+  }
+
+  /** The allowance ran out mid-run: the Pod goes at once, the run fails with {@code usage_exhausted}. */
+  private void stopForUsage(Run run, Context<Run> context, List<RunnerEvent> pending) {
+    logs.stop(ResourceID.fromResource(run));
+    client.pods().inNamespace(run.getMetadata().getNamespace()).withName(AgentObjects.podName(run))
+        .withGracePeriod(0).delete();
+    finish(run, context, pending, AgentOutcome.failed(RunErrorCode.USAGE_EXHAUSTED, UsageLimits.EXHAUSTED_MESSAGE));
+    cleanUp(run, false);
   }
 
   /** Cancel: the Pod goes (with a short grace period), the run ends {@code cancelled}. */

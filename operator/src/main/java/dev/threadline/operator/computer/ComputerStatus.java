@@ -81,7 +81,7 @@ final class ComputerStatus {
     return Usage.ZERO;
   }
 
-  private static Usage usage(JsonNode data) {
+  static Usage usage(JsonNode data) {
     long input = Math.max(0, data.path("input_tokens").asLong(0));
     long cached = Math.min(input, Math.max(0, data.path("cached_tokens").asLong(0)));
     return new Usage(input, Math.max(0, data.path("output_tokens").asLong(0)), cached);

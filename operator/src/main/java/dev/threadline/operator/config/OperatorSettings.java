@@ -1,5 +1,6 @@
 package dev.threadline.operator.config;
 
+import dev.threadline.core.usage.UsagePlans;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.computer.AgentPodSettings;
 import dev.threadline.operator.container.ContainerSettings;
@@ -28,6 +29,7 @@ import java.util.stream.Collectors;
  * @param modelPrices per-model token prices, {@code model=input/output/cached} USD per million tokens
  * @param agentPod size, deadline and workspace of agent Pods (THREADLINE_AGENT_*, THREADLINE_WORKSPACE_*)
  * @param containers ports of the containers' file APIs (THREADLINE_CONTAINER_*)
+ * @param usagePlans tiers and monthly allowances (THREADLINE_USAGE_TIERS, THREADLINE_USAGE_DEFAULT_TIER)
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -43,7 +45,8 @@ public record OperatorSettings(
     ModelSettings model,
     String modelPrices,
     AgentPodSettings agentPod,
-    ContainerSettings containers) {
+    ContainerSettings containers,
+    UsagePlans usagePlans) {
 
   public static final String DEFAULT_RUNNER_IMAGE = "ghcr.io/threadline/runner:0.1.0";
   public static final String DEFAULT_BASE_IMAGE = "ghcr.io/threadline/base:0.1.0";
@@ -58,18 +61,20 @@ public record OperatorSettings(
         leaderElection, leaseNamespace, healthPort, model, modelPrices, AgentPodSettings.defaults());
   }
 
-  /** Settings with default container ports, for callers that predate them. */
+  /** Settings with default container ports and usage plans, for callers that predate them. */
   public OperatorSettings(Set<String> watchNamespaces, String runnerImage, String baseImage, String builderImage,
       String registry, String registryPushSecret, Duration buildTimeout, boolean leaderElection,
       String leaseNamespace, int healthPort, ModelSettings model, String modelPrices, AgentPodSettings agentPod) {
     this(watchNamespaces, runnerImage, baseImage, builderImage, registry, registryPushSecret, buildTimeout,
-        leaderElection, leaseNamespace, healthPort, model, modelPrices, agentPod, ContainerSettings.defaults());
+        leaderElection, leaseNamespace, healthPort, model, modelPrices, agentPod, ContainerSettings.defaults(),
+        UsagePlans.defaults());
   }
 
   public OperatorSettings {
     watchNamespaces = Set.copyOf(watchNamespaces);
     agentPod = agentPod == null ? AgentPodSettings.defaults() : agentPod;
     containers = containers == null ? ContainerSettings.defaults() : containers;
+    usagePlans = usagePlans == null ? UsagePlans.defaults() : usagePlans;
     if (buildTimeout.isNegative() || buildTimeout.isZero()) {
       throw new IllegalArgumentException("buildTimeout must be positive");
     }
@@ -97,24 +102,32 @@ public record OperatorSettings(
         ModelSettings.fromEnvironment(env),
         or(get.apply("THREADLINE_MODEL_PRICES"), ""),
         AgentPodSettings.fromEnvironment(env),
-        ContainerSettings.fromEnvironment(env));
+        ContainerSettings.fromEnvironment(env),
+        UsagePlans.fromEnvironment(env));
   }
 
   public OperatorSettings withHealthPort(int port) {
     return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
-        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, port, model, modelPrices, agentPod, containers);
+        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, port, model, modelPrices, agentPod, containers,
+        usagePlans);
   }
 
   public OperatorSettings withAgentPod(AgentPodSettings settings) {
     return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
         registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, settings,
-        containers);
+        containers, usagePlans);
   }
 
   public OperatorSettings withContainers(ContainerSettings settings) {
     return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
         registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, agentPod,
-        settings);
+        settings, usagePlans);
+  }
+
+  public OperatorSettings withUsagePlans(UsagePlans plans) {
+    return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
+        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, agentPod,
+        containers, plans);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {

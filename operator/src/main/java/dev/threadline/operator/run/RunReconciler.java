@@ -18,6 +18,7 @@ import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
 import dev.threadline.models.ChatMessage;
 import dev.threadline.operator.computer.ComputerRuns;
+import dev.threadline.operator.usage.UsageLimits;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -52,9 +53,11 @@ public class RunReconciler implements Reconciler<Run> {
   private final DirectAnswer direct = new DirectAnswer();
   private final Clock clock;
   private final ComputerRuns computer;
+  private final UsageLimits limits;
 
   public RunReconciler(AgentProfiles agents, ModelCatalog models, ModelPricing pricing, Clock clock,
-      ComputerRuns computer) {
+      ComputerRuns computer, UsageLimits limits) {
+    this.limits = limits;
     this.agents = agents;
     this.models = models;
     this.pricing = pricing;
@@ -89,6 +92,12 @@ public class RunReconciler implements Reconciler<Run> {
     }
     if (Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
       finish(status, RunOutcome.failed(RunErrorCode.CANCELLED, "Cancelled on request", Usage.ZERO), null, started);
+      return patch(run, status);
+    }
+    // Runs that schedules fire reach us without the api-server's 402: refuse them here.
+    if (status.getRoute() == null && limits.exhausted(run.getMetadata().getNamespace())) {
+      finish(status, RunOutcome.failed(RunErrorCode.USAGE_EXHAUSTED, UsageLimits.EXHAUSTED_MESSAGE, Usage.ZERO),
+          null, started);
       return patch(run, status);
     }
 

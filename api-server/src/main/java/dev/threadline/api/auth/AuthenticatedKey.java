@@ -1,0 +1,18 @@
+package dev.threadline.api.auth;
+
+import java.util.Set;
+
+/**
+ * A request's verified key: whose it is, what it may do, and which Secret registered it (the key's
+ * identity for rate limiting; never the key itself).
+ *
+ * @param rateLimit the key's own rate limit from its Secret ({@code burst/perMinute}), or null
+ */
+public record AuthenticatedKey(Tenant tenant, Set<Scope> scopes, String keyId, String rateLimit) {
+  /** The request attribute under which the authentication filter leaves it. */
+  public static final String REQUEST_ATTRIBUTE = AuthenticatedKey.class.getName();
+
+  public AuthenticatedKey {
+    scopes = Set.copyOf(scopes);
+  }
+}

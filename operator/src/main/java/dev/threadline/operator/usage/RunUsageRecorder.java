@@ -1,0 +1,107 @@
+package dev.threadline.operator.usage;
+
+import dev.threadline.core.usage.UsagePeriod;
+import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunPhase;
+import dev.threadline.crds.run.RunStatus;
+import dev.threadline.crds.run.RunUsage;
+import dev.threadline.crds.usage.UsageEntry;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Counts every finished Run (direct or computer, from the API or a schedule) in its user's
+ * {@code UsageLedger} for the month it ended in (UTC), exactly once: first the ledger (which
+ * ignores a run it holds already), then {@code status.usageRecorded} on the Run. A Run that ends
+ * while the operator is down, or an operator stopped between the two writes, is picked up on the
+ * next start, when every Run is reconciled.
+ *
+ * <p>Its own controller, so that it sees status changes (the run controller reacts to spec changes
+ * only) and the run controller stays about running runs.
+ */
+@ControllerConfiguration(name = "run-usage", generationAwareEventProcessing = false)
+public class RunUsageRecorder implements Reconciler<Run> {
+  private static final Logger LOG = LoggerFactory.getLogger(RunUsageRecorder.class);
+  private static final int ATTEMPTS = 10;
+
+  private final KubernetesClient client;
+  private final UsageLedgers ledgers;
+  private final TenantPlans tenants;
+  private final Clock clock;
+
+  public RunUsageRecorder(KubernetesClient client, UsageLedgers ledgers, TenantPlans tenants, Clock clock) {
+    this.client = client;
+    this.ledgers = ledgers;
+    this.tenants = tenants;
+    this.clock = clock;
+  }
+
+  @Override
+  public UpdateControl<Run> reconcile(Run run, Context<Run> context) {
+    if (!RunPhase.of(run).isTerminal() || Boolean.TRUE.equals(run.getStatus().getUsageRecorded())) {
+      return UpdateControl.noUpdate();
+    }
+    String namespace = run.getMetadata().getNamespace();
+    RunStatus status = run.getStatus();
+    UsagePeriod period = UsagePeriod.of(Timestamps.parse(status.getCompletedAt()).orElseGet(clock::instant));
+    UsageEntry entry = entryOf(run);
+    ledgers.add(namespace, tenants.userOf(namespace), period, run.getMetadata().getUid(), entry,
+        (uid, name) -> isSettled(context, namespace, uid, name));
+    markRecorded(run);
+    LOG.debug("Run({}/{}) counted in {}: {} USD", namespace, run.getMetadata().getName(), period.ledgerName(),
+        entry.getCost());
+    return UpdateControl.noUpdate();
+  }
+
+  static UsageEntry entryOf(Run run) {
+    RunUsage usage = Objects.requireNonNullElseGet(run.getStatus().getUsage(), RunUsage::new);
+    return new UsageEntry(run.getMetadata().getName(),
+        Objects.requireNonNullElse(usage.getInputTokens(), 0L),
+        Objects.requireNonNullElse(usage.getOutputTokens(), 0L),
+        Objects.requireNonNullElse(usage.getCachedTokens(), 0L),
+        Objects.requireNonNullElse(run.getStatus().getCost(), 0.0));
+  }
+
+  /** A pending run is settled once its Run says it was counted, or the Run is gone. */
+  private static boolean isSettled(Context<Run> context, String namespace, String uid, String name) {
+    Optional<Run> cached = context.getPrimaryCache().get(new ResourceID(name, namespace));
+    return cached.isEmpty()
+        || !uid.equals(cached.get().getMetadata().getUid())
+        || (cached.get().getStatus() != null && Boolean.TRUE.equals(cached.get().getStatus().getUsageRecorded()));
+  }
+
+  private void markRecorded(Run run) {
+    Run base = run;
+    for (int attempt = 1; ; attempt++) {
+      Run next = client.getKubernetesSerialization().clone(base);
+      if (next.getStatus() == null || Boolean.TRUE.equals(next.getStatus().getUsageRecorded())) {
+        return;
+      }
+      next.getStatus().setUsageRecorded(true);
+      try {
+        client.resource(next).updateStatus();
+        return;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt == ATTEMPTS) {
+          throw e;
+        }
+        base = client.resources(Run.class).inNamespace(run.getMetadata().getNamespace())
+            .withName(run.getMetadata().getName()).get();
+        if (base == null || !run.getMetadata().getUid().equals(base.getMetadata().getUid())) {
+          return; // deleted: nothing to mark, and its ledger entry is settled
+        }
+      }
+    }
+  }
+}

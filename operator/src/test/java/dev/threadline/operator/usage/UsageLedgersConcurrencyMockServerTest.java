@@ -1,0 +1,96 @@
+package dev.threadline.operator.usage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.threadline.core.usage.UsagePeriod;
+import dev.threadline.crds.usage.UsageEntry;
+import dev.threadline.crds.usage.UsageLedger;
+import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.StrictStatusDispatcher;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.math.BigDecimal;
+import java.time.YearMonth;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Many runs of one user end at the same moment: each is added to the month's ledger by its own
+ * thread, twice (as a redelivered event or a restarted operator would), against a mock that
+ * refuses stale status writes. The totals must be exact: nothing lost, nothing doubled.
+ */
+class UsageLedgersConcurrencyMockServerTest {
+  private static final String NS = "dora";
+  private static final UsagePeriod PERIOD = new UsagePeriod(YearMonth.of(2026, 11));
+  private static KubernetesMockServer server;
+  private static KubernetesClient client;
+
+  @BeforeAll
+  static void start() {
+    server = StrictStatusDispatcher.startServer();
+    client = server.createClient();
+    OperatorMockServer.registerCrds(server, client);
+  }
+
+  @AfterAll
+  static void stop() {
+    client.close();
+    server.destroy();
+  }
+
+  @Test
+  void fiftyRunsEndingAtOnceAreEachCountedExactlyOnce() throws Exception {
+    UsageLedgers ledgers = new UsageLedgers(client);
+    int runs = 50;
+    List<Callable<UsageLedger>> additions = new ArrayList<>();
+    for (int i = 1; i <= runs; i++) {
+      String uid = "uid-" + i;
+      // Costs with many decimals, so that a lost or doubled run cannot hide in rounding.
+      UsageEntry entry = new UsageEntry("run-" + i, 100 + i, 10 + i, i, i * 0.000123);
+      for (int copy = 0; copy < 2; copy++) {
+        additions.add(() -> ledgers.add(NS, "dora", PERIOD, uid, entry, (pendingUid, name) -> false));
+      }
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(32);
+    try {
+      for (Future<UsageLedger> done : pool.invokeAll(additions)) {
+        done.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    UsageLedger ledger = ledgers.get(NS, PERIOD).orElseThrow();
+    assertThat(ledger.getSpec().getPeriod()).isEqualTo("2026-11");
+    assertThat(ledger.getSpec().getUserId()).isEqualTo("dora");
+    assertThat(ledger.getStatus().getRuns()).isEqualTo(runs);
+    assertThat(ledger.getStatus().getPending()).hasSize(runs);
+    long n = runs * (runs + 1L) / 2;
+    assertThat(ledger.getStatus().getInputTokens()).isEqualTo(100L * runs + n);
+    assertThat(ledger.getStatus().getOutputTokens()).isEqualTo(10L * runs + n);
+    assertThat(ledger.getStatus().getCachedTokens()).isEqualTo(n);
+    assertThat(BigDecimal.valueOf(ledger.getStatus().getTotalCost()))
+        .isEqualByComparingTo(new BigDecimal("0.000123").multiply(BigDecimal.valueOf(n)));
+  }
+
+  @Test
+  void settledRunsLeaveThePendingListButKeepTheirFigures() {
+    UsageLedgers ledgers = new UsageLedgers(client);
+    UsagePeriod period = new UsagePeriod(YearMonth.of(2026, 12));
+    ledgers.add(NS, "dora", period, "uid-a", new UsageEntry("run-a", 5, 1, 0, 0.5), (uid, name) -> false);
+    UsageLedger after = ledgers.add(NS, "dora", period, "uid-b", new UsageEntry("run-b", 7, 2, 0, 0.25),
+        (uid, name) -> name.equals("run-a"));
+
+    assertThat(after.getStatus().getPending()).containsOnlyKeys("uid-b");
+    assertThat(after.getStatus().getRuns()).isEqualTo(2L);
+    assertThat(after.getStatus().getInputTokens()).isEqualTo(12L);
+    assertThat(after.getStatus().getTotalCost()).isEqualTo(0.75);
+  }
+}
