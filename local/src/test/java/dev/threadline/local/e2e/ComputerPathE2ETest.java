@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.run.Run;
+import dev.threadline.crds.common.ResourceIds;
+import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.thread.ConversationThread;
@@ -107,17 +109,24 @@ class ComputerPathE2ETest {
   void aRunLongerThanTheDeadlineEndsWithExecutionTimeout() {
     try (LocalModeFixture shortDeadline = LocalModeFixture.start(settings ->
         settings.withAgentPod(AgentPodSettings.defaults().withDeadline(Duration.ofSeconds(2))))) {
-      KubernetesClient local = shortDeadline.local().client();
-      ConversationThread thread = createThread(local, "thread-e2e-slow");
-      createRun(local, thread, 1, "Run `sleep 30`");
+      // Over HTTP, as a client sees it: the stream ends with response.failed / execution_timeout.
+      try (SseStream stream = shortDeadline.stream(LocalModeFixture.ALICE_KEY, "/v1/threads",
+          "{\"messages\":[{\"role\":\"user\",\"content\":\"Run `sleep 30`\"}]}")) {
+        List<SseStream.Frame> frames = stream.readAll();
+        assertThat(stream.types()).endsWith("response.failed", "stream.completed");
+        JsonNode failed = frames.get(frames.size() - 2).data().path("response");
+        assertThat(failed.at("/error/code").asText()).isEqualTo("execution_timeout");
+        assertThat(failed.path("status").asText()).isEqualTo("failed");
+        String threadId = frames.get(0).data().at("/thread/id").asText();
 
-      Run run = awaitEnded(local, "thread-e2e-slow-1", RUN_TIME);
-      assertThat(run.getStatus().getPhase()).isEqualTo("failed");
-      assertThat(run.getStatus().getError().getCode()).isEqualTo("execution_timeout");
-      assertThat(run.getStatus().getEvents()).last().satisfies(event -> {
-        assertThat(event.getType()).isEqualTo("failed");
-        assertThat(event.getData().path("code").asText()).isEqualTo("execution_timeout");
-      });
+        Run run = shortDeadline.local().client().resources(Run.class).inNamespace(NS)
+            .withName(ThreadRuns.runName(ResourceIds.toName(threadId).orElseThrow(), 1)).get();
+        assertThat(run.getStatus().getPhase()).isEqualTo("failed");
+        assertThat(run.getStatus().getEvents()).last().satisfies(event -> {
+          assertThat(event.getType()).isEqualTo("failed");
+          assertThat(event.getData().path("code").asText()).isEqualTo("execution_timeout");
+        });
+      }
     }
   }
 

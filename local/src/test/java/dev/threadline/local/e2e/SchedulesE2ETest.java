@@ -97,6 +97,24 @@ class SchedulesE2ETest {
     assertThat(counted.get("enabled").asBoolean()).isTrue();
   }
 
+  @Test
+  void triggerRunsARecurringScheduleNowAndItsCountsRise() {
+    JsonNode created = json(fixture.post(ALICE_KEY, "/v1/schedules", """
+        {"name": "On demand", "task": "Hello again!", "scheduleType": "recurring", "cronExpression": "0 0 1 1 *"}"""));
+    String id = created.get("schedule").get("id").asText();
+
+    JsonNode triggered = json(fixture.post(ALICE_KEY, "/v1/schedules/" + id + "/trigger", "{}"));
+    assertThat(triggered.get("thread").get("status").asText()).isEqualTo("running");
+    assertThat(triggered.get("message").asText()).isNotBlank();
+    String threadId = triggered.get("thread").get("id").asText();
+
+    JsonNode counted = await().atMost(WAIT).until(() -> schedule(id),
+        s -> s.get("runCount").asLong() == 1 && s.get("successCount").asLong() == 1);
+    assertThat(counted.get("failureCount").asLong()).isZero();
+    JsonNode thread = json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId)).get("thread");
+    assertThat(thread.get("status").asText()).isEqualTo("completed");
+  }
+
   private static boolean isSet(Integer count) {
     return count != null && count > 0;
   }
