@@ -120,8 +120,9 @@ public final class CommandTool implements Tool {
   }
 
   private static void killTree(Process process) {
-    // Children first, so none is re-parented and left running when the shell dies.
-    List<ProcessHandle> tree = Stream.concat(process.descendants(), Stream.of(process.toHandle())).toList();
+    // The whole tree is listed before anything dies, so no child escapes by being re-parented; the
+    // shell dies first, so it cannot run the rest of its script when it sees a child killed.
+    List<ProcessHandle> tree = Stream.concat(Stream.of(process.toHandle()), process.descendants()).toList();
     tree.forEach(ProcessHandle::destroyForcibly);
     try {
       process.waitFor(2, TimeUnit.SECONDS);
