@@ -64,6 +64,7 @@ final class ScheduleMapper {
         Objects.requireNonNullElse(status.getRunCount(), 0L),
         Objects.requireNonNullElse(status.getSuccessCount(), 0L),
         Objects.requireNonNullElse(status.getFailureCount(), 0L),
+        Objects.requireNonNullElse(status.getTotalCost(), 0.0),
         spec.getAppId(),
         metadata(spec),
         Timestamps.format(created),

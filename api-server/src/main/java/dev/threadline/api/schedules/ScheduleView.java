@@ -28,6 +28,7 @@ public record ScheduleView(
     long runCount,
     long successCount,
     long failureCount,
+    double totalCost,
     String appId,
     Map<String, Object> metadata,
     String createdAt,

@@ -74,6 +74,7 @@ class SchedulesMockServerTest {
     assertThat(Instant.parse(nextRunAt).atZone(java.time.ZoneId.of("Europe/Berlin")).getHour()).isEqualTo(9);
     assertThat(schedule.get("lastRunAt").isNull()).isTrue();
     assertThat(schedule.get("runCount").asLong()).isZero();
+    assertThat(schedule.get("totalCost").asDouble()).isZero();
     assertThat(schedule.get("successCount").asLong()).isZero();
     assertThat(schedule.get("failureCount").asLong()).isZero();
     assertThat(schedule.get("createdAt").asString()).endsWith("Z");

@@ -28,6 +28,10 @@ public class ScheduleStatus extends ResourceStatus {
   @Min(0)
   private Long failureCount;
 
+  @JsonPropertyDescription("Cost in USD of the runs the schedule spawned.")
+  @Min(0)
+  private Double totalCost;
+
   @JsonPropertyDescription("One-time only: when the operator fired it. Set once; a fired schedule never fires again.")
   private String firedAt;
 
@@ -99,5 +103,13 @@ public class ScheduleStatus extends ResourceStatus {
 
   public void setCronJob(String cronJob) {
     this.cronJob = cronJob;
+  }
+
+  public Double getTotalCost() {
+    return totalCost;
+  }
+
+  public void setTotalCost(Double totalCost) {
+    this.totalCost = totalCost;
   }
 }

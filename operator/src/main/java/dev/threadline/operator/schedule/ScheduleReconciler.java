@@ -126,6 +126,7 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
     next.setRunCount(counts.runs());
     next.setSuccessCount(counts.successes());
     next.setFailureCount(counts.failures());
+    next.setTotalCost(counts.totalCost());
     next.setLastRunAt(counts.lastRunAt().map(Timestamps::format).orElse(null));
 
     UpdateControl<Schedule> control;
@@ -169,6 +170,7 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
         && Objects.equals(a.getNextRunAt(), b.getNextRunAt())
         && Objects.equals(a.getLastRunAt(), b.getLastRunAt())
         && Objects.equals(a.getRunCount(), b.getRunCount())
+        && Objects.equals(a.getTotalCost(), b.getTotalCost())
         && Objects.equals(a.getSuccessCount(), b.getSuccessCount())
         && Objects.equals(a.getFailureCount(), b.getFailureCount())
         && Objects.equals(a.getFiredAt(), b.getFiredAt())

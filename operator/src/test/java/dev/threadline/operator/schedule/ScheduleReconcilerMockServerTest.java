@@ -185,9 +185,11 @@ class ScheduleReconcilerMockServerTest {
           && Long.valueOf(1).equals(s.getStatus().getSuccessCount())
           && Long.valueOf(1).equals(s.getStatus().getFailureCount()));
       assertThat(counted.getStatus().getLastRunAt()).endsWith("Z");
+      awaitStatus("counts", "sched-count", s -> Double.valueOf(0.2).equals(s.getStatus().getTotalCost()));
 
       setPhase("counts", "run-c-1", "cancelled");
-      awaitStatus("counts", "sched-count", s -> Long.valueOf(2).equals(s.getStatus().getFailureCount()));
+      awaitStatus("counts", "sched-count", s -> Long.valueOf(2).equals(s.getStatus().getFailureCount())
+          && Double.valueOf(0.3).equals(s.getStatus().getTotalCost()));
       setPhase("counts", "run-b-1", "completed");
       awaitStatus("counts", "sched-count", s -> Long.valueOf(2).equals(s.getStatus().getSuccessCount())
           && Long.valueOf(1).equals(s.getStatus().getFailureCount()));
@@ -241,6 +243,7 @@ class ScheduleReconcilerMockServerTest {
     client.resources(Run.class).inNamespace(namespace).withName(name).editStatus(run -> {
       RunStatus status = new RunStatus();
       status.setPhase(phase);
+      status.setCost(0.1);
       run.setStatus(status);
       return run;
     });
