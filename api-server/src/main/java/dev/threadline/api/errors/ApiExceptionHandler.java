@@ -7,6 +7,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.util.DisconnectedClientHelper;
 
 /**
  * Every exception raised while Spring MVC handles a request (including its own: unknown route,
@@ -14,6 +15,9 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  */
 @RestControllerAdvice
 class ApiExceptionHandler {
+  private static final DisconnectedClientHelper DISCONNECTED =
+      new DisconnectedClientHelper(ApiExceptionHandler.class.getName() + ".disconnected");
+
   private final ExceptionMapper mapper;
 
   ApiExceptionHandler(ExceptionMapper mapper) {
@@ -22,6 +26,11 @@ class ApiExceptionHandler {
 
   @ExceptionHandler(Throwable.class)
   ResponseEntity<ErrorBody> handle(Throwable failure, HttpServletRequest request) {
+    // A client that went away (a stream it stopped reading) is not a server error, and there is
+    // nobody left to answer: note it quietly.
+    if (DISCONNECTED.checkAndLogClientDisconnectedException(failure)) {
+      return null;
+    }
     MappedError error = mapper.map(failure, RequestDescriptions.describe(request));
     HttpHeaders headers = new HttpHeaders();
     error.headers().forEach(headers::set);
