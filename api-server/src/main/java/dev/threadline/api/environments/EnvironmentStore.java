@@ -1,18 +1,14 @@
 package dev.threadline.api.environments;
 
+import dev.threadline.api.kubernetes.CachedResourceStore;
 import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentValues;
-import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import io.fabric8.kubernetes.api.model.StatusDetails;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.MixedOperation;
-import io.fabric8.kubernetes.client.dsl.Resource;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,32 +16,27 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.UnaryOperator;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Environment resources and their values Secrets. Reads come from the informer cache; writes go
  * through the Kubernetes API under optimistic locking and wait (bounded) until this replica's cache
  * reflects them. Callers answer with the object the API server returned.
  */
-final class EnvironmentStore {
-  private static final Logger log = LoggerFactory.getLogger(EnvironmentStore.class);
-  /** A concurrent writer may win the optimistic lock; re-read and re-apply a few times. */
-  static final int UPDATE_ATTEMPTS = 5;
+final class EnvironmentStore extends CachedResourceStore<Environment> {
+  /** Default-environment changes race by design (see DefaultEnvironments): allow more re-reads. */
+  private static final int UPDATE_ATTEMPTS = 5;
 
-  private final KubernetesClient client;
-  private final ManagedInformer<Environment> cache;
-  private final Duration visibilityTimeout;
   private final Clock clock;
 
   EnvironmentStore(KubernetesClient client, ManagedInformer<Environment> cache, Duration visibilityTimeout,
       Clock clock) {
-    this.client = client;
-    this.cache = cache;
-    this.visibilityTimeout = visibilityTimeout;
+    super(client, Environment.class, cache, visibilityTimeout);
     this.clock = clock;
+  }
+
+  @Override
+  protected int updateAttempts() {
+    return UPDATE_ATTEMPTS;
   }
 
   Clock clock() {
@@ -53,26 +44,14 @@ final class EnvironmentStore {
   }
 
   /** Environments in a namespace with REST ids, unordered. Shared objects: do not modify. */
-  List<Environment> list(String namespace) {
-    return cache.inNamespace(namespace).stream()
-        .filter(EnvironmentStore::isLive)
-        .filter(EnvironmentMapper::hasRestId)
-        .toList();
-  }
-
-  /** From the cache. Shared object: do not modify. */
-  Optional<Environment> find(String namespace, String name) {
-    return cache.get(namespace, name).filter(EnvironmentStore::isLive);
-  }
-
-  /** From the API server, for decisions that must not act on a stale copy. A private copy. */
-  Optional<Environment> read(String namespace, String name) {
-    return Optional.ofNullable(environments().inNamespace(namespace).withName(name).get()).filter(EnvironmentStore::isLive);
+  @Override
+  public List<Environment> list(String namespace) {
+    return super.list(namespace).stream().filter(EnvironmentMapper::hasRestId).toList();
   }
 
   /** Every live environment of a namespace, from the API server. Private copies. */
   List<Environment> readAll(String namespace) {
-    return environments().inNamespace(namespace).list().getItems().stream().filter(EnvironmentStore::isLive).toList();
+    return resources().inNamespace(namespace).list().getItems().stream().filter(EnvironmentStore::isLive).toList();
   }
 
   /** A private deep copy of a spec, e.g. of a cached object's, to try a change on. */
@@ -80,48 +59,12 @@ final class EnvironmentStore {
     return client.getKubernetesSerialization().clone(spec);
   }
 
-  /** Creates the Environment; {@link KubernetesClientException} 409 when the name is taken. */
-  Environment create(Environment environment) {
-    Environment created = environments().inNamespace(environment.getMetadata().getNamespace())
-        .resource(environment).create();
-    cache.awaitVisible(created, visibilityTimeout);
-    return created;
-  }
-
-  /**
-   * Applies {@code change} to the current Environment and replaces it under optimistic locking;
-   * empty when there is none. {@code change} receives a fresh private copy on every attempt and may
-   * throw to refuse (e.g. a 409 when a build is in progress).
-   */
-  Optional<Environment> update(String namespace, String name, UnaryOperator<Environment> change) {
-    for (int attempt = 1; ; attempt++) {
-      Optional<Environment> current = read(namespace, name);
-      if (current.isEmpty()) {
-        return Optional.empty();
-      }
-      try {
-        Environment updated = environments().inNamespace(namespace).resource(change.apply(current.get())).update();
-        cache.awaitVisible(updated, visibilityTimeout);
-        return Optional.of(updated);
-      } catch (KubernetesClientException conflict) {
-        if (conflict.getCode() != 409 || attempt >= UPDATE_ATTEMPTS) {
-          throw conflict;
-        }
-        log.debug("Environment({}/{}) changed concurrently; retrying (attempt {})", namespace, name, attempt);
-      }
-    }
-  }
-
   /** Deletes the Environment and its values Secret; false when there was none. */
-  boolean delete(String namespace, String name) {
-    List<StatusDetails> deleted = environments().inNamespace(namespace).withName(name).delete();
+  @Override
+  public boolean delete(String namespace, String name) {
     // Owner references make the cluster delete the Secret too; deleting it now leaves no window.
     client.secrets().inNamespace(namespace).withName(EnvironmentValues.secretName(name)).delete();
-    if (deleted.isEmpty()) {
-      return false;
-    }
-    cache.awaitGone(namespace, name, deleted.getFirst().getUid(), visibilityTimeout);
-    return true;
+    return super.delete(namespace, name);
   }
 
   /** The values stored for an Environment (decoded), empty when it has none. */
@@ -165,12 +108,5 @@ final class EnvironmentStore {
     client.secrets().inNamespace(namespace).resource(secret).createOr(existing -> existing.update());
   }
 
-  private MixedOperation<Environment, KubernetesResourceList<Environment>, Resource<Environment>> environments() {
-    return client.resources(Environment.class);
-  }
-
   /** An environment being deleted (finalizers pending) is already gone for REST clients. */
-  private static boolean isLive(Environment environment) {
-    return environment.getMetadata().getDeletionTimestamp() == null;
-  }
 }
