@@ -3,7 +3,7 @@ package dev.threadline.api.containers;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.crds.environment.EnvironmentValues;
 import dev.threadline.crds.environment.McpServer;
-import dev.threadline.crds.environment.SecretKeyReference;
+import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.environment.ValueSource;
 import java.util.ArrayList;
 import java.util.List;

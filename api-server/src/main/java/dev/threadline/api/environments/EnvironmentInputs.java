@@ -21,7 +21,7 @@ import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.crds.environment.EnvironmentValues;
 import dev.threadline.crds.environment.EnvironmentVariable;
 import dev.threadline.crds.environment.McpServer;
-import dev.threadline.crds.environment.SecretKeyReference;
+import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.environment.ValueSource;
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -2,10 +2,13 @@ package dev.threadline.crds.agent;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.threadline.crds.webhook.WebhookEndpoint;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The agent's configuration: model, provider and instructions. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -27,6 +30,11 @@ public class AgentSpec {
   @JsonPropertyDescription("System instructions given to the model on every run.")
   @Size(max = 65536)
   private String instructions;
+
+
+  @JsonPropertyDescription("Receivers of this resource's events, signed per Standard Webhooks. See docs/webhooks.md.")
+  @Size(max = WebhookEndpoint.MAX_PER_RESOURCE)
+  private List<WebhookEndpoint> webhooks = new ArrayList<>();
 
   public String getDisplayName() {
     return displayName;
@@ -58,5 +66,13 @@ public class AgentSpec {
 
   public void setInstructions(String instructions) {
     this.instructions = instructions;
+  }
+
+  public List<WebhookEndpoint> getWebhooks() {
+    return webhooks;
+  }
+
+  public void setWebhooks(List<WebhookEndpoint> webhooks) {
+    this.webhooks = webhooks;
   }
 }

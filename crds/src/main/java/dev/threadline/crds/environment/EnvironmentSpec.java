@@ -3,6 +3,7 @@ package dev.threadline.crds.environment;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.threadline.crds.webhook.WebhookEndpoint;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
@@ -25,6 +26,11 @@ import java.util.Map;
 @ValidationRule(value = "!has(self.mcpServers) || self.mcpServers.all(v, self.mcpServers.filter(o, o.name == v.name).size() == 1)",
     message = "MCP server names must be unique")
 public class EnvironmentSpec {
+
+  @JsonPropertyDescription("Receivers of this resource's events, signed per Standard Webhooks. See docs/webhooks.md.")
+  @Size(max = WebhookEndpoint.MAX_PER_RESOURCE)
+  private List<WebhookEndpoint> webhooks = new ArrayList<>();
+
   public static final int MAX_VARIABLES = 200;
   public static final int MAX_SECRETS = 100;
   public static final int MAX_SETUP_SCRIPTS = 50;
@@ -225,5 +231,13 @@ public class EnvironmentSpec {
   @JsonProperty("isActive")
   public void setIsActive(Boolean isActive) {
     this.isActive = isActive;
+  }
+
+  public List<WebhookEndpoint> getWebhooks() {
+    return webhooks;
+  }
+
+  public void setWebhooks(List<WebhookEndpoint> webhooks) {
+    this.webhooks = webhooks;
   }
 }

@@ -31,6 +31,10 @@ public class EnvironmentStatus extends ResourceStatus {
   @JsonPropertyDescription("The current or last test build.")
   private TestBuildResult testBuild;
 
+
+  @JsonPropertyDescription("The build whose build.ready or build.failed webhooks were queued last: buildHash@lastBuildAt.")
+  private String webhooksQueuedFor;
+
   public BuildStatus getBuildStatus() {
     return buildStatus;
   }
@@ -93,5 +97,13 @@ public class EnvironmentStatus extends ResourceStatus {
 
   public void setLastBuildAt(String lastBuildAt) {
     this.lastBuildAt = lastBuildAt;
+  }
+
+  public String getWebhooksQueuedFor() {
+    return webhooksQueuedFor;
+  }
+
+  public void setWebhooksQueuedFor(String webhooksQueuedFor) {
+    this.webhooksQueuedFor = webhooksQueuedFor;
   }
 }

@@ -2,6 +2,7 @@ package dev.threadline.crds.environment;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.threadline.crds.common.SecretKeyReference;
 import io.fabric8.generator.annotation.Required;
 
 /** Where a sensitive value lives: always a Secret, never the spec. */

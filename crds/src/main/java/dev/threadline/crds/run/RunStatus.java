@@ -71,6 +71,10 @@ public class RunStatus extends ResourceStatus {
   @JsonPropertyDescription("Set by the operator once the run's usage is counted in its month's UsageLedger.")
   private Boolean usageRecorded;
 
+
+  @JsonPropertyDescription("True once the webhook deliveries of this run's final state exist (or none was configured).")
+  private Boolean webhooksQueued;
+
   public String getPhase() {
     return phase;
   }
@@ -213,5 +217,13 @@ public class RunStatus extends ResourceStatus {
 
   public void setUsageRecorded(Boolean usageRecorded) {
     this.usageRecorded = usageRecorded;
+  }
+
+  public Boolean getWebhooksQueued() {
+    return webhooksQueued;
+  }
+
+  public void setWebhooksQueued(Boolean webhooksQueued) {
+    this.webhooksQueued = webhooksQueued;
   }
 }

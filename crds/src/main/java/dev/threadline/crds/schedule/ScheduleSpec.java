@@ -3,11 +3,14 @@ package dev.threadline.crds.schedule;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.crds.webhook.WebhookEndpoint;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import java.util.ArrayList;
+import java.util.List;
 
 /** What to run, where, and when. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -65,6 +68,11 @@ public class ScheduleSpec {
 
   @JsonPropertyDescription("Custom key-value data, copied onto every thread the schedule creates.")
   private JsonNode metadata;
+
+
+  @JsonPropertyDescription("Receivers of this resource's events, signed per Standard Webhooks. See docs/webhooks.md.")
+  @Size(max = WebhookEndpoint.MAX_PER_RESOURCE)
+  private List<WebhookEndpoint> webhooks = new ArrayList<>();
 
   public String getDisplayName() {
     return displayName;
@@ -160,5 +168,13 @@ public class ScheduleSpec {
 
   public void setMetadata(JsonNode metadata) {
     this.metadata = metadata;
+  }
+
+  public List<WebhookEndpoint> getWebhooks() {
+    return webhooks;
+  }
+
+  public void setWebhooks(List<WebhookEndpoint> webhooks) {
+    this.webhooks = webhooks;
   }
 }

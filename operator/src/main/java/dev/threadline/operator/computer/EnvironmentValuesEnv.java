@@ -4,7 +4,7 @@ import dev.threadline.crds.environment.EnvironmentSecret;
 import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.crds.environment.EnvironmentVariable;
 import dev.threadline.crds.environment.McpServer;
-import dev.threadline.crds.environment.SecretKeyReference;
+import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.environment.ValueSource;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;

@@ -14,7 +14,7 @@ import dev.threadline.crds.environment.EnvironmentDocument;
 import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.crds.environment.EnvironmentVariable;
 import dev.threadline.crds.environment.McpServer;
-import dev.threadline.crds.environment.SecretKeyReference;
+import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.environment.ValueSource;
 import dev.threadline.crds.run.Attachment;
 import dev.threadline.crds.run.Run;
