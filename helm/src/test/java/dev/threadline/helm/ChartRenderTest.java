@@ -249,6 +249,18 @@ class ChartRenderTest {
   }
 
   @Test
+  void webhookDeliveriesAreWrittenByTheOperatorOnlyAndReadByTheApiServerAndUsers() {
+    String deliveries = "webhookdeliveries";
+    for (String verb : List.of("get", "list", "watch", "create", "delete")) {
+      assertThat(defaults.scopesAllowing("threadline-operator", "threadline.dev", deliveries, verb)).as(verb).hasSize(1);
+    }
+    assertThat(defaults.scopesAllowing("threadline-operator", "threadline.dev", deliveries + "/status", "update")).hasSize(1);
+    assertThat(defaults.scopesAllowing("threadline-api-server", "threadline.dev", deliveries, "list")).hasSize(1);
+    assertThat(defaults.scopesAllowing("threadline-api-server", "threadline.dev", deliveries, "create")).isEmpty();
+    assertThat(defaults.scopesAllowing("threadline-api-server", "threadline.dev", deliveries + "/status", "update")).isEmpty();
+  }
+
+  @Test
   void operatorEnvironmentWiresDefaultValues() {
     Map<String, JsonNode> env = env(container(defaults.get("Deployment", "threadline-operator")));
 
@@ -272,6 +284,9 @@ class ChartRenderTest {
     assertThat(env).containsKeys("THREADLINE_AGENT_CPU_REQUEST", "THREADLINE_AGENT_MEMORY_REQUEST",
         "THREADLINE_AGENT_CPU_LIMIT", "THREADLINE_AGENT_CANCEL_GRACE_SECONDS", "THREADLINE_WORKSPACE_STORAGE_CLASS",
         "THREADLINE_MODEL_PRICES");
+    assertThat(env.get("THREADLINE_WEBHOOK_RETRY_DELAYS").path("value").asText()).isEqualTo("10s,40s,160s,640s");
+    assertThat(env.get("THREADLINE_WEBHOOK_RETENTION").path("value").asText()).isEqualTo("7d");
+    assertThat(env.get("THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS").path("value").asText()).isEqualTo("false");
     assertThat(container(defaults.get("Deployment", "threadline-operator")).path("image").asText())
         .isEqualTo("ghcr.io/threadline/operator:0.1.0");
   }
@@ -291,6 +306,7 @@ class ChartRenderTest {
     assertThat(env.get("THREADLINE_MODEL_PROVIDER").path("value").asText()).isEqualTo("anthropic");
     assertThat(env.get("THREADLINE_MODEL_NAME").path("value").asText()).isEqualTo("claude-sonnet-4-5");
     assertThat(env.get("THREADLINE_LOG_LEVEL").path("value").asText()).as("extraEnv").isEqualTo("debug");
+    assertThat(env.get("THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS").path("value").asText()).isEqualTo("true");
     assertThat(operator.path("image").asText()).isEqualTo("ghcr.io/threadline/operator:0.2.0-rc1");
     assertThat(operator.at("/resources/limits/cpu").asText()).isEqualTo("1");
   }
