@@ -2,6 +2,7 @@ package dev.threadline.api.agents;
 
 import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.api.webhooks.WebhookSecrets;
 import dev.threadline.crds.agent.Agent;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -19,7 +20,9 @@ class AgentConfiguration {
 
   @Bean
   AgentService agentService(
-      KubernetesClient client, ManagedInformer<Agent> agentInformer, ApiServerSettings settings, Clock clock) {
-    return new AgentService(new AgentStore(client, agentInformer, settings.writeVisibilityTimeout()), clock);
+      KubernetesClient client, ManagedInformer<Agent> agentInformer, ApiServerSettings settings,
+      WebhookSecrets webhookSecrets, Clock clock) {
+    return new AgentService(
+        new AgentStore(client, agentInformer, settings.writeVisibilityTimeout()), webhookSecrets, clock);
   }
 }

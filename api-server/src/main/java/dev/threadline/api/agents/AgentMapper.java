@@ -1,6 +1,7 @@
 package dev.threadline.api.agents;
 
 import dev.threadline.api.kubernetes.Annotations;
+import dev.threadline.api.webhooks.WebhookViews;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.agent.AgentSpec;
 import dev.threadline.crds.common.Labels;
@@ -25,6 +26,11 @@ final class AgentMapper {
   private AgentMapper() {}
 
   static AgentView toView(Agent agent, String userId) {
+    return toView(agent, userId, Map.of());
+  }
+
+  /** The view, showing the webhook secrets this write generated (by URL). */
+  static AgentView toView(Agent agent, String userId, Map<String, String> generatedSecrets) {
     AgentSpec spec = Optional.ofNullable(agent.getSpec()).orElseGet(AgentSpec::new);
     Instant created = createdAt(agent);
     // Our annotation is written just before the API server stamps creationTimestamp (whole
@@ -44,7 +50,8 @@ final class AgentMapper {
         spec.getModel(),
         spec.getInstructions(),
         createdAt,
-        updatedAt);
+        updatedAt,
+        WebhookViews.of(spec.getWebhooks(), generatedSecrets));
   }
 
   /**

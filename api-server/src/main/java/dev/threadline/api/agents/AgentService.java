@@ -7,8 +7,13 @@ import dev.threadline.api.paging.PageRequest;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.agent.AgentSpec;
 import dev.threadline.crds.common.ResourceIds;
+import dev.threadline.api.webhooks.ConfiguredOn;
+import dev.threadline.api.webhooks.WebhookChange;
+import dev.threadline.api.webhooks.WebhookSecrets;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The agent operations of one tenant. Everything is looked up in the tenant's own namespace, so
@@ -16,10 +21,12 @@ import java.util.List;
  */
 public final class AgentService {
   private final AgentStore store;
+  private final WebhookSecrets webhookSecrets;
   private final Clock clock;
 
-  AgentService(AgentStore store, Clock clock) {
+  AgentService(AgentStore store, WebhookSecrets webhookSecrets, Clock clock) {
     this.store = store;
+    this.webhookSecrets = webhookSecrets;
     this.clock = clock;
   }
 
@@ -35,9 +42,24 @@ public final class AgentService {
             : AgentProvider.parse("provider", request.provider()).wireName());
     spec.setModel(AgentRules.requiredText("model", request.model(), AgentRules.MAX_MODEL));
     spec.setInstructions(AgentRules.instructions(request.instructions()));
+    WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.AGENT);
     String id = ResourceIds.newId(AgentMapper.ID_PREFIX);
+    String name = ResourceIds.toName(id).orElseThrow();
+    WebhookChange.Resolved resolved = webhooks == null ? null : webhooks.resolve(name, List.of(), Map.of());
+    if (resolved != null) {
+      spec.setWebhooks(resolved.endpoints());
+    }
     Agent created = store.create(AgentMapper.newAgent(tenant.namespace(), id, spec, clock.instant()));
-    return AgentMapper.toView(created, tenant.userId());
+    if (resolved != null) {
+      try {
+        webhookSecrets.write(created, resolved);
+      } catch (RuntimeException failed) {
+        // Never leave an agent whose spec names signing secrets that were not stored.
+        store.delete(tenant.namespace(), name);
+        throw failed;
+      }
+    }
+    return AgentMapper.toView(created, tenant.userId(), resolved == null ? Map.of() : resolved.generated());
   }
 
   public ListEnvelope<AgentView> list(Tenant tenant, PageRequest page) {
@@ -61,22 +83,37 @@ public final class AgentService {
     String name = nameOf(agentId);
     // Validate before touching the cluster, so a bad field never costs a round trip.
     AgentSpecChange change = AgentSpecChange.of(request);
-    if (change.isEmpty()) {
+    WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.AGENT);
+    if (change.isEmpty() && webhooks == null) {
       return get(tenant, agentId);
     }
+    Map<String, String> stored = webhooks == null ? Map.of() : webhookSecrets.read(tenant.namespace(), name);
+    AtomicReference<WebhookChange.Resolved> resolved = new AtomicReference<>();
     Agent updated = store.update(tenant.namespace(), name, current -> {
-          change.applyTo(current.getSpec() == null ? newSpec(current) : current.getSpec());
+          AgentSpec spec = current.getSpec() == null ? newSpec(current) : current.getSpec();
+          change.applyTo(spec);
+          if (webhooks != null) {
+            resolved.set(webhooks.resolve(name, spec.getWebhooks(), stored));
+            spec.setWebhooks(resolved.get().endpoints());
+          }
           AgentMapper.touch(current, clock.instant());
           return current;
         })
         .orElseThrow(() -> notFound(agentId));
-    return AgentMapper.toView(updated, tenant.userId());
+    if (resolved.get() != null) {
+      webhookSecrets.write(updated, resolved.get());
+    }
+    return AgentMapper.toView(updated, tenant.userId(),
+        resolved.get() == null ? Map.of() : resolved.get().generated());
   }
 
   public void delete(Tenant tenant, String agentId) {
-    if (!store.delete(tenant.namespace(), nameOf(agentId))) {
+    String name = nameOf(agentId);
+    if (!store.delete(tenant.namespace(), name)) {
       throw notFound(agentId);
     }
+    // Owner references make the cluster delete it too; deleting it now leaves no window.
+    webhookSecrets.delete(tenant.namespace(), name);
   }
 
   private static AgentSpec newSpec(Agent agent) {

@@ -1,8 +1,13 @@
 package dev.threadline.api.agents;
 
+import dev.threadline.api.webhooks.WebhookView;
+import java.util.List;
+
 /**
  * An agent as REST clients see it. All fields are always present; {@code instructions} is null
- * when there are none. Times are ISO 8601 UTC with {@code Z}.
+ * when there are none. Times are ISO 8601 UTC with {@code Z}. {@code webhooks} (beyond the
+ * contract) is empty when there are none; a secret shows only in the answer to the write that
+ * generated it.
  */
 public record AgentView(
     String id,
@@ -12,4 +17,5 @@ public record AgentView(
     String model,
     String instructions,
     String createdAt,
-    String updatedAt) {}
+    String updatedAt,
+    List<WebhookView> webhooks) {}

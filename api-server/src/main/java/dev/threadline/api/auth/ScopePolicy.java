@@ -13,6 +13,7 @@ import java.util.Set;
  *   <tr><td>/environments/**</td><td>read or environments</td><td>environments</td></tr>
  *   <tr><td>/v1/agents/**</td><td>read or agents</td><td>agents</td></tr>
  *   <tr><td>/v1/usage</td><td>read</td><td>read</td></tr>
+ *   <tr><td>/v1/webhooks/** (delivery records, read-only)</td><td>read</td><td>read</td></tr>
  *   <tr><td>anything else</td><td>admin</td><td>admin</td></tr>
  * </table>
  * {@code admin} passes everywhere. Unknown paths need {@code admin}: a new endpoint is closed to
@@ -35,7 +36,7 @@ final class ScopePolicy {
     if (under(path, "/v1/agents")) {
       return Scope.AGENTS;
     }
-    if (under(path, "/v1/usage")) {
+    if (under(path, "/v1/usage") || under(path, "/v1/webhooks")) {
       return Scope.READ;
     }
     return Scope.ADMIN;

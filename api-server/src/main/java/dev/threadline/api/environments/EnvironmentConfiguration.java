@@ -2,6 +2,7 @@ package dev.threadline.api.environments;
 
 import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.api.webhooks.WebhookSecrets;
 import dev.threadline.crds.environment.Environment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -36,8 +37,9 @@ class EnvironmentConfiguration {
   }
 
   @Bean
-  EnvironmentService environmentService(EnvironmentStore store, DefaultEnvironments defaults, Clock clock) {
-    return new EnvironmentService(store, defaults, clock);
+  EnvironmentService environmentService(EnvironmentStore store, DefaultEnvironments defaults,
+      WebhookSecrets webhookSecrets, Clock clock) {
+    return new EnvironmentService(store, defaults, webhookSecrets, clock);
   }
 
   @Bean

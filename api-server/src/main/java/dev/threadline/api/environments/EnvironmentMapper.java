@@ -1,6 +1,7 @@
 package dev.threadline.api.environments;
 
 import dev.threadline.api.kubernetes.Annotations;
+import dev.threadline.api.webhooks.WebhookViews;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
@@ -32,6 +33,11 @@ final class EnvironmentMapper {
   private EnvironmentMapper() {}
 
   static EnvironmentView toView(Environment environment, String userId) {
+    return toView(environment, userId, Map.of());
+  }
+
+  /** The view, showing the webhook secrets this write generated (by URL). */
+  static EnvironmentView toView(Environment environment, String userId, Map<String, String> generatedSecrets) {
     EnvironmentSpec spec = spec(environment);
     EnvironmentStatus status = Optional.ofNullable(environment.getStatus()).orElseGet(EnvironmentStatus::new);
     EnvironmentPackages packages = Optional.ofNullable(spec.getPackages()).orElseGet(EnvironmentPackages::new);
@@ -63,7 +69,8 @@ final class EnvironmentMapper {
         isDefault(environment),
         isActive(environment),
         Timestamps.format(createdAt(environment)),
-        Timestamps.format(updatedAt(environment)));
+        Timestamps.format(updatedAt(environment)),
+        WebhookViews.of(spec.getWebhooks(), generatedSecrets));
   }
 
   static EnvironmentSummary toSummary(Environment environment) {

@@ -1,6 +1,7 @@
 package dev.threadline.api.environments;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.threadline.api.webhooks.WebhookInput;
 import java.util.List;
 import java.util.Map;
 
@@ -26,14 +27,16 @@ final class EnvironmentRequests {
       List<McpServerInput> mcpServers,
       List<DocumentInput> documentation,
       Boolean internetAccess,
-      @JsonProperty("isDefault") Boolean isDefault) {}
+      @JsonProperty("isDefault") Boolean isDefault,
+      List<WebhookInput> webhooks) {}
 
   /**
    * {@code PATCH /environments/:id}: every field optional; an absent or null field stays as it is. A
    * list given replaces the list. In {@code environmentVariables}, {@code secrets} and {@code
    * mcpServers}, an item whose value (or bearerToken) is absent or the mask {@code "****"} keeps the
    * stored value of the same key, so a client can send back what it read. {@code isActive: true}
-   * restores a soft-deleted environment.
+   * restores a soft-deleted environment. {@code webhooks} given replaces the whole list ({@code []}
+   * removes them all); an item without {@code secret} keeps the stored secret of the same URL.
    */
   record Update(
       String name,
@@ -49,7 +52,8 @@ final class EnvironmentRequests {
       List<DocumentInput> documentation,
       Boolean internetAccess,
       @JsonProperty("isDefault") Boolean isDefault,
-      @JsonProperty("isActive") Boolean isActive) {}
+      @JsonProperty("isActive") Boolean isActive,
+      List<WebhookInput> webhooks) {}
 
   record PackagesInput(List<String> system, List<String> python, List<String> node) {}
 

@@ -9,6 +9,9 @@ import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentPackages;
 import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.crds.environment.EnvironmentValues;
+import dev.threadline.api.webhooks.ConfiguredOn;
+import dev.threadline.api.webhooks.WebhookChange;
+import dev.threadline.api.webhooks.WebhookSecrets;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -27,11 +30,14 @@ public final class EnvironmentService {
 
   private final EnvironmentStore store;
   private final DefaultEnvironments defaults;
+  private final WebhookSecrets webhookSecrets;
   private final Clock clock;
 
-  EnvironmentService(EnvironmentStore store, DefaultEnvironments defaults, Clock clock) {
+  EnvironmentService(EnvironmentStore store, DefaultEnvironments defaults, WebhookSecrets webhookSecrets,
+      Clock clock) {
     this.store = store;
     this.defaults = defaults;
+    this.webhookSecrets = webhookSecrets;
     this.clock = clock;
   }
 
@@ -44,11 +50,19 @@ public final class EnvironmentService {
     spec.setDisplayName(EnvironmentInputs.name(request.name()));
     SecretValues values = SecretValues.none();
     new SpecChange(request).applyTo(spec, EnvironmentValues.secretName(name), values);
+    WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.ENVIRONMENT);
+    WebhookChange.Resolved resolved = webhooks == null ? null : webhooks.resolve(name, List.of(), Map.of());
+    if (resolved != null) {
+      spec.setWebhooks(resolved.endpoints());
+    }
     spec.setIsDefault(false); // made default below, through the one path that keeps a single default
     Environment created = store.create(EnvironmentMapper.newEnvironment(tenant.namespace(), name, spec, clock.instant()));
     try {
       if (!values.data().isEmpty()) {
         store.writeValues(created, values.data());
+      }
+      if (resolved != null) {
+        webhookSecrets.write(created, resolved);
       }
     } catch (RuntimeException failed) {
       // Never leave an environment whose spec names values that were not stored.
@@ -59,7 +73,7 @@ public final class EnvironmentService {
       created = defaults.setDefault(tenant.namespace(), name);
     }
     log.info("Environment({}/{}) created", tenant.namespace(), name);
-    return EnvironmentMapper.toView(created, tenant.userId());
+    return EnvironmentMapper.toView(created, tenant.userId(), resolved == null ? Map.of() : resolved.generated());
   }
 
   public ListEnvelope<EnvironmentSummary> list(Tenant tenant, boolean active, Boolean isDefault, PageRequest page) {
@@ -92,7 +106,10 @@ public final class EnvironmentService {
     String name = nameOf(environmentId);
     SpecChange change = new SpecChange(request);
     String displayName = request.name() == null ? null : EnvironmentInputs.name(request.name());
+    WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.ENVIRONMENT);
     Map<String, String> stored = change.touchesValues() ? store.values(tenant.namespace(), name) : Map.of();
+    Map<String, String> storedSecrets = webhooks == null ? Map.of() : webhookSecrets.read(tenant.namespace(), name);
+    AtomicReference<WebhookChange.Resolved> resolved = new AtomicReference<>();
     AtomicReference<SecretValues> values = new AtomicReference<>();
     Environment updated = store.update(tenant.namespace(), name, current -> {
           EnvironmentSpec spec = EnvironmentMapper.spec(current);
@@ -108,6 +125,10 @@ public final class EnvironmentService {
           if (request.isActive() != null) {
             spec.setIsActive(request.isActive());
           }
+          if (webhooks != null) {
+            resolved.set(webhooks.resolve(name, spec.getWebhooks(), storedSecrets));
+            spec.setWebhooks(resolved.get().endpoints());
+          }
           EnvironmentMapper.touch(current, clock.instant());
           return current;
         })
@@ -115,10 +136,14 @@ public final class EnvironmentService {
     if (change.touchesValues() && values.get().changed()) {
       store.writeValues(updated, values.get().data());
     }
+    if (resolved.get() != null) {
+      webhookSecrets.write(updated, resolved.get());
+    }
     if (Boolean.TRUE.equals(request.isDefault())) {
       updated = defaults.setDefault(tenant.namespace(), name);
     }
-    return EnvironmentMapper.toView(updated, tenant.userId());
+    return EnvironmentMapper.toView(updated, tenant.userId(),
+        resolved.get() == null ? Map.of() : resolved.get().generated());
   }
 
   /** Soft delete (hidden, no longer the default) unless {@code hard}: then the resource and its Secret go. */
@@ -128,6 +153,7 @@ public final class EnvironmentService {
       if (!store.delete(tenant.namespace(), name)) {
         throw notFound(environmentId);
       }
+      webhookSecrets.delete(tenant.namespace(), name);
       log.info("Environment({}/{}) deleted", tenant.namespace(), name);
     } else {
       store.update(tenant.namespace(), name, current -> {

@@ -2,13 +2,16 @@ package dev.threadline.api.environments;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.threadline.api.webhooks.WebhookView;
 import java.util.List;
 import java.util.Map;
 
 /**
- * An environment as REST clients see it: exactly the contract's fields. Values of variables and
+ * An environment as REST clients see it: the contract's fields, then webhooks. Values of variables and
  * secrets, and MCP bearer tokens, are never returned: each shows as {@code "****"}. Times are ISO
  * 8601 UTC with {@code Z}. {@code buildLogs} is null here; {@code GET .../build/logs} serves them.
+ * {@code webhooks} is beyond the contract: a signing secret shows only in the answer to the write
+ * that generated it.
  */
 public record EnvironmentView(
     String id,
@@ -34,7 +37,8 @@ public record EnvironmentView(
     @JsonProperty("isDefault") boolean isDefault,
     @JsonProperty("isActive") boolean isActive,
     String createdAt,
-    String updatedAt) {
+    String updatedAt,
+    List<WebhookView> webhooks) {
 
   public record PackagesView(List<String> system, List<String> python, List<String> node) {}
 

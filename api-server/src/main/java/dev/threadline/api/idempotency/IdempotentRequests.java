@@ -5,6 +5,7 @@ import dev.threadline.api.errors.ApiException;
 import java.net.URI;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -77,8 +78,24 @@ public final class IdempotentRequests {
     }, this::replay);
   }
 
+  /**
+   * {@link #executeJson} for a response that shows secrets once: they are not recorded, and a
+   * repeat gets them from where they are stored (see {@link ResponseSecrets}).
+   */
+  public ResponseEntity<?> executeJson(Tenant tenant, String key, RequestFingerprint fingerprint,
+      Supplier<ResponseEntity<?>> action, ResponseSecrets secrets) {
+    return execute(tenant, key, fingerprint, () -> {
+      ResponseEntity<?> response = action.get();
+      return new Recorded<>(response, record(response, secrets));
+    }, result -> replay(result, body -> secrets.restore(tenant, body)));
+  }
+
   /** The JSON response a repeat gets: the first one's status, Location and body. */
   public ResponseEntity<?> replay(StoredResult result) {
+    return replay(result, UnaryOperator.identity());
+  }
+
+  private ResponseEntity<?> replay(StoredResult result, UnaryOperator<JsonNode> restore) {
     if (!(result instanceof StoredResult.Json stored)) {
       throw new IllegalStateException("not a JSON result: " + result);
     }
@@ -88,13 +105,20 @@ public final class IdempotentRequests {
     if (stored.location() != null) {
       builder.location(URI.create(stored.location()));
     }
-    return builder.body(json.readTree(stored.body()));
+    return builder.body(restore.apply(json.readTree(stored.body())));
   }
 
   /** What to record of a JSON response. */
   public StoredResult record(ResponseEntity<?> response) {
+    return record(response, null);
+  }
+
+  private StoredResult record(ResponseEntity<?> response, ResponseSecrets secrets) {
     String location = response.getHeaders().getFirst(HttpHeaders.LOCATION);
     JsonNode body = json.valueToTree(response.getBody());
+    if (secrets != null) {
+      body = secrets.withhold(body);
+    }
     return new StoredResult.Json(response.getStatusCode().value(), location, json.writeValueAsString(body));
   }
 }

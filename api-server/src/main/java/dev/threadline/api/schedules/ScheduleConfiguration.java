@@ -2,6 +2,7 @@ package dev.threadline.api.schedules;
 
 import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.api.webhooks.WebhookSecrets;
 import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleFirer;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -22,10 +23,10 @@ class ScheduleConfiguration {
   @Bean
   ScheduleService scheduleService(
       KubernetesClient client, ManagedInformer<Schedule> scheduleInformer, ApiServerSettings settings, Clock clock,
-      ExecutionAllowance executionAllowance) {
+      ExecutionAllowance executionAllowance, WebhookSecrets webhookSecrets) {
     return new ScheduleService(
-        new ScheduleStore(client, scheduleInformer, settings.writeVisibilityTimeout()), new ScheduleFirer(client), clock,
-        executionAllowance);
+        new ScheduleStore(client, scheduleInformer, settings.writeVisibilityTimeout()), new ScheduleFirer(client),
+        webhookSecrets, clock, executionAllowance);
   }
 
   @Bean

@@ -7,6 +7,8 @@ import dev.threadline.api.idempotency.IdempotentRequests;
 import dev.threadline.api.idempotency.RequestFingerprint;
 import dev.threadline.api.paging.ListEnvelope;
 import dev.threadline.api.paging.PageRequest;
+import dev.threadline.api.webhooks.WebhookReplays;
+import dev.threadline.api.webhooks.WebhookSecrets;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import org.springframework.http.MediaType;
@@ -28,12 +30,18 @@ import org.springframework.web.bind.annotation.RestController;
 class ScheduleController {
   private final ScheduleService schedules;
   private final IdempotentRequests idempotency;
+  private final WebhookReplays webhookReplays;
 
-  ScheduleController(ScheduleService schedules, IdempotentRequests idempotency) {
+  ScheduleController(ScheduleService schedules, IdempotentRequests idempotency, WebhookSecrets webhookSecrets) {
     this.schedules = schedules;
     this.idempotency = idempotency;
+    this.webhookReplays = new WebhookReplays(webhookSecrets, "schedule");
   }
 
+  /**
+   * A generated webhook secret is not kept in the idempotency record: a repeat shows the one the
+   * schedule's webhooks Secret holds (see {@link WebhookReplays}).
+   */
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<?> create(
       Tenant tenant, @RequestBody(required = false) ScheduleRequests.Create request,
@@ -42,7 +50,7 @@ class ScheduleController {
       ScheduleView created = schedules.create(tenant, request);
       return ResponseEntity.created(URI.create("/v1/schedules/" + created.id()))
           .body(new ScheduleResponses.Single(created));
-    });
+    }, webhookReplays);
   }
 
   /** Default limit 50, at most 100 (as the other lists); {@code stats} counts all matches. */

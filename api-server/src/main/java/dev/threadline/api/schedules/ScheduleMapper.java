@@ -2,6 +2,7 @@ package dev.threadline.api.schedules;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadline.api.kubernetes.Annotations;
+import dev.threadline.api.webhooks.WebhookViews;
 import dev.threadline.core.schedule.CronSchedule;
 import dev.threadline.core.schedule.InvalidScheduleException;
 import dev.threadline.crds.common.Labels;
@@ -37,6 +38,11 @@ final class ScheduleMapper {
   private ScheduleMapper() {}
 
   static ScheduleView toView(Schedule schedule, String userId, Instant now) {
+    return toView(schedule, userId, now, Map.of());
+  }
+
+  /** The view, showing the webhook secrets this write generated (by URL). */
+  static ScheduleView toView(Schedule schedule, String userId, Instant now, Map<String, String> generatedSecrets) {
     ScheduleSpec spec = Optional.ofNullable(schedule.getSpec()).orElseGet(ScheduleSpec::new);
     ScheduleStatus status = Optional.ofNullable(schedule.getStatus()).orElseGet(ScheduleStatus::new);
     Instant created = createdAt(schedule);
@@ -68,7 +74,8 @@ final class ScheduleMapper {
         spec.getAppId(),
         metadata(spec),
         Timestamps.format(created),
-        Timestamps.format(updated));
+        Timestamps.format(updated),
+        WebhookViews.of(spec.getWebhooks(), generatedSecrets));
   }
 
   /** {@code spec.enabled}, except that a one-time schedule that has run will not fire again. */

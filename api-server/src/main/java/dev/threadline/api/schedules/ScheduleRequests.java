@@ -1,5 +1,7 @@
 package dev.threadline.api.schedules;
 
+import dev.threadline.api.webhooks.WebhookInput;
+import java.util.List;
 import java.util.Map;
 
 /** Request bodies of the schedule endpoints. Unknown fields are ignored; absent and null are alike. */
@@ -9,7 +11,8 @@ final class ScheduleRequests {
   /**
    * {@code POST /v1/schedules}: {@code name}, {@code task} and {@code scheduleType} required;
    * {@code cronExpression} for recurring, {@code scheduledTime} for one-time schedules.
-   * {@code appId} is accepted beyond the contract (the list filters on it).
+   * {@code appId} is accepted beyond the contract (the list filters on it), and so are {@code
+   * webhooks}.
    */
   record Create(
       String name,
@@ -23,8 +26,13 @@ final class ScheduleRequests {
       Boolean enabled,
       String description,
       String appId,
-      Map<String, Object> metadata) {}
+      Map<String, Object> metadata,
+      List<WebhookInput> webhooks) {}
 
-  /** {@code PATCH /v1/schedules/:id}: the contract's fields, plus {@code description}. */
-  record Update(String name, String task, String cronExpression, String timezone, Boolean enabled, String description) {}
+  /**
+   * {@code PATCH /v1/schedules/:id}: the contract's fields, plus {@code description} and {@code
+   * webhooks} (given: replaces the whole list; {@code []} removes them all).
+   */
+  record Update(String name, String task, String cronExpression, String timezone, Boolean enabled, String description,
+      List<WebhookInput> webhooks) {}
 }

@@ -12,10 +12,15 @@ import dev.threadline.crds.schedule.ScheduleSpec;
 import dev.threadline.crds.schedule.Schedules;
 import dev.threadline.crds.thread.ThreadState;
 import dev.threadline.api.usage.ExecutionAllowance;
+import dev.threadline.api.webhooks.ConfiguredOn;
+import dev.threadline.api.webhooks.WebhookChange;
+import dev.threadline.api.webhooks.WebhookSecrets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,10 +37,13 @@ public final class ScheduleService {
 
   private final ScheduleStore store;
   private final ScheduleFirer firer;
+  private final WebhookSecrets webhookSecrets;
   private final Clock clock;
   private final ExecutionAllowance allowance;
 
-  ScheduleService(ScheduleStore store, ScheduleFirer firer, Clock clock, ExecutionAllowance allowance) {
+  ScheduleService(ScheduleStore store, ScheduleFirer firer, WebhookSecrets webhookSecrets, Clock clock,
+      ExecutionAllowance allowance) {
+    this.webhookSecrets = webhookSecrets;
     this.allowance = allowance;
     this.store = store;
     this.firer = firer;
@@ -58,7 +66,7 @@ public final class ScheduleService {
     String name = request.name() == null ? "Scheduled task" : request.name();
     return create(tenant, IN_THREAD_REQUEST, new ScheduleRequests.Create(name, request.task(), request.type(),
         request.cronExpression(), request.scheduledTime(), request.agentId(), request.environmentId(),
-        request.timezone(), null, null, request.appId(), null));
+        request.timezone(), null, null, request.appId(), null, null));
   }
 
   public ListEnvelope<ScheduleView> list(Tenant tenant, ScheduleFilter filter, PageRequest page) {
@@ -90,7 +98,11 @@ public final class ScheduleService {
     if (request.cronExpression() != null) {
       RULES.cron(request.cronExpression(), zone == null ? ZoneId.of("UTC") : zone);
     }
-    return change(tenant, scheduleId, schedule -> {
+    WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.SCHEDULE);
+    String name = nameOf(scheduleId);
+    Map<String, String> stored = webhooks == null ? Map.of() : webhookSecrets.read(tenant.namespace(), name);
+    AtomicReference<WebhookChange.Resolved> resolved = new AtomicReference<>();
+    Schedule updated = update(tenant, scheduleId, schedule -> {
       ScheduleSpec spec = schedule.getSpec();
       if (request.cronExpression() != null || zone != null) {
         if (request.cronExpression() != null && !Schedules.isRecurring(schedule)) {
@@ -115,18 +127,31 @@ public final class ScheduleService {
       if (request.enabled() != null) {
         setEnabled(schedule, scheduleId, request.enabled());
       }
+      if (webhooks != null) {
+        resolved.set(webhooks.resolve(name, spec.getWebhooks(), stored));
+        spec.setWebhooks(resolved.get().endpoints());
+      }
     });
+    if (resolved.get() != null) {
+      webhookSecrets.write(updated, resolved.get());
+    }
+    return ScheduleMapper.toView(updated, tenant.userId(), clock.instant(),
+        resolved.get() == null ? Map.of() : resolved.get().generated());
   }
 
   public ScheduleView setEnabled(Tenant tenant, String scheduleId, boolean enabled) {
-    return change(tenant, scheduleId, schedule -> setEnabled(schedule, scheduleId, enabled));
+    return ScheduleMapper.toView(update(tenant, scheduleId, schedule -> setEnabled(schedule, scheduleId, enabled)),
+        tenant.userId(), clock.instant());
   }
 
   public void delete(Tenant tenant, String scheduleId) {
-    // The CronJob (owned by the Schedule) is garbage-collected with it.
-    if (!store.delete(tenant.namespace(), nameOf(scheduleId))) {
+    String name = nameOf(scheduleId);
+    // The CronJob and the webhooks Secret (owned by the Schedule) are garbage-collected with it;
+    // the Secret goes now, so that no signing secret outlives its schedule even briefly.
+    if (!store.delete(tenant.namespace(), name)) {
       throw notFound(scheduleId);
     }
+    webhookSecrets.delete(tenant.namespace(), name);
   }
 
   /** Fires the schedule now, whatever its next run, enabled or not: a new thread with the task. */
@@ -168,11 +193,26 @@ public final class ScheduleService {
     spec.setDescription(rules.optionalText("description", request.description(), ScheduleRules.MAX_DESCRIPTION));
     spec.setAppId(rules.optionalText("appId", request.appId(), ScheduleRules.MAX_APP_ID));
     spec.setMetadata(ScheduleMapper.metadataTree(request.metadata()));
+    WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.SCHEDULE);
     String id = ResourceIds.newId(ScheduleMapper.ID_PREFIX);
+    String name = ResourceIds.toName(id).orElseThrow();
+    WebhookChange.Resolved resolved = webhooks == null ? null : webhooks.resolve(name, List.of(), Map.of());
+    if (resolved != null) {
+      spec.setWebhooks(resolved.endpoints());
+    }
     Schedule created = store.create(ScheduleMapper.newSchedule(tenant.namespace(), id, spec, now));
+    if (resolved != null) {
+      try {
+        webhookSecrets.write(created, resolved);
+      } catch (RuntimeException failed) {
+        // Never leave a schedule whose spec names signing secrets that were not stored.
+        store.delete(tenant.namespace(), name);
+        throw failed;
+      }
+    }
     LOG.info("Schedule({}/{}) created: {} {}", tenant.namespace(), created.getMetadata().getName(),
         spec.getScheduleType(), spec.getCronExpression() != null ? spec.getCronExpression() : spec.getScheduledTime());
-    return ScheduleMapper.toView(created, tenant.userId(), now);
+    return ScheduleMapper.toView(created, tenant.userId(), now, resolved == null ? Map.of() : resolved.generated());
   }
 
   private static void setEnabled(Schedule schedule, String scheduleId, boolean enabled) {
@@ -183,8 +223,8 @@ public final class ScheduleService {
     schedule.getSpec().setEnabled(enabled);
   }
 
-  private ScheduleView change(Tenant tenant, String scheduleId, java.util.function.Consumer<Schedule> change) {
-    Schedule updated = store.update(tenant.namespace(), nameOf(scheduleId), current -> {
+  private Schedule update(Tenant tenant, String scheduleId, java.util.function.Consumer<Schedule> change) {
+    return store.update(tenant.namespace(), nameOf(scheduleId), current -> {
           if (current.getSpec() == null) {
             current.setSpec(new ScheduleSpec());
           }
@@ -193,7 +233,6 @@ public final class ScheduleService {
           return current;
         })
         .orElseThrow(() -> notFound(scheduleId));
-    return ScheduleMapper.toView(updated, tenant.userId(), clock.instant());
   }
 
   private Schedule find(Tenant tenant, String scheduleId) {

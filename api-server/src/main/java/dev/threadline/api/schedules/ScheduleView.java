@@ -1,5 +1,7 @@
 package dev.threadline.api.schedules;
 
+import dev.threadline.api.webhooks.WebhookView;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -9,6 +11,8 @@ import java.util.Map;
  *
  * @param enabled whether it will fire: {@code spec.enabled}, and false for a one-time schedule that
  *     has already run
+ * @param webhooks beyond the contract; a signing secret shows only in the answer to the write that
+ *     generated it
  */
 public record ScheduleView(
     String id,
@@ -32,4 +36,5 @@ public record ScheduleView(
     String appId,
     Map<String, Object> metadata,
     String createdAt,
-    String updatedAt) {}
+    String updatedAt,
+    List<WebhookView> webhooks) {}

@@ -19,6 +19,8 @@ class ScopePolicyTest {
       agents               | PATCH  | /v1/agents/agent_a            | -
       threads              | GET    | /v1/usage                     | READ
       read                 | GET    | /v1/usage                     | -
+      read                 | GET    | /v1/webhooks/deliveries       | -
+      agents               | GET    | /v1/webhooks/deliveries/m_1   | READ
       read                 | GET    | /api/v1/containers            | ADMIN
       admin                | DELETE | /api/v1/containers/ctr_a      | -
       threads,schedules    | GET    | /v1/threadsX                  | ADMIN

@@ -56,10 +56,12 @@ class EnvironmentsMockServerTest {
     assertThat(created.header("Location")).isEqualTo("/environments/" + id);
     List<String> fields = new ArrayList<>();
     environment.propertyNames().forEach(fields::add);
+    // The contract's fields, in its order; then webhooks, beyond the contract.
     assertThat(fields).containsExactly("id", "userId", "name", "description", "baseImage", "dockerfileExtensions",
         "runtimes", "packages", "environmentVariables", "secrets", "setupScripts", "mcpServers", "documentation",
         "internetAccess", "buildStatus", "buildHash", "buildError", "buildLogs", "lastBuildAt", "imageTag",
-        "isDefault", "isActive", "createdAt", "updatedAt");
+        "isDefault", "isActive", "createdAt", "updatedAt", "webhooks");
+    assertThat(environment.get("webhooks")).isEmpty();
     assertThat(environment.get("userId").asString()).isEqualTo(alice.userId());
     assertThat(environment.get("name").asString()).isEqualTo("Data work");
     assertThat(environment.get("baseImage").isNull()).isTrue();
