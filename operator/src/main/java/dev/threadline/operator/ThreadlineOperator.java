@@ -16,6 +16,9 @@ import dev.threadline.operator.usage.RunUsageRecorder;
 import dev.threadline.operator.usage.TenantPlans;
 import dev.threadline.operator.usage.UsageLedgers;
 import dev.threadline.operator.usage.UsageLimits;
+import dev.threadline.operator.webhooks.BuildWebhooks;
+import dev.threadline.operator.webhooks.RunWebhooks;
+import dev.threadline.operator.webhooks.WebhookDeliveryReconciler;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.health.OperatorHttpEndpoints;
 import dev.threadline.operator.status.Conditions;
@@ -94,6 +97,10 @@ public final class ThreadlineOperator implements AutoCloseable {
     register(operator, new EnvironmentReconciler(client, settings, conditions, clock), settings);
     register(operator, new ScheduleReconciler(settings.runnerImage(), conditions, clock), settings);
     register(operator, new ContainerReconciler(client, settings, conditions, clock), settings);
+    register(operator, new RunWebhooks(client, clock), settings);
+    register(operator, new BuildWebhooks(client, clock), settings);
+    WebhookDeliveryReconciler webhooks = new WebhookDeliveryReconciler(client, settings.webhooks(), clock);
+    register(operator, webhooks, settings);
     operator.start();
 
     OperatorHttpEndpoints endpoints = null;
@@ -107,7 +114,7 @@ public final class ThreadlineOperator implements AutoCloseable {
     }
     LOG.info("Threadline operator started (namespaces: {}, leader election: {})",
         settings.watchNamespaces().isEmpty() ? "all" : settings.watchNamespaces(), settings.leaderElection());
-    return new ThreadlineOperator(operator, endpoints, List.of(computer, agents, models));
+    return new ThreadlineOperator(operator, endpoints, List.of(computer, agents, models, webhooks));
   }
 
   private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> void register(

@@ -4,6 +4,7 @@ import dev.threadline.core.usage.UsagePlans;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.computer.AgentPodSettings;
 import dev.threadline.operator.container.ContainerSettings;
+import dev.threadline.operator.webhooks.WebhookSettings;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -30,6 +31,7 @@ import java.util.stream.Collectors;
  * @param agentPod size, deadline and workspace of agent Pods (THREADLINE_AGENT_*, THREADLINE_WORKSPACE_*)
  * @param containers ports of the containers' file APIs (THREADLINE_CONTAINER_*)
  * @param usagePlans tiers and monthly allowances (THREADLINE_USAGE_TIERS, THREADLINE_USAGE_DEFAULT_TIER)
+ * @param webhooks private targets, retries and retention of webhook deliveries (THREADLINE_WEBHOOK_*)
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -46,7 +48,8 @@ public record OperatorSettings(
     String modelPrices,
     AgentPodSettings agentPod,
     ContainerSettings containers,
-    UsagePlans usagePlans) {
+    UsagePlans usagePlans,
+    WebhookSettings webhooks) {
 
   public static final String DEFAULT_RUNNER_IMAGE = "ghcr.io/threadline/runner:0.1.0";
   public static final String DEFAULT_BASE_IMAGE = "ghcr.io/threadline/base:0.1.0";
@@ -70,11 +73,22 @@ public record OperatorSettings(
         UsagePlans.defaults());
   }
 
+  /** Settings with default webhook delivery, for callers that predate it. */
+  public OperatorSettings(Set<String> watchNamespaces, String runnerImage, String baseImage, String builderImage,
+      String registry, String registryPushSecret, Duration buildTimeout, boolean leaderElection,
+      String leaseNamespace, int healthPort, ModelSettings model, String modelPrices, AgentPodSettings agentPod,
+      ContainerSettings containers, UsagePlans usagePlans) {
+    this(watchNamespaces, runnerImage, baseImage, builderImage, registry, registryPushSecret, buildTimeout,
+        leaderElection, leaseNamespace, healthPort, model, modelPrices, agentPod, containers, usagePlans,
+        WebhookSettings.defaults());
+  }
+
   public OperatorSettings {
     watchNamespaces = Set.copyOf(watchNamespaces);
     agentPod = agentPod == null ? AgentPodSettings.defaults() : agentPod;
     containers = containers == null ? ContainerSettings.defaults() : containers;
     usagePlans = usagePlans == null ? UsagePlans.defaults() : usagePlans;
+    webhooks = webhooks == null ? WebhookSettings.defaults() : webhooks;
     if (buildTimeout.isNegative() || buildTimeout.isZero()) {
       throw new IllegalArgumentException("buildTimeout must be positive");
     }
@@ -103,31 +117,38 @@ public record OperatorSettings(
         or(get.apply("THREADLINE_MODEL_PRICES"), ""),
         AgentPodSettings.fromEnvironment(env),
         ContainerSettings.fromEnvironment(env),
-        UsagePlans.fromEnvironment(env));
+        UsagePlans.fromEnvironment(env),
+        WebhookSettings.fromEnvironment(env));
   }
 
   public OperatorSettings withHealthPort(int port) {
     return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
         registryPushSecret, buildTimeout, leaderElection, leaseNamespace, port, model, modelPrices, agentPod, containers,
-        usagePlans);
+        usagePlans, webhooks);
   }
 
   public OperatorSettings withAgentPod(AgentPodSettings settings) {
     return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
         registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, settings,
-        containers, usagePlans);
+        containers, usagePlans, webhooks);
   }
 
   public OperatorSettings withContainers(ContainerSettings settings) {
     return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
         registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, agentPod,
-        settings, usagePlans);
+        settings, usagePlans, webhooks);
   }
 
   public OperatorSettings withUsagePlans(UsagePlans plans) {
     return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
         registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, agentPod,
-        containers, plans);
+        containers, plans, webhooks);
+  }
+
+  public OperatorSettings withWebhooks(WebhookSettings settings) {
+    return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
+        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, agentPod,
+        containers, usagePlans, settings);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {

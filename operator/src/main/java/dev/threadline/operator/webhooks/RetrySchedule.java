@@ -10,7 +10,7 @@ import java.util.Optional;
  * all), enough to ride out a receiver's restart or deploy without hammering it.
  */
 public record RetrySchedule(List<Duration> delays) {
-  public static final RetrySchedule DEFAULT = exponential(Duration.ofSeconds(10), 4, 5);
+  public static final RetrySchedule DEFAULT = exponential(Duration.ofSeconds(10), 4, 4);
 
   public RetrySchedule {
     delays = List.copyOf(delays);

@@ -3,7 +3,9 @@ package dev.threadline.operator.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.threadline.operator.webhooks.RetrySchedule;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +18,39 @@ class OperatorSettingsTest {
     assertThat(settings.buildTimeout()).isEqualTo(Duration.ofMinutes(30));
     assertThat(settings.leaderElection()).isFalse();
     assertThat(settings.healthPort()).isEqualTo(-1);
+    assertThat(settings.webhooks().allowPrivateTargets()).isFalse();
+    assertThat(settings.webhooks().retries()).isEqualTo(RetrySchedule.DEFAULT);
+    assertThat(settings.webhooks().retries().delays()).containsExactly(Duration.ofSeconds(10), Duration.ofSeconds(40),
+        Duration.ofSeconds(160), Duration.ofSeconds(640));
+    assertThat(settings.webhooks().retention()).isEqualTo(Duration.ofDays(7));
+  }
+
+  @Test
+  void readsWebhookDeliverySettings() {
+    OperatorSettings settings = OperatorSettings.fromEnvironment(Map.of(
+        "THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS", "true",
+        "THREADLINE_WEBHOOK_RETRY_DELAYS", "50ms, 2s,5m,1h",
+        "THREADLINE_WEBHOOK_RETENTION", "36h"));
+    assertThat(settings.webhooks().allowPrivateTargets()).isTrue();
+    assertThat(settings.webhooks().retries().delays()).containsExactly(Duration.ofMillis(50), Duration.ofSeconds(2),
+        Duration.ofMinutes(5), Duration.ofHours(1));
+    assertThat(settings.webhooks().retention()).isEqualTo(Duration.ofHours(36));
+    assertThat(OperatorSettings.fromEnvironment(Map.of("THREADLINE_WEBHOOK_RETRY_DELAYS", "none"))
+        .webhooks().retries().delays()).isEmpty();
+    assertThat(settings.withHealthPort(0).webhooks()).isEqualTo(settings.webhooks());
+  }
+
+  @Test
+  void rejectsMalformedWebhookDurationsNamingTheVariable() {
+    for (var entry : List.of(Map.entry("THREADLINE_WEBHOOK_RETRY_DELAYS", "10s,soon"),
+        Map.entry("THREADLINE_WEBHOOK_RETRY_DELAYS", "10"),
+        Map.entry("THREADLINE_WEBHOOK_RETRY_DELAYS", "0s"),
+        Map.entry("THREADLINE_WEBHOOK_RETENTION", "7 days"))) {
+      assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.ofEntries(entry)))
+          .as(entry.toString())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining(entry.getKey());
+    }
   }
 
   @Test

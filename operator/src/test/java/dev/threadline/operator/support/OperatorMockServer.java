@@ -10,7 +10,8 @@ import java.util.List;
 /** Prepares fabric8's CRUD mock server the way a cluster with Threadline's CRDs installed looks. */
 public final class OperatorMockServer {
   private static final List<String> CRDS =
-      List.of("agents", "environments", "threads", "runs", "schedules", "containers", "usageledgers");
+      List.of("agents", "environments", "threads", "runs", "schedules", "containers", "usageledgers",
+          "webhookdeliveries");
 
   private OperatorMockServer() {}
 

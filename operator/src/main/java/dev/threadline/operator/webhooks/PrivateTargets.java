@@ -1,0 +1,46 @@
+package dev.threadline.operator.webhooks;
+
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Optional;
+
+/**
+ * Keeps webhooks from reaching into the cluster or the cloud's metadata service: a host that
+ * resolves to a loopback, wildcard, link-local (169.254.0.0/16 with 169.254.169.254, fe80::/10),
+ * site-local (10/8, 172.16/12, 192.168/16, fec0::/10), unique-local (fc00::/7), carrier-grade NAT
+ * (100.64.0.0/10), "this network" (0.0.0.0/8) or multicast address is refused. The check resolves
+ * the name once before the request; a name that answers differently moments later is not caught.
+ */
+public final class PrivateTargets {
+  private PrivateTargets() {}
+
+  /** Why {@code host} may not be called, or empty when every address it resolves to is public. */
+  public static Optional<String> refusal(String host) throws UnknownHostException {
+    for (InetAddress address : InetAddress.getAllByName(host)) {
+      if (isPrivate(address)) {
+        return Optional.of("the host " + host + " resolves to a private address (" + address.getHostAddress()
+            + "); webhooks to private networks are off (THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS)");
+      }
+    }
+    return Optional.empty();
+  }
+
+  static boolean isPrivate(InetAddress address) {
+    if (address.isLoopbackAddress() || address.isAnyLocalAddress() || address.isLinkLocalAddress()
+        || address.isSiteLocalAddress() || address.isMulticastAddress()) {
+      return true;
+    }
+    byte[] bytes = address.getAddress();
+    if (address instanceof Inet4Address) {
+      int first = bytes[0] & 0xff;
+      int second = bytes[1] & 0xff;
+      return first == 0 || (first == 100 && second >= 64 && second <= 127);
+    }
+    if (address instanceof Inet6Address) {
+      return (bytes[0] & 0xfe) == 0xfc;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,100 @@
+package dev.threadline.operator.webhooks;
+
+import dev.threadline.crds.agent.Agent;
+import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.environment.Environment;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunPhase;
+import dev.threadline.crds.schedule.Schedule;
+import dev.threadline.crds.webhook.WebhookEvent;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Queues the webhooks of every finished Run, once: a WebhookDelivery per endpoint of the run's
+ * Agent, Environment and Schedule that wants the event, then {@code status.webhooksQueued} on the
+ * Run. Creation is idempotent (deliveries are named after their message id), so an operator stopped
+ * between the two writes queues nothing twice. Runs that ended more than a day ago are only marked.
+ * A run is taken up once the usage recorder has counted it ({@code status.usageRecorded}), so that
+ * the two never write the Run's status at the same time, and what is announced is counted.
+ *
+ * <p>Its own controller, so that it sees status changes (the run controller reacts to spec changes only).
+ */
+@ControllerConfiguration(name = "run-webhooks", generationAwareEventProcessing = false)
+public class RunWebhooks implements Reconciler<Run> {
+  private static final Logger LOG = LoggerFactory.getLogger(RunWebhooks.class);
+
+  private final KubernetesClient client;
+  private final WebhookDeliveries deliveries;
+  private final Clock clock;
+
+  public RunWebhooks(KubernetesClient client, Clock clock) {
+    this.client = client;
+    this.deliveries = new WebhookDeliveries(client);
+    this.clock = clock;
+  }
+
+  @Override
+  public UpdateControl<Run> reconcile(Run run, Context<Run> context) {
+    Optional<WebhookEvent> event = WebhookEvents.ofRun(RunPhase.of(run));
+    if (event.isEmpty() || Boolean.TRUE.equals(run.getStatus().getWebhooksQueued()) || run.getSpec() == null) {
+      return UpdateControl.noUpdate();
+    }
+    if (!Boolean.TRUE.equals(run.getStatus().getUsageRecorded())) {
+      // After the usage recorder's write, never beside it: its exactly-once counting relies on being
+      // the only writer of a finished Run's status (two writers at once double-count runs in the ledger).
+      // Its write is the event that brings the run back here.
+      return UpdateControl.noUpdate();
+    }
+    String namespace = run.getMetadata().getNamespace();
+    Optional<Instant> completedAt = Timestamps.parse(run.getStatus().getCompletedAt());
+    Instant now = clock.instant();
+    if (WebhookEvents.isTooOld(completedAt, now)) {
+      LOG.debug("Run({}/{}) ended {}: too long ago to announce", namespace, run.getMetadata().getName(),
+          run.getStatus().getCompletedAt());
+    } else {
+      List<WebhookRecipient> recipients = WebhookEvents.runRecipients(event.get(),
+          find(Agent.class, namespace, run.getSpec().getAgent()),
+          find(Environment.class, namespace, run.getSpec().getEnvironment()),
+          find(Schedule.class, namespace, run.getSpec().getSchedule()));
+      Instant at = completedAt.orElse(now);
+      deliveries.create(WebhookDeliveries.plan(run, event.get(), run.getMetadata().getUid(), at,
+          WebhookEvents.runData(run, at), recipients));
+    }
+    markQueued(run);
+    return UpdateControl.noUpdate();
+  }
+
+  private <T extends HasMetadata> T find(Class<T> type, String namespace, String name) {
+    return name == null || name.isBlank() ? null : client.resources(type).inNamespace(namespace).withName(name).get();
+  }
+
+  /**
+   * A JSON merge patch of this one field: it needs no resourceVersion, so it neither conflicts with
+   * nor undoes the status writes of the other Run controllers, and they keep it in theirs.
+   */
+  private void markQueued(Run run) {
+    try {
+      client.resources(Run.class).inNamespace(run.getMetadata().getNamespace())
+          .withName(run.getMetadata().getName()).subresource("status")
+          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"webhooksQueued\":true}}");
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      } // deleted: nothing to mark
+    }
+  }
+}

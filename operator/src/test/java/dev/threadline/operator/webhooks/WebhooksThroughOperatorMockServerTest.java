@@ -1,0 +1,111 @@
+package dev.threadline.operator.webhooks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.threadline.crds.agent.Agent;
+import dev.threadline.crds.agent.AgentSpec;
+import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.common.SecretKeyReference;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunSpec;
+import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.crds.thread.ThreadSpec;
+import dev.threadline.crds.webhook.WebhookDelivery;
+import dev.threadline.crds.webhook.WebhookDeliveryState;
+import dev.threadline.crds.webhook.WebhookEndpoint;
+import dev.threadline.operator.ThreadlineOperator;
+import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.support.OperatorMockServer;
+import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/** The whole operator as {@link ThreadlineOperator} wires it: a run answered directly reaches its agent's webhook. */
+@EnableKubernetesMockClient(crud = true)
+class WebhooksThroughOperatorMockServerTest {
+  private static final String NS = "alice";
+  private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+  static KubernetesMockServer server;
+  static KubernetesClient client;
+
+  @Test
+  void aGreetingAnsweredByTheOperatorIsAnnouncedToTheAgentsWebhook() throws Exception {
+    OperatorMockServer.registerCrds(server, client);
+    List<String> bodies = new CopyOnWriteArrayList<>();
+    HttpServer receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    receiver.createContext("/hook", exchange -> {
+      bodies.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+      exchange.sendResponseHeaders(204, -1);
+      exchange.close();
+    });
+    receiver.start();
+    OperatorSettings settings = OperatorSettings.fromEnvironment(Map.of(
+        "THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS", "true",
+        "THREADLINE_WEBHOOK_RETRY_DELAYS", "100ms"));
+    try (ThreadlineOperator operator = ThreadlineOperator.start(client, settings)) {
+      client.resource(new SecretBuilder().withMetadata(new ObjectMetaBuilder().withNamespace(NS).withName("hooks").build())
+          .addToData("secret", Base64.getEncoder().encodeToString(SECRET.getBytes(StandardCharsets.UTF_8)))
+          .build()).create();
+      Agent agent = new Agent();
+      agent.setMetadata(new ObjectMetaBuilder().withNamespace(NS).withName("agent-helper").build());
+      agent.setSpec(new AgentSpec());
+      agent.getSpec().setModel("scripted-1");
+      agent.getSpec().setWebhooks(List.of(new WebhookEndpoint(
+          "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook", List.of(), new SecretKeyReference("hooks", "secret"))));
+      client.resource(agent).create();
+      ConversationThread thread = new ConversationThread();
+      thread.setMetadata(new ObjectMetaBuilder().withNamespace(NS).withName("thread-greet").build());
+      thread.setSpec(new ThreadSpec());
+      thread.getSpec().setAgent("agent-helper");
+      thread = client.resource(thread).create();
+      client.resource(run(thread)).create();
+
+      await().atMost(Duration.ofSeconds(20)).until(() -> !bodies.isEmpty());
+      await().atMost(Duration.ofSeconds(10)).until(() -> client.resources(WebhookDelivery.class).inNamespace(NS).list()
+          .getItems().stream().anyMatch(d -> d.getStatus() != null && d.getStatus().getState() == WebhookDeliveryState.DELIVERED));
+
+      assertThat(bodies).singleElement().satisfies(body -> assertThat(body)
+          .startsWith("{\"type\":\"run.completed\"")
+          .contains("\"threadId\":\"thread_greet\",\"runId\":\"run_greet-1\",\"agentId\":\"agent_helper\""));
+      Run run = client.resources(Run.class).inNamespace(NS).withName("run-greet-1").get();
+      assertThat(run.getStatus().getWebhooksQueued()).isTrue();
+    } finally {
+      receiver.stop(0);
+    }
+  }
+
+  private static Run run(ConversationThread thread) {
+    Run run = new Run();
+    run.setMetadata(new ObjectMetaBuilder()
+        .withName("run-greet-1")
+        .withNamespace(NS)
+        .addToLabels(Labels.THREAD, thread.getMetadata().getName())
+        .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(thread.getApiVersion())
+            .withKind(thread.getKind()).withName(thread.getMetadata().getName())
+            .withUid(thread.getMetadata().getUid()).withController(true).build())
+        .build());
+    RunSpec spec = new RunSpec();
+    spec.setThread(thread.getMetadata().getName());
+    spec.setSequence(1L);
+    spec.setMessage("Hello!");
+    spec.setSource("api");
+    spec.setAgent("agent-helper");
+    run.setSpec(spec);
+    return run;
+  }
+}
