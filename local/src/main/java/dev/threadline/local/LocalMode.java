@@ -109,7 +109,9 @@ public final class LocalMode implements AutoCloseable {
         defaults.builderImage(), LocalImageCatalog.REGISTRY, "", defaults.buildTimeout(), false,
         SYSTEM_NAMESPACE, -1, defaults.model(), defaults.modelPrices(), defaults.agentPod())
         .withContainers(localContainers(defaults.containers()))
-        .withUsagePlans(defaults.usagePlans());
+        .withUsagePlans(defaults.usagePlans())
+        // Everything here is on loopback, receivers included.
+        .withWebhooks(defaults.webhooks().withAllowPrivateTargets(true));
   }
 
   /**

@@ -53,6 +53,9 @@ public class RunUsageRecorder implements Reconciler<Run> {
       return UpdateControl.noUpdate();
     }
     String namespace = run.getMetadata().getNamespace();
+    if (!stillUncounted(run)) {
+      return UpdateControl.noUpdate();
+    }
     RunStatus status = run.getStatus();
     UsagePeriod period = UsagePeriod.of(Timestamps.parse(status.getCompletedAt()).orElseGet(clock::instant));
     UsageEntry entry = entryOf(run);
@@ -71,6 +74,19 @@ public class RunUsageRecorder implements Reconciler<Run> {
         Objects.requireNonNullElse(usage.getOutputTokens(), 0L),
         Objects.requireNonNullElse(usage.getCachedTokens(), 0L),
         Objects.requireNonNullElse(run.getStatus().getCost(), 0.0));
+  }
+
+  /**
+   * Whether the Run, as the API has it now, is still to be counted. The cached copy may predate our
+   * own {@code usageRecorded} write (another writer's event for the run can arrive first); by then
+   * the ledger may have forgotten the run as settled, and counting it from the stale copy would
+   * count it twice. Reconciles of one Run never overlap, so the fresh read sees every earlier mark.
+   */
+  private boolean stillUncounted(Run run) {
+    Run current = client.resources(Run.class).inNamespace(run.getMetadata().getNamespace())
+        .withName(run.getMetadata().getName()).get();
+    return current != null && run.getMetadata().getUid().equals(current.getMetadata().getUid())
+        && current.getStatus() != null && !Boolean.TRUE.equals(current.getStatus().getUsageRecorded());
   }
 
   /** A pending run is settled once its Run says it was counted, or the Run is gone. */

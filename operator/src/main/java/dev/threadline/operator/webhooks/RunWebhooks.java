@@ -28,8 +28,6 @@ import org.slf4j.LoggerFactory;
  * Agent, Environment and Schedule that wants the event, then {@code status.webhooksQueued} on the
  * Run. Creation is idempotent (deliveries are named after their message id), so an operator stopped
  * between the two writes queues nothing twice. Runs that ended more than a day ago are only marked.
- * A run is taken up once the usage recorder has counted it ({@code status.usageRecorded}), so that
- * the two never write the Run's status at the same time, and what is announced is counted.
  *
  * <p>Its own controller, so that it sees status changes (the run controller reacts to spec changes only).
  */
@@ -51,12 +49,6 @@ public class RunWebhooks implements Reconciler<Run> {
   public UpdateControl<Run> reconcile(Run run, Context<Run> context) {
     Optional<WebhookEvent> event = WebhookEvents.ofRun(RunPhase.of(run));
     if (event.isEmpty() || Boolean.TRUE.equals(run.getStatus().getWebhooksQueued()) || run.getSpec() == null) {
-      return UpdateControl.noUpdate();
-    }
-    if (!Boolean.TRUE.equals(run.getStatus().getUsageRecorded())) {
-      // After the usage recorder's write, never beside it: its exactly-once counting relies on being
-      // the only writer of a finished Run's status (two writers at once double-count runs in the ledger).
-      // Its write is the event that brings the run back here.
       return UpdateControl.noUpdate();
     }
     String namespace = run.getMetadata().getNamespace();

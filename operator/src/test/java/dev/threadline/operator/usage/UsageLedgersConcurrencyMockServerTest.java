@@ -52,8 +52,10 @@ class UsageLedgersConcurrencyMockServerTest {
     List<Callable<UsageLedger>> additions = new ArrayList<>();
     for (int i = 1; i <= runs; i++) {
       String uid = "uid-" + i;
-      // Costs with many decimals, so that a lost or doubled run cannot hide in rounding.
-      UsageEntry entry = new UsageEntry("run-" + i, 100 + i, 10 + i, i, i * 0.000123);
+      // Costs with many decimals, so that a lost or doubled run cannot hide in rounding; each one a
+      // decimal as a run's cost is (i * 0.000123 in doubles is not, and its sum depends on the order).
+      double cost = new BigDecimal("0.000123").multiply(BigDecimal.valueOf(i)).doubleValue();
+      UsageEntry entry = new UsageEntry("run-" + i, 100 + i, 10 + i, i, cost);
       for (int copy = 0; copy < 2; copy++) {
         additions.add(() -> ledgers.add(NS, "dora", PERIOD, uid, entry, (pendingUid, name) -> false));
       }

@@ -359,26 +359,6 @@ class WebhookDeliveryMockServerTest {
     assertThat(requestsTo("old")).isEmpty();
   }
 
-  @Test
-  void aRunIsAnnouncedOnlyOnceTheUsageRecorderCountedIt() {
-    createSecret();
-    createAgent("agent-helper", endpoint("after-usage"));
-    Run run = finishRun(createRun("run-abc-1", "agent-helper", null, null), "completed",
-        status -> status.setUsageRecorded(null));
-    Run other = finishRun(createRun("run-abc-2", "agent-helper", null, null), "cancelled", status -> {});
-    await().atMost(WAIT).until(() -> Boolean.TRUE.equals(run(other).getStatus().getWebhooksQueued()));
-    assertThat(run(run).getStatus().getWebhooksQueued()).isNull();
-    assertThat(deliveries()).singleElement()
-        .satisfies(d -> assertThat(d.getSpec().getSubject().getName()).isEqualTo("run-abc-2"));
-
-    Run counted = run(run);
-    counted.getStatus().setUsageRecorded(true);
-    client.resource(counted).updateStatus();
-
-    await().atMost(WAIT).until(() -> Boolean.TRUE.equals(run(run).getStatus().getWebhooksQueued()));
-    assertThat(deliveries()).hasSize(2);
-  }
-
   // --- the operator, the receiver and the resources -------------------------------------------------
 
   private static Operator startOperator(WebhookSettings settings) {
@@ -495,7 +475,6 @@ class WebhookDeliveryMockServerTest {
     RunStatus status = new RunStatus();
     status.setPhase(phase);
     status.setCompletedAt(Timestamps.now());
-    status.setUsageRecorded(true); // as the usage recorder does first
     change.accept(status);
     Run current = run(run);
     current.setStatus(status);
