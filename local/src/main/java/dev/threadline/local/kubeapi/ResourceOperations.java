@@ -94,7 +94,7 @@ final class ResourceOperations {
       // The namespace controller's part: a new namespace is Active until it is deleted.
       object.putObject("status").put("phase", "Active");
     }
-    SchemaDefaults.apply(type.schema(), object);
+    admit(type, object);
     return exclusive(
         () -> {
           ApiResponse namespaceProblem = namespaceProblem(path);
@@ -136,7 +136,7 @@ final class ResourceOperations {
     if (object == null) {
       return KubeStatus.badRequest("the body of the request must be a JSON object");
     }
-    SchemaDefaults.apply(type.schema(), object);
+    admit(type, object);
     return exclusive(
         () -> {
           CrudStore.Response current = store.get(path.withoutSubresource().path());
@@ -213,10 +213,16 @@ final class ResourceOperations {
               target.remove("status");
             }
           }
-          SchemaDefaults.apply(type.schema(), target);
+          admit(type, target);
           ObjectNode body = target;
           return write(path, type, currentObject, body, () -> store.put(path.path(), Json.write(body)));
         });
+  }
+
+  /** What the API server does to every object written, before storing it. */
+  private static void admit(ResourceType type, JsonNode object) {
+    SchemaDefaults.apply(type.schema(), object);
+    SecretStringData.fold(type, object);
   }
 
   /**

@@ -13,6 +13,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -63,6 +65,20 @@ class EmbeddedKubernetesApiCrudTest {
       assertThat(c.getType()).isEqualTo("Established");
       assertThat(c.getStatus()).isEqualTo("True");
     });
+  }
+
+  @Test
+  void aSecretsStringDataIsFoldedIntoDataAndNeverStored() {
+    Secret created = client.secrets().inNamespace("default").resource(new SecretBuilder()
+        .withNewMetadata().withName("string-data").endMetadata()
+        .addToData("kept", "a2VwdA==").addToData("replaced", "b2xk")
+        .addToStringData("replaced", "new").addToStringData("added", "plain text").build()).create();
+
+    for (Secret secret : List.of(created, client.secrets().inNamespace("default").withName("string-data").get())) {
+      assertThat(secret.getStringData()).isNullOrEmpty();
+      assertThat(secret.getData()).containsOnly(Map.entry("kept", "a2VwdA=="), Map.entry("replaced", "bmV3"),
+          Map.entry("added", "cGxhaW4gdGV4dA=="));
+    }
   }
 
   @Test
