@@ -51,13 +51,7 @@ public final class AgentService {
     }
     Agent created = store.create(AgentMapper.newAgent(tenant.namespace(), id, spec, clock.instant()));
     if (resolved != null) {
-      try {
-        webhookSecrets.write(created, resolved);
-      } catch (RuntimeException failed) {
-        // Never leave an agent whose spec names signing secrets that were not stored.
-        store.delete(tenant.namespace(), name);
-        throw failed;
-      }
+      webhookSecrets.writeForNew(created, resolved, () -> store.delete(tenant.namespace(), name));
     }
     return AgentMapper.toView(created, tenant.userId(), resolved == null ? Map.of() : resolved.generated());
   }

@@ -1,15 +1,11 @@
 package dev.threadline.api.containers;
 
-import dev.threadline.crds.common.Labels;
+import dev.threadline.api.kubernetes.OwnedSecrets;
 import dev.threadline.crds.container.Container;
 import dev.threadline.crds.container.ContainerObjects;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -39,7 +35,7 @@ final class McpTokenSecret {
       Secret current = client.secrets().inNamespace(namespace).withName(name).get();
       Map<String, String> data = new LinkedHashMap<>(current == null || current.getData() == null
           ? Map.of() : current.getData());
-      tokens.forEach((key, value) -> data.put(key, Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))));
+      data.putAll(OwnedSecrets.encode(tokens));
       data.keySet().removeAll(removed);
       try {
         if (current == null) {
@@ -58,22 +54,6 @@ final class McpTokenSecret {
   }
 
   private static Secret secret(Container container, String name, Map<String, String> data) {
-    return new SecretBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withNamespace(container.getMetadata().getNamespace())
-        .addToLabels(Labels.MANAGED_BY, Labels.MANAGER)
-        .addToLabels(ContainerObjects.CONTAINER_LABEL, container.getMetadata().getName())
-        .withOwnerReferences(new OwnerReferenceBuilder()
-            .withApiVersion(container.getApiVersion())
-            .withKind(container.getKind())
-            .withName(container.getMetadata().getName())
-            .withUid(container.getMetadata().getUid())
-            .withController(true)
-            .build())
-        .endMetadata()
-        .withType("Opaque")
-        .withData(data)
-        .build();
+    return OwnedSecrets.of(container, name, ContainerObjects.CONTAINER_LABEL, data);
   }
 }

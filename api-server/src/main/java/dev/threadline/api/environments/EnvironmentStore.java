@@ -2,12 +2,10 @@ package dev.threadline.api.environments;
 
 import dev.threadline.api.kubernetes.CachedResourceStore;
 import dev.threadline.api.kubernetes.ManagedInformer;
-import dev.threadline.crds.common.Labels;
+import dev.threadline.api.kubernetes.OwnedSecrets;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentValues;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -86,25 +84,7 @@ final class EnvironmentStore extends CachedResourceStore<Environment> {
       client.secrets().inNamespace(namespace).withName(name).delete();
       return;
     }
-    Map<String, String> data = new LinkedHashMap<>();
-    values.forEach((key, value) -> data.put(key,
-        Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))));
-    Secret secret = new SecretBuilder()
-        .withNewMetadata()
-            .withName(name)
-            .withNamespace(namespace)
-            .addToLabels(Labels.MANAGED_BY, Labels.MANAGER)
-            .addToLabels(EnvironmentValues.ENVIRONMENT_LABEL, environment.getMetadata().getName())
-            .withOwnerReferences(new OwnerReferenceBuilder()
-                .withApiVersion(environment.getApiVersion())
-                .withKind(environment.getKind())
-                .withName(environment.getMetadata().getName())
-                .withUid(environment.getMetadata().getUid())
-                .build())
-        .endMetadata()
-        .withType("Opaque")
-        .withData(data)
-        .build();
+    Secret secret = OwnedSecrets.of(environment, name, EnvironmentValues.ENVIRONMENT_LABEL, OwnedSecrets.encode(values));
     client.secrets().inNamespace(namespace).resource(secret).createOr(existing -> existing.update());
   }
 

@@ -202,13 +202,7 @@ public final class ScheduleService {
     }
     Schedule created = store.create(ScheduleMapper.newSchedule(tenant.namespace(), id, spec, now));
     if (resolved != null) {
-      try {
-        webhookSecrets.write(created, resolved);
-      } catch (RuntimeException failed) {
-        // Never leave a schedule whose spec names signing secrets that were not stored.
-        store.delete(tenant.namespace(), name);
-        throw failed;
-      }
+      webhookSecrets.writeForNew(created, resolved, () -> store.delete(tenant.namespace(), name));
     }
     LOG.info("Schedule({}/{}) created: {} {}", tenant.namespace(), created.getMetadata().getName(),
         spec.getScheduleType(), spec.getCronExpression() != null ? spec.getCronExpression() : spec.getScheduledTime());

@@ -1,11 +1,10 @@
 package dev.threadline.api.webhooks;
 
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.kubernetes.OwnedSecrets;
 import dev.threadline.crds.common.Labels;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -85,26 +84,21 @@ public final class WebhookSecrets {
       }
       return;
     }
-    Map<String, String> data = new LinkedHashMap<>();
-    resolved.secretData().forEach((key, value) -> data.put(key,
-        Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))));
-    Secret secret = new SecretBuilder()
-        .withNewMetadata()
-            .withName(name)
-            .withNamespace(namespace)
-            .addToLabels(Labels.MANAGED_BY, Labels.MANAGER)
-            .addToLabels(RESOURCE_LABEL, owner.getMetadata().getName())
-            .withOwnerReferences(new OwnerReferenceBuilder()
-                .withApiVersion(owner.getApiVersion())
-                .withKind(owner.getKind())
-                .withName(owner.getMetadata().getName())
-                .withUid(owner.getMetadata().getUid())
-                .build())
-        .endMetadata()
-        .withType("Opaque")
-        .withData(data)
-        .build();
+    Secret secret = OwnedSecrets.of(owner, name, RESOURCE_LABEL, OwnedSecrets.encode(resolved.secretData()));
     client.secrets().inNamespace(namespace).resource(secret).createOr(current -> current.update());
+  }
+
+  /**
+   * {@link #write} for a resource just created: if the Secret cannot be written, {@code undo} deletes
+   * the resource again, so that no spec names signing secrets that were not stored.
+   */
+  public void writeForNew(HasMetadata created, WebhookChange.Resolved resolved, Runnable undo) {
+    try {
+      write(created, resolved);
+    } catch (RuntimeException failed) {
+      undo.run();
+      throw failed;
+    }
   }
 
   /** Deletes a resource's webhooks Secret if there is one of ours (owner references would, later). */

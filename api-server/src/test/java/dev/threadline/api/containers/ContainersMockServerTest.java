@@ -11,9 +11,7 @@ import dev.threadline.api.support.TestUser;
 import dev.threadline.crds.container.Container;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -44,16 +42,6 @@ class ContainersMockServerTest {
   static void start() throws IOException {
     shared = SharedApiServer.get();
     api = shared.api();
-    for (String plural : List.of("containers", "environments")) {
-      try (InputStream crd = ContainersMockServerTest.class.getResourceAsStream(
-          "/META-INF/fabric8/" + plural + ".threadline.dev-v1.yml")) {
-        shared.client().apiextensions().v1().customResourceDefinitions().load(crd).create();
-      } catch (KubernetesClientException alreadyThere) {
-        if (alreadyThere.getCode() != 409) {
-          throw alreadyThere;
-        }
-      }
-    }
     runner = new FakeRunner(TOKEN);
   }
 

@@ -35,7 +35,6 @@ class EnvironmentBuildsMockServerTest {
   static void startServer() {
     shared = SharedApiServer.get();
     api = shared.api();
-    EnvironmentTestSupport.registerEnvironmentCrd(shared);
   }
 
   @Test

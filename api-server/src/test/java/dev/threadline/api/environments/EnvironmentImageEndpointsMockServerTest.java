@@ -21,7 +21,6 @@ class EnvironmentImageEndpointsMockServerTest {
   static void startServer() {
     shared = SharedApiServer.get();
     api = shared.api();
-    EnvironmentTestSupport.registerEnvironmentCrd(shared);
   }
 
   @Test

@@ -8,8 +8,6 @@ import dev.threadline.api.support.TestUser;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentSpec;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -20,20 +18,6 @@ import java.util.TreeMap;
 /** Shared steps of the environment endpoint tests. */
 final class EnvironmentTestSupport {
   private EnvironmentTestSupport() {}
-
-  /** Once per JVM: the status subresource must be honoured, as in a cluster. */
-  static synchronized void registerEnvironmentCrd(SharedApiServer shared) {
-    try (InputStream crd = EnvironmentTestSupport.class.getResourceAsStream(
-        "/META-INF/fabric8/environments.threadline.dev-v1.yml")) {
-      shared.client().apiextensions().v1().customResourceDefinitions().load(crd).create();
-    } catch (KubernetesClientException alreadyThere) {
-      if (alreadyThere.getCode() != 409) {
-        throw alreadyThere;
-      }
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
 
   static String createEnvironment(TestUser user, String name) {
     ApiClient.Response created = SharedApiServer.get().api().post("/environments", user.key(), "{\"name\": \"" + name + "\"}");

@@ -1,5 +1,8 @@
 package dev.threadline.api.environments;
 
+import static dev.threadline.api.environments.EnvironmentTestSupport.createEnvironment;
+import static dev.threadline.api.environments.EnvironmentTestSupport.decode;
+import static dev.threadline.api.environments.EnvironmentTestSupport.ids;
 import static dev.threadline.api.support.ErrorAssertions.assertError;
 import static dev.threadline.api.support.ErrorAssertions.assertErrorShape;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -7,9 +10,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.SharedApiServer;
 import dev.threadline.api.support.TestUser;
-import static dev.threadline.api.environments.EnvironmentTestSupport.createEnvironment;
-import static dev.threadline.api.environments.EnvironmentTestSupport.decode;
-import static dev.threadline.api.environments.EnvironmentTestSupport.ids;
 import dev.threadline.crds.environment.Environment;
 import io.fabric8.kubernetes.api.model.Secret;
 import java.util.ArrayList;
@@ -28,7 +28,6 @@ class EnvironmentsMockServerTest {
   static void startServer() {
     shared = SharedApiServer.get();
     api = shared.api();
-    EnvironmentTestSupport.registerEnvironmentCrd(shared);
   }
 
   @Test

@@ -8,9 +8,7 @@ import dev.threadline.api.support.SseClient;
 import dev.threadline.api.support.TestUser;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -51,18 +49,6 @@ class IdempotencyMockServerTest {
     shared = SharedApiServer.get();
     sse = new SseClient(shared.baseUrl());
     operator = FakeOperator.on(shared);
-    for (String plural : List.of("schedules", "environments")) {
-      try (InputStream crd = IdempotencyMockServerTest.class.getResourceAsStream(
-          "/META-INF/fabric8/" + plural + ".threadline.dev-v1.yml")) {
-        shared.client().apiextensions().v1().customResourceDefinitions().load(crd).create();
-      } catch (KubernetesClientException alreadyThere) {
-        if (alreadyThere.getCode() != 409) {
-          throw alreadyThere;
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
   }
 
   @Test

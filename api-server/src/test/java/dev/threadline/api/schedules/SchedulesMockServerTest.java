@@ -11,9 +11,7 @@ import dev.threadline.crds.run.Run;
 import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleStatus;
 import dev.threadline.crds.thread.ConversationThread;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -30,16 +28,6 @@ class SchedulesMockServerTest {
   static void startServer() throws IOException {
     shared = SharedApiServer.get();
     api = shared.api();
-    for (String plural : List.of("schedules", "threads", "runs")) {
-      try (InputStream crd = SchedulesMockServerTest.class.getResourceAsStream(
-          "/META-INF/fabric8/" + plural + ".threadline.dev-v1.yml")) {
-        shared.client().apiextensions().v1().customResourceDefinitions().load(crd).create();
-      } catch (KubernetesClientException alreadyThere) {
-        if (alreadyThere.getCode() != 409) {
-          throw alreadyThere;
-        }
-      }
-    }
   }
 
   @Test

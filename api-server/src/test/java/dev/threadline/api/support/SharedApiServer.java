@@ -17,6 +17,7 @@ import io.fabric8.mockwebserver.ServerResponse;
 import java.io.InputStream;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Queue;
@@ -44,10 +45,11 @@ public final class SharedApiServer {
         new Context(), new MockWebServer(), expectations, new KubernetesMixedDispatcher(expectations), false);
     kubernetes.init();
     client = kubernetes.createClient();
-    registerCrd("/META-INF/fabric8/agents.threadline.dev-v1.yml");
-    registerCrd("/META-INF/fabric8/threads.threadline.dev-v1.yml");
-    registerCrd("/META-INF/fabric8/runs.threadline.dev-v1.yml");
-    registerCrd("/META-INF/fabric8/usageledgers.threadline.dev-v1.yml");
+    // Every kind, so that status subresources are honoured as in a cluster.
+    for (String plural : List.of("agents", "threads", "runs", "usageledgers", "schedules", "environments",
+        "containers", "webhookdeliveries")) {
+      registerCrd("/META-INF/fabric8/" + plural + ".threadline.dev-v1.yml");
+    }
     // Short enough that a test sees a keepalive without waiting the production 15 s.
     System.setProperty("threadline.stream.keepalive-interval", KEEPALIVE_INTERVAL);
     server = ThreadlineApiServer.start(client, ApiServerSettings.loopback(SYSTEM_NAMESPACE));

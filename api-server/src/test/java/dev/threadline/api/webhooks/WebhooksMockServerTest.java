@@ -23,9 +23,7 @@ import dev.threadline.crds.webhook.WebhookSubject;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -60,18 +58,6 @@ class WebhooksMockServerTest {
   static void startServer() {
     shared = SharedApiServer.get();
     api = shared.api();
-    for (String plural : List.of("schedules", "environments", "webhookdeliveries")) {
-      try (InputStream crd = WebhooksMockServerTest.class.getResourceAsStream(
-          "/META-INF/fabric8/" + plural + ".threadline.dev-v1.yml")) {
-        shared.client().apiextensions().v1().customResourceDefinitions().load(crd).create();
-      } catch (KubernetesClientException alreadyThere) {
-        if (alreadyThere.getCode() != 409) {
-          throw alreadyThere;
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
   }
 
   @Test

@@ -1,10 +1,9 @@
 package dev.threadline.crds.run;
 
 import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.common.OwnerReferences;
 import dev.threadline.crds.thread.ConversationThread;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,13 +43,7 @@ public final class ThreadRuns {
         .withNamespace(thread.getMetadata().getNamespace())
         .withName(runName(threadName, sequence))
         .withLabels(labels)
-        .withOwnerReferences(new OwnerReferenceBuilder()
-            .withApiVersion(HasMetadata.getApiVersion(ConversationThread.class))
-            .withKind(HasMetadata.getKind(ConversationThread.class))
-            .withName(threadName)
-            .withUid(thread.getMetadata().getUid())
-            .withController(true)
-            .build())
+        .withOwnerReferences(OwnerReferences.controller(thread))
         .build());
     RunSpec spec = new RunSpec();
     spec.setThread(threadName);

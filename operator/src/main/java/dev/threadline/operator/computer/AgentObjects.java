@@ -1,10 +1,10 @@
 package dev.threadline.operator.computer;
 
 import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.common.OwnerReferences;
 import dev.threadline.crds.run.Run;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -81,14 +81,7 @@ public final class AgentObjects {
 
   /** The reference that makes the Run own an object: deleting the Run deletes it. */
   public static OwnerReference ownedBy(HasMetadata owner) {
-    return new OwnerReferenceBuilder()
-        .withApiVersion(owner.getApiVersion())
-        .withKind(owner.getKind())
-        .withName(owner.getMetadata().getName())
-        .withUid(owner.getMetadata().getUid())
-        .withController(true)
-        .withBlockOwnerDeletion(true)
-        .build();
+    return OwnerReferences.blockingController(owner);
   }
 
   private static String sha256(String text) {

@@ -1,6 +1,7 @@
 package dev.threadline.operator.environment;
 
 import dev.threadline.core.environment.BuildErrors;
+import dev.threadline.crds.common.OwnerReferences;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.environment.BuildRequest;
 import dev.threadline.crds.environment.BuildStatus;
@@ -13,7 +14,6 @@ import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -295,13 +295,7 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
   }
 
   private static OwnerReference ownerReference(Environment environment) {
-    return new OwnerReferenceBuilder()
-        .withApiVersion(environment.getApiVersion())
-        .withKind(environment.getKind())
-        .withName(environment.getMetadata().getName())
-        .withUid(environment.getMetadata().getUid())
-        .withController(true)
-        .build();
+    return OwnerReferences.controller(environment);
   }
 
   private static String annotation(Job job, String key) {

@@ -2,6 +2,7 @@ package dev.threadline.operator.schedule;
 
 import dev.threadline.core.schedule.CronSchedule;
 import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.common.OwnerReferences;
 import dev.threadline.crds.common.ThreadlineGroup;
 import dev.threadline.crds.schedule.FiringNames;
 import dev.threadline.crds.schedule.Schedule;
@@ -9,8 +10,6 @@ import dev.threadline.crds.schedule.Schedules;
 import dev.threadline.crds.schedule.TriggerPod;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJobBuilder;
@@ -89,13 +88,7 @@ final class ScheduleCronJob {
             .withName(FiringNames.cronJobName(scheduleName))
             .withNamespace(namespace(schedule))
             .withLabels(labels)
-            .withOwnerReferences(new OwnerReferenceBuilder()
-                .withApiVersion(HasMetadata.getApiVersion(Schedule.class))
-                .withKind(HasMetadata.getKind(Schedule.class))
-                .withName(scheduleName)
-                .withUid(schedule.getMetadata().getUid())
-                .withController(true)
-                .build())
+            .withOwnerReferences(OwnerReferences.controller(schedule))
         .endMetadata()
         .withNewSpec()
             .withSchedule(cron.expression())

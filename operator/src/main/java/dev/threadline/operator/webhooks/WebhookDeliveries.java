@@ -1,6 +1,7 @@
 package dev.threadline.operator.webhooks;
 
 import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.common.OwnerReferences;
 import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.webhook.WebhookDelivery;
 import dev.threadline.crds.webhook.WebhookDeliverySpec;
@@ -8,7 +9,6 @@ import dev.threadline.crds.webhook.WebhookEvent;
 import dev.threadline.crds.webhook.WebhookSubject;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
@@ -61,12 +61,7 @@ public final class WebhookDeliveries {
           .withNamespace(namespace)
           .withName(WebhookMessage.deliveryName(id))
           .addToLabels(Labels.MANAGED_BY, Labels.MANAGER)
-          .withOwnerReferences(new OwnerReferenceBuilder()
-              .withApiVersion(owner.getApiVersion())
-              .withKind(owner.getKind())
-              .withName(owner.getMetadata().getName())
-              .withUid(owner.getMetadata().getUid())
-              .build())
+          .withOwnerReferences(OwnerReferences.controller(owner))
           .build());
       delivery.setSpec(spec);
       deliveries.add(delivery);

@@ -143,11 +143,12 @@ class ScheduleReconcilerMockServerTest {
     }
 
     clock.advance(Duration.ofMinutes(5));
+    // Changed while no operator runs, so that the restarted one must reconcile it (a change made just
+    // as it starts could fall between its list and its watch, which the mock server does not replay).
+    Schedule changed = client.resources(Schedule.class).inNamespace("once").withName("sched-once")
+        .edit(s -> { s.getSpec().setDescription("after the restart"); return s; });
+    long generation = changed.getMetadata().getGeneration();
     try (ScheduleOperator restarted = ScheduleOperator.start(client, clock)) {
-      Schedule changed = client.resources(Schedule.class).inNamespace("once").withName("sched-once")
-          .edit(s -> { s.getSpec().setDescription("after the restart"); return s; });
-      long generation = changed.getMetadata().getGeneration();
-
       awaitStatus("once", "sched-once", s -> Long.valueOf(generation).equals(s.getStatus().getObservedGeneration()));
       assertThat(threadsOf("once", "sched-once")).extracting(t -> t.getMetadata().getName()).containsExactly(threadName);
       assertThat(client.resources(Run.class).inNamespace("once").withLabel(Labels.SCHEDULE, "sched-once").list().getItems())

@@ -3,12 +3,12 @@ package dev.threadline.operator.webhooks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.agent.AgentSpec;
-import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunSpec;
+import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.crds.webhook.WebhookDelivery;
@@ -17,9 +17,7 @@ import dev.threadline.crds.webhook.WebhookEndpoint;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.support.OperatorMockServer;
-import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -73,7 +71,7 @@ class WebhooksThroughOperatorMockServerTest {
       thread.setSpec(new ThreadSpec());
       thread.getSpec().setAgent("agent-helper");
       thread = client.resource(thread).create();
-      client.resource(run(thread)).create();
+      client.resource(ThreadRuns.newRun(thread, 1, "Hello!", List.of(), ThreadRuns.SOURCE_API)).create();
 
       await().atMost(Duration.ofSeconds(20)).until(() -> !bodies.isEmpty());
       await().atMost(Duration.ofSeconds(10)).until(() -> client.resources(WebhookDelivery.class).inNamespace(NS).list()
@@ -87,25 +85,5 @@ class WebhooksThroughOperatorMockServerTest {
     } finally {
       receiver.stop(0);
     }
-  }
-
-  private static Run run(ConversationThread thread) {
-    Run run = new Run();
-    run.setMetadata(new ObjectMetaBuilder()
-        .withName("run-greet-1")
-        .withNamespace(NS)
-        .addToLabels(Labels.THREAD, thread.getMetadata().getName())
-        .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(thread.getApiVersion())
-            .withKind(thread.getKind()).withName(thread.getMetadata().getName())
-            .withUid(thread.getMetadata().getUid()).withController(true).build())
-        .build());
-    RunSpec spec = new RunSpec();
-    spec.setThread(thread.getMetadata().getName());
-    spec.setSequence(1L);
-    spec.setMessage("Hello!");
-    spec.setSource("api");
-    spec.setAgent("agent-helper");
-    run.setSpec(spec);
-    return run;
   }
 }

@@ -1,8 +1,8 @@
 package dev.threadline.local.kubelet.support;
 
+import dev.threadline.crds.common.OwnerReferences;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import java.util.List;
 import java.util.Optional;
 
@@ -12,14 +12,7 @@ public final class Owners {
 
   /** The reference a controller puts on what it creates: controller=true, blockOwnerDeletion=true. */
   public static OwnerReference controllerReference(HasMetadata owner) {
-    return new OwnerReferenceBuilder()
-        .withApiVersion(owner.getApiVersion())
-        .withKind(owner.getKind())
-        .withName(owner.getMetadata().getName())
-        .withUid(owner.getMetadata().getUid())
-        .withController(true)
-        .withBlockOwnerDeletion(true)
-        .build();
+    return OwnerReferences.blockingController(owner);
   }
 
   /** The controller reference of an object, if it has one of the given kind. */
