@@ -22,6 +22,9 @@ import dev.threadline.crds.webhook.WebhookEvent;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -202,6 +205,25 @@ class WebhookEventsTest {
     assertThat(WebhookSigner.ofSecret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
         .sign("msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, "{\"test\": 2432232314}"))
         .isEqualTo("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+  }
+
+  /** docs/webhooks.md shows a signed request; its signature must be what this signer makes of it. */
+  @Test
+  void theRequestShownInTheDocsCarriesTheSignatureOfItsSecret() throws IOException {
+    String docs = Files.readString(Path.of("..", "docs", "webhooks.md"));
+    String request = docs.substring(docs.indexOf("```http") + 7, docs.indexOf("```", docs.indexOf("```http") + 7));
+    String id = header(request, "webhook-id");
+    long timestamp = Long.parseLong(header(request, "webhook-timestamp"));
+    String body = request.substring(request.indexOf("\n\n") + 2).strip();
+    String secret = docs.replaceAll("(?s).*`(whsec_[A-Za-z0-9+/=]+)`.*", "$1");
+
+    assertThat(WebhookSigner.ofSecret(secret).sign(id, timestamp, body)).isEqualTo(header(request, "webhook-signature"));
+    assertThat(body).startsWith("{\"type\":\"run.completed\",\"timestamp\":");
+  }
+
+  private static String header(String request, String name) {
+    return request.lines().filter(line -> line.startsWith(name + ": ")).findFirst()
+        .map(line -> line.substring(name.length() + 2).strip()).orElseThrow(() -> new AssertionError("no " + name));
   }
 
   private static Run run(String phase) {
