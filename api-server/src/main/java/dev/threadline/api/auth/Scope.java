@@ -15,6 +15,7 @@ public enum Scope {
   SCHEDULES,
   ENVIRONMENTS,
   AGENTS,
+  CONTAINERS,
   ADMIN;
 
   /** As written in a key Secret's {@code scopes} and in error messages. */

@@ -12,6 +12,7 @@ import java.util.Set;
  *   <tr><td>/v1/schedules/**</td><td>read or schedules</td><td>schedules</td></tr>
  *   <tr><td>/environments/**</td><td>read or environments</td><td>environments</td></tr>
  *   <tr><td>/v1/agents/**</td><td>read or agents</td><td>agents</td></tr>
+ *   <tr><td>/api/v1/containers/** (the container cloud API)</td><td>read or containers</td><td>containers</td></tr>
  *   <tr><td>/v1/usage</td><td>read</td><td>read</td></tr>
  *   <tr><td>/v1/webhooks/** (delivery records, read-only)</td><td>read</td><td>read</td></tr>
  *   <tr><td>anything else</td><td>admin</td><td>admin</td></tr>
@@ -35,6 +36,9 @@ final class ScopePolicy {
     }
     if (under(path, "/v1/agents")) {
       return Scope.AGENTS;
+    }
+    if (under(path, "/api/v1/containers")) {
+      return Scope.CONTAINERS;
     }
     if (under(path, "/v1/usage") || under(path, "/v1/webhooks")) {
       return Scope.READ;

@@ -21,8 +21,12 @@ class ScopePolicyTest {
       read                 | GET    | /v1/usage                     | -
       read                 | GET    | /v1/webhooks/deliveries       | -
       agents               | GET    | /v1/webhooks/deliveries/m_1   | READ
-      read                 | GET    | /api/v1/containers            | ADMIN
+      read                 | GET    | /api/v1/containers            | -
+      read                 | POST   | /api/v1/containers            | CONTAINERS
+      containers           | DELETE | /api/v1/containers/ctr_a      | -
+      agents               | GET    | /api/v1/containers/ctr_a      | CONTAINERS
       admin                | DELETE | /api/v1/containers/ctr_a      | -
+      containers           | GET    | /api/v1/other                 | ADMIN
       threads,schedules    | GET    | /v1/threadsX                  | ADMIN
       """)
   void eachRequestNeedsItsResourceScopeOrReadForReads(String granted, String method, String path, Scope missing) {
@@ -31,7 +35,7 @@ class ScopePolicyTest {
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
-      -                 | READ,THREADS,SCHEDULES,ENVIRONMENTS,AGENTS,ADMIN
+      -                 | READ,THREADS,SCHEDULES,ENVIRONMENTS,AGENTS,CONTAINERS,ADMIN
       ''                | -
       ' Read , nonsense' | READ
       """)
