@@ -55,8 +55,9 @@ class AccessMockServerTest {
     assertError(api.get("/v1/schedules", key), 403, "Forbidden", "this API key lacks the schedules scope");
     assertError(api.get("/environments", key), 403, "Forbidden", "this API key lacks the environments scope");
     assertError(api.get("/v1/usage", key), 403, "Forbidden", "this API key lacks the read scope");
-    // Endpoints without a scope of their own (the container API, anything new) need admin.
-    assertError(api.get("/api/v1/containers", key), 403, "Forbidden", "this API key lacks the admin scope");
+    assertError(api.get("/api/v1/containers", key), 403, "Forbidden", "this API key lacks the containers scope");
+    // Endpoints without a scope of their own (anything new) need admin.
+    assertError(api.get("/api/v1/not-yet-scoped", key), 403, "Forbidden", "this API key lacks the admin scope");
   }
 
   @Test
