@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * Where a run executes: the environment it names (copied from its thread), else the thread's, else
- * the user's default environment, else none.
+ * the user's default environment, else none. Its webhooks follow the same rule.
  *
  * <p>The image is the environment's last successful build, {@code <registry>/<status.imageTag>},
  * when its buildStatus is {@code ready}. Otherwise — no environment, never built, building or
@@ -39,19 +39,28 @@ public record AgentEnvironment(String name, String image, boolean internetAccess
    */
   public static AgentEnvironment resolve(KubernetesClient client, String namespace, String named, String registry,
       String runnerImage) {
-    Optional<Environment> environment;
-    if (named != null) {
-      environment = Optional.ofNullable(client.resources(Environment.class).inNamespace(namespace).withName(named).get());
-      if (environment.isEmpty()) {
-        throw new AgentStartException("Environment " + named + " does not exist");
-      }
-    } else {
-      environment = client.resources(Environment.class).inNamespace(namespace).list().getItems().stream()
-          .filter(e -> e.getSpec() != null && Boolean.TRUE.equals(e.getSpec().getIsDefault())
-              && !Boolean.FALSE.equals(e.getSpec().getIsActive()))
-          .findFirst();
+    Optional<Environment> environment = lookup(client, namespace, named);
+    if (named != null && environment.isEmpty()) {
+      throw new AgentStartException("Environment " + named + " does not exist");
     }
     return environment.map(e -> of(e, registry, runnerImage)).orElse(new AgentEnvironment(null, runnerImage, true, null));
+  }
+
+  /** The run's Environment resource: the one it or its thread names, else the user's default. */
+  public static Optional<Environment> resourceOf(KubernetesClient client, Run run, ConversationThread thread) {
+    return lookup(client, run.getMetadata().getNamespace(), firstNonBlank(run.getSpec().getEnvironment(),
+        thread == null || thread.getSpec() == null ? null : thread.getSpec().getEnvironment()));
+  }
+
+  /** The environment of that name, or (when {@code named} is null) the namespace's active default. */
+  private static Optional<Environment> lookup(KubernetesClient client, String namespace, String named) {
+    if (named != null) {
+      return Optional.ofNullable(client.resources(Environment.class).inNamespace(namespace).withName(named).get());
+    }
+    return client.resources(Environment.class).inNamespace(namespace).list().getItems().stream()
+        .filter(e -> e.getSpec() != null && Boolean.TRUE.equals(e.getSpec().getIsDefault())
+            && !Boolean.FALSE.equals(e.getSpec().getIsActive()))
+        .findFirst();
   }
 
   static AgentEnvironment of(Environment environment, String registry, String runnerImage) {

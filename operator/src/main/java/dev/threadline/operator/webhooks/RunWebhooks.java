@@ -6,7 +6,9 @@ import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.schedule.Schedule;
+import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.webhook.WebhookEvent;
+import dev.threadline.operator.computer.AgentEnvironment;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -58,13 +60,16 @@ public class RunWebhooks implements Reconciler<Run> {
       LOG.debug("Run({}/{}) ended {}: too long ago to announce", namespace, run.getMetadata().getName(),
           run.getStatus().getCompletedAt());
     } else {
+      // The environment the run uses (named on it or its thread, else the default), as the computer path does.
+      Environment environment = AgentEnvironment.resourceOf(client, run,
+          find(ConversationThread.class, namespace, run.getSpec().getThread())).orElse(null);
       List<WebhookRecipient> recipients = WebhookEvents.runRecipients(event.get(),
-          find(Agent.class, namespace, run.getSpec().getAgent()),
-          find(Environment.class, namespace, run.getSpec().getEnvironment()),
+          find(Agent.class, namespace, run.getSpec().getAgent()), environment,
           find(Schedule.class, namespace, run.getSpec().getSchedule()));
       Instant at = completedAt.orElse(now);
       deliveries.create(WebhookDeliveries.plan(run, event.get(), run.getMetadata().getUid(), at,
-          WebhookEvents.runData(run, at), recipients));
+          WebhookEvents.runData(run, environment == null ? null : environment.getMetadata().getName(), at),
+          recipients));
     }
     markQueued(run);
     return UpdateControl.noUpdate();

@@ -104,15 +104,16 @@ public final class WebhookEvents {
 
   /**
    * {@code {threadId, runId, agentId?, environmentId?, scheduleId?, status, errorCode?,
-   * errorMessage?, completedAt, durationMs?, totalCost?}}; absent values are left out.
+   * errorMessage?, completedAt, durationMs?, totalCost?}}; absent values are left out. The
+   * environment is the one the run uses, which it may not name (a thread's or the default).
    */
-  public static Map<String, Object> runData(Run run, Instant completedAt) {
+  public static Map<String, Object> runData(Run run, String environmentName, Instant completedAt) {
     RunStatus status = run.getStatus() == null ? new RunStatus() : run.getStatus();
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("threadId", id(run.getSpec().getThread()));
     data.put("runId", id(run.getMetadata().getName()));
     putIfPresent(data, "agentId", id(run.getSpec().getAgent()));
-    putIfPresent(data, "environmentId", id(run.getSpec().getEnvironment()));
+    putIfPresent(data, "environmentId", id(environmentName));
     putIfPresent(data, "scheduleId", id(run.getSpec().getSchedule()));
     data.put("status", RunPhase.of(run).value());
     RunError error = status.getError();

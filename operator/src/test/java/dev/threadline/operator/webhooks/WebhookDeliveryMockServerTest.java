@@ -204,6 +204,22 @@ class WebhookDeliveryMockServerTest {
   }
 
   @Test
+  void aRunNamingNoEnvironmentReachesTheUsersDefaultEnvironmentsWebhooks() {
+    createSecret();
+    createEnvironment("env-other", endpoint("other-environment"));
+    Environment main = createEnvironment("env-main", endpoint("default-environment"));
+    main.getSpec().setIsDefault(true);
+    client.resource(main).update();
+    Run run = finishRun(createRun("run-abc-1", null, null, null), "completed", status -> {});
+
+    await().atMost(WAIT).until(() -> requestsTo("default-environment").size() == 1);
+    assertThat(requestsTo("default-environment").getFirst().json().at("/data/environmentId").asText())
+        .isEqualTo("env_main");
+    await().atMost(WAIT).until(() -> Boolean.TRUE.equals(run(run).getStatus().getWebhooksQueued()));
+    assertThat(requestsTo("other-environment")).isEmpty();
+  }
+
+  @Test
   void environmentBuildsAnnounceBuildReadyAndBuildFailedOncePerBuild() {
     createSecret();
     Environment environment = createEnvironment("env-web", endpoint("builds"));

@@ -105,7 +105,7 @@ class WebhookEventsTest {
     run.getStatus().setCost(0.0125);
     run.getStatus().setResponse("the whole answer, which stays out of the webhook");
 
-    String json = Serialization.asJson(WebhookEvents.runData(run, ENDED));
+    String json = Serialization.asJson(WebhookEvents.runData(run, run.getSpec().getEnvironment(), ENDED));
 
     assertThat(json).isEqualTo("{\"threadId\":\"thread_abc\",\"runId\":\"run_abc-2\",\"agentId\":\"agent_helper\","
         + "\"environmentId\":\"env_web\",\"scheduleId\":\"schedule_nightly\",\"status\":\"completed\","
@@ -123,7 +123,7 @@ class WebhookEventsTest {
     error.setMessage("x".repeat(5000));
     run.getStatus().setError(error);
 
-    var data = WebhookEvents.runData(run, ENDED);
+    var data = WebhookEvents.runData(run, run.getSpec().getEnvironment(), ENDED);
 
     assertThat(data).containsOnlyKeys("threadId", "runId", "status", "errorCode", "errorMessage", "completedAt");
     assertThat(data.get("errorCode")).isEqualTo("execution_failed");
@@ -158,9 +158,9 @@ class WebhookEventsTest {
     List<WebhookRecipient> recipients = WebhookEvents.runRecipients(WebhookEvent.RUN_COMPLETED, agent, null, schedule);
 
     List<WebhookDelivery> first = WebhookDeliveries.plan(run, WebhookEvent.RUN_COMPLETED, "uid-1", ENDED,
-        WebhookEvents.runData(run, ENDED), recipients);
+        WebhookEvents.runData(run, run.getSpec().getEnvironment(), ENDED), recipients);
     List<WebhookDelivery> again = WebhookDeliveries.plan(run, WebhookEvent.RUN_COMPLETED, "uid-1", ENDED,
-        WebhookEvents.runData(run, ENDED), recipients);
+        WebhookEvents.runData(run, run.getSpec().getEnvironment(), ENDED), recipients);
 
     assertThat(first).hasSize(2);
     assertThat(first).extracting(d -> d.getMetadata().getName())
