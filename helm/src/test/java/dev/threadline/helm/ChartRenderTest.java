@@ -260,6 +260,29 @@ class ChartRenderTest {
     assertThat(defaults.scopesAllowing("threadline-api-server", "threadline.dev", deliveries + "/status", "update")).isEmpty();
   }
 
+  @ParameterizedTest
+  @MethodSource("valueSets")
+  void containerFileApisAcceptOnlyTheApiServerPodsTheOperatorIsToldOf(ValueSet values) {
+    Map<String, JsonNode> env = env(container(values.chart().get("Deployment", values.operator())));
+    JsonNode apiServerPodLabels = values.chart().get("Deployment", values.apiServer()).at("/spec/template/metadata/labels");
+    String labels = env.get("THREADLINE_API_SERVER_POD_LABELS").path("value").asText();
+
+    assertThat(labels).contains("app.kubernetes.io/component=api-server");
+    for (String pair : labels.split(",")) {
+      String[] keyValue = pair.split("=", 2);
+      assertThat(apiServerPodLabels.path(keyValue[0]).asText()).as(pair).isEqualTo(keyValue[1]);
+    }
+    assertThat(env.get("THREADLINE_API_SERVER_NAMESPACE").path("value").asText())
+        .isEqualTo(values.chart().get("Deployment", values.apiServer()).at("/metadata/namespace").asText());
+  }
+
+  @Test
+  void withEgressRestrictedTheApiServerStillReachesContainerFileApis() {
+    JsonNode egress = nonDefault.get("NetworkPolicy", "tl-api-server").at("/spec/egress");
+    assertThat(egress.findValues("endPort")).extracting(JsonNode::asInt).contains(8180);
+    assertThat(egress.toString()).contains("\"app.kubernetes.io/component\":\"container\"");
+  }
+
   @Test
   void operatorEnvironmentWiresDefaultValues() {
     Map<String, JsonNode> env = env(container(defaults.get("Deployment", "threadline-operator")));

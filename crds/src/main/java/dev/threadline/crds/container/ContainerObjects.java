@@ -33,4 +33,9 @@ public final class ContainerObjects {
   public static String workspaceClaimName(String containerName) {
     return containerName + "-workspace";
   }
+
+  /** The NetworkPolicy that lets only the api-server reach the file API, made by the operator. */
+  public static String networkPolicyName(String containerName) {
+    return containerName;
+  }
 }

@@ -30,10 +30,7 @@ public final class AgentNetworkPolicy {
 
   public static NetworkPolicy of(Run run, AgentProfile agent, ModelSettings configured) {
     List<NetworkPolicyEgressRule> egress = new ArrayList<>();
-    egress.add(new NetworkPolicyEgressRuleBuilder()
-        .addNewPort().withProtocol("UDP").withPort(new IntOrString(53)).endPort()
-        .addNewPort().withProtocol("TCP").withPort(new IntOrString(53)).endPort()
-        .build());
+    egress.add(dns());
     if (!ModelSettings.SCRIPTED.equals(agent.provider())) {
       egress.add(modelEndpoint(agent.provider().equals(configured.provider()) ? configured.baseUrl() : null));
     }
@@ -49,6 +46,14 @@ public final class AgentNetworkPolicy {
         .withPolicyTypes("Ingress", "Egress")
         .withEgress(egress)
         .endSpec()
+        .build();
+  }
+
+  /** Name lookups, to any DNS server (cluster DNS lives in another namespace). */
+  public static NetworkPolicyEgressRule dns() {
+    return new NetworkPolicyEgressRuleBuilder()
+        .addNewPort().withProtocol("UDP").withPort(new IntOrString(53)).endPort()
+        .addNewPort().withProtocol("TCP").withPort(new IntOrString(53)).endPort()
         .build();
   }
 

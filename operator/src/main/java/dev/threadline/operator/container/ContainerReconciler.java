@@ -110,7 +110,7 @@ public class ContainerReconciler implements Reconciler<Container> {
         AgentEnvironment environment = AgentEnvironment.resolve(client, current.getMetadata().getNamespace(),
             current.getSpec().getEnvironment(), settings.registry(), settings.runnerImage());
         image = environment.image();
-        pod = ensureObjects(current, context, image);
+        pod = ensureObjects(current, context, environment);
         state = ContainerState.of(pod);
       } catch (AgentStartException e) {
         state = new ContainerState(ContainerPhase.FAILED, e.getMessage());
@@ -167,8 +167,12 @@ public class ContainerReconciler implements Reconciler<Container> {
     });
   }
 
-  private Optional<Pod> ensureObjects(Container container, Context<Container> context, String image) {
+  private Optional<Pod> ensureObjects(Container container, Context<Container> context, AgentEnvironment environment) {
+    String image = environment.image();
     createIfAbsent(ContainerAccessSecret.of(container));
+    // Before the Pod, so that it never listens unprotected.
+    createIfAbsent(ContainerNetworkPolicy.of(container, container.getStatus().getPort(), environment.internetAccess(),
+        settings.containers()));
     if (Boolean.TRUE.equals(container.getSpec().getPersistent())) {
       createIfAbsent(WorkspaceClaim.of(ContainerObjects.workspaceClaimName(container.getMetadata().getName()),
           container, ContainerPod.labels(container, "workspace"), settings.agentPod()));
@@ -190,6 +194,8 @@ public class ContainerReconciler implements Reconciler<Container> {
             container.getMetadata().getName());
         client.resource(made).delete();
         client.resource(ContainerAccessSecret.of(container)).delete();
+        client.network().v1().networkPolicies().inNamespace(container.getMetadata().getNamespace())
+            .withName(ContainerObjects.networkPolicyName(container.getMetadata().getName())).delete();
         client.persistentVolumeClaims().inNamespace(container.getMetadata().getNamespace())
             .withName(ContainerObjects.workspaceClaimName(container.getMetadata().getName())).delete();
         return Optional.empty();

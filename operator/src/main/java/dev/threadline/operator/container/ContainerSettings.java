@@ -1,5 +1,6 @@
 package dev.threadline.operator.container;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -12,15 +13,33 @@ import java.util.Map;
  * @param lastPort the range's last port
  * @param sharedNetwork {@code THREADLINE_CONTAINER_SHARED_NETWORK}, default false: ports must be unique
  * @param bindAddress {@code THREADLINE_CONTAINER_BIND_ADDRESS}, default {@code 0.0.0.0}
+ * @param apiServerNamespace {@code THREADLINE_API_SERVER_NAMESPACE}, default the operator's own
+ *     ({@code THREADLINE_LEASE_NAMESPACE}, {@code POD_NAMESPACE}, else {@code threadline-system}):
+ *     where the only callers of a file API run
+ * @param apiServerPodLabels {@code THREADLINE_API_SERVER_POD_LABELS}, default {@code
+ *     app.kubernetes.io/component=api-server}: {@code k=v,k=v} labels of those callers' Pods
  */
-public record ContainerSettings(int firstPort, int lastPort, boolean sharedNetwork, String bindAddress) {
+public record ContainerSettings(int firstPort, int lastPort, boolean sharedNetwork, String bindAddress,
+    String apiServerNamespace, Map<String, String> apiServerPodLabels) {
   public static final String PORTS_VARIABLE = "THREADLINE_CONTAINER_PORTS";
+  public static final String API_SERVER_POD_LABELS_VARIABLE = "THREADLINE_API_SERVER_POD_LABELS";
+  static final String DEFAULT_API_SERVER_NAMESPACE = "threadline-system";
+  static final Map<String, String> DEFAULT_API_SERVER_POD_LABELS = Map.of("app.kubernetes.io/component", "api-server");
 
   public ContainerSettings {
     if (firstPort < 1 || lastPort > 65535 || firstPort > lastPort) {
       throw new IllegalArgumentException(PORTS_VARIABLE + " must be a range like 8080-8180, got " + firstPort + "-" + lastPort);
     }
     bindAddress = bindAddress == null || bindAddress.isBlank() ? "0.0.0.0" : bindAddress.strip();
+    apiServerNamespace = apiServerNamespace == null || apiServerNamespace.isBlank()
+        ? DEFAULT_API_SERVER_NAMESPACE : apiServerNamespace.strip();
+    apiServerPodLabels = apiServerPodLabels == null || apiServerPodLabels.isEmpty()
+        ? DEFAULT_API_SERVER_POD_LABELS : Map.copyOf(apiServerPodLabels);
+  }
+
+  /** With the default callers (the api-server Pods of the default namespace). */
+  public ContainerSettings(int firstPort, int lastPort, boolean sharedNetwork, String bindAddress) {
+    this(firstPort, lastPort, sharedNetwork, bindAddress, null, null);
   }
 
   public static ContainerSettings defaults() {
@@ -35,7 +54,9 @@ public record ContainerSettings(int firstPort, int lastPort, boolean sharedNetwo
       int last = bounds.length == 1 ? first : Integer.parseInt(bounds[1].strip());
       return new ContainerSettings(first, last,
           Boolean.parseBoolean(env.getOrDefault("THREADLINE_CONTAINER_SHARED_NETWORK", "false").strip()),
-          env.get("THREADLINE_CONTAINER_BIND_ADDRESS"));
+          env.get("THREADLINE_CONTAINER_BIND_ADDRESS"),
+          firstGiven(env, "THREADLINE_API_SERVER_NAMESPACE", "THREADLINE_LEASE_NAMESPACE", "POD_NAMESPACE"),
+          labels(env.get(API_SERVER_POD_LABELS_VARIABLE)));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(PORTS_VARIABLE + " must be a range like 8080-8180, got " + range);
     }
@@ -43,7 +64,33 @@ public record ContainerSettings(int firstPort, int lastPort, boolean sharedNetwo
 
   /** For Pods that share the host's network: unique ports from the range, bound on that address only. */
   public ContainerSettings sharingNetwork(int first, int last, String address) {
-    return new ContainerSettings(first, last, true, address);
+    return new ContainerSettings(first, last, true, address, apiServerNamespace, apiServerPodLabels);
+  }
+
+  private static String firstGiven(Map<String, String> env, String... variables) {
+    for (String variable : variables) {
+      String value = env.get(variable);
+      if (value != null && !value.isBlank()) {
+        return value;
+      }
+    }
+    return null;
+  }
+
+  /** {@code k=v,k=v}; a part without {@code =} or with an empty key is an error naming the variable. */
+  static Map<String, String> labels(String list) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    if (list == null || list.isBlank()) {
+      return labels;
+    }
+    for (String part : list.split(",")) {
+      String[] pair = part.split("=", 2);
+      if (pair.length != 2 || pair[0].isBlank()) {
+        throw new IllegalArgumentException(API_SERVER_POD_LABELS_VARIABLE + " must be labels like k=v,k=v, got: " + list);
+      }
+      labels.put(pair[0].strip(), pair[1].strip());
+    }
+    return labels;
   }
 
   public String range() {

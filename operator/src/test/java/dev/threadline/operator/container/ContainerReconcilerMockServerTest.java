@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -27,6 +28,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.Map;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -105,6 +107,20 @@ class ContainerReconcilerMockServerTest {
         .satisfies(owner -> assertThat(owner.getName()).isEqualTo("ctr-files"));
     assertThat(access.getData()).containsKey("token");
     assertThat(client.persistentVolumeClaims().inNamespace("eph").list().getItems()).isEmpty();
+    NetworkPolicy policy = client.network().v1().networkPolicies().inNamespace("eph").withName("ctr-files").get();
+    assertThat(policy.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(owner -> assertThat(owner.getName()).isEqualTo("ctr-files"));
+    assertThat(policy.getSpec().getPodSelector().getMatchLabels()).isEqualTo(pod.getMetadata().getLabels());
+    assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
+    assertThat(policy.getSpec().getIngress()).singleElement().satisfies(ingress -> {
+      assertThat(ingress.getPorts()).singleElement().satisfies(port -> assertThat(port.getPort().getIntVal()).isEqualTo(8080));
+      assertThat(ingress.getFrom()).singleElement().satisfies(from -> {
+        assertThat(from.getNamespaceSelector().getMatchLabels())
+            .containsExactly(Map.entry("kubernetes.io/metadata.name", "threadline-system"));
+        assertThat(from.getPodSelector().getMatchLabels())
+            .containsExactly(Map.entry("app.kubernetes.io/component", "api-server"));
+      });
+    });
 
     Container pending = awaitContainer("eph", "ctr-files", c -> "pending".equals(phase(c)));
     assertThat(pending.getStatus().getPort()).isEqualTo(8080);
