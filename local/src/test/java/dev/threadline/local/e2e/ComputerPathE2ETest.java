@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.crds.common.Labels;
-import dev.threadline.crds.run.Run;
 import dev.threadline.crds.common.ResourceIds;
-import dev.threadline.crds.run.ThreadRuns;
+import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunSpec;
+import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.operator.computer.AgentPodSettings;
@@ -18,8 +18,10 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -82,6 +84,24 @@ class ComputerPathE2ETest {
     });
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(client.resources(ConversationThread.class)
         .inNamespace(NS).withName("thread-e2e-files").get().getStatus().getMessageCount()).isEqualTo(4L));
+  }
+
+  @Test
+  void anInlineAttachmentIsPlacedInTheWorkspaceOfTheRunnerProcess() {
+    String content = Base64.getEncoder().encodeToString("from the attachment\n".getBytes(StandardCharsets.UTF_8));
+    var response = fixture.post(LocalModeFixture.ALICE_KEY, "/v1/threads", """
+        {"task": "Run `cat attachments/notes.txt`", "stream": false,
+         "attachments": [{"name": "notes.txt", "mediaType": "text/plain", "content": "%s"}]}""".formatted(content));
+
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+    assertThat(response.body()).contains("\"success\":true");
+    String threadName = response.body().replaceAll("(?s).*?\"id\":\"thread_([^\"]+)\".*", "thread-$1");
+    Run run = client.resources(Run.class).inNamespace(NS).withName(ThreadRuns.runName(threadName, 1)).get();
+    assertThat(toolCalls(run)).anySatisfy(tool -> {
+      assertThat(tool.path("command").asText()).isEqualTo("cat attachments/notes.txt");
+      assertThat(tool.path("output").asText()).contains("from the attachment");
+      assertThat(tool.path("exit_code").asInt()).isZero();
+    });
   }
 
   @Test

@@ -57,7 +57,8 @@ public final class RunJson {
     ArrayNode attachments = root.putArray("attachments");
     for (Attachment attachment : RunInputSecret.inlineAttachments(run)) {
       ObjectNode entry = attachments.addObject().put("name", attachment.getName())
-          .put("path", INPUT_DIR + "/" + RunInputSecret.attachmentPath(attachment));
+          // Relative to run.json's folder: the runner resolves it, in a Pod or as a local process.
+          .put("path", RunInputSecret.attachmentPath(attachment));
       if (attachment.getMediaType() != null) {
         entry.put("mediaType", attachment.getMediaType());
       }

@@ -145,7 +145,7 @@ class ComputerRunMockServerTest {
         StandardCharsets.UTF_8), JsonNode.class);
     assertThat(runJson.path("message").asText()).isEqualTo("Run `ls -la`");
     assertThat(runJson.path("runId").asText()).isEqualTo("thread_spec-1");
-    assertThat(runJson.path("attachments").get(0).path("path").asText()).isEqualTo("/threadline/input/attachments/data.csv");
+    assertThat(runJson.path("attachments").get(0).path("path").asText()).isEqualTo("attachments/data.csv");
     assertThat(input.getData().get("attachment-0")).isEqualTo(attachment.getContent());
     assertThat(runJson.path("mcpServers").get(0).path("url").asText()).isEqualTo("https://mcp.example.com/mcp");
     assertThat(runJson.path("mcpServers").get(0).path("bearerTokenEnv").asText()).isEqualTo("THREADLINE_MCP_TOKEN_0");

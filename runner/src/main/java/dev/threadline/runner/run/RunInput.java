@@ -45,7 +45,7 @@ public record RunInput(
   /** @param role {@code user} or {@code assistant} */
   public record HistoryMessage(String role, String content) {}
 
-  /** @param path where the file is now (inside the Pod: under {@code /threadline/input/attachments/}) */
+  /** @param path where the file is now; run.json gives it relative to its own folder, the reader resolves it */
   public record Attachment(String name, String mediaType, String path) {}
 
   public record Documentation(String title, String content) {}

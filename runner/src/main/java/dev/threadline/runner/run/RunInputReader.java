@@ -40,10 +40,15 @@ public final class RunInputReader {
     } catch (IOException e) {
       throw new InvalidRunInputException("(file)", "cannot read " + file + ": " + e.getMessage());
     }
-    return parse(text);
+    return parse(text, file.toAbsolutePath().getParent());
   }
 
   public static RunInput parse(String json) {
+    return parse(json, null);
+  }
+
+  /** @param folder where run.json lies: relative attachment paths are resolved against it */
+  private static RunInput parse(String json, Path folder) {
     JsonNode root;
     try {
       root = JSON.readTree(json);
@@ -60,7 +65,7 @@ public final class RunInputReader {
         optionalText(root, "instructions", ""),
         list(root, "history", RunInputReader::historyMessage),
         requiredText(root, "message"),
-        list(root, "attachments", RunInputReader::attachment),
+        list(root, "attachments", (node, field) -> attachment(node, field, folder)),
         list(root, "documentation", RunInputReader::documentation),
         uniqueNames(list(root, "mcpServers", RunInputReader::mcpServer)),
         limits(root.get("limits")));
@@ -83,13 +88,20 @@ public final class RunInputReader {
     return new HistoryMessage(role, optionalText(node, "content", field + ".content", ""));
   }
 
-  private static Attachment attachment(JsonNode node, String field) {
+  /**
+   * A relative path is relative to run.json's folder, so that run.json holds no absolute paths of
+   * the Pod's file system (in local mode the runner is a host process and the folder is elsewhere).
+   */
+  private static Attachment attachment(JsonNode node, String field, Path folder) {
     String name = requiredText(node, "name", field + ".name");
     if (name.contains("/") || name.contains("\\") || name.equals(".") || name.equals("..")) {
       throw new InvalidRunInputException(field + ".name", "must be a plain file name, was '" + name + "'");
     }
-    return new Attachment(name, optionalText(node, "mediaType", field + ".mediaType", null),
-        requiredText(node, "path", field + ".path"));
+    String path = requiredText(node, "path", field + ".path");
+    if (folder != null && !Path.of(path).isAbsolute()) {
+      path = folder.resolve(path).toString();
+    }
+    return new Attachment(name, optionalText(node, "mediaType", field + ".mediaType", null), path);
   }
 
   private static Documentation documentation(JsonNode node, String field) {

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.threadline.runner.run.RunInput.McpServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -33,6 +37,20 @@ class RunInputReaderTest {
         new McpServer("http", "web", null, java.util.List.of(), java.util.Map.of(), "http://web:8080/mcp",
             "MCP_WEB_TOKEN", true, 30, 60));
     assertThat(input.limits()).isEqualTo(RunInput.Limits.DEFAULT);
+  }
+
+  @Test
+  void relativeAttachmentPathsAreRelativeToTheFolderOfRunJson(@TempDir Path input) throws IOException {
+    Path runJson = input.resolve("run.json");
+    Files.writeString(runJson, """
+        {"runId":"run_1","message":"go","attachments":[
+          {"name":"data.csv","path":"attachments/data.csv"},{"name":"abs.txt","path":"/elsewhere/abs.txt"}]}
+        """);
+
+    RunInput read = RunInputReader.read(runJson);
+
+    assertThat(read.attachments().get(0).path()).isEqualTo(input.resolve("attachments/data.csv").toString());
+    assertThat(read.attachments().get(1).path()).isEqualTo("/elsewhere/abs.txt");
   }
 
   @Test
