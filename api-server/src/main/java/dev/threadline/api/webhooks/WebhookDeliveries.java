@@ -5,6 +5,7 @@ import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.api.paging.ListEnvelope;
 import dev.threadline.api.paging.PageRequest;
+import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.webhook.WebhookDelivery;
@@ -17,10 +18,10 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -33,7 +34,6 @@ public final class WebhookDeliveries {
   static final Comparator<WebhookDelivery> NEWEST_FIRST =
       Comparator.comparing(WebhookDeliveries::createdAt, Comparator.nullsLast(Comparator.reverseOrder()))
           .thenComparing(delivery -> delivery.getMetadata().getName(), Comparator.reverseOrder());
-  private static final Pattern THREAD_ID = Pattern.compile("thread_([a-z0-9]+)");
 
   private final ManagedInformer<WebhookDelivery> cache;
 
@@ -59,25 +59,24 @@ public final class WebhookDeliveries {
       WebhookDeliverySpec spec = spec(delivery);
       return (event == null || event == spec.getEvent())
           && (state == null || state == stateOf(delivery))
-          && (subjectId == null || isAbout(spec.getSubject(), subjectId));
+          && (subjectId == null || isAbout(delivery, subjectId));
     }
 
     /**
      * The subject's name is the id's Kubernetes name ({@code run_abc-1}, {@code env_x}); a thread
-     * id also matches the thread's runs ({@code thread_abc} → {@code run-abc-1}, {@code run-abc-2}).
+     * id also matches the deliveries of the thread's runs, which carry the thread's label.
      */
-    private static boolean isAbout(WebhookSubject subject, String id) {
-      if (subject == null || subject.getName() == null) {
+    private static boolean isAbout(WebhookDelivery delivery, String id) {
+      Optional<String> name = ResourceIds.toName(id);
+      if (name.isEmpty()) {
         return false;
       }
-      Optional<String> name = ResourceIds.toName(id);
-      if (name.isPresent() && name.get().equals(subject.getName())) {
-        return true;
-      }
-      var thread = THREAD_ID.matcher(id);
-      return thread.matches() && "Run".equals(subject.getKind())
-          && subject.getName().matches("run-" + Pattern.quote(thread.group(1)) + "-\\d+");
+      WebhookSubject subject = spec(delivery).getSubject();
+      Map<String, String> labels = delivery.getMetadata().getLabels();
+      return (subject != null && name.get().equals(subject.getName()))
+          || (labels != null && name.get().equals(labels.get(Labels.THREAD)));
     }
+
   }
 
   public ListEnvelope<WebhookDeliveryView> list(Tenant tenant, Filter filter, PageRequest page) {

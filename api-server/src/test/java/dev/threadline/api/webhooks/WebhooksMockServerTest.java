@@ -9,6 +9,7 @@ import dev.threadline.api.support.SharedApiServer;
 import dev.threadline.api.support.TestUser;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.agent.AgentSpec;
+import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentValues;
@@ -336,8 +337,13 @@ class WebhooksMockServerTest {
   private static void delivery(TestUser user, String messageId, WebhookEvent event, String subjectKind,
       String subjectName, WebhookDeliveryState state, Integer statusCode) {
     WebhookDelivery delivery = new WebhookDelivery();
-    delivery.setMetadata(new ObjectMetaBuilder().withNamespace(user.namespace())
-        .withName(messageId.replace('_', '-')).build());
+    ObjectMetaBuilder metadata = new ObjectMetaBuilder().withNamespace(user.namespace())
+        .withName(messageId.replace('_', '-'));
+    if ("Run".equals(subjectKind)) {
+      // As the operator labels a run's deliveries: with the run's thread.
+      metadata.addToLabels(Labels.THREAD, subjectName.replaceAll("^run-(.+)-\\d+$", "thread-$1"));
+    }
+    delivery.setMetadata(metadata.build());
     WebhookDeliverySpec spec = new WebhookDeliverySpec();
     spec.setMessageId(messageId);
     spec.setEvent(event);

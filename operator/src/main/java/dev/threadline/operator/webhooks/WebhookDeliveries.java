@@ -3,6 +3,7 @@ package dev.threadline.operator.webhooks;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.OwnerReferences;
 import dev.threadline.crds.common.SecretKeyReference;
+import dev.threadline.crds.run.Run;
 import dev.threadline.crds.webhook.WebhookDelivery;
 import dev.threadline.crds.webhook.WebhookDeliverySpec;
 import dev.threadline.crds.webhook.WebhookEvent;
@@ -61,6 +62,7 @@ public final class WebhookDeliveries {
           .withNamespace(namespace)
           .withName(WebhookMessage.deliveryName(id))
           .addToLabels(Labels.MANAGED_BY, Labels.MANAGER)
+          .addToLabels(threadOf(subject))
           .withOwnerReferences(OwnerReferences.controller(owner))
           .build());
       delivery.setSpec(spec);
@@ -77,7 +79,7 @@ public final class WebhookDeliveries {
         LOG.info("WebhookDelivery({}/{}) queued: {} about {} {} to {}", delivery.getMetadata().getNamespace(),
             delivery.getMetadata().getName(), delivery.getSpec().getEvent().value(),
             delivery.getSpec().getSubject().getKind(), delivery.getSpec().getSubject().getName(),
-            delivery.getSpec().getUrl());
+            WebhookUrls.origin(delivery.getSpec().getUrl()));
       } catch (KubernetesClientException e) {
         if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
           throw e;
@@ -86,6 +88,12 @@ public final class WebhookDeliveries {
             delivery.getMetadata().getName());
       }
     }
+  }
+
+  /** A run's deliveries carry its thread's label, so that they can be found by thread. */
+  private static Map<String, String> threadOf(HasMetadata subject) {
+    return subject instanceof Run run && run.getSpec() != null && run.getSpec().getThread() != null
+        ? Map.of(Labels.THREAD, run.getSpec().getThread()) : Map.of();
   }
 
   static WebhookSubject subjectOf(HasMetadata resource) {

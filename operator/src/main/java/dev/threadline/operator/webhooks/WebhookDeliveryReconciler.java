@@ -16,7 +16,6 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Optional;
@@ -176,21 +175,8 @@ public class WebhookDeliveryReconciler implements Reconciler<WebhookDelivery>, A
       case PENDING -> "failed (" + next.getLastError() + "); next attempt at " + next.getNextAttemptAt();
       case FAILED -> "failed (" + next.getLastError() + "); giving up";
     };
-    LOG.info("{} {} to {}: attempt {} {}", who(delivery), spec.getEvent().value(), origin(spec.getUrl()), next.getAttempts(),
+    LOG.info("{} {} to {}: attempt {} {}", who(delivery), spec.getEvent().value(), WebhookUrls.origin(spec.getUrl()), next.getAttempts(),
         outcome);
-  }
-
-  /**
-   * Scheme, host and port only: receivers often put a token in the path or query of their URL
-   * (chat and CI hooks do), and logs must not carry it. The record names the whole URL.
-   */
-  static String origin(String url) {
-    try {
-      URI uri = URI.create(url);
-      return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort());
-    } catch (IllegalArgumentException | NullPointerException e) {
-      return "an invalid URL";
-    }
   }
 
   private static String who(WebhookDelivery delivery) {

@@ -82,12 +82,4 @@ class DeliveryProgressTest {
     assertThat(PrivateTargets.refusal("127.0.0.1")).hasValueSatisfying(reason ->
         assertThat(reason).contains("resolves to a private address"));
   }
-
-  @Test
-  void logsNameTheReceiversOriginNeverItsPathOrQuery() {
-    assertThat(WebhookDeliveryReconciler.origin("https://hooks.example.com/services/T0/B0/s3cr3t?token=abc"))
-        .isEqualTo("https://hooks.example.com");
-    assertThat(WebhookDeliveryReconciler.origin("http://127.0.0.1:8099/hook")).isEqualTo("http://127.0.0.1:8099");
-    assertThat(WebhookDeliveryReconciler.origin("not a url")).isEqualTo("an invalid URL");
-  }
 }

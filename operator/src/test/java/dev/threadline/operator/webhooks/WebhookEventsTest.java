@@ -170,6 +170,7 @@ class WebhookEventsTest {
     WebhookDelivery delivery = first.getFirst();
     assertThat(delivery.getMetadata().getName()).isEqualTo(WebhookMessage.deliveryName(delivery.getSpec().getMessageId()));
     assertThat(delivery.getMetadata().getNamespace()).isEqualTo("alice");
+    assertThat(delivery.getMetadata().getLabels()).containsEntry("threadline.dev/thread", "thread-abc");
     assertThat(delivery.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> {
       assertThat(owner.getKind()).isEqualTo("Agent");
       assertThat(owner.getName()).isEqualTo("agent-helper");
