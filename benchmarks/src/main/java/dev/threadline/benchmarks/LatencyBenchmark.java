@@ -3,7 +3,10 @@ package dev.threadline.benchmarks;
 import dev.threadline.local.LocalMode;
 import dev.threadline.local.LocalSettings;
 import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -73,8 +76,36 @@ public final class LatencyBenchmark {
       System.err.println("POST -> computer.starting: " + starting);
       System.err.println("POST -> response.started: " + started);
       System.err.println("runner event -> SSE client: " + relay);
-      write(report, iterations, floor, firstBytes, direct, computerIterations, starting, started, relay);
+
+      Percentiles webhooks = webhookDelays(http, local.apiUrl(), iterations);
+      System.err.println("run completed -> webhook received: " + webhooks);
+      write(report, iterations, floor, firstBytes, direct, computerIterations, starting, started, relay, webhooks);
       System.err.println("report written to " + report.toAbsolutePath());
+    }
+  }
+
+  /** Direct answers of an agent with a webhook: from each run's end to its signed POST's arrival. */
+  private static Percentiles webhookDelays(HttpClient http, String apiUrl, int iterations) throws Exception {
+    try (WebhookDelays receiver = WebhookDelays.start()) {
+      HttpResponse<String> agent = http.send(HttpRequest.newBuilder(URI.create(apiUrl + "/v1/agents"))
+          .header("Authorization", "Bearer " + KEY).header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString("""
+              {"name": "bench-hooks", "model": "scripted-1", "webhooks": [{"url": "%s", "events": ["run.completed"]}]}
+              """.formatted(receiver.url()))).build(), HttpResponse.BodyHandlers.ofString());
+      if (agent.statusCode() != 201) {
+        throw new IllegalStateException("could not create the agent: " + agent.body());
+      }
+      String agentId = agent.body().replaceAll("(?s).*?\"id\":\"(agent_[^\"]+)\".*", "$1");
+      String greeting = "{\"agentId\":\"" + agentId + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello!\"}]}";
+      List<Double> delays = new ArrayList<>();
+      for (int i = 0; i < WARMUP + iterations; i++) {
+        SseTimings.post(http, apiUrl + "/v1/threads", KEY, greeting);
+        double delay = receiver.next();
+        if (i >= WARMUP) {
+          delays.add(delay);
+        }
+      }
+      return Percentiles.of(delays);
     }
   }
 
@@ -87,7 +118,8 @@ public final class LatencyBenchmark {
   }
 
   private static void write(Path report, int iterations, Percentiles floor, Percentiles firstByte, Percentiles direct,
-      int computerIterations, Percentiles starting, Percentiles started, Percentiles relay) throws IOException {
+      int computerIterations, Percentiles starting, Percentiles started, Percentiles relay, Percentiles webhooks)
+      throws IOException {
     String text = String.join("\n",
         "# Latency report",
         "",
@@ -104,11 +136,14 @@ public final class LatencyBenchmark {
         Percentiles.row("POST /v1/threads → `computer.starting` (" + computerIterations + " runs)", starting),
         Percentiles.row("POST /v1/threads → `response.started`", started),
         Percentiles.row("runner event written → SSE item received", relay),
+        Percentiles.row("run completed → signed webhook received", webhooks),
         "",
         "The computer path starts a runner JVM per run in local mode (a container in a cluster), so",
         "`response.started` includes that start. \"Runner event → SSE item\" compares the runner's own",
         "event timestamp with the client's clock on arrival (same machine; millisecond precision): it is",
         "the relay through the Pod log, the operator's status write and the API server's watch.",
+        "\"Run completed → webhook\" runs from the run's `completedAt` (operator clock, same machine) to",
+        "the receiver's arrival time: the final status seen, a WebhookDelivery created and seen, the POST.",
         "",
         "Numbers from a shared machine carry its load; compare rows of the same run, not runs of",
         "different machines.",
