@@ -5,12 +5,15 @@ import dev.threadline.operator.agent.AgentReconciler;
 import dev.threadline.operator.computer.ComputerRuns;
 import dev.threadline.operator.computer.KubernetesPodLogFollower;
 import dev.threadline.operator.computer.PodLogFollower;
+import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.container.ContainerReconciler;
 import dev.threadline.operator.environment.EnvironmentReconciler;
+import dev.threadline.operator.health.OperatorHttpEndpoints;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
 import dev.threadline.operator.run.RunReconciler;
 import dev.threadline.operator.schedule.ScheduleReconciler;
+import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.thread.ThreadReconciler;
 import dev.threadline.operator.usage.RunUsageRecorder;
 import dev.threadline.operator.usage.TenantPlans;
@@ -19,9 +22,6 @@ import dev.threadline.operator.usage.UsageLimits;
 import dev.threadline.operator.webhooks.BuildWebhooks;
 import dev.threadline.operator.webhooks.RunWebhooks;
 import dev.threadline.operator.webhooks.WebhookDeliveryReconciler;
-import dev.threadline.operator.config.OperatorSettings;
-import dev.threadline.operator.health.OperatorHttpEndpoints;
-import dev.threadline.operator.status.Conditions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
@@ -36,6 +36,7 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,6 +75,9 @@ public final class ThreadlineOperator implements AutoCloseable {
     Operator operator = new Operator(o -> {
       o.withKubernetesClient(client)
           .withCloseClientOnStop(false)
+          // Reconciles block on I/O (API calls, webhook POSTs with a 10 s timeout): on virtual threads a
+          // slow webhook receiver holds no platform thread that runs and schedules are waiting for.
+          .withExecutorService(Executors.newVirtualThreadPerTaskExecutor())
           // Plain JSON patches: server-side apply is not available on every API server we target.
           .withUseSSAToPatchPrimaryResource(false)
           .withSSABasedCreateUpdateMatchForDependentResources(false)
