@@ -4,17 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunEvent;
-import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.operator.computer.AgentPodSettings;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -54,7 +51,7 @@ class ComputerPathE2ETest {
     ConversationThread thread = createThread(client, "thread-e2e-files");
     createRun(client, thread, 1, "Run `echo hello > a.txt` and `cat a.txt`");
 
-    Run first = awaitEnded(client, "thread-e2e-files-1", RUN_TIME);
+    Run first = awaitEnded(client, "run-e2e-files-1", RUN_TIME);
     assertThat(first.getStatus().getPhase()).as(String.valueOf(first.getStatus().getError())).isEqualTo("completed");
     assertThat(first.getStatus().getRoute()).isEqualTo("computer");
     List<JsonNode> tools = toolCalls(first);
@@ -73,10 +70,10 @@ class ComputerPathE2ETest {
       assertThat(diff.getType()).isEqualTo("create");
       assertThat(diff.getContent()).isEqualTo("hello\n");
     });
-    await().atMost(Duration.ofSeconds(10)).until(() -> client.pods().inNamespace(NS).withName("thread-e2e-files-1").get() == null);
+    await().atMost(Duration.ofSeconds(10)).until(() -> client.pods().inNamespace(NS).withName("run-e2e-files-1").get() == null);
 
     createRun(client, thread, 2, "Run `cat a.txt`");
-    Run second = awaitEnded(client, "thread-e2e-files-2", RUN_TIME);
+    Run second = awaitEnded(client, "run-e2e-files-2", RUN_TIME);
     assertThat(second.getStatus().getPhase()).isEqualTo("completed");
     assertThat(toolCalls(second)).anySatisfy(tool -> {
       assertThat(tool.path("command").asText()).isEqualTo("cat a.txt");
@@ -109,20 +106,20 @@ class ComputerPathE2ETest {
     ConversationThread thread = createThread(client, "thread-e2e-cancel");
     createRun(client, thread, 1, "Run `sleep 30`");
     await().atMost(RUN_TIME).until(() -> {
-      Run run = client.resources(Run.class).inNamespace(NS).withName("thread-e2e-cancel-1").get();
+      Run run = client.resources(Run.class).inNamespace(NS).withName("run-e2e-cancel-1").get();
       return run.getStatus() != null && run.getStatus().getEvents() != null
           && run.getStatus().getEvents().stream().anyMatch(event -> "planning".equals(event.getType()));
     });
 
     Instant asked = Instant.now();
     // A merge patch carries no resourceVersion: it does not race the status writes of the running run.
-    client.resources(Run.class).inNamespace(NS).withName("thread-e2e-cancel-1")
+    client.resources(Run.class).inNamespace(NS).withName("run-e2e-cancel-1")
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"cancelRequested\":true}}");
-    Run cancelled = awaitEnded(client, "thread-e2e-cancel-1", Duration.ofSeconds(15));
+    Run cancelled = awaitEnded(client, "run-e2e-cancel-1", Duration.ofSeconds(15));
     assertThat(Duration.between(asked, Instant.now())).isLessThan(Duration.ofSeconds(10));
     assertThat(cancelled.getStatus().getPhase()).isEqualTo("cancelled");
     assertThat(cancelled.getStatus().getError().getCode()).isEqualTo("cancelled");
-    await().atMost(Duration.ofSeconds(15)).until(() -> client.pods().inNamespace(NS).withName("thread-e2e-cancel-1").get() == null);
+    await().atMost(Duration.ofSeconds(15)).until(() -> client.pods().inNamespace(NS).withName("run-e2e-cancel-1").get() == null);
   }
 
   @Test
@@ -163,23 +160,9 @@ class ComputerPathE2ETest {
   }
 
   private static void createRun(KubernetesClient client, ConversationThread thread, long sequence, String message) {
-    Run run = new Run();
-    run.setMetadata(new ObjectMetaBuilder()
-        .withName(thread.getMetadata().getName() + "-" + sequence)
-        .withNamespace(NS)
-        .addToLabels(Labels.THREAD, thread.getMetadata().getName())
-        .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(thread.getApiVersion())
-            .withKind(thread.getKind()).withName(thread.getMetadata().getName())
-            .withUid(thread.getMetadata().getUid()).withController(true).build())
-        .build());
-    RunSpec spec = new RunSpec();
-    spec.setThread(thread.getMetadata().getName());
-    spec.setSequence(sequence);
-    spec.setMessage(message);
-    spec.setSource("api");
-    run.setSpec(spec);
-    client.resource(run).create();
+    client.resource(ThreadRuns.newRun(thread, sequence, message, List.of(), ThreadRuns.SOURCE_API)).create();
   }
+
 
   private static Run awaitEnded(KubernetesClient client, String name, Duration limit) {
     return await().atMost(limit).until(() -> client.resources(Run.class).inNamespace(NS).withName(name).get(),

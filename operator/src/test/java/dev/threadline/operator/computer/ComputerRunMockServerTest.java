@@ -8,18 +8,18 @@ import dev.threadline.core.events.RunnerEventData;
 import dev.threadline.core.events.RunnerEventType;
 import dev.threadline.core.events.RunnerFailureCode;
 import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.environment.BuildStatus;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentDocument;
 import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.crds.environment.EnvironmentVariable;
 import dev.threadline.crds.environment.McpServer;
-import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.environment.ValueSource;
 import dev.threadline.crds.run.Attachment;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunEvent;
-import dev.threadline.crds.run.RunSpec;
+import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.operator.ThreadlineOperator;
@@ -28,7 +28,6 @@ import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -93,13 +92,13 @@ class ComputerRunMockServerTest {
     created.getSpec().setAttachments(List.of(attachment));
     client.resource(created).create();
 
-    Pod pod = awaitPod(NS, "thread-spec-1");
+    Pod pod = awaitPod(NS, "run-spec-1");
     assertThat(pod.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> {
       assertThat(owner.getKind()).isEqualTo("Run");
-      assertThat(owner.getName()).isEqualTo("thread-spec-1");
+      assertThat(owner.getName()).isEqualTo("run-spec-1");
       assertThat(owner.getController()).isTrue();
     });
-    assertThat(pod.getMetadata().getLabels()).containsEntry(Labels.THREAD, "thread-spec").containsEntry(Labels.RUN, "thread-spec-1");
+    assertThat(pod.getMetadata().getLabels()).containsEntry(Labels.THREAD, "thread-spec").containsEntry(Labels.RUN, "run-spec-1");
     var spec = pod.getSpec();
     assertThat(spec.getRestartPolicy()).isEqualTo("Never");
     assertThat(spec.getAutomountServiceAccountToken()).isFalse();
@@ -129,7 +128,7 @@ class ComputerRunMockServerTest {
     assertThat(container.getVolumeMounts()).extracting(m -> m.getMountPath())
         .containsExactlyInAnyOrder("/threadline/input", "/workspace", "/tmp");
     assertThat(spec.getVolumes()).filteredOn(v -> v.getSecret() != null).singleElement().satisfies(v -> {
-      assertThat(v.getSecret().getSecretName()).isEqualTo("thread-spec-1-input");
+      assertThat(v.getSecret().getSecretName()).isEqualTo("run-spec-1-input");
       assertThat(v.getSecret().getItems()).extracting(i -> i.getPath()).containsExactly("run.json", "attachments/data.csv");
     });
     assertThat(spec.getVolumes()).filteredOn(v -> v.getPersistentVolumeClaim() != null).singleElement()
@@ -140,11 +139,11 @@ class ComputerRunMockServerTest {
     assertThat(claim.getSpec().getAccessModes()).containsExactly("ReadWriteOnce");
     assertThat(claim.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> assertThat(owner.getKind()).isEqualTo("Thread"));
 
-    Secret input = client.secrets().inNamespace(NS).withName("thread-spec-1-input").get();
+    Secret input = client.secrets().inNamespace(NS).withName("run-spec-1-input").get();
     JsonNode runJson = Serialization.unmarshal(new String(Base64.getDecoder().decode(input.getData().get("run.json")),
         StandardCharsets.UTF_8), JsonNode.class);
     assertThat(runJson.path("message").asText()).isEqualTo("Run `ls -la`");
-    assertThat(runJson.path("runId").asText()).isEqualTo("thread_spec-1");
+    assertThat(runJson.path("runId").asText()).isEqualTo("run_spec-1");
     assertThat(runJson.path("attachments").get(0).path("path").asText()).isEqualTo("attachments/data.csv");
     assertThat(input.getData().get("attachment-0")).isEqualTo(attachment.getContent());
     assertThat(runJson.path("mcpServers").get(0).path("url").asText()).isEqualTo("https://mcp.example.com/mcp");
@@ -152,17 +151,17 @@ class ComputerRunMockServerTest {
     assertThat(runJson.path("documentation").get(0).path("content").asText()).isEqualTo("Use tabs.");
     assertThat(runJson.toString()).doesNotContain("env.API_URL");
 
-    NetworkPolicy policy = client.network().v1().networkPolicies().inNamespace(NS).withName("thread-spec-1-egress").get();
-    assertThat(policy.getSpec().getPodSelector().getMatchLabels()).containsEntry(Labels.RUN, "thread-spec-1");
+    NetworkPolicy policy = client.network().v1().networkPolicies().inNamespace(NS).withName("run-spec-1-egress").get();
+    assertThat(policy.getSpec().getPodSelector().getMatchLabels()).containsEntry(Labels.RUN, "run-spec-1");
     assertThat(policy.getSpec().getPolicyTypes()).containsExactlyInAnyOrder("Ingress", "Egress");
     // The scripted model has no endpoint: DNS only.
     assertThat(policy.getSpec().getEgress()).singleElement().satisfies(rule ->
         assertThat(rule.getPorts()).allSatisfy(port -> assertThat(port.getPort().getIntVal()).isEqualTo(53)));
 
-    Run running = client.resources(Run.class).inNamespace(NS).withName("thread-spec-1").get();
+    Run running = client.resources(Run.class).inNamespace(NS).withName("run-spec-1").get();
     assertThat(running.getStatus().getPhase()).isEqualTo("running");
     assertThat(running.getStatus().getRoute()).isEqualTo("computer");
-    assertThat(running.getStatus().getPod()).isEqualTo("thread-spec-1");
+    assertThat(running.getStatus().getPod()).isEqualTo("run-spec-1");
     assertThat(running.getStatus().getEvents()).extracting(RunEvent::getType).containsExactly("started");
   }
 
@@ -170,19 +169,19 @@ class ComputerRunMockServerTest {
   void theRunnersEventsStreamIntoTheRunAndItsResultCompletesIt() {
     ConversationThread thread = createThread(NS, "thread-done", null);
     client.resource(run(thread, 1, "Run `echo hello > a.txt`")).create();
-    Pod pod = awaitPod(NS, "thread-done-1");
+    Pod pod = awaitPod(NS, "run-done-1");
     assertThat(pod.getSpec().getContainers().get(0).getImage()).isEqualTo(OperatorSettings.DEFAULT_RUNNER_IMAGE);
-    assertThat(client.network().v1().networkPolicies().inNamespace(NS).withName("thread-done-1-egress").get()).isNull();
-    setPhase(NS, "thread-done-1", p -> p.getStatus().setPhase("Running"));
+    assertThat(client.network().v1().networkPolicies().inNamespace(NS).withName("run-done-1-egress").get()).isNull();
+    setPhase(NS, "run-done-1", p -> p.getStatus().setPhase("Running"));
 
-    ScriptedPodLogs.PodLog log = logs.log(NS, "thread-done-1");
+    ScriptedPodLogs.PodLog log = logs.log(NS, "run-done-1");
     log.line("Picked up JAVA_TOOL_OPTIONS: not a protocol line");
     log.emit(RunnerEventType.STARTED, RunnerEventData.started("run_x", "scripted", "/workspace"));
     log.emit(RunnerEventType.PLANNING, RunnerEventData.planning("I will run `echo hello > a.txt`."));
     // Streaming: the planning item is in the Run while the agent still works.
-    await().atMost(WAIT).untilAsserted(() -> assertThat(types(get(NS, "thread-done-1")))
+    await().atMost(WAIT).untilAsserted(() -> assertThat(types(get(NS, "run-done-1")))
         .containsExactly("started", "started", "planning"));
-    assertThat(get(NS, "thread-done-1").getStatus().getPhase()).isEqualTo("running");
+    assertThat(get(NS, "run-done-1").getStatus().getPhase()).isEqualTo("running");
 
     log.emit(RunnerEventType.USAGE, RunnerEventData.usage(120, 30, 0));
     log.emit(RunnerEventType.TOOL_CALL, RunnerEventData.toolCall("tool_1", "completed",
@@ -193,7 +192,7 @@ class ComputerRunMockServerTest {
         List.of("ran `echo hello > a.txt` (exit 0)"), RunnerEventData.usage(120, 30, 0),
         List.of(RunnerEventData.diffCreate("a.txt", "hello\n")), 40));
 
-    Run done = awaitEnded(NS, "thread-done-1");
+    Run done = awaitEnded(NS, "run-done-1");
     assertThat(done.getStatus().getPhase()).isEqualTo("completed");
     assertThat(done.getStatus().getResponse()).isEqualTo("Done: a.txt holds hello.");
     assertThat(done.getStatus().getActions()).containsExactly("ran `echo hello > a.txt` (exit 0)");
@@ -213,7 +212,7 @@ class ComputerRunMockServerTest {
     assertThat(toolCall.path("tool").path("exit_code").asInt()).isZero();
     assertThat(toolCall.path("tool").path("output").asText()).hasSizeLessThan(4200).contains("more characters not kept");
 
-    await().atMost(WAIT).until(() -> client.pods().inNamespace(NS).withName("thread-done-1").get() == null);
+    await().atMost(WAIT).until(() -> client.pods().inNamespace(NS).withName("run-done-1").get() == null);
     await().atMost(WAIT).untilAsserted(() -> {
       ConversationThread rolled = client.resources(ConversationThread.class).inNamespace(NS).withName("thread-done").get();
       assertThat(rolled.getStatus().getStatus()).isEqualTo("completed");
@@ -221,27 +220,27 @@ class ComputerRunMockServerTest {
       assertThat(rolled.getStatus().getMessageCount()).isEqualTo(2L);
     });
     // The input stays with the Run, for a look after the fact.
-    assertThat(client.secrets().inNamespace(NS).withName("thread-done-1-input").get()).isNotNull();
+    assertThat(client.secrets().inNamespace(NS).withName("run-done-1-input").get()).isNotNull();
   }
 
   @Test
   void aPodThatExceedsItsDeadlineEndsTheRunWithExecutionTimeout() {
     ConversationThread thread = createThread(NS, "thread-slow", null);
     client.resource(run(thread, 1, "Run `sleep 3600`")).create();
-    awaitPod(NS, "thread-slow-1");
-    setPhase(NS, "thread-slow-1", p -> p.getStatus().setPhase("Running"));
-    ScriptedPodLogs.PodLog log = logs.log(NS, "thread-slow-1");
+    awaitPod(NS, "run-slow-1");
+    setPhase(NS, "run-slow-1", p -> p.getStatus().setPhase("Running"));
+    ScriptedPodLogs.PodLog log = logs.log(NS, "run-slow-1");
     log.emit(RunnerEventType.STARTED, RunnerEventData.started("run_x", "scripted", "/workspace"));
     // activeDeadlineSeconds: the kubelet stops the runner, which says "cancelled" on its way out.
     log.emit(RunnerEventType.FAILED, RunnerEventData.failed(RunnerFailureCode.EXECUTION_FAILED, "cancelled"));
     log.end();
-    setPhase(NS, "thread-slow-1", p -> {
+    setPhase(NS, "run-slow-1", p -> {
       p.getStatus().setPhase("Failed");
       p.getStatus().setReason("DeadlineExceeded");
       p.getStatus().setMessage("Pod was active on the node longer than the specified deadline");
     });
 
-    Run done = awaitEnded(NS, "thread-slow-1");
+    Run done = awaitEnded(NS, "run-slow-1");
     assertThat(done.getStatus().getPhase()).isEqualTo("failed");
     assertThat(done.getStatus().getError().getCode()).isEqualTo("execution_timeout");
     assertThat(types(done)).containsExactly("started", "started", "failed");
@@ -252,45 +251,45 @@ class ComputerRunMockServerTest {
   void aPodThatFailsWithoutAResultFailsTheRunWithItsReason() {
     ConversationThread thread = createThread(NS, "thread-crash", null);
     client.resource(run(thread, 1, "Run `make`")).create();
-    awaitPod(NS, "thread-crash-1");
-    setPhase(NS, "thread-crash-1", p -> p.getStatus().setPhase("Running"));
-    logs.log(NS, "thread-crash-1").line("runner run: run.json: message: is required").end();
-    setPhase(NS, "thread-crash-1", p -> {
+    awaitPod(NS, "run-crash-1");
+    setPhase(NS, "run-crash-1", p -> p.getStatus().setPhase("Running"));
+    logs.log(NS, "run-crash-1").line("runner run: run.json: message: is required").end();
+    setPhase(NS, "run-crash-1", p -> {
       p.getStatus().setPhase("Failed");
       p.getStatus().setContainerStatuses(List.of(new ContainerStatusBuilder().withName("runner")
           .withNewState().withNewTerminated().withExitCode(2).withReason("Error")
           .withMessage("runner run: run.json: message: is required").endTerminated().endState().build()));
     });
 
-    Run done = awaitEnded(NS, "thread-crash-1");
+    Run done = awaitEnded(NS, "run-crash-1");
     assertThat(done.getStatus().getPhase()).isEqualTo("failed");
     assertThat(done.getStatus().getError().getCode()).isEqualTo("execution_failed");
     assertThat(done.getStatus().getError().getMessage()).contains("exit code 2", "message: is required");
     assertThat(types(done)).containsExactly("started", "failed");
-    await().atMost(WAIT).until(() -> client.pods().inNamespace(NS).withName("thread-crash-1").get() == null);
+    await().atMost(WAIT).until(() -> client.pods().inNamespace(NS).withName("run-crash-1").get() == null);
   }
 
   @Test
   void cancellingARunningRunDeletesItsPodAndEndsItCancelled() {
     ConversationThread thread = createThread(NS, "thread-stop", null);
     client.resource(run(thread, 1, "Run `sleep 30`")).create();
-    awaitPod(NS, "thread-stop-1");
-    setPhase(NS, "thread-stop-1", p -> p.getStatus().setPhase("Running"));
-    ScriptedPodLogs.PodLog log = logs.log(NS, "thread-stop-1");
+    awaitPod(NS, "run-stop-1");
+    setPhase(NS, "run-stop-1", p -> p.getStatus().setPhase("Running"));
+    ScriptedPodLogs.PodLog log = logs.log(NS, "run-stop-1");
     log.emit(RunnerEventType.STARTED, RunnerEventData.started("run_x", "scripted", "/workspace"));
     log.emit(RunnerEventType.PLANNING, RunnerEventData.planning("I will run `sleep 30`."));
-    await().atMost(WAIT).until(() -> types(get(NS, "thread-stop-1")).size() == 3);
+    await().atMost(WAIT).until(() -> types(get(NS, "run-stop-1")).size() == 3);
 
     // A merge patch carries no resourceVersion: it does not race the status writes of the running run.
-    client.resources(Run.class).inNamespace(NS).withName("thread-stop-1")
+    client.resources(Run.class).inNamespace(NS).withName("run-stop-1")
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"cancelRequested\":true}}");
 
-    Run done = awaitEnded(NS, "thread-stop-1");
+    Run done = awaitEnded(NS, "run-stop-1");
     assertThat(done.getStatus().getPhase()).isEqualTo("cancelled");
     assertThat(done.getStatus().getError().getCode()).isEqualTo("cancelled");
     assertThat(types(done)).containsExactly("started", "started", "planning", "failed");
     assertThat(done.getStatus().getEvents().get(3).getData().path("code").asText()).isEqualTo("cancelled");
-    await().atMost(WAIT).until(() -> client.pods().inNamespace(NS).withName("thread-stop-1").get() == null);
+    await().atMost(WAIT).until(() -> client.pods().inNamespace(NS).withName("run-stop-1").get() == null);
     await().atMost(WAIT).untilAsserted(() -> assertThat(client.resources(ConversationThread.class).inNamespace(NS)
         .withName("thread-stop").get().getStatus().getStatus()).isEqualTo("cancelled"));
   }
@@ -301,13 +300,13 @@ class ComputerRunMockServerTest {
     ScriptedPodLogs ownLogs = new ScriptedPodLogs();
     ThreadlineOperator first = ThreadlineOperator.start(client, settings(ns), Clock.systemUTC(), ownLogs);
     ConversationThread thread = createThread(ns, "thread-again", null);
-    client.resource(run(thread, 1, "Run `ls`", ns)).create();
-    String uid = awaitPod(ns, "thread-again-1").getMetadata().getUid();
-    setPhase(ns, "thread-again-1", p -> p.getStatus().setPhase("Running"));
-    ScriptedPodLogs.PodLog log = ownLogs.log(ns, "thread-again-1");
+    client.resource(run(thread, 1, "Run `ls`")).create();
+    String uid = awaitPod(ns, "run-again-1").getMetadata().getUid();
+    setPhase(ns, "run-again-1", p -> p.getStatus().setPhase("Running"));
+    ScriptedPodLogs.PodLog log = ownLogs.log(ns, "run-again-1");
     log.emit(RunnerEventType.STARTED, RunnerEventData.started("run_x", "scripted", "/workspace"));
     log.emit(RunnerEventType.PLANNING, RunnerEventData.planning("I will run `ls`."));
-    await().atMost(WAIT).until(() -> types(get(ns, "thread-again-1")).size() == 3);
+    await().atMost(WAIT).until(() -> types(get(ns, "run-again-1")).size() == 3);
     first.close();
 
     // Two operators at once on the same store, both reading the log again from its start.
@@ -321,7 +320,7 @@ class ComputerRunMockServerTest {
       log.emit(RunnerEventType.RESULT, RunnerEventData.result("One file.", List.of("ran `ls` (exit 0)"),
           RunnerEventData.usage(10, 5, 0), List.of(), 9));
 
-      Run done = awaitEnded(ns, "thread-again-1");
+      Run done = awaitEnded(ns, "run-again-1");
       assertThat(done.getStatus().getPhase()).isEqualTo("completed");
       assertThat(types(done)).containsExactly("started", "started", "planning", "tool_call", "message", "result");
       assertThat(done.getStatus().getEvents()).extracting(RunEvent::getSeq).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
@@ -385,26 +384,7 @@ class ComputerRunMockServerTest {
   }
 
   private static Run run(ConversationThread thread, long sequence, String message) {
-    return run(thread, sequence, message, NS);
-  }
-
-  private static Run run(ConversationThread thread, long sequence, String message, String ns) {
-    Run run = new Run();
-    run.setMetadata(new ObjectMetaBuilder()
-        .withName(thread.getMetadata().getName() + "-" + sequence)
-        .withNamespace(ns)
-        .addToLabels(Labels.THREAD, thread.getMetadata().getName())
-        .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(thread.getApiVersion())
-            .withKind(thread.getKind()).withName(thread.getMetadata().getName())
-            .withUid(thread.getMetadata().getUid()).withController(true).build())
-        .build());
-    RunSpec spec = new RunSpec();
-    spec.setThread(thread.getMetadata().getName());
-    spec.setSequence(sequence);
-    spec.setMessage(message);
-    spec.setSource("api");
-    run.setSpec(spec);
-    return run;
+    return ThreadRuns.newRun(thread, sequence, message, List.of(), ThreadRuns.SOURCE_API);
   }
 
   private static Pod awaitPod(String ns, String name) {

@@ -3,21 +3,20 @@ package dev.threadline.operator.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunEvent;
-import dev.threadline.crds.run.RunSpec;
+import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.support.OperatorMockServer;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,7 +44,7 @@ class RunReconcilerMockServerTest {
     ConversationThread thread = createThread("thread-greet");
     createRun(thread, 1, "Hello!", null);
 
-    Run run = awaitTerminal("thread-greet-1");
+    Run run = awaitTerminal("run-greet-1");
     assertThat(run.getStatus().getPhase()).isEqualTo("completed");
     assertThat(run.getStatus().getRoute()).isEqualTo("direct");
     assertThat(run.getStatus().getRouteReason()).contains("greeting");
@@ -71,10 +70,10 @@ class RunReconcilerMockServerTest {
   void followUpSeesTheEarlierMessages() {
     ConversationThread thread = createThread("thread-history");
     createRun(thread, 1, "Hello there", null);
-    awaitTerminal("thread-history-1");
+    awaitTerminal("run-history-1");
     createRun(thread, 2, "What did I say before?", null);
 
-    Run second = awaitTerminal("thread-history-2");
+    Run second = awaitTerminal("run-history-2");
     assertThat(second.getStatus().getResponse()).contains("Hello there");
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
         client.resources(ConversationThread.class).inNamespace(NS).withName("thread-history").get()
@@ -86,7 +85,7 @@ class RunReconcilerMockServerTest {
     ConversationThread thread = createThread("thread-cancel");
     createRun(thread, 1, "Hello", true);
 
-    Run run = awaitTerminal("thread-cancel-1");
+    Run run = awaitTerminal("run-cancel-1");
     assertThat(run.getStatus().getPhase()).isEqualTo("cancelled");
     assertThat(run.getStatus().getError().getCode()).isEqualTo("cancelled");
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
@@ -101,7 +100,7 @@ class RunReconcilerMockServerTest {
     run.getSpec().setAgent("agent-missing");
     client.resource(run).create();
 
-    Run done = awaitTerminal("thread-noagent-1");
+    Run done = awaitTerminal("run-noagent-1");
     assertThat(done.getStatus().getPhase()).isEqualTo("failed");
     assertThat(done.getStatus().getError().getCode()).isEqualTo("execution_failed");
     assertThat(done.getStatus().getError().getMessage()).contains("agent-missing");
@@ -120,24 +119,11 @@ class RunReconcilerMockServerTest {
   }
 
   private static Run run(ConversationThread thread, long sequence, String message, Boolean cancel) {
-    Run run = new Run();
-    run.setMetadata(new ObjectMetaBuilder()
-        .withName(thread.getMetadata().getName() + "-" + sequence)
-        .withNamespace(NS)
-        .addToLabels(Labels.THREAD, thread.getMetadata().getName())
-        .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(thread.getApiVersion())
-            .withKind(thread.getKind()).withName(thread.getMetadata().getName())
-            .withUid(thread.getMetadata().getUid()).withController(true).build())
-        .build());
-    RunSpec spec = new RunSpec();
-    spec.setThread(thread.getMetadata().getName());
-    spec.setSequence(sequence);
-    spec.setMessage(message);
-    spec.setSource("api");
-    spec.setCancelRequested(cancel);
-    run.setSpec(spec);
+    Run run = ThreadRuns.newRun(thread, sequence, message, List.of(), ThreadRuns.SOURCE_API);
+    run.getSpec().setCancelRequested(cancel);
     return run;
   }
+
 
   private static Run awaitTerminal(String name) {
     return await().atMost(Duration.ofSeconds(30)).until(
