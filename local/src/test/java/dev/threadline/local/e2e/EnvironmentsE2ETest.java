@@ -4,6 +4,8 @@ import static dev.threadline.local.e2e.LocalModeFixture.ALICE_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -57,13 +59,11 @@ class EnvironmentsE2ETest {
   @Test
   void aDockerfileSyntaxErrorWrittenWithKubectlFailsTheBuildWithTheContractsMessage() {
     String id = idOf(fixture.post(ALICE_KEY, "/environments", "{\"name\": \"broken\"}").body());
-    // The REST API refuses invalid extensions, so they arrive the way a GitOps user could write them.
+    // The REST API refuses invalid extensions, so they arrive the way a GitOps user could write them:
+    // a merge patch (kubectl patch --type merge), which the operator's concurrent status writes cannot conflict with.
     fixture.local().client().resources(dev.threadline.crds.environment.Environment.class).inNamespace("alice")
         .withName(id.replaceFirst("_", "-"))
-        .edit(environment -> {
-          environment.getSpec().setDockerfileExtensions("FROBNICATE now");
-          return environment;
-        });
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"dockerfileExtensions\":\"FROBNICATE now\"}}");
 
     var testBuild = fixture.send(fixture.request(ALICE_KEY, "/environments/" + id + "/build/test")
         .timeout(BUILD).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());

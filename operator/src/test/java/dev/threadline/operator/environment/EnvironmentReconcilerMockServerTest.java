@@ -22,7 +22,10 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder;
 import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.time.Duration;
@@ -241,10 +244,8 @@ class EnvironmentReconcilerMockServerTest {
 
   private static void requestBuild(String name, String id, boolean force) {
     client.resources(Environment.class).inNamespace(NS).withName(name)
-        .edit(e -> {
-          e.getSpec().setBuildRequest(new BuildRequest(id, force));
-          return e;
-        });
+        .patch(PatchContext.of(PatchType.JSON_MERGE), // no resourceVersion: the operator writes status meanwhile
+            Serialization.asJson(Map.of("spec", Map.of("buildRequest", new BuildRequest(id, force)))));
   }
 
   private static EnvironmentStatus awaitStatus(String name, java.util.function.Predicate<EnvironmentStatus> condition) {
