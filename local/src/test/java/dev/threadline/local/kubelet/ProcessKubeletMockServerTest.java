@@ -14,7 +14,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -246,12 +249,9 @@ class ProcessKubeletMockServerTest {
             .endContainer()
         .endSpec().build()).create();
     awaitPhase("once", "Running");
-    for (int i = 0; i < 3; i++) {
-      int generation = i;
-      client.pods().inNamespace(NS).withName("once").edit(pod -> {
-        pod.getMetadata().setLabels(Map.of("touched", String.valueOf(generation)));
-        return pod;
-      });
+    for (int i = 0; i < 3; i++) { // merge patches: the kubelet's status writes meanwhile cannot conflict with them
+      client.pods().inNamespace(NS).withName("once").patch(PatchContext.of(PatchType.JSON_MERGE),
+          Serialization.asJson(Map.of("metadata", Map.of("labels", Map.of("touched", String.valueOf(i))))));
     }
 
     awaitPhase("once", "Succeeded");
