@@ -31,6 +31,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -168,7 +169,7 @@ public final class ComputerRuns implements AutoCloseable {
       cleanUp(run, pod.isPresent());
       return UpdateControl.noUpdate();
     }
-    if (spendsBeyondAllowance(run, pending)) {
+    if (spendsBeyondAllowance(run, pending, context)) {
       stopForUsage(run, context, pending);
       return UpdateControl.noUpdate();
     }
@@ -179,10 +180,11 @@ public final class ComputerRuns implements AutoCloseable {
   }
 
   /**
-   * Whether the runner's latest cumulative {@code usage} report, priced, uses up what is left of the
-   * user's monthly allowance. Asked only when a report arrives: one ledger read per report.
+   * Whether the runner's latest cumulative {@code usage} report, priced, together with what the
+   * user's other runs spent (the ledger, and running runs so far) uses up the monthly allowance.
+   * Asked only when a report arrives: one ledger read per report.
    */
-  private boolean spendsBeyondAllowance(Run run, List<RunnerEvent> pending) {
+  private boolean spendsBeyondAllowance(Run run, List<RunnerEvent> pending, Context<Run> context) {
     Optional<RunnerEvent> latest = pending.stream().filter(event -> event.type() == RunnerEventType.USAGE)
         .reduce((earlier, later) -> later);
     if (latest.isEmpty()) {
@@ -190,7 +192,14 @@ public final class ComputerRuns implements AutoCloseable {
     }
     String model = run.getStatus().getModel();
     BigDecimal spent = model == null ? BigDecimal.ZERO : pricing.cost(model, ComputerStatus.usage(latest.get().data()));
-    return limits.exhaustedWith(run.getMetadata().getNamespace(), spent);
+    Map<String, BigDecimal> uncounted = uncountedSpend(run.getMetadata().getNamespace(), context);
+    uncounted.put(run.getMetadata().getUid(), spent); // newer than the cached status
+    return limits.exhausted(run.getMetadata().getNamespace(), uncounted);
+  }
+
+  /** What the namespace's runs spent that its ledger may not hold yet, from the informer's cache. */
+  public Map<String, BigDecimal> uncountedSpend(String namespace, Context<Run> context) {
+    return UncountedSpend.byRun(context.getPrimaryCache().list(namespace), pricing);
   }
 
   /** The allowance ran out mid-run: the Pod goes at once, the run fails with {@code usage_exhausted}. */

@@ -71,7 +71,7 @@ final class ComputerStatus {
   }
 
   /** The runner reports usage cumulatively: a run that failed used what its last report says. */
-  private static Usage lastUsage(RunStatus status) {
+  static Usage lastUsage(RunStatus status) {
     List<RunEvent> events = Objects.requireNonNullElse(status.getEvents(), List.of());
     for (int i = events.size() - 1; i >= 0; i--) {
       if ("usage".equals(events.get(i).getType()) && events.get(i).getData() != null) {

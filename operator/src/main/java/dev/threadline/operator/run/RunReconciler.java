@@ -94,8 +94,10 @@ public class RunReconciler implements Reconciler<Run> {
       finish(status, RunOutcome.failed(RunErrorCode.CANCELLED, "Cancelled on request", Usage.ZERO), null, started);
       return patch(run, status);
     }
-    // Runs that schedules fire reach us without the api-server's 402: refuse them here.
-    if (status.getRoute() == null && limits.exhausted(run.getMetadata().getNamespace())) {
+    // Runs that schedules fire reach us without the api-server's 402, and the api-server does not
+    // know what running runs spent so far: refuse here too.
+    String namespace = run.getMetadata().getNamespace();
+    if (status.getRoute() == null && limits.exhausted(namespace, computer.uncountedSpend(namespace, context))) {
       finish(status, RunOutcome.failed(RunErrorCode.USAGE_EXHAUSTED, UsageLimits.EXHAUSTED_MESSAGE, Usage.ZERO),
           null, started);
       return patch(run, status);

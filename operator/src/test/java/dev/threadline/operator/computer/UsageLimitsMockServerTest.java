@@ -21,6 +21,7 @@ import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.math.BigDecimal;
@@ -43,7 +44,7 @@ class UsageLimitsMockServerTest {
   private static final Duration WAIT = Duration.ofSeconds(30);
   /** USD 1000 per million tokens: one token costs a tenth of a cent. */
   private static final Map<String, String> PRICED = Map.of(
-      "THREADLINE_WATCH_NAMESPACES", "carol,erin,frank",
+      "THREADLINE_WATCH_NAMESPACES", "carol,erin,frank,gina",
       "THREADLINE_MODEL_NAME", "priced-model",
       "THREADLINE_MODEL_PRICES", "priced-model=1000/1000",
       UsagePlans.TIERS_VARIABLE, "free=1,pro=1000",
@@ -61,6 +62,7 @@ class UsageLimitsMockServerTest {
     tenant("carol", Map.of(UsagePlans.ALLOWANCE_ANNOTATION, "0.5"));
     tenant("erin", Map.of(UsagePlans.TIER_ANNOTATION, "pro"));
     tenant("frank", Map.of(UsagePlans.ALLOWANCE_ANNOTATION, "0.001"));
+    tenant("gina", Map.of(UsagePlans.ALLOWANCE_ANNOTATION, "1"));
     operator = startOperator();
   }
 
@@ -73,20 +75,8 @@ class UsageLimitsMockServerTest {
 
   @Test
   void aComputerRunWhoseUsageCrossesTheAllowanceIsStoppedWithUsageExhausted() {
-    ConversationThread thread = new ConversationThread();
-    thread.setMetadata(new ObjectMetaBuilder().withName("thread-costly").withNamespace("carol").build());
-    thread.setSpec(new ThreadSpec());
-    client.resource(thread).create();
-    client.resource(run("carol", "thread-costly", 1, "Run `make everything`")).create();
+    ScriptedPodLogs.PodLog log = startComputerRun("carol", "thread-costly");
     String pod = "thread-costly-1";
-    await().atMost(WAIT).until(() -> client.pods().inNamespace("carol").withName(pod).get() != null);
-    client.pods().inNamespace("carol").withName(pod).editStatus(p -> {
-      p.setStatus(new io.fabric8.kubernetes.api.model.PodStatus());
-      p.getStatus().setPhase("Running");
-      return p;
-    });
-    ScriptedPodLogs.PodLog log = logs.log("carol", pod);
-    log.emit(RunnerEventType.STARTED, RunnerEventData.started("run_x", "priced-model", "/workspace"));
     log.emit(RunnerEventType.USAGE, RunnerEventData.usage(300, 100, 0)); // USD 0.40 of 0.50
     await().atMost(WAIT).until(() -> types(get("carol", pod)).contains("usage"));
     assertThat(get("carol", pod).getStatus().getPhase()).isEqualTo("running");
@@ -105,6 +95,29 @@ class UsageLimitsMockServerTest {
     UsageLedger ledger = await().atMost(WAIT).until(() -> ledger("carol"), l -> l != null && l.getStatus() != null
         && l.getStatus().getRuns() == 1);
     assertThat(ledger.getStatus().getTotalCost()).isEqualTo(0.8);
+  }
+
+  @Test
+  void runsWorkingSideBySideShareTheAllowance() {
+    ScriptedPodLogs.PodLog first = startComputerRun("gina", "thread-left");
+    ScriptedPodLogs.PodLog second = startComputerRun("gina", "thread-right");
+    first.emit(RunnerEventType.USAGE, RunnerEventData.usage(400, 200, 0)); // USD 0.60 of 1
+    await().atMost(WAIT).until(() -> types(get("gina", "thread-left-1")).contains("usage"));
+
+    // Alone, USD 0.50 would fit; with the other run's 0.60 so far it does not.
+    second.emit(RunnerEventType.USAGE, RunnerEventData.usage(300, 200, 0));
+    Run stopped = await().atMost(WAIT).until(() -> get("gina", "thread-right-1"), r -> r.getStatus().getCompletedAt() != null);
+    assertThat(stopped.getStatus().getError().getCode()).isEqualTo("usage_exhausted");
+    assertThat(stopped.getStatus().getCost()).isEqualTo(0.5);
+    assertThat(get("gina", "thread-left-1").getStatus().getPhase()).isEqualTo("running");
+
+    // The first run's next report finds the allowance spent by both.
+    first.emit(RunnerEventType.USAGE, RunnerEventData.usage(450, 200, 0)); // USD 0.65 + 0.50
+    Run alsoStopped = await().atMost(WAIT).until(() -> get("gina", "thread-left-1"), r -> r.getStatus().getCompletedAt() != null);
+    assertThat(alsoStopped.getStatus().getError().getCode()).isEqualTo("usage_exhausted");
+    UsageLedger ledger = await().atMost(WAIT).until(() -> ledger("gina"), l -> l != null && l.getStatus() != null
+        && l.getStatus().getRuns() == 2);
+    assertThat(ledger.getStatus().getTotalCost()).isEqualTo(1.15);
   }
 
   @Test
@@ -150,6 +163,25 @@ class UsageLimitsMockServerTest {
     await().atMost(WAIT).until(() -> ledger("frank").getStatus().getRuns() == 2);
     // The first run was not counted again by the new operator.
     assertThat(ledger("frank").getStatus().getTotalCost()).isEqualTo(spent);
+  }
+
+  /** A computer run (a task in backticks) whose agent Pod runs and whose runner has started. */
+  private static ScriptedPodLogs.PodLog startComputerRun(String namespace, String threadName) {
+    ConversationThread thread = new ConversationThread();
+    thread.setMetadata(new ObjectMetaBuilder().withName(threadName).withNamespace(namespace).build());
+    thread.setSpec(new ThreadSpec());
+    client.resource(thread).create();
+    client.resource(run(namespace, threadName, 1, "Run `make everything`")).create();
+    String pod = threadName + "-1";
+    await().atMost(WAIT).until(() -> client.pods().inNamespace(namespace).withName(pod).get() != null);
+    client.pods().inNamespace(namespace).withName(pod).editStatus(p -> {
+      p.setStatus(new PodStatus());
+      p.getStatus().setPhase("Running");
+      return p;
+    });
+    ScriptedPodLogs.PodLog log = logs.log(namespace, pod);
+    log.emit(RunnerEventType.STARTED, RunnerEventData.started("run_" + threadName, "priced-model", "/workspace"));
+    return log;
   }
 
   private static ThreadlineOperator startOperator() {

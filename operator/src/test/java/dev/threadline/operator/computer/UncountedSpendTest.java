@@ -1,0 +1,69 @@
+package dev.threadline.operator.computer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.threadline.core.events.RunnerEventData;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunPhase;
+import dev.threadline.models.pricing.ModelPricing;
+import dev.threadline.operator.run.RunEventLog;
+import dev.threadline.operator.support.Runs;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+class UncountedSpendTest {
+  /** USD 1000 per million tokens: a token costs a tenth of a cent. */
+  private static final ModelPricing PRICING = ModelPricing.parse("priced-model=1000/1000");
+
+  @Test
+  void aRunningRunCountsItsLatestCumulativeUsageReport() {
+    Run running = running("a");
+    report(running, 100, 50);
+    report(running, 300, 100);
+
+    assertThat(UncountedSpend.byRun(Stream.of(running), PRICING))
+        .containsExactly(Map.entry("uid-a", new BigDecimal("0.4")));
+  }
+
+  @Test
+  void aFinishedRunCountsItsCostUntilItIsMarkedCounted() {
+    Run finished = Runs.run(1, "hello", RunPhase.COMPLETED.value(), "hi", 10, 5, 0.25);
+    finished.getMetadata().setUid("uid-f");
+    Run counted = Runs.run(2, "hello", RunPhase.FAILED.value(), null, 10, 5, 0.5);
+    counted.getMetadata().setUid("uid-c");
+    counted.getStatus().setUsageRecorded(true);
+
+    assertThat(UncountedSpend.byRun(Stream.of(finished, counted), PRICING))
+        .containsExactly(Map.entry("uid-f", new BigDecimal("0.25")));
+  }
+
+  @Test
+  void runsThatSpentNothingYetAreLeftOut() {
+    Run pending = Runs.run(1, "hello", null, null, 0, 0, 0);
+    pending.getMetadata().setUid("uid-p");
+    Run unreported = running("u");
+    Run unpriced = running("x");
+    unpriced.getStatus().setModel("a-model-without-a-price");
+    report(unpriced, 1000, 1000);
+
+    assertThat(UncountedSpend.byRun(Stream.of(pending, unreported, unpriced), PRICING)).isEmpty();
+  }
+
+  private static Run running(String name) {
+    Run run = Runs.run(1, "work", RunPhase.RUNNING.value(), null, 0, 0, 0);
+    run.getMetadata().setUid("uid-" + name);
+    run.getStatus().setUsage(null);
+    run.getStatus().setCost(null);
+    run.getStatus().setModel("priced-model");
+    return run;
+  }
+
+  private static void report(Run run, long inputTokens, long outputTokens) {
+    RunEventLog.append(run.getStatus(), "usage", Instant.now(),
+        Serialization.jsonMapper().convertValue(RunnerEventData.usage(inputTokens, outputTokens, 0), Map.class));
+  }
+}
