@@ -4,6 +4,7 @@ import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.RunningApiServer;
 import dev.threadline.api.ThreadlineApiServer;
 import dev.threadline.api.auth.ApiKeys;
+import dev.threadline.crds.CrdManifests;
 import dev.threadline.crds.common.Labels;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -48,7 +49,7 @@ public final class SharedApiServer {
     // Every kind, so that status subresources are honoured as in a cluster.
     for (String plural : List.of("agents", "threads", "runs", "usageledgers", "schedules", "environments",
         "containers", "webhookdeliveries")) {
-      registerCrd("/META-INF/fabric8/" + plural + ".threadline.dev-v1.yml");
+      registerCrd(CrdManifests.resourceOf(plural));
     }
     // Short enough that a test sees a keepalive without waiting the production 15 s.
     System.setProperty("threadline.stream.keepalive-interval", KEEPALIVE_INTERVAL);

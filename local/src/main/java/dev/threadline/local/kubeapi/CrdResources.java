@@ -1,5 +1,6 @@
 package dev.threadline.local.kubeapi;
 
+import dev.threadline.crds.CrdManifests;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.JarURLConnection;
@@ -14,12 +15,11 @@ import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
 /**
- * Finds the CRD manifests the crd-generator put on the classpath ({@code META-INF/fabric8/}), in a
- * jar or a classes folder, so that new kinds are served without naming them here.
+ * Finds the CRD manifests on the classpath ({@link CrdManifests#FOLDER}, put there by the crds
+ * module), in a jar or a classes folder, so that new kinds are served without naming them here.
  */
 final class CrdResources {
-  static final String FOLDER = "META-INF/fabric8/";
-  static final String THREADLINE_SUFFIX = ".threadline.dev-v1.yml";
+  private static final String FOLDER = CrdManifests.FOLDER;
 
   private CrdResources() {}
 
@@ -30,7 +30,7 @@ final class CrdResources {
       while (folders.hasMoreElements()) {
         URL folder = folders.nextElement();
         for (String name : entries(folder)) {
-          if (name.endsWith(THREADLINE_SUFFIX)) {
+          if (name.endsWith(CrdManifests.SUFFIX)) {
             found.add(classLoader.getResource(FOLDER + name));
           }
         }

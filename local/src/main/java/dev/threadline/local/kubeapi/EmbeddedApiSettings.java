@@ -1,5 +1,6 @@
 package dev.threadline.local.kubeapi;
 
+import dev.threadline.crds.CrdManifests;
 import dev.threadline.local.podlog.PodLogSource;
 import java.net.URL;
 import java.util.List;
@@ -61,7 +62,7 @@ public record EmbeddedApiSettings(String host, int port, PodLogSource podLogs, L
       return this;
     }
 
-    /** Replaces the default CRDs (every {@code META-INF/fabric8/*.threadline.dev-v1.yml}). */
+    /** Replaces the default CRDs (every {@code *.threadline.dev.yaml} in {@link CrdManifests#FOLDER}). */
     public Builder crdResources(List<URL> crdResources) {
       this.crdResources = crdResources;
       return this;

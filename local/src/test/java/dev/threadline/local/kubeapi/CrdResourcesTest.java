@@ -18,13 +18,13 @@ import org.junit.jupiter.api.io.TempDir;
 class CrdResourcesTest {
 
   @Test
-  void findsTheGeneratedThreadlineCrdsOnTheClasspath() {
+  void findsTheCommittedThreadlineCrdsOnTheClasspath() {
     List<URL> crds = CrdResources.threadlineCrds(getClass().getClassLoader());
 
     assertThat(crds).extracting(URL::getPath)
-        .anyMatch(p -> p.endsWith("environments.threadline.dev-v1.yml"))
-        .anyMatch(p -> p.endsWith("agents.threadline.dev-v1.yml"))
-        .allMatch(p -> p.endsWith(".threadline.dev-v1.yml"));
+        .anyMatch(p -> p.endsWith("environments.threadline.dev.yaml"))
+        .anyMatch(p -> p.endsWith("agents.threadline.dev.yaml"))
+        .allMatch(p -> p.contains("/META-INF/threadline/crds/") && p.endsWith(".threadline.dev.yaml"));
   }
 
   @Test
@@ -33,17 +33,18 @@ class CrdResourcesTest {
     try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
       // Directory entries, as the maven-jar-plugin writes them.
       out.putNextEntry(new JarEntry("META-INF/"));
-      out.putNextEntry(new JarEntry("META-INF/fabric8/"));
-      entry(out, "META-INF/fabric8/things.threadline.dev-v1.yml");
-      entry(out, "META-INF/fabric8/things.threadline.dev-v1beta1.yml");
-      entry(out, "META-INF/fabric8/other.example.dev-v1.yml");
+      out.putNextEntry(new JarEntry("META-INF/threadline/"));
+      out.putNextEntry(new JarEntry("META-INF/threadline/crds/"));
+      entry(out, "META-INF/threadline/crds/things.threadline.dev.yaml");
+      entry(out, "META-INF/threadline/crds/things.threadline.dev.yml.orig");
+      entry(out, "META-INF/threadline/crds/other.example.dev.yaml");
     }
 
     try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
       List<URL> crds = CrdResources.threadlineCrds(loader);
 
       assertThat(crds).extracting(URL::toString).singleElement().asString()
-          .startsWith("jar:file:").endsWith("crds.jar!/META-INF/fabric8/things.threadline.dev-v1.yml");
+          .startsWith("jar:file:").endsWith("crds.jar!/META-INF/threadline/crds/things.threadline.dev.yaml");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.threadline.operator.support;
 
+import dev.threadline.crds.CrdManifests;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
@@ -19,7 +20,7 @@ public final class OperatorMockServer {
   public static void registerCrds(KubernetesMockServer server, KubernetesClient client) {
     for (String plural : CRDS) {
       try (InputStream manifest = OperatorMockServer.class.getResourceAsStream(
-          "/META-INF/fabric8/" + plural + ".threadline.dev-v1.yml")) {
+          CrdManifests.resourceOf(plural))) {
         CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(manifest).item();
         server.expectCustomResource(CustomResourceDefinitionContext.fromCrd(crd));
       } catch (java.io.IOException e) {

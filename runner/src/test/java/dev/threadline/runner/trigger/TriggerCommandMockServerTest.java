@@ -2,6 +2,7 @@ package dev.threadline.runner.trigger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.threadline.crds.CrdManifests;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.schedule.Schedule;
@@ -38,7 +39,7 @@ class TriggerCommandMockServerTest {
   static void crds() throws IOException {
     for (String plural : List.of("schedules", "threads", "runs")) {
       try (InputStream manifest = TriggerCommandMockServerTest.class.getResourceAsStream(
-          "/META-INF/fabric8/" + plural + ".threadline.dev-v1.yml")) {
+          CrdManifests.resourceOf(plural))) {
         CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(manifest).item();
         server.expectCustomResource(CustomResourceDefinitionContext.fromCrd(crd));
       }
