@@ -193,7 +193,7 @@ public final class ScheduleService {
     spec.setDescription(rules.optionalText("description", request.description(), ScheduleRules.MAX_DESCRIPTION));
     spec.setAppId(rules.optionalText("appId", request.appId(), ScheduleRules.MAX_APP_ID));
     spec.setMetadata(ScheduleMapper.metadataTree(request.metadata()));
-    WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.SCHEDULE);
+    WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.SCHEDULE, rules.field("webhooks"));
     String id = ResourceIds.newId(ScheduleMapper.ID_PREFIX);
     String name = ResourceIds.toName(id).orElseThrow();
     WebhookChange.Resolved resolved = webhooks == null ? null : webhooks.resolve(name, List.of(), Map.of());
