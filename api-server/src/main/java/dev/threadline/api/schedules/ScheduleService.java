@@ -59,14 +59,15 @@ public final class ScheduleService {
 
   /**
    * The schedule of {@code POST /v1/threads} with messages and a schedule: the thread's agent,
-   * environment and appId, the thread's task; 400s name {@code schedule.<field>}. (The thread
-   * endpoint's {@code ScheduleCreator} seam delegates here.)
+   * environment and appId, the thread's task, and its own webhooks (secrets as on {@link #create});
+   * 400s name {@code schedule.<field>}. (The thread endpoint's {@code ScheduleCreator} seam
+   * delegates here.)
    */
   public ScheduleView createForThread(Tenant tenant, ThreadScheduleRequest request) {
     String name = request.name() == null ? "Scheduled task" : request.name();
     return create(tenant, IN_THREAD_REQUEST, new ScheduleRequests.Create(name, request.task(), request.type(),
         request.cronExpression(), request.scheduledTime(), request.agentId(), request.environmentId(),
-        request.timezone(), null, null, request.appId(), null, null));
+        request.timezone(), null, null, request.appId(), null, request.webhooks()));
   }
 
   public ListEnvelope<ScheduleView> list(Tenant tenant, ScheduleFilter filter, PageRequest page) {
