@@ -87,12 +87,20 @@ public final class IdempotentRequests {
     return execute(tenant, key, fingerprint, () -> {
       ResponseEntity<?> response = action.get();
       return new Recorded<>(response, record(response, secrets));
-    }, result -> replay(result, body -> secrets.restore(tenant, body)));
+    }, result -> replay(tenant, result, secrets));
   }
 
   /** The JSON response a repeat gets: the first one's status, Location and body. */
-  public ResponseEntity<?> replay(StoredResult result) {
+  private ResponseEntity<?> replay(StoredResult result) {
     return replay(result, UnaryOperator.identity());
+  }
+
+  /**
+   * The JSON response a repeat gets when the first showed secrets once (recorded by {@link
+   * #record(ResponseEntity, ResponseSecrets)}): its status, Location and body, the secrets restored.
+   */
+  public ResponseEntity<?> replay(Tenant tenant, StoredResult result, ResponseSecrets secrets) {
+    return replay(result, body -> secrets.restore(tenant, body));
   }
 
   private ResponseEntity<?> replay(StoredResult result, UnaryOperator<JsonNode> restore) {
@@ -109,11 +117,15 @@ public final class IdempotentRequests {
   }
 
   /** What to record of a JSON response. */
-  public StoredResult record(ResponseEntity<?> response) {
+  private StoredResult record(ResponseEntity<?> response) {
     return record(response, null);
   }
 
-  private StoredResult record(ResponseEntity<?> response, ResponseSecrets secrets) {
+  /**
+   * What to record of a JSON response (for {@link #execute}); {@code secrets}, when not null, keeps
+   * what it shows once out of the record.
+   */
+  public StoredResult record(ResponseEntity<?> response, ResponseSecrets secrets) {
     String location = response.getHeaders().getFirst(HttpHeaders.LOCATION);
     JsonNode body = json.valueToTree(response.getBody());
     if (secrets != null) {

@@ -112,7 +112,12 @@ final class ScheduleRules {
   }
 
   ApiException bad(String field, String problem) {
-    return ApiException.badRequest(prefix + field, problem);
+    return ApiException.badRequest(field(field), problem);
+  }
+
+  /** How a 400 names {@code field}: {@code cronExpression}, or {@code schedule.cronExpression}. */
+  String field(String field) {
+    return prefix + field;
   }
 
   /** core's messages name the field in their own words ("Unknown timezone ..."); keep them whole. */

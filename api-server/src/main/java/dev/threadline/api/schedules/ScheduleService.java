@@ -59,14 +59,15 @@ public final class ScheduleService {
 
   /**
    * The schedule of {@code POST /v1/threads} with messages and a schedule: the thread's agent,
-   * environment and appId, the thread's task; 400s name {@code schedule.<field>}. (The thread
-   * endpoint's {@code ScheduleCreator} seam delegates here.)
+   * environment and appId, the thread's task, and its own webhooks (secrets as on {@link #create});
+   * 400s name {@code schedule.<field>}. (The thread endpoint's {@code ScheduleCreator} seam
+   * delegates here.)
    */
   public ScheduleView createForThread(Tenant tenant, ThreadScheduleRequest request) {
     String name = request.name() == null ? "Scheduled task" : request.name();
     return create(tenant, IN_THREAD_REQUEST, new ScheduleRequests.Create(name, request.task(), request.type(),
         request.cronExpression(), request.scheduledTime(), request.agentId(), request.environmentId(),
-        request.timezone(), null, null, request.appId(), null, null));
+        request.timezone(), null, null, request.appId(), null, request.webhooks()));
   }
 
   public ListEnvelope<ScheduleView> list(Tenant tenant, ScheduleFilter filter, PageRequest page) {
@@ -193,7 +194,7 @@ public final class ScheduleService {
     spec.setDescription(rules.optionalText("description", request.description(), ScheduleRules.MAX_DESCRIPTION));
     spec.setAppId(rules.optionalText("appId", request.appId(), ScheduleRules.MAX_APP_ID));
     spec.setMetadata(ScheduleMapper.metadataTree(request.metadata()));
-    WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.SCHEDULE);
+    WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.SCHEDULE, rules.field("webhooks"));
     String id = ResourceIds.newId(ScheduleMapper.ID_PREFIX);
     String name = ResourceIds.toName(id).orElseThrow();
     WebhookChange.Resolved resolved = webhooks == null ? null : webhooks.resolve(name, List.of(), Map.of());

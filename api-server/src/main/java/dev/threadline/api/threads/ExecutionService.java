@@ -187,7 +187,7 @@ public final class ExecutionService {
     ThreadView view = threads.view(tenant, thread);
     try {
       ScheduleSummary summary = scheduler.create(tenant, view, new ScheduleRequest(input.type(), input.name(),
-              input.cronExpression(), input.timezone(), input.scheduledTime(), task))
+              input.cronExpression(), input.timezone(), input.scheduledTime(), task, input.webhooks()))
           .orElseThrow(ExecutionService::schedulesUnavailable);
       return new ScheduledThread(view, summary);
     } catch (RuntimeException failed) {

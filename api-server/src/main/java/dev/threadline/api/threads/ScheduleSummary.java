@@ -1,5 +1,11 @@
 package dev.threadline.api.threads;
 
-/** The schedule in {@code {thread, schedule}}: the fields the contract names there. */
+import dev.threadline.api.webhooks.WebhookView;
+import java.util.List;
+
+/**
+ * The schedule in {@code {thread, schedule}}: the fields the contract names there, and {@code
+ * webhooks} as a schedule shows them (a generated secret only in this answer).
+ */
 public record ScheduleSummary(
-    String id, String name, String scheduleType, String cronExpression, boolean enabled) {}
+    String id, String name, String scheduleType, String cronExpression, boolean enabled, List<WebhookView> webhooks) {}

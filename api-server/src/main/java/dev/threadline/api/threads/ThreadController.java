@@ -14,6 +14,8 @@ import dev.threadline.api.stream.RunStreams;
 import dev.threadline.api.stream.StreamHeaders;
 import dev.threadline.api.stream.StreamEvent;
 import dev.threadline.api.stream.StreamEvents;
+import dev.threadline.api.webhooks.WebhookReplays;
+import dev.threadline.api.webhooks.WebhookSecrets;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadState;
 import jakarta.servlet.http.HttpServletRequest;
@@ -52,10 +54,12 @@ class ThreadController {
   private final RunStreams streams;
   private final RunResumption resumption;
   private final IdempotentRequests idempotency;
+  private final WebhookReplays scheduleWebhookSecrets;
 
   ThreadController(ThreadService threads, ExecutionService executions, RunStreams streams, RunResumption resumption,
-      IdempotentRequests idempotency) {
+      IdempotentRequests idempotency, WebhookSecrets webhookSecrets) {
     this.idempotency = idempotency;
+    this.scheduleWebhookSecrets = new WebhookReplays(webhookSecrets, "schedule");
     this.threads = threads;
     this.executions = executions;
     this.streams = streams;
@@ -65,7 +69,8 @@ class ThreadController {
   /**
    * 201 with {@code {thread}} (no messages) or {@code {thread, schedule}}; with messages an SSE
    * stream (200, as EventSource clients require) or, with {@code stream: false}, 201 with
-   * {@code {thread, execution}}.
+   * {@code {thread, execution}}. A webhook secret generated for the schedule is not kept in the
+   * idempotency record: a repeat shows the one the schedule's webhooks Secret holds.
    */
   @PostMapping(consumes = JSON, produces = {JSON, EVENTS})
   Object create(Tenant tenant, @RequestBody(required = false) ThreadRequests.Create request,
@@ -86,7 +91,7 @@ class ThreadController {
           case ExecutionService.StartedRun started ->
               new IdempotentRequests.Recorded<>(respondCreated(tenant, started, response), startedRun(started));
         },
-        result -> repeat(result, response, run -> respondCreated(tenant,
+        result -> repeat(tenant, result, response, run -> respondCreated(tenant,
             executions.rejoin(tenant, run.runName(), request == null || !Boolean.FALSE.equals(request.stream())),
             response)));
   }
@@ -100,7 +105,7 @@ class ThreadController {
   }
 
   private IdempotentRequests.Recorded<Object> json(ResponseEntity<?> response) {
-    return new IdempotentRequests.Recorded<>(response, idempotency.record(response));
+    return new IdempotentRequests.Recorded<>(response, idempotency.record(response, scheduleWebhookSecrets));
   }
 
   private static StoredResult startedRun(ExecutionService.StartedRun started) {
@@ -108,13 +113,13 @@ class ThreadController {
   }
 
   /** A repeat of an idempotent request: the recorded JSON, or the first request's run joined from its start. */
-  private Object repeat(StoredResult result, HttpServletResponse response,
+  private Object repeat(Tenant tenant, StoredResult result, HttpServletResponse response,
       java.util.function.Function<StoredResult.StartedRun, Object> rejoin) {
     if (result instanceof StoredResult.StartedRun run) {
       response.setHeader(IdempotentRequests.REPLAYED_HEADER, "true");
       return rejoin.apply(run);
     }
-    return idempotency.replay(result);
+    return idempotency.replay(tenant, result, scheduleWebhookSecrets);
   }
 
   @GetMapping
@@ -165,7 +170,7 @@ class ThreadController {
           ExecutionService.StartedRun started = executions.postMessage(tenant, threadId, request);
           return new IdempotentRequests.Recorded<>(respond(tenant, started, response, List.of(), false), startedRun(started));
         },
-        result -> repeat(result, response, run -> respond(tenant,
+        result -> repeat(tenant, result, response, run -> respond(tenant,
             executions.rejoin(tenant, run.runName(), request == null || !Boolean.FALSE.equals(request.stream())),
             response, List.of(), false)));
   }

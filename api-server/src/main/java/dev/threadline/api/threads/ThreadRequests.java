@@ -1,5 +1,6 @@
 package dev.threadline.api.threads;
 
+import dev.threadline.api.webhooks.WebhookInput;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 
@@ -26,8 +27,12 @@ final class ThreadRequests {
   /** An initial message; {@code role} defaults to {@code user}, the only role a client may send. */
   record MessageInput(String role, String content) {}
 
-  /** The contract's {@code schedule} object; {@code scheduledTime} for one-time schedules. */
-  record ScheduleInput(String type, String name, String cronExpression, String timezone, String scheduledTime) {}
+  /**
+   * The contract's {@code schedule} object; {@code scheduledTime} for one-time schedules, and {@code
+   * webhooks} (beyond the contract) as on {@code POST /v1/schedules}.
+   */
+  record ScheduleInput(String type, String name, String cronExpression, String timezone, String scheduledTime,
+      List<WebhookInput> webhooks) {}
 
   /** A file: {@code content} (base64) or {@code url}, exactly one of them. */
   record AttachmentInput(String name, String mediaType, String content, String url) {}

@@ -47,16 +47,24 @@ public final class WebhookChange {
 
   /** The validated list, or null when the request has no {@code webhooks} (leave them as they are). */
   public static WebhookChange of(List<WebhookInput> inputs, ConfiguredOn on) {
+    return of(inputs, on, FIELD);
+  }
+
+  /**
+   * {@link #of(List, ConfiguredOn)} for a list that sits elsewhere in the body: 400s name it {@code
+   * listField} ({@code schedule.webhooks[1].url} for the schedule inside a thread request).
+   */
+  public static WebhookChange of(List<WebhookInput> inputs, ConfiguredOn on, String listField) {
     if (inputs == null) {
       return null;
     }
     if (inputs.size() > WebhookEndpoint.MAX_PER_RESOURCE) {
-      throw ApiException.badRequest(FIELD, "may hold at most " + WebhookEndpoint.MAX_PER_RESOURCE + " items");
+      throw ApiException.badRequest(listField, "may hold at most " + WebhookEndpoint.MAX_PER_RESOURCE + " items");
     }
     Set<String> urls = new HashSet<>();
     List<Item> items = new ArrayList<>();
     for (int i = 0; i < inputs.size(); i++) {
-      String field = FIELD + "[" + i + "]";
+      String field = listField + "[" + i + "]";
       WebhookInput input = inputs.get(i);
       if (input == null) {
         throw ApiException.badRequest(field, "must be an object");

@@ -10,6 +10,7 @@ import dev.threadline.api.stream.RunCompletion;
 import dev.threadline.api.stream.RunUpdates;
 import dev.threadline.api.support.SharedApiServer;
 import dev.threadline.api.support.TestUser;
+import dev.threadline.api.webhooks.WebhookInput;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
@@ -25,8 +26,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The seam for schedules: with a {@link ScheduleCreator}, messages plus a schedule make
- * {@code {thread, schedule}} and no run; when the creator refuses, the thread is removed again.
+ * The seam for schedules: with a {@link ScheduleCreator}, messages plus a schedule (with its
+ * webhooks) make {@code {thread, schedule}} and no run; when the creator refuses, the thread is
+ * removed again.
  * Wired by hand over the shared mock API (a second Spring context would cost seconds).
  */
 class ScheduleCreatorMockServerTest {
@@ -71,19 +73,22 @@ class ScheduleCreatorMockServerTest {
     ExecutionService executions = executions((user, thread, request) -> {
       forThreads.add(thread);
       asked.add(request);
-      return Optional.of(new ScheduleSummary("sched_1", request.name(), request.type(), request.cronExpression(), true));
+      return Optional.of(new ScheduleSummary("sched_1", request.name(), request.type(), request.cronExpression(), true,
+          List.of()));
     });
+    List<WebhookInput> webhooks = List.of(new WebhookInput("https://hooks.example/digest", List.of("run.failed"), null));
 
     ExecutionService.Created created = executions.createThread(tenant, request(
-        new ThreadRequests.ScheduleInput("recurring", "Daily digest", "0 9 * * 1-5", "Europe/Paris", null)));
+        new ThreadRequests.ScheduleInput("recurring", "Daily digest", "0 9 * * 1-5", "Europe/Paris", null, webhooks)));
 
     assertThat(created).isInstanceOfSatisfying(ExecutionService.ScheduledThread.class, scheduled -> {
-      assertThat(scheduled.schedule()).isEqualTo(new ScheduleSummary("sched_1", "Daily digest", "recurring", "0 9 * * 1-5", true));
+      assertThat(scheduled.schedule()).isEqualTo(
+          new ScheduleSummary("sched_1", "Daily digest", "recurring", "0 9 * * 1-5", true, List.of()));
       assertThat(scheduled.thread().status()).isEqualTo("active");
       assertThat(forThreads).containsExactly(scheduled.thread());
     });
     assertThat(asked).containsExactly(
-        new ScheduleRequest("recurring", "Daily digest", "0 9 * * 1-5", "Europe/Paris", null, "Send the digest"));
+        new ScheduleRequest("recurring", "Daily digest", "0 9 * * 1-5", "Europe/Paris", null, "Send the digest", webhooks));
     assertThat(client.resources(Run.class).inNamespace(alice.namespace()).list().getItems()).isEmpty();
     assertThat(client.resources(ConversationThread.class).inNamespace(alice.namespace()).list().getItems()).hasSize(1);
   }
@@ -92,7 +97,7 @@ class ScheduleCreatorMockServerTest {
   void aRefusedScheduleLeavesNoThreadBehind() {
     TestUser bob = shared.newUser("bob");
     Tenant tenant = new Tenant(bob.userId(), bob.namespace());
-    ThreadRequests.Create request = request(new ThreadRequests.ScheduleInput("recurring", "x", "bad", null, null));
+    ThreadRequests.Create request = request(new ThreadRequests.ScheduleInput("recurring", "x", "bad", null, null, null));
 
     assertThatThrownBy(() -> executions((user, thread, schedule) -> {
       throw ApiException.badRequest("schedule.cronExpression", "is not a valid cron expression");

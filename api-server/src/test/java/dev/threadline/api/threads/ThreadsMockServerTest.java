@@ -105,6 +105,7 @@ class ThreadsMockServerTest {
     assertThat(schedule.get("scheduleType").asString()).isEqualTo("recurring");
     assertThat(schedule.get("cronExpression").asString()).isEqualTo("0 9 * * 1-5");
     assertThat(schedule.get("enabled").asBoolean()).isTrue();
+    assertThat(schedule.get("webhooks")).as("none given").isEmpty();
     assertThat(created.json().get("thread").get("id").asString()).startsWith("thread_");
     assertThat(shared.client().resources(Run.class).inNamespace(ivy.namespace()).list().getItems()).isEmpty();
     var stored = api.get("/v1/schedules/" + schedule.get("id").asString(), ivy.key());

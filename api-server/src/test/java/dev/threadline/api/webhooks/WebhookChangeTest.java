@@ -55,6 +55,21 @@ class WebhookChangeTest {
   }
 
   @Test
+  void aListElsewhereInTheBodyIsNamedByItsPath() {
+    WebhookInput[] eleven = new WebhookInput[11];
+    Arrays.setAll(eleven, i -> item("https://a.example/" + i));
+    assertThatThrownBy(() -> WebhookChange.of(List.of(eleven), ConfiguredOn.SCHEDULE, "schedule.webhooks"))
+        .hasMessage("schedule.webhooks may hold at most 10 items");
+    assertThatThrownBy(() -> WebhookChange.of(List.of(item("https://a.example"), item("mailto:x@example.com")),
+            ConfiguredOn.SCHEDULE, "schedule.webhooks"))
+        .hasMessage("schedule.webhooks[1].url must be an absolute http:// or https:// URL with a host");
+    assertThatThrownBy(() -> WebhookChange.of(List.of(new WebhookInput("https://a.example", List.of("build.ready"), null)),
+            ConfiguredOn.SCHEDULE, "schedule.webhooks"))
+        .hasMessage("schedule.webhooks[0].events[0] \"build.ready\" applies only to environments; "
+            + "schedules have run.completed, run.failed, run.cancelled");
+  }
+
+  @Test
   void buildEventsAreForEnvironments() {
     WebhookChange change = WebhookChange.of(
         List.of(new WebhookInput("https://a.example", List.of("build.ready", "build.failed", "run.completed"), SECRET)),

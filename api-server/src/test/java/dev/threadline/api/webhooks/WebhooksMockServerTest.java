@@ -14,6 +14,7 @@ import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentValues;
 import dev.threadline.crds.schedule.Schedule;
+import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.webhook.WebhookDelivery;
 import dev.threadline.crds.webhook.WebhookDeliverySpec;
 import dev.threadline.crds.webhook.WebhookDeliveryState;
@@ -34,6 +35,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,9 +44,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Webhooks on agents, environments and schedules: secrets only in the webhooks Secret (never in a
- * spec, a GET or an idempotency record), shown once when generated; PATCH replaces the list,
- * carrying kept secrets over; the delivery records, per tenant.
+ * Webhooks on agents, environments and schedules (also a schedule made by {@code POST /v1/threads}):
+ * secrets only in the webhooks Secret (never in a spec, a GET or an idempotency record), shown once
+ * when generated; PATCH replaces the list, carrying kept secrets over; the delivery records, per
+ * tenant.
  */
 class WebhooksMockServerTest {
   private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -266,6 +269,111 @@ class WebhooksMockServerTest {
     assertThat(repeatSchedule.get("webhooks").get(1).has("secret")).isFalse();
     assertThat(api.get("/v1/schedules", frank.key()).json().get("total_count").asInt()).isEqualTo(1);
     List<ConfigMap> records = shared.client().configMaps().inNamespace(frank.namespace()).list().getItems();
+    assertThat(records).isNotEmpty();
+    assertThat(shared.client().getKubernetesSerialization().asJson(records)).doesNotContain(secret).doesNotContain(GIVEN);
+  }
+
+  @Test
+  void aThreadWithAScheduleGivesTheScheduleItsWebhooksAndShowsAGeneratedSecretOnce() {
+    TestUser ida = shared.newUser("ida");
+
+    ApiClient.Response created = api.post("/v1/threads", ida.key(), """
+        {"task": "Send the digest", "schedule": {"type": "recurring", "name": "Digest", "cronExpression": "0 9 * * 1-5",
+          "webhooks": [{"url": "https://hooks.example/generated", "events": ["run.failed"]},
+                       {"url": "https://hooks.example/given", "secret": "%s"}]}}""".formatted(GIVEN));
+
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    JsonNode webhooks = created.json().get("schedule").get("webhooks");
+    assertThat(webhooks).extracting(w -> w.get("url").asString())
+        .containsExactly("https://hooks.example/generated", "https://hooks.example/given");
+    assertThat(webhooks.get(0).get("events").get(0).asString()).isEqualTo("run.failed");
+    String generated = webhooks.get(0).get("secret").asString();
+    assertThat(Base64.getDecoder().decode(generated.substring("whsec_".length()))).hasSize(32);
+    assertThat(webhooks.get(1).has("secret")).as("a given secret is never echoed").isFalse();
+    assertThat(created.body()).doesNotContain(GIVEN);
+
+    String id = created.json().get("schedule").get("id").asString();
+    String name = id.replace('_', '-');
+    Schedule stored = shared.client().resources(Schedule.class).inNamespace(ida.namespace()).withName(name).get();
+    assertThat(stored.getSpec().getWebhooks()).extracting(e -> e.getSecretRef().getName()).containsOnly(name + "-webhooks");
+    assertThat(stored.getSpec().getWebhooks()).extracting(e -> e.getSecretRef().getKey()).containsExactly(
+        WebhookSecrets.keyOf("https://hooks.example/generated"), WebhookSecrets.keyOf("https://hooks.example/given"));
+    assertThat(shared.client().getKubernetesSerialization().asJson(stored)).doesNotContain(generated).doesNotContain(GIVEN);
+    Secret secret = shared.client().secrets().inNamespace(ida.namespace()).withName(name + "-webhooks").get();
+    assertThat(decode(secret)).isEqualTo(Map.of(
+        WebhookSecrets.keyOf("https://hooks.example/generated"), generated,
+        WebhookSecrets.keyOf("https://hooks.example/given"), GIVEN));
+    assertThat(secret.getMetadata().getOwnerReferences().getFirst().getUid()).isEqualTo(stored.getMetadata().getUid());
+
+    ApiClient.Response fetched = api.get("/v1/schedules/" + id, ida.key());
+    assertThat(fetched.json().get("schedule").get("webhooks")).hasSize(2);
+    assertThat(fetched.body()).doesNotContain(generated).doesNotContain(GIVEN);
+  }
+
+  @Test
+  void badScheduleWebhooksInAThreadRequestAre400sNamingTheFieldAndWriteNothing() {
+    TestUser jack = shared.newUser("jack");
+    String thread = """
+        {"task": "t", "schedule": {"type": "recurring", "cronExpression": "0 9 * * *", "webhooks": %s}}""";
+
+    assertError(api.post("/v1/threads", jack.key(), thread.formatted(
+        "[{\"url\": \"https://a.example\"}, {\"url\": \"mailto:x@example.com\"}]")),
+        400, "Bad Request", "schedule.webhooks[1].url must be an absolute http:// or https:// URL with a host");
+    assertError(api.post("/v1/threads", jack.key(), thread.formatted("[{\"events\": []}]")),
+        400, "Bad Request", "schedule.webhooks[0].url is required");
+    assertError(api.post("/v1/threads", jack.key(), thread.formatted(
+        "[{\"url\": \"https://a.example\", \"events\": [\"run.failed\", \"run.exploded\"]}]")),
+        400, "Bad Request", "schedule.webhooks[0].events[1] must be one of run.completed, run.failed, run.cancelled");
+    assertError(api.post("/v1/threads", jack.key(), thread.formatted(
+        "[{\"url\": \"https://a.example\", \"events\": [\"build.ready\"]}]")),
+        400, "Bad Request", "schedule.webhooks[0].events[0] \"build.ready\" applies only to environments; "
+            + "schedules have run.completed, run.failed, run.cancelled");
+    assertError(api.post("/v1/threads", jack.key(), thread.formatted(
+        "[{\"url\": \"https://a.example\", \"secret\": \"hunter2\"}]")),
+        400, "Bad Request", "schedule.webhooks[0].secret must be whsec_ followed by the base64 of at least 24 bytes");
+    assertError(api.post("/v1/threads", jack.key(), thread.formatted(
+        "[" + String.join(", ", Collections.nCopies(11, "{\"url\": \"https://a.example\"}")) + "]")),
+        400, "Bad Request", "schedule.webhooks may hold at most 10 items");
+    assertError(api.post("/v1/threads", jack.key(), thread.formatted("\"https://a.example\"")),
+        400, "Bad Request", "schedule.webhooks must be an array");
+    assertError(api.post("/v1/threads", jack.key(), thread.formatted("[\"https://a.example\"]")),
+        400, "Bad Request", "schedule.webhooks[0] must be an object");
+
+    // Neither a thread nor a schedule nor a webhooks Secret was left behind.
+    assertThat(api.get("/v1/threads", jack.key()).json().get("total_count").asInt()).isZero();
+    assertThat(api.get("/v1/schedules", jack.key()).json().get("total_count").asInt()).isZero();
+    assertThat(shared.client().resources(ConversationThread.class)
+        .inNamespace(jack.namespace()).list().getItems()).isEmpty();
+    assertThat(shared.client().resources(Schedule.class).inNamespace(jack.namespace()).list().getItems()).isEmpty();
+    assertThat(shared.client().secrets().inNamespace(jack.namespace()).withLabel(WebhookSecrets.RESOURCE_LABEL)
+        .list().getItems()).isEmpty();
+  }
+
+  @Test
+  void anIdempotentThreadWithAScheduleReplaysTheGeneratedSecretWithoutRecordingIt() {
+    TestUser kim = shared.newUser("kim");
+    String body = """
+        {"task": "t", "schedule": {"type": "recurring", "cronExpression": "0 9 * * *",
+         "webhooks": [{"url": "https://hooks.example/a"}, {"url": "https://hooks.example/b", "secret": "%s"}]}}"""
+        .formatted(GIVEN);
+
+    HttpResponse<String> first = postWithKey("/v1/threads", kim.key(), body, "thread-wh-1");
+    HttpResponse<String> repeat = postWithKey("/v1/threads", kim.key(), body, "thread-wh-1");
+
+    assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+    assertThat(repeat.statusCode()).isEqualTo(201);
+    assertThat(repeat.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    assertThat(repeat.headers().firstValue("Location")).isEqualTo(first.headers().firstValue("Location"));
+    JsonNode firstBody = JSON.readTree(first.body());
+    JsonNode repeatBody = JSON.readTree(repeat.body());
+    assertThat(repeatBody).as("the first answer, its generated secret included").isEqualTo(firstBody);
+    String secret = firstBody.get("schedule").get("webhooks").get(0).get("secret").asString();
+    assertThat(secret).startsWith("whsec_");
+    assertThat(repeatBody.get("schedule").get("webhooks").get(1).has("secret")).isFalse();
+    assertThat(shared.client().resources(ConversationThread.class)
+        .inNamespace(kim.namespace()).list().getItems()).hasSize(1);
+    assertThat(shared.client().resources(Schedule.class).inNamespace(kim.namespace()).list().getItems()).hasSize(1);
+    List<ConfigMap> records = shared.client().configMaps().inNamespace(kim.namespace()).list().getItems();
     assertThat(records).isNotEmpty();
     assertThat(shared.client().getKubernetesSerialization().asJson(records)).doesNotContain(secret).doesNotContain(GIVEN);
   }
