@@ -91,7 +91,7 @@ final class BuiltinResources {
       boolean status,
       List<PrinterColumn> columns) {
     return new ResourceType(
-        "", "v1", plural, singular, kind, namespaced, shortNames, categories, status, columns, null);
+        "", "v1", plural, singular, kind, namespaced, shortNames, categories, status, columns, null, ValidationRules.NONE);
   }
 
   private static ResourceType type(
@@ -104,6 +104,6 @@ final class BuiltinResources {
       List<String> categories,
       boolean status) {
     return new ResourceType(
-        group, "v1", plural, singular, kind, namespaced, shortNames, categories, status, NAME_AGE, null);
+        group, "v1", plural, singular, kind, namespaced, shortNames, categories, status, NAME_AGE, null, ValidationRules.NONE);
   }
 }

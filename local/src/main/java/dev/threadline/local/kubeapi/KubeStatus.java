@@ -1,7 +1,10 @@
 package dev.threadline.local.kubeapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The {@code Status} bodies a Kubernetes API answers errors with. */
 final class KubeStatus {
@@ -58,6 +61,28 @@ final class KubeStatus {
     return ApiResponse.json(
         409,
         body(409, "AlreadyExists", path.qualifiedResource() + " \"" + path.name() + "\" already exists", details(path)));
+  }
+
+  /**
+   * A 422 for an object that breaks validation rules, worded as the API server words it:
+   * {@code Schedule.threadline.dev "x" is invalid: spec: Invalid value: "object": <rule's message>}.
+   */
+  static ApiResponse invalid(ResourceType type, String name, List<ValidationRules.Violation> violations) {
+    ObjectNode details = Json.object();
+    details.put("name", name);
+    details.put("group", type.group());
+    details.put("kind", type.kind());
+    ArrayNode causes = details.putArray("causes");
+    List<String> errors = new ArrayList<>();
+    for (ValidationRules.Violation violation : violations) {
+      String field = violation.path().isEmpty() ? "<nil>" : violation.path();
+      String message = "Invalid value: \"" + violation.type() + "\": " + violation.message();
+      causes.addObject().put("reason", "FieldValueInvalid").put("message", message).put("field", field);
+      errors.add(field + ": " + message);
+    }
+    String all = errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]";
+    String kind = type.group().isEmpty() ? type.kind() : type.kind() + "." + type.group();
+    return ApiResponse.json(422, body(422, "Invalid", kind + " \"" + name + "\" is invalid: " + all, details));
   }
 
   static ApiResponse badRequest(String message) {

@@ -1,5 +1,6 @@
 package dev.threadline.local.kubeapi;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionNames;
@@ -66,6 +67,9 @@ final class ResourceCatalog {
       if (Boolean.FALSE.equals(version.getServed())) {
         continue;
       }
+      JsonNode schema = version.getSchema() == null || version.getSchema().getOpenAPIV3Schema() == null
+          ? null
+          : Json.MAPPER.valueToTree(version.getSchema().getOpenAPIV3Schema());
       result.add(
           new ResourceType(
               crd.getSpec().getGroup(),
@@ -78,9 +82,8 @@ final class ResourceCatalog {
               names.getCategories() == null ? List.of() : List.copyOf(names.getCategories()),
               version.getSubresources() != null && version.getSubresources().getStatus() != null,
               columnsOf(version),
-              version.getSchema() == null || version.getSchema().getOpenAPIV3Schema() == null
-                  ? null
-                  : Json.MAPPER.valueToTree(version.getSchema().getOpenAPIV3Schema())));
+              schema,
+              ValidationRules.compile(schema)));
     }
     return result;
   }

@@ -1,8 +1,10 @@
 package dev.threadline.local.kubeapi;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -10,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -94,7 +97,10 @@ final class ResourceOperations {
       // The namespace controller's part: a new namespace is Active until it is deleted.
       object.putObject("status").put("phase", "Active");
     }
-    admit(type, object);
+    ApiResponse refused = admit(path, type, object);
+    if (refused != null) {
+      return refused;
+    }
     return exclusive(
         () -> {
           ApiResponse namespaceProblem = namespaceProblem(path);
@@ -136,7 +142,10 @@ final class ResourceOperations {
     if (object == null) {
       return KubeStatus.badRequest("the body of the request must be a JSON object");
     }
-    admit(type, object);
+    ApiResponse refused = admit(path, type, object);
+    if (refused != null) {
+      return refused;
+    }
     return exclusive(
         () -> {
           CrudStore.Response current = store.get(path.withoutSubresource().path());
@@ -213,16 +222,34 @@ final class ResourceOperations {
               target.remove("status");
             }
           }
-          admit(type, target);
+          ApiResponse refused = admit(path, type, target);
+          if (refused != null) {
+            return refused;
+          }
           ObjectNode body = target;
           return write(path, type, currentObject, body, () -> store.put(path.path(), Json.write(body)));
         });
   }
 
-  /** What the API server does to every object written, before storing it. */
-  private static void admit(ResourceType type, JsonNode object) {
+  /**
+   * What the API server does to every object written, before storing it: defaults, then the CRD's
+   * validation rules (not on the status subresource, whose writes leave the rest unchanged).
+   *
+   * @return why the object is refused, or null
+   */
+  private static ApiResponse admit(ApiPath path, ResourceType type, JsonNode object) {
     SchemaDefaults.apply(type.schema(), object);
     SecretStringData.fold(type, object);
+    String name = Objects.requireNonNullElse(Json.text(object, "metadata", "name"), "");
+    if (type.kind().equals("CustomResourceDefinition")) {
+      try {
+        ResourceCatalog.typesOf(Json.MAPPER.treeToValue(object, CustomResourceDefinition.class));
+      } catch (IllegalArgumentException | JsonProcessingException e) {
+        return KubeStatus.failure(422, "Invalid", "CustomResourceDefinition \"" + name + "\" is invalid: " + e.getMessage());
+      }
+    }
+    List<ValidationRules.Violation> violations = path.isStatus() ? List.of() : type.rules().check(object);
+    return violations.isEmpty() ? null : KubeStatus.invalid(type, name, violations);
   }
 
   /**

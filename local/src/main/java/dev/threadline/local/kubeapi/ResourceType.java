@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * What the API knows about one kind of resource: how discovery describes it and which columns
  * {@code kubectl get} prints for it. {@code schema} is a CRD version's openAPIV3Schema (null for
- * built-in kinds), used for defaulting only.
+ * built-in kinds), used for defaulting; {@code rules} are its CEL validation rules.
  */
 record ResourceType(
     String group,
@@ -19,7 +19,8 @@ record ResourceType(
     List<String> categories,
     boolean statusSubresource,
     List<PrinterColumn> columns,
-    JsonNode schema) {
+    JsonNode schema,
+    ValidationRules rules) {
 
   static final List<String> VERBS =
       List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");

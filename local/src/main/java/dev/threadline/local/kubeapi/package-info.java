@@ -10,7 +10,8 @@
  * store would list every object), and passes resource requests to {@link
  * dev.threadline.local.kubeapi.ResourceOperations}. That class corrects the store where it differs
  * from an API server: writes without query strings, RFC 7386 merge patches, resourceVersion checks on
- * {@code /status}, RFC 3339 deletion timestamps, CRD schema defaults, creation only in existing
+ * {@code /status}, RFC 3339 deletion timestamps, CRD schema defaults and CEL validation rules
+ * (422 with the rule's message), creation only in existing
  * namespaces, owner-reference and namespace cascades.
  *
  * <p>Known limitations, each deliberate:
@@ -19,7 +20,9 @@
  *   <li>Strategic merge patches are applied as JSON merge patches: lists are replaced whole, merge
  *       keys (a container's name) are not honoured. Server-side apply is refused with a 415.
  *   <li>No OpenAPI documents (so no {@code kubectl explain}), no aggregated discovery, no protobuf.
- *   <li>CRD schemas only supply defaults: no validation, no pruning, no CEL rules.
+ *   <li>Of a CRD schema, only defaults and CEL validation rules apply (no transition rules with
+ *       {@code oldSelf}): types, enums, patterns and required fields are not checked, nothing is
+ *       pruned.
  *   <li>Field selectors only on {@code metadata.name} and {@code metadata.namespace}; set-based label
  *       selectors ({@code in}, {@code notin}) are ignored by the store.
  *   <li>A watch from resourceVersion N drops the replay of objects at or below N, but a deletion

@@ -19,7 +19,7 @@ class TableRendererTest {
           PrinterColumn.of("Runs", "integer", ".status.runs"),
           PrinterColumn.of("Ready", "string", ".status.conditions[?(@.type==\"Ready\")].status"),
           PrinterColumn.AGE),
-      null);
+      null, ValidationRules.NONE);
   private static final JsonNode ENVIRONMENT = JsonMergePatchTest.json(
       "{'apiVersion':'threadline.dev/v1alpha1','kind':'Environment',"
           + "'metadata':{'name':'e1','namespace':'u1','resourceVersion':'7','creationTimestamp':'2026-01-01T00:05:00Z'},"
