@@ -14,11 +14,16 @@ import java.util.Map;
  * @param writeVisibilityTimeout how long a write waits for this replica's cache to reflect it
  */
 public record ApiServerSettings(
-    String address, int port, String systemNamespace, Duration cacheSyncTimeout, Duration writeVisibilityTimeout) {
+    String address,
+    int port,
+    String systemNamespace,
+    Duration cacheSyncTimeout,
+    Duration writeVisibilityTimeout) {
 
   public static final String ADDRESS_VARIABLE = "THREADLINE_API_ADDRESS";
   public static final String PORT_VARIABLE = "THREADLINE_API_PORT";
   public static final String SYSTEM_NAMESPACE_VARIABLE = "THREADLINE_SYSTEM_NAMESPACE";
+
   /** Set by the Downward API in the Helm chart: the namespace the API server runs in. */
   public static final String POD_NAMESPACE_VARIABLE = "POD_NAMESPACE";
 
@@ -45,7 +50,11 @@ public record ApiServerSettings(
   /** Listening on loopback, on a free port, with default timeouts: the local launcher's choice. */
   public static ApiServerSettings loopback(String systemNamespace) {
     return new ApiServerSettings(
-        "127.0.0.1", 0, systemNamespace, DEFAULT_CACHE_SYNC_TIMEOUT, DEFAULT_WRITE_VISIBILITY_TIMEOUT);
+        "127.0.0.1",
+        0,
+        systemNamespace,
+        DEFAULT_CACHE_SYNC_TIMEOUT,
+        DEFAULT_WRITE_VISIBILITY_TIMEOUT);
   }
 
   /** From this process's environment variables; see {@link #fromEnvironment(Map)}. */
@@ -55,16 +64,23 @@ public record ApiServerSettings(
 
   /**
    * From {@code THREADLINE_API_ADDRESS} (default 0.0.0.0), {@code THREADLINE_API_PORT} (8080; 0 =
-   * random) and {@code THREADLINE_SYSTEM_NAMESPACE} (default {@code POD_NAMESPACE}, else
-   * {@code threadline-system}).
+   * random) and {@code THREADLINE_SYSTEM_NAMESPACE} (default {@code POD_NAMESPACE}, else {@code
+   * threadline-system}).
    */
   public static ApiServerSettings fromEnvironment(Map<String, String> environment) {
     String address = valueOr(environment, ADDRESS_VARIABLE, DEFAULT_ADDRESS);
     int port = parsePort(valueOr(environment, PORT_VARIABLE, Integer.toString(DEFAULT_PORT)));
     String systemNamespace =
-        valueOr(environment, SYSTEM_NAMESPACE_VARIABLE, valueOr(environment, POD_NAMESPACE_VARIABLE, DEFAULT_SYSTEM_NAMESPACE));
+        valueOr(
+            environment,
+            SYSTEM_NAMESPACE_VARIABLE,
+            valueOr(environment, POD_NAMESPACE_VARIABLE, DEFAULT_SYSTEM_NAMESPACE));
     return new ApiServerSettings(
-        address, port, systemNamespace, DEFAULT_CACHE_SYNC_TIMEOUT, DEFAULT_WRITE_VISIBILITY_TIMEOUT);
+        address,
+        port,
+        systemNamespace,
+        DEFAULT_CACHE_SYNC_TIMEOUT,
+        DEFAULT_WRITE_VISIBILITY_TIMEOUT);
   }
 
   private static int parsePort(String text) {

@@ -22,8 +22,11 @@ import org.springframework.core.env.MapPropertySource;
  */
 public final class ThreadlineApiServer {
   private static final Logger log = LoggerFactory.getLogger(ThreadlineApiServer.class);
-  /** Wins over environment variables: Kubernetes injects {@code <SERVICE>_PORT} variables that
-   * Spring would otherwise read as {@code server.port}. */
+
+  /**
+   * Wins over environment variables: Kubernetes injects {@code <SERVICE>_PORT} variables that
+   * Spring would otherwise read as {@code server.port}.
+   */
   private static final String PROPERTY_SOURCE = "threadlineApiServer";
 
   private ThreadlineApiServer() {}
@@ -39,7 +42,8 @@ public final class ThreadlineApiServer {
             // Read before initializers run, so set as defaults: unknown routes are answered as 404
             // JSON; a WARN per scanner probe would drown the log.
             .properties("logging.level.org.springframework.web.servlet.PageNotFound=error")
-            .initializers(applicationContext -> register((GenericApplicationContext) applicationContext, client, settings))
+            .initializers(applicationContext ->
+                register((GenericApplicationContext) applicationContext, client, settings))
             .run();
     RunningApiServer server = new SpringRunningApiServer(context, settings.address());
     awaitCaches(context, settings);
@@ -47,7 +51,9 @@ public final class ThreadlineApiServer {
     return server;
   }
 
-  /** In-cluster entry point: client from the environment (service account), settings from env vars. */
+  /**
+   * In-cluster entry point: client from the environment (service account), settings from env vars.
+   */
   public static void main(String[] args) {
     ApiServerSettings settings = ApiServerSettings.fromEnvironment();
     KubernetesClient client = new KubernetesClientBuilder().build();
@@ -58,17 +64,25 @@ public final class ThreadlineApiServer {
       client.close();
       throw failed;
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      server.close();
-      client.close();
-    }, "threadline-api-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.close();
+                  client.close();
+                },
+                "threadline-api-shutdown"));
   }
 
-  private static void register(GenericApplicationContext context, KubernetesClient client, ApiServerSettings settings) {
+  private static void register(
+      GenericApplicationContext context, KubernetesClient client, ApiServerSettings settings) {
     // registerSingleton: an instance we do not own, so the context never closes it.
     context.getBeanFactory().registerSingleton("kubernetesClient", client);
     context.getBeanFactory().registerSingleton("apiServerSettings", settings);
-    context.getEnvironment().getPropertySources().addFirst(new MapPropertySource(PROPERTY_SOURCE, properties(settings)));
+    context
+        .getEnvironment()
+        .getPropertySources()
+        .addFirst(new MapPropertySource(PROPERTY_SOURCE, properties(settings)));
   }
 
   private static Map<String, Object> properties(ApiServerSettings settings) {
@@ -83,12 +97,16 @@ public final class ThreadlineApiServer {
     return properties;
   }
 
-  private static void awaitCaches(ConfigurableApplicationContext context, ApiServerSettings settings) {
+  private static void awaitCaches(
+      ConfigurableApplicationContext context, ApiServerSettings settings) {
     long deadline = System.nanoTime() + settings.cacheSyncTimeout().toNanos();
     for (ManagedInformer<?> informer : context.getBeansOfType(ManagedInformer.class).values()) {
       Duration remaining = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
       if (!informer.awaitReady(remaining)) {
-        log.warn("Cache {} not loaded after {}; serving 503 until it is", informer.name(), settings.cacheSyncTimeout());
+        log.warn(
+            "Cache {} not loaded after {}; serving 503 until it is",
+            informer.name(),
+            settings.cacheSyncTimeout());
       }
     }
   }

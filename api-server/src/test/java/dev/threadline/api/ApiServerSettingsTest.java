@@ -18,16 +18,20 @@ class ApiServerSettingsTest {
 
   @Test
   void systemNamespaceFallsBackToThePodsNamespace() {
-    assertThat(ApiServerSettings.fromEnvironment(Map.of("POD_NAMESPACE", "tl")).systemNamespace()).isEqualTo("tl");
-    assertThat(ApiServerSettings.fromEnvironment(
-            Map.of("POD_NAMESPACE", "tl", "THREADLINE_SYSTEM_NAMESPACE", "keys")).systemNamespace())
+    assertThat(ApiServerSettings.fromEnvironment(Map.of("POD_NAMESPACE", "tl")).systemNamespace())
+        .isEqualTo("tl");
+    assertThat(
+            ApiServerSettings.fromEnvironment(
+                    Map.of("POD_NAMESPACE", "tl", "THREADLINE_SYSTEM_NAMESPACE", "keys"))
+                .systemNamespace())
         .isEqualTo("keys");
   }
 
   @Test
   void readsAddressAndPort() {
-    ApiServerSettings settings = ApiServerSettings.fromEnvironment(
-        Map.of("THREADLINE_API_ADDRESS", "127.0.0.1", "THREADLINE_API_PORT", "0"));
+    ApiServerSettings settings =
+        ApiServerSettings.fromEnvironment(
+            Map.of("THREADLINE_API_ADDRESS", "127.0.0.1", "THREADLINE_API_PORT", "0"));
 
     assertThat(settings.address()).isEqualTo("127.0.0.1");
     assertThat(settings.port()).isZero();
@@ -35,10 +39,12 @@ class ApiServerSettingsTest {
 
   @Test
   void rejectsABadPortNamingTheVariable() {
-    assertThatThrownBy(() -> ApiServerSettings.fromEnvironment(Map.of("THREADLINE_API_PORT", "tcp://10.0.0.1:80")))
+    assertThatThrownBy(() ->
+            ApiServerSettings.fromEnvironment(Map.of("THREADLINE_API_PORT", "tcp://10.0.0.1:80")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("THREADLINE_API_PORT");
-    assertThatThrownBy(() -> ApiServerSettings.fromEnvironment(Map.of("THREADLINE_API_PORT", "70000")))
+    assertThatThrownBy(
+            () -> ApiServerSettings.fromEnvironment(Map.of("THREADLINE_API_PORT", "70000")))
         .hasMessageContaining("THREADLINE_API_PORT");
   }
 

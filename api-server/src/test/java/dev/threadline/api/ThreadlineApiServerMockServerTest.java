@@ -16,7 +16,8 @@ class ThreadlineApiServerMockServerTest {
     SharedApiServer shared = SharedApiServer.get();
     KubernetesClient client = shared.kubernetes().createClient();
     try {
-      RunningApiServer server = ThreadlineApiServer.start(client, ApiServerSettings.loopback("threadline-system"));
+      RunningApiServer server =
+          ThreadlineApiServer.start(client, ApiServerSettings.loopback("threadline-system"));
       ApiClient api = new ApiClient(server.baseUrl());
 
       assertThat(server.port()).isPositive();
@@ -27,7 +28,8 @@ class ThreadlineApiServerMockServerTest {
 
       server.close();
 
-      assertThatThrownBy(() -> api.get("/health/live", null)).isInstanceOf(UncheckedIOException.class);
+      assertThatThrownBy(() -> api.get("/health/live", null))
+          .isInstanceOf(UncheckedIOException.class);
       assertThat(client.namespaces().list().getItems()).isNotNull();
     } finally {
       client.close();

@@ -9,8 +9,8 @@ import io.fabric8.kubernetes.client.WatcherException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,30 +20,44 @@ import java.util.concurrent.TimeUnit;
 final class ApiRoundTrip {
   private ApiRoundTrip() {}
 
-  static List<Double> measure(KubernetesClient client, String namespace, int iterations) throws Exception {
+  static List<Double> measure(KubernetesClient client, String namespace, int iterations)
+      throws Exception {
     Map<String, CompletableFuture<Long>> seen = new ConcurrentHashMap<>();
     List<Double> samples = new ArrayList<>();
-    try (Watch watch = client.configMaps().inNamespace(namespace).watch(new Watcher<>() {
-      @Override
-      public void eventReceived(Action action, ConfigMap resource) {
-        if (action == Action.ADDED) {
-          CompletableFuture<Long> waiting = seen.get(resource.getMetadata().getName());
-          if (waiting != null) {
-            waiting.complete(System.nanoTime());
-          }
-        }
-      }
+    try (Watch watch =
+        client
+            .configMaps()
+            .inNamespace(namespace)
+            .watch(
+                new Watcher<>() {
+                  @Override
+                  public void eventReceived(Action action, ConfigMap resource) {
+                    if (action == Action.ADDED) {
+                      CompletableFuture<Long> waiting = seen.get(resource.getMetadata().getName());
+                      if (waiting != null) {
+                        waiting.complete(System.nanoTime());
+                      }
+                    }
+                  }
 
-      @Override
-      public void onClose(WatcherException cause) {}
-    })) {
+                  @Override
+                  public void onClose(WatcherException cause) {}
+                })) {
       for (int i = 0; i < iterations; i++) {
         String name = "floor-" + i;
         CompletableFuture<Long> arrival = new CompletableFuture<>();
         seen.put(name, arrival);
         long start = System.nanoTime();
-        client.resource(new ConfigMapBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-            .addToData("i", Integer.toString(i)).build()).create();
+        client
+            .resource(
+                new ConfigMapBuilder()
+                    .withNewMetadata()
+                    .withName(name)
+                    .withNamespace(namespace)
+                    .endMetadata()
+                    .addToData("i", Integer.toString(i))
+                    .build())
+            .create();
         samples.add((arrival.get(10, TimeUnit.SECONDS) - start) / 1e6);
         client.configMaps().inNamespace(namespace).withName(name).delete();
       }

@@ -18,8 +18,8 @@ import java.util.Map;
  * Latency of the local mode with the scripted model, beside the floor (the embedded Kubernetes
  * API's own create → watch-event round trip, measured in the same run). Writes a Markdown report.
  *
- * <p>Run with {@code ./mvnw -q -pl benchmarks -am verify -Pbench -DskipTests} (options:
- * {@code -Dbench.iterations=200}, {@code -Dbench.report=benchmarks/REPORT.md}).
+ * <p>Run with {@code ./mvnw -q -pl benchmarks -am verify -Pbench -DskipTests} (options: {@code
+ * -Dbench.iterations=200}, {@code -Dbench.report=benchmarks/REPORT.md}).
  */
 public final class LatencyBenchmark {
   private static final String KEY = "tl_benchmark_key_000000000000";
@@ -31,14 +31,18 @@ public final class LatencyBenchmark {
     int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 200;
     Path report = Path.of(args.length > 1 ? args[1] : "benchmarks/REPORT.md");
     Path dataDir = Files.createTempDirectory("threadline-bench");
-    LocalSettings settings = LocalSettings.fromEnvironment(Map.of()).withPorts(0, 0).withDataDir(dataDir)
-        .withApiKeys(Map.of(KEY, "bench"));
+    LocalSettings settings =
+        LocalSettings.fromEnvironment(Map.of())
+            .withPorts(0, 0)
+            .withDataDir(dataDir)
+            .withApiKeys(Map.of(KEY, "bench"));
     try (LocalMode local = LocalMode.start(settings)) {
       String namespace = local.namespaces().get("bench");
       HttpClient http = HttpClient.newHttpClient();
 
       ApiRoundTrip.measure(local.client(), namespace, WARMUP);
-      Percentiles floor = Percentiles.of(ApiRoundTrip.measure(local.client(), namespace, iterations));
+      Percentiles floor =
+          Percentiles.of(ApiRoundTrip.measure(local.client(), namespace, iterations));
       System.err.println("floor: " + floor);
 
       String greeting = "{\"messages\":[{\"role\":\"user\",\"content\":\"Hello!\"}]}";
@@ -59,7 +63,9 @@ public final class LatencyBenchmark {
 
       // The computer path starts a runner process per run: fewer iterations.
       int computerIterations = Math.max(5, iterations / 10);
-      String task = "{\"messages\":[{\"role\":\"user\",\"content\":\"Run `echo one` and `echo two` and `echo three`\"}]}";
+      String task =
+          "{\"messages\":[{\"role\":\"user\",\"content\":\"Run `echo one` and `echo two` and `echo"
+              + " three`\"}]}";
       List<Double> computerStarting = new ArrayList<>();
       List<Double> responseStarted = new ArrayList<>();
       List<Double> runnerToClient = new ArrayList<>();
@@ -79,24 +85,48 @@ public final class LatencyBenchmark {
 
       Percentiles webhooks = webhookDelays(http, local.apiUrl(), iterations);
       System.err.println("run completed -> webhook received: " + webhooks);
-      write(report, iterations, floor, firstBytes, direct, computerIterations, starting, started, relay, webhooks);
+      write(
+          report,
+          iterations,
+          floor,
+          firstBytes,
+          direct,
+          computerIterations,
+          starting,
+          started,
+          relay,
+          webhooks);
       System.err.println("report written to " + report.toAbsolutePath());
     }
   }
 
-  /** Direct answers of an agent with a webhook: from each run's end to its signed POST's arrival. */
-  private static Percentiles webhookDelays(HttpClient http, String apiUrl, int iterations) throws Exception {
+  /**
+   * Direct answers of an agent with a webhook: from each run's end to its signed POST's arrival.
+   */
+  private static Percentiles webhookDelays(HttpClient http, String apiUrl, int iterations)
+      throws Exception {
     try (WebhookDelays receiver = WebhookDelays.start()) {
-      HttpResponse<String> agent = http.send(HttpRequest.newBuilder(URI.create(apiUrl + "/v1/agents"))
-          .header("Authorization", "Bearer " + KEY).header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString("""
-              {"name": "bench-hooks", "model": "scripted-1", "webhooks": [{"url": "%s", "events": ["run.completed"]}]}
-              """.formatted(receiver.url()))).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> agent =
+          http.send(
+              HttpRequest.newBuilder(URI.create(apiUrl + "/v1/agents"))
+                  .header("Authorization", "Bearer " + KEY)
+                  .header("Content-Type", "application/json")
+                  .POST(
+                      HttpRequest.BodyPublishers.ofString(
+                          """
+                          {"name": "bench-hooks", "model": "scripted-1", "webhooks": [{"url": "%s", "events": ["run.completed"]}]}
+                          """
+                              .formatted(receiver.url())))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       if (agent.statusCode() != 201) {
         throw new IllegalStateException("could not create the agent: " + agent.body());
       }
       String agentId = agent.body().replaceAll("(?s).*?\"id\":\"(agent_[^\"]+)\".*", "$1");
-      String greeting = "{\"agentId\":\"" + agentId + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello!\"}]}";
+      String greeting =
+          "{\"agentId\":\""
+              + agentId
+              + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello!\"}]}";
       List<Double> delays = new ArrayList<>();
       for (int i = 0; i < WARMUP + iterations; i++) {
         SseTimings.post(http, apiUrl + "/v1/threads", KEY, greeting);
@@ -112,46 +142,76 @@ public final class LatencyBenchmark {
   private static double require(SseTimings timings, String type) {
     Double at = timings.firstEventMillis.get(type);
     if (at == null) {
-      throw new IllegalStateException("the stream had no " + type + " event; it had " + timings.firstEventMillis.keySet());
+      throw new IllegalStateException(
+          "the stream had no " + type + " event; it had " + timings.firstEventMillis.keySet());
     }
     return at;
   }
 
-  private static void write(Path report, int iterations, Percentiles floor, Percentiles firstByte, Percentiles direct,
-      int computerIterations, Percentiles starting, Percentiles started, Percentiles relay, Percentiles webhooks)
+  private static void write(
+      Path report,
+      int iterations,
+      Percentiles floor,
+      Percentiles firstByte,
+      Percentiles direct,
+      int computerIterations,
+      Percentiles starting,
+      Percentiles started,
+      Percentiles relay,
+      Percentiles webhooks)
       throws IOException {
-    String text = String.join("\n",
-        "# Latency report",
-        "",
-        "Local mode, scripted model, one client, requests one after another; " + iterations
-            + " measured iterations after " + WARMUP + " warm-up ones. Generated by `LatencyBenchmark` on "
-            + Instant.now() + ", Java " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors()
-            + " cores.",
-        "",
-        "| measurement | median ms | p99 ms | min ms | max ms | n |",
-        "|---|---|---|---|---|---|",
-        Percentiles.row("floor: embedded API create → watch event", floor),
-        Percentiles.row("POST /v1/threads → first SSE byte", firstByte),
-        Percentiles.row("POST /v1/threads → `direct.response`", direct),
-        Percentiles.row("POST /v1/threads → `computer.starting` (" + computerIterations + " runs)", starting),
-        Percentiles.row("POST /v1/threads → `response.started`", started),
-        Percentiles.row("runner event written → SSE item received", relay),
-        Percentiles.row("run completed → signed webhook received", webhooks),
-        "",
-        "The computer path starts a runner JVM per run in local mode (a container in a cluster), so",
-        "`response.started` includes that start. \"Runner event → SSE item\" compares the runner's own",
-        "event timestamp with the client's clock on arrival (same machine; millisecond precision): it is",
-        "the relay through the Pod log, the operator's status write and the API server's watch.",
-        "\"Run completed → webhook\" runs from the run's `completedAt` (operator clock, same machine) to",
-        "the receiver's arrival time: the final status seen, a WebhookDelivery created and seen, the POST.",
-        "",
-        "Numbers from a shared machine carry its load; compare rows of the same run, not runs of",
-        "different machines.",
-        "",
-        "The floor is what any controller built on this Kubernetes API pays for one write to be seen. A",
-        "direct answer needs at least three such hops (Thread and Run created, the operator's status",
-        "write seen by the API server), so about 3× the floor is the bound to compare against.",
-        "");
+    String text =
+        String.join(
+            "\n",
+            "# Latency report",
+            "",
+            "Local mode, scripted model, one client, requests one after another; "
+                + iterations
+                + " measured iterations after "
+                + WARMUP
+                + " warm-up ones. Generated by `LatencyBenchmark` on "
+                + Instant.now()
+                + ", Java "
+                + Runtime.version()
+                + ", "
+                + Runtime.getRuntime().availableProcessors()
+                + " cores.",
+            "",
+            "| measurement | median ms | p99 ms | min ms | max ms | n |",
+            "|---|---|---|---|---|---|",
+            Percentiles.row("floor: embedded API create → watch event", floor),
+            Percentiles.row("POST /v1/threads → first SSE byte", firstByte),
+            Percentiles.row("POST /v1/threads → `direct.response`", direct),
+            Percentiles.row(
+                "POST /v1/threads → `computer.starting` (" + computerIterations + " runs)",
+                starting),
+            Percentiles.row("POST /v1/threads → `response.started`", started),
+            Percentiles.row("runner event written → SSE item received", relay),
+            Percentiles.row("run completed → signed webhook received", webhooks),
+            "",
+            "The computer path starts a runner JVM per run in local mode (a container in a"
+                + " cluster), so",
+            "`response.started` includes that start. \"Runner event → SSE item\" compares the"
+                + " runner's own",
+            "event timestamp with the client's clock on arrival (same machine; millisecond"
+                + " precision): it is",
+            "the relay through the Pod log, the operator's status write and the API server's"
+                + " watch.",
+            "\"Run completed → webhook\" runs from the run's `completedAt` (operator clock, same"
+                + " machine) to",
+            "the receiver's arrival time: the final status seen, a WebhookDelivery created and"
+                + " seen, the POST.",
+            "",
+            "Numbers from a shared machine carry its load; compare rows of the same run, not runs"
+                + " of",
+            "different machines.",
+            "",
+            "The floor is what any controller built on this Kubernetes API pays for one write to be"
+                + " seen. A",
+            "direct answer needs at least three such hops (Thread and Run created, the operator's"
+                + " status",
+            "write seen by the API server), so about 3× the floor is the bound to compare against.",
+            "");
     Files.createDirectories(report.toAbsolutePath().getParent());
     Files.writeString(report, text);
   }

@@ -9,7 +9,12 @@ record Percentiles(int count, double median, double p99, double min, double max)
     if (sorted.length == 0) {
       throw new IllegalArgumentException("no samples");
     }
-    return new Percentiles(sorted.length, rank(sorted, 0.50), rank(sorted, 0.99), sorted[0], sorted[sorted.length - 1]);
+    return new Percentiles(
+        sorted.length,
+        rank(sorted, 0.50),
+        rank(sorted, 0.99),
+        sorted[0],
+        sorted[sorted.length - 1]);
   }
 
   private static double rank(double[] sorted, double quantile) {
@@ -19,11 +24,12 @@ record Percentiles(int count, double median, double p99, double min, double max)
 
   @Override
   public String toString() {
-    return String.format("median %.2f ms, p99 %.2f ms (min %.2f, max %.2f, n=%d)", median, p99, min, max, count);
+    return String.format(
+        "median %.2f ms, p99 %.2f ms (min %.2f, max %.2f, n=%d)", median, p99, min, max, count);
   }
 
   static String row(String name, Percentiles p) {
-    return String.format("| %s | %.2f | %.2f | %.2f | %.2f | %d |", name, p.median, p.p99, p.min, p.max, p.count);
+    return String.format(
+        "| %s | %.2f | %.2f | %.2f | %.2f | %d |", name, p.median, p.p99, p.min, p.max, p.count);
   }
-
 }

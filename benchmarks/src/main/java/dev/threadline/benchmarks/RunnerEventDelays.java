@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * For one streamed computer run: how long each tool call took from the runner writing its event
- * to the client receiving the SSE item. Item ids end with the run event's seq
- * ({@code tool_<run>-<seq>}), which finds the event and its time in the Run's log.
+ * For one streamed computer run: how long each tool call took from the runner writing its event to
+ * the client receiving the SSE item. Item ids end with the run event's seq ({@code
+ * tool_<run>-<seq>}), which finds the event and its time in the Run's log.
  */
 final class RunnerEventDelays {
   private RunnerEventDelays() {}

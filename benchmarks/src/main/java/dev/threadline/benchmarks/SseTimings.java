@@ -27,11 +27,16 @@ final class SseTimings {
 
   final double firstByteMillis;
   final Map<String, Double> firstEventMillis;
+
   /** When each tool_call item arrived (wall clock), by item id. */
   final Map<String, Instant> toolItemsReceived;
+
   final String threadId;
 
-  private SseTimings(double firstByteMillis, Map<String, Double> firstEventMillis, Map<String, Instant> toolItemsReceived,
+  private SseTimings(
+      double firstByteMillis,
+      Map<String, Double> firstEventMillis,
+      Map<String, Instant> toolItemsReceived,
       String threadId) {
     this.firstByteMillis = firstByteMillis;
     this.firstEventMillis = firstEventMillis;
@@ -39,19 +44,27 @@ final class SseTimings {
     this.threadId = threadId;
   }
 
-  static SseTimings post(HttpClient http, String url, String apiKey, String json) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(url))
-        .timeout(Duration.ofSeconds(60))
-        .header("Authorization", "Bearer " + apiKey)
-        .header("Content-Type", "application/json")
-        .header("Accept", "text/event-stream")
-        .POST(HttpRequest.BodyPublishers.ofString(json))
-        .build();
+  static SseTimings post(HttpClient http, String url, String apiKey, String json)
+      throws IOException, InterruptedException {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(Duration.ofSeconds(60))
+            .header("Authorization", "Bearer " + apiKey)
+            .header("Content-Type", "application/json")
+            .header("Accept", "text/event-stream")
+            .POST(HttpRequest.BodyPublishers.ofString(json))
+            .build();
     long start = System.nanoTime();
-    HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> response =
+        http.send(request, HttpResponse.BodyHandlers.ofInputStream());
     if (response.statusCode() != 200) {
-      throw new IOException("POST " + url + " answered " + response.statusCode() + ": "
-          + new String(response.body().readAllBytes(), StandardCharsets.UTF_8));
+      throw new IOException(
+          "POST "
+              + url
+              + " answered "
+              + response.statusCode()
+              + ": "
+              + new String(response.body().readAllBytes(), StandardCharsets.UTF_8));
     }
     Map<String, Double> events = new LinkedHashMap<>();
     Map<String, Instant> toolItems = new LinkedHashMap<>();
@@ -62,7 +75,8 @@ final class SseTimings {
       if (first < 0) {
         throw new IOException("empty stream");
       }
-      BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
+      BufferedReader lines =
+          new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
       String line = (char) first + lines.readLine();
       while (line != null) {
         if (line.startsWith("data:")) {

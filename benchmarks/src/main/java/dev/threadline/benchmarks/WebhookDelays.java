@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * resource, seen again, and sent.
  */
 final class WebhookDelays implements AutoCloseable {
-  private static final Pattern COMPLETED_AT = Pattern.compile("\"completedAt\"\\s*:\\s*\"([^\"]+)\"");
+  private static final Pattern COMPLETED_AT =
+      Pattern.compile("\"completedAt\"\\s*:\\s*\"([^\"]+)\"");
 
   private final HttpServer server;
   private final BlockingQueue<Double> delays = new LinkedBlockingQueue<>();
@@ -31,20 +32,25 @@ final class WebhookDelays implements AutoCloseable {
   }
 
   static WebhookDelays start() throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     WebhookDelays receiver = new WebhookDelays(server);
-    server.createContext("/", exchange -> {
-      Instant arrived = Instant.now();
-      try (InputStream in = exchange.getRequestBody()) {
-        Matcher completedAt = COMPLETED_AT.matcher(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        if (completedAt.find()) {
-          receiver.delays.add(Duration.between(Instant.parse(completedAt.group(1)), arrived).toNanos() / 1e6);
-        }
-        exchange.sendResponseHeaders(204, -1);
-      } finally {
-        exchange.close();
-      }
-    });
+    server.createContext(
+        "/",
+        exchange -> {
+          Instant arrived = Instant.now();
+          try (InputStream in = exchange.getRequestBody()) {
+            Matcher completedAt =
+                COMPLETED_AT.matcher(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            if (completedAt.find()) {
+              receiver.delays.add(
+                  Duration.between(Instant.parse(completedAt.group(1)), arrived).toNanos() / 1e6);
+            }
+            exchange.sendResponseHeaders(204, -1);
+          } finally {
+            exchange.close();
+          }
+        });
     server.start();
     return receiver;
   }

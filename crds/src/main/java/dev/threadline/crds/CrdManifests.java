@@ -6,8 +6,11 @@ package dev.threadline.crds;
  * output, whose printer columns are sorted by JSON path.
  */
 public final class CrdManifests {
-  /** The classpath folder, without a leading slash (as {@link ClassLoader#getResources} wants it). */
+  /**
+   * The classpath folder, without a leading slash (as {@link ClassLoader#getResources} wants it).
+   */
   public static final String FOLDER = "META-INF/threadline/crds/";
+
   public static final String SUFFIX = ".threadline.dev.yaml";
 
   private CrdManifests() {}

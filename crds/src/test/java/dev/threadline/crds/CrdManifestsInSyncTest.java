@@ -33,14 +33,16 @@ class CrdManifestsInSyncTest {
         }
       }
       for (Map.Entry<String, String> manifest : generated.entrySet()) {
-        Files.writeString(COMMITTED.resolve(manifest.getKey() + COMMITTED_SUFFIX), manifest.getValue());
+        Files.writeString(
+            COMMITTED.resolve(manifest.getKey() + COMMITTED_SUFFIX), manifest.getValue());
       }
     }
 
     assertThat(read(COMMITTED, COMMITTED_SUFFIX))
-        .as("crds/*.yaml differ from the generated CRDs; run "
-            + "`./mvnw -pl crds test -Dthreadline.crds.update=true`, then copy them into the chart: "
-            + "`cp crds/*.threadline.dev.yaml helm/threadline/crds/`")
+        .as(
+            "crds/*.yaml differ from the generated CRDs; run `./mvnw -pl crds test"
+                + " -Dthreadline.crds.update=true`, then copy them into the chart: `cp"
+                + " crds/*.threadline.dev.yaml helm/threadline/crds/`")
         .isEqualTo(generated);
   }
 
@@ -50,7 +52,9 @@ class CrdManifestsInSyncTest {
     Map<String, String> generated = generatedManifests();
     Map<String, String> reordered = withDeclaredColumnOrder(generated);
     generated.forEach((crdName, manifest) ->
-        assertThat(sortedLines(reordered.get(crdName))).as(crdName).isEqualTo(sortedLines(manifest)));
+        assertThat(sortedLines(reordered.get(crdName)))
+            .as(crdName)
+            .isEqualTo(sortedLines(manifest)));
   }
 
   private static Map<String, String> generatedManifests() throws IOException {
@@ -62,7 +66,9 @@ class CrdManifestsInSyncTest {
   private static Map<String, String> withDeclaredColumnOrder(Map<String, String> manifests) {
     Map<String, String> reordered = new TreeMap<>();
     manifests.forEach((crdName, manifest) ->
-        reordered.put(crdName, PrinterColumnOrder.asDeclared(manifest, CustomResourceClasses.forCrd(crdName))));
+        reordered.put(
+            crdName,
+            PrinterColumnOrder.asDeclared(manifest, CustomResourceClasses.forCrd(crdName))));
     return reordered;
   }
 

@@ -28,8 +28,11 @@ final class CustomResourceClasses {
   static Class<?> forCrd(String crdName) {
     Class<?> resourceClass = BY_CRD_NAME.get(crdName);
     if (resourceClass == null) {
-      throw new IllegalStateException("no custom resource class for the CRD " + crdName
-          + "; the classes found are for " + BY_CRD_NAME.keySet());
+      throw new IllegalStateException(
+          "no custom resource class for the CRD "
+              + crdName
+              + "; the classes found are for "
+              + BY_CRD_NAME.keySet());
     }
     return resourceClass;
   }
@@ -37,8 +40,12 @@ final class CustomResourceClasses {
   private static Map<String, Class<?>> scan() {
     Path classes = classesDirectory();
     try (Stream<Path> files = Files.walk(classes)) {
-      return files.map(classes::relativize).map(Path::toString).filter(f -> f.endsWith(CLASS_SUFFIX))
-          .map(CustomResourceClasses::load).filter(CustomResourceClasses::isCustomResource)
+      return files
+          .map(classes::relativize)
+          .map(Path::toString)
+          .filter(f -> f.endsWith(CLASS_SUFFIX))
+          .map(CustomResourceClasses::load)
+          .filter(CustomResourceClasses::isCustomResource)
           .collect(Collectors.toMap(CustomResource::getCRDName, Function.identity()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -47,14 +54,18 @@ final class CustomResourceClasses {
 
   private static Path classesDirectory() {
     try {
-      return Path.of(ThreadlineGroup.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      return Path.of(
+          ThreadlineGroup.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
     }
   }
 
   private static Class<?> load(String classFile) {
-    String name = classFile.substring(0, classFile.length() - CLASS_SUFFIX.length()).replace(File.separatorChar, '.');
+    String name =
+        classFile
+            .substring(0, classFile.length() - CLASS_SUFFIX.length())
+            .replace(File.separatorChar, '.');
     try {
       return Class.forName(name, false, CustomResourceClasses.class.getClassLoader());
     } catch (ClassNotFoundException e) {

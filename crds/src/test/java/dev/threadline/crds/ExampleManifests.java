@@ -20,11 +20,21 @@ public final class ExampleManifests {
     try (InputStream in = Files.newInputStream(manifest)) {
       Object parsed = SERIALIZATION.unmarshal(in);
       List<?> objects = parsed instanceof List<?> list ? list : List.of(parsed);
-      // Read as generic resources (the model is not registered with the serializer), then converted.
-      return objects.stream().map(HasMetadata.class::cast).filter(o -> kind.equals(o.getKind()))
-          .map(o -> SERIALIZATION.convertValue(o, type)).findFirst()
-          .orElseThrow(() -> new AssertionError("no " + kind + " in " + manifest + ": "
-              + objects.stream().map(o -> ((HasMetadata) o).getKind()).toList()));
+      // Read as generic resources (the model is not registered with the serializer), then
+      // converted.
+      return objects.stream()
+          .map(HasMetadata.class::cast)
+          .filter(o -> kind.equals(o.getKind()))
+          .map(o -> SERIALIZATION.convertValue(o, type))
+          .findFirst()
+          .orElseThrow(() ->
+              new AssertionError(
+                  "no "
+                      + kind
+                      + " in "
+                      + manifest
+                      + ": "
+                      + objects.stream().map(o -> ((HasMetadata) o).getKind()).toList()));
     }
   }
 

@@ -25,18 +25,21 @@ final class PrinterColumnOrder {
 
   /**
    * {@code manifest} (as the crd-generator writes it) with every version's printer columns in the
-   * order of {@code resourceClass}'s {@link AdditionalPrinterColumn} annotations; unchanged when they
-   * already are.
+   * order of {@code resourceClass}'s {@link AdditionalPrinterColumn} annotations; unchanged when
+   * they already are.
    *
    * @throws IllegalStateException when the manifest's columns and the declared ones differ
    */
   static String asDeclared(String manifest, Class<?> resourceClass) {
-    List<AdditionalPrinterColumn> declared = Arrays.asList(resourceClass.getAnnotationsByType(AdditionalPrinterColumn.class));
-    CustomResourceDefinition crd = SERIALIZATION.unmarshal(manifest, CustomResourceDefinition.class);
+    List<AdditionalPrinterColumn> declared =
+        Arrays.asList(resourceClass.getAnnotationsByType(AdditionalPrinterColumn.class));
+    CustomResourceDefinition crd =
+        SERIALIZATION.unmarshal(manifest, CustomResourceDefinition.class);
     boolean reordered = false;
     for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
       List<CustomResourceColumnDefinition> columns = version.getAdditionalPrinterColumns();
-      List<CustomResourceColumnDefinition> ordered = inDeclaredOrder(columns, declared, resourceClass);
+      List<CustomResourceColumnDefinition> ordered =
+          inDeclaredOrder(columns, declared, resourceClass);
       if (!ordered.equals(columns)) {
         version.setAdditionalPrinterColumns(ordered);
         reordered = true;
@@ -46,26 +49,40 @@ final class PrinterColumnOrder {
   }
 
   private static List<CustomResourceColumnDefinition> inDeclaredOrder(
-      List<CustomResourceColumnDefinition> columns, List<AdditionalPrinterColumn> declared, Class<?> resourceClass) {
-    List<CustomResourceColumnDefinition> remaining = new ArrayList<>(columns == null ? List.of() : columns);
+      List<CustomResourceColumnDefinition> columns,
+      List<AdditionalPrinterColumn> declared,
+      Class<?> resourceClass) {
+    List<CustomResourceColumnDefinition> remaining =
+        new ArrayList<>(columns == null ? List.of() : columns);
     List<CustomResourceColumnDefinition> ordered = new ArrayList<>();
     for (AdditionalPrinterColumn annotation : declared) {
-      CustomResourceColumnDefinition column = remaining.stream().filter(c -> matches(c, annotation)).findFirst()
-          .orElseThrow(() -> new IllegalStateException(resourceClass.getName() + " declares printer column "
-              + describe(annotation.name(), annotation.jsonPath()) + " that the CRD manifest does not have"));
+      CustomResourceColumnDefinition column =
+          remaining.stream()
+              .filter(c -> matches(c, annotation))
+              .findFirst()
+              .orElseThrow(() ->
+                  new IllegalStateException(
+                      resourceClass.getName()
+                          + " declares printer column "
+                          + describe(annotation.name(), annotation.jsonPath())
+                          + " that the CRD manifest does not have"));
       remaining.remove(column);
       ordered.add(column);
     }
     if (!remaining.isEmpty()) {
-      throw new IllegalStateException("the CRD manifest of " + resourceClass.getName()
-          + " has printer columns the class does not declare: "
-          + remaining.stream().map(c -> describe(c.getName(), c.getJsonPath())).toList());
+      throw new IllegalStateException(
+          "the CRD manifest of "
+              + resourceClass.getName()
+              + " has printer columns the class does not declare: "
+              + remaining.stream().map(c -> describe(c.getName(), c.getJsonPath())).toList());
     }
     return columns == null ? null : ordered;
   }
 
-  private static boolean matches(CustomResourceColumnDefinition column, AdditionalPrinterColumn annotation) {
-    return Objects.equals(column.getName(), annotation.name()) && Objects.equals(column.getJsonPath(), annotation.jsonPath());
+  private static boolean matches(
+      CustomResourceColumnDefinition column, AdditionalPrinterColumn annotation) {
+    return Objects.equals(column.getName(), annotation.name())
+        && Objects.equals(column.getJsonPath(), annotation.jsonPath());
   }
 
   private static String describe(String name, String jsonPath) {

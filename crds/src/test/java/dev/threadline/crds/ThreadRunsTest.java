@@ -16,7 +16,12 @@ class ThreadRunsTest {
   @Test
   void aRunIsNamedAfterItsThreadAndPositionOwnedByTheThreadAndBoundToItsAgent() {
     ConversationThread thread = new ConversationThread();
-    thread.setMetadata(new ObjectMetaBuilder().withName("thread-abc").withNamespace("alice").withUid("uid-1").build());
+    thread.setMetadata(
+        new ObjectMetaBuilder()
+            .withName("thread-abc")
+            .withNamespace("alice")
+            .withUid("uid-1")
+            .build());
     ThreadSpec spec = new ThreadSpec();
     spec.setAgent("agent-x");
     spec.setEnvironment("env-y");
@@ -26,10 +31,13 @@ class ThreadRunsTest {
 
     Run run = ThreadRuns.newRun(thread, 3, "hello", List.of(file), ThreadRuns.SOURCE_API);
 
-    assertThat(run.getMetadata().getName()).isEqualTo("run-abc-3").isEqualTo(ThreadRuns.runName("thread-abc", 3));
+    assertThat(run.getMetadata().getName())
+        .isEqualTo("run-abc-3")
+        .isEqualTo(ThreadRuns.runName("thread-abc", 3));
     assertThat(run.getMetadata().getNamespace()).isEqualTo("alice");
     assertThat(run.getMetadata().getLabels()).containsEntry(Labels.THREAD, "thread-abc");
-    assertThat(run.getMetadata().getOwnerReferences()).singleElement()
+    assertThat(run.getMetadata().getOwnerReferences())
+        .singleElement()
         .satisfies(owner -> {
           assertThat(owner.getKind()).isEqualTo("Thread");
           assertThat(owner.getUid()).isEqualTo("uid-1");
@@ -38,7 +46,9 @@ class ThreadRunsTest {
     assertThat(run.getSpec().getSequence()).isEqualTo(3L);
     assertThat(run.getSpec().getAgent()).isEqualTo("agent-x");
     assertThat(run.getSpec().getEnvironment()).isEqualTo("env-y");
-    assertThat(run.getSpec().getAttachments()).extracting(Attachment::getName).containsExactly("a.txt");
+    assertThat(run.getSpec().getAttachments())
+        .extracting(Attachment::getName)
+        .containsExactly("a.txt");
     assertThat(run.getSpec().getSource()).isEqualTo("api");
   }
 }

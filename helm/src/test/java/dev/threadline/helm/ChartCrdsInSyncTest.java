@@ -21,7 +21,11 @@ class ChartCrdsInSyncTest {
   private static final String CRD_SUFFIX = ".threadline.dev.yaml";
   private static final String FIX =
       "Run from the repository root: "
-          + "rm -f helm/threadline/crds/*" + CRD_SUFFIX + " && cp crds/*" + CRD_SUFFIX + " helm/threadline/crds/";
+          + "rm -f helm/threadline/crds/*"
+          + CRD_SUFFIX
+          + " && cp crds/*"
+          + CRD_SUFFIX
+          + " helm/threadline/crds/";
 
   @Test
   void chartHoldsTheSameCrdFilesAsTheRepositoryRoot() throws IOException {
@@ -39,7 +43,8 @@ class ChartCrdsInSyncTest {
     List<String> drifted = new ArrayList<>();
     for (String name : crdFileNames(ChartPaths.generatedCrds())) {
       Path inChart = ChartPaths.chartCrds().resolve(name);
-      if (Files.exists(inChart) && Files.mismatch(ChartPaths.generatedCrds().resolve(name), inChart) != -1) {
+      if (Files.exists(inChart)
+          && Files.mismatch(ChartPaths.generatedCrds().resolve(name), inChart) != -1) {
         drifted.add(name);
       }
     }

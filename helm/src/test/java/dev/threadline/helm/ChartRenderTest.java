@@ -80,7 +80,9 @@ class ChartRenderTest {
       JsonNode container = container(deployment);
 
       assertThat(pod.at("/securityContext/runAsNonRoot").asBoolean()).as(name).isTrue();
-      assertThat(pod.at("/securityContext/seccompProfile/type").asText()).as(name).isEqualTo("RuntimeDefault");
+      assertThat(pod.at("/securityContext/seccompProfile/type").asText())
+          .as(name)
+          .isEqualTo("RuntimeDefault");
       JsonNode sc = container.path("securityContext");
       assertThat(sc.path("runAsNonRoot").asBoolean()).as(name).isTrue();
       assertThat(sc.path("runAsUser").asInt()).as(name).isEqualTo(10001);
@@ -98,7 +100,8 @@ class ChartRenderTest {
 
       // Both talk to the Kubernetes API: the Pod opts in to the token its ServiceAccount withholds.
       assertThat(pod.path("automountServiceAccountToken").asBoolean()).as(name).isTrue();
-      JsonNode account = values.chart().get("ServiceAccount", pod.path("serviceAccountName").asText());
+      JsonNode account =
+          values.chart().get("ServiceAccount", pod.path("serviceAccountName").asText());
       assertThat(account.path("automountServiceAccountToken").asBoolean(true)).as(name).isFalse();
 
       assertThat(container.at("/resources/requests/memory").isMissingNode()).as(name).isFalse();
@@ -127,7 +130,9 @@ class ChartRenderTest {
   @MethodSource("valueSets")
   void noRbacRuleUsesAWildcard(ValueSet values) {
     List<JsonNode> rules =
-        Stream.concat(values.chart().ofKind("ClusterRole").stream(), values.chart().ofKind("Role").stream())
+        Stream.concat(
+                values.chart().ofKind("ClusterRole").stream(),
+                values.chart().ofKind("Role").stream())
             .flatMap(role -> StreamSupport.stream(role.path("rules").spliterator(), false))
             .toList();
 
@@ -149,7 +154,9 @@ class ChartRenderTest {
     }
     // Environment values live in a Secret per environment in the user's namespace, reached by name.
     for (String verb : List.of("get", "create", "update", "delete")) {
-      assertThat(values.chart().scopesAllowing(values.apiServer(), "", "secrets", verb)).as(verb).contains((String) null);
+      assertThat(values.chart().scopesAllowing(values.apiServer(), "", "secrets", verb))
+          .as(verb)
+          .contains((String) null);
     }
     assertThat(values.chart().scopesAllowing(values.apiServer(), "", "secrets", "patch")).isEmpty();
   }
@@ -163,19 +170,27 @@ class ChartRenderTest {
             .as("%s %s", verb, kind)
             .containsExactly((String) null);
       }
-      assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", kind + "/status", "get")).hasSize(1);
-      assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", kind + "/status", "update")).isEmpty();
+      assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", kind + "/status", "get"))
+          .hasSize(1);
+      assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", kind + "/status", "update"))
+          .isEmpty();
     }
-    assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", "containers/status", "patch")).hasSize(1);
-    assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", "runs/status", "patch")).isEmpty();
-    assertThat(defaults.scopesAllowing(apiServer, "", "pods/log", "get")).containsExactly((String) null);
+    assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", "containers/status", "patch"))
+        .hasSize(1);
+    assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", "runs/status", "patch"))
+        .isEmpty();
+    assertThat(defaults.scopesAllowing(apiServer, "", "pods/log", "get"))
+        .containsExactly((String) null);
     assertThat(defaults.scopesAllowing(apiServer, "", "pods", "create")).isEmpty();
     // Idempotency records: created per key, taken over by update, swept when expired.
     for (String verb : List.of("get", "list", "create", "update", "delete")) {
-      assertThat(defaults.scopesAllowing(apiServer, "", "configmaps", verb)).as(verb).containsExactly((String) null);
+      assertThat(defaults.scopesAllowing(apiServer, "", "configmaps", verb))
+          .as(verb)
+          .containsExactly((String) null);
     }
     assertThat(defaults.scopesAllowing(apiServer, "", "configmaps", "patch")).isEmpty();
-    assertThat(defaults.scopesAllowing(apiServer, "", "namespaces", "list")).containsExactly((String) null);
+    assertThat(defaults.scopesAllowing(apiServer, "", "namespaces", "list"))
+        .containsExactly((String) null);
     assertThat(defaults.scopesAllowing(apiServer, "", "namespaces", "create")).isEmpty();
   }
 
@@ -183,7 +198,10 @@ class ChartRenderTest {
   @MethodSource("valueSets")
   void operatorLeasePermissionIsNamespaced(ValueSet values) {
     for (String verb : List.of("get", "create", "update")) {
-      assertThat(values.chart().scopesAllowing(values.operator(), "coordination.k8s.io", "leases", verb))
+      assertThat(
+              values
+                  .chart()
+                  .scopesAllowing(values.operator(), "coordination.k8s.io", "leases", verb))
           .as("where the operator may %s leases", verb)
           .containsExactly(NAMESPACE);
     }
@@ -193,7 +211,8 @@ class ChartRenderTest {
 
   @Test
   void operatorIsBoundClusterWideByDefaultAndOnlyInWatchedNamespacesWhenSet() {
-    assertThat(defaults.scopesAllowing("threadline-operator", "", "pods", "create")).containsExactly((String) null);
+    assertThat(defaults.scopesAllowing("threadline-operator", "", "pods", "create"))
+        .containsExactly((String) null);
 
     assertThat(nonDefault.scopesAllowing("tl-operator", "", "pods", "create"))
         .containsExactlyInAnyOrder("alice", "bob");
@@ -204,8 +223,13 @@ class ChartRenderTest {
 
   @Test
   void operatorMayDeleteExpiredContainersButNoOtherThreadlineResource() {
-    assertThat(defaults.scopesAllowing("threadline-operator", "threadline.dev", "containers", "delete")).hasSize(1);
-    assertThat(defaults.scopesAllowing("threadline-operator", "threadline.dev", "threads", "delete")).isEmpty();
+    assertThat(
+            defaults.scopesAllowing(
+                "threadline-operator", "threadline.dev", "containers", "delete"))
+        .hasSize(1);
+    assertThat(
+            defaults.scopesAllowing("threadline-operator", "threadline.dev", "threads", "delete"))
+        .isEmpty();
   }
 
   @Test
@@ -219,23 +243,25 @@ class ChartRenderTest {
             "secrets", List.of("get", "list", "watch", "create", "update", "patch", "delete"),
             "persistentvolumeclaims", List.of("get", "list", "watch", "create", "delete"),
             "events", List.of("create", "patch"));
-    coreAndBatch.forEach(
-        (resource, verbs) ->
-            verbs.forEach(
-                verb ->
-                    assertThat(defaults.scopesAllowing(operator, "", resource, verb))
-                        .as("%s %s", verb, resource)
-                        .containsExactly((String) null)));
+    coreAndBatch.forEach((resource, verbs) ->
+        verbs.forEach(verb ->
+            assertThat(defaults.scopesAllowing(operator, "", resource, verb))
+                .as("%s %s", verb, resource)
+                .containsExactly((String) null)));
     for (String resource : List.of("jobs", "cronjobs")) {
-      assertThat(defaults.scopesAllowing(operator, "batch", resource, "create")).containsExactly((String) null);
+      assertThat(defaults.scopesAllowing(operator, "batch", resource, "create"))
+          .containsExactly((String) null);
     }
     assertThat(defaults.scopesAllowing(operator, "networking.k8s.io", "networkpolicies", "create"))
         .containsExactly((String) null);
     for (String kind : THREADLINE_KINDS) {
       assertThat(defaults.scopesAllowing(operator, "threadline.dev", kind, "watch")).hasSize(1);
-      assertThat(defaults.scopesAllowing(operator, "threadline.dev", kind + "/status", "patch")).hasSize(1);
+      assertThat(defaults.scopesAllowing(operator, "threadline.dev", kind + "/status", "patch"))
+          .hasSize(1);
       if (!kind.equals("containers")) { // expired containers are deleted by the operator
-        assertThat(defaults.scopesAllowing(operator, "threadline.dev", kind, "delete")).as(kind).isEmpty();
+        assertThat(defaults.scopesAllowing(operator, "threadline.dev", kind, "delete"))
+            .as(kind)
+            .isEmpty();
       }
     }
     // It can bind the trigger role in user namespaces, and no other ClusterRole.
@@ -252,19 +278,33 @@ class ChartRenderTest {
   void webhookDeliveriesAreWrittenByTheOperatorOnlyAndReadByTheApiServerAndUsers() {
     String deliveries = "webhookdeliveries";
     for (String verb : List.of("get", "list", "watch", "create", "delete")) {
-      assertThat(defaults.scopesAllowing("threadline-operator", "threadline.dev", deliveries, verb)).as(verb).hasSize(1);
+      assertThat(defaults.scopesAllowing("threadline-operator", "threadline.dev", deliveries, verb))
+          .as(verb)
+          .hasSize(1);
     }
-    assertThat(defaults.scopesAllowing("threadline-operator", "threadline.dev", deliveries + "/status", "update")).hasSize(1);
-    assertThat(defaults.scopesAllowing("threadline-api-server", "threadline.dev", deliveries, "list")).hasSize(1);
-    assertThat(defaults.scopesAllowing("threadline-api-server", "threadline.dev", deliveries, "create")).isEmpty();
-    assertThat(defaults.scopesAllowing("threadline-api-server", "threadline.dev", deliveries + "/status", "update")).isEmpty();
+    assertThat(
+            defaults.scopesAllowing(
+                "threadline-operator", "threadline.dev", deliveries + "/status", "update"))
+        .hasSize(1);
+    assertThat(
+            defaults.scopesAllowing("threadline-api-server", "threadline.dev", deliveries, "list"))
+        .hasSize(1);
+    assertThat(
+            defaults.scopesAllowing(
+                "threadline-api-server", "threadline.dev", deliveries, "create"))
+        .isEmpty();
+    assertThat(
+            defaults.scopesAllowing(
+                "threadline-api-server", "threadline.dev", deliveries + "/status", "update"))
+        .isEmpty();
   }
 
   @ParameterizedTest
   @MethodSource("valueSets")
   void containerFileApisAcceptOnlyTheApiServerPodsTheOperatorIsToldOf(ValueSet values) {
     Map<String, JsonNode> env = env(container(values.chart().get("Deployment", values.operator())));
-    JsonNode apiServerPodLabels = values.chart().get("Deployment", values.apiServer()).at("/spec/template/metadata/labels");
+    JsonNode apiServerPodLabels =
+        values.chart().get("Deployment", values.apiServer()).at("/spec/template/metadata/labels");
     String labels = env.get("THREADLINE_API_SERVER_POD_LABELS").path("value").asText();
 
     assertThat(labels).contains("app.kubernetes.io/component=api-server");
@@ -273,7 +313,12 @@ class ChartRenderTest {
       assertThat(apiServerPodLabels.path(keyValue[0]).asText()).as(pair).isEqualTo(keyValue[1]);
     }
     assertThat(env.get("THREADLINE_API_SERVER_NAMESPACE").path("value").asText())
-        .isEqualTo(values.chart().get("Deployment", values.apiServer()).at("/metadata/namespace").asText());
+        .isEqualTo(
+            values
+                .chart()
+                .get("Deployment", values.apiServer())
+                .at("/metadata/namespace")
+                .asText());
   }
 
   @Test
@@ -288,28 +333,47 @@ class ChartRenderTest {
     Map<String, JsonNode> env = env(container(defaults.get("Deployment", "threadline-operator")));
 
     assertThat(env.get("THREADLINE_WATCH_NAMESPACES").path("value").asText()).isEmpty();
-    assertThat(env.get("THREADLINE_RUNNER_IMAGE").path("value").asText()).isEqualTo("ghcr.io/threadline/runner:0.1.0");
-    assertThat(env.get("THREADLINE_BUILDER_IMAGE").path("value").asText()).startsWith("ghcr.io/osscontainertools/kaniko:");
+    assertThat(env.get("THREADLINE_RUNNER_IMAGE").path("value").asText())
+        .isEqualTo("ghcr.io/threadline/runner:0.1.0");
+    assertThat(env.get("THREADLINE_BUILDER_IMAGE").path("value").asText())
+        .startsWith("ghcr.io/osscontainertools/kaniko:");
     assertThat(env.get("THREADLINE_BASE_IMAGE").path("value").asText()).isNotBlank();
-    assertThat(env.get("THREADLINE_BUILD_TIMEOUT_SECONDS").path("value").asText()).isEqualTo("1800");
+    assertThat(env.get("THREADLINE_BUILD_TIMEOUT_SECONDS").path("value").asText())
+        .isEqualTo("1800");
     assertThat(env.get("THREADLINE_LEADER_ELECTION").path("value").asText()).isEqualTo("true");
     assertThat(env.get("THREADLINE_LEASE_NAMESPACE").at("/valueFrom/fieldRef/fieldPath").asText())
         .isEqualTo("metadata.namespace");
-    assertThat(env.get("POD_NAMESPACE").at("/valueFrom/fieldRef/fieldPath").asText()).isEqualTo("metadata.namespace");
+    assertThat(env.get("POD_NAMESPACE").at("/valueFrom/fieldRef/fieldPath").asText())
+        .isEqualTo("metadata.namespace");
     assertThat(env.get("THREADLINE_OPERATOR_HEALTH_PORT").path("value").asText()).isEqualTo("8081");
     assertThat(env.get("THREADLINE_MODEL_PROVIDER").path("value").asText()).isEqualTo("scripted");
-    assertThat(env).containsKeys("THREADLINE_REGISTRY", "THREADLINE_REGISTRY_PUSH_SECRET", "THREADLINE_MODEL_NAME",
-        "THREADLINE_MODEL_BASE_URL", "THREADLINE_TRIGGER_CLUSTER_ROLE");
-    assertThat(env).as("no model key without models.existingSecret").doesNotContainKey("THREADLINE_MODEL_API_KEY");
-    assertThat(env.get("THREADLINE_AGENT_DEADLINE_SECONDS").path("value").asText()).isEqualTo("600");
+    assertThat(env)
+        .containsKeys(
+            "THREADLINE_REGISTRY",
+            "THREADLINE_REGISTRY_PUSH_SECRET",
+            "THREADLINE_MODEL_NAME",
+            "THREADLINE_MODEL_BASE_URL",
+            "THREADLINE_TRIGGER_CLUSTER_ROLE");
+    assertThat(env)
+        .as("no model key without models.existingSecret")
+        .doesNotContainKey("THREADLINE_MODEL_API_KEY");
+    assertThat(env.get("THREADLINE_AGENT_DEADLINE_SECONDS").path("value").asText())
+        .isEqualTo("600");
     assertThat(env.get("THREADLINE_AGENT_MEMORY_LIMIT").path("value").asText()).isEqualTo("2Gi");
     assertThat(env.get("THREADLINE_WORKSPACE_SIZE").path("value").asText()).isEqualTo("1Gi");
-    assertThat(env).containsKeys("THREADLINE_AGENT_CPU_REQUEST", "THREADLINE_AGENT_MEMORY_REQUEST",
-        "THREADLINE_AGENT_CPU_LIMIT", "THREADLINE_AGENT_CANCEL_GRACE_SECONDS", "THREADLINE_WORKSPACE_STORAGE_CLASS",
-        "THREADLINE_MODEL_PRICES");
-    assertThat(env.get("THREADLINE_WEBHOOK_RETRY_DELAYS").path("value").asText()).isEqualTo("10s,40s,160s,640s");
+    assertThat(env)
+        .containsKeys(
+            "THREADLINE_AGENT_CPU_REQUEST",
+            "THREADLINE_AGENT_MEMORY_REQUEST",
+            "THREADLINE_AGENT_CPU_LIMIT",
+            "THREADLINE_AGENT_CANCEL_GRACE_SECONDS",
+            "THREADLINE_WORKSPACE_STORAGE_CLASS",
+            "THREADLINE_MODEL_PRICES");
+    assertThat(env.get("THREADLINE_WEBHOOK_RETRY_DELAYS").path("value").asText())
+        .isEqualTo("10s,40s,160s,640s");
     assertThat(env.get("THREADLINE_WEBHOOK_RETENTION").path("value").asText()).isEqualTo("7d");
-    assertThat(env.get("THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS").path("value").asText()).isEqualTo("false");
+    assertThat(env.get("THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS").path("value").asText())
+        .isEqualTo("false");
     assertThat(container(defaults.get("Deployment", "threadline-operator")).path("image").asText())
         .isEqualTo("ghcr.io/threadline/operator:0.1.0");
   }
@@ -319,37 +383,51 @@ class ChartRenderTest {
     JsonNode operator = container(nonDefault.get("Deployment", "tl-operator"));
     Map<String, JsonNode> env = env(operator);
 
-    assertThat(env.get("THREADLINE_WATCH_NAMESPACES").path("value").asText()).isEqualTo("alice,bob");
+    assertThat(env.get("THREADLINE_WATCH_NAMESPACES").path("value").asText())
+        .isEqualTo("alice,bob");
     assertThat(env.get("THREADLINE_RUNNER_IMAGE").path("value").asText())
         .isEqualTo("registry.example.com/mirror/runner:0.2.0-rc1");
-    assertThat(env.get("THREADLINE_BASE_IMAGE").path("value").asText()).isEqualTo("registry.example.com/base/ubuntu:24.04");
-    assertThat(env.get("THREADLINE_REGISTRY").path("value").asText()).isEqualTo("registry.example.com/threadline");
-    assertThat(env.get("THREADLINE_REGISTRY_PUSH_SECRET").path("value").asText()).isEqualTo("registry-push");
+    assertThat(env.get("THREADLINE_BASE_IMAGE").path("value").asText())
+        .isEqualTo("registry.example.com/base/ubuntu:24.04");
+    assertThat(env.get("THREADLINE_REGISTRY").path("value").asText())
+        .isEqualTo("registry.example.com/threadline");
+    assertThat(env.get("THREADLINE_REGISTRY_PUSH_SECRET").path("value").asText())
+        .isEqualTo("registry-push");
     assertThat(env.get("THREADLINE_BUILD_TIMEOUT_SECONDS").path("value").asText()).isEqualTo("900");
     assertThat(env.get("THREADLINE_MODEL_PROVIDER").path("value").asText()).isEqualTo("anthropic");
-    assertThat(env.get("THREADLINE_MODEL_NAME").path("value").asText()).isEqualTo("claude-sonnet-4-5");
-    assertThat(env.get("THREADLINE_LOG_LEVEL").path("value").asText()).as("extraEnv").isEqualTo("debug");
-    assertThat(env.get("THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS").path("value").asText()).isEqualTo("true");
+    assertThat(env.get("THREADLINE_MODEL_NAME").path("value").asText())
+        .isEqualTo("claude-sonnet-4-5");
+    assertThat(env.get("THREADLINE_LOG_LEVEL").path("value").asText())
+        .as("extraEnv")
+        .isEqualTo("debug");
+    assertThat(env.get("THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS").path("value").asText())
+        .isEqualTo("true");
     assertThat(operator.path("image").asText()).isEqualTo("ghcr.io/threadline/operator:0.2.0-rc1");
     assertThat(operator.at("/resources/limits/cpu").asText()).isEqualTo("1");
   }
 
   @Test
   void usageTiersAndRateLimitsReachBothComponents() {
-    Map<String, JsonNode> operator = env(container(defaults.get("Deployment", "threadline-operator")));
+    Map<String, JsonNode> operator =
+        env(container(defaults.get("Deployment", "threadline-operator")));
     Map<String, JsonNode> api = env(container(defaults.get("Deployment", "threadline-api-server")));
     for (Map<String, JsonNode> env : List.of(operator, api)) {
-      assertThat(env.get("THREADLINE_USAGE_TIERS").path("value").asText()).isEqualTo("enterprise=1000,free=10,pro=100");
+      assertThat(env.get("THREADLINE_USAGE_TIERS").path("value").asText())
+          .isEqualTo("enterprise=1000,free=10,pro=100");
       assertThat(env.get("THREADLINE_USAGE_DEFAULT_TIER").path("value").asText()).isEqualTo("free");
     }
     assertThat(api.get("THREADLINE_RATELIMIT_ENABLED").path("value").asText()).isEqualTo("true");
     assertThat(api.get("THREADLINE_RATELIMIT_BURST").path("value").asText()).isEqualTo("300");
     assertThat(api.get("THREADLINE_RATELIMIT_PERMINUTE").path("value").asText()).isEqualTo("1200");
-    assertThat(api).as("no deployment environment by default").doesNotContainKey("THREADLINE_DEPLOYMENT_ENV");
+    assertThat(api)
+        .as("no deployment environment by default")
+        .doesNotContainKey("THREADLINE_DEPLOYMENT_ENV");
 
     Map<String, JsonNode> custom = env(container(nonDefault.get("Deployment", "tl-api-server")));
-    assertThat(custom.get("THREADLINE_USAGE_TIERS").path("value").asText()).isEqualTo("basic=2.5,free=10,pro=100,team=50");
-    assertThat(custom.get("THREADLINE_USAGE_DEFAULT_TIER").path("value").asText()).isEqualTo("basic");
+    assertThat(custom.get("THREADLINE_USAGE_TIERS").path("value").asText())
+        .isEqualTo("basic=2.5,free=10,pro=100,team=50");
+    assertThat(custom.get("THREADLINE_USAGE_DEFAULT_TIER").path("value").asText())
+        .isEqualTo("basic");
     assertThat(custom.get("THREADLINE_DEPLOYMENT_ENV").path("value").asText()).isEqualTo("prod");
     assertThat(custom.get("THREADLINE_RATELIMIT_BURST").path("value").asText()).isEqualTo("10");
     assertThat(custom.get("THREADLINE_RATELIMIT_PERMINUTE").path("value").asText()).isEqualTo("30");
@@ -357,7 +435,8 @@ class ChartRenderTest {
 
   @Test
   void modelApiKeyComesFromASecretKeyRefNeverAPlainValue() {
-    JsonNode apiKey = env(container(nonDefault.get("Deployment", "tl-operator"))).get("THREADLINE_MODEL_API_KEY");
+    JsonNode apiKey =
+        env(container(nonDefault.get("Deployment", "tl-operator"))).get("THREADLINE_MODEL_API_KEY");
 
     assertThat(apiKey.has("value")).isFalse();
     assertThat(apiKey.at("/valueFrom/secretKeyRef/name").asText()).isEqualTo("model-keys");
@@ -375,11 +454,15 @@ class ChartRenderTest {
     assertThat(container.at("/ports/0/containerPort").asText()).isEqualTo(port);
     assertThat(env.get("THREADLINE_SYSTEM_NAMESPACE").at("/valueFrom/fieldRef/fieldPath").asText())
         .isEqualTo("metadata.namespace");
-    assertThat(env.get("POD_NAMESPACE").at("/valueFrom/fieldRef/fieldPath").asText()).isEqualTo("metadata.namespace");
+    assertThat(env.get("POD_NAMESPACE").at("/valueFrom/fieldRef/fieldPath").asText())
+        .isEqualTo("metadata.namespace");
     // Rendered Dockerfiles and build hashes must agree with the operator's.
-    Map<String, JsonNode> operatorEnv = env(container(values.chart().get("Deployment", values.operator())));
+    Map<String, JsonNode> operatorEnv =
+        env(container(values.chart().get("Deployment", values.operator())));
     for (String name : List.of("THREADLINE_RUNNER_IMAGE", "THREADLINE_BASE_IMAGE")) {
-      assertThat(env.get(name).path("value").asText()).as(name).isNotBlank()
+      assertThat(env.get(name).path("value").asText())
+          .as(name)
+          .isNotBlank()
           .isEqualTo(operatorEnv.get(name).path("value").asText());
     }
   }
@@ -390,12 +473,14 @@ class ChartRenderTest {
 
     assertThat(pod.at("/metadata/annotations/prometheus.io~1scrape").asText()).isEqualTo("true");
     assertThat(pod.at("/metadata/labels/tier").asText()).isEqualTo("control");
-    assertThat(pod.at("/metadata/labels/app.kubernetes.io~1component").asText()).isEqualTo("operator");
+    assertThat(pod.at("/metadata/labels/app.kubernetes.io~1component").asText())
+        .isEqualTo("operator");
     assertThat(pod.at("/spec/nodeSelector/kubernetes.io~1os").asText()).isEqualTo("linux");
     assertThat(pod.at("/spec/tolerations/0/key").asText()).isEqualTo("dedicated");
     assertThat(pod.at("/spec/affinity/nodeAffinity").isMissingNode()).isFalse();
     assertThat(pod.at("/spec/imagePullSecrets/0/name").asText()).isEqualTo("ghcr-pull");
-    assertThat(nonDefault.get("Deployment", "tl-operator").at("/spec/replicas").asInt()).isEqualTo(2);
+    assertThat(nonDefault.get("Deployment", "tl-operator").at("/spec/replicas").asInt())
+        .isEqualTo(2);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -405,7 +490,9 @@ class ChartRenderTest {
       JsonNode labels = manifest.at("/metadata/labels");
       String what = manifest.path("kind").asText() + " " + manifest.at("/metadata/name").asText();
       assertThat(labels.path("app.kubernetes.io/name").asText()).as(what).isEqualTo("threadline");
-      assertThat(labels.path("app.kubernetes.io/instance").asText()).as(what).isEqualTo(RenderedChart.RELEASE);
+      assertThat(labels.path("app.kubernetes.io/instance").asText())
+          .as(what)
+          .isEqualTo(RenderedChart.RELEASE);
       assertThat(labels.path("app.kubernetes.io/managed-by").asText()).as(what).isEqualTo("Helm");
       assertThat(labels.path("app.kubernetes.io/version").asText()).as(what).isEqualTo("0.1.0");
     }
@@ -419,12 +506,22 @@ class ChartRenderTest {
       deployment
           .at("/spec/selector/matchLabels")
           .properties()
-          .forEach(e -> assertThat(podLabels.path(e.getKey())).as(e.getKey()).isEqualTo(e.getValue()));
-      assertThat(deployment.at("/spec/selector/matchLabels/app.kubernetes.io~1component").asText()).isEqualTo(component);
+          .forEach(
+              e -> assertThat(podLabels.path(e.getKey())).as(e.getKey()).isEqualTo(e.getValue()));
+      assertThat(deployment.at("/spec/selector/matchLabels/app.kubernetes.io~1component").asText())
+          .isEqualTo(component);
     }
-    assertThat(defaults.get("Service", "threadline-api-server").at("/spec/selector/app.kubernetes.io~1component").asText())
+    assertThat(
+            defaults
+                .get("Service", "threadline-api-server")
+                .at("/spec/selector/app.kubernetes.io~1component")
+                .asText())
         .isEqualTo("api-server");
-    assertThat(defaults.get("Service", "threadline-operator-metrics").at("/spec/selector/app.kubernetes.io~1component").asText())
+    assertThat(
+            defaults
+                .get("Service", "threadline-operator-metrics")
+                .at("/spec/selector/app.kubernetes.io~1component")
+                .asText())
         .isEqualTo("operator");
   }
 
@@ -449,17 +546,25 @@ class ChartRenderTest {
   @Test
   void aggregatedRolesExtendViewEditAndAdminForAllFiveKinds() {
     JsonNode view = defaults.get("ClusterRole", "threadline-view");
-    assertThat(view.at("/metadata/labels/rbac.authorization.k8s.io~1aggregate-to-view").asText()).isEqualTo("true");
+    assertThat(view.at("/metadata/labels/rbac.authorization.k8s.io~1aggregate-to-view").asText())
+        .isEqualTo("true");
     assertThat(texts(view.at("/rules/0/resources"))).containsAll(THREADLINE_KINDS);
     assertThat(texts(view.at("/rules/0/verbs"))).containsExactlyInAnyOrder("get", "list", "watch");
 
     JsonNode edit = defaults.get("ClusterRole", "threadline-edit");
-    assertThat(edit.at("/metadata/labels/rbac.authorization.k8s.io~1aggregate-to-edit").asText()).isEqualTo("true");
-    assertThat(edit.at("/metadata/labels/rbac.authorization.k8s.io~1aggregate-to-admin").asText()).isEqualTo("true");
-    assertThat(texts(edit.at("/rules/0/resources"))).containsExactlyInAnyOrderElementsOf(THREADLINE_KINDS);
-    assertThat(texts(edit.at("/rules/0/verbs"))).contains("create", "delete").doesNotContain("escalate", "bind");
+    assertThat(edit.at("/metadata/labels/rbac.authorization.k8s.io~1aggregate-to-edit").asText())
+        .isEqualTo("true");
+    assertThat(edit.at("/metadata/labels/rbac.authorization.k8s.io~1aggregate-to-admin").asText())
+        .isEqualTo("true");
+    assertThat(texts(edit.at("/rules/0/resources")))
+        .containsExactlyInAnyOrderElementsOf(THREADLINE_KINDS);
+    assertThat(texts(edit.at("/rules/0/verbs")))
+        .contains("create", "delete")
+        .doesNotContain("escalate", "bind");
 
-    assertThat(nonDefault.find("ClusterRole", "threadline-view")).as("rbac.aggregatedRoles: false").isEmpty();
+    assertThat(nonDefault.find("ClusterRole", "threadline-view"))
+        .as("rbac.aggregatedRoles: false")
+        .isEmpty();
   }
 
   @Test
@@ -470,7 +575,8 @@ class ChartRenderTest {
     JsonNode ingress = nonDefault.get("Ingress", "tl-api-server");
     assertThat(ingress.at("/spec/ingressClassName").asText()).isEqualTo("nginx");
     assertThat(ingress.at("/spec/rules/0/host").asText()).isEqualTo("api.example.com");
-    assertThat(ingress.at("/spec/rules/0/http/paths/0/backend/service/name").asText()).isEqualTo("tl-api-server");
+    assertThat(ingress.at("/spec/rules/0/http/paths/0/backend/service/name").asText())
+        .isEqualTo("tl-api-server");
     assertThat(ingress.at("/spec/tls/0/secretName").asText()).isEqualTo("api-tls");
 
     JsonNode apiPolicy = nonDefault.get("NetworkPolicy", "tl-api-server");
@@ -479,37 +585,73 @@ class ChartRenderTest {
     assertThat(texts(apiPolicy.at("/spec/policyTypes"))).containsExactly("Ingress", "Egress");
     JsonNode operatorPolicy = nonDefault.get("NetworkPolicy", "tl-operator");
     assertThat(operatorPolicy.at("/spec/ingress/0/ports/0/port").asInt()).isEqualTo(8081);
-    assertThat(operatorPolicy.at("/spec/podSelector/matchLabels/app.kubernetes.io~1component").asText())
+    assertThat(
+            operatorPolicy
+                .at("/spec/podSelector/matchLabels/app.kubernetes.io~1component")
+                .asText())
         .isEqualTo("operator");
 
-    assertThat(nonDefault.get("PodDisruptionBudget", "tl-api-server").at("/spec/minAvailable").asInt()).isEqualTo(1);
-    assertThat(RenderedChart.render(t -> t.set("apiServer.replicaCount", 1)).ofKind("PodDisruptionBudget"))
+    assertThat(
+            nonDefault.get("PodDisruptionBudget", "tl-api-server").at("/spec/minAvailable").asInt())
+        .isEqualTo(1);
+    assertThat(
+            RenderedChart.render(t -> t.set("apiServer.replicaCount", 1))
+                .ofKind("PodDisruptionBudget"))
         .as("no PDB for a single replica")
         .isEmpty();
   }
 
   @Test
   void leaseRoleIsOmittedWithoutLeaderElection() {
-    RenderedChart single = RenderedChart.render(t -> t.set("operator.leaderElection.enabled", false));
+    RenderedChart single =
+        RenderedChart.render(t -> t.set("operator.leaderElection.enabled", false));
 
-    assertThat(single.scopesAllowing("threadline-operator", "coordination.k8s.io", "leases", "update")).isEmpty();
-    assertThat(env(container(single.get("Deployment", "threadline-operator"))).get("THREADLINE_LEADER_ELECTION")
-            .path("value").asText())
+    assertThat(
+            single.scopesAllowing("threadline-operator", "coordination.k8s.io", "leases", "update"))
+        .isEmpty();
+    assertThat(
+            env(container(single.get("Deployment", "threadline-operator")))
+                .get("THREADLINE_LEADER_ELECTION")
+                .path("value")
+                .asText())
         .isEqualTo("false");
   }
 
   static Stream<Arguments> badValues() {
     return Stream.of(
-        Arguments.of("negative replicas", new Object[] {"operator.replicaCount", -1}, "/operator/replicaCount"),
-        Arguments.of("replicas of the wrong type", new Object[] {"apiServer.replicaCount", "many"}, "/apiServer/replicaCount"),
-        Arguments.of("an unknown top-level key", new Object[] {"replicaCount", 3}, "additional properties 'replicaCount'"),
-        Arguments.of("an unknown model provider", new Object[] {"models.provider", "gemini"}, "/models/provider"),
-        Arguments.of("anthropic without a key Secret", new Object[] {"models.provider", "anthropic"}, "/models/existingSecret"),
-        Arguments.of("standbys without leader election",
-            new Object[] {"operator.leaderElection.enabled", false, "operator.replicaCount", 2}, "/operator/replicaCount"),
-        Arguments.of("a port out of range", new Object[] {"apiServer.port", 70000}, "/apiServer/port"),
-        Arguments.of("a build timeout under a minute", new Object[] {"builds.timeoutSeconds", 5}, "/builds/timeoutSeconds"),
-        Arguments.of("an invalid namespace to watch", new Object[] {"operator.watchNamespaces[0]", "Not_A_Namespace"},
+        Arguments.of(
+            "negative replicas",
+            new Object[] {"operator.replicaCount", -1},
+            "/operator/replicaCount"),
+        Arguments.of(
+            "replicas of the wrong type",
+            new Object[] {"apiServer.replicaCount", "many"},
+            "/apiServer/replicaCount"),
+        Arguments.of(
+            "an unknown top-level key",
+            new Object[] {"replicaCount", 3},
+            "additional properties 'replicaCount'"),
+        Arguments.of(
+            "an unknown model provider",
+            new Object[] {"models.provider", "gemini"},
+            "/models/provider"),
+        Arguments.of(
+            "anthropic without a key Secret",
+            new Object[] {"models.provider", "anthropic"},
+            "/models/existingSecret"),
+        Arguments.of(
+            "standbys without leader election",
+            new Object[] {"operator.leaderElection.enabled", false, "operator.replicaCount", 2},
+            "/operator/replicaCount"),
+        Arguments.of(
+            "a port out of range", new Object[] {"apiServer.port", 70000}, "/apiServer/port"),
+        Arguments.of(
+            "a build timeout under a minute",
+            new Object[] {"builds.timeoutSeconds", 5},
+            "/builds/timeoutSeconds"),
+        Arguments.of(
+            "an invalid namespace to watch",
+            new Object[] {"operator.watchNamespaces[0]", "Not_A_Namespace"},
             "/operator/watchNamespaces/0"));
   }
 
@@ -545,10 +687,13 @@ class ChartRenderTest {
         .contains("kubectl -n " + NAMESPACE + " create secret generic")
         .contains("--from-literal=user=alice")
         .contains("sha256sum")
-        .contains("kubectl -n " + NAMESPACE + " label secret api-key-alice-1 threadline.dev/api-key=true")
+        .contains(
+            "kubectl -n " + NAMESPACE + " label secret api-key-alice-1 threadline.dev/api-key=true")
         .contains("kubectl -n " + NAMESPACE + " port-forward svc/threadline-api-server 8080:8080");
 
-    assertThat(installNotes(Path.of(ChartRenderTest.class.getResource("/values-non-default.yaml").toURI())))
+    assertThat(
+            installNotes(
+                Path.of(ChartRenderTest.class.getResource("/values-non-default.yaml").toURI())))
         .contains("https://api.example.com/")
         .doesNotContain("port-forward");
   }

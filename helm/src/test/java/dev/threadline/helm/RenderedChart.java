@@ -21,6 +21,7 @@ final class RenderedChart {
 
   static final String RELEASE = "threadline";
   static final String NAMESPACE = "threadline-system";
+
   /** The oldest Kubernetes the chart supports (Chart.yaml kubeVersion). */
   static final String KUBE_VERSION = "1.27.0";
 
@@ -76,12 +77,15 @@ final class RenderedChart {
   }
 
   Optional<JsonNode> find(String kind, String name) {
-    return ofKind(kind).stream().filter(m -> name.equals(m.at("/metadata/name").asText())).findFirst();
+    return ofKind(kind).stream()
+        .filter(m -> name.equals(m.at("/metadata/name").asText()))
+        .findFirst();
   }
 
   JsonNode get(String kind, String name) {
     return find(kind, name)
-        .orElseThrow(() -> new AssertionError("no " + kind + " named " + name + " in the rendered chart"));
+        .orElseThrow(
+            () -> new AssertionError("no " + kind + " named " + name + " in the rendered chart"));
   }
 
   /** The first container of a Deployment's Pod template. */
@@ -116,21 +120,22 @@ final class RenderedChart {
       }
       boolean boundToAccount =
           StreamSupport.stream(binding.path("subjects").spliterator(), false)
-              .anyMatch(
-                  s ->
-                      s.path("kind").asText().equals("ServiceAccount")
-                          && s.path("name").asText().equals(serviceAccount)
-                          && s.path("namespace").asText().equals(NAMESPACE));
+              .anyMatch(s ->
+                  s.path("kind").asText().equals("ServiceAccount")
+                      && s.path("name").asText().equals(serviceAccount)
+                      && s.path("namespace").asText().equals(NAMESPACE));
       if (!boundToAccount) {
         continue;
       }
-      String bindingNamespace = kind.equals("RoleBinding") ? binding.at("/metadata/namespace").asText() : null;
+      String bindingNamespace =
+          kind.equals("RoleBinding") ? binding.at("/metadata/namespace").asText() : null;
       JsonNode roleRef = binding.path("roleRef");
       String roleKind = roleRef.path("kind").asText();
       JsonNode role =
           roleKind.equals("Role")
               ? ofKind("Role").stream()
-                  .filter(r -> r.at("/metadata/name").asText().equals(roleRef.path("name").asText()))
+                  .filter(
+                      r -> r.at("/metadata/name").asText().equals(roleRef.path("name").asText()))
                   .filter(r -> r.at("/metadata/namespace").asText().equals(bindingNamespace))
                   .findFirst()
                   .orElseThrow(() -> new AssertionError("binding to a missing Role: " + binding))
@@ -141,7 +146,8 @@ final class RenderedChart {
   }
 
   /** Scopes ({@code null} = cluster-wide) in which the account may use verb on group/resource. */
-  List<String> scopesAllowing(String serviceAccount, String apiGroup, String resource, String verb) {
+  List<String> scopesAllowing(
+      String serviceAccount, String apiGroup, String resource, String verb) {
     return grantsTo(serviceAccount).stream()
         .filter(g -> contains(g.rule().path("apiGroups"), apiGroup))
         .filter(g -> contains(g.rule().path("resources"), resource))

@@ -26,7 +26,8 @@ final class LocalApiKey {
     }
     String key = ApiKeys.newKey();
     Files.deleteIfExists(file);
-    Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.createFile(
+        file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     Files.writeString(file, key + "\n", StandardCharsets.UTF_8);
     return key;
   }

@@ -8,32 +8,49 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The images the local mode can run, and how: the runner image and every environment image run
- * the runner in a JVM (images are not built locally, so an environment's packages are whatever the
- * host has); common shell images run their command on the host.
+ * The images the local mode can run, and how: the runner image and every environment image run the
+ * runner in a JVM (images are not built locally, so an environment's packages are whatever the host
+ * has); common shell images run their command on the host.
  */
 final class LocalImageCatalog {
   static final String RUNNER_IMAGE = "threadline/runner:local";
   static final String REGISTRY = "registry.local/threadline";
+
   /** The entrypoint every Threadline image ends with (see the Dockerfile renderer). */
   static final String RUNNER_ENTRYPOINT = "/opt/threadline/bin/runner";
+
   static final String RUNNER_MAIN = "dev.threadline.runner.RunnerMain";
-  /** Kaniko's repository names (the maintained fork's and the original's): the operator's builder image. */
+
+  /**
+   * Kaniko's repository names (the maintained fork's and the original's): the operator's builder
+   * image.
+   */
   private static final Set<String> BUILDER_IMAGES = Set.of("kaniko", "executor");
-  private static final Set<String> SHELL_IMAGES = Set.of("busybox", "alpine", "debian", "ubuntu", "bash");
+
+  private static final Set<String> SHELL_IMAGES =
+      Set.of("busybox", "alpine", "debian", "ubuntu", "bash");
 
   private LocalImageCatalog() {}
 
   static LocalImages create(JavaCommand java) {
     LocalProgram runner = runner(java);
     return new LocalImages()
-        .register("the Threadline runner (" + RUNNER_IMAGE + ")", image -> image.equals(RUNNER_IMAGE), runner)
-        .register("environment images (" + REGISTRY + "/env-*)", image -> image.startsWith(REGISTRY + "/env-"), runner)
-        .register("the image builder (Kaniko): checks the Dockerfile, builds nothing",
+        .register(
+            "the Threadline runner (" + RUNNER_IMAGE + ")",
+            image -> image.equals(RUNNER_IMAGE),
+            runner)
+        .register(
+            "environment images (" + REGISTRY + "/env-*)",
+            image -> image.startsWith(REGISTRY + "/env-"),
+            runner)
+        .register(
+            "the image builder (Kaniko): checks the Dockerfile, builds nothing",
             image -> BUILDER_IMAGES.contains(repository(image)),
             container -> java.command(LocalImageBuild.class.getName(), container.args()))
-        .register("shell images (" + String.join(", ", SHELL_IMAGES.stream().sorted().toList()) + ")",
-            image -> SHELL_IMAGES.contains(repository(image)), LocalPrograms.shell());
+        .register(
+            "shell images (" + String.join(", ", SHELL_IMAGES.stream().sorted().toList()) + ")",
+            image -> SHELL_IMAGES.contains(repository(image)),
+            LocalPrograms.shell());
   }
 
   /** Runs the runner's main class where the image would run {@value #RUNNER_ENTRYPOINT}. */
@@ -43,8 +60,13 @@ final class LocalImageCatalog {
       List<String> command = entrypoint.command(container);
       String program = command.get(0);
       if (!program.equals(RUNNER_ENTRYPOINT) && !program.equals("runner")) {
-        throw new IllegalArgumentException("in local mode image " + container.image()
-            + " can only run the Threadline runner (" + RUNNER_ENTRYPOINT + "), not " + program);
+        throw new IllegalArgumentException(
+            "in local mode image "
+                + container.image()
+                + " can only run the Threadline runner ("
+                + RUNNER_ENTRYPOINT
+                + "), not "
+                + program);
       }
       return java.command(RUNNER_MAIN, command.subList(1, command.size()));
     };

@@ -44,8 +44,14 @@ public final class LocalMode implements AutoCloseable {
   private final Map<String, String> apiKeys;
   private final Map<String, String> namespaces;
 
-  private LocalMode(Deque<AutoCloseable> started, EmbeddedKubernetesApi kubernetes, KubernetesClient client,
-      ApiServerSettings apiSettings, RunningApiServer api, Path kubeconfig, Map<String, String> apiKeys,
+  private LocalMode(
+      Deque<AutoCloseable> started,
+      EmbeddedKubernetesApi kubernetes,
+      KubernetesClient client,
+      ApiServerSettings apiSettings,
+      RunningApiServer api,
+      Path kubeconfig,
+      Map<String, String> apiKeys,
       Map<String, String> namespaces) {
     this.started = started;
     this.kubernetes = kubernetes;
@@ -62,36 +68,57 @@ public final class LocalMode implements AutoCloseable {
   }
 
   /** With the operator's settings adjusted, e.g. a short agent deadline in a test. */
-  public static LocalMode start(LocalSettings settings, UnaryOperator<OperatorSettings> operatorSettings) {
+  public static LocalMode start(
+      LocalSettings settings, UnaryOperator<OperatorSettings> operatorSettings) {
     Deque<AutoCloseable> started = new ArrayDeque<>();
     try {
       Files.createDirectories(settings.dataDir());
       // The API serves the kubelet's logs, and the kubelet needs the API: tie the knot lazily.
       AtomicReference<LocalCluster> cluster = new AtomicReference<>();
-      PodLogSource podLogs = (namespace, pod, container) -> Optional.ofNullable(cluster.get())
-          .flatMap(c -> c.podLogs().find(namespace, pod, container));
-      EmbeddedKubernetesApi kubernetes = EmbeddedKubernetesApi.start(EmbeddedApiSettings.builder()
-          .port(settings.kubePort()).podLogs(podLogs).build());
+      PodLogSource podLogs =
+          (namespace, pod, container) ->
+              Optional.ofNullable(cluster.get())
+                  .flatMap(c -> c.podLogs().find(namespace, pod, container));
+      EmbeddedKubernetesApi kubernetes =
+          EmbeddedKubernetesApi.start(
+              EmbeddedApiSettings.builder().port(settings.kubePort()).podLogs(podLogs).build());
       started.push(kubernetes);
       KubernetesClient client = kubernetes.newClient();
       started.push(client);
       Path kubeconfig = kubernetes.writeKubeconfig(settings.dataDir().resolve("kubeconfig"));
 
-      Map<String, String> keys = settings.apiKeys().isEmpty()
-          ? Map.of(LocalApiKey.readOrCreate(settings.dataDir()), LocalSettings.DEFAULT_USER) : settings.apiKeys();
-      Map<String, String> namespaces = new TenantProvisioner(client, SYSTEM_NAMESPACE).provision(keys);
+      Map<String, String> keys =
+          settings.apiKeys().isEmpty()
+              ? Map.of(LocalApiKey.readOrCreate(settings.dataDir()), LocalSettings.DEFAULT_USER)
+              : settings.apiKeys();
+      Map<String, String> namespaces =
+          new TenantProvisioner(client, SYSTEM_NAMESPACE).provision(keys);
 
       JavaCommand java = JavaCommand.ofCurrentProcess();
-      cluster.set(LocalCluster.start(client, KubeletSettings.of(settings.dataDir()).withApiServerUrl(kubernetes.url()), LocalImageCatalog.create(java)));
+      cluster.set(
+          LocalCluster.start(
+              client,
+              KubeletSettings.of(settings.dataDir()).withApiServerUrl(kubernetes.url()),
+              LocalImageCatalog.create(java)));
       started.push(cluster.get());
       started.push(ThreadlineOperator.start(client, operatorSettings.apply(operatorSettings())));
-      ApiServerSettings apiSettings = new ApiServerSettings(
-          settings.apiAddress(), settings.apiPort(), SYSTEM_NAMESPACE,
-          ApiServerSettings.loopback(SYSTEM_NAMESPACE).cacheSyncTimeout(),
-          ApiServerSettings.loopback(SYSTEM_NAMESPACE).writeVisibilityTimeout());
+      ApiServerSettings apiSettings =
+          new ApiServerSettings(
+              settings.apiAddress(),
+              settings.apiPort(),
+              SYSTEM_NAMESPACE,
+              ApiServerSettings.loopback(SYSTEM_NAMESPACE).cacheSyncTimeout(),
+              ApiServerSettings.loopback(SYSTEM_NAMESPACE).writeVisibilityTimeout());
       // Last, and kept apart from the rest: it is the one part that may be restarted on its own.
       RunningApiServer api = ThreadlineApiServer.start(client, apiSettings);
-      return new LocalMode(started, kubernetes, client, apiSettings, api, kubeconfig, new LinkedHashMap<>(keys),
+      return new LocalMode(
+          started,
+          kubernetes,
+          client,
+          apiSettings,
+          api,
+          kubeconfig,
+          new LinkedHashMap<>(keys),
           namespaces);
     } catch (IOException e) {
       closeAll(started);
@@ -105,9 +132,20 @@ public final class LocalMode implements AutoCloseable {
   /** The operator as a cluster would run it, pointed at images the local kubelet knows. */
   static OperatorSettings operatorSettings() {
     OperatorSettings defaults = OperatorSettings.fromEnvironment(System.getenv());
-    return new OperatorSettings(defaults.watchNamespaces(), LocalImageCatalog.RUNNER_IMAGE, defaults.baseImage(),
-        defaults.builderImage(), LocalImageCatalog.REGISTRY, "", defaults.buildTimeout(), false,
-        SYSTEM_NAMESPACE, -1, defaults.model(), defaults.modelPrices(), defaults.agentPod())
+    return new OperatorSettings(
+            defaults.watchNamespaces(),
+            LocalImageCatalog.RUNNER_IMAGE,
+            defaults.baseImage(),
+            defaults.builderImage(),
+            LocalImageCatalog.REGISTRY,
+            "",
+            defaults.buildTimeout(),
+            false,
+            SYSTEM_NAMESPACE,
+            -1,
+            defaults.model(),
+            defaults.modelPrices(),
+            defaults.agentPod())
         .withContainers(localContainers(defaults.containers()))
         .withUsagePlans(defaults.usagePlans())
         // Everything here is on loopback, receivers included.
@@ -121,8 +159,10 @@ public final class LocalMode implements AutoCloseable {
    */
   static ContainerSettings localContainers(ContainerSettings configured) {
     boolean rangeGiven = System.getenv(ContainerSettings.PORTS_VARIABLE) != null;
-    return configured.sharingNetwork(rangeGiven ? configured.firstPort() : 8100,
-        rangeGiven ? configured.lastPort() : 8180, "127.0.0.1");
+    return configured.sharingNetwork(
+        rangeGiven ? configured.firstPort() : 8100,
+        rangeGiven ? configured.lastPort() : 8180,
+        "127.0.0.1");
   }
 
   public String apiUrl() {

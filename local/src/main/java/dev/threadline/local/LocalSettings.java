@@ -9,12 +9,15 @@ import java.util.Map;
  *
  * @param apiAddress where the REST API listens ({@code THREADLINE_API_ADDRESS}, default 127.0.0.1)
  * @param apiPort its port ({@code THREADLINE_API_PORT}, default 8080; 0 for any free port)
- * @param kubePort port of the embedded Kubernetes API ({@code THREADLINE_KUBE_PORT}, default 0: any)
- * @param dataDir workspaces, logs and the kubeconfig ({@code THREADLINE_DATA_DIR}, default .threadline)
- * @param apiKeys API key to user id ({@code THREADLINE_API_KEYS="keyA=alice,keyB=bob"}); empty means
- *     one user, {@code local}, with a key generated at start-up
+ * @param kubePort port of the embedded Kubernetes API ({@code THREADLINE_KUBE_PORT}, default 0:
+ *     any)
+ * @param dataDir workspaces, logs and the kubeconfig ({@code THREADLINE_DATA_DIR}, default
+ *     .threadline)
+ * @param apiKeys API key to user id ({@code THREADLINE_API_KEYS="keyA=alice,keyB=bob"}); empty
+ *     means one user, {@code local}, with a key generated at start-up
  */
-public record LocalSettings(String apiAddress, int apiPort, int kubePort, Path dataDir, Map<String, String> apiKeys) {
+public record LocalSettings(
+    String apiAddress, int apiPort, int kubePort, Path dataDir, Map<String, String> apiKeys) {
   public static final String DEFAULT_USER = "local";
 
   public LocalSettings {
@@ -40,13 +43,15 @@ public record LocalSettings(String apiAddress, int apiPort, int kubePort, Path d
       int equals = entry.indexOf('=');
       if (equals <= 0 || equals == entry.length() - 1) {
         throw new IllegalArgumentException(
-            "THREADLINE_API_KEYS entries must look like key=user; got an entry of " + entry.strip().length()
+            "THREADLINE_API_KEYS entries must look like key=user; got an entry of "
+                + entry.strip().length()
                 + " characters without both parts");
       }
       String key = entry.substring(0, equals).strip();
       String user = entry.substring(equals + 1).strip();
       if (keys.put(key, user) != null) {
-        throw new IllegalArgumentException("THREADLINE_API_KEYS names the same key twice (for user " + user + ")");
+        throw new IllegalArgumentException(
+            "THREADLINE_API_KEYS names the same key twice (for user " + user + ")");
       }
     }
     return keys;

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 final class TenantProvisioner {
   private static final Logger LOG = LoggerFactory.getLogger(TenantProvisioner.class);
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
-  private static final Set<String> RESERVED = Set.of("default", "kube-system", "kube-public", "kube-node-lease");
+  private static final Set<String> RESERVED =
+      Set.of("default", "kube-system", "kube-public", "kube-node-lease");
 
   private final KubernetesClient client;
   private final String systemNamespace;
@@ -31,17 +32,23 @@ final class TenantProvisioner {
 
   /** Registers every key; returns each user's namespace. */
   Map<String, String> provision(Map<String, String> keysToUsers) {
-    ensureNamespace(new NamespaceBuilder().withNewMetadata().withName(systemNamespace).endMetadata().build());
+    ensureNamespace(
+        new NamespaceBuilder().withNewMetadata().withName(systemNamespace).endMetadata().build());
     Map<String, String> namespaces = new LinkedHashMap<>();
     for (Map.Entry<String, String> entry : keysToUsers.entrySet()) {
       String user = entry.getValue();
       String namespace = namespaces.computeIfAbsent(user, TenantProvisioner::namespaceFor);
-      ensureNamespace(new NamespaceBuilder().withNewMetadata()
-          .withName(namespace)
-          .addToLabels(Labels.TENANT, "true")
-          .addToAnnotations(Labels.USER_ANNOTATION, user)
-          .endMetadata().build());
-      client.resource(ApiKeys.keySecret(systemNamespace, user, entry.getKey())).createOr(existing -> existing.update());
+      ensureNamespace(
+          new NamespaceBuilder()
+              .withNewMetadata()
+              .withName(namespace)
+              .addToLabels(Labels.TENANT, "true")
+              .addToAnnotations(Labels.USER_ANNOTATION, user)
+              .endMetadata()
+              .build());
+      client
+          .resource(ApiKeys.keySecret(systemNamespace, user, entry.getKey()))
+          .createOr(existing -> existing.update());
       LOG.info("User {} has namespace {}", user, namespace);
     }
     return namespaces;
@@ -49,7 +56,9 @@ final class TenantProvisioner {
 
   /** The user id itself when it is a usable namespace name, else a stable hash-derived one. */
   static String namespaceFor(String user) {
-    if (DNS_LABEL.matcher(user).matches() && !RESERVED.contains(user) && !user.startsWith("threadline-")) {
+    if (DNS_LABEL.matcher(user).matches()
+        && !RESERVED.contains(user)
+        && !user.startsWith("threadline-")) {
       return user;
     }
     return "user-" + ApiKeys.sha256Hex(user).substring(0, 12);

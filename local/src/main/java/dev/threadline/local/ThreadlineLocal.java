@@ -1,8 +1,8 @@
 package dev.threadline.local;
 
 import java.util.Map;
-import org.slf4j.bridge.SLF4JBridgeHandler;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /** {@code main} of the local mode: starts everything, says how to reach it, stops on Ctrl-C. */
 public final class ThreadlineLocal {
@@ -24,29 +24,49 @@ public final class ThreadlineLocal {
     }
     LocalMode local = LocalMode.start(settings);
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      System.out.println("Threadline: stopping");
-      local.close();
-      stopped.countDown();
-      // Everything is stopped: say so to whoever started us (Maven reports 143 as a failure).
-      Runtime.getRuntime().halt(0);
-    }, "threadline-local-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  System.out.println("Threadline: stopping");
+                  local.close();
+                  stopped.countDown();
+                  // Everything is stopped: say so to whoever started us (Maven reports 143 as a
+                  // failure).
+                  Runtime.getRuntime().halt(0);
+                },
+                "threadline-local-shutdown"));
     printWelcome(local, settings.apiKeys().isEmpty());
     stopped.await();
   }
 
   private static void printWelcome(LocalMode local, boolean generatedKey) {
-    StringBuilder text = new StringBuilder()
-        .append("\nThreadline is running (local mode).\n")
-        .append("  REST API:        ").append(local.apiUrl()).append('\n')
-        .append("  Kubernetes API:  ").append(local.kubernetesUrl()).append('\n')
-        .append("  kubeconfig:      ").append(local.kubeconfig()).append('\n');
+    StringBuilder text =
+        new StringBuilder()
+            .append("\nThreadline is running (local mode).\n")
+            .append("  REST API:        ")
+            .append(local.apiUrl())
+            .append('\n')
+            .append("  Kubernetes API:  ")
+            .append(local.kubernetesUrl())
+            .append('\n')
+            .append("  kubeconfig:      ")
+            .append(local.kubeconfig())
+            .append('\n');
     for (Map.Entry<String, String> key : local.apiKeys().entrySet()) {
       String user = key.getValue();
-      text.append("  user ").append(user).append(" (namespace ").append(local.namespaces().get(user)).append(")");
-      text.append(generatedKey ? ", API key: " + key.getKey() : ", API key from THREADLINE_API_KEYS").append('\n');
+      text.append("  user ")
+          .append(user)
+          .append(" (namespace ")
+          .append(local.namespaces().get(user))
+          .append(")");
+      text.append(
+              generatedKey ? ", API key: " + key.getKey() : ", API key from THREADLINE_API_KEYS")
+          .append('\n');
     }
-    text.append("Try:  curl -H \"Authorization: Bearer <key>\" ").append(local.apiUrl()).append("/v1/agents\n")
+    text.append("Try:  curl -H \"Authorization: Bearer <key>\" ")
+        .append(local.apiUrl())
+        .append("/v1/agents\n")
         .append("Stop with Ctrl-C.\n");
     System.out.println(text);
   }

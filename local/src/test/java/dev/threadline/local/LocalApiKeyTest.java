@@ -15,7 +15,10 @@ class LocalApiKeyTest {
   void theKeyIsCreatedOnceOwnerOnlyAndReusedAfterwards() throws Exception {
     String first = LocalApiKey.readOrCreate(dataDir);
     assertThat(first).startsWith("tl_");
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir.resolve("api-key")))).isEqualTo("rw-------");
+    assertThat(
+            PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(dataDir.resolve("api-key"))))
+        .isEqualTo("rw-------");
     assertThat(LocalApiKey.readOrCreate(dataDir)).isEqualTo(first);
   }
 

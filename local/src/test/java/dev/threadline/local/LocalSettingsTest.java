@@ -18,14 +18,18 @@ class LocalSettingsTest {
 
   @Test
   void keysNameTheirUsers() {
-    LocalSettings settings = LocalSettings.fromEnvironment(Map.of("THREADLINE_API_KEYS", "keyA=alice, keyB=bob"));
-    assertThat(settings.apiKeys()).containsExactlyInAnyOrderEntriesOf(Map.of("keyA", "alice", "keyB", "bob"));
+    LocalSettings settings =
+        LocalSettings.fromEnvironment(Map.of("THREADLINE_API_KEYS", "keyA=alice, keyB=bob"));
+    assertThat(settings.apiKeys())
+        .containsExactlyInAnyOrderEntriesOf(Map.of("keyA", "alice", "keyB", "bob"));
   }
 
   @Test
   void malformedInputNamesTheVariableWithoutEchoingKeys() {
-    assertThatThrownBy(() -> LocalSettings.fromEnvironment(Map.of("THREADLINE_API_KEYS", "secretkey")))
-        .hasMessageContaining("THREADLINE_API_KEYS").hasMessageNotContaining("secretkey");
+    assertThatThrownBy(
+            () -> LocalSettings.fromEnvironment(Map.of("THREADLINE_API_KEYS", "secretkey")))
+        .hasMessageContaining("THREADLINE_API_KEYS")
+        .hasMessageNotContaining("secretkey");
     assertThatThrownBy(() -> LocalSettings.fromEnvironment(Map.of("THREADLINE_API_PORT", "http")))
         .hasMessageContaining("THREADLINE_API_PORT");
   }
@@ -33,7 +37,9 @@ class LocalSettingsTest {
   @Test
   void namespacesAreTheUserIdWhenUsableAndAStableHashOtherwise() {
     assertThat(TenantProvisioner.namespaceFor("alice")).isEqualTo("alice");
-    assertThat(TenantProvisioner.namespaceFor("Alice@Example.com")).startsWith("user-").hasSize(17)
+    assertThat(TenantProvisioner.namespaceFor("Alice@Example.com"))
+        .startsWith("user-")
+        .hasSize(17)
         .isEqualTo(TenantProvisioner.namespaceFor("Alice@Example.com"));
     assertThat(TenantProvisioner.namespaceFor("default")).startsWith("user-");
   }

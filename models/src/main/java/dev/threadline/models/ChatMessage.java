@@ -9,7 +9,8 @@ import java.util.Objects;
  * @param role who wrote it
  * @param content the text; empty (never null) for an assistant turn that only calls tools
  * @param toolCalls the tools an {@link Role#ASSISTANT} message asked to run; empty otherwise
- * @param toolCallId for a {@link Role#TOOL} message, the {@link ToolCall#id()} it answers; null otherwise
+ * @param toolCallId for a {@link Role#TOOL} message, the {@link ToolCall#id()} it answers; null
+ *     otherwise
  */
 public record ChatMessage(Role role, String content, List<ToolCall> toolCalls, String toolCallId) {
 

@@ -12,7 +12,9 @@ public enum ModelErrorCode {
   RATE_LIMITED("rate_limited", true),
   /** No answer within the configured timeout (or HTTP 408). Retry may help. */
   TIMEOUT("timeout", true),
-  /** The provider rejected the request (other 4xx): unknown model, too long a prompt, bad schema... */
+  /**
+   * The provider rejected the request (other 4xx): unknown model, too long a prompt, bad schema...
+   */
   BAD_REQUEST("bad_request", false),
   /** The provider is down, overloaded (5xx) or unreachable. Retry later. */
   UNAVAILABLE("unavailable", true),
@@ -58,7 +60,9 @@ public enum ModelErrorCode {
   public static ModelErrorCode forTransportFailure(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       // OkHttp reports both its call timeout and socket read timeouts as InterruptedIOException.
-      if (t instanceof InterruptedIOException || t instanceof TimeoutException || t instanceof HttpTimeoutException) {
+      if (t instanceof InterruptedIOException
+          || t instanceof TimeoutException
+          || t instanceof HttpTimeoutException) {
         return TIMEOUT;
       }
       if (t.getCause() == t) {

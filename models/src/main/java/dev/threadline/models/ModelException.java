@@ -19,9 +19,16 @@ public class ModelException extends RuntimeException {
    * @param message what happened, without secrets
    * @param cause the underlying failure, or null
    */
-  public ModelException(String provider, ModelErrorCode code, int httpStatus, String message, Throwable cause) {
-    super(provider + " model call failed (" + code.code() + (httpStatus > 0 ? ", HTTP " + httpStatus : "") + "): "
-        + message, cause);
+  public ModelException(
+      String provider, ModelErrorCode code, int httpStatus, String message, Throwable cause) {
+    super(
+        provider
+            + " model call failed ("
+            + code.code()
+            + (httpStatus > 0 ? ", HTTP " + httpStatus : "")
+            + "): "
+            + message,
+        cause);
     this.provider = Objects.requireNonNull(provider, "provider");
     this.code = Objects.requireNonNull(code, "code");
     this.httpStatus = httpStatus;

@@ -31,17 +31,31 @@ public final class ModelProviders {
       case ModelSettings.SCRIPTED -> new ScriptedModelProvider(clock);
       case ModelSettings.OPENAI -> new OpenAiModelProvider(requireKey(settings));
       case ModelSettings.ANTHROPIC -> new AnthropicModelProvider(requireKey(settings));
-      default -> throw new IllegalArgumentException("unknown model provider '" + settings.provider() + "' in "
-          + ModelSettings.ENV_PROVIDER + ": use " + ModelSettings.SCRIPTED + ", " + ModelSettings.OPENAI + " or "
-          + ModelSettings.ANTHROPIC);
+      default ->
+          throw new IllegalArgumentException(
+              "unknown model provider '"
+                  + settings.provider()
+                  + "' in "
+                  + ModelSettings.ENV_PROVIDER
+                  + ": use "
+                  + ModelSettings.SCRIPTED
+                  + ", "
+                  + ModelSettings.OPENAI
+                  + " or "
+                  + ModelSettings.ANTHROPIC);
     };
   }
 
   private static ModelSettings requireKey(ModelSettings settings) {
     if (!settings.hasApiKey()) {
-      throw new IllegalArgumentException("model provider " + settings.provider() + " needs an API key: set "
-          + ModelSettings.ENV_API_KEY + " (ModelSettings.apiKey), or leave " + ModelSettings.ENV_PROVIDER
-          + " empty to use the offline scripted model");
+      throw new IllegalArgumentException(
+          "model provider "
+              + settings.provider()
+              + " needs an API key: set "
+              + ModelSettings.ENV_API_KEY
+              + " (ModelSettings.apiKey), or leave "
+              + ModelSettings.ENV_PROVIDER
+              + " empty to use the offline scripted model");
     }
     return settings;
   }

@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param usage tokens this call consumed
  * @param stopReason why it stopped
  */
-public record ModelReply(String text, List<ToolCall> toolCalls, Usage usage, StopReason stopReason) {
+public record ModelReply(
+    String text, List<ToolCall> toolCalls, Usage usage, StopReason stopReason) {
 
   public ModelReply {
     text = Objects.requireNonNullElse(text, "");

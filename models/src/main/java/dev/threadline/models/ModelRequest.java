@@ -13,7 +13,11 @@ import java.util.Objects;
  * @param maxOutputTokens the most tokens the reply may have
  */
 public record ModelRequest(
-    String model, String instructions, List<ChatMessage> messages, List<ToolDefinition> tools, int maxOutputTokens) {
+    String model,
+    String instructions,
+    List<ChatMessage> messages,
+    List<ToolDefinition> tools,
+    int maxOutputTokens) {
 
   /** Enough for a direct answer or one agent step; callers with longer outputs say so. */
   public static final int DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -29,7 +33,8 @@ public record ModelRequest(
     }
     tools = tools == null ? List.of() : List.copyOf(tools);
     if (maxOutputTokens <= 0) {
-      throw new IllegalArgumentException("maxOutputTokens must be positive, was " + maxOutputTokens);
+      throw new IllegalArgumentException(
+          "maxOutputTokens must be positive, was " + maxOutputTokens);
     }
   }
 

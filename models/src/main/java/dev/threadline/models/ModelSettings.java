@@ -5,17 +5,19 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Which model to talk to and how. Read from configuration once; {@link #toString()} masks the key so
- * the settings can be logged.
+ * Which model to talk to and how. Read from configuration once; {@link #toString()} masks the key
+ * so the settings can be logged.
  *
  * @param provider {@code scripted} (the default when blank), {@code openai} or {@code anthropic}
- * @param model the model name; blank means the provider's {@linkplain #defaultModel(String) default}
- * @param baseUrl the endpoint, or null for the provider's public one. For {@code openai} it includes
- *     the API version ({@code http://ollama:11434/v1}); for {@code anthropic} it does not
+ * @param model the model name; blank means the provider's {@linkplain #defaultModel(String)
+ *     default}
+ * @param baseUrl the endpoint, or null for the provider's public one. For {@code openai} it
+ *     includes the API version ({@code http://ollama:11434/v1}); for {@code anthropic} it does not
  * @param apiKey the secret; null or blank when none is configured. Never logged
  * @param timeout how long one call may take before it fails with {@link ModelErrorCode#TIMEOUT}
  */
-public record ModelSettings(String provider, String model, String baseUrl, String apiKey, Duration timeout) {
+public record ModelSettings(
+    String provider, String model, String baseUrl, String apiKey, Duration timeout) {
 
   public static final String SCRIPTED = "scripted";
   public static final String OPENAI = "openai";
@@ -45,8 +47,8 @@ public record ModelSettings(String provider, String model, String baseUrl, Strin
   }
 
   /**
-   * Reads {@value #ENV_PROVIDER}, {@value #ENV_MODEL}, {@value #ENV_BASE_URL}, {@value #ENV_API_KEY}
-   * and {@value #ENV_TIMEOUT_SECONDS}; everything is optional.
+   * Reads {@value #ENV_PROVIDER}, {@value #ENV_MODEL}, {@value #ENV_BASE_URL}, {@value
+   * #ENV_API_KEY} and {@value #ENV_TIMEOUT_SECONDS}; everything is optional.
    */
   public static ModelSettings fromEnvironment(Map<String, String> env) {
     String timeoutSeconds = env.get(ENV_TIMEOUT_SECONDS);
@@ -56,11 +58,18 @@ public record ModelSettings(String provider, String model, String baseUrl, Strin
         timeout = Duration.ofSeconds(Long.parseLong(timeoutSeconds.strip()));
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(
-            ENV_TIMEOUT_SECONDS + " must be a whole number of seconds, was '" + timeoutSeconds + "'");
+            ENV_TIMEOUT_SECONDS
+                + " must be a whole number of seconds, was '"
+                + timeoutSeconds
+                + "'");
       }
     }
     return new ModelSettings(
-        env.get(ENV_PROVIDER), env.get(ENV_MODEL), env.get(ENV_BASE_URL), env.get(ENV_API_KEY), timeout);
+        env.get(ENV_PROVIDER),
+        env.get(ENV_MODEL),
+        env.get(ENV_BASE_URL),
+        env.get(ENV_API_KEY),
+        timeout);
   }
 
   /** The model used when none is named: small, cheap and able to call tools. */
@@ -79,8 +88,12 @@ public record ModelSettings(String provider, String model, String baseUrl, Strin
    */
   public String requireApiKey() {
     if (!hasApiKey()) {
-      throw new IllegalArgumentException("the " + provider + " model provider needs an API key: set "
-          + ENV_API_KEY + " (ModelSettings.apiKey)");
+      throw new IllegalArgumentException(
+          "the "
+              + provider
+              + " model provider needs an API key: set "
+              + ENV_API_KEY
+              + " (ModelSettings.apiKey)");
     }
     return apiKey;
   }
@@ -92,8 +105,17 @@ public record ModelSettings(String provider, String model, String baseUrl, Strin
   /** Shows whether a key is set, never the key itself. */
   @Override
   public String toString() {
-    return "ModelSettings[provider=" + provider + ", model=" + model + ", baseUrl=" + baseUrl
-        + ", apiKey=" + (apiKey == null ? "<none>" : "****") + ", timeout=" + timeout + "]";
+    return "ModelSettings[provider="
+        + provider
+        + ", model="
+        + model
+        + ", baseUrl="
+        + baseUrl
+        + ", apiKey="
+        + (apiKey == null ? "<none>" : "****")
+        + ", timeout="
+        + timeout
+        + "]";
   }
 
   private static boolean blank(String value) {

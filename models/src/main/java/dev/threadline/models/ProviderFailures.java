@@ -9,30 +9,44 @@ import java.util.regex.Pattern;
  */
 public final class ProviderFailures {
 
-  /** The SDKs start their messages with the status ("401: ..."); the exception states it already. */
+  /**
+   * The SDKs start their messages with the status ("401: ..."); the exception states it already.
+   */
   private static final Pattern STATUS_PREFIX = Pattern.compile("^\\d{3}:\\s*");
 
   private ProviderFailures() {}
 
-  /** The provider answered with an HTTP error status. No cause: the SDK exception holds the full body. */
-  public static ModelException httpError(String provider, int status, String providerMessage, String apiKey) {
-    String message = STATUS_PREFIX.matcher(providerMessage == null ? "" : providerMessage).replaceFirst("");
-    return new ModelException(provider, ModelErrorCode.forHttpStatus(status), status,
-        Redaction.redact(message.isBlank() ? "no error message" : message, apiKey), null);
+  /**
+   * The provider answered with an HTTP error status. No cause: the SDK exception holds the full
+   * body.
+   */
+  public static ModelException httpError(
+      String provider, int status, String providerMessage, String apiKey) {
+    String message =
+        STATUS_PREFIX.matcher(providerMessage == null ? "" : providerMessage).replaceFirst("");
+    return new ModelException(
+        provider,
+        ModelErrorCode.forHttpStatus(status),
+        status,
+        Redaction.redact(message.isBlank() ? "no error message" : message, apiKey),
+        null);
   }
 
   /** No HTTP answer: a timeout, or the provider could not be reached. */
-  public static ModelException transport(String provider, Throwable failure, Duration timeout, String apiKey) {
+  public static ModelException transport(
+      String provider, Throwable failure, Duration timeout, String apiKey) {
     ModelErrorCode code = ModelErrorCode.forTransportFailure(failure);
-    String message = code == ModelErrorCode.TIMEOUT
-        ? "no answer within " + timeout.toMillis() + " ms"
-        : describe(failure);
+    String message =
+        code == ModelErrorCode.TIMEOUT
+            ? "no answer within " + timeout.toMillis() + " ms"
+            : describe(failure);
     return new ModelException(provider, code, 0, Redaction.redact(message, apiKey), failure);
   }
 
   /** The provider answered 2xx, but with a body we cannot read. */
   public static ModelException invalidReply(String provider, String problem, String apiKey) {
-    return new ModelException(provider, ModelErrorCode.INVALID_REPLY, 0, Redaction.redact(problem, apiKey), null);
+    return new ModelException(
+        provider, ModelErrorCode.INVALID_REPLY, 0, Redaction.redact(problem, apiKey), null);
   }
 
   /** The SDK's message and the root cause ("Request failed: java.net.ConnectException: ..."). */
@@ -41,6 +55,8 @@ public final class ProviderFailures {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    return root == failure ? String.valueOf(failure.getMessage()) : failure.getMessage() + ": " + root;
+    return root == failure
+        ? String.valueOf(failure.getMessage())
+        : failure.getMessage() + ": " + root;
   }
 }

@@ -1,6 +1,9 @@
 package dev.threadline.models;
 
-/** Who wrote a message. The system prompt is not a message: it is {@link ModelRequest#instructions()}. */
+/**
+ * Who wrote a message. The system prompt is not a message: it is {@link
+ * ModelRequest#instructions()}.
+ */
 public enum Role {
   USER,
   ASSISTANT,

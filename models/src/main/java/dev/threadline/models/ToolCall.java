@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * The model asking to run a tool.
  *
- * @param id the provider's id of this call; the tool result quotes it in {@link ChatMessage#toolCallId()}
+ * @param id the provider's id of this call; the tool result quotes it in {@link
+ *     ChatMessage#toolCallId()}
  * @param name the {@link ToolDefinition#name()} of the tool to run
  * @param argumentsJson the arguments as a JSON object, exactly as the model wrote them (it may be
  *     malformed: models make mistakes, and the agent loop reports them back rather than failing)
@@ -46,12 +47,19 @@ public record ToolCall(String id, String name, String argumentsJson) {
     try {
       Map<String, Object> parsed = JSON.readValue(argumentsJson, OBJECT);
       if (parsed == null) {
-        throw new IllegalArgumentException("arguments of tool call " + id + " are null, not an object");
+        throw new IllegalArgumentException(
+            "arguments of tool call " + id + " are null, not an object");
       }
       return parsed;
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException(
-          "arguments of tool call " + id + " (" + name + ") are not a JSON object: " + e.getOriginalMessage(), e);
+          "arguments of tool call "
+              + id
+              + " ("
+              + name
+              + ") are not a JSON object: "
+              + e.getOriginalMessage(),
+          e);
     }
   }
 }

@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param parametersJsonSchema a JSON Schema object describing the arguments, e.g. {@code {"type":
  *     "object", "properties": {...}, "required": [...]}}
  */
-public record ToolDefinition(String name, String description, Map<String, Object> parametersJsonSchema) {
+public record ToolDefinition(
+    String name, String description, Map<String, Object> parametersJsonSchema) {
 
   public ToolDefinition {
     if (name == null || name.isBlank()) {
@@ -21,8 +22,9 @@ public record ToolDefinition(String name, String description, Map<String, Object
     }
     description = Objects.requireNonNullElse(description, "");
     // Schemas may hold nulls and nested maps: keep the caller's structure, but not a mutable view.
-    parametersJsonSchema = parametersJsonSchema == null
-        ? Map.of("type", "object", "properties", Map.of())
-        : Collections.unmodifiableMap(new LinkedHashMap<>(parametersJsonSchema));
+    parametersJsonSchema =
+        parametersJsonSchema == null
+            ? Map.of("type", "object", "properties", Map.of())
+            : Collections.unmodifiableMap(new LinkedHashMap<>(parametersJsonSchema));
   }
 }

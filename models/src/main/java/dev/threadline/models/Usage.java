@@ -4,8 +4,8 @@ package dev.threadline.models;
  * Tokens one or more model calls consumed.
  *
  * <p>Follows the OpenAI convention whatever the provider: {@code inputTokens} counts the whole
- * prompt and {@code cachedTokens} is the part of it served from the provider's prompt cache (billed at
- * the cached price instead of the input price), so {@code cachedTokens <= inputTokens}.
+ * prompt and {@code cachedTokens} is the part of it served from the provider's prompt cache (billed
+ * at the cached price instead of the input price), so {@code cachedTokens <= inputTokens}.
  *
  * @param inputTokens every prompt token, cached ones included
  * @param outputTokens tokens the model wrote

@@ -24,7 +24,8 @@ import java.util.concurrent.Executors;
 public final class FakeModelServer implements AutoCloseable {
 
   /** What the server received. */
-  public record Received(String method, String path, Map<String, List<String>> headers, JsonNode body) {
+  public record Received(
+      String method, String path, Map<String, List<String>> headers, JsonNode body) {
     /** The first value of a header, case-insensitively (HttpServer capitalises names). */
     public String header(String name) {
       return headers.entrySet().stream()
@@ -82,8 +83,12 @@ public final class FakeModelServer implements AutoCloseable {
     try (exchange) {
       byte[] raw = exchange.getRequestBody().readAllBytes();
       JsonNode body = raw.length == 0 ? null : JSON.readTree(raw);
-      received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
-          Map.copyOf(exchange.getRequestHeaders()), body));
+      received.add(
+          new Received(
+              exchange.getRequestMethod(),
+              exchange.getRequestURI().getPath(),
+              Map.copyOf(exchange.getRequestHeaders()),
+              body));
       Answer answer = answers.poll();
       if (answer == null) {
         answer = new Answer(500, "{\"error\":{\"message\":\"no answer queued\"}}", Duration.ZERO);

@@ -13,18 +13,25 @@ class ModelProvidersTest {
 
   @Test
   void scriptedIsTheDefaultAndWorksOffline() {
-    try (ModelProvider provider = ModelProviders.create(new ModelSettings(null, null, null, null, null))) {
+    try (ModelProvider provider =
+        ModelProviders.create(new ModelSettings(null, null, null, null, null))) {
       assertThat(provider).isInstanceOf(ScriptedModelProvider.class);
       assertThat(provider.name()).isEqualTo("scripted");
-      assertThat(provider.complete(ModelRequest.of("scripted", null, List.of(ChatMessage.user("hello")))).text())
+      assertThat(
+              provider
+                  .complete(ModelRequest.of("scripted", null, List.of(ChatMessage.user("hello"))))
+                  .text())
           .contains("scripted model");
     }
   }
 
   @Test
   void buildsTheHttpProvidersWithAKey() {
-    try (ModelProvider openai = ModelProviders.create(new ModelSettings("openai", null, "http://127.0.0.1:9/v1", "k", null));
-        ModelProvider anthropic = ModelProviders.create(new ModelSettings("anthropic", null, null, "k", null))) {
+    try (ModelProvider openai =
+            ModelProviders.create(
+                new ModelSettings("openai", null, "http://127.0.0.1:9/v1", "k", null));
+        ModelProvider anthropic =
+            ModelProviders.create(new ModelSettings("anthropic", null, null, "k", null))) {
       assertThat(openai).isInstanceOf(OpenAiModelProvider.class);
       assertThat(openai.name()).isEqualTo("openai");
       assertThat(anthropic).isInstanceOf(AnthropicModelProvider.class);
@@ -34,11 +41,13 @@ class ModelProvidersTest {
 
   @Test
   void httpProvidersNeedAKey() {
-    assertThatThrownBy(() -> ModelProviders.create(new ModelSettings("openai", null, null, null, null)))
+    assertThatThrownBy(
+            () -> ModelProviders.create(new ModelSettings("openai", null, null, null, null)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("openai")
         .hasMessageContaining("THREADLINE_MODEL_API_KEY");
-    assertThatThrownBy(() -> ModelProviders.create(new ModelSettings("anthropic", null, null, " ", null)))
+    assertThatThrownBy(
+            () -> ModelProviders.create(new ModelSettings("anthropic", null, null, " ", null)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("anthropic")
         .hasMessageContaining("THREADLINE_MODEL_API_KEY");
@@ -46,7 +55,8 @@ class ModelProvidersTest {
 
   @Test
   void unknownProviderIsNamed() {
-    assertThatThrownBy(() -> ModelProviders.create(new ModelSettings("gemini", "x", null, "k", null)))
+    assertThatThrownBy(
+            () -> ModelProviders.create(new ModelSettings("gemini", "x", null, "k", null)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'gemini'")
         .hasMessageContaining("THREADLINE_MODEL_PROVIDER");

@@ -17,7 +17,8 @@ class ModelTypesTest {
 
   @Test
   void toolCallArgumentsRoundTripThroughJson() {
-    ToolCall call = ToolCall.of("call_1", "run_command", Map.of("command", "ls -la", "timeout", 30));
+    ToolCall call =
+        ToolCall.of("call_1", "run_command", Map.of("command", "ls -la", "timeout", 30));
 
     assertThat(call.arguments()).isEqualTo(Map.of("command", "ls -la", "timeout", 30));
     assertThat(new ToolCall("c", "t", null).arguments()).isEmpty();
@@ -31,7 +32,8 @@ class ModelTypesTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("call_1")
         .hasMessageContaining("not a JSON object");
-    assertThatThrownBy(new ToolCall("c", "t", "[1,2]")::arguments).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(new ToolCall("c", "t", "[1,2]")::arguments)
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -40,9 +42,11 @@ class ModelTypesTest {
     assertThat(ChatMessage.toolResult("call_1", "ok").role()).isEqualTo(Role.TOOL);
     assertThatThrownBy(() -> new ChatMessage(Role.TOOL, "ok", null, null))
         .hasMessageContaining("id of the tool call");
-    assertThatThrownBy(() -> new ChatMessage(Role.USER, "x", List.of(new ToolCall("c", "t", "{}")), null))
+    assertThatThrownBy(
+            () -> new ChatMessage(Role.USER, "x", List.of(new ToolCall("c", "t", "{}")), null))
         .hasMessageContaining("only assistant");
-    assertThatThrownBy(() -> ModelRequest.of("m", null, List.of())).hasMessageContaining("at least one message");
+    assertThatThrownBy(() -> ModelRequest.of("m", null, List.of()))
+        .hasMessageContaining("at least one message");
   }
 
   @Test
@@ -57,15 +61,26 @@ class ModelTypesTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"401, auth", "403, auth", "429, rate_limited", "408, timeout", "400, bad_request", "422, bad_request",
-      "500, unavailable", "502, unavailable", "529, unavailable"})
+  @CsvSource({
+    "401, auth",
+    "403, auth",
+    "429, rate_limited",
+    "408, timeout",
+    "400, bad_request",
+    "422, bad_request",
+    "500, unavailable",
+    "502, unavailable",
+    "529, unavailable"
+  })
   void httpStatusesMapToCodes(int status, String code) {
     assertThat(ModelErrorCode.forHttpStatus(status).code()).isEqualTo(code);
   }
 
   @Test
   void transportFailuresAreTimeoutsOrUnavailable() {
-    assertThat(ModelErrorCode.forTransportFailure(new UncheckedIOException(new SocketTimeoutException("read"))))
+    assertThat(
+            ModelErrorCode.forTransportFailure(
+                new UncheckedIOException(new SocketTimeoutException("read"))))
         .isEqualTo(ModelErrorCode.TIMEOUT);
     assertThat(ModelErrorCode.forTransportFailure(new IOException(new ConnectException("refused"))))
         .isEqualTo(ModelErrorCode.UNAVAILABLE);
@@ -73,10 +88,12 @@ class ModelTypesTest {
 
   @Test
   void redactionMasksTheSecretAndShortensLongBodies() {
-    assertThat(Redaction.redact("bad key sk-123 (sk-123)", "sk-123")).isEqualTo("bad key **** (****)");
+    assertThat(Redaction.redact("bad key sk-123 (sk-123)", "sk-123"))
+        .isEqualTo("bad key **** (****)");
     assertThat(Redaction.redact("x".repeat(1000), "k")).hasSize(300);
     assertThat(Redaction.redact(null, "k")).isEmpty();
-    assertThat(Redaction.url("https://user:pw@gateway.local/v1")).isEqualTo("https://****@gateway.local/v1");
+    assertThat(Redaction.url("https://user:pw@gateway.local/v1"))
+        .isEqualTo("https://****@gateway.local/v1");
     assertThat(Redaction.url("http://127.0.0.1:8080/v1")).isEqualTo("http://127.0.0.1:8080/v1");
   }
 }

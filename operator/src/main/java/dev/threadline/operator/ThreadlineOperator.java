@@ -53,7 +53,8 @@ public final class ThreadlineOperator implements AutoCloseable {
   private final OperatorHttpEndpoints endpoints;
   private final List<AutoCloseable> resources;
 
-  private ThreadlineOperator(Operator operator, OperatorHttpEndpoints endpoints, List<AutoCloseable> resources) {
+  private ThreadlineOperator(
+      Operator operator, OperatorHttpEndpoints endpoints, List<AutoCloseable> resources) {
     this.operator = operator;
     this.endpoints = endpoints;
     this.resources = resources;
@@ -64,28 +65,36 @@ public final class ThreadlineOperator implements AutoCloseable {
     return start(client, settings, Clock.systemUTC());
   }
 
-  public static ThreadlineOperator start(KubernetesClient client, OperatorSettings settings, Clock clock) {
+  public static ThreadlineOperator start(
+      KubernetesClient client, OperatorSettings settings, Clock clock) {
     return start(client, settings, clock, new KubernetesPodLogFollower(client));
   }
 
   /** With another way to read agent Pods' logs (tests play the runner's output through it). */
-  public static ThreadlineOperator start(KubernetesClient client, OperatorSettings settings, Clock clock,
-      PodLogFollower podLogs) {
+  public static ThreadlineOperator start(
+      KubernetesClient client, OperatorSettings settings, Clock clock, PodLogFollower podLogs) {
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Operator operator = new Operator(o -> {
-      o.withKubernetesClient(client)
-          .withCloseClientOnStop(false)
-          // Reconciles block on I/O (API calls, webhook POSTs with a 10 s timeout): on virtual threads a
-          // slow webhook receiver holds no platform thread that runs and schedules are waiting for.
-          .withExecutorService(Executors.newVirtualThreadPerTaskExecutor())
-          // Plain JSON patches: server-side apply is not available on every API server we target.
-          .withUseSSAToPatchPrimaryResource(false)
-          .withSSABasedCreateUpdateMatchForDependentResources(false)
-          .withMetrics(MicrometerMetrics.newPerResourceCollectingMicrometerMetricsBuilder(metrics).build());
-      if (settings.leaderElection()) {
-        o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(LEASE_NAME, settings.leaseNamespace()));
-      }
-    });
+    Operator operator =
+        new Operator(o -> {
+          o.withKubernetesClient(client)
+              .withCloseClientOnStop(false)
+              // Reconciles block on I/O (API calls, webhook POSTs with a 10 s timeout): on virtual
+              // threads a
+              // slow webhook receiver holds no platform thread that runs and schedules are waiting
+              // for.
+              .withExecutorService(Executors.newVirtualThreadPerTaskExecutor())
+              // Plain JSON patches: server-side apply is not available on every API server we
+              // target.
+              .withUseSSAToPatchPrimaryResource(false)
+              .withSSABasedCreateUpdateMatchForDependentResources(false)
+              .withMetrics(
+                  MicrometerMetrics.newPerResourceCollectingMicrometerMetricsBuilder(metrics)
+                      .build());
+          if (settings.leaderElection()) {
+            o.withLeaderElectionConfiguration(
+                new LeaderElectionConfiguration(LEASE_NAME, settings.leaseNamespace()));
+          }
+        });
     Conditions conditions = new Conditions(clock);
     AgentProfiles agents = new AgentProfiles(client, settings.model());
     ModelCatalog models = new ModelCatalog(settings.model());
@@ -94,8 +103,10 @@ public final class ThreadlineOperator implements AutoCloseable {
     UsageLedgers ledgers = new UsageLedgers(client);
     TenantPlans tenants = new TenantPlans(client, settings.usagePlans());
     UsageLimits limits = new UsageLimits(tenants, ledgers, clock);
-    ComputerRuns computer = new ComputerRuns(client, settings, agents, pricing, clock, podLogs, limits);
-    register(operator, new RunReconciler(agents, models, pricing, clock, computer, limits), settings);
+    ComputerRuns computer =
+        new ComputerRuns(client, settings, agents, pricing, clock, podLogs, limits);
+    register(
+        operator, new RunReconciler(agents, models, pricing, clock, computer, limits), settings);
     register(operator, new RunUsageRecorder(client, ledgers, tenants, clock), settings);
     register(operator, new ThreadReconciler(clock), settings);
     register(operator, new EnvironmentReconciler(client, settings, conditions, clock), settings);
@@ -103,29 +114,35 @@ public final class ThreadlineOperator implements AutoCloseable {
     register(operator, new ContainerReconciler(client, settings, conditions, clock), settings);
     register(operator, new RunWebhooks(client, clock), settings);
     register(operator, new BuildWebhooks(client, clock), settings);
-    WebhookDeliveryReconciler webhooks = new WebhookDeliveryReconciler(client, settings.webhooks(), clock);
+    WebhookDeliveryReconciler webhooks =
+        new WebhookDeliveryReconciler(client, settings.webhooks(), clock);
     register(operator, webhooks, settings);
     operator.start();
 
     OperatorHttpEndpoints endpoints = null;
     if (settings.healthPort() >= 0) {
       try {
-        endpoints = OperatorHttpEndpoints.start(settings.healthPort(), operator::getRuntimeInfo, metrics);
+        endpoints =
+            OperatorHttpEndpoints.start(settings.healthPort(), operator::getRuntimeInfo, metrics);
       } catch (IOException e) {
         operator.stop();
-        throw new UncheckedIOException("cannot serve health endpoints on port " + settings.healthPort(), e);
+        throw new UncheckedIOException(
+            "cannot serve health endpoints on port " + settings.healthPort(), e);
       }
     }
-    LOG.info("Threadline operator started (namespaces: {}, leader election: {})",
-        settings.watchNamespaces().isEmpty() ? "all" : settings.watchNamespaces(), settings.leaderElection());
+    LOG.info(
+        "Threadline operator started (namespaces: {}, leader election: {})",
+        settings.watchNamespaces().isEmpty() ? "all" : settings.watchNamespaces(),
+        settings.leaderElection());
     return new ThreadlineOperator(operator, endpoints, List.of(computer, agents, models, webhooks));
   }
 
   private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> void register(
       Operator operator, Reconciler<R> reconciler, OperatorSettings settings) {
-    Consumer<ControllerConfigurationOverrider<R>> namespaces = settings.watchNamespaces().isEmpty()
-        ? ControllerConfigurationOverrider::watchingAllNamespaces
-        : o -> o.settingNamespaces(settings.watchNamespaces());
+    Consumer<ControllerConfigurationOverrider<R>> namespaces =
+        settings.watchNamespaces().isEmpty()
+            ? ControllerConfigurationOverrider::watchingAllNamespaces
+            : o -> o.settingNamespaces(settings.watchNamespaces());
     operator.register(reconciler, namespaces);
   }
 
@@ -135,7 +152,8 @@ public final class ThreadlineOperator implements AutoCloseable {
   }
 
   public boolean isReady() {
-    return operator.getRuntimeInfo().isStarted() && operator.getRuntimeInfo().allEventSourcesAreHealthy();
+    return operator.getRuntimeInfo().isStarted()
+        && operator.getRuntimeInfo().allEventSourcesAreHealthy();
   }
 
   @Override
@@ -153,16 +171,22 @@ public final class ThreadlineOperator implements AutoCloseable {
     }
   }
 
-  /** In a cluster: the client from the Pod's service account, settings from THREADLINE_* variables. */
+  /**
+   * In a cluster: the client from the Pod's service account, settings from THREADLINE_* variables.
+   */
   public static void main(String[] args) throws InterruptedException {
     KubernetesClient client = new KubernetesClientBuilder().build();
     ThreadlineOperator operator = start(client, OperatorSettings.fromEnvironment(System.getenv()));
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      operator.close();
-      client.close();
-      stopped.countDown();
-    }, "threadline-operator-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  operator.close();
+                  client.close();
+                  stopped.countDown();
+                },
+                "threadline-operator-shutdown"));
     stopped.await();
   }
 }

@@ -26,22 +26,33 @@ public final class RunnerMain {
   RunnerMain(PrintStream out, PrintStream err) {
     this.out = out;
     this.err = err;
-    this.commands = Map.of("version", this::version, "run", this::run,
-        "trigger", args -> TriggerCommand.fromEnvironment(err).execute(args),
-        "serve", args -> new ServeCommand(err).execute(args));
+    this.commands =
+        Map.of(
+            "version",
+            this::version,
+            "run",
+            this::run,
+            "trigger",
+            args -> TriggerCommand.fromEnvironment(err).execute(args),
+            "serve",
+            args -> new ServeCommand(err).execute(args));
   }
 
   public static void main(String[] args) {
     // The protocol owns the real stdout, in UTF-8 whatever the locale; anything else that prints to
     // System.out (a library, a stray println) lands on stderr instead of corrupting the protocol.
-    PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+    PrintStream protocol =
+        new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     System.setOut(System.err);
     System.exit(new RunnerMain(protocol, System.err).execute(args));
   }
 
   int execute(String[] args) {
     if (args.length == 0 || !commands.containsKey(args[0])) {
-      err.println("usage: runner <" + String.join("|", commands.keySet().stream().sorted().toList()) + "> [options]");
+      err.println(
+          "usage: runner <"
+              + String.join("|", commands.keySet().stream().sorted().toList())
+              + "> [options]");
       return 2;
     }
     return commands.get(args[0]).apply(Arrays.copyOfRange(args, 1, args.length));

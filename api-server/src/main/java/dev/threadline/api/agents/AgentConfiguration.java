@@ -15,14 +15,20 @@ import org.springframework.context.annotation.Configuration;
 class AgentConfiguration {
   @Bean
   ManagedInformer<Agent> agentInformer(KubernetesClient client) {
-    return new ManagedInformer<>("agents", client.resources(Agent.class).inAnyNamespace().runnableInformer(0), Map.of());
+    return new ManagedInformer<>(
+        "agents", client.resources(Agent.class).inAnyNamespace().runnableInformer(0), Map.of());
   }
 
   @Bean
   AgentService agentService(
-      KubernetesClient client, ManagedInformer<Agent> agentInformer, ApiServerSettings settings,
-      WebhookSecrets webhookSecrets, Clock clock) {
+      KubernetesClient client,
+      ManagedInformer<Agent> agentInformer,
+      ApiServerSettings settings,
+      WebhookSecrets webhookSecrets,
+      Clock clock) {
     return new AgentService(
-        new AgentStore(client, agentInformer, settings.writeVisibilityTimeout()), webhookSecrets, clock);
+        new AgentStore(client, agentInformer, settings.writeVisibilityTimeout()),
+        webhookSecrets,
+        clock);
   }
 }

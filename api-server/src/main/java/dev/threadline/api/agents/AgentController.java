@@ -27,9 +27,11 @@ class AgentController {
   }
 
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-  ResponseEntity<AgentResponse> create(Tenant tenant, @RequestBody(required = false) AgentRequests.Create request) {
+  ResponseEntity<AgentResponse> create(
+      Tenant tenant, @RequestBody(required = false) AgentRequests.Create request) {
     AgentView created = agents.create(tenant, request);
-    return ResponseEntity.created(URI.create("/v1/agents/" + created.id())).body(new AgentResponse(created));
+    return ResponseEntity.created(URI.create("/v1/agents/" + created.id()))
+        .body(new AgentResponse(created));
   }
 
   @GetMapping
@@ -44,7 +46,9 @@ class AgentController {
 
   @PatchMapping(path = "/{agentId}", consumes = MediaType.APPLICATION_JSON_VALUE)
   AgentResponse update(
-      Tenant tenant, @PathVariable String agentId, @RequestBody(required = false) AgentRequests.Update request) {
+      Tenant tenant,
+      @PathVariable String agentId,
+      @RequestBody(required = false) AgentRequests.Update request) {
     return new AgentResponse(agents.update(tenant, agentId, request));
   }
 

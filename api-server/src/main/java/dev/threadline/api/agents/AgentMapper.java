@@ -35,11 +35,12 @@ final class AgentMapper {
     Instant created = createdAt(agent);
     // Our annotation is written just before the API server stamps creationTimestamp (whole
     // seconds, its own clock): never let updatedAt read as earlier than createdAt.
-    Instant updated = Optional.ofNullable(agent.getMetadata().getAnnotations())
-        .map(annotations -> annotations.get(Annotations.UPDATED_AT))
-        .flatMap(Timestamps::parse)
-        .filter(time -> created == null || !time.isBefore(created))
-        .orElse(created);
+    Instant updated =
+        Optional.ofNullable(agent.getMetadata().getAnnotations())
+            .map(annotations -> annotations.get(Annotations.UPDATED_AT))
+            .flatMap(Timestamps::parse)
+            .filter(time -> created == null || !time.isBefore(created))
+            .orElse(created);
     String createdAt = Timestamps.format(created);
     String updatedAt = Timestamps.format(updated);
     return new AgentView(
@@ -60,7 +61,8 @@ final class AgentMapper {
    */
   static boolean hasRestId(Agent agent) {
     String name = agent.getMetadata().getName();
-    return ResourceIds.isValidName(name) && ResourceIds.toName(ResourceIds.toId(name), ID_PREFIX).isPresent();
+    return ResourceIds.isValidName(name)
+        && ResourceIds.toName(ResourceIds.toId(name), ID_PREFIX).isPresent();
   }
 
   /** A new Agent resource for a validated create request. */
@@ -71,7 +73,8 @@ final class AgentMapper {
             .withNamespace(namespace)
             .withName(ResourceIds.toName(id).orElseThrow())
             .withLabels(new LinkedHashMap<>(Map.of(Labels.MANAGED_BY, Labels.MANAGER)))
-            .withAnnotations(new LinkedHashMap<>(Map.of(Annotations.UPDATED_AT, Timestamps.format(now))))
+            .withAnnotations(
+                new LinkedHashMap<>(Map.of(Annotations.UPDATED_AT, Timestamps.format(now))))
             .build());
     agent.setSpec(spec);
     return agent;
@@ -80,7 +83,8 @@ final class AgentMapper {
   /** Records a change the client made; {@code agent} must be a private copy. */
   static void touch(Agent agent, Instant now) {
     Map<String, String> annotations =
-        new LinkedHashMap<>(Optional.ofNullable(agent.getMetadata().getAnnotations()).orElse(Map.of()));
+        new LinkedHashMap<>(
+            Optional.ofNullable(agent.getMetadata().getAnnotations()).orElse(Map.of()));
     annotations.put(Annotations.UPDATED_AT, Timestamps.format(now));
     agent.getMetadata().setAnnotations(annotations);
   }

@@ -7,13 +7,25 @@ import java.util.List;
 final class AgentRequests {
   private AgentRequests() {}
 
-  /** {@code POST /v1/agents}: {@code name} and {@code model} required; {@code webhooks} optional. */
-  record Create(String name, String provider, String model, String instructions, List<WebhookInput> webhooks) {}
+  /**
+   * {@code POST /v1/agents}: {@code name} and {@code model} required; {@code webhooks} optional.
+   */
+  record Create(
+      String name,
+      String provider,
+      String model,
+      String instructions,
+      List<WebhookInput> webhooks) {}
 
   /**
-   * {@code PATCH /v1/agents/:agentId}: every field optional; an absent or null field stays as it is,
-   * and an empty {@code instructions} removes them. {@code webhooks} given replaces the whole list
-   * ({@code []} removes them all).
+   * {@code PATCH /v1/agents/:agentId}: every field optional; an absent or null field stays as it
+   * is, and an empty {@code instructions} removes them. {@code webhooks} given replaces the whole
+   * list ({@code []} removes them all).
    */
-  record Update(String name, String provider, String model, String instructions, List<WebhookInput> webhooks) {}
+  record Update(
+      String name,
+      String provider,
+      String model,
+      String instructions,
+      List<WebhookInput> webhooks) {}
 }

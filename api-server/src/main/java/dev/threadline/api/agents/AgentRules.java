@@ -3,8 +3,8 @@ package dev.threadline.api.agents;
 import dev.threadline.api.errors.ApiException;
 
 /**
- * Field rules for agents, the same as the CRD's schema ({@code AgentSpec}) so that a bad value is
- * a 400 naming the field here rather than an opaque rejection by the Kubernetes API.
+ * Field rules for agents, the same as the CRD's schema ({@code AgentSpec}) so that a bad value is a
+ * 400 naming the field here rather than an opaque rejection by the Kubernetes API.
  */
 final class AgentRules {
   static final int MAX_NAME = 200;

@@ -4,12 +4,12 @@ import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.paging.ListEnvelope;
 import dev.threadline.api.paging.PageRequest;
-import dev.threadline.crds.agent.Agent;
-import dev.threadline.crds.agent.AgentSpec;
-import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.api.webhooks.ConfiguredOn;
 import dev.threadline.api.webhooks.WebhookChange;
 import dev.threadline.api.webhooks.WebhookSecrets;
+import dev.threadline.crds.agent.Agent;
+import dev.threadline.crds.agent.AgentSpec;
+import dev.threadline.crds.common.ResourceIds;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -45,27 +45,32 @@ public final class AgentService {
     WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.AGENT);
     String id = ResourceIds.newId(AgentMapper.ID_PREFIX);
     String name = ResourceIds.toName(id).orElseThrow();
-    WebhookChange.Resolved resolved = webhooks == null ? null : webhooks.resolve(name, List.of(), Map.of());
+    WebhookChange.Resolved resolved =
+        webhooks == null ? null : webhooks.resolve(name, List.of(), Map.of());
     if (resolved != null) {
       spec.setWebhooks(resolved.endpoints());
     }
-    Agent created = store.create(AgentMapper.newAgent(tenant.namespace(), id, spec, clock.instant()));
+    Agent created =
+        store.create(AgentMapper.newAgent(tenant.namespace(), id, spec, clock.instant()));
     if (resolved != null) {
       webhookSecrets.writeForNew(created, resolved, () -> store.delete(tenant.namespace(), name));
     }
-    return AgentMapper.toView(created, tenant.userId(), resolved == null ? Map.of() : resolved.generated());
+    return AgentMapper.toView(
+        created, tenant.userId(), resolved == null ? Map.of() : resolved.generated());
   }
 
   public ListEnvelope<AgentView> list(Tenant tenant, PageRequest page) {
-    List<Agent> sorted = store.list(tenant.namespace()).stream()
-        .filter(AgentMapper::hasRestId)
-        .sorted(AgentMapper.LIST_ORDER)
-        .toList();
+    List<Agent> sorted =
+        store.list(tenant.namespace()).stream()
+            .filter(AgentMapper::hasRestId)
+            .sorted(AgentMapper.LIST_ORDER)
+            .toList();
     return page.apply(sorted).map(agent -> AgentMapper.toView(agent, tenant.userId()));
   }
 
   public AgentView get(Tenant tenant, String agentId) {
-    return store.find(tenant.namespace(), nameOf(agentId))
+    return store
+        .find(tenant.namespace(), nameOf(agentId))
         .map(agent -> AgentMapper.toView(agent, tenant.userId()))
         .orElseThrow(() -> notFound(agentId));
   }
@@ -81,24 +86,30 @@ public final class AgentService {
     if (change.isEmpty() && webhooks == null) {
       return get(tenant, agentId);
     }
-    Map<String, String> stored = webhooks == null ? Map.of() : webhookSecrets.read(tenant.namespace(), name);
+    Map<String, String> stored =
+        webhooks == null ? Map.of() : webhookSecrets.read(tenant.namespace(), name);
     AtomicReference<WebhookChange.Resolved> resolved = new AtomicReference<>();
-    Agent updated = store.update(tenant.namespace(), name, current -> {
-          AgentSpec spec = current.getSpec() == null ? newSpec(current) : current.getSpec();
-          change.applyTo(spec);
-          if (webhooks != null) {
-            resolved.set(webhooks.resolve(name, spec.getWebhooks(), stored));
-            spec.setWebhooks(resolved.get().endpoints());
-          }
-          AgentMapper.touch(current, clock.instant());
-          return current;
-        })
-        .orElseThrow(() -> notFound(agentId));
+    Agent updated =
+        store
+            .update(
+                tenant.namespace(),
+                name,
+                current -> {
+                  AgentSpec spec = current.getSpec() == null ? newSpec(current) : current.getSpec();
+                  change.applyTo(spec);
+                  if (webhooks != null) {
+                    resolved.set(webhooks.resolve(name, spec.getWebhooks(), stored));
+                    spec.setWebhooks(resolved.get().endpoints());
+                  }
+                  AgentMapper.touch(current, clock.instant());
+                  return current;
+                })
+            .orElseThrow(() -> notFound(agentId));
     if (resolved.get() != null) {
       webhookSecrets.write(updated, resolved.get());
     }
-    return AgentMapper.toView(updated, tenant.userId(),
-        resolved.get() == null ? Map.of() : resolved.get().generated());
+    return AgentMapper.toView(
+        updated, tenant.userId(), resolved.get() == null ? Map.of() : resolved.get().generated());
   }
 
   public void delete(Tenant tenant, String agentId) {

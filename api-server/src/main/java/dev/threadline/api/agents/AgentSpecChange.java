@@ -7,20 +7,36 @@ import dev.threadline.crds.agent.AgentSpec;
  * an empty {@code instructions}, which removes them.
  */
 record AgentSpecChange(
-    String displayName, String provider, String model, String instructions, boolean clearInstructions) {
+    String displayName,
+    String provider,
+    String model,
+    String instructions,
+    boolean clearInstructions) {
 
   static AgentSpecChange of(AgentRequests.Update request) {
-    String displayName = request.name() == null ? null : AgentRules.text("name", request.name(), AgentRules.MAX_NAME);
+    String displayName =
+        request.name() == null
+            ? null
+            : AgentRules.text("name", request.name(), AgentRules.MAX_NAME);
     String provider =
-        request.provider() == null ? null : AgentProvider.parse("provider", request.provider()).wireName();
-    String model = request.model() == null ? null : AgentRules.text("model", request.model(), AgentRules.MAX_MODEL);
+        request.provider() == null
+            ? null
+            : AgentProvider.parse("provider", request.provider()).wireName();
+    String model =
+        request.model() == null
+            ? null
+            : AgentRules.text("model", request.model(), AgentRules.MAX_MODEL);
     String instructions = AgentRules.instructions(request.instructions());
     boolean clear = request.instructions() != null && instructions == null;
     return new AgentSpecChange(displayName, provider, model, instructions, clear);
   }
 
   boolean isEmpty() {
-    return displayName == null && provider == null && model == null && instructions == null && !clearInstructions;
+    return displayName == null
+        && provider == null
+        && model == null
+        && instructions == null
+        && !clearInstructions;
   }
 
   void applyTo(AgentSpec spec) {

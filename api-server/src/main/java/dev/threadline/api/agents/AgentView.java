@@ -4,10 +4,9 @@ import dev.threadline.api.webhooks.WebhookView;
 import java.util.List;
 
 /**
- * An agent as REST clients see it. All fields are always present; {@code instructions} is null
- * when there are none. Times are ISO 8601 UTC with {@code Z}. {@code webhooks} (beyond the
- * contract) is empty when there are none; a secret shows only in the answer to the write that
- * generated it.
+ * An agent as REST clients see it. All fields are always present; {@code instructions} is null when
+ * there are none. Times are ISO 8601 UTC with {@code Z}. {@code webhooks} (beyond the contract) is
+ * empty when there are none; a secret shows only in the answer to the write that generated it.
  */
 public record AgentView(
     String id,

@@ -21,7 +21,8 @@ public final class ApiKeyDirectory {
 
   /** The index function to install on the Secret informer. */
   public static Function<Secret, List<String>> hashIndex() {
-    return secret -> Optional.ofNullable(ApiKeySecret.hashOf(secret)).map(List::of).orElse(List.of());
+    return secret ->
+        Optional.ofNullable(ApiKeySecret.hashOf(secret)).map(List::of).orElse(List.of());
   }
 
   public boolean isReady() {
@@ -34,7 +35,8 @@ public final class ApiKeyDirectory {
     return secrets.byIndex(BY_HASH, presentedHash).stream()
         .map(ApiKeySecret::from)
         .flatMap(Optional::stream)
-        .filter(key -> MessageDigest.isEqual(key.sha256().getBytes(StandardCharsets.US_ASCII), presented))
+        .filter(key ->
+            MessageDigest.isEqual(key.sha256().getBytes(StandardCharsets.US_ASCII), presented))
         .toList();
   }
 }

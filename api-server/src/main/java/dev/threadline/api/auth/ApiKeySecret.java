@@ -10,13 +10,18 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What an API key Secret says: whose key, its hash, when it expires, what it may do
- * ({@code scopes}, absent = everything) and its own rate limit ({@code rateLimit}, absent = the
- * server's). Reads {@code data}
- * (base64, as the API server stores it) and falls back to {@code stringData} (which a real API
- * server folds into {@code data}, but a test double may keep as written).
+ * What an API key Secret says: whose key, its hash, when it expires, what it may do ({@code
+ * scopes}, absent = everything) and its own rate limit ({@code rateLimit}, absent = the server's).
+ * Reads {@code data} (base64, as the API server stores it) and falls back to {@code stringData}
+ * (which a real API server folds into {@code data}, but a test double may keep as written).
  */
-record ApiKeySecret(String secretName, String user, String sha256, String expiresAt, String scopes, String rateLimit) {
+record ApiKeySecret(
+    String secretName,
+    String user,
+    String sha256,
+    String expiresAt,
+    String scopes,
+    String rateLimit) {
 
   /** The key's fields, or empty when the Secret lacks a user or a hash. */
   static Optional<ApiKeySecret> from(Secret secret) {
@@ -60,7 +65,8 @@ record ApiKeySecret(String secretName, String user, String sha256, String expire
     Map<String, String> data = secret.getData();
     if (data != null && data.get(key) != null) {
       try {
-        return new String(Base64.getDecoder().decode(data.get(key).strip()), StandardCharsets.UTF_8);
+        return new String(
+            Base64.getDecoder().decode(data.get(key).strip()), StandardCharsets.UTF_8);
       } catch (IllegalArgumentException notBase64) {
         return null;
       }

@@ -15,21 +15,29 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Issues API keys and the Secrets that register them. A key is shown once to its owner; the
- * Secret stores only its SHA-256, so a leaked Secret does not leak the key.
+ * Issues API keys and the Secrets that register them. A key is shown once to its owner; the Secret
+ * stores only its SHA-256, so a leaked Secret does not leak the key.
  */
 public final class ApiKeys {
   /** Every key starts with this, so leaked keys are recognisable by secret scanners. */
   public static final String PREFIX = "tl_";
+
   /** Secret data key: the user id the key belongs to. */
   public static final String USER = "user";
+
   /** Secret data key: lower-case hex SHA-256 of the key. */
   public static final String SHA256 = "sha256";
+
   /** Optional Secret data key: RFC 3339 instant after which the key is refused. */
   public static final String EXPIRES_AT = "expiresAt";
+
   /** Optional Secret data key: comma list of {@link Scope}s; absent means every scope. */
   public static final String SCOPES = "scopes";
-  /** Optional Secret data key: the key's own rate limit, {@code <burst>/<per minute>}, e.g. {@code 20/60}. */
+
+  /**
+   * Optional Secret data key: the key's own rate limit, {@code <burst>/<per minute>}, e.g. {@code
+   * 20/60}.
+   */
   public static final String RATE_LIMIT = "rateLimit";
 
   private static final char[] BASE62 =
@@ -49,8 +57,8 @@ public final class ApiKeys {
   }
 
   /**
-   * A fresh key for one deployment environment ({@code dev}, {@code test} or {@code prod}):
-   * {@code tl_<env>_} and 40 random base62 characters. Refused by API servers of other environments.
+   * A fresh key for one deployment environment ({@code dev}, {@code test} or {@code prod}): {@code
+   * tl_<env>_} and 40 random base62 characters. Refused by API servers of other environments.
    */
   public static String newKey(String environment) {
     if (KeyEnvironment.configured(environment).isEmpty()) {
@@ -62,7 +70,8 @@ public final class ApiKeys {
   /** Lower-case hex SHA-256 of the key's UTF-8 bytes (what {@code sha256sum} prints). */
   public static String sha256Hex(String key) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest);
     } catch (NoSuchAlgorithmException impossible) {
       throw new IllegalStateException("Every JVM provides SHA-256", impossible);
@@ -78,15 +87,20 @@ public final class ApiKeys {
    * The Secret that registers {@code key} for {@code user}; {@code expiresAt} may be null. Its name
    * derives from the hash, so registering the same key twice is a conflict, not a duplicate.
    */
-  public static Secret keySecret(String systemNamespace, String user, String key, Instant expiresAt) {
+  public static Secret keySecret(
+      String systemNamespace, String user, String key, Instant expiresAt) {
     return keySecret(systemNamespace, user, key, expiresAt, Map.of());
   }
 
   /**
-   * The Secret that registers {@code key}, with more optional data, e.g. {@link #SCOPES} or
-   * {@link #RATE_LIMIT}.
+   * The Secret that registers {@code key}, with more optional data, e.g. {@link #SCOPES} or {@link
+   * #RATE_LIMIT}.
    */
-  public static Secret keySecret(String systemNamespace, String user, String key, Instant expiresAt,
+  public static Secret keySecret(
+      String systemNamespace,
+      String user,
+      String key,
+      Instant expiresAt,
       Map<String, String> options) {
     String hash = sha256Hex(key);
     Map<String, String> data = new LinkedHashMap<>();

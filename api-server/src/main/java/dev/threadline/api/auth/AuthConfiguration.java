@@ -26,10 +26,15 @@ public class AuthConfiguration {
   public static final int FILTER_ORDER = Ordered.HIGHEST_PRECEDENCE + 100;
 
   @Bean
-  ManagedInformer<Secret> apiKeySecretInformer(KubernetesClient client, ApiServerSettings settings) {
+  ManagedInformer<Secret> apiKeySecretInformer(
+      KubernetesClient client, ApiServerSettings settings) {
     return new ManagedInformer<>(
         "api-keys",
-        client.secrets().inNamespace(settings.systemNamespace()).withLabel(Labels.API_KEY, "true").runnableInformer(0),
+        client
+            .secrets()
+            .inNamespace(settings.systemNamespace())
+            .withLabel(Labels.API_KEY, "true")
+            .runnableInformer(0),
         Map.of(ApiKeyDirectory.BY_HASH, ApiKeyDirectory.hashIndex()));
   }
 
@@ -43,10 +48,15 @@ public class AuthConfiguration {
 
   @Bean
   Authenticator authenticator(
-      ManagedInformer<Secret> apiKeySecretInformer, ManagedInformer<Namespace> tenantNamespaceInformer, Clock clock,
+      ManagedInformer<Secret> apiKeySecretInformer,
+      ManagedInformer<Namespace> tenantNamespaceInformer,
+      Clock clock,
       AccessSettings access) {
     return new Authenticator(
-        new ApiKeyDirectory(apiKeySecretInformer), new TenantDirectory(tenantNamespaceInformer), clock, access.env());
+        new ApiKeyDirectory(apiKeySecretInformer),
+        new TenantDirectory(tenantNamespaceInformer),
+        clock,
+        access.env());
   }
 
   @Bean

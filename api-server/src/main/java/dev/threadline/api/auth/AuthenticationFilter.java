@@ -18,7 +18,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * as our error body, since exceptions from filters bypass Spring MVC's handlers.
  */
 public final class AuthenticationFilter extends OncePerRequestFilter {
-  /** Exact paths only: a prefix rule would exempt whatever a crafted path could smuggle after it. */
+  /**
+   * Exact paths only: a prefix rule would exempt whatever a crafted path could smuggle after it.
+   */
   static final Set<String> PUBLIC_PATHS = Set.of("/health", "/health/live");
 
   private final Authenticator authenticator;
@@ -44,7 +46,8 @@ public final class AuthenticationFilter extends OncePerRequestFilter {
   }
 
   @Override
-  protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+  protected void doFilterInternal(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     AuthenticatedKey key;
     try {
@@ -55,8 +58,10 @@ public final class AuthenticationFilter extends OncePerRequestFilter {
     }
     Scope missing = ScopePolicy.missing(key.scopes(), request.getMethod(), pathOf(request));
     if (missing != null) {
-      errors.write(response, MappedError.of(
-          ApiException.forbidden("this API key lacks the " + missing.value() + " scope")));
+      errors.write(
+          response,
+          MappedError.of(
+              ApiException.forbidden("this API key lacks the " + missing.value() + " scope")));
       return;
     }
     request.setAttribute(Tenant.REQUEST_ATTRIBUTE, key.tenant());

@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Decides who is calling from the {@code Authorization} header: hash the presented key, find its
- * Secret, check expiry, then find the user's namespace. Every failure to identify the caller is
- * the same 401, so a caller learns nothing about which part failed. Never logs keys.
+ * Secret, check expiry, then find the user's namespace. Every failure to identify the caller is the
+ * same 401, so a caller learns nothing about which part failed. Never logs keys.
  */
 public final class Authenticator {
   private static final Logger log = LoggerFactory.getLogger(Authenticator.class);
@@ -32,7 +32,8 @@ public final class Authenticator {
    * @param deploymentEnvironment {@code dev}, {@code test} or {@code prod}: keys made for another
    *     environment are refused; null or blank accepts all
    */
-  public Authenticator(ApiKeyDirectory keys, TenantDirectory tenants, Clock clock, String deploymentEnvironment) {
+  public Authenticator(
+      ApiKeyDirectory keys, TenantDirectory tenants, Clock clock, String deploymentEnvironment) {
     this.keys = keys;
     this.tenants = tenants;
     this.clock = clock;
@@ -62,14 +63,21 @@ public final class Authenticator {
     }
     String key = BearerTokens.parse(authorizationHeader).orElseThrow(ApiException::unauthorized);
     Optional<String> keyEnvironment = KeyEnvironment.of(key);
-    if (deploymentEnvironment.isPresent() && keyEnvironment.isPresent()
+    if (deploymentEnvironment.isPresent()
+        && keyEnvironment.isPresent()
         && !deploymentEnvironment.equals(keyEnvironment)) {
       // The environment comes from the caller's own key: naming it reveals nothing.
-      throw new ApiException(ErrorKind.UNAUTHORIZED, "This API key is for the " + keyEnvironment.get()
-          + " environment; this is " + deploymentEnvironment.get(), Map.of("WWW-Authenticate", "Bearer"));
+      throw new ApiException(
+          ErrorKind.UNAUTHORIZED,
+          "This API key is for the "
+              + keyEnvironment.get()
+              + " environment; this is "
+              + deploymentEnvironment.get(),
+          Map.of("WWW-Authenticate", "Bearer"));
     }
     List<ApiKeySecret> matches = keys.findByHash(ApiKeys.sha256Hex(key));
-    List<ApiKeySecret> valid = matches.stream().filter(match -> match.isValidAt(clock.instant())).toList();
+    List<ApiKeySecret> valid =
+        matches.stream().filter(match -> match.isValidAt(clock.instant())).toList();
     if (valid.isEmpty()) {
       if (!matches.isEmpty()) {
         log.debug("Refused an expired API key (secret {})", matches.getFirst().secretName());
@@ -78,7 +86,8 @@ public final class Authenticator {
     }
     List<String> users = valid.stream().map(ApiKeySecret::user).distinct().toList();
     if (users.size() > 1) {
-      log.warn("One API key is registered for several users (secrets {}); refusing it",
+      log.warn(
+          "One API key is registered for several users (secrets {}); refusing it",
           valid.stream().map(ApiKeySecret::secretName).toList());
       throw ApiException.unauthorized();
     }
@@ -88,13 +97,15 @@ public final class Authenticator {
       scopes.retainAll(Scope.parseList(match.scopes()));
     }
     ApiKeySecret first = valid.getFirst();
-    return new AuthenticatedKey(tenantOf(users.getFirst()), scopes, first.secretName(), first.rateLimit());
+    return new AuthenticatedKey(
+        tenantOf(users.getFirst()), scopes, first.secretName(), first.rateLimit());
   }
 
   private Tenant tenantOf(String userId) {
     List<String> namespaces = tenants.namespacesOf(userId);
     if (namespaces.isEmpty()) {
-      throw ApiException.forbidden("User " + userId + " has no tenant namespace; an operator must create one");
+      throw ApiException.forbidden(
+          "User " + userId + " has no tenant namespace; an operator must create one");
     }
     if (namespaces.size() > 1) {
       log.warn("User {} has several tenant namespaces {}; refusing to guess", userId, namespaces);

@@ -7,11 +7,12 @@ import java.util.regex.Pattern;
 
 /**
  * The deployment environment a key is for, read from its shape {@code <prefix>_<env>_<id>} with
- * {@code <env>} one of {@code dev}, {@code test}, {@code prod}. Keys of the older shape
- * {@code <prefix>_<id>} name no environment and are accepted everywhere.
+ * {@code <env>} one of {@code dev}, {@code test}, {@code prod}. Keys of the older shape {@code
+ * <prefix>_<id>} name no environment and are accepted everywhere.
  */
 final class KeyEnvironment {
-  private static final Pattern SHAPE = Pattern.compile("^[A-Za-z0-9]+_(dev|test|prod)_[A-Za-z0-9]+$");
+  private static final Pattern SHAPE =
+      Pattern.compile("^[A-Za-z0-9]+_(dev|test|prod)_[A-Za-z0-9]+$");
 
   private KeyEnvironment() {}
 
@@ -27,7 +28,8 @@ final class KeyEnvironment {
     }
     String env = value.strip().toLowerCase(Locale.ROOT);
     if (!env.equals("dev") && !env.equals("test") && !env.equals("prod")) {
-      throw new IllegalArgumentException("THREADLINE_DEPLOYMENT_ENV must be dev, test or prod: " + value);
+      throw new IllegalArgumentException(
+          "THREADLINE_DEPLOYMENT_ENV must be dev, test or prod: " + value);
     }
     return Optional.of(env);
   }

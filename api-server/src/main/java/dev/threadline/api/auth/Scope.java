@@ -6,8 +6,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What an API key may do. {@code read} allows every GET; a resource scope allows every operation
- * on its resource (reads included); {@code admin} allows everything.
+ * What an API key may do. {@code read} allows every GET; a resource scope allows every operation on
+ * its resource (reads included); {@code admin} allows everything.
  */
 public enum Scope {
   READ,

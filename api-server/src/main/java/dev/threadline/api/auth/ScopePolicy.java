@@ -17,6 +17,7 @@ import java.util.Set;
  *   <tr><td>/v1/webhooks/** (delivery records, read-only)</td><td>read</td><td>read</td></tr>
  *   <tr><td>anything else</td><td>admin</td><td>admin</td></tr>
  * </table>
+ *
  * {@code admin} passes everywhere. Unknown paths need {@code admin}: a new endpoint is closed to
  * narrow keys until it is given a scope here.
  */

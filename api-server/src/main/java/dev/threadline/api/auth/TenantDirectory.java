@@ -22,11 +22,12 @@ public final class TenantDirectory {
 
   /** The index function to install on the namespace informer. */
   public static Function<Namespace, List<String>> userIndex() {
-    return namespace -> Optional.ofNullable(namespace.getMetadata().getAnnotations())
-        .map(annotations -> annotations.get(Labels.USER_ANNOTATION))
-        .filter(user -> !user.isBlank())
-        .map(user -> List.of(user.strip()))
-        .orElse(List.of());
+    return namespace ->
+        Optional.ofNullable(namespace.getMetadata().getAnnotations())
+            .map(annotations -> annotations.get(Labels.USER_ANNOTATION))
+            .filter(user -> !user.isBlank())
+            .map(user -> List.of(user.strip()))
+            .orElse(List.of());
   }
 
   public boolean isReady() {

@@ -5,9 +5,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Moves JSON trees between fabric8's Jackson 2 (custom resource fields such as a thread's
- * metadata) and Spring's Jackson 3 (request and response bodies). Neither can serialise the
- * other's nodes, so trees cross as text.
+ * Moves JSON trees between fabric8's Jackson 2 (custom resource fields such as a thread's metadata)
+ * and Spring's Jackson 3 (request and response bodies). Neither can serialise the other's nodes, so
+ * trees cross as text.
  */
 public final class JsonBridge {
   private static final JsonMapper JACKSON3 = JsonMapper.builder().build();

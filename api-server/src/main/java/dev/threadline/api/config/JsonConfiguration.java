@@ -17,21 +17,34 @@ import tools.jackson.databind.type.LogicalType;
 class JsonConfiguration {
   @Bean
   JsonMapperBuilderCustomizer strictScalars() {
-    return builder -> builder
-        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-        .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-        .withCoercionConfig(LogicalType.Textual, config -> config
-            .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-            .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-            .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-        .withCoercionConfig(LogicalType.Integer, config -> config
-            .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-            .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-        .withCoercionConfig(LogicalType.Float, config -> config
-            .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-            .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-        .withCoercionConfig(LogicalType.Boolean, config -> config
-            .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-            .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail));
+    return builder ->
+        builder
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .withCoercionConfig(
+                LogicalType.Textual,
+                config ->
+                    config
+                        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+            .withCoercionConfig(
+                LogicalType.Integer,
+                config ->
+                    config
+                        .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+            .withCoercionConfig(
+                LogicalType.Float,
+                config ->
+                    config
+                        .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+            .withCoercionConfig(
+                LogicalType.Boolean,
+                config ->
+                    config
+                        .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail));
   }
 }

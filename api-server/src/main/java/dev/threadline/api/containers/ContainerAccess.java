@@ -23,12 +23,14 @@ final class ContainerAccess {
   private static final int MAX_CACHED = 1024;
 
   private final KubernetesClient client;
-  private final Map<String, String> tokens = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-      return size() > MAX_CACHED;
-    }
-  });
+  private final Map<String, String> tokens =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+              return size() > MAX_CACHED;
+            }
+          });
 
   ContainerAccess(KubernetesClient client) {
     this.client = client;
@@ -40,10 +42,13 @@ final class ContainerAccess {
     ContainerPhase phase = ContainerMapper.phase(container);
     var status = container.getStatus();
     if (phase != ContainerPhase.RUNNING || status.getPodIP() == null || status.getPort() == null) {
-      throw ApiException.conflict("Container " + id + " is not running (status: " + phase.value() + ")");
+      throw ApiException.conflict(
+          "Container " + id + " is not running (status: " + phase.value() + ")");
     }
-    String host = status.getPodIP().contains(":") ? "[" + status.getPodIP() + "]" : status.getPodIP();
-    return new RunnerEndpoint(id, URI.create("http://" + host + ":" + status.getPort()), token(container));
+    String host =
+        status.getPodIP().contains(":") ? "[" + status.getPodIP() + "]" : status.getPodIP();
+    return new RunnerEndpoint(
+        id, URI.create("http://" + host + ":" + status.getPort()), token(container));
   }
 
   private String token(Container container) {
@@ -52,12 +57,21 @@ final class ContainerAccess {
     if (cached != null) {
       return cached;
     }
-    Secret secret = client.secrets().inNamespace(container.getMetadata().getNamespace())
-        .withName(ContainerObjects.accessSecretName(container.getMetadata().getName())).get();
-    String encoded = secret == null || secret.getData() == null ? null : secret.getData().get(ContainerObjects.TOKEN_KEY);
+    Secret secret =
+        client
+            .secrets()
+            .inNamespace(container.getMetadata().getNamespace())
+            .withName(ContainerObjects.accessSecretName(container.getMetadata().getName()))
+            .get();
+    String encoded =
+        secret == null || secret.getData() == null
+            ? null
+            : secret.getData().get(ContainerObjects.TOKEN_KEY);
     if (encoded == null) {
-      throw ApiException.conflict("Container " + ResourceIds.toId(container.getMetadata().getName())
-          + " is not running (its access token is not made yet)");
+      throw ApiException.conflict(
+          "Container "
+              + ResourceIds.toId(container.getMetadata().getName())
+              + " is not running (its access token is not made yet)");
     }
     String token = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8).strip();
     tokens.put(uid, token);

@@ -10,9 +10,9 @@ import java.util.Optional;
 
 /**
  * Records that a container was used (any call on it but the list), which moves an ephemeral
- * container's expiry. To keep one write from following every file call, a use is written only
- * when the recorded one is older than a twentieth of the timeout (between 1 and 15 seconds): the
- * expiry is then never more than 5% early.
+ * container's expiry. To keep one write from following every file call, a use is written only when
+ * the recorded one is older than a twentieth of the timeout (between 1 and 15 seconds): the expiry
+ * is then never more than 5% early.
  */
 final class ContainerActivity {
   private static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
@@ -30,14 +30,20 @@ final class ContainerActivity {
     Instant now = clock.instant();
     Optional<Instant> recorded = ContainerMapper.lastActivity(container);
     if (recorded.isEmpty() || !recorded.get().plus(interval(container)).isAfter(now)) {
-      store.recordActivity(container.getMetadata().getNamespace(), container.getMetadata().getName(), now);
+      store.recordActivity(
+          container.getMetadata().getNamespace(), container.getMetadata().getName(), now);
     }
   }
 
   static Duration interval(Container container) {
-    long timeout = container.getSpec() == null ? ContainerSpec.DEFAULT_TIMEOUT_MS
-        : Objects.requireNonNullElse(container.getSpec().getTimeoutMs(), ContainerSpec.DEFAULT_TIMEOUT_MS);
+    long timeout =
+        container.getSpec() == null
+            ? ContainerSpec.DEFAULT_TIMEOUT_MS
+            : Objects.requireNonNullElse(
+                container.getSpec().getTimeoutMs(), ContainerSpec.DEFAULT_TIMEOUT_MS);
     Duration twentieth = Duration.ofMillis(timeout / 20);
-    return twentieth.compareTo(MIN_INTERVAL) < 0 ? MIN_INTERVAL : twentieth.compareTo(MAX_INTERVAL) > 0 ? MAX_INTERVAL : twentieth;
+    return twentieth.compareTo(MIN_INTERVAL) < 0
+        ? MIN_INTERVAL
+        : twentieth.compareTo(MAX_INTERVAL) > 0 ? MAX_INTERVAL : twentieth;
   }
 }

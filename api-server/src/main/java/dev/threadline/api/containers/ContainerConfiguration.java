@@ -10,7 +10,9 @@ import java.util.Map;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Wires the container endpoints: one cluster-wide Container informer, read per tenant namespace. */
+/**
+ * Wires the container endpoints: one cluster-wide Container informer, read per tenant namespace.
+ */
 @Configuration(proxyBeanMethods = false)
 class ContainerConfiguration {
   /** The longest one file call to a container may take (a 10 MiB upload or download included). */
@@ -18,18 +20,32 @@ class ContainerConfiguration {
 
   @Bean
   ManagedInformer<Container> containerInformer(KubernetesClient client) {
-    return new ManagedInformer<>("containers", client.resources(Container.class).inAnyNamespace().runnableInformer(0), Map.of());
+    return new ManagedInformer<>(
+        "containers",
+        client.resources(Container.class).inAnyNamespace().runnableInformer(0),
+        Map.of());
   }
 
   @Bean
   ContainerService containerService(
-      KubernetesClient client, ManagedInformer<Container> containerInformer, ApiServerSettings settings, Clock clock) {
-    ContainerStore store = new ContainerStore(client, containerInformer, settings.writeVisibilityTimeout());
-    return new ContainerService(client, store, new McpTokenSecret(client), new ContainerActivity(store, clock));
+      KubernetesClient client,
+      ManagedInformer<Container> containerInformer,
+      ApiServerSettings settings,
+      Clock clock) {
+    ContainerStore store =
+        new ContainerStore(client, containerInformer, settings.writeVisibilityTimeout());
+    return new ContainerService(
+        client, store, new McpTokenSecret(client), new ContainerActivity(store, clock));
   }
 
   @Bean
-  ContainerFiles containerFiles(ContainerService containerService, KubernetesClient client, Clock clock) {
-    return new ContainerFiles(containerService, new ContainerAccess(client), new RunnerFiles(FILE_CALL_TIMEOUT), client, clock);
+  ContainerFiles containerFiles(
+      ContainerService containerService, KubernetesClient client, Clock clock) {
+    return new ContainerFiles(
+        containerService,
+        new ContainerAccess(client),
+        new RunnerFiles(FILE_CALL_TIMEOUT),
+        client,
+        clock);
   }
 }

@@ -27,7 +27,9 @@ class ContainerController {
     this.containers = containers;
   }
 
-  /** Every field is optional: an empty body (or none) makes an ephemeral container with defaults. */
+  /**
+   * Every field is optional: an empty body (or none) makes an ephemeral container with defaults.
+   */
   @PostMapping
   ResponseEntity<ContainerResponses.Single> create(
       Tenant tenant, @RequestBody(required = false) ContainerRequests.Create request) {
@@ -50,7 +52,9 @@ class ContainerController {
 
   @PatchMapping(path = "/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
   ContainerResponses.Single update(
-      Tenant tenant, @PathVariable String id, @RequestBody(required = false) ContainerRequests.Update request) {
+      Tenant tenant,
+      @PathVariable String id,
+      @RequestBody(required = false) ContainerRequests.Update request) {
     return new ContainerResponses.Single(containers.update(tenant, id, request));
   }
 
@@ -62,13 +66,16 @@ class ContainerController {
 
   @PostMapping(path = "/{id}/mcp-servers", consumes = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<ContainerResponses.Single> addMcpServer(
-      Tenant tenant, @PathVariable String id, @RequestBody(required = false) ContainerRequests.McpServerInput request) {
+      Tenant tenant,
+      @PathVariable String id,
+      @RequestBody(required = false) ContainerRequests.McpServerInput request) {
     return ResponseEntity.status(HttpStatus.CREATED)
         .body(new ContainerResponses.Single(containers.addMcpServer(tenant, id, request)));
   }
 
   @DeleteMapping("/{id}/mcp-servers/{name}")
-  SuccessResponse removeMcpServer(Tenant tenant, @PathVariable String id, @PathVariable String name) {
+  SuccessResponse removeMcpServer(
+      Tenant tenant, @PathVariable String id, @PathVariable String name) {
     containers.removeMcpServer(tenant, id, name);
     return SuccessResponse.OK;
   }

@@ -24,8 +24,10 @@ import tools.jackson.databind.JsonNode;
 public final class ContainerFiles {
   /** 10 MiB: the file API's limit too. Uploads pass through this server whole. */
   public static final int MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
   /** How much of a refused upload is read (and dropped) so that the client gets to see the 413. */
   private static final long MAX_DRAINED_BYTES = 64L * 1024 * 1024;
+
   public static final int DEFAULT_LOG_LINES = 100;
   public static final int MAX_LOG_LINES = 10_000;
 
@@ -35,7 +37,11 @@ public final class ContainerFiles {
   private final KubernetesClient client;
   private final Clock clock;
 
-  ContainerFiles(ContainerService containers, ContainerAccess access, RunnerFiles runner, KubernetesClient client,
+  ContainerFiles(
+      ContainerService containers,
+      ContainerAccess access,
+      RunnerFiles runner,
+      KubernetesClient client,
       Clock clock) {
     this.containers = containers;
     this.access = access;
@@ -45,7 +51,8 @@ public final class ContainerFiles {
   }
 
   JsonNode list(Tenant tenant, String id, String path) {
-    return runner.json(endpoint(tenant, id), "GET", "/files", path == null || path.isBlank() ? "." : path, null);
+    return runner.json(
+        endpoint(tenant, id), "GET", "/files", path == null || path.isBlank() ? "." : path, null);
   }
 
   HttpResponse<InputStream> download(Tenant tenant, String id, String path) {
@@ -74,15 +81,22 @@ public final class ContainerFiles {
     }
     String text;
     try {
-      text = client.pods().inNamespace(container.getMetadata().getNamespace()).withName(pod)
-          .inContainer("runner").tailingLines(count).getLog();
+      text =
+          client
+              .pods()
+              .inNamespace(container.getMetadata().getNamespace())
+              .withName(pod)
+              .inContainer("runner")
+              .tailingLines(count)
+              .getLog();
     } catch (KubernetesClientException e) {
       if (e.getCode() != 404 && e.getCode() != 400) {
         throw e;
       }
       text = ""; // the Pod is gone or its container has not started: no log yet
     }
-    List<String> logLines = text == null || text.isEmpty() ? List.of() : Arrays.asList(text.split("\r?\n"));
+    List<String> logLines =
+        text == null || text.isEmpty() ? List.of() : Arrays.asList(text.split("\r?\n"));
     if (logLines.size() > count) {
       logLines = logLines.subList(logLines.size() - count, logLines.size());
     }
@@ -104,7 +118,12 @@ public final class ContainerFiles {
     } catch (ApiException notReady) {
       healthy = false;
     }
-    return new ContainerResponses.Health(healthy, phase.value(), id, port, checkedAt,
+    return new ContainerResponses.Health(
+        healthy,
+        phase.value(),
+        id,
+        port,
+        checkedAt,
         healthy ? null : "the file API does not answer");
   }
 
@@ -161,6 +180,8 @@ public final class ContainerFiles {
     } catch (IOException ignored) {
       // the client went away: nobody reads the answer anyway
     }
-    return new ApiException(ErrorKind.PAYLOAD_TOO_LARGE, "Uploads may have at most " + MAX_UPLOAD_BYTES + " bytes (10 MiB)");
+    return new ApiException(
+        ErrorKind.PAYLOAD_TOO_LARGE,
+        "Uploads may have at most " + MAX_UPLOAD_BYTES + " bytes (10 MiB)");
   }
 }

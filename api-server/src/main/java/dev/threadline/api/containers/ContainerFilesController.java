@@ -34,40 +34,60 @@ class ContainerFilesController {
   }
 
   @GetMapping(path = "/files", produces = MediaType.APPLICATION_JSON_VALUE)
-  JsonNode list(Tenant tenant, @PathVariable String id, @RequestParam(required = false) String path) {
+  JsonNode list(
+      Tenant tenant, @PathVariable String id, @RequestParam(required = false) String path) {
     return files.list(tenant, id, path);
   }
 
   @GetMapping("/files/download")
-  void download(Tenant tenant, @PathVariable String id, @RequestParam(required = false) String path,
-      HttpServletResponse response) throws IOException {
+  void download(
+      Tenant tenant,
+      @PathVariable String id,
+      @RequestParam(required = false) String path,
+      HttpServletResponse response)
+      throws IOException {
     HttpResponse<InputStream> file = files.download(tenant, id, path);
     String name = file.headers().firstValue("X-Threadline-Path").orElse(path);
     response.setStatus(200);
     response.setContentType(MediaType.APPLICATION_OCTET_STREAM_VALUE);
-    file.headers().firstValueAsLong(HttpHeaders.CONTENT_LENGTH).ifPresent(response::setContentLengthLong);
-    response.setHeader(HttpHeaders.CONTENT_DISPOSITION, ContentDisposition.attachment()
-        .filename(name.substring(name.lastIndexOf('/') + 1), java.nio.charset.StandardCharsets.UTF_8).build().toString());
-    try (InputStream in = file.body(); OutputStream out = response.getOutputStream()) {
+    file.headers()
+        .firstValueAsLong(HttpHeaders.CONTENT_LENGTH)
+        .ifPresent(response::setContentLengthLong);
+    response.setHeader(
+        HttpHeaders.CONTENT_DISPOSITION,
+        ContentDisposition.attachment()
+            .filename(
+                name.substring(name.lastIndexOf('/') + 1), java.nio.charset.StandardCharsets.UTF_8)
+            .build()
+            .toString());
+    try (InputStream in = file.body();
+        OutputStream out = response.getOutputStream()) {
       in.transferTo(out);
     }
   }
 
   @PutMapping(path = "/files", produces = MediaType.APPLICATION_JSON_VALUE)
-  ResponseEntity<JsonNode> upload(Tenant tenant, @PathVariable String id, @RequestParam(required = false) String path,
-      HttpServletRequest request) throws IOException {
-    JsonNode written = files.upload(tenant, id, path, request.getContentLengthLong(), request.getInputStream());
+  ResponseEntity<JsonNode> upload(
+      Tenant tenant,
+      @PathVariable String id,
+      @RequestParam(required = false) String path,
+      HttpServletRequest request)
+      throws IOException {
+    JsonNode written =
+        files.upload(tenant, id, path, request.getContentLengthLong(), request.getInputStream());
     return ResponseEntity.status(written.path("created").asBoolean() ? 201 : 200).body(written);
   }
 
   @DeleteMapping(path = "/files", produces = MediaType.APPLICATION_JSON_VALUE)
-  JsonNode delete(Tenant tenant, @PathVariable String id, @RequestParam(required = false) String path) {
+  JsonNode delete(
+      Tenant tenant, @PathVariable String id, @RequestParam(required = false) String path) {
     return files.delete(tenant, id, path);
   }
 
   /** {@code lines}: how many of the last lines, default 100, 1-10000. */
   @GetMapping(path = "/logs", produces = MediaType.APPLICATION_JSON_VALUE)
-  ContainerResponses.Logs logs(Tenant tenant, @PathVariable String id, @RequestParam(required = false) String lines) {
+  ContainerResponses.Logs logs(
+      Tenant tenant, @PathVariable String id, @RequestParam(required = false) String lines) {
     return files.logs(tenant, id, lines);
   }
 

@@ -20,16 +20,20 @@ final class ContainerMapper {
 
   /** Creation time, then name: a stable order. */
   static final Comparator<Container> LIST_ORDER =
-      Comparator.comparing((Container c) -> createdAt(c).orElse(null), Comparator.nullsLast(Comparator.naturalOrder()))
+      Comparator.comparing(
+              (Container c) -> createdAt(c).orElse(null),
+              Comparator.nullsLast(Comparator.naturalOrder()))
           .thenComparing(c -> c.getMetadata().getName());
 
   private ContainerMapper() {}
 
   static ContainerView toView(Container container, String userId) {
     ContainerSpec spec = Optional.ofNullable(container.getSpec()).orElseGet(ContainerSpec::new);
-    ContainerStatus status = Optional.ofNullable(container.getStatus()).orElseGet(ContainerStatus::new);
+    ContainerStatus status =
+        Optional.ofNullable(container.getStatus()).orElseGet(ContainerStatus::new);
     boolean persistent = Boolean.TRUE.equals(spec.getPersistent());
-    long timeoutMs = Objects.requireNonNullElse(spec.getTimeoutMs(), ContainerSpec.DEFAULT_TIMEOUT_MS);
+    long timeoutMs =
+        Objects.requireNonNullElse(spec.getTimeoutMs(), ContainerSpec.DEFAULT_TIMEOUT_MS);
     Optional<Instant> lastActivity = lastActivity(container);
     return new ContainerView(
         ResourceIds.toId(container.getMetadata().getName()),
@@ -41,11 +45,15 @@ final class ContainerMapper {
         spec.getReasoning(),
         persistent,
         timeoutMs,
-        spec.getMcpServers() == null ? List.of() : spec.getMcpServers().stream().map(ContainerMapper::mcpView).toList(),
+        spec.getMcpServers() == null
+            ? List.of()
+            : spec.getMcpServers().stream().map(ContainerMapper::mcpView).toList(),
         status.getPort(),
         createdAt(container).map(Timestamps::format).orElse(null),
         lastActivity.map(Timestamps::format).orElse(null),
-        persistent ? null : lastActivity.map(last -> Timestamps.format(last.plusMillis(timeoutMs))).orElse(null));
+        persistent
+            ? null
+            : lastActivity.map(last -> Timestamps.format(last.plusMillis(timeoutMs))).orElse(null));
   }
 
   /** Being deleted reads as stopping, whatever the operator last wrote. */
@@ -53,7 +61,8 @@ final class ContainerMapper {
     if (container.getMetadata().getDeletionTimestamp() != null) {
       return ContainerPhase.STOPPING;
     }
-    return ContainerPhase.of(container.getStatus() == null ? null : container.getStatus().getPhase());
+    return ContainerPhase.of(
+        container.getStatus() == null ? null : container.getStatus().getPhase());
   }
 
   static Optional<Instant> createdAt(Container container) {
@@ -63,8 +72,9 @@ final class ContainerMapper {
   /** The last use as recorded, never earlier than the creation (as the operator reads it). */
   static Optional<Instant> lastActivity(Container container) {
     Optional<Instant> created = createdAt(container);
-    Optional<Instant> used = Optional.ofNullable(container.getStatus())
-        .flatMap(status -> Timestamps.parse(status.getLastActivityAt()));
+    Optional<Instant> used =
+        Optional.ofNullable(container.getStatus())
+            .flatMap(status -> Timestamps.parse(status.getLastActivityAt()));
     if (used.isPresent() && created.isPresent()) {
       return Optional.of(used.get().isAfter(created.get()) ? used.get() : created.get());
     }
@@ -81,7 +91,8 @@ final class ContainerMapper {
         http ? server.getUrl() : null,
         http && server.getBearerTokenFrom() != null ? EnvironmentValues.MASK : null,
         !Boolean.FALSE.equals(server.getEnabled()),
-        Objects.requireNonNullElse(server.getStartupTimeoutSec(), McpServer.DEFAULT_STARTUP_TIMEOUT_SEC),
+        Objects.requireNonNullElse(
+            server.getStartupTimeoutSec(), McpServer.DEFAULT_STARTUP_TIMEOUT_SEC),
         Objects.requireNonNullElse(server.getToolTimeoutSec(), McpServer.DEFAULT_TOOL_TIMEOUT_SEC));
   }
 }

@@ -2,14 +2,17 @@ package dev.threadline.api.containers;
 
 import java.util.List;
 
-/** Request bodies of the container endpoints. Unknown fields are ignored; absent and null are alike. */
+/**
+ * Request bodies of the container endpoints. Unknown fields are ignored; absent and null are alike.
+ */
 final class ContainerRequests {
   private ContainerRequests() {}
 
   /**
    * {@code POST /api/v1/containers}; every field optional.
    *
-   * @param timeout milliseconds without use before an ephemeral container is deleted (default 300000)
+   * @param timeout milliseconds without use before an ephemeral container is deleted (default
+   *     300000)
    */
   record Create(
       String environmentId,

@@ -12,7 +12,13 @@ final class ContainerResponses {
 
   /** {@code GET /:id/health}: whether the file API answers now. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  record Health(boolean healthy, String status, String containerId, Integer port, String checkedAt, String message) {}
+  record Health(
+      boolean healthy,
+      String status,
+      String containerId,
+      Integer port,
+      String checkedAt,
+      String message) {}
 
   /** {@code GET /:id/logs}: the last lines of the container's log, oldest first. */
   record Logs(String containerId, int lines, List<String> logs) {}

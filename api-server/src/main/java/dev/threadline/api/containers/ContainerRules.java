@@ -7,6 +7,7 @@ import java.util.Set;
 /** Field checks of the container bodies; every refusal is a 400 that names the field. */
 final class ContainerRules {
   static final int MAX_MODEL = 200;
+
   /** Reasoning efforts the model providers know. */
   static final Set<String> REASONING = Set.of("minimal", "low", "medium", "high");
 
@@ -17,8 +18,13 @@ final class ContainerRules {
       return ContainerSpec.DEFAULT_TIMEOUT_MS;
     }
     if (timeout < ContainerSpec.MIN_TIMEOUT_MS || timeout > ContainerSpec.MAX_TIMEOUT_MS) {
-      throw ApiException.badRequest("timeout",
-          "must be between " + ContainerSpec.MIN_TIMEOUT_MS + " and " + ContainerSpec.MAX_TIMEOUT_MS + " milliseconds");
+      throw ApiException.badRequest(
+          "timeout",
+          "must be between "
+              + ContainerSpec.MIN_TIMEOUT_MS
+              + " and "
+              + ContainerSpec.MAX_TIMEOUT_MS
+              + " milliseconds");
     }
     return timeout;
   }

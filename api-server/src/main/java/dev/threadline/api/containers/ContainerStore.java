@@ -19,11 +19,14 @@ import java.util.Optional;
  * JSON merge patch of that one status field, so it never overwrites what the operator writes.
  */
 final class ContainerStore extends CachedResourceStore<Container> {
-  ContainerStore(KubernetesClient client, ManagedInformer<Container> cache, Duration visibilityTimeout) {
+  ContainerStore(
+      KubernetesClient client, ManagedInformer<Container> cache, Duration visibilityTimeout) {
     super(client, Container.class, cache, visibilityTimeout);
   }
 
-  /** Containers in a namespace, being deleted ones included (they show as stopping). Shared objects. */
+  /**
+   * Containers in a namespace, being deleted ones included (they show as stopping). Shared objects.
+   */
   @Override
   public List<Container> list(String namespace) {
     return cache.inNamespace(namespace);
@@ -37,8 +40,13 @@ final class ContainerStore extends CachedResourceStore<Container> {
   /** Records a use; a container deleted meanwhile is no error. */
   void recordActivity(String namespace, String name, Instant at) {
     try {
-      resources().inNamespace(namespace).withName(name).subresource("status")
-          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"lastActivityAt\":\"" + Timestamps.format(at) + "\"}}");
+      resources()
+          .inNamespace(namespace)
+          .withName(name)
+          .subresource("status")
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              "{\"status\":{\"lastActivityAt\":\"" + Timestamps.format(at) + "\"}}");
     } catch (KubernetesClientException e) {
       if (e.getCode() != 404) {
         throw e;

@@ -7,7 +7,8 @@ import java.util.List;
  * until the operator has chosen one, {@code expiresAt} null for persistent containers.
  *
  * @param status pending, starting, running, stopping or failed
- * @param message why the container is in its status (e.g. what it waits for, why it failed); null when running
+ * @param message why the container is in its status (e.g. what it waits for, why it failed); null
+ *     when running
  */
 public record ContainerView(
     String id,

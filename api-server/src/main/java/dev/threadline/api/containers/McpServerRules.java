@@ -1,9 +1,9 @@
 package dev.threadline.api.containers;
 
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.environment.EnvironmentValues;
 import dev.threadline.crds.environment.McpServer;
-import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.environment.ValueSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,9 +11,9 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Checks one MCP server entry as the environments API does (stdio needs a command, http an
- * http(s) url; timeouts 1-600 and 1-3600 s, defaults 30 and 60). A bearer token is put into
- * {@code tokens} (bound for the container's values Secret) and the spec keeps a reference only.
+ * Checks one MCP server entry as the environments API does (stdio needs a command, http an http(s)
+ * url; timeouts 1-600 and 1-3600 s, defaults 30 and 60). A bearer token is put into {@code tokens}
+ * (bound for the container's values Secret) and the spec keeps a reference only.
  */
 final class McpServerRules {
   private static final Pattern NAME = Pattern.compile(EnvironmentValues.MCP_NAME_PATTERN);
@@ -23,7 +23,10 @@ final class McpServerRules {
 
   private McpServerRules() {}
 
-  static McpServer check(String field, ContainerRequests.McpServerInput input, String secretName,
+  static McpServer check(
+      String field,
+      ContainerRequests.McpServerInput input,
+      String secretName,
       Map<String, String> tokens) {
     if (input == null) {
       throw ApiException.badRequest(field, "is required");
@@ -35,25 +38,36 @@ final class McpServerRules {
     server.setType(input.type());
     String name = ContainerRules.text(field + ".name", input.name(), 63, true);
     if (!NAME.matcher(name).matches()) {
-      throw ApiException.badRequest(field + ".name",
+      throw ApiException.badRequest(
+          field + ".name",
           "must start with a letter or digit and hold only letters, digits, '.', '_' and '-'");
     }
     server.setName(name);
     server.setEnabled(input.enabled() == null || input.enabled());
-    server.setStartupTimeoutSec(seconds(field + ".startupTimeoutSec", input.startupTimeoutSec(),
-        McpServer.DEFAULT_STARTUP_TIMEOUT_SEC, McpServer.MAX_STARTUP_TIMEOUT_SEC));
-    server.setToolTimeoutSec(seconds(field + ".toolTimeoutSec", input.toolTimeoutSec(),
-        McpServer.DEFAULT_TOOL_TIMEOUT_SEC, McpServer.MAX_TOOL_TIMEOUT_SEC));
+    server.setStartupTimeoutSec(
+        seconds(
+            field + ".startupTimeoutSec",
+            input.startupTimeoutSec(),
+            McpServer.DEFAULT_STARTUP_TIMEOUT_SEC,
+            McpServer.MAX_STARTUP_TIMEOUT_SEC));
+    server.setToolTimeoutSec(
+        seconds(
+            field + ".toolTimeoutSec",
+            input.toolTimeoutSec(),
+            McpServer.DEFAULT_TOOL_TIMEOUT_SEC,
+            McpServer.MAX_TOOL_TIMEOUT_SEC));
     if (McpServer.STDIO.equals(input.type())) {
       if (input.url() != null || input.bearerToken() != null) {
-        throw ApiException.badRequest(field, "of type stdio takes command and args, not url or bearerToken");
+        throw ApiException.badRequest(
+            field, "of type stdio takes command and args, not url or bearerToken");
       }
       server.setCommand(ContainerRules.text(field + ".command", input.command(), 1024, true));
       server.setArgs(arguments(field + ".args", input.args()));
       return server;
     }
     if (input.command() != null || (input.args() != null && !input.args().isEmpty())) {
-      throw ApiException.badRequest(field, "of type http takes url and bearerToken, not command or args");
+      throw ApiException.badRequest(
+          field, "of type http takes url and bearerToken, not command or args");
     }
     String url = ContainerRules.text(field + ".url", input.url(), 2048, true);
     if (!URL.matcher(url).matches()) {
@@ -63,7 +77,8 @@ final class McpServerRules {
     server.setArgs(null);
     if (input.bearerToken() != null && !input.bearerToken().isEmpty()) {
       if (input.bearerToken().length() > MAX_TOKEN) {
-        throw ApiException.badRequest(field + ".bearerToken", "may have at most " + MAX_TOKEN + " characters");
+        throw ApiException.badRequest(
+            field + ".bearerToken", "may have at most " + MAX_TOKEN + " characters");
       }
       String key = EnvironmentValues.bearerTokenKey(name);
       tokens.put(key, input.bearerToken());

@@ -12,8 +12,8 @@ import java.util.Set;
 
 /**
  * A container's MCP bearer tokens: one Secret per container ({@code <name>-values}), owned by it,
- * one key per server ({@code mcp.<server>.bearerToken}). The spec names the key only; the API
- * never shows a token again.
+ * one key per server ({@code mcp.<server>.bearerToken}). The spec names the key only; the API never
+ * shows a token again.
  */
 final class McpTokenSecret {
   private static final int ATTEMPTS = 3;
@@ -33,8 +33,9 @@ final class McpTokenSecret {
     String name = ContainerObjects.valuesSecretName(container.getMetadata().getName());
     for (int attempt = 1; ; attempt++) {
       Secret current = client.secrets().inNamespace(namespace).withName(name).get();
-      Map<String, String> data = new LinkedHashMap<>(current == null || current.getData() == null
-          ? Map.of() : current.getData());
+      Map<String, String> data =
+          new LinkedHashMap<>(
+              current == null || current.getData() == null ? Map.of() : current.getData());
       data.putAll(OwnedSecrets.encode(tokens));
       data.keySet().removeAll(removed);
       try {

@@ -37,7 +37,12 @@ final class RunnerFiles {
   }
 
   /** A JSON answer of the file API (list, upload, delete). */
-  JsonNode json(ContainerAccess.RunnerEndpoint endpoint, String method, String path, String workspacePath, byte[] body) {
+  JsonNode json(
+      ContainerAccess.RunnerEndpoint endpoint,
+      String method,
+      String path,
+      String workspacePath,
+      byte[] body) {
     HttpResponse<InputStream> response = send(endpoint, method, path, workspacePath, body);
     try (InputStream in = response.body()) {
       byte[] bytes = in.readAllBytes();
@@ -51,8 +56,10 @@ final class RunnerFiles {
   }
 
   /** A download: the open stream of the file's bytes, once the file API has said 200. */
-  HttpResponse<InputStream> download(ContainerAccess.RunnerEndpoint endpoint, String workspacePath) {
-    HttpResponse<InputStream> response = send(endpoint, "GET", "/files/download", workspacePath, null);
+  HttpResponse<InputStream> download(
+      ContainerAccess.RunnerEndpoint endpoint, String workspacePath) {
+    HttpResponse<InputStream> response =
+        send(endpoint, "GET", "/files/download", workspacePath, null);
     if (response.statusCode() != 200) {
       try (InputStream in = response.body()) {
         throw refusal(endpoint, response.statusCode(), in.readAllBytes());
@@ -65,8 +72,11 @@ final class RunnerFiles {
 
   /** Whether the file API answers its health check within a short time. */
   boolean healthy(ContainerAccess.RunnerEndpoint endpoint) {
-    HttpRequest request = HttpRequest.newBuilder(endpoint.baseUri().resolve("/health"))
-        .timeout(Duration.ofSeconds(2)).GET().build();
+    HttpRequest request =
+        HttpRequest.newBuilder(endpoint.baseUri().resolve("/health"))
+            .timeout(Duration.ofSeconds(2))
+            .GET()
+            .build();
     try {
       return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
     } catch (IOException e) {
@@ -77,33 +87,51 @@ final class RunnerFiles {
     }
   }
 
-  private HttpResponse<InputStream> send(ContainerAccess.RunnerEndpoint endpoint, String method, String path,
-      String workspacePath, byte[] body) {
-    String query = workspacePath == null ? "" : "?path=" + URLEncoder.encode(workspacePath, StandardCharsets.UTF_8);
-    HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint.baseUri() + path + query))
-        .timeout(timeout)
-        .header(ContainerObjects.TOKEN_HEADER, endpoint.token())
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body))
-        .build();
+  private HttpResponse<InputStream> send(
+      ContainerAccess.RunnerEndpoint endpoint,
+      String method,
+      String path,
+      String workspacePath,
+      byte[] body) {
+    String query =
+        workspacePath == null
+            ? ""
+            : "?path=" + URLEncoder.encode(workspacePath, StandardCharsets.UTF_8);
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(endpoint.baseUri() + path + query))
+            .timeout(timeout)
+            .header(ContainerObjects.TOKEN_HEADER, endpoint.token())
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(body))
+            .build();
     try {
       return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
     } catch (IOException e) {
       throw unreachable(endpoint, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw ApiException.serviceUnavailable("Interrupted while calling container " + endpoint.containerId());
+      throw ApiException.serviceUnavailable(
+          "Interrupted while calling container " + endpoint.containerId());
     }
   }
 
-  private static ApiException refusal(ContainerAccess.RunnerEndpoint endpoint, int status, byte[] body) {
+  private static ApiException refusal(
+      ContainerAccess.RunnerEndpoint endpoint, int status, byte[] body) {
     String message = message(body);
     if (status == 401) {
       LOG.error("Container {} refused our access token", endpoint.containerId());
-      return new ApiException(ErrorKind.INTERNAL_SERVER_ERROR, "Container " + endpoint.containerId() + " refused the server's access token");
+      return new ApiException(
+          ErrorKind.INTERNAL_SERVER_ERROR,
+          "Container " + endpoint.containerId() + " refused the server's access token");
     }
     if (status >= 500) {
       LOG.warn("Container {} file API failed with {}: {}", endpoint.containerId(), status, message);
-      return new ApiException(ErrorKind.INTERNAL_SERVER_ERROR, "The file operation failed in container " + endpoint.containerId());
+      return new ApiException(
+          ErrorKind.INTERNAL_SERVER_ERROR,
+          "The file operation failed in container " + endpoint.containerId());
     }
     return new ApiException(ErrorKind.ofStatus(status), message);
   }
@@ -119,9 +147,12 @@ final class RunnerFiles {
   }
 
   private static ApiException unreachable(ContainerAccess.RunnerEndpoint endpoint, IOException e) {
-    String why = e instanceof ConnectException ? "does not accept connections yet"
-        : e instanceof HttpTimeoutException ? "did not answer in time" : "could not be reached";
+    String why =
+        e instanceof ConnectException
+            ? "does not accept connections yet"
+            : e instanceof HttpTimeoutException ? "did not answer in time" : "could not be reached";
     LOG.info("Container {} file API {}: {}", endpoint.containerId(), why, e.toString());
-    return ApiException.serviceUnavailable("Container " + endpoint.containerId() + " " + why + "; try again shortly");
+    return ApiException.serviceUnavailable(
+        "Container " + endpoint.containerId() + " " + why + "; try again shortly");
   }
 }

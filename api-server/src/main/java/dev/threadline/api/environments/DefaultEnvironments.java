@@ -1,9 +1,9 @@
 package dev.threadline.api.environments;
 
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.crds.common.ThreadlineGroup;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentSpec;
-import dev.threadline.crds.common.ThreadlineGroup;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -15,15 +15,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The user's default environment: exactly one, also under concurrent {@code set-default} calls and
- * with several API server replicas. Each call marks its environment default with the time it did
- * so ({@value #DEFAULT_SINCE}), then converges: of all environments marked default, the most
- * recently marked one wins and every other is unmarked under optimistic locking. Every caller
- * converges after its own mark, so whatever the interleaving, one default remains: the latest.
+ * with several API server replicas. Each call marks its environment default with the time it did so
+ * ({@value #DEFAULT_SINCE}), then converges: of all environments marked default, the most recently
+ * marked one wins and every other is unmarked under optimistic locking. Every caller converges
+ * after its own mark, so whatever the interleaving, one default remains: the latest.
  */
 final class DefaultEnvironments {
   private static final Logger log = LoggerFactory.getLogger(DefaultEnvironments.class);
-  /** Deterministic, so that concurrent first calls of {@code GET /environments/default} create one. */
+
+  /**
+   * Deterministic, so that concurrent first calls of {@code GET /environments/default} create one.
+   */
   static final String DEFAULT_NAME = "env-default";
+
   static final String DEFAULT_DISPLAY_NAME = "Default";
   static final String DEFAULT_SINCE = ThreadlineGroup.GROUP + "/default-since";
   private static final int CONVERGE_ROUNDS = 10;
@@ -59,7 +63,8 @@ final class DefaultEnvironments {
     EnvironmentSpec spec = new EnvironmentSpec();
     spec.setDisplayName(DEFAULT_DISPLAY_NAME);
     try {
-      store.create(EnvironmentMapper.newEnvironment(namespace, DEFAULT_NAME, spec, clock.instant()));
+      store.create(
+          EnvironmentMapper.newEnvironment(namespace, DEFAULT_NAME, spec, clock.instant()));
       log.info("Environment({}/{}) created as the user's default", namespace, DEFAULT_NAME);
     } catch (KubernetesClientException e) {
       if (e.getCode() != 409) {
@@ -72,41 +77,57 @@ final class DefaultEnvironments {
 
   /** Makes {@code name} the default (and active), unsetting the previous default. */
   Environment setDefault(String namespace, String name) {
-    store.update(namespace, name, environment -> {
-      EnvironmentSpec spec = EnvironmentMapper.spec(environment);
-      spec.setIsDefault(true);
-      spec.setIsActive(true);
-      environment.setSpec(spec);
-      EnvironmentMapper.setAnnotation(environment, DEFAULT_SINCE, clock.instant().toString());
-      EnvironmentMapper.touch(environment, clock.instant());
-      return environment;
-    }).orElseThrow(() -> ApiException.notFound("Environment " + EnvironmentService.idOf(name)));
+    store
+        .update(
+            namespace,
+            name,
+            environment -> {
+              EnvironmentSpec spec = EnvironmentMapper.spec(environment);
+              spec.setIsDefault(true);
+              spec.setIsActive(true);
+              environment.setSpec(spec);
+              EnvironmentMapper.setAnnotation(
+                  environment, DEFAULT_SINCE, clock.instant().toString());
+              EnvironmentMapper.touch(environment, clock.instant());
+              return environment;
+            })
+        .orElseThrow(() -> ApiException.notFound("Environment " + EnvironmentService.idOf(name)));
     converge(namespace);
-    return store.read(namespace, name)
+    return store
+        .read(namespace, name)
         .orElseThrow(() -> ApiException.notFound("Environment " + EnvironmentService.idOf(name)));
   }
 
   /** Unmarks every default but the most recently marked one. */
   void converge(String namespace) {
     for (int round = 0; round < CONVERGE_ROUNDS; round++) {
-      List<Environment> marked = store.readAll(namespace).stream().filter(EnvironmentMapper::isDefault)
-          .sorted(LATEST_MARK_FIRST).toList();
+      List<Environment> marked =
+          store.readAll(namespace).stream()
+              .filter(EnvironmentMapper::isDefault)
+              .sorted(LATEST_MARK_FIRST)
+              .toList();
       if (marked.size() <= 1) {
         return;
       }
       Environment winner = marked.getFirst();
       for (Environment loser : marked.subList(1, marked.size())) {
-        store.update(namespace, loser.getMetadata().getName(), fresh -> {
-          // Marked again since we read it: it may be the newest now; the next round decides.
-          if (LATEST_MARK_FIRST.compare(fresh, winner) > 0) {
-            EnvironmentMapper.spec(fresh).setIsDefault(false);
-            EnvironmentMapper.setAnnotation(fresh, DEFAULT_SINCE, null);
-          }
-          return fresh;
-        });
+        store.update(
+            namespace,
+            loser.getMetadata().getName(),
+            fresh -> {
+              // Marked again since we read it: it may be the newest now; the next round decides.
+              if (LATEST_MARK_FIRST.compare(fresh, winner) > 0) {
+                EnvironmentMapper.spec(fresh).setIsDefault(false);
+                EnvironmentMapper.setAnnotation(fresh, DEFAULT_SINCE, null);
+              }
+              return fresh;
+            });
       }
     }
-    log.warn("Default environment of namespace {} still contended after {} rounds", namespace, CONVERGE_ROUNDS);
+    log.warn(
+        "Default environment of namespace {} still contended after {} rounds",
+        namespace,
+        CONVERGE_ROUNDS);
   }
 
   private static Instant markedAt(Environment environment) {

@@ -44,11 +44,18 @@ final class DockerfilePreview {
   }
 
   static ImageSpec imageSpec(EnvironmentSpec spec) {
-    List<SetupScript> scripts = Optional.ofNullable(spec.getSetupScripts()).orElse(List.of()).stream()
-        .map(script -> script == null ? null : new SetupScript(script.getName(), script.getScript()))
-        .toList();
-    String baseImage = spec.getBaseImage() == null || spec.getBaseImage().isBlank() ? null : spec.getBaseImage();
-    return new ImageSpec(baseImage, spec.getRuntimes(), EnvironmentInputs.fromSpec(spec.getPackages()),
-        spec.getDockerfileExtensions(), scripts);
+    List<SetupScript> scripts =
+        Optional.ofNullable(spec.getSetupScripts()).orElse(List.of()).stream()
+            .map(script ->
+                script == null ? null : new SetupScript(script.getName(), script.getScript()))
+            .toList();
+    String baseImage =
+        spec.getBaseImage() == null || spec.getBaseImage().isBlank() ? null : spec.getBaseImage();
+    return new ImageSpec(
+        baseImage,
+        spec.getRuntimes(),
+        EnvironmentInputs.fromSpec(spec.getPackages()),
+        spec.getDockerfileExtensions(),
+        scripts);
   }
 }

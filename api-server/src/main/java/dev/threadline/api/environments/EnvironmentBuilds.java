@@ -26,16 +26,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Image builds, as the REST API asks for and reports them. The API server never runs a build: it
- * sets {@code spec.buildRequest} (or {@code spec.testBuildRequest}) and the operator acts on it.
- * A request is written under optimistic locking after checking that no build is running or pending,
+ * sets {@code spec.buildRequest} (or {@code spec.testBuildRequest}) and the operator acts on it. A
+ * request is written under optimistic locking after checking that no build is running or pending,
  * so of two racing {@code POST .../build} calls exactly one is accepted and the other gets 409.
  */
 public final class EnvironmentBuilds {
   private static final Logger log = LoggerFactory.getLogger(EnvironmentBuilds.class);
   static final String BUILD_IN_PROGRESS = "Environment build already in progress";
-  static final String TEST_BUILD_IN_PROGRESS = "A test build of this environment is already in progress";
-  /** The operator's names: the build-logs ConfigMap, its keys, and the Job controller's Pod label. */
+  static final String TEST_BUILD_IN_PROGRESS =
+      "A test build of this environment is already in progress";
+
+  /**
+   * The operator's names: the build-logs ConfigMap, its keys, and the Job controller's Pod label.
+   */
   static final String LOGS_SUFFIX = "-build-logs";
+
   static final String BUILD_LOG_KEY = "build.log";
   static final String JOB_NAME_LABEL = "job-name";
   private static final int LIVE_LOG_LINES = 5000;
@@ -48,8 +53,12 @@ public final class EnvironmentBuilds {
   private final DockerfilePreview preview;
   private final Duration testBuildWait;
 
-  EnvironmentBuilds(KubernetesClient client, EnvironmentStore store, EnvironmentChanges changes,
-      DockerfilePreview preview, Duration testBuildWait) {
+  EnvironmentBuilds(
+      KubernetesClient client,
+      EnvironmentStore store,
+      EnvironmentChanges changes,
+      DockerfilePreview preview,
+      Duration testBuildWait) {
     this.client = client;
     this.store = store;
     this.changes = changes;
@@ -70,44 +79,67 @@ public final class EnvironmentBuilds {
    * Asks for a build: 409 while one runs (or waits to be taken up); nothing to do when the image of
    * the current configuration is built, unless {@code force}.
    */
-  public EnvironmentResponses.BuildAccepted build(Tenant tenant, String environmentId, boolean force) {
+  public EnvironmentResponses.BuildAccepted build(
+      Tenant tenant, String environmentId, boolean force) {
     String name = EnvironmentService.nameOf(environmentId);
     boolean[] upToDate = new boolean[1];
-    Environment updated = store.update(tenant.namespace(), name, current -> {
-          if (EnvironmentMapper.isBuilding(current)) {
-            throw ApiException.conflict(BUILD_IN_PROGRESS);
-          }
-          upToDate[0] = !force && isUpToDate(current);
-          if (!upToDate[0]) {
-            EnvironmentMapper.spec(current).setBuildRequest(new BuildRequest(newRequestId(), force));
-          }
-          return current;
-        })
-        .orElseThrow(() -> EnvironmentService.notFound(environmentId));
+    Environment updated =
+        store
+            .update(
+                tenant.namespace(),
+                name,
+                current -> {
+                  if (EnvironmentMapper.isBuilding(current)) {
+                    throw ApiException.conflict(BUILD_IN_PROGRESS);
+                  }
+                  upToDate[0] = !force && isUpToDate(current);
+                  if (!upToDate[0]) {
+                    EnvironmentMapper.spec(current)
+                        .setBuildRequest(new BuildRequest(newRequestId(), force));
+                  }
+                  return current;
+                })
+            .orElseThrow(() -> EnvironmentService.notFound(environmentId));
     if (upToDate[0]) {
-      return new EnvironmentResponses.BuildAccepted("Environment image is up to date; use force=true to rebuild",
-          environmentId, BuildStatus.READY.value());
+      return new EnvironmentResponses.BuildAccepted(
+          "Environment image is up to date; use force=true to rebuild",
+          environmentId,
+          BuildStatus.READY.value());
     }
-    log.info("Environment({}/{}) build {} requested{}", tenant.namespace(), name,
-        updated.getSpec().getBuildRequest().getId(), force ? " (forced)" : "");
-    return new EnvironmentResponses.BuildAccepted("Build started", environmentId, BuildStatus.BUILDING.value());
+    log.info(
+        "Environment({}/{}) build {} requested{}",
+        tenant.namespace(),
+        name,
+        updated.getSpec().getBuildRequest().getId(),
+        force ? " (forced)" : "");
+    return new EnvironmentResponses.BuildAccepted(
+        "Build started", environmentId, BuildStatus.BUILDING.value());
   }
 
   public EnvironmentResponses.BuildState status(Tenant tenant, String environmentId) {
     Environment environment = find(tenant, environmentId);
-    EnvironmentStatus status = Optional.ofNullable(environment.getStatus()).orElseGet(EnvironmentStatus::new);
+    EnvironmentStatus status =
+        Optional.ofNullable(environment.getStatus()).orElseGet(EnvironmentStatus::new);
     boolean pending = EnvironmentMapper.hasPendingBuildRequest(environment);
-    return new EnvironmentResponses.BuildState(EnvironmentMapper.buildStatus(environment).value(),
-        pending ? null : status.getBuildError(), status.getImageTag(), Timestamps.normalize(status.getLastBuildAt()));
+    return new EnvironmentResponses.BuildState(
+        EnvironmentMapper.buildStatus(environment).value(),
+        pending ? null : status.getBuildError(),
+        status.getImageTag(),
+        Timestamps.normalize(status.getLastBuildAt()));
   }
 
-  /** The running build's Pod log when there is one, otherwise the last build's stored log (or null). */
+  /**
+   * The running build's Pod log when there is one, otherwise the last build's stored log (or null).
+   */
   public EnvironmentResponses.BuildLogs logs(Tenant tenant, String environmentId) {
     Environment environment = find(tenant, environmentId);
     BuildStatus buildStatus = EnvironmentMapper.buildStatus(environment);
     String namespace = environment.getMetadata().getNamespace();
     String job = environment.getStatus() == null ? null : environment.getStatus().getBuildJob();
-    Optional<String> live = buildStatus == BuildStatus.BUILDING && job != null ? podLog(namespace, job) : Optional.empty();
+    Optional<String> live =
+        buildStatus == BuildStatus.BUILDING && job != null
+            ? podLog(namespace, job)
+            : Optional.empty();
     String logs = live.orElseGet(() -> storedLog(namespace, environment.getMetadata().getName()));
     return new EnvironmentResponses.BuildLogs(logs, buildStatus.value());
   }
@@ -124,53 +156,87 @@ public final class EnvironmentBuilds {
     }
     Optional<EffectiveDockerfile> rendered = preview.tryRender(spec);
     if (rendered.isEmpty()) {
-      return EnvironmentResponses.TestBuild.failed("The environment cannot be rendered; see GET .../dockerfile");
+      return EnvironmentResponses.TestBuild.failed(
+          "The environment cannot be rendered; see GET .../dockerfile");
     }
     String requestId = newRequestId();
-    Environment requested = store.update(tenant.namespace(), environment.getMetadata().getName(), current -> {
-          TestBuildResult running = current.getStatus() == null ? null : current.getStatus().getTestBuild();
-          TestBuildRequest pending = EnvironmentMapper.spec(current).getTestBuildRequest();
-          boolean notTakenUp = pending != null && (running == null || !pending.getId().equals(running.getRequestId()));
-          if (notTakenUp || (running != null && running.getPhase() == BuildStatus.BUILDING)) {
-            throw ApiException.conflict(TEST_BUILD_IN_PROGRESS);
-          }
-          EnvironmentMapper.spec(current).setTestBuildRequest(new TestBuildRequest(requestId));
-          return current;
-        })
-        .orElseThrow(() -> EnvironmentService.notFound(environmentId));
-    Optional<TestBuildResult> outcome = changes.await(requested, e -> finished(e, requestId), testBuildWait)
-        .map(e -> e.getStatus().getTestBuild());
+    Environment requested =
+        store
+            .update(
+                tenant.namespace(),
+                environment.getMetadata().getName(),
+                current -> {
+                  TestBuildResult running =
+                      current.getStatus() == null ? null : current.getStatus().getTestBuild();
+                  TestBuildRequest pending = EnvironmentMapper.spec(current).getTestBuildRequest();
+                  boolean notTakenUp =
+                      pending != null
+                          && (running == null || !pending.getId().equals(running.getRequestId()));
+                  if (notTakenUp
+                      || (running != null && running.getPhase() == BuildStatus.BUILDING)) {
+                    throw ApiException.conflict(TEST_BUILD_IN_PROGRESS);
+                  }
+                  EnvironmentMapper.spec(current)
+                      .setTestBuildRequest(new TestBuildRequest(requestId));
+                  return current;
+                })
+            .orElseThrow(() -> EnvironmentService.notFound(environmentId));
+    Optional<TestBuildResult> outcome =
+        changes
+            .await(requested, e -> finished(e, requestId), testBuildWait)
+            .map(e -> e.getStatus().getTestBuild());
     if (outcome.isEmpty()) {
       return EnvironmentResponses.TestBuild.failed(BuildErrors.BUILD_TIMEOUT);
     }
     TestBuildResult result = outcome.get();
     return result.getPhase() == BuildStatus.READY
-        ? EnvironmentResponses.TestBuild.succeeded(result.getImageTag(),
+        ? EnvironmentResponses.TestBuild.succeeded(
+            result.getImageTag(),
             "Test build succeeded; the image was built without cache and not pushed")
         : EnvironmentResponses.TestBuild.failed(result.getError());
   }
 
   private boolean isUpToDate(Environment environment) {
     EnvironmentStatus status = environment.getStatus();
-    if (status == null || status.getBuildStatus() != BuildStatus.READY || status.getBuildHash() == null) {
+    if (status == null
+        || status.getBuildStatus() != BuildStatus.READY
+        || status.getBuildHash() == null) {
       return false;
     }
-    return preview.tryRender(EnvironmentMapper.spec(environment))
+    return preview
+        .tryRender(EnvironmentMapper.spec(environment))
         .map(dockerfile -> dockerfile.buildHash().value().equals(status.getBuildHash()))
         .orElse(false);
   }
 
   private static boolean finished(Environment environment, String requestId) {
-    TestBuildResult test = environment.getStatus() == null ? null : environment.getStatus().getTestBuild();
-    return test != null && requestId.equals(test.getRequestId()) && test.getPhase() != BuildStatus.BUILDING;
+    TestBuildResult test =
+        environment.getStatus() == null ? null : environment.getStatus().getTestBuild();
+    return test != null
+        && requestId.equals(test.getRequestId())
+        && test.getPhase() != BuildStatus.BUILDING;
   }
 
   private Optional<String> podLog(String namespace, String job) {
     try {
-      Optional<Pod> pod = client.pods().inNamespace(namespace).withLabel(JOB_NAME_LABEL, job).list().getItems().stream()
-          .max(Comparator.comparing(p -> String.valueOf(p.getMetadata().getCreationTimestamp())));
-      return pod.map(p -> client.pods().inNamespace(namespace).withName(p.getMetadata().getName())
-          .tailingLines(LIVE_LOG_LINES).getLog());
+      Optional<Pod> pod =
+          client
+              .pods()
+              .inNamespace(namespace)
+              .withLabel(JOB_NAME_LABEL, job)
+              .list()
+              .getItems()
+              .stream()
+              .max(
+                  Comparator.comparing(
+                      p -> String.valueOf(p.getMetadata().getCreationTimestamp())));
+      return pod.map(p ->
+          client
+              .pods()
+              .inNamespace(namespace)
+              .withName(p.getMetadata().getName())
+              .tailingLines(LIVE_LOG_LINES)
+              .getLog());
     } catch (KubernetesClientException e) {
       log.debug("Job({}/{}) log not readable: {}", namespace, job, e.getMessage());
       return Optional.empty();
@@ -178,12 +244,14 @@ public final class EnvironmentBuilds {
   }
 
   private String storedLog(String namespace, String environmentName) {
-    ConfigMap logs = client.configMaps().inNamespace(namespace).withName(environmentName + LOGS_SUFFIX).get();
+    ConfigMap logs =
+        client.configMaps().inNamespace(namespace).withName(environmentName + LOGS_SUFFIX).get();
     return logs == null || logs.getData() == null ? null : logs.getData().get(BUILD_LOG_KEY);
   }
 
   private Environment find(Tenant tenant, String environmentId) {
-    return store.find(tenant.namespace(), EnvironmentService.nameOf(environmentId))
+    return store
+        .find(tenant.namespace(), EnvironmentService.nameOf(environmentId))
         .orElseThrow(() -> EnvironmentService.notFound(environmentId));
   }
 }

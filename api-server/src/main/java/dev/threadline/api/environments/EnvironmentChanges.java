@@ -17,7 +17,10 @@ import java.util.function.Predicate;
  * answer to a test build), without polling: every add or update is offered to the waiters.
  */
 final class EnvironmentChanges implements ResourceEventHandler<Environment> {
-  private record Waiter(String namespace, String name, Predicate<Environment> condition,
+  private record Waiter(
+      String namespace,
+      String name,
+      Predicate<Environment> condition,
       CompletableFuture<Environment> result) {}
 
   private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
@@ -26,9 +29,14 @@ final class EnvironmentChanges implements ResourceEventHandler<Environment> {
    * The first version of the Environment that satisfies {@code condition}, checking {@code current}
    * first; empty after {@code timeout}.
    */
-  Optional<Environment> await(Environment current, Predicate<Environment> condition, Duration timeout) {
-    Waiter waiter = new Waiter(current.getMetadata().getNamespace(), current.getMetadata().getName(), condition,
-        new CompletableFuture<>());
+  Optional<Environment> await(
+      Environment current, Predicate<Environment> condition, Duration timeout) {
+    Waiter waiter =
+        new Waiter(
+            current.getMetadata().getNamespace(),
+            current.getMetadata().getName(),
+            condition,
+            new CompletableFuture<>());
     waiters.add(waiter);
     try {
       offer(waiter, current);

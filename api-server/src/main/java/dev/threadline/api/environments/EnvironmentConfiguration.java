@@ -10,7 +10,10 @@ import java.util.Map;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Wires the environment endpoints: one cluster-wide Environment informer, read per tenant namespace. */
+/**
+ * Wires the environment endpoints: one cluster-wide Environment informer, read per tenant
+ * namespace.
+ */
 @Configuration(proxyBeanMethods = false)
 class EnvironmentConfiguration {
   @Bean
@@ -19,7 +22,8 @@ class EnvironmentConfiguration {
   }
 
   @Bean
-  ManagedInformer<Environment> environmentInformer(KubernetesClient client, EnvironmentChanges changes) {
+  ManagedInformer<Environment> environmentInformer(
+      KubernetesClient client, EnvironmentChanges changes) {
     var informer = client.resources(Environment.class).inAnyNamespace().runnableInformer(0);
     informer.addEventHandler(changes);
     return new ManagedInformer<>("environments", informer, Map.of());
@@ -31,14 +35,21 @@ class EnvironmentConfiguration {
   }
 
   @Bean
-  EnvironmentStore environmentStore(KubernetesClient client, ManagedInformer<Environment> environmentInformer,
-      ApiServerSettings settings, Clock clock) {
-    return new EnvironmentStore(client, environmentInformer, settings.writeVisibilityTimeout(), clock);
+  EnvironmentStore environmentStore(
+      KubernetesClient client,
+      ManagedInformer<Environment> environmentInformer,
+      ApiServerSettings settings,
+      Clock clock) {
+    return new EnvironmentStore(
+        client, environmentInformer, settings.writeVisibilityTimeout(), clock);
   }
 
   @Bean
-  EnvironmentService environmentService(EnvironmentStore store, DefaultEnvironments defaults,
-      WebhookSecrets webhookSecrets, Clock clock) {
+  EnvironmentService environmentService(
+      EnvironmentStore store,
+      DefaultEnvironments defaults,
+      WebhookSecrets webhookSecrets,
+      Clock clock) {
     return new EnvironmentService(store, defaults, webhookSecrets, clock);
   }
 
@@ -48,13 +59,18 @@ class EnvironmentConfiguration {
   }
 
   @Bean
-  EnvironmentImageService environmentImageService(EnvironmentStore store, EnvironmentImageSettings settings) {
+  EnvironmentImageService environmentImageService(
+      EnvironmentStore store, EnvironmentImageSettings settings) {
     return new EnvironmentImageService(store, new DockerfilePreview(settings));
   }
 
   @Bean
-  EnvironmentBuilds environmentBuilds(KubernetesClient client, EnvironmentStore store, EnvironmentChanges changes,
+  EnvironmentBuilds environmentBuilds(
+      KubernetesClient client,
+      EnvironmentStore store,
+      EnvironmentChanges changes,
       EnvironmentImageSettings settings) {
-    return new EnvironmentBuilds(client, store, changes, new DockerfilePreview(settings), settings.testBuildWait());
+    return new EnvironmentBuilds(
+        client, store, changes, new DockerfilePreview(settings), settings.testBuildWait());
   }
 }

@@ -36,7 +36,10 @@ class EnvironmentController {
   private final EnvironmentBuilds builds;
   private final IdempotentRequests idempotency;
 
-  EnvironmentController(EnvironmentService environments, EnvironmentImageService images, EnvironmentBuilds builds,
+  EnvironmentController(
+      EnvironmentService environments,
+      EnvironmentImageService images,
+      EnvironmentBuilds builds,
       IdempotentRequests idempotency) {
     this.idempotency = idempotency;
     this.environments = environments;
@@ -45,7 +48,9 @@ class EnvironmentController {
   }
 
   @GetMapping
-  ListEnvelope<EnvironmentSummary> list(Tenant tenant, PageRequest page,
+  ListEnvelope<EnvironmentSummary> list(
+      Tenant tenant,
+      PageRequest page,
       @RequestParam(name = "isActive", required = false) String isActive,
       @RequestParam(name = "isDefault", required = false) String isDefault) {
     Boolean active = flag("isActive", isActive);
@@ -53,8 +58,8 @@ class EnvironmentController {
   }
 
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-  ResponseEntity<EnvironmentResponses.Single> create(Tenant tenant,
-      @RequestBody(required = false) EnvironmentRequests.Create request) {
+  ResponseEntity<EnvironmentResponses.Single> create(
+      Tenant tenant, @RequestBody(required = false) EnvironmentRequests.Create request) {
     EnvironmentView created = environments.create(tenant, request);
     return ResponseEntity.created(URI.create("/environments/" + created.id()))
         .body(new EnvironmentResponses.Single(created));
@@ -76,13 +81,17 @@ class EnvironmentController {
   }
 
   @PatchMapping(path = "/{environmentId}", consumes = MediaType.APPLICATION_JSON_VALUE)
-  EnvironmentResponses.Single update(Tenant tenant, @PathVariable String environmentId,
+  EnvironmentResponses.Single update(
+      Tenant tenant,
+      @PathVariable String environmentId,
       @RequestBody(required = false) EnvironmentRequests.Update request) {
     return new EnvironmentResponses.Single(environments.update(tenant, environmentId, request));
   }
 
   @DeleteMapping("/{environmentId}")
-  EnvironmentResponses.Deleted delete(Tenant tenant, @PathVariable String environmentId,
+  EnvironmentResponses.Deleted delete(
+      Tenant tenant,
+      @PathVariable String environmentId,
       @RequestParam(name = "hard", required = false) String hard) {
     return environments.delete(tenant, environmentId, Boolean.TRUE.equals(flag("hard", hard)));
   }
@@ -98,7 +107,9 @@ class EnvironmentController {
   }
 
   @PutMapping(path = "/{environmentId}/runtimes", consumes = MediaType.APPLICATION_JSON_VALUE)
-  EnvironmentResponses.Single putRuntimes(Tenant tenant, @PathVariable String environmentId,
+  EnvironmentResponses.Single putRuntimes(
+      Tenant tenant,
+      @PathVariable String environmentId,
       @RequestBody(required = false) EnvironmentRequests.Runtimes request) {
     return new EnvironmentResponses.Single(images.putRuntimes(tenant, environmentId, request));
   }
@@ -109,16 +120,22 @@ class EnvironmentController {
   }
 
   @PostMapping(path = "/{environmentId}/packages", consumes = MediaType.APPLICATION_JSON_VALUE)
-  EnvironmentResponses.Installed install(Tenant tenant, @PathVariable String environmentId,
+  EnvironmentResponses.Installed install(
+      Tenant tenant,
+      @PathVariable String environmentId,
       @RequestBody(required = false) EnvironmentRequests.InstallPackages request) {
     return images.install(tenant, environmentId, request);
   }
 
   /** {@code {*name}}: npm's scoped names ({@code @types/node}) hold a slash. */
   @DeleteMapping("/{environmentId}/packages/{type}/{*name}")
-  EnvironmentResponses.Uninstalled uninstall(Tenant tenant, @PathVariable String environmentId,
-      @PathVariable String type, @PathVariable String name) {
-    return images.uninstall(tenant, environmentId, type, name.startsWith("/") ? name.substring(1) : name);
+  EnvironmentResponses.Uninstalled uninstall(
+      Tenant tenant,
+      @PathVariable String environmentId,
+      @PathVariable String type,
+      @PathVariable String name) {
+    return images.uninstall(
+        tenant, environmentId, type, name.startsWith("/") ? name.substring(1) : name);
   }
 
   @GetMapping("/{environmentId}/dockerfile")
@@ -127,27 +144,41 @@ class EnvironmentController {
   }
 
   @PutMapping(path = "/{environmentId}/dockerfile", consumes = MediaType.APPLICATION_JSON_VALUE)
-  EnvironmentResponses.Dockerfile putDockerfile(Tenant tenant, @PathVariable String environmentId,
+  EnvironmentResponses.Dockerfile putDockerfile(
+      Tenant tenant,
+      @PathVariable String environmentId,
       @RequestBody(required = false) EnvironmentRequests.Dockerfile request) {
     return images.putDockerfile(tenant, environmentId, request);
   }
 
-  @PostMapping(path = "/{environmentId}/dockerfile/validate", consumes = MediaType.APPLICATION_JSON_VALUE)
-  EnvironmentResponses.DockerfileValidation validate(Tenant tenant, @PathVariable String environmentId,
+  @PostMapping(
+      path = "/{environmentId}/dockerfile/validate",
+      consumes = MediaType.APPLICATION_JSON_VALUE)
+  EnvironmentResponses.DockerfileValidation validate(
+      Tenant tenant,
+      @PathVariable String environmentId,
       @RequestBody(required = false) EnvironmentRequests.Dockerfile request) {
     return images.validate(tenant, environmentId, request);
   }
 
   @PostMapping("/{environmentId}/build")
-  ResponseEntity<?> build(Tenant tenant, @PathVariable String environmentId,
+  ResponseEntity<?> build(
+      Tenant tenant,
+      @PathVariable String environmentId,
       @RequestParam(name = "force", required = false) String force,
-      @RequestHeader(name = IdempotencyKeys.HEADER, required = false) String idempotencyKey, HttpServletRequest http) {
-    return idempotency.executeJson(tenant, idempotencyKey, RequestFingerprint.of(http, null), () -> {
-      EnvironmentResponses.BuildAccepted accepted = builds.build(tenant, environmentId,
-          Boolean.TRUE.equals(flag("force", force)));
-      // 202 for a build that runs in the background; 200 when nothing needed to be done.
-      return ResponseEntity.status("building".equals(accepted.buildStatus()) ? 202 : 200).body(accepted);
-    });
+      @RequestHeader(name = IdempotencyKeys.HEADER, required = false) String idempotencyKey,
+      HttpServletRequest http) {
+    return idempotency.executeJson(
+        tenant,
+        idempotencyKey,
+        RequestFingerprint.of(http, null),
+        () -> {
+          EnvironmentResponses.BuildAccepted accepted =
+              builds.build(tenant, environmentId, Boolean.TRUE.equals(flag("force", force)));
+          // 202 for a build that runs in the background; 200 when nothing needed to be done.
+          return ResponseEntity.status("building".equals(accepted.buildStatus()) ? 202 : 200)
+              .body(accepted);
+        });
   }
 
   @GetMapping("/{environmentId}/build/status")

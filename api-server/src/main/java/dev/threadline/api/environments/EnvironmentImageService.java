@@ -33,31 +33,36 @@ public final class EnvironmentImageService {
 
   public EnvironmentResponses.Runtimes runtimes(Tenant tenant, String environmentId) {
     EnvironmentSpec spec = EnvironmentMapper.spec(find(tenant, environmentId));
-    return new EnvironmentResponses.Runtimes(new LinkedHashMap<>(
-        spec.getRuntimes() == null ? Map.of() : spec.getRuntimes()));
+    return new EnvironmentResponses.Runtimes(
+        new LinkedHashMap<>(spec.getRuntimes() == null ? Map.of() : spec.getRuntimes()));
   }
 
   /** Replaces the runtimes and requests a build, which starts once any running build has ended. */
-  public EnvironmentView putRuntimes(Tenant tenant, String environmentId, EnvironmentRequests.Runtimes request) {
+  public EnvironmentView putRuntimes(
+      Tenant tenant, String environmentId, EnvironmentRequests.Runtimes request) {
     if (request == null || request.runtimes() == null) {
       throw ApiException.badRequest("runtimes", "is required (an object of language to version)");
     }
     Map<String, String> runtimes = EnvironmentInputs.runtimes(request.runtimes());
-    return change(tenant, environmentId, spec -> {
-      spec.setRuntimes(runtimes);
-      spec.setBuildRequest(new BuildRequest(EnvironmentBuilds.newRequestId(), false));
-    });
+    return change(
+        tenant,
+        environmentId,
+        spec -> {
+          spec.setRuntimes(runtimes);
+          spec.setBuildRequest(new BuildRequest(EnvironmentBuilds.newRequestId(), false));
+        });
   }
 
   public EnvironmentResponses.PackagesBody packages(Tenant tenant, String environmentId) {
     EnvironmentSpec spec = EnvironmentMapper.spec(find(tenant, environmentId));
-    return new EnvironmentResponses.PackagesBody(EnvironmentMapper.packagesView(
-        EnvironmentInputs.toSpec(EnvironmentInputs.fromSpec(spec.getPackages()))));
+    return new EnvironmentResponses.PackagesBody(
+        EnvironmentMapper.packagesView(
+            EnvironmentInputs.toSpec(EnvironmentInputs.fromSpec(spec.getPackages()))));
   }
 
   /** Adds packages of one type; names already present are not added twice. */
-  public EnvironmentResponses.Installed install(Tenant tenant, String environmentId,
-      EnvironmentRequests.InstallPackages request) {
+  public EnvironmentResponses.Installed install(
+      Tenant tenant, String environmentId, EnvironmentRequests.InstallPackages request) {
     if (request == null) {
       throw ApiException.badRequest("Request body is required");
     }
@@ -65,78 +70,106 @@ public final class EnvironmentImageService {
     List<String> names = packageNames(request.packages());
     EnvironmentInputs.firstError(PackageNames.validate(type, names));
     List<String> installed = List.copyOf(new LinkedHashSet<>(names));
-    EnvironmentView view = change(tenant, environmentId, spec -> spec.setPackages(EnvironmentInputs.toSpec(
-        EnvironmentInputs.fromSpec(spec.getPackages()).withAdded(type, installed))));
+    EnvironmentView view =
+        change(
+            tenant,
+            environmentId,
+            spec ->
+                spec.setPackages(
+                    EnvironmentInputs.toSpec(
+                        EnvironmentInputs.fromSpec(spec.getPackages())
+                            .withAdded(type, installed))));
     return new EnvironmentResponses.Installed(view, installed);
   }
 
-  /** Removes a package (by exact entry or by name without version); 404 when it is not installed. */
-  public EnvironmentResponses.Uninstalled uninstall(Tenant tenant, String environmentId, String typeName,
-      String name) {
+  /**
+   * Removes a package (by exact entry or by name without version); 404 when it is not installed.
+   */
+  public EnvironmentResponses.Uninstalled uninstall(
+      Tenant tenant, String environmentId, String typeName, String name) {
     PackageType type = packageType(typeName);
-    Packages current = EnvironmentInputs.fromSpec(EnvironmentMapper.spec(find(tenant, environmentId)).getPackages());
+    Packages current =
+        EnvironmentInputs.fromSpec(
+            EnvironmentMapper.spec(find(tenant, environmentId)).getPackages());
     if (current.without(type, name).equals(current)) {
-      throw ApiException.notFound("Package " + name + " in the " + type.wireName() + " packages of " + environmentId);
+      throw ApiException.notFound(
+          "Package " + name + " in the " + type.wireName() + " packages of " + environmentId);
     }
-    EnvironmentView view = change(tenant, environmentId, spec -> spec.setPackages(EnvironmentInputs.toSpec(
-        EnvironmentInputs.fromSpec(spec.getPackages()).without(type, name))));
+    EnvironmentView view =
+        change(
+            tenant,
+            environmentId,
+            spec ->
+                spec.setPackages(
+                    EnvironmentInputs.toSpec(
+                        EnvironmentInputs.fromSpec(spec.getPackages()).without(type, name))));
     return new EnvironmentResponses.Uninstalled(true, view, type.wireName(), name);
   }
 
   public EnvironmentResponses.Dockerfile dockerfile(Tenant tenant, String environmentId) {
     EnvironmentSpec spec = EnvironmentMapper.spec(find(tenant, environmentId));
-    return new EnvironmentResponses.Dockerfile(spec.getBaseImage(), spec.getDockerfileExtensions(),
-        preview.render(spec).content());
+    return new EnvironmentResponses.Dockerfile(
+        spec.getBaseImage(), spec.getDockerfileExtensions(), preview.render(spec).content());
   }
 
   /** Replaces the extensions after checking them; invalid ones are a 400 listing the problems. */
-  public EnvironmentResponses.Dockerfile putDockerfile(Tenant tenant, String environmentId,
-      EnvironmentRequests.Dockerfile request) {
+  public EnvironmentResponses.Dockerfile putDockerfile(
+      Tenant tenant, String environmentId, EnvironmentRequests.Dockerfile request) {
     String extensions = EnvironmentInputs.dockerfileExtensions(requireExtensions(request));
-    EnvironmentSpec spec = EnvironmentMapper.spec(
-        update(tenant, environmentId, current -> current.setDockerfileExtensions(extensions)));
-    return new EnvironmentResponses.Dockerfile(spec.getBaseImage(), spec.getDockerfileExtensions(),
-        preview.render(spec).content());
+    EnvironmentSpec spec =
+        EnvironmentMapper.spec(
+            update(tenant, environmentId, current -> current.setDockerfileExtensions(extensions)));
+    return new EnvironmentResponses.Dockerfile(
+        spec.getBaseImage(), spec.getDockerfileExtensions(), preview.render(spec).content());
   }
 
   /** Checks extensions without storing them, and shows the Dockerfile they would make. */
-  public EnvironmentResponses.DockerfileValidation validate(Tenant tenant, String environmentId,
-      EnvironmentRequests.Dockerfile request) {
+  public EnvironmentResponses.DockerfileValidation validate(
+      Tenant tenant, String environmentId, EnvironmentRequests.Dockerfile request) {
     String extensions = requireExtensions(request);
     if (extensions.length() > EnvironmentInputs.MAX_EXTENSIONS) {
-      throw ApiException.badRequest("dockerfileExtensions",
+      throw ApiException.badRequest(
+          "dockerfileExtensions",
           "must be at most " + EnvironmentInputs.MAX_EXTENSIONS + " characters");
     }
     EnvironmentSpec candidate = store.copy(EnvironmentMapper.spec(find(tenant, environmentId)));
     candidate.setDockerfileExtensions(extensions.isBlank() ? null : extensions);
     var result = DockerfileValidator.validate(extensions);
-    return new EnvironmentResponses.DockerfileValidation(result.valid(), result.warnings(),
-        preview.render(candidate).content());
+    return new EnvironmentResponses.DockerfileValidation(
+        result.valid(), result.warnings(), preview.render(candidate).content());
   }
 
-  private EnvironmentView change(Tenant tenant, String environmentId, Consumer<EnvironmentSpec> change) {
+  private EnvironmentView change(
+      Tenant tenant, String environmentId, Consumer<EnvironmentSpec> change) {
     return EnvironmentMapper.toView(update(tenant, environmentId, change), tenant.userId());
   }
 
-  private Environment update(Tenant tenant, String environmentId, Consumer<EnvironmentSpec> change) {
-    return store.update(tenant.namespace(), EnvironmentService.nameOf(environmentId), current -> {
-          EnvironmentSpec spec = EnvironmentMapper.spec(current);
-          current.setSpec(spec);
-          change.accept(spec);
-          EnvironmentMapper.touch(current, store.clock().instant());
-          return current;
-        })
+  private Environment update(
+      Tenant tenant, String environmentId, Consumer<EnvironmentSpec> change) {
+    return store
+        .update(
+            tenant.namespace(),
+            EnvironmentService.nameOf(environmentId),
+            current -> {
+              EnvironmentSpec spec = EnvironmentMapper.spec(current);
+              current.setSpec(spec);
+              change.accept(spec);
+              EnvironmentMapper.touch(current, store.clock().instant());
+              return current;
+            })
         .orElseThrow(() -> EnvironmentService.notFound(environmentId));
   }
 
   private Environment find(Tenant tenant, String environmentId) {
-    return store.find(tenant.namespace(), EnvironmentService.nameOf(environmentId))
+    return store
+        .find(tenant.namespace(), EnvironmentService.nameOf(environmentId))
         .orElseThrow(() -> EnvironmentService.notFound(environmentId));
   }
 
   private static String requireExtensions(EnvironmentRequests.Dockerfile request) {
     if (request == null || request.dockerfileExtensions() == null) {
-      throw ApiException.badRequest("dockerfileExtensions", "is required (a string; empty for none)");
+      throw ApiException.badRequest(
+          "dockerfileExtensions", "is required (a string; empty for none)");
     }
     return request.dockerfileExtensions();
   }

@@ -5,11 +5,12 @@ import java.util.Map;
 
 /**
  * What the API server needs to render an environment's effective Dockerfile exactly as the operator
- * will: the same default base image and runner image (the Helm chart gives both Deployments the same
- * {@code THREADLINE_BASE_IMAGE} and {@code THREADLINE_RUNNER_IMAGE}; the defaults equal the
+ * will: the same default base image and runner image (the Helm chart gives both Deployments the
+ * same {@code THREADLINE_BASE_IMAGE} and {@code THREADLINE_RUNNER_IMAGE}; the defaults equal the
  * operator's), and how long {@code POST .../build/test} waits for its test build.
  */
-public record EnvironmentImageSettings(String baseImage, String runnerImage, Duration testBuildWait) {
+public record EnvironmentImageSettings(
+    String baseImage, String runnerImage, Duration testBuildWait) {
   public static final String DEFAULT_BASE_IMAGE = "ghcr.io/threadline/base:0.1.0";
   public static final String DEFAULT_RUNNER_IMAGE = "ghcr.io/threadline/runner:0.1.0";
   public static final Duration DEFAULT_TEST_BUILD_WAIT = Duration.ofMinutes(5);
@@ -20,14 +21,19 @@ public record EnvironmentImageSettings(String baseImage, String runnerImage, Dur
     }
   }
 
-  /** {@code THREADLINE_BASE_IMAGE}, {@code THREADLINE_RUNNER_IMAGE}, {@code THREADLINE_TEST_BUILD_WAIT_SECONDS}. */
+  /**
+   * {@code THREADLINE_BASE_IMAGE}, {@code THREADLINE_RUNNER_IMAGE}, {@code
+   * THREADLINE_TEST_BUILD_WAIT_SECONDS}.
+   */
   public static EnvironmentImageSettings fromEnvironment(Map<String, String> env) {
     String wait = blankToNull(env.get("THREADLINE_TEST_BUILD_WAIT_SECONDS"));
     Duration testBuildWait;
     try {
-      testBuildWait = wait == null ? DEFAULT_TEST_BUILD_WAIT : Duration.ofSeconds(Long.parseLong(wait.strip()));
+      testBuildWait =
+          wait == null ? DEFAULT_TEST_BUILD_WAIT : Duration.ofSeconds(Long.parseLong(wait.strip()));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("THREADLINE_TEST_BUILD_WAIT_SECONDS must be a whole number, got: " + wait);
+      throw new IllegalArgumentException(
+          "THREADLINE_TEST_BUILD_WAIT_SECONDS must be a whole number, got: " + wait);
     }
     return new EnvironmentImageSettings(
         or(blankToNull(env.get("THREADLINE_BASE_IMAGE")), DEFAULT_BASE_IMAGE),

@@ -1,18 +1,19 @@
 package dev.threadline.api.environments;
 
-import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.environments.EnvironmentRequests.DocumentInput;
 import dev.threadline.api.environments.EnvironmentRequests.McpServerInput;
 import dev.threadline.api.environments.EnvironmentRequests.PackagesInput;
 import dev.threadline.api.environments.EnvironmentRequests.SecretInput;
 import dev.threadline.api.environments.EnvironmentRequests.SetupScriptInput;
 import dev.threadline.api.environments.EnvironmentRequests.VariableInput;
+import dev.threadline.api.errors.ApiException;
 import dev.threadline.core.environment.DockerfileValidator;
 import dev.threadline.core.environment.FieldError;
 import dev.threadline.core.environment.ImageReferences;
 import dev.threadline.core.environment.PackageNames;
 import dev.threadline.core.environment.Packages;
 import dev.threadline.core.environment.RuntimeCatalog;
+import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.environment.EnvironmentDocument;
 import dev.threadline.crds.environment.EnvironmentPackages;
 import dev.threadline.crds.environment.EnvironmentSecret;
@@ -21,7 +22,6 @@ import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.crds.environment.EnvironmentValues;
 import dev.threadline.crds.environment.EnvironmentVariable;
 import dev.threadline.crds.environment.McpServer;
-import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.environment.ValueSource;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -37,9 +37,9 @@ import java.util.regex.Pattern;
 
 /**
  * Checks request fields against the same rules as the CRD's schema (and the meaning the schema
- * cannot check: runtimes, package names, Dockerfile syntax, URLs), so that bad input is a 400 naming
- * the field, and converts them to spec values. Sensitive values go to {@link SecretValues}, never
- * into the spec.
+ * cannot check: runtimes, package names, Dockerfile syntax, URLs), so that bad input is a 400
+ * naming the field, and converts them to spec values. Sensitive values go to {@link SecretValues},
+ * never into the spec.
  */
 final class EnvironmentInputs {
   static final int MAX_NAME = 200;
@@ -74,9 +74,10 @@ final class EnvironmentInputs {
       return null;
     }
     String image = value.strip();
-    ImageReferences.check(image).ifPresent(problem -> {
-      throw ApiException.badRequest("baseImage " + problem);
-    });
+    ImageReferences.check(image)
+        .ifPresent(problem -> {
+          throw ApiException.badRequest("baseImage " + problem);
+        });
     return image;
   }
 
@@ -100,7 +101,8 @@ final class EnvironmentInputs {
   }
 
   static Packages fromSpec(EnvironmentPackages packages) {
-    return packages == null ? Packages.empty()
+    return packages == null
+        ? Packages.empty()
         : new Packages(packages.getSystem(), packages.getPython(), packages.getNode());
   }
 
@@ -112,7 +114,8 @@ final class EnvironmentInputs {
     bounded("dockerfileExtensions", value, MAX_EXTENSIONS);
     var result = DockerfileValidator.validate(value);
     if (!result.valid()) {
-      throw ApiException.badRequest("dockerfileExtensions is not valid: " + String.join("; ", result.warnings()));
+      throw ApiException.badRequest(
+          "dockerfileExtensions is not valid: " + String.join("; ", result.warnings()));
     }
     return value;
   }
@@ -127,7 +130,8 @@ final class EnvironmentInputs {
       if (input.script() == null || input.script().isBlank()) {
         throw ApiException.badRequest(field + ".script", "is required");
       }
-      scripts.add(new EnvironmentSetupScript(name, bounded(field + ".script", input.script(), MAX_TEXT)));
+      scripts.add(
+          new EnvironmentSetupScript(name, bounded(field + ".script", input.script(), MAX_TEXT)));
     }
     return scripts;
   }
@@ -144,9 +148,11 @@ final class EnvironmentInputs {
       if (hasContent == hasUrl) {
         throw ApiException.badRequest(field, "needs either content or url (not both)");
       }
-      documents.add(hasContent
-          ? new EnvironmentDocument(title, bounded(field + ".content", input.content(), MAX_TEXT), null)
-          : new EnvironmentDocument(title, null, httpUrl(field + ".url", input.url())));
+      documents.add(
+          hasContent
+              ? new EnvironmentDocument(
+                  title, bounded(field + ".content", input.content(), MAX_TEXT), null)
+              : new EnvironmentDocument(title, null, httpUrl(field + ".url", input.url())));
     }
     return documents;
   }
@@ -155,8 +161,8 @@ final class EnvironmentInputs {
    * Variables by key; an item without a value (or with the mask) keeps the stored value of the
    * existing variable of that key, including a GitOps user's {@code valueFrom}.
    */
-  static List<EnvironmentVariable> variables(List<VariableInput> inputs, List<EnvironmentVariable> existing,
-      SecretValues values) {
+  static List<EnvironmentVariable> variables(
+      List<VariableInput> inputs, List<EnvironmentVariable> existing, SecretValues values) {
     limit("environmentVariables", inputs, EnvironmentSpec.MAX_VARIABLES);
     Set<String> seen = new HashSet<>();
     List<EnvironmentVariable> variables = new ArrayList<>();
@@ -167,15 +173,19 @@ final class EnvironmentInputs {
       if (!seen.add(key)) {
         throw ApiException.badRequest(field + ".key", "\"" + key + "\" is given twice");
       }
-      Optional<EnvironmentVariable> previous = existing.stream().filter(v -> key.equals(v.getKey())).findFirst();
+      Optional<EnvironmentVariable> previous =
+          existing.stream().filter(v -> key.equals(v.getKey())).findFirst();
       if (isKept(input.value())) {
-        EnvironmentVariable kept = previous.orElseThrow(() -> ApiException.badRequest(field + ".value", "is required"));
+        EnvironmentVariable kept =
+            previous.orElseThrow(() -> ApiException.badRequest(field + ".value", "is required"));
         if (kept.getValueFrom() == null) {
           values.carry(EnvironmentValues.variableKey(key));
         }
         variables.add(kept);
       } else {
-        values.set(EnvironmentValues.variableKey(key), bounded(field + ".value", input.value(), MAX_VALUE));
+        values.set(
+            EnvironmentValues.variableKey(key),
+            bounded(field + ".value", input.value(), MAX_VALUE));
         variables.add(new EnvironmentVariable(key));
       }
     }
@@ -183,8 +193,8 @@ final class EnvironmentInputs {
   }
 
   /** Secrets by name, kept like variables. */
-  static List<EnvironmentSecret> secrets(List<SecretInput> inputs, List<EnvironmentSecret> existing,
-      SecretValues values) {
+  static List<EnvironmentSecret> secrets(
+      List<SecretInput> inputs, List<EnvironmentSecret> existing, SecretValues values) {
     limit("secrets", inputs, EnvironmentSpec.MAX_SECRETS);
     Set<String> seen = new HashSet<>();
     List<EnvironmentSecret> secrets = new ArrayList<>();
@@ -195,18 +205,23 @@ final class EnvironmentInputs {
       if (!seen.add(name)) {
         throw ApiException.badRequest(field + ".name", "\"" + name + "\" is given twice");
       }
-      String description = input.description() == null || input.description().isBlank() ? null
-          : bounded(field + ".description", input.description(), 1000);
-      Optional<EnvironmentSecret> previous = existing.stream().filter(s -> name.equals(s.getName())).findFirst();
+      String description =
+          input.description() == null || input.description().isBlank()
+              ? null
+              : bounded(field + ".description", input.description(), 1000);
+      Optional<EnvironmentSecret> previous =
+          existing.stream().filter(s -> name.equals(s.getName())).findFirst();
       EnvironmentSecret secret = new EnvironmentSecret(name, description);
       if (isKept(input.value())) {
-        EnvironmentSecret kept = previous.orElseThrow(() -> ApiException.badRequest(field + ".value", "is required"));
+        EnvironmentSecret kept =
+            previous.orElseThrow(() -> ApiException.badRequest(field + ".value", "is required"));
         secret.setValueFrom(kept.getValueFrom());
         if (kept.getValueFrom() == null) {
           values.carry(EnvironmentValues.secretKey(name));
         }
       } else {
-        values.set(EnvironmentValues.secretKey(name), bounded(field + ".value", input.value(), MAX_VALUE));
+        values.set(
+            EnvironmentValues.secretKey(name), bounded(field + ".value", input.value(), MAX_VALUE));
       }
       secrets.add(secret);
     }
@@ -215,10 +230,13 @@ final class EnvironmentInputs {
 
   /**
    * MCP servers, checked as the contract's item (stdio needs a command, http a valid http(s) url;
-   * names unique); a bearer token goes to the Secret and the spec keeps a reference to it. An absent
-   * token (or the mask) keeps the server's stored one; an empty string removes it.
+   * names unique); a bearer token goes to the Secret and the spec keeps a reference to it. An
+   * absent token (or the mask) keeps the server's stored one; an empty string removes it.
    */
-  static List<McpServer> mcpServers(List<McpServerInput> inputs, List<McpServer> existing, String secretName,
+  static List<McpServer> mcpServers(
+      List<McpServerInput> inputs,
+      List<McpServer> existing,
+      String secretName,
       SecretValues values) {
     limit("mcpServers", inputs, EnvironmentSpec.MAX_MCP_SERVERS);
     Set<String> seen = new HashSet<>();
@@ -233,7 +251,8 @@ final class EnvironmentInputs {
       server.setType(input.type());
       String name = requiredText(field + ".name", input.name(), 63);
       if (!MCP_NAME.matcher(name).matches()) {
-        throw ApiException.badRequest(field + ".name",
+        throw ApiException.badRequest(
+            field + ".name",
             "must start with a letter or digit and hold only letters, digits, '.', '_' and '-'");
       }
       if (!seen.add(name)) {
@@ -241,15 +260,25 @@ final class EnvironmentInputs {
       }
       server.setName(name);
       server.setEnabled(input.enabled() == null || input.enabled());
-      server.setStartupTimeoutSec(seconds(field + ".startupTimeoutSec", input.startupTimeoutSec(),
-          McpServer.DEFAULT_STARTUP_TIMEOUT_SEC, McpServer.MAX_STARTUP_TIMEOUT_SEC));
-      server.setToolTimeoutSec(seconds(field + ".toolTimeoutSec", input.toolTimeoutSec(),
-          McpServer.DEFAULT_TOOL_TIMEOUT_SEC, McpServer.MAX_TOOL_TIMEOUT_SEC));
+      server.setStartupTimeoutSec(
+          seconds(
+              field + ".startupTimeoutSec",
+              input.startupTimeoutSec(),
+              McpServer.DEFAULT_STARTUP_TIMEOUT_SEC,
+              McpServer.MAX_STARTUP_TIMEOUT_SEC));
+      server.setToolTimeoutSec(
+          seconds(
+              field + ".toolTimeoutSec",
+              input.toolTimeoutSec(),
+              McpServer.DEFAULT_TOOL_TIMEOUT_SEC,
+              McpServer.MAX_TOOL_TIMEOUT_SEC));
       if (McpServer.STDIO.equals(input.type())) {
         server.setCommand(requiredText(field + ".command", input.command(), 1024));
         server.setArgs(arguments(field + ".args", input.args()));
-        if (input.url() != null || (input.bearerToken() != null && !input.bearerToken().isEmpty())) {
-          throw ApiException.badRequest(field, "of type stdio takes command and args, not url or bearerToken");
+        if (input.url() != null
+            || (input.bearerToken() != null && !input.bearerToken().isEmpty())) {
+          throw ApiException.badRequest(
+              field, "of type stdio takes command and args, not url or bearerToken");
         }
       } else {
         if (input.url() == null) {
@@ -257,25 +286,36 @@ final class EnvironmentInputs {
         }
         server.setUrl(httpUrl(field + ".url", input.url()));
         if (input.command() != null || (input.args() != null && !input.args().isEmpty())) {
-          throw ApiException.badRequest(field, "of type http takes url and bearerToken, not command or args");
+          throw ApiException.badRequest(
+              field, "of type http takes url and bearerToken, not command or args");
         }
         server.setArgs(null);
-        server.setBearerTokenFrom(bearerToken(field, name, input.bearerToken(), existing, secretName, values));
+        server.setBearerTokenFrom(
+            bearerToken(field, name, input.bearerToken(), existing, secretName, values));
       }
       servers.add(server);
     }
     return servers;
   }
 
-  private static ValueSource bearerToken(String field, String name, String token, List<McpServer> existing,
-      String secretName, SecretValues values) {
+  private static ValueSource bearerToken(
+      String field,
+      String name,
+      String token,
+      List<McpServer> existing,
+      String secretName,
+      SecretValues values) {
     String key = EnvironmentValues.bearerTokenKey(name);
     if (isKept(token)) {
-      Optional<ValueSource> previous = existing.stream()
-          .filter(server -> name.equals(server.getName()) && server.getBearerTokenFrom() != null)
-          .map(McpServer::getBearerTokenFrom)
-          .findFirst();
-      previous.filter(source -> isOwn(source, secretName, key)).ifPresent(source -> values.carry(key));
+      Optional<ValueSource> previous =
+          existing.stream()
+              .filter(
+                  server -> name.equals(server.getName()) && server.getBearerTokenFrom() != null)
+              .map(McpServer::getBearerTokenFrom)
+              .findFirst();
+      previous
+          .filter(source -> isOwn(source, secretName, key))
+          .ifPresent(source -> values.carry(key));
       return previous.orElse(null);
     }
     if (token.isEmpty()) {
@@ -322,8 +362,10 @@ final class EnvironmentInputs {
     try {
       URI uri = new URI(url);
       String scheme = uri.getScheme();
-      if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
-          || uri.getHost() == null || url.length() > 2048) {
+      if (scheme == null
+          || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+          || uri.getHost() == null
+          || url.length() > 2048) {
         throw ApiException.badRequest(field, "must be an http:// or https:// URL with a host");
       }
       return url;
@@ -337,8 +379,8 @@ final class EnvironmentInputs {
       throw ApiException.badRequest(field, "is required");
     }
     if (value.length() > 256 || !VARIABLE_NAME.matcher(value).matches()) {
-      throw ApiException.badRequest(field,
-          "must be a variable name: letters, digits and '_', not starting with a digit");
+      throw ApiException.badRequest(
+          field, "must be a variable name: letters, digits and '_', not starting with a digit");
     }
     return value;
   }

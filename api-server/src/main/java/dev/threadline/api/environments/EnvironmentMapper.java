@@ -27,7 +27,8 @@ final class EnvironmentMapper {
 
   /** Creation time, then name: a stable order even within one second of creation timestamps. */
   static final Comparator<Environment> LIST_ORDER =
-      Comparator.comparing(EnvironmentMapper::createdAt, Comparator.nullsLast(Comparator.naturalOrder()))
+      Comparator.comparing(
+              EnvironmentMapper::createdAt, Comparator.nullsLast(Comparator.naturalOrder()))
           .thenComparing(environment -> environment.getMetadata().getName());
 
   private EnvironmentMapper() {}
@@ -37,10 +38,13 @@ final class EnvironmentMapper {
   }
 
   /** The view, showing the webhook secrets this write generated (by URL). */
-  static EnvironmentView toView(Environment environment, String userId, Map<String, String> generatedSecrets) {
+  static EnvironmentView toView(
+      Environment environment, String userId, Map<String, String> generatedSecrets) {
     EnvironmentSpec spec = spec(environment);
-    EnvironmentStatus status = Optional.ofNullable(environment.getStatus()).orElseGet(EnvironmentStatus::new);
-    EnvironmentPackages packages = Optional.ofNullable(spec.getPackages()).orElseGet(EnvironmentPackages::new);
+    EnvironmentStatus status =
+        Optional.ofNullable(environment.getStatus()).orElseGet(EnvironmentStatus::new);
+    EnvironmentPackages packages =
+        Optional.ofNullable(spec.getPackages()).orElseGet(EnvironmentPackages::new);
     return new EnvironmentView(
         ResourceIds.toId(environment.getMetadata().getName()),
         userId,
@@ -48,17 +52,25 @@ final class EnvironmentMapper {
         spec.getDescription(),
         spec.getBaseImage(),
         spec.getDockerfileExtensions(),
-        Optional.ofNullable(spec.getRuntimes()).map(LinkedHashMap::new).orElseGet(LinkedHashMap::new),
+        Optional.ofNullable(spec.getRuntimes())
+            .map(LinkedHashMap::new)
+            .orElseGet(LinkedHashMap::new),
         packagesView(packages),
         list(spec.getEnvironmentVariables()).stream()
-            .map(v -> new EnvironmentView.VariableView(v.getKey(), EnvironmentValues.MASK)).toList(),
+            .map(v -> new EnvironmentView.VariableView(v.getKey(), EnvironmentValues.MASK))
+            .toList(),
         list(spec.getSecrets()).stream()
-            .map(s -> new EnvironmentView.SecretView(s.getName(), s.getDescription(), EnvironmentValues.MASK)).toList(),
+            .map(s ->
+                new EnvironmentView.SecretView(
+                    s.getName(), s.getDescription(), EnvironmentValues.MASK))
+            .toList(),
         list(spec.getSetupScripts()).stream()
-            .map(s -> new EnvironmentView.SetupScriptView(s.getName(), s.getScript())).toList(),
+            .map(s -> new EnvironmentView.SetupScriptView(s.getName(), s.getScript()))
+            .toList(),
         list(spec.getMcpServers()).stream().map(EnvironmentMapper::mcpView).toList(),
         list(spec.getDocumentation()).stream()
-            .map(d -> new EnvironmentView.DocumentView(d.getTitle(), d.getContent(), d.getUrl())).toList(),
+            .map(d -> new EnvironmentView.DocumentView(d.getTitle(), d.getContent(), d.getUrl()))
+            .toList(),
         !Boolean.FALSE.equals(spec.getInternetAccess()),
         buildStatus(environment).value(),
         status.getBuildHash(),
@@ -84,7 +96,8 @@ final class EnvironmentMapper {
 
   static EnvironmentView.PackagesView packagesView(EnvironmentPackages packages) {
     return new EnvironmentView.PackagesView(
-        List.copyOf(list(packages.getSystem())), List.copyOf(list(packages.getPython())),
+        List.copyOf(list(packages.getSystem())),
+        List.copyOf(list(packages.getPython())),
         List.copyOf(list(packages.getNode())));
   }
 
@@ -97,13 +110,15 @@ final class EnvironmentMapper {
     if (hasPendingBuildRequest(environment)) {
       return BuildStatus.BUILDING;
     }
-    return Optional.ofNullable(environment.getStatus()).map(EnvironmentStatus::getBuildStatus)
+    return Optional.ofNullable(environment.getStatus())
+        .map(EnvironmentStatus::getBuildStatus)
         .orElse(BuildStatus.PENDING);
   }
 
   static boolean hasPendingBuildRequest(Environment environment) {
     var request = spec(environment).getBuildRequest();
-    String taken = environment.getStatus() == null ? null : environment.getStatus().getBuildRequestId();
+    String taken =
+        environment.getStatus() == null ? null : environment.getStatus().getBuildRequestId();
     return request != null && request.getId() != null && !request.getId().equals(taken);
   }
 
@@ -125,17 +140,21 @@ final class EnvironmentMapper {
    */
   static boolean hasRestId(Environment environment) {
     String name = environment.getMetadata().getName();
-    return ResourceIds.isValidName(name) && ResourceIds.toName(ResourceIds.toId(name), ID_PREFIX).isPresent();
+    return ResourceIds.isValidName(name)
+        && ResourceIds.toName(ResourceIds.toId(name), ID_PREFIX).isPresent();
   }
 
-  static Environment newEnvironment(String namespace, String name, EnvironmentSpec spec, Instant now) {
+  static Environment newEnvironment(
+      String namespace, String name, EnvironmentSpec spec, Instant now) {
     Environment environment = new Environment();
-    environment.setMetadata(new ObjectMetaBuilder()
-        .withNamespace(namespace)
-        .withName(name)
-        .withLabels(new LinkedHashMap<>(Map.of(Labels.MANAGED_BY, Labels.MANAGER)))
-        .withAnnotations(new LinkedHashMap<>(Map.of(Annotations.UPDATED_AT, Timestamps.format(now))))
-        .build());
+    environment.setMetadata(
+        new ObjectMetaBuilder()
+            .withNamespace(namespace)
+            .withName(name)
+            .withLabels(new LinkedHashMap<>(Map.of(Labels.MANAGED_BY, Labels.MANAGER)))
+            .withAnnotations(
+                new LinkedHashMap<>(Map.of(Annotations.UPDATED_AT, Timestamps.format(now))))
+            .build());
     environment.setSpec(spec);
     return environment;
   }
@@ -147,7 +166,8 @@ final class EnvironmentMapper {
 
   static void setAnnotation(Environment environment, String key, String value) {
     Map<String, String> annotations =
-        new LinkedHashMap<>(Optional.ofNullable(environment.getMetadata().getAnnotations()).orElse(Map.of()));
+        new LinkedHashMap<>(
+            Optional.ofNullable(environment.getMetadata().getAnnotations()).orElse(Map.of()));
     if (value == null) {
       annotations.remove(key);
     } else {
@@ -179,7 +199,8 @@ final class EnvironmentMapper {
         http ? server.getUrl() : null,
         http && server.getBearerTokenFrom() != null ? EnvironmentValues.MASK : null,
         !Boolean.FALSE.equals(server.getEnabled()),
-        Objects.requireNonNullElse(server.getStartupTimeoutSec(), McpServer.DEFAULT_STARTUP_TIMEOUT_SEC),
+        Objects.requireNonNullElse(
+            server.getStartupTimeoutSec(), McpServer.DEFAULT_STARTUP_TIMEOUT_SEC),
         Objects.requireNonNullElse(server.getToolTimeoutSec(), McpServer.DEFAULT_TOOL_TIMEOUT_SEC));
   }
 

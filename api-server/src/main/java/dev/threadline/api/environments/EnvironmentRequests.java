@@ -31,12 +31,13 @@ final class EnvironmentRequests {
       List<WebhookInput> webhooks) {}
 
   /**
-   * {@code PATCH /environments/:id}: every field optional; an absent or null field stays as it is. A
-   * list given replaces the list. In {@code environmentVariables}, {@code secrets} and {@code
-   * mcpServers}, an item whose value (or bearerToken) is absent or the mask {@code "****"} keeps the
-   * stored value of the same key, so a client can send back what it read. {@code isActive: true}
-   * restores a soft-deleted environment. {@code webhooks} given replaces the whole list ({@code []}
-   * removes them all); an item without {@code secret} keeps the stored secret of the same URL.
+   * {@code PATCH /environments/:id}: every field optional; an absent or null field stays as it is.
+   * A list given replaces the list. In {@code environmentVariables}, {@code secrets} and {@code
+   * mcpServers}, an item whose value (or bearerToken) is absent or the mask {@code "****"} keeps
+   * the stored value of the same key, so a client can send back what it read. {@code isActive:
+   * true} restores a soft-deleted environment. {@code webhooks} given replaces the whole list
+   * ({@code []} removes them all); an item without {@code secret} keeps the stored secret of the
+   * same URL.
    */
   record Update(
       String name,

@@ -11,7 +11,10 @@ final class EnvironmentResponses {
   /** {@code {environment}}: every single-environment answer is wrapped, as set-default's is. */
   record Single(EnvironmentView environment) {}
 
-  /** {@code DELETE}: what was deleted and how; a soft delete is undone with {@code PATCH {isActive: true}}. */
+  /**
+   * {@code DELETE}: what was deleted and how; a soft delete is undone with {@code PATCH {isActive:
+   * true}}.
+   */
   record Deleted(boolean success, String id, boolean hard) {}
 
   record AvailableRuntimes(Map<String, List<String>> runtimes) {}
@@ -34,7 +37,9 @@ final class EnvironmentResponses {
 
   record BuildLogs(String buildLogs, String buildStatus) {}
 
-  /** Success: {@code {success: true, imageTag, message}}; failure: {@code {success: false, error}}. */
+  /**
+   * Success: {@code {success: true, imageTag, message}}; failure: {@code {success: false, error}}.
+   */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   record TestBuild(boolean success, String imageTag, String message, String error) {
     static TestBuild succeeded(String imageTag, String message) {

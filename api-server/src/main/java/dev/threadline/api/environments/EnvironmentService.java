@@ -4,14 +4,14 @@ import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.paging.ListEnvelope;
 import dev.threadline.api.paging.PageRequest;
+import dev.threadline.api.webhooks.ConfiguredOn;
+import dev.threadline.api.webhooks.WebhookChange;
+import dev.threadline.api.webhooks.WebhookSecrets;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentPackages;
 import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.crds.environment.EnvironmentValues;
-import dev.threadline.api.webhooks.ConfiguredOn;
-import dev.threadline.api.webhooks.WebhookChange;
-import dev.threadline.api.webhooks.WebhookSecrets;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +33,10 @@ public final class EnvironmentService {
   private final WebhookSecrets webhookSecrets;
   private final Clock clock;
 
-  EnvironmentService(EnvironmentStore store, DefaultEnvironments defaults, WebhookSecrets webhookSecrets,
+  EnvironmentService(
+      EnvironmentStore store,
+      DefaultEnvironments defaults,
+      WebhookSecrets webhookSecrets,
       Clock clock) {
     this.store = store;
     this.defaults = defaults;
@@ -51,12 +54,16 @@ public final class EnvironmentService {
     SecretValues values = SecretValues.none();
     new SpecChange(request).applyTo(spec, EnvironmentValues.secretName(name), values);
     WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.ENVIRONMENT);
-    WebhookChange.Resolved resolved = webhooks == null ? null : webhooks.resolve(name, List.of(), Map.of());
+    WebhookChange.Resolved resolved =
+        webhooks == null ? null : webhooks.resolve(name, List.of(), Map.of());
     if (resolved != null) {
       spec.setWebhooks(resolved.endpoints());
     }
-    spec.setIsDefault(false); // made default below, through the one path that keeps a single default
-    Environment created = store.create(EnvironmentMapper.newEnvironment(tenant.namespace(), name, spec, clock.instant()));
+    spec.setIsDefault(
+        false); // made default below, through the one path that keeps a single default
+    Environment created =
+        store.create(
+            EnvironmentMapper.newEnvironment(tenant.namespace(), name, spec, clock.instant()));
     try {
       if (!values.data().isEmpty()) {
         store.writeValues(created, values.data());
@@ -73,15 +80,19 @@ public final class EnvironmentService {
       created = defaults.setDefault(tenant.namespace(), name);
     }
     log.info("Environment({}/{}) created", tenant.namespace(), name);
-    return EnvironmentMapper.toView(created, tenant.userId(), resolved == null ? Map.of() : resolved.generated());
+    return EnvironmentMapper.toView(
+        created, tenant.userId(), resolved == null ? Map.of() : resolved.generated());
   }
 
-  public ListEnvelope<EnvironmentSummary> list(Tenant tenant, boolean active, Boolean isDefault, PageRequest page) {
-    List<Environment> sorted = store.list(tenant.namespace()).stream()
-        .filter(environment -> EnvironmentMapper.isActive(environment) == active)
-        .filter(environment -> isDefault == null || EnvironmentMapper.isDefault(environment) == isDefault)
-        .sorted(EnvironmentMapper.LIST_ORDER)
-        .toList();
+  public ListEnvelope<EnvironmentSummary> list(
+      Tenant tenant, boolean active, Boolean isDefault, PageRequest page) {
+    List<Environment> sorted =
+        store.list(tenant.namespace()).stream()
+            .filter(environment -> EnvironmentMapper.isActive(environment) == active)
+            .filter(environment ->
+                isDefault == null || EnvironmentMapper.isDefault(environment) == isDefault)
+            .sorted(EnvironmentMapper.LIST_ORDER)
+            .toList();
     return page.apply(sorted).map(EnvironmentMapper::toSummary);
   }
 
@@ -99,7 +110,8 @@ public final class EnvironmentService {
     return EnvironmentMapper.toView(defaults.setDefault(tenant.namespace(), name), tenant.userId());
   }
 
-  public EnvironmentView update(Tenant tenant, String environmentId, EnvironmentRequests.Update request) {
+  public EnvironmentView update(
+      Tenant tenant, String environmentId, EnvironmentRequests.Update request) {
     if (request == null) {
       throw ApiException.badRequest("Request body is required");
     }
@@ -107,32 +119,40 @@ public final class EnvironmentService {
     SpecChange change = new SpecChange(request);
     String displayName = request.name() == null ? null : EnvironmentInputs.name(request.name());
     WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.ENVIRONMENT);
-    Map<String, String> stored = change.touchesValues() ? store.values(tenant.namespace(), name) : Map.of();
-    Map<String, String> storedSecrets = webhooks == null ? Map.of() : webhookSecrets.read(tenant.namespace(), name);
+    Map<String, String> stored =
+        change.touchesValues() ? store.values(tenant.namespace(), name) : Map.of();
+    Map<String, String> storedSecrets =
+        webhooks == null ? Map.of() : webhookSecrets.read(tenant.namespace(), name);
     AtomicReference<WebhookChange.Resolved> resolved = new AtomicReference<>();
     AtomicReference<SecretValues> values = new AtomicReference<>();
-    Environment updated = store.update(tenant.namespace(), name, current -> {
-          EnvironmentSpec spec = EnvironmentMapper.spec(current);
-          current.setSpec(spec);
-          if (displayName != null) {
-            spec.setDisplayName(displayName);
-          }
-          values.set(SecretValues.startingFrom(stored));
-          change.applyTo(spec, EnvironmentValues.secretName(name), values.get());
-          if (Boolean.FALSE.equals(request.isDefault()) || Boolean.FALSE.equals(request.isActive())) {
-            spec.setIsDefault(false);
-          }
-          if (request.isActive() != null) {
-            spec.setIsActive(request.isActive());
-          }
-          if (webhooks != null) {
-            resolved.set(webhooks.resolve(name, spec.getWebhooks(), storedSecrets));
-            spec.setWebhooks(resolved.get().endpoints());
-          }
-          EnvironmentMapper.touch(current, clock.instant());
-          return current;
-        })
-        .orElseThrow(() -> notFound(environmentId));
+    Environment updated =
+        store
+            .update(
+                tenant.namespace(),
+                name,
+                current -> {
+                  EnvironmentSpec spec = EnvironmentMapper.spec(current);
+                  current.setSpec(spec);
+                  if (displayName != null) {
+                    spec.setDisplayName(displayName);
+                  }
+                  values.set(SecretValues.startingFrom(stored));
+                  change.applyTo(spec, EnvironmentValues.secretName(name), values.get());
+                  if (Boolean.FALSE.equals(request.isDefault())
+                      || Boolean.FALSE.equals(request.isActive())) {
+                    spec.setIsDefault(false);
+                  }
+                  if (request.isActive() != null) {
+                    spec.setIsActive(request.isActive());
+                  }
+                  if (webhooks != null) {
+                    resolved.set(webhooks.resolve(name, spec.getWebhooks(), storedSecrets));
+                    spec.setWebhooks(resolved.get().endpoints());
+                  }
+                  EnvironmentMapper.touch(current, clock.instant());
+                  return current;
+                })
+            .orElseThrow(() -> notFound(environmentId));
     if (change.touchesValues() && values.get().changed()) {
       store.writeValues(updated, values.get().data());
     }
@@ -142,11 +162,14 @@ public final class EnvironmentService {
     if (Boolean.TRUE.equals(request.isDefault())) {
       updated = defaults.setDefault(tenant.namespace(), name);
     }
-    return EnvironmentMapper.toView(updated, tenant.userId(),
-        resolved.get() == null ? Map.of() : resolved.get().generated());
+    return EnvironmentMapper.toView(
+        updated, tenant.userId(), resolved.get() == null ? Map.of() : resolved.get().generated());
   }
 
-  /** Soft delete (hidden, no longer the default) unless {@code hard}: then the resource and its Secret go. */
+  /**
+   * Soft delete (hidden, no longer the default) unless {@code hard}: then the resource and its
+   * Secret go.
+   */
   public EnvironmentResponses.Deleted delete(Tenant tenant, String environmentId, boolean hard) {
     String name = nameOf(environmentId);
     if (hard) {
@@ -156,15 +179,20 @@ public final class EnvironmentService {
       webhookSecrets.delete(tenant.namespace(), name);
       log.info("Environment({}/{}) deleted", tenant.namespace(), name);
     } else {
-      store.update(tenant.namespace(), name, current -> {
-        EnvironmentSpec spec = EnvironmentMapper.spec(current);
-        spec.setIsActive(false);
-        spec.setIsDefault(false);
-        current.setSpec(spec);
-        EnvironmentMapper.setAnnotation(current, DefaultEnvironments.DEFAULT_SINCE, null);
-        EnvironmentMapper.touch(current, clock.instant());
-        return current;
-      }).orElseThrow(() -> notFound(environmentId));
+      store
+          .update(
+              tenant.namespace(),
+              name,
+              current -> {
+                EnvironmentSpec spec = EnvironmentMapper.spec(current);
+                spec.setIsActive(false);
+                spec.setIsDefault(false);
+                current.setSpec(spec);
+                EnvironmentMapper.setAnnotation(current, DefaultEnvironments.DEFAULT_SINCE, null);
+                EnvironmentMapper.touch(current, clock.instant());
+                return current;
+              })
+          .orElseThrow(() -> notFound(environmentId));
       log.info("Environment({}/{}) deactivated", tenant.namespace(), name);
     }
     return new EnvironmentResponses.Deleted(true, environmentId, hard);
@@ -172,11 +200,14 @@ public final class EnvironmentService {
 
   /** The tenant's environment from the cache, or 404. Shared object: do not modify. */
   Environment find(Tenant tenant, String environmentId) {
-    return store.find(tenant.namespace(), nameOf(environmentId)).orElseThrow(() -> notFound(environmentId));
+    return store
+        .find(tenant.namespace(), nameOf(environmentId))
+        .orElseThrow(() -> notFound(environmentId));
   }
 
   static String nameOf(String environmentId) {
-    return ResourceIds.toName(environmentId, EnvironmentMapper.ID_PREFIX).orElseThrow(() -> notFound(environmentId));
+    return ResourceIds.toName(environmentId, EnvironmentMapper.ID_PREFIX)
+        .orElseThrow(() -> notFound(environmentId));
   }
 
   static String idOf(String name) {
@@ -205,24 +236,49 @@ public final class EnvironmentService {
     private final Boolean internetAccess;
 
     SpecChange(EnvironmentRequests.Create request) {
-      this(request.description(), request.baseImage(), request.runtimes(), request.packages(),
-          request.dockerfileExtensions(), request.environmentVariables(), request.secrets(), request.setupScripts(),
-          request.mcpServers(), request.documentation(), request.internetAccess());
+      this(
+          request.description(),
+          request.baseImage(),
+          request.runtimes(),
+          request.packages(),
+          request.dockerfileExtensions(),
+          request.environmentVariables(),
+          request.secrets(),
+          request.setupScripts(),
+          request.mcpServers(),
+          request.documentation(),
+          request.internetAccess());
     }
 
     SpecChange(EnvironmentRequests.Update request) {
-      this(request.description(), request.baseImage(), request.runtimes(), request.packages(),
-          request.dockerfileExtensions(), request.environmentVariables(), request.secrets(), request.setupScripts(),
-          request.mcpServers(), request.documentation(), request.internetAccess());
+      this(
+          request.description(),
+          request.baseImage(),
+          request.runtimes(),
+          request.packages(),
+          request.dockerfileExtensions(),
+          request.environmentVariables(),
+          request.secrets(),
+          request.setupScripts(),
+          request.mcpServers(),
+          request.documentation(),
+          request.internetAccess());
     }
 
     // Everything that needs no stored state is validated here, before any round trip; the lists
     // with values are checked in applyTo, against what is stored.
-    private SpecChange(String description, String baseImage, Map<String, String> runtimes,
-        EnvironmentRequests.PackagesInput packages, String extensions,
-        List<EnvironmentRequests.VariableInput> variables, List<EnvironmentRequests.SecretInput> secrets,
-        List<EnvironmentRequests.SetupScriptInput> setupScripts, List<EnvironmentRequests.McpServerInput> mcpServers,
-        List<EnvironmentRequests.DocumentInput> documentation, Boolean internetAccess) {
+    private SpecChange(
+        String description,
+        String baseImage,
+        Map<String, String> runtimes,
+        EnvironmentRequests.PackagesInput packages,
+        String extensions,
+        List<EnvironmentRequests.VariableInput> variables,
+        List<EnvironmentRequests.SecretInput> secrets,
+        List<EnvironmentRequests.SetupScriptInput> setupScripts,
+        List<EnvironmentRequests.McpServerInput> mcpServers,
+        List<EnvironmentRequests.DocumentInput> documentation,
+        Boolean internetAccess) {
       this.descriptionGiven = description != null;
       this.description = EnvironmentInputs.description(description);
       this.baseImageGiven = baseImage != null;
@@ -234,8 +290,10 @@ public final class EnvironmentService {
       this.variables = variables;
       this.secrets = secrets;
       this.mcpServers = mcpServers;
-      this.setupScripts = setupScripts == null ? null : EnvironmentInputs.setupScripts(setupScripts);
-      this.documentation = documentation == null ? null : EnvironmentInputs.documentation(documentation);
+      this.setupScripts =
+          setupScripts == null ? null : EnvironmentInputs.setupScripts(setupScripts);
+      this.documentation =
+          documentation == null ? null : EnvironmentInputs.documentation(documentation);
       this.internetAccess = internetAccess;
     }
 
@@ -271,16 +329,24 @@ public final class EnvironmentService {
       // Lists with values: what is kept or replaced depends on the stored state, hence here.
       carryUnchanged(spec, values, secretName);
       if (variables != null) {
-        spec.setEnvironmentVariables(EnvironmentInputs.variables(variables,
-            Optional.ofNullable(spec.getEnvironmentVariables()).orElse(List.of()), values));
+        spec.setEnvironmentVariables(
+            EnvironmentInputs.variables(
+                variables,
+                Optional.ofNullable(spec.getEnvironmentVariables()).orElse(List.of()),
+                values));
       }
       if (secrets != null) {
-        spec.setSecrets(EnvironmentInputs.secrets(secrets, Optional.ofNullable(spec.getSecrets()).orElse(List.of()),
-            values));
+        spec.setSecrets(
+            EnvironmentInputs.secrets(
+                secrets, Optional.ofNullable(spec.getSecrets()).orElse(List.of()), values));
       }
       if (mcpServers != null) {
-        spec.setMcpServers(EnvironmentInputs.mcpServers(mcpServers,
-            Optional.ofNullable(spec.getMcpServers()).orElse(List.of()), secretName, values));
+        spec.setMcpServers(
+            EnvironmentInputs.mcpServers(
+                mcpServers,
+                Optional.ofNullable(spec.getMcpServers()).orElse(List.of()),
+                secretName,
+                values));
       }
     }
 
@@ -298,8 +364,10 @@ public final class EnvironmentService {
       }
       if (mcpServers == null) {
         Optional.ofNullable(spec.getMcpServers()).orElse(List.of()).stream()
-            .filter(m -> m.getBearerTokenFrom() != null && m.getBearerTokenFrom().getSecretKeyRef() != null
-                && secretName.equals(m.getBearerTokenFrom().getSecretKeyRef().getName()))
+            .filter(m ->
+                m.getBearerTokenFrom() != null
+                    && m.getBearerTokenFrom().getSecretKeyRef() != null
+                    && secretName.equals(m.getBearerTokenFrom().getSecretKeyRef().getName()))
             .forEach(m -> values.carry(m.getBearerTokenFrom().getSecretKeyRef().getKey()));
       }
     }

@@ -26,7 +26,10 @@ final class EnvironmentStore extends CachedResourceStore<Environment> {
 
   private final Clock clock;
 
-  EnvironmentStore(KubernetesClient client, ManagedInformer<Environment> cache, Duration visibilityTimeout,
+  EnvironmentStore(
+      KubernetesClient client,
+      ManagedInformer<Environment> cache,
+      Duration visibilityTimeout,
       Clock clock) {
     super(client, Environment.class, cache, visibilityTimeout);
     this.clock = clock;
@@ -49,11 +52,14 @@ final class EnvironmentStore extends CachedResourceStore<Environment> {
 
   /** Every live environment of a namespace, from the API server. Private copies. */
   List<Environment> readAll(String namespace) {
-    return resources().inNamespace(namespace).list().getItems().stream().filter(EnvironmentStore::isLive).toList();
+    return resources().inNamespace(namespace).list().getItems().stream()
+        .filter(EnvironmentStore::isLive)
+        .toList();
   }
 
   /** A private deep copy of a spec, e.g. of a cached object's, to try a change on. */
-  dev.threadline.crds.environment.EnvironmentSpec copy(dev.threadline.crds.environment.EnvironmentSpec spec) {
+  dev.threadline.crds.environment.EnvironmentSpec copy(
+      dev.threadline.crds.environment.EnvironmentSpec spec) {
     return client.getKubernetesSerialization().clone(spec);
   }
 
@@ -67,16 +73,22 @@ final class EnvironmentStore extends CachedResourceStore<Environment> {
 
   /** The values stored for an Environment (decoded), empty when it has none. */
   Map<String, String> values(String namespace, String name) {
-    Secret secret = client.secrets().inNamespace(namespace).withName(EnvironmentValues.secretName(name)).get();
+    Secret secret =
+        client.secrets().inNamespace(namespace).withName(EnvironmentValues.secretName(name)).get();
     Map<String, String> values = new LinkedHashMap<>();
     if (secret != null && secret.getData() != null) {
-      secret.getData().forEach((key, encoded) ->
-          values.put(key, new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8)));
+      secret
+          .getData()
+          .forEach((key, encoded) ->
+              values.put(
+                  key, new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8)));
     }
     return values;
   }
 
-  /** Writes the Environment's values Secret, owned by it (created, replaced, or deleted when empty). */
+  /**
+   * Writes the Environment's values Secret, owned by it (created, replaced, or deleted when empty).
+   */
   void writeValues(Environment environment, Map<String, String> values) {
     String namespace = environment.getMetadata().getNamespace();
     String name = EnvironmentValues.secretName(environment.getMetadata().getName());
@@ -84,8 +96,14 @@ final class EnvironmentStore extends CachedResourceStore<Environment> {
       client.secrets().inNamespace(namespace).withName(name).delete();
       return;
     }
-    Secret secret = OwnedSecrets.of(environment, name, EnvironmentValues.ENVIRONMENT_LABEL, OwnedSecrets.encode(values));
-    client.secrets().inNamespace(namespace).resource(secret).createOr(existing -> existing.update());
+    Secret secret =
+        OwnedSecrets.of(
+            environment, name, EnvironmentValues.ENVIRONMENT_LABEL, OwnedSecrets.encode(values));
+    client
+        .secrets()
+        .inNamespace(namespace)
+        .resource(secret)
+        .createOr(existing -> existing.update());
   }
 
   /** An environment being deleted (finalizers pending) is already gone for REST clients. */

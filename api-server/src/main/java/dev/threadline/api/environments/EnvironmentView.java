@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An environment as REST clients see it: the contract's fields, then webhooks. Values of variables and
- * secrets, and MCP bearer tokens, are never returned: each shows as {@code "****"}. Times are ISO
- * 8601 UTC with {@code Z}. {@code buildLogs} is null here; {@code GET .../build/logs} serves them.
- * {@code webhooks} is beyond the contract: a signing secret shows only in the answer to the write
- * that generated it.
+ * An environment as REST clients see it: the contract's fields, then webhooks. Values of variables
+ * and secrets, and MCP bearer tokens, are never returned: each shows as {@code "****"}. Times are
+ * ISO 8601 UTC with {@code Z}. {@code buildLogs} is null here; {@code GET .../build/logs} serves
+ * them. {@code webhooks} is beyond the contract: a signing secret shows only in the answer to the
+ * write that generated it.
  */
 public record EnvironmentView(
     String id,
@@ -50,7 +50,10 @@ public record EnvironmentView(
 
   public record SetupScriptView(String name, String script) {}
 
-  /** stdio servers carry command and args, http servers url and a masked bearerToken (null when none). */
+  /**
+   * stdio servers carry command and args, http servers url and a masked bearerToken (null when
+   * none).
+   */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record McpServerView(
       String type,

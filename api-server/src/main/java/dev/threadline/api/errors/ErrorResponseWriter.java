@@ -25,7 +25,10 @@ public class ErrorResponseWriter {
   public void write(HttpServletResponse response, MappedError error) throws IOException {
     if (response.isCommitted()) {
       // Too late for a status line: the client already got part of a response.
-      log.warn("Response already committed; dropping error {} {}", error.status(), error.body().message());
+      log.warn(
+          "Response already committed; dropping error {} {}",
+          error.status(),
+          error.body().message());
       return;
     }
     response.resetBuffer();

@@ -34,46 +34,62 @@ public class ExceptionMapper {
   private static final Logger log = LoggerFactory.getLogger(ExceptionMapper.class);
 
   /**
-   * Maps a failure. {@code request} describes the request (e.g. {@code GET /v1/agents}) for the
-   * log only.
+   * Maps a failure. {@code request} describes the request (e.g. {@code GET /v1/agents}) for the log
+   * only.
    */
   public MappedError map(Throwable failure, String request) {
     return switch (failure) {
       case ApiException api -> MappedError.of(api);
-      case HttpMessageNotReadableException unreadable -> RequestBodyErrors.describe(unreadable)
-          .map(message -> MappedError.of(ErrorKind.BAD_REQUEST, message))
-          .orElseGet(() -> internal(failure, request));
-      case MethodArgumentTypeMismatchException mismatch -> MappedError.of(
-          ErrorKind.BAD_REQUEST,
-          mismatch.getName() + " must be " + JsonTypeNames.describe(mismatch.getRequiredType(), false));
-      case TypeMismatchException mismatch -> MappedError.of(
-          ErrorKind.BAD_REQUEST,
-          Optional.ofNullable(mismatch.getPropertyName()).orElse("A parameter")
-              + " must be " + JsonTypeNames.describe(mismatch.getRequiredType(), false));
-      case MissingServletRequestParameterException missing -> MappedError.of(
-          ErrorKind.BAD_REQUEST, missing.getParameterName() + " is required");
-      case MissingRequestHeaderException missing -> MappedError.of(
-          ErrorKind.BAD_REQUEST, "The " + missing.getHeaderName() + " header is required");
+      case HttpMessageNotReadableException unreadable ->
+          RequestBodyErrors.describe(unreadable)
+              .map(message -> MappedError.of(ErrorKind.BAD_REQUEST, message))
+              .orElseGet(() -> internal(failure, request));
+      case MethodArgumentTypeMismatchException mismatch ->
+          MappedError.of(
+              ErrorKind.BAD_REQUEST,
+              mismatch.getName()
+                  + " must be "
+                  + JsonTypeNames.describe(mismatch.getRequiredType(), false));
+      case TypeMismatchException mismatch ->
+          MappedError.of(
+              ErrorKind.BAD_REQUEST,
+              Optional.ofNullable(mismatch.getPropertyName()).orElse("A parameter")
+                  + " must be "
+                  + JsonTypeNames.describe(mismatch.getRequiredType(), false));
+      case MissingServletRequestParameterException missing ->
+          MappedError.of(ErrorKind.BAD_REQUEST, missing.getParameterName() + " is required");
+      case MissingRequestHeaderException missing ->
+          MappedError.of(
+              ErrorKind.BAD_REQUEST, "The " + missing.getHeaderName() + " header is required");
       case HttpRequestMethodNotSupportedException method -> methodNotAllowed(method);
-      case HttpMediaTypeNotSupportedException media -> MappedError.of(
-          ErrorKind.UNSUPPORTED_MEDIA_TYPE,
-          media.getContentType() == null
-              ? "Content-Type must be application/json"
-              : "Content-Type " + media.getContentType() + " is not supported; use application/json");
-      case HttpMediaTypeNotAcceptableException ignored -> MappedError.of(
-          ErrorKind.NOT_ACCEPTABLE, "This endpoint produces application/json");
-      case NoHandlerFoundException noRoute -> MappedError.of(
-          ErrorKind.NOT_FOUND, "No route for " + noRoute.getHttpMethod() + " " + noRoute.getRequestURL());
-      case NoResourceFoundException noRoute -> MappedError.of(
-          ErrorKind.NOT_FOUND, "No route for " + noRoute.getHttpMethod() + " /" + noRoute.getResourcePath());
-      case MaxUploadSizeExceededException ignored -> MappedError.of(
-          ErrorKind.PAYLOAD_TOO_LARGE, "Request body is too large");
-      case KubernetesClientException kubernetes -> KubernetesFailures.translate(kubernetes)
-          .map(MappedError::of)
-          .orElseGet(() -> internal(failure, request));
-      case ErrorResponse spring when spring.getStatusCode().is4xxClientError() -> MappedError.of(
-          ErrorKind.ofStatus(spring.getStatusCode().value()), clientMessage(spring));
-      case ServletException servlet when servlet.getCause() != null && servlet.getCause() != servlet ->
+      case HttpMediaTypeNotSupportedException media ->
+          MappedError.of(
+              ErrorKind.UNSUPPORTED_MEDIA_TYPE,
+              media.getContentType() == null
+                  ? "Content-Type must be application/json"
+                  : "Content-Type "
+                      + media.getContentType()
+                      + " is not supported; use application/json");
+      case HttpMediaTypeNotAcceptableException ignored ->
+          MappedError.of(ErrorKind.NOT_ACCEPTABLE, "This endpoint produces application/json");
+      case NoHandlerFoundException noRoute ->
+          MappedError.of(
+              ErrorKind.NOT_FOUND,
+              "No route for " + noRoute.getHttpMethod() + " " + noRoute.getRequestURL());
+      case NoResourceFoundException noRoute ->
+          MappedError.of(
+              ErrorKind.NOT_FOUND,
+              "No route for " + noRoute.getHttpMethod() + " /" + noRoute.getResourcePath());
+      case MaxUploadSizeExceededException ignored ->
+          MappedError.of(ErrorKind.PAYLOAD_TOO_LARGE, "Request body is too large");
+      case KubernetesClientException kubernetes ->
+          KubernetesFailures.translate(kubernetes)
+              .map(MappedError::of)
+              .orElseGet(() -> internal(failure, request));
+      case ErrorResponse spring when spring.getStatusCode().is4xxClientError() ->
+          MappedError.of(ErrorKind.ofStatus(spring.getStatusCode().value()), clientMessage(spring));
+      case ServletException servlet
+          when servlet.getCause() != null && servlet.getCause() != servlet ->
           map(servlet.getCause(), request);
       default -> internal(failure, request);
     };
@@ -84,7 +100,8 @@ public class ExceptionMapper {
     String reference = UUID.randomUUID().toString();
     log.error("Internal error on {} (reference {})", request, reference, failure);
     return MappedError.of(
-        ErrorKind.INTERNAL_SERVER_ERROR, "An internal error occurred (reference " + reference + ")");
+        ErrorKind.INTERNAL_SERVER_ERROR,
+        "An internal error occurred (reference " + reference + ")");
   }
 
   private static MappedError methodNotAllowed(HttpRequestMethodNotSupportedException method) {
@@ -95,7 +112,9 @@ public class ExceptionMapper {
             : Map.of("Allow", Arrays.stream(supported).collect(Collectors.joining(", ")));
     return new MappedError(
         ErrorKind.METHOD_NOT_ALLOWED,
-        ErrorBody.of(ErrorKind.METHOD_NOT_ALLOWED, "Method " + method.getMethod() + " is not allowed on this path"),
+        ErrorBody.of(
+            ErrorKind.METHOD_NOT_ALLOWED,
+            "Method " + method.getMethod() + " is not allowed on this path"),
         headers);
   }
 

@@ -12,8 +12,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Replaces Spring Boot's error page: whatever reaches the servlet container's error dispatch (an
- * exception escaping a filter, a {@code sendError} from any component) still answers with our
- * error body, never Boot's default JSON or an HTML page.
+ * exception escaping a filter, a {@code sendError} from any component) still answers with our error
+ * body, never Boot's default JSON or an HTML page.
  */
 @RestController
 class FallbackErrorController implements ErrorController {
@@ -45,7 +45,8 @@ class FallbackErrorController implements ErrorController {
     }
     ErrorKind kind = ErrorKind.ofStatus(status);
     if (kind == ErrorKind.INTERNAL_SERVER_ERROR) {
-      return mapper.internal(new IllegalStateException("Error dispatch with status " + status), description);
+      return mapper.internal(
+          new IllegalStateException("Error dispatch with status " + status), description);
     }
     return MappedError.of(kind, defaultMessage(kind, description));
   }

@@ -16,7 +16,9 @@ final class JsonTypeNames {
     if (type == null) {
       return "a valid value";
     }
-    if (CharSequence.class.isAssignableFrom(type) || type == char.class || type == Character.class) {
+    if (CharSequence.class.isAssignableFrom(type)
+        || type == char.class
+        || type == Character.class) {
       return "a string";
     }
     if (type.isEnum()) {

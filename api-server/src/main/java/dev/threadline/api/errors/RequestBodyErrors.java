@@ -15,8 +15,8 @@ final class RequestBodyErrors {
   private RequestBodyErrors() {}
 
   /**
-   * The client-facing message for an unreadable body, or empty when the failure is ours (e.g. a
-   * DTO Jackson cannot construct), which must surface as a 500.
+   * The client-facing message for an unreadable body, or empty when the failure is ours (e.g. a DTO
+   * Jackson cannot construct), which must surface as a 500.
    */
   static Optional<String> describe(Throwable unreadable) {
     JacksonException jackson = findJackson(unreadable);
@@ -33,7 +33,8 @@ final class RequestBodyErrors {
     if (jackson instanceof MismatchedInputException mismatch) {
       boolean fractional = mismatch.getCurrentToken() == JsonToken.VALUE_NUMBER_FLOAT;
       String expected = JsonTypeNames.describe(mismatch.getTargetType(), fractional);
-      return Optional.of(path.isEmpty() ? "Request body must be " + expected : path + " must be " + expected);
+      return Optional.of(
+          path.isEmpty() ? "Request body must be " + expected : path + " must be " + expected);
     }
     return Optional.of(path.isEmpty() ? "Request body is invalid" : path + " has an invalid value");
   }

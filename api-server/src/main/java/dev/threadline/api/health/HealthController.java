@@ -25,7 +25,8 @@ class HealthController {
     boolean watching = informers.stream().allMatch(ManagedInformer::isWatching);
     boolean synced = informers.stream().allMatch(ManagedInformer::hasSynced);
     HealthReport report = HealthReport.readiness(watching, synced);
-    return ResponseEntity.status(report.healthy() ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).body(report);
+    return ResponseEntity.status(report.healthy() ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
+        .body(report);
   }
 
   @GetMapping("/health/live")

@@ -8,7 +8,8 @@ import java.util.Map;
  * The body of the health endpoints: {@code {status, checks}}. {@code status} is {@code ok} only
  * when every check passes; a failing check shows its own value.
  */
-public record HealthReport(String status, @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> checks) {
+public record HealthReport(
+    String status, @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> checks) {
   public static final String OK = "ok";
   public static final String UNAVAILABLE = "unavailable";
 

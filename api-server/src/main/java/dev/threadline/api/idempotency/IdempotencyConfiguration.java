@@ -12,7 +12,8 @@ import tools.jackson.databind.json.JsonMapper;
 @EnableConfigurationProperties(IdempotencySettings.class)
 class IdempotencyConfiguration {
   @Bean
-  IdempotencyStore idempotencyStore(KubernetesClient client, IdempotencySettings settings, Clock clock) {
+  IdempotencyStore idempotencyStore(
+      KubernetesClient client, IdempotencySettings settings, Clock clock) {
     return new IdempotencyStore(client, settings, clock);
   }
 

@@ -20,20 +20,27 @@ public final class IdempotencyKeys {
 
   /** 400 naming the header unless the key is 1-255 visible ASCII characters. */
   static String validate(String key) {
-    if (key.isEmpty() || key.length() > MAX_LENGTH || !key.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
-      throw ApiException.badRequest(HEADER, "must be 1 to " + MAX_LENGTH + " visible ASCII characters (e.g. a UUID)");
+    if (key.isEmpty()
+        || key.length() > MAX_LENGTH
+        || !key.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+      throw ApiException.badRequest(
+          HEADER, "must be 1 to " + MAX_LENGTH + " visible ASCII characters (e.g. a UUID)");
     }
     return key;
   }
 
-  /** The ConfigMap that records the key: {@code idempotency-<first 40 hex digits of SHA-256(key)>}. */
+  /**
+   * The ConfigMap that records the key: {@code idempotency-<first 40 hex digits of SHA-256(key)>}.
+   */
   static String recordName(String key) {
     return RECORD_PREFIX + sha256(key).substring(0, 40);
   }
 
   static String sha256(String text) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JDK has SHA-256", e);
     }

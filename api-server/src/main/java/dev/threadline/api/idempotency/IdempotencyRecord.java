@@ -12,12 +12,19 @@ import java.util.Optional;
 
 /**
  * One idempotency key's record, as kept in a ConfigMap in the user's namespace: the request's
- * fingerprint, whether the first request is still in flight, when it was claimed and expires,
- * and what it produced.
+ * fingerprint, whether the first request is still in flight, when it was claimed and expires, and
+ * what it produced.
  */
-record IdempotencyRecord(String fingerprint, State state, Instant claimedAt, Instant expiresAt,
+record IdempotencyRecord(
+    String fingerprint,
+    State state,
+    Instant claimedAt,
+    Instant expiresAt,
     Optional<StoredResult> result) {
-  enum State { IN_FLIGHT, DONE }
+  enum State {
+    IN_FLIGHT,
+    DONE
+  }
 
   /** Marks the ConfigMaps that are idempotency records (for the sweep). */
   static final String LABEL = ThreadlineGroup.GROUP + "/idempotency-record";
@@ -34,11 +41,13 @@ record IdempotencyRecord(String fingerprint, State state, Instant claimedAt, Ins
   private static final String RUN = "result.run";
 
   static IdempotencyRecord claim(String fingerprint, Instant now, Duration ttl) {
-    return new IdempotencyRecord(fingerprint, State.IN_FLIGHT, now, now.plus(ttl), Optional.empty());
+    return new IdempotencyRecord(
+        fingerprint, State.IN_FLIGHT, now, now.plus(ttl), Optional.empty());
   }
 
   IdempotencyRecord done(StoredResult outcome) {
-    return new IdempotencyRecord(fingerprint, State.DONE, claimedAt, expiresAt, Optional.of(outcome));
+    return new IdempotencyRecord(
+        fingerprint, State.DONE, claimedAt, expiresAt, Optional.of(outcome));
   }
 
   boolean expired(Instant now) {
@@ -74,7 +83,11 @@ record IdempotencyRecord(String fingerprint, State state, Instant claimedAt, Ins
       }
     });
     return new ConfigMapBuilder()
-        .withNewMetadata().withName(name).withNamespace(namespace).addToLabels(LABEL, "true").endMetadata()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(namespace)
+        .addToLabels(LABEL, "true")
+        .endMetadata()
         .withData(data)
         .build();
   }
@@ -83,16 +96,28 @@ record IdempotencyRecord(String fingerprint, State state, Instant claimedAt, Ins
   static Optional<IdempotencyRecord> from(ConfigMap configMap) {
     Map<String, String> data = Objects.requireNonNullElse(configMap.getData(), Map.of());
     try {
-      Optional<StoredResult> result = switch (data.getOrDefault(KIND, "")) {
-        case "json" -> Optional.of(new StoredResult.Json(
-            Integer.parseInt(data.get(STATUS)), data.get(LOCATION), Objects.requireNonNull(data.get(BODY))));
-        case "run" -> Optional.of(new StoredResult.StartedRun(
-            Objects.requireNonNull(data.get(NAMESPACE)), Objects.requireNonNull(data.get(RUN))));
-        default -> Optional.empty();
-      };
-      return Optional.of(new IdempotencyRecord(Objects.requireNonNull(data.get(FINGERPRINT)),
-          State.valueOf(data.get(STATE)), Instant.parse(data.get(CLAIMED_AT)), Instant.parse(data.get(EXPIRES_AT)),
-          result));
+      Optional<StoredResult> result =
+          switch (data.getOrDefault(KIND, "")) {
+            case "json" ->
+                Optional.of(
+                    new StoredResult.Json(
+                        Integer.parseInt(data.get(STATUS)),
+                        data.get(LOCATION),
+                        Objects.requireNonNull(data.get(BODY))));
+            case "run" ->
+                Optional.of(
+                    new StoredResult.StartedRun(
+                        Objects.requireNonNull(data.get(NAMESPACE)),
+                        Objects.requireNonNull(data.get(RUN))));
+            default -> Optional.empty();
+          };
+      return Optional.of(
+          new IdempotencyRecord(
+              Objects.requireNonNull(data.get(FINGERPRINT)),
+              State.valueOf(data.get(STATE)),
+              Instant.parse(data.get(CLAIMED_AT)),
+              Instant.parse(data.get(EXPIRES_AT)),
+              result));
     } catch (RuntimeException unreadable) {
       return Optional.empty();
     }

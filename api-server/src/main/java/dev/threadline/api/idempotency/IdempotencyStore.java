@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Idempotency records as ConfigMaps in the user's namespace. A key is claimed by creating its
  * record: the Kubernetes API creates one object of a name and refuses the others as AlreadyExists,
- * so of any number of concurrent requests on any number of replicas exactly one wins. An expired
- * or abandoned record is taken over by an update at its resourceVersion, which is atomic too.
+ * so of any number of concurrent requests on any number of replicas exactly one wins. An expired or
+ * abandoned record is taken over by an update at its resourceVersion, which is atomic too.
  */
 final class IdempotencyStore {
   private static final Logger log = LoggerFactory.getLogger(IdempotencyStore.class);
@@ -54,38 +54,56 @@ final class IdempotencyStore {
         continue; // expired and swept in between: claim again
       }
       Optional<IdempotencyRecord> held = IdempotencyRecord.from(existing);
-      if (held.isPresent() && !held.get().expired(now) && !held.get().abandoned(now, settings.inFlightLease())) {
+      if (held.isPresent()
+          && !held.get().expired(now)
+          && !held.get().abandoned(now, settings.inFlightLease())) {
         return new Taken(held.get());
       }
       Optional<ConfigMap> takenOver = replace(existing, fresh.toConfigMap(namespace, name));
       if (takenOver.isPresent()) {
-        log.info("Idempotency record {}/{} was {}; taken over", namespace, name,
-            held.isEmpty() ? "unreadable" : held.get().expired(now) ? "expired" : "abandoned in flight");
+        log.info(
+            "Idempotency record {}/{} was {}; taken over",
+            namespace,
+            name,
+            held.isEmpty()
+                ? "unreadable"
+                : held.get().expired(now) ? "expired" : "abandoned in flight");
         return new Claimed(takenOver.get(), fresh);
       }
     }
-    throw ApiException.conflict("A request with this " + IdempotencyKeys.HEADER + " is being processed; retry later");
+    throw ApiException.conflict(
+        "A request with this " + IdempotencyKeys.HEADER + " is being processed; retry later");
   }
 
   /** Records the first request's result; repeats now get it. */
   void complete(Claimed claimed, StoredResult result) {
     ConfigMap record = claimed.record();
-    ConfigMap done = claimed.state().done(result)
-        .toConfigMap(record.getMetadata().getNamespace(), record.getMetadata().getName());
+    ConfigMap done =
+        claimed
+            .state()
+            .done(result)
+            .toConfigMap(record.getMetadata().getNamespace(), record.getMetadata().getName());
     if (replace(record, done).isEmpty()) {
       // Only a repeat that judged our claim abandoned can have changed it: it owns the key now.
-      log.warn("Idempotency record {}/{} changed while its request ran; its result is not recorded",
-          record.getMetadata().getNamespace(), record.getMetadata().getName());
+      log.warn(
+          "Idempotency record {}/{} changed while its request ran; its result is not recorded",
+          record.getMetadata().getNamespace(),
+          record.getMetadata().getName());
     }
   }
 
   /** Forgets a claim whose request failed: the client may retry with the same key. */
   void release(Claimed claimed) {
     try {
-      client.configMaps().inNamespace(claimed.record().getMetadata().getNamespace())
-          .withName(claimed.record().getMetadata().getName()).delete();
+      client
+          .configMaps()
+          .inNamespace(claimed.record().getMetadata().getNamespace())
+          .withName(claimed.record().getMetadata().getName())
+          .delete();
     } catch (KubernetesClientException failure) {
-      log.warn("Could not release idempotency record {}: {}", claimed.record().getMetadata().getName(),
+      log.warn(
+          "Could not release idempotency record {}: {}",
+          claimed.record().getMetadata().getName(),
           failure.toString());
     }
   }
@@ -94,11 +112,16 @@ final class IdempotencyStore {
   int sweep() {
     Instant now = clock.instant();
     int deleted = 0;
-    for (ConfigMap record : client.configMaps().inAnyNamespace().withLabel(IdempotencyRecord.LABEL).list().getItems()) {
-      boolean expired = IdempotencyRecord.from(record).map(state -> state.expired(now)).orElse(true);
+    for (ConfigMap record :
+        client.configMaps().inAnyNamespace().withLabel(IdempotencyRecord.LABEL).list().getItems()) {
+      boolean expired =
+          IdempotencyRecord.from(record).map(state -> state.expired(now)).orElse(true);
       if (expired) {
-        client.configMaps().inNamespace(record.getMetadata().getNamespace())
-            .withName(record.getMetadata().getName()).delete();
+        client
+            .configMaps()
+            .inNamespace(record.getMetadata().getNamespace())
+            .withName(record.getMetadata().getName())
+            .delete();
         deleted++;
       }
     }
@@ -107,7 +130,12 @@ final class IdempotencyStore {
 
   private Optional<ConfigMap> create(ConfigMap record) {
     try {
-      return Optional.of(client.configMaps().inNamespace(record.getMetadata().getNamespace()).resource(record).create());
+      return Optional.of(
+          client
+              .configMaps()
+              .inNamespace(record.getMetadata().getNamespace())
+              .resource(record)
+              .create());
     } catch (KubernetesClientException failure) {
       if (failure.getCode() == HttpURLConnection.HTTP_CONFLICT) {
         return Optional.empty();
@@ -120,9 +148,15 @@ final class IdempotencyStore {
   private Optional<ConfigMap> replace(ConfigMap current, ConfigMap next) {
     next.getMetadata().setResourceVersion(current.getMetadata().getResourceVersion());
     try {
-      return Optional.of(client.configMaps().inNamespace(current.getMetadata().getNamespace()).resource(next).update());
+      return Optional.of(
+          client
+              .configMaps()
+              .inNamespace(current.getMetadata().getNamespace())
+              .resource(next)
+              .update());
     } catch (KubernetesClientException failure) {
-      if (failure.getCode() == HttpURLConnection.HTTP_CONFLICT || failure.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+      if (failure.getCode() == HttpURLConnection.HTTP_CONFLICT
+          || failure.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
         return Optional.empty();
       }
       throw failure;

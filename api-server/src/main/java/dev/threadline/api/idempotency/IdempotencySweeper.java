@@ -25,7 +25,9 @@ final class IdempotencySweeper implements SmartLifecycle {
 
   @Override
   public synchronized void start() {
-    timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("idempotency-sweep").factory());
+    timer =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("idempotency-sweep").factory());
     long every = settings.sweepInterval().toMillis();
     timer.scheduleWithFixedDelay(this::sweep, every, every, TimeUnit.MILLISECONDS);
   }

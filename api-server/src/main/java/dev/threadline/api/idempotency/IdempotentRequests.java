@@ -13,10 +13,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Runs a POST at most once per {@code Idempotency-Key} (per user, for 24 h): the first request
- * does the work and records its result; a repeat with the same method, path and body gets that
- * result; a repeat with a different request is 422; a repeat while the first is in flight is 409.
- * A first request that fails records nothing, so the client can retry with the same key.
+ * Runs a POST at most once per {@code Idempotency-Key} (per user, for 24 h): the first request does
+ * the work and records its result; a repeat with the same method, path and body gets that result; a
+ * repeat with a different request is 422; a repeat while the first is in flight is 409. A first
+ * request that fails records nothing, so the client can retry with the same key.
  */
 public final class IdempotentRequests {
   /** Set on responses that repeat a first result, so a client can tell. */
@@ -37,7 +37,11 @@ public final class IdempotentRequests {
    * Without a key, just {@code first}. With one: {@code first} for the first request, {@code
    * repeat} with its recorded result for a repeat.
    */
-  public <T> T execute(Tenant tenant, String key, RequestFingerprint fingerprint, Supplier<Recorded<T>> first,
+  public <T> T execute(
+      Tenant tenant,
+      String key,
+      RequestFingerprint fingerprint,
+      Supplier<Recorded<T>> first,
       Function<StoredResult, T> repeat) {
     if (key == null) {
       return first.get().response();
@@ -57,37 +61,60 @@ public final class IdempotentRequests {
       }
       case IdempotencyStore.Taken taken -> {
         if (!taken.state().fingerprint().equals(fingerprint.hash())) {
-          throw ApiException.unprocessable(IdempotencyKeys.HEADER + " was already used with a different request "
-              + "(method, path or body) in the last 24 h; use a new key for a new request");
+          throw ApiException.unprocessable(
+              IdempotencyKeys.HEADER
+                  + " was already used with a different request "
+                  + "(method, path or body) in the last 24 h; use a new key for a new request");
         }
         if (taken.state().result().isEmpty()) {
-          throw ApiException.conflict("A request with this " + IdempotencyKeys.HEADER
-              + " is still in progress; retry once it has finished");
+          throw ApiException.conflict(
+              "A request with this "
+                  + IdempotencyKeys.HEADER
+                  + " is still in progress; retry once it has finished");
         }
         yield repeat.apply(taken.state().result().get());
       }
     };
   }
 
-  /** {@link #execute} for endpoints that answer with a small JSON body, which is what gets recorded. */
-  public ResponseEntity<?> executeJson(Tenant tenant, String key, RequestFingerprint fingerprint,
+  /**
+   * {@link #execute} for endpoints that answer with a small JSON body, which is what gets recorded.
+   */
+  public ResponseEntity<?> executeJson(
+      Tenant tenant,
+      String key,
+      RequestFingerprint fingerprint,
       Supplier<ResponseEntity<?>> action) {
-    return execute(tenant, key, fingerprint, () -> {
-      ResponseEntity<?> response = action.get();
-      return new Recorded<>(response, record(response));
-    }, this::replay);
+    return execute(
+        tenant,
+        key,
+        fingerprint,
+        () -> {
+          ResponseEntity<?> response = action.get();
+          return new Recorded<>(response, record(response));
+        },
+        this::replay);
   }
 
   /**
    * {@link #executeJson} for a response that shows secrets once: they are not recorded, and a
    * repeat gets them from where they are stored (see {@link ResponseSecrets}).
    */
-  public ResponseEntity<?> executeJson(Tenant tenant, String key, RequestFingerprint fingerprint,
-      Supplier<ResponseEntity<?>> action, ResponseSecrets secrets) {
-    return execute(tenant, key, fingerprint, () -> {
-      ResponseEntity<?> response = action.get();
-      return new Recorded<>(response, record(response, secrets));
-    }, result -> replay(tenant, result, secrets));
+  public ResponseEntity<?> executeJson(
+      Tenant tenant,
+      String key,
+      RequestFingerprint fingerprint,
+      Supplier<ResponseEntity<?>> action,
+      ResponseSecrets secrets) {
+    return execute(
+        tenant,
+        key,
+        fingerprint,
+        () -> {
+          ResponseEntity<?> response = action.get();
+          return new Recorded<>(response, record(response, secrets));
+        },
+        result -> replay(tenant, result, secrets));
   }
 
   /** The JSON response a repeat gets: the first one's status, Location and body. */
@@ -97,7 +124,8 @@ public final class IdempotentRequests {
 
   /**
    * The JSON response a repeat gets when the first showed secrets once (recorded by {@link
-   * #record(ResponseEntity, ResponseSecrets)}): its status, Location and body, the secrets restored.
+   * #record(ResponseEntity, ResponseSecrets)}): its status, Location and body, the secrets
+   * restored.
    */
   public ResponseEntity<?> replay(Tenant tenant, StoredResult result, ResponseSecrets secrets) {
     return replay(result, body -> secrets.restore(tenant, body));
@@ -107,9 +135,10 @@ public final class IdempotentRequests {
     if (!(result instanceof StoredResult.Json stored)) {
       throw new IllegalStateException("not a JSON result: " + result);
     }
-    ResponseEntity.BodyBuilder builder = ResponseEntity.status(stored.status())
-        .contentType(MediaType.APPLICATION_JSON)
-        .header(REPLAYED_HEADER, "true");
+    ResponseEntity.BodyBuilder builder =
+        ResponseEntity.status(stored.status())
+            .contentType(MediaType.APPLICATION_JSON)
+            .header(REPLAYED_HEADER, "true");
     if (stored.location() != null) {
       builder.location(URI.create(stored.location()));
     }
@@ -131,6 +160,7 @@ public final class IdempotentRequests {
     if (secrets != null) {
       body = secrets.withhold(body);
     }
-    return new StoredResult.Json(response.getStatusCode().value(), location, json.writeValueAsString(body));
+    return new StoredResult.Json(
+        response.getStatusCode().value(), location, json.writeValueAsString(body));
   }
 }

@@ -20,25 +20,28 @@ public record RequestFingerprint(String hash) {
   /** {@code body} is the parsed request object (a DTO) or null when the request has none. */
   public static RequestFingerprint of(String method, String pathAndQuery, Object body) {
     JsonNode tree = body == null ? JsonNodeFactory.instance.nullNode() : JSON.valueToTree(body);
-    String canonical = method + "\n" + pathAndQuery + "\n" + JSON.writeValueAsString(canonical(tree));
+    String canonical =
+        method + "\n" + pathAndQuery + "\n" + JSON.writeValueAsString(canonical(tree));
     return new RequestFingerprint(IdempotencyKeys.sha256(canonical));
   }
 
   /** The fingerprint of a servlet request whose body was parsed into {@code body}. */
   public static RequestFingerprint of(HttpServletRequest request, Object body) {
     String query = request.getQueryString();
-    return of(request.getMethod(), request.getRequestURI() + (query == null ? "" : "?" + query), body);
+    return of(
+        request.getMethod(), request.getRequestURI() + (query == null ? "" : "?" + query), body);
   }
 
   private static JsonNode canonical(JsonNode node) {
     if (node.isObject()) {
       Map<String, JsonNode> sorted = new TreeMap<>();
-      node.properties().forEach(entry -> {
-        if (!entry.getValue().isNull()) {
-          // An absent field and an explicit null mean the same to every endpoint.
-          sorted.put(entry.getKey(), canonical(entry.getValue()));
-        }
-      });
+      node.properties()
+          .forEach(entry -> {
+            if (!entry.getValue().isNull()) {
+              // An absent field and an explicit null mean the same to every endpoint.
+              sorted.put(entry.getKey(), canonical(entry.getValue()));
+            }
+          });
       ObjectNode object = JsonNodeFactory.instance.objectNode();
       sorted.forEach(object::set);
       return object;

@@ -12,6 +12,8 @@ public interface ResponseSecrets {
   /** The body to record: {@code body} (a private copy) without the secrets. */
   JsonNode withhold(JsonNode body);
 
-  /** The body to replay: {@code recorded} (a private copy) with the secrets as they are stored now. */
+  /**
+   * The body to replay: {@code recorded} (a private copy) with the secrets as they are stored now.
+   */
   JsonNode restore(Tenant tenant, JsonNode recorded);
 }

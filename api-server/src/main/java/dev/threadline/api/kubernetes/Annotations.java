@@ -5,8 +5,8 @@ import dev.threadline.crds.common.ThreadlineGroup;
 /** Annotations the API server maintains on the custom resources it writes. */
 public final class Annotations {
   /**
-   * When the resource last changed as a REST client sees it (ISO 8601 UTC); the REST
-   * {@code updatedAt}. Kubernetes keeps no such time itself.
+   * When the resource last changed as a REST client sees it (ISO 8601 UTC); the REST {@code
+   * updatedAt}. Kubernetes keeps no such time itself.
    */
   public static final String UPDATED_AT = ThreadlineGroup.GROUP + "/updated-at";
 

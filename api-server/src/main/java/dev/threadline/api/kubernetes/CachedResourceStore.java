@@ -15,13 +15,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One kind of resource as the REST layer uses it: reads from the informer cache, writes through
- * the Kubernetes API, and after each write waits (bounded) until this replica's cache reflects it,
- * so the next read sees the write. Callers answer with the object the API server returned, never
- * the cache's. An object being deleted (finalizers pending) is already gone for REST clients.
+ * One kind of resource as the REST layer uses it: reads from the informer cache, writes through the
+ * Kubernetes API, and after each write waits (bounded) until this replica's cache reflects it, so
+ * the next read sees the write. Callers answer with the object the API server returned, never the
+ * cache's. An object being deleted (finalizers pending) is already gone for REST clients.
  */
 public abstract class CachedResourceStore<T extends HasMetadata> {
   private static final Logger log = LoggerFactory.getLogger(CachedResourceStore.class);
+
   /** A concurrent writer may win the optimistic lock; re-read and re-apply a few times. */
   private static final int DEFAULT_UPDATE_ATTEMPTS = 3;
 
@@ -30,7 +31,10 @@ public abstract class CachedResourceStore<T extends HasMetadata> {
   protected final Duration visibilityTimeout;
   private final Class<T> type;
 
-  protected CachedResourceStore(KubernetesClient client, Class<T> type, ManagedInformer<T> cache,
+  protected CachedResourceStore(
+      KubernetesClient client,
+      Class<T> type,
+      ManagedInformer<T> cache,
       Duration visibilityTimeout) {
     this.client = client;
     this.type = type;
@@ -48,7 +52,10 @@ public abstract class CachedResourceStore<T extends HasMetadata> {
     return cache.get(namespace, name).filter(CachedResourceStore::isLive);
   }
 
-  /** A live object from the API server, for decisions that must not act on a stale copy. A private copy. */
+  /**
+   * A live object from the API server, for decisions that must not act on a stale copy. A private
+   * copy.
+   */
   public Optional<T> read(String namespace, String name) {
     return Optional.ofNullable(resources().inNamespace(namespace).withName(name).get())
         .filter(CachedResourceStore::isLive);
@@ -56,14 +63,16 @@ public abstract class CachedResourceStore<T extends HasMetadata> {
 
   /** Creates the object; {@link KubernetesClientException} 409 when the name is taken. */
   public T create(T object) {
-    T created = resources().inNamespace(object.getMetadata().getNamespace()).resource(object).create();
+    T created =
+        resources().inNamespace(object.getMetadata().getNamespace()).resource(object).create();
     cache.awaitVisible(created, visibilityTimeout);
     return created;
   }
 
   /**
    * Applies {@code change} to a fresh private copy and replaces the object under optimistic
-   * locking, re-reading on a conflict; empty when there is none. {@code change} may throw to refuse.
+   * locking, re-reading on a conflict; empty when there is none. {@code change} may throw to
+   * refuse.
    */
   public Optional<T> update(String namespace, String name, UnaryOperator<T> change) {
     for (int attempt = 1; ; attempt++) {
@@ -72,14 +81,20 @@ public abstract class CachedResourceStore<T extends HasMetadata> {
         return Optional.empty();
       }
       try {
-        T updated = resources().inNamespace(namespace).resource(change.apply(current.get())).update();
+        T updated =
+            resources().inNamespace(namespace).resource(change.apply(current.get())).update();
         cache.awaitVisible(updated, visibilityTimeout);
         return Optional.of(updated);
       } catch (KubernetesClientException conflict) {
         if (conflict.getCode() != 409 || attempt >= updateAttempts()) {
           throw conflict;
         }
-        log.debug("{}({}/{}) changed concurrently; retrying (attempt {})", type.getSimpleName(), namespace, name, attempt);
+        log.debug(
+            "{}({}/{}) changed concurrently; retrying (attempt {})",
+            type.getSimpleName(),
+            namespace,
+            name,
+            attempt);
       }
     }
   }

@@ -22,8 +22,10 @@ public final class KubernetesFailures {
   public static Optional<ApiException> translate(KubernetesClientException failure) {
     return switch (failure.getCode()) {
       case 404 -> Optional.of(ApiException.notFound("Resource"));
-      case 409 -> Optional.of(
-          ApiException.conflict("The resource was changed concurrently or already exists; retry the request"));
+      case 409 ->
+          Optional.of(
+              ApiException.conflict(
+                  "The resource was changed concurrently or already exists; retry the request"));
       case 422 -> Optional.of(ApiException.badRequest(invalidMessage(failure.getStatus())));
       case 429 -> Optional.of(tooManyRequests(failure.getStatus()));
       default -> Optional.empty();
@@ -37,15 +39,21 @@ public final class KubernetesFailures {
             : status.getDetails().getCauses();
     String detail =
         causes.stream()
-            .map(cause -> cause.getField() == null ? cause.getMessage() : cause.getField() + ": " + cause.getMessage())
+            .map(cause ->
+                cause.getField() == null
+                    ? cause.getMessage()
+                    : cause.getField() + ": " + cause.getMessage())
             .collect(Collectors.joining("; "));
     return detail.isEmpty() ? "The request was rejected as invalid" : "Invalid request: " + detail;
   }
 
   private static ApiException tooManyRequests(Status status) {
     Integer retryAfter =
-        status == null || status.getDetails() == null ? null : status.getDetails().getRetryAfterSeconds();
-    Map<String, String> headers = retryAfter == null ? Map.of() : Map.of("Retry-After", retryAfter.toString());
+        status == null || status.getDetails() == null
+            ? null
+            : status.getDetails().getRetryAfterSeconds();
+    Map<String, String> headers =
+        retryAfter == null ? Map.of() : Map.of("Retry-After", retryAfter.toString());
     return new ApiException(ErrorKind.TOO_MANY_REQUESTS, "Too many requests; retry later", headers);
   }
 }

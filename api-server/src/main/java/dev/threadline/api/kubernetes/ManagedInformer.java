@@ -16,8 +16,8 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * One informer cache the API server reads instead of calling the Kubernetes API per request.
- * Started and stopped with the application context; keeps retrying when the API is unreachable or
- * a list is refused, so the server recovers by itself (health reports the gap meanwhile).
+ * Started and stopped with the application context; keeps retrying when the API is unreachable or a
+ * list is refused, so the server recovers by itself (health reports the gap meanwhile).
  */
 public final class ManagedInformer<T extends HasMetadata> implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(ManagedInformer.class);
@@ -35,7 +35,9 @@ public final class ManagedInformer<T extends HasMetadata> implements SmartLifecy
    * @param indexers extra indexes, by name; the namespace index is always present
    */
   public ManagedInformer(
-      String name, SharedIndexInformer<T> informer, Map<String, Function<T, List<String>>> indexers) {
+      String name,
+      SharedIndexInformer<T> informer,
+      Map<String, Function<T, List<String>>> indexers) {
     this.name = name;
     this.informer = informer;
     if (!indexers.isEmpty()) {
@@ -60,7 +62,8 @@ public final class ManagedInformer<T extends HasMetadata> implements SmartLifecy
 
   /** The cached object, or empty. The object is shared: never modify it. */
   public Optional<T> get(String namespace, String objectName) {
-    return Optional.ofNullable(informer.getIndexer().getByKey(Cache.namespaceKeyFunc(namespace, objectName)));
+    return Optional.ofNullable(
+        informer.getIndexer().getByKey(Cache.namespaceKeyFunc(namespace, objectName)));
   }
 
   /** Cached objects whose index value matches. The objects are shared: never modify them. */
@@ -105,9 +108,11 @@ public final class ManagedInformer<T extends HasMetadata> implements SmartLifecy
     String version = written.getMetadata().getResourceVersion();
     return awaitCondition(
         timeout,
-        () -> get(namespace, objectName)
-            .map(cached -> ResourceVersions.isAtLeast(cached.getMetadata().getResourceVersion(), version))
-            .orElse(false));
+        () ->
+            get(namespace, objectName)
+                .map(cached ->
+                    ResourceVersions.isAtLeast(cached.getMetadata().getResourceVersion(), version))
+                .orElse(false));
   }
 
   /**
@@ -117,10 +122,12 @@ public final class ManagedInformer<T extends HasMetadata> implements SmartLifecy
   public boolean awaitGone(String namespace, String objectName, String uid, Duration timeout) {
     return awaitCondition(
         timeout,
-        () -> get(namespace, objectName)
-            .map(cached -> cached.getMetadata().getDeletionTimestamp() != null
-                || (uid != null && !uid.equals(cached.getMetadata().getUid())))
-            .orElse(true));
+        () ->
+            get(namespace, objectName)
+                .map(cached ->
+                    cached.getMetadata().getDeletionTimestamp() != null
+                        || (uid != null && !uid.equals(cached.getMetadata().getUid())))
+                .orElse(true));
   }
 
   private boolean awaitCondition(Duration timeout, BooleanSupplier condition) {

@@ -1,8 +1,8 @@
 package dev.threadline.api.kubernetes;
 
 /**
- * Compares resourceVersions. Kubernetes calls them opaque, but every real API server (etcd) and
- * the fabric8 mock issue increasing integers; when either is not a number only equality counts.
+ * Compares resourceVersions. Kubernetes calls them opaque, but every real API server (etcd) and the
+ * fabric8 mock issue increasing integers; when either is not a number only equality counts.
  */
 final class ResourceVersions {
   private ResourceVersions() {}

@@ -15,7 +15,8 @@ public record PageRequest(int limit, int offset) {
 
   public PageRequest {
     if (limit < 1 || offset < 0) {
-      throw new IllegalArgumentException("limit must be ≥ 1 and offset ≥ 0: " + limit + ", " + offset);
+      throw new IllegalArgumentException(
+          "limit must be ≥ 1 and offset ≥ 0: " + limit + ", " + offset);
     }
   }
 

@@ -23,6 +23,9 @@ public class PageRequestArgumentResolver implements HandlerMethodArgumentResolve
     int defaultLimit = limits == null ? PageRequest.DEFAULT_LIMIT : limits.defaultLimit();
     int maxLimit = limits == null ? PageRequest.MAX_LIMIT : limits.maxLimit();
     return PageRequest.parse(
-        request.getParameter(PageRequest.LIMIT), request.getParameter(PageRequest.OFFSET), defaultLimit, maxLimit);
+        request.getParameter(PageRequest.LIMIT),
+        request.getParameter(PageRequest.OFFSET),
+        defaultLimit,
+        maxLimit);
   }
 }

@@ -17,14 +17,22 @@ final class KeyBuckets {
 
   /** Takes one token for {@code keyId} if there is one. */
   ConsumptionProbe take(String keyId, RateLimit limit) {
-    Entry entry = buckets.compute(keyId, (id, current) ->
-        current != null && current.limit().equals(limit) ? current : new Entry(limit, bucket(limit)));
+    Entry entry =
+        buckets.compute(
+            keyId,
+            (id, current) ->
+                current != null && current.limit().equals(limit)
+                    ? current
+                    : new Entry(limit, bucket(limit)));
     return entry.bucket().tryConsumeAndReturnRemaining(1);
   }
 
   private static Bucket bucket(RateLimit limit) {
     return Bucket.builder()
-        .addLimit(bandwidth -> bandwidth.capacity(limit.burst()).refillGreedy(limit.perMinute(), Duration.ofMinutes(1)))
+        .addLimit(bandwidth ->
+            bandwidth
+                .capacity(limit.burst())
+                .refillGreedy(limit.perMinute(), Duration.ofMinutes(1)))
         .build();
   }
 }

@@ -12,8 +12,10 @@ import tools.jackson.databind.json.JsonMapper;
 @EnableConfigurationProperties(RateLimitSettings.class)
 class RateLimitConfiguration {
   @Bean
-  FilterRegistrationBean<RateLimitFilter> rateLimitFilter(RateLimitSettings settings, JsonMapper json) {
-    FilterRegistrationBean<RateLimitFilter> registration = new FilterRegistrationBean<>(new RateLimitFilter(settings, json));
+  FilterRegistrationBean<RateLimitFilter> rateLimitFilter(
+      RateLimitSettings settings, JsonMapper json) {
+    FilterRegistrationBean<RateLimitFilter> registration =
+        new FilterRegistrationBean<>(new RateLimitFilter(settings, json));
     registration.setOrder(AuthConfiguration.FILTER_ORDER + 1);
     registration.addUrlPatterns("/*");
     return registration;

@@ -20,8 +20,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Limits each API key's request rate with a token bucket, after authentication (so the key is
  * known) and before any work. Every limited response carries {@code RateLimit-Limit} (the burst),
  * {@code RateLimit-Remaining} and {@code RateLimit-Reset} (seconds until the bucket is full again);
- * a refusal is 429 with {@code Retry-After} (seconds until one request is allowed) and
- * {@code {error, message, code: "rate_limited"}}. The health probes are never limited.
+ * a refusal is 429 with {@code Retry-After} (seconds until one request is allowed) and {@code
+ * {error, message, code: "rate_limited"}}. The health probes are never limited.
  */
 final class RateLimitFilter extends OncePerRequestFilter {
   private static final Logger log = LoggerFactory.getLogger(RateLimitFilter.class);
@@ -45,10 +45,13 @@ final class RateLimitFilter extends OncePerRequestFilter {
   }
 
   @Override
-  protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+  protected void doFilterInternal(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
-    if (!(request.getAttribute(AuthenticatedKey.REQUEST_ATTRIBUTE) instanceof AuthenticatedKey key)) {
-      chain.doFilter(request, response); // not authenticated: the authentication filter answered already
+    if (!(request.getAttribute(AuthenticatedKey.REQUEST_ATTRIBUTE)
+        instanceof AuthenticatedKey key)) {
+      chain.doFilter(
+          request, response); // not authenticated: the authentication filter answered already
       return;
     }
     RateLimit limit = limitOf(key);
@@ -61,14 +64,26 @@ final class RateLimitFilter extends OncePerRequestFilter {
       return;
     }
     long retryAfter = Math.max(1, seconds(probe.getNanosToWaitForRefill()));
-    log.debug("Rate limited key {} of user {} for {} s", key.keyId(), key.tenant().userId(), retryAfter);
+    log.debug(
+        "Rate limited key {} of user {} for {} s", key.keyId(), key.tenant().userId(), retryAfter);
     response.setStatus(ErrorKind.TOO_MANY_REQUESTS.status());
     response.setHeader("Retry-After", Long.toString(retryAfter));
     response.setContentType(MediaType.APPLICATION_JSON_VALUE);
     response.setCharacterEncoding("UTF-8");
-    response.getOutputStream().write(json.writeValueAsBytes(new RateLimitedBody(ErrorKind.TOO_MANY_REQUESTS.error(),
-        "Rate limit of " + limit.burst() + " requests (refilled at " + limit.perMinute()
-            + " a minute) exceeded; retry after " + retryAfter + " s", CODE)));
+    response
+        .getOutputStream()
+        .write(
+            json.writeValueAsBytes(
+                new RateLimitedBody(
+                    ErrorKind.TOO_MANY_REQUESTS.error(),
+                    "Rate limit of "
+                        + limit.burst()
+                        + " requests (refilled at "
+                        + limit.perMinute()
+                        + " a minute) exceeded; retry after "
+                        + retryAfter
+                        + " s",
+                    CODE)));
   }
 
   private RateLimit limitOf(AuthenticatedKey key) {

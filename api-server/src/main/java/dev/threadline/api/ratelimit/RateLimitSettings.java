@@ -5,8 +5,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Per-key rate limits; properties {@code threadline.ratelimit.*}, i.e. the environment variables
  * {@code THREADLINE_RATELIMIT_ENABLED} (default true), {@code THREADLINE_RATELIMIT_BURST} (default
- * 300) and {@code THREADLINE_RATELIMIT_PERMINUTE} (default 1200: 20 a second). A key's Secret may set its own
- * ({@code rateLimit: <burst>/<per minute>}). Counted per API server replica.
+ * 300) and {@code THREADLINE_RATELIMIT_PERMINUTE} (default 1200: 20 a second). A key's Secret may
+ * set its own ({@code rateLimit: <burst>/<per minute>}). Counted per API server replica.
  */
 @ConfigurationProperties("threadline.ratelimit")
 public record RateLimitSettings(Boolean enabled, Long burst, Long perMinute) {

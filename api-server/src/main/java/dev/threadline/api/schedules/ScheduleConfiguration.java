@@ -2,11 +2,11 @@ package dev.threadline.api.schedules;
 
 import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.api.usage.ExecutionAllowance;
 import dev.threadline.api.webhooks.WebhookSecrets;
 import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleFirer;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import dev.threadline.api.usage.ExecutionAllowance;
 import java.time.Clock;
 import java.util.Map;
 import org.springframework.context.annotation.Bean;
@@ -17,16 +17,26 @@ import org.springframework.context.annotation.Configuration;
 class ScheduleConfiguration {
   @Bean
   ManagedInformer<Schedule> scheduleInformer(KubernetesClient client) {
-    return new ManagedInformer<>("schedules", client.resources(Schedule.class).inAnyNamespace().runnableInformer(0), Map.of());
+    return new ManagedInformer<>(
+        "schedules",
+        client.resources(Schedule.class).inAnyNamespace().runnableInformer(0),
+        Map.of());
   }
 
   @Bean
   ScheduleService scheduleService(
-      KubernetesClient client, ManagedInformer<Schedule> scheduleInformer, ApiServerSettings settings, Clock clock,
-      ExecutionAllowance executionAllowance, WebhookSecrets webhookSecrets) {
+      KubernetesClient client,
+      ManagedInformer<Schedule> scheduleInformer,
+      ApiServerSettings settings,
+      Clock clock,
+      ExecutionAllowance executionAllowance,
+      WebhookSecrets webhookSecrets) {
     return new ScheduleService(
-        new ScheduleStore(client, scheduleInformer, settings.writeVisibilityTimeout()), new ScheduleFirer(client),
-        webhookSecrets, clock, executionAllowance);
+        new ScheduleStore(client, scheduleInformer, settings.writeVisibilityTimeout()),
+        new ScheduleFirer(client),
+        webhookSecrets,
+        clock,
+        executionAllowance);
   }
 
   @Bean

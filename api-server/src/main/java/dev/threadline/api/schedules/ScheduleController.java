@@ -32,7 +32,8 @@ class ScheduleController {
   private final IdempotentRequests idempotency;
   private final WebhookReplays webhookReplays;
 
-  ScheduleController(ScheduleService schedules, IdempotentRequests idempotency, WebhookSecrets webhookSecrets) {
+  ScheduleController(
+      ScheduleService schedules, IdempotentRequests idempotency, WebhookSecrets webhookSecrets) {
     this.schedules = schedules;
     this.idempotency = idempotency;
     this.webhookReplays = new WebhookReplays(webhookSecrets, "schedule");
@@ -44,13 +45,20 @@ class ScheduleController {
    */
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<?> create(
-      Tenant tenant, @RequestBody(required = false) ScheduleRequests.Create request,
-      @RequestHeader(name = IdempotencyKeys.HEADER, required = false) String idempotencyKey, HttpServletRequest http) {
-    return idempotency.executeJson(tenant, idempotencyKey, RequestFingerprint.of(http, request), () -> {
-      ScheduleView created = schedules.create(tenant, request);
-      return ResponseEntity.created(URI.create("/v1/schedules/" + created.id()))
-          .body(new ScheduleResponses.Single(created));
-    }, webhookReplays);
+      Tenant tenant,
+      @RequestBody(required = false) ScheduleRequests.Create request,
+      @RequestHeader(name = IdempotencyKeys.HEADER, required = false) String idempotencyKey,
+      HttpServletRequest http) {
+    return idempotency.executeJson(
+        tenant,
+        idempotencyKey,
+        RequestFingerprint.of(http, request),
+        () -> {
+          ScheduleView created = schedules.create(tenant, request);
+          return ResponseEntity.created(URI.create("/v1/schedules/" + created.id()))
+              .body(new ScheduleResponses.Single(created));
+        },
+        webhookReplays);
   }
 
   /** Default limit 50, at most 100 (as the other lists); {@code stats} counts all matches. */
@@ -63,7 +71,8 @@ class ScheduleController {
       @RequestParam(required = false) String appId,
       @RequestParam(required = false) String scheduleType,
       @RequestParam(required = false) String enabled) {
-    return schedules.list(tenant, ScheduleFilter.parse(agentId, environmentId, appId, scheduleType, enabled), page);
+    return schedules.list(
+        tenant, ScheduleFilter.parse(agentId, environmentId, appId, scheduleType, enabled), page);
   }
 
   @GetMapping("/{scheduleId}")
@@ -73,7 +82,9 @@ class ScheduleController {
 
   @PatchMapping(path = "/{scheduleId}", consumes = MediaType.APPLICATION_JSON_VALUE)
   ScheduleResponses.Single update(
-      Tenant tenant, @PathVariable String scheduleId, @RequestBody(required = false) ScheduleRequests.Update request) {
+      Tenant tenant,
+      @PathVariable String scheduleId,
+      @RequestBody(required = false) ScheduleRequests.Update request) {
     return new ScheduleResponses.Single(schedules.update(tenant, scheduleId, request));
   }
 
@@ -84,9 +95,15 @@ class ScheduleController {
   }
 
   @PostMapping("/{scheduleId}/trigger")
-  ResponseEntity<?> trigger(Tenant tenant, @PathVariable String scheduleId,
-      @RequestHeader(name = IdempotencyKeys.HEADER, required = false) String idempotencyKey, HttpServletRequest http) {
-    return idempotency.executeJson(tenant, idempotencyKey, RequestFingerprint.of(http, null),
+  ResponseEntity<?> trigger(
+      Tenant tenant,
+      @PathVariable String scheduleId,
+      @RequestHeader(name = IdempotencyKeys.HEADER, required = false) String idempotencyKey,
+      HttpServletRequest http) {
+    return idempotency.executeJson(
+        tenant,
+        idempotencyKey,
+        RequestFingerprint.of(http, null),
         () -> ResponseEntity.ok(schedules.trigger(tenant, scheduleId)));
   }
 

@@ -27,12 +27,14 @@ import java.util.Optional;
  */
 final class ScheduleMapper {
   static final String ID_PREFIX = "sched";
+
   /** The spec's metadata is a Jackson 2 tree (fabric8's); REST bodies are Jackson 3. */
   private static final ObjectMapper JACKSON2 = new ObjectMapper();
 
   /** Creation time, then name: a stable order even within one second of creation timestamps. */
   static final Comparator<Schedule> LIST_ORDER =
-      Comparator.comparing(ScheduleMapper::createdAt, Comparator.nullsLast(Comparator.naturalOrder()))
+      Comparator.comparing(
+              ScheduleMapper::createdAt, Comparator.nullsLast(Comparator.naturalOrder()))
           .thenComparing(schedule -> schedule.getMetadata().getName());
 
   private ScheduleMapper() {}
@@ -42,15 +44,18 @@ final class ScheduleMapper {
   }
 
   /** The view, showing the webhook secrets this write generated (by URL). */
-  static ScheduleView toView(Schedule schedule, String userId, Instant now, Map<String, String> generatedSecrets) {
+  static ScheduleView toView(
+      Schedule schedule, String userId, Instant now, Map<String, String> generatedSecrets) {
     ScheduleSpec spec = Optional.ofNullable(schedule.getSpec()).orElseGet(ScheduleSpec::new);
-    ScheduleStatus status = Optional.ofNullable(schedule.getStatus()).orElseGet(ScheduleStatus::new);
+    ScheduleStatus status =
+        Optional.ofNullable(schedule.getStatus()).orElseGet(ScheduleStatus::new);
     Instant created = createdAt(schedule);
-    Instant updated = Optional.ofNullable(schedule.getMetadata().getAnnotations())
-        .map(annotations -> annotations.get(Annotations.UPDATED_AT))
-        .flatMap(Timestamps::parse)
-        .filter(time -> created == null || !time.isBefore(created))
-        .orElse(created);
+    Instant updated =
+        Optional.ofNullable(schedule.getMetadata().getAnnotations())
+            .map(annotations -> annotations.get(Annotations.UPDATED_AT))
+            .flatMap(Timestamps::parse)
+            .filter(time -> created == null || !time.isBefore(created))
+            .orElse(created);
     boolean recurring = Schedules.isRecurring(schedule);
     return new ScheduleView(
         ResourceIds.toId(schedule.getMetadata().getName()),
@@ -80,10 +85,14 @@ final class ScheduleMapper {
 
   /** {@code spec.enabled}, except that a one-time schedule that has run will not fire again. */
   static boolean willFire(Schedule schedule) {
-    return Schedules.isEnabled(schedule) && (Schedules.isRecurring(schedule) || !Schedules.hasFired(schedule));
+    return Schedules.isEnabled(schedule)
+        && (Schedules.isRecurring(schedule) || !Schedules.hasFired(schedule));
   }
 
-  /** The next firing after {@code now}; empty when it will not fire, or when its spec is invalid (kubectl). */
+  /**
+   * The next firing after {@code now}; empty when it will not fire, or when its spec is invalid
+   * (kubectl).
+   */
   static Optional<Instant> nextRunAt(Schedule schedule, Instant now) {
     if (!willFire(schedule)) {
       return Optional.empty();
@@ -91,7 +100,8 @@ final class ScheduleMapper {
     ScheduleSpec spec = schedule.getSpec();
     if (Schedules.isRecurring(schedule)) {
       try {
-        return CronSchedule.parse(spec.getCronExpression(), Schedules.timezone(schedule)).nextAfter(now);
+        return CronSchedule.parse(spec.getCronExpression(), Schedules.timezone(schedule))
+            .nextAfter(now);
       } catch (InvalidScheduleException invalid) {
         return Optional.empty();
       }
@@ -102,17 +112,20 @@ final class ScheduleMapper {
   /** Whether a REST id can name this schedule (one made with kubectl under another name cannot). */
   static boolean hasRestId(Schedule schedule) {
     String name = schedule.getMetadata().getName();
-    return ResourceIds.isValidName(name) && ResourceIds.toName(ResourceIds.toId(name), ID_PREFIX).isPresent();
+    return ResourceIds.isValidName(name)
+        && ResourceIds.toName(ResourceIds.toId(name), ID_PREFIX).isPresent();
   }
 
   static Schedule newSchedule(String namespace, String id, ScheduleSpec spec, Instant now) {
     Schedule schedule = new Schedule();
-    schedule.setMetadata(new ObjectMetaBuilder()
-        .withNamespace(namespace)
-        .withName(ResourceIds.toName(id).orElseThrow())
-        .withLabels(new LinkedHashMap<>(Map.of(Labels.MANAGED_BY, Labels.MANAGER)))
-        .withAnnotations(new LinkedHashMap<>(Map.of(Annotations.UPDATED_AT, Timestamps.format(now))))
-        .build());
+    schedule.setMetadata(
+        new ObjectMetaBuilder()
+            .withNamespace(namespace)
+            .withName(ResourceIds.toName(id).orElseThrow())
+            .withLabels(new LinkedHashMap<>(Map.of(Labels.MANAGED_BY, Labels.MANAGER)))
+            .withAnnotations(
+                new LinkedHashMap<>(Map.of(Annotations.UPDATED_AT, Timestamps.format(now))))
+            .build());
     schedule.setSpec(spec);
     return schedule;
   }
@@ -120,7 +133,8 @@ final class ScheduleMapper {
   /** Records a change the client made; {@code schedule} must be a private copy. */
   static void touch(Schedule schedule, Instant now) {
     Map<String, String> annotations =
-        new LinkedHashMap<>(Optional.ofNullable(schedule.getMetadata().getAnnotations()).orElse(Map.of()));
+        new LinkedHashMap<>(
+            Optional.ofNullable(schedule.getMetadata().getAnnotations()).orElse(Map.of()));
     annotations.put(Annotations.UPDATED_AT, Timestamps.format(now));
     schedule.getMetadata().setAnnotations(annotations);
   }
@@ -132,7 +146,8 @@ final class ScheduleMapper {
   @SuppressWarnings("unchecked")
   private static Map<String, Object> metadata(ScheduleSpec spec) {
     return spec.getMetadata() == null || !spec.getMetadata().isObject()
-        ? null : JACKSON2.convertValue(spec.getMetadata(), Map.class);
+        ? null
+        : JACKSON2.convertValue(spec.getMetadata(), Map.class);
   }
 
   private static String idOf(String name) {

@@ -95,8 +95,11 @@ final class ScheduleRules {
     if (value == null) {
       throw bad("scheduledTime", "is required for one-time schedules");
     }
-    Instant at = Timestamps.parse(value.strip()).or(() -> localDateTime(value.strip(), zone))
-        .orElseThrow(() -> bad("scheduledTime", "must be an ISO 8601 date-time such as 2026-12-24T09:00:00Z"));
+    Instant at =
+        Timestamps.parse(value.strip())
+            .or(() -> localDateTime(value.strip(), zone))
+            .orElseThrow(() ->
+                bad("scheduledTime", "must be an ISO 8601 date-time such as 2026-12-24T09:00:00Z"));
     if (!at.isAfter(now)) {
       throw bad("scheduledTime", "must be in the future");
     }
@@ -108,7 +111,8 @@ final class ScheduleRules {
     if (id == null) {
       return null;
     }
-    return ResourceIds.toName(id, kind).orElseThrow(() -> bad(field, "must be an id of the form " + kind + "_…"));
+    return ResourceIds.toName(id, kind)
+        .orElseThrow(() -> bad(field, "must be an id of the form " + kind + "_…"));
   }
 
   ApiException bad(String field, String problem) {
@@ -120,7 +124,9 @@ final class ScheduleRules {
     return prefix + field;
   }
 
-  /** core's messages name the field in their own words ("Unknown timezone ..."); keep them whole. */
+  /**
+   * core's messages name the field in their own words ("Unknown timezone ..."); keep them whole.
+   */
   private ApiException invalid(InvalidScheduleException e) {
     String message = e.getMessage();
     return message.startsWith(e.field() + " ")

@@ -4,6 +4,10 @@ import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.paging.ListEnvelope;
 import dev.threadline.api.paging.PageRequest;
+import dev.threadline.api.usage.ExecutionAllowance;
+import dev.threadline.api.webhooks.ConfiguredOn;
+import dev.threadline.api.webhooks.WebhookChange;
+import dev.threadline.api.webhooks.WebhookSecrets;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.schedule.Schedule;
@@ -11,10 +15,6 @@ import dev.threadline.crds.schedule.ScheduleFirer;
 import dev.threadline.crds.schedule.ScheduleSpec;
 import dev.threadline.crds.schedule.Schedules;
 import dev.threadline.crds.thread.ThreadState;
-import dev.threadline.api.usage.ExecutionAllowance;
-import dev.threadline.api.webhooks.ConfiguredOn;
-import dev.threadline.api.webhooks.WebhookChange;
-import dev.threadline.api.webhooks.WebhookSecrets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -41,7 +41,11 @@ public final class ScheduleService {
   private final Clock clock;
   private final ExecutionAllowance allowance;
 
-  ScheduleService(ScheduleStore store, ScheduleFirer firer, WebhookSecrets webhookSecrets, Clock clock,
+  ScheduleService(
+      ScheduleStore store,
+      ScheduleFirer firer,
+      WebhookSecrets webhookSecrets,
+      Clock clock,
       ExecutionAllowance allowance) {
     this.webhookSecrets = webhookSecrets;
     this.allowance = allowance;
@@ -65,17 +69,32 @@ public final class ScheduleService {
    */
   public ScheduleView createForThread(Tenant tenant, ThreadScheduleRequest request) {
     String name = request.name() == null ? "Scheduled task" : request.name();
-    return create(tenant, IN_THREAD_REQUEST, new ScheduleRequests.Create(name, request.task(), request.type(),
-        request.cronExpression(), request.scheduledTime(), request.agentId(), request.environmentId(),
-        request.timezone(), null, null, request.appId(), null, request.webhooks()));
+    return create(
+        tenant,
+        IN_THREAD_REQUEST,
+        new ScheduleRequests.Create(
+            name,
+            request.task(),
+            request.type(),
+            request.cronExpression(),
+            request.scheduledTime(),
+            request.agentId(),
+            request.environmentId(),
+            request.timezone(),
+            null,
+            null,
+            request.appId(),
+            null,
+            request.webhooks()));
   }
 
   public ListEnvelope<ScheduleView> list(Tenant tenant, ScheduleFilter filter, PageRequest page) {
-    List<Schedule> matching = store.list(tenant.namespace()).stream()
-        .filter(ScheduleMapper::hasRestId)
-        .filter(filter)
-        .sorted(ScheduleMapper.LIST_ORDER)
-        .toList();
+    List<Schedule> matching =
+        store.list(tenant.namespace()).stream()
+            .filter(ScheduleMapper::hasRestId)
+            .filter(filter)
+            .sorted(ScheduleMapper.LIST_ORDER)
+            .toList();
     long enabled = matching.stream().filter(ScheduleMapper::willFire).count();
     Instant now = clock.instant();
     return page.apply(matching)
@@ -93,56 +112,73 @@ public final class ScheduleService {
     }
     // Field-level checks before touching the cluster; the ones that need the current schedule
     // (a cron on a one-time schedule, a new zone for the old cron) run inside the update.
-    String displayName = request.name() == null ? null : RULES.text("name", request.name(), ScheduleRules.MAX_NAME);
-    String task = request.task() == null ? null : RULES.text("task", request.task(), ScheduleRules.MAX_TASK);
+    String displayName =
+        request.name() == null ? null : RULES.text("name", request.name(), ScheduleRules.MAX_NAME);
+    String task =
+        request.task() == null ? null : RULES.text("task", request.task(), ScheduleRules.MAX_TASK);
     ZoneId zone = request.timezone() == null ? null : RULES.timezone(request.timezone());
     if (request.cronExpression() != null) {
       RULES.cron(request.cronExpression(), zone == null ? ZoneId.of("UTC") : zone);
     }
     WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.SCHEDULE);
     String name = nameOf(scheduleId);
-    Map<String, String> stored = webhooks == null ? Map.of() : webhookSecrets.read(tenant.namespace(), name);
+    Map<String, String> stored =
+        webhooks == null ? Map.of() : webhookSecrets.read(tenant.namespace(), name);
     AtomicReference<WebhookChange.Resolved> resolved = new AtomicReference<>();
-    Schedule updated = update(tenant, scheduleId, schedule -> {
-      ScheduleSpec spec = schedule.getSpec();
-      if (request.cronExpression() != null || zone != null) {
-        if (request.cronExpression() != null && !Schedules.isRecurring(schedule)) {
-          throw RULES.bad("cronExpression", "applies only to recurring schedules");
-        }
-        String cron = request.cronExpression() != null ? request.cronExpression() : spec.getCronExpression();
-        ZoneId newZone = zone != null ? zone : RULES.timezone(Schedules.timezone(schedule));
-        if (Schedules.isRecurring(schedule)) {
-          spec.setCronExpression(RULES.cron(cron, newZone).expression());
-        }
-        spec.setTimezone(newZone.getId());
-      }
-      if (displayName != null) {
-        spec.setDisplayName(displayName);
-      }
-      if (task != null) {
-        spec.setTask(task);
-      }
-      if (request.description() != null) {
-        spec.setDescription(RULES.optionalText("description", request.description(), ScheduleRules.MAX_DESCRIPTION));
-      }
-      if (request.enabled() != null) {
-        setEnabled(schedule, scheduleId, request.enabled());
-      }
-      if (webhooks != null) {
-        resolved.set(webhooks.resolve(name, spec.getWebhooks(), stored));
-        spec.setWebhooks(resolved.get().endpoints());
-      }
-    });
+    Schedule updated =
+        update(
+            tenant,
+            scheduleId,
+            schedule -> {
+              ScheduleSpec spec = schedule.getSpec();
+              if (request.cronExpression() != null || zone != null) {
+                if (request.cronExpression() != null && !Schedules.isRecurring(schedule)) {
+                  throw RULES.bad("cronExpression", "applies only to recurring schedules");
+                }
+                String cron =
+                    request.cronExpression() != null
+                        ? request.cronExpression()
+                        : spec.getCronExpression();
+                ZoneId newZone = zone != null ? zone : RULES.timezone(Schedules.timezone(schedule));
+                if (Schedules.isRecurring(schedule)) {
+                  spec.setCronExpression(RULES.cron(cron, newZone).expression());
+                }
+                spec.setTimezone(newZone.getId());
+              }
+              if (displayName != null) {
+                spec.setDisplayName(displayName);
+              }
+              if (task != null) {
+                spec.setTask(task);
+              }
+              if (request.description() != null) {
+                spec.setDescription(
+                    RULES.optionalText(
+                        "description", request.description(), ScheduleRules.MAX_DESCRIPTION));
+              }
+              if (request.enabled() != null) {
+                setEnabled(schedule, scheduleId, request.enabled());
+              }
+              if (webhooks != null) {
+                resolved.set(webhooks.resolve(name, spec.getWebhooks(), stored));
+                spec.setWebhooks(resolved.get().endpoints());
+              }
+            });
     if (resolved.get() != null) {
       webhookSecrets.write(updated, resolved.get());
     }
-    return ScheduleMapper.toView(updated, tenant.userId(), clock.instant(),
+    return ScheduleMapper.toView(
+        updated,
+        tenant.userId(),
+        clock.instant(),
         resolved.get() == null ? Map.of() : resolved.get().generated());
   }
 
   public ScheduleView setEnabled(Tenant tenant, String scheduleId, boolean enabled) {
-    return ScheduleMapper.toView(update(tenant, scheduleId, schedule -> setEnabled(schedule, scheduleId, enabled)),
-        tenant.userId(), clock.instant());
+    return ScheduleMapper.toView(
+        update(tenant, scheduleId, schedule -> setEnabled(schedule, scheduleId, enabled)),
+        tenant.userId(),
+        clock.instant());
   }
 
   public void delete(Tenant tenant, String scheduleId) {
@@ -162,11 +198,17 @@ public final class ScheduleService {
     Instant now = clock.instant();
     String threadName = ResourceIds.toName(ResourceIds.newId("thread")).orElseThrow();
     ScheduleFirer.Firing firing = firer.fire(schedule, threadName, now);
-    LOG.info("Schedule({}/{}) triggered by its user: thread {}", tenant.namespace(), schedule.getMetadata().getName(),
+    LOG.info(
+        "Schedule({}/{}) triggered by its user: thread {}",
+        tenant.namespace(),
+        schedule.getMetadata().getName(),
         firing.threadName());
     return new ScheduleResponses.Triggered(
-        new ScheduleResponses.TriggeredThread(ResourceIds.toId(firing.threadName()), ThreadState.RUNNING.value()),
-        "Schedule triggered: thread " + ResourceIds.toId(firing.threadName()) + " is running the task");
+        new ScheduleResponses.TriggeredThread(
+            ResourceIds.toId(firing.threadName()), ThreadState.RUNNING.value()),
+        "Schedule triggered: thread "
+            + ResourceIds.toId(firing.threadName())
+            + " is running the task");
   }
 
   private ScheduleView create(Tenant tenant, ScheduleRules rules, ScheduleRequests.Create request) {
@@ -186,18 +228,22 @@ public final class ScheduleService {
       if (request.cronExpression() != null) {
         throw rules.bad("cronExpression", "applies only to recurring schedules");
       }
-      spec.setScheduledTime(Timestamps.format(rules.scheduledTime(request.scheduledTime(), zone, now)));
+      spec.setScheduledTime(
+          Timestamps.format(rules.scheduledTime(request.scheduledTime(), zone, now)));
     }
     spec.setAgent(rules.reference("agentId", request.agentId(), "agent"));
     spec.setEnvironment(rules.reference("environmentId", request.environmentId(), "env"));
     spec.setEnabled(request.enabled() == null || request.enabled());
-    spec.setDescription(rules.optionalText("description", request.description(), ScheduleRules.MAX_DESCRIPTION));
+    spec.setDescription(
+        rules.optionalText("description", request.description(), ScheduleRules.MAX_DESCRIPTION));
     spec.setAppId(rules.optionalText("appId", request.appId(), ScheduleRules.MAX_APP_ID));
     spec.setMetadata(ScheduleMapper.metadataTree(request.metadata()));
-    WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.SCHEDULE, rules.field("webhooks"));
+    WebhookChange webhooks =
+        WebhookChange.of(request.webhooks(), ConfiguredOn.SCHEDULE, rules.field("webhooks"));
     String id = ResourceIds.newId(ScheduleMapper.ID_PREFIX);
     String name = ResourceIds.toName(id).orElseThrow();
-    WebhookChange.Resolved resolved = webhooks == null ? null : webhooks.resolve(name, List.of(), Map.of());
+    WebhookChange.Resolved resolved =
+        webhooks == null ? null : webhooks.resolve(name, List.of(), Map.of());
     if (resolved != null) {
       spec.setWebhooks(resolved.endpoints());
     }
@@ -205,37 +251,53 @@ public final class ScheduleService {
     if (resolved != null) {
       webhookSecrets.writeForNew(created, resolved, () -> store.delete(tenant.namespace(), name));
     }
-    LOG.info("Schedule({}/{}) created: {} {}", tenant.namespace(), created.getMetadata().getName(),
-        spec.getScheduleType(), spec.getCronExpression() != null ? spec.getCronExpression() : spec.getScheduledTime());
-    return ScheduleMapper.toView(created, tenant.userId(), now, resolved == null ? Map.of() : resolved.generated());
+    LOG.info(
+        "Schedule({}/{}) created: {} {}",
+        tenant.namespace(),
+        created.getMetadata().getName(),
+        spec.getScheduleType(),
+        spec.getCronExpression() != null ? spec.getCronExpression() : spec.getScheduledTime());
+    return ScheduleMapper.toView(
+        created, tenant.userId(), now, resolved == null ? Map.of() : resolved.generated());
   }
 
   private static void setEnabled(Schedule schedule, String scheduleId, boolean enabled) {
     if (enabled && !Schedules.isRecurring(schedule) && Schedules.hasFired(schedule)) {
-      throw ApiException.conflict("Schedule " + scheduleId
-          + " is a one-time schedule that has already run; create a new schedule to run it again");
+      throw ApiException.conflict(
+          "Schedule "
+              + scheduleId
+              + " is a one-time schedule that has already run; create a new schedule to run it"
+              + " again");
     }
     schedule.getSpec().setEnabled(enabled);
   }
 
-  private Schedule update(Tenant tenant, String scheduleId, java.util.function.Consumer<Schedule> change) {
-    return store.update(tenant.namespace(), nameOf(scheduleId), current -> {
-          if (current.getSpec() == null) {
-            current.setSpec(new ScheduleSpec());
-          }
-          change.accept(current);
-          ScheduleMapper.touch(current, clock.instant());
-          return current;
-        })
+  private Schedule update(
+      Tenant tenant, String scheduleId, java.util.function.Consumer<Schedule> change) {
+    return store
+        .update(
+            tenant.namespace(),
+            nameOf(scheduleId),
+            current -> {
+              if (current.getSpec() == null) {
+                current.setSpec(new ScheduleSpec());
+              }
+              change.accept(current);
+              ScheduleMapper.touch(current, clock.instant());
+              return current;
+            })
         .orElseThrow(() -> notFound(scheduleId));
   }
 
   private Schedule find(Tenant tenant, String scheduleId) {
-    return store.find(tenant.namespace(), nameOf(scheduleId)).orElseThrow(() -> notFound(scheduleId));
+    return store
+        .find(tenant.namespace(), nameOf(scheduleId))
+        .orElseThrow(() -> notFound(scheduleId));
   }
 
   private static String nameOf(String scheduleId) {
-    return ResourceIds.toName(scheduleId, ScheduleMapper.ID_PREFIX).orElseThrow(() -> notFound(scheduleId));
+    return ResourceIds.toName(scheduleId, ScheduleMapper.ID_PREFIX)
+        .orElseThrow(() -> notFound(scheduleId));
   }
 
   private static ApiException notFound(String scheduleId) {

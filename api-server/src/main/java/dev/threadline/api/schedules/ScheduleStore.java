@@ -8,7 +8,8 @@ import java.time.Duration;
 
 /** Schedule resources, as the REST layer reads and writes them. */
 final class ScheduleStore extends CachedResourceStore<Schedule> {
-  ScheduleStore(KubernetesClient client, ManagedInformer<Schedule> cache, Duration visibilityTimeout) {
+  ScheduleStore(
+      KubernetesClient client, ManagedInformer<Schedule> cache, Duration visibilityTimeout) {
     super(client, Schedule.class, cache, visibilityTimeout);
   }
 }

@@ -6,8 +6,8 @@ import java.util.Map;
 
 /**
  * A schedule as REST clients see it. Every field is present; those that do not apply are null
- * ({@code cronExpression} of a one-time schedule, {@code scheduledTime} of a recurring one,
- * {@code nextRunAt} of a disabled one). Times are ISO 8601 UTC with {@code Z}.
+ * ({@code cronExpression} of a one-time schedule, {@code scheduledTime} of a recurring one, {@code
+ * nextRunAt} of a disabled one). Times are ISO 8601 UTC with {@code Z}.
  *
  * @param enabled whether it will fire: {@code spec.enabled}, and false for a one-time schedule that
  *     has already run

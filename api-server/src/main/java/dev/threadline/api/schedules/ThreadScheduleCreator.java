@@ -8,8 +8,8 @@ import dev.threadline.api.threads.ThreadView;
 import java.util.Optional;
 
 /**
- * The schedule of {@code POST /v1/threads} with messages and a schedule: it runs the thread's
- * first message with the thread's agent, environment and appId, and has the webhooks it was given.
+ * The schedule of {@code POST /v1/threads} with messages and a schedule: it runs the thread's first
+ * message with the thread's agent, environment and appId, and has the webhooks it was given.
  */
 final class ThreadScheduleCreator implements ScheduleCreator {
   private final ScheduleService schedules;
@@ -19,11 +19,29 @@ final class ThreadScheduleCreator implements ScheduleCreator {
   }
 
   @Override
-  public Optional<ScheduleSummary> create(Tenant tenant, ThreadView thread, ScheduleRequest request) {
-    ScheduleView created = schedules.createForThread(tenant, new ThreadScheduleRequest(
-        request.type(), request.name(), request.cronExpression(), request.timezone(), request.scheduledTime(),
-        request.task(), thread.agentId(), thread.environmentId(), thread.appId(), request.webhooks()));
-    return Optional.of(new ScheduleSummary(created.id(), created.name(), created.scheduleType(),
-        created.cronExpression(), created.enabled(), created.webhooks()));
+  public Optional<ScheduleSummary> create(
+      Tenant tenant, ThreadView thread, ScheduleRequest request) {
+    ScheduleView created =
+        schedules.createForThread(
+            tenant,
+            new ThreadScheduleRequest(
+                request.type(),
+                request.name(),
+                request.cronExpression(),
+                request.timezone(),
+                request.scheduledTime(),
+                request.task(),
+                thread.agentId(),
+                thread.environmentId(),
+                thread.appId(),
+                request.webhooks()));
+    return Optional.of(
+        new ScheduleSummary(
+            created.id(),
+            created.name(),
+            created.scheduleType(),
+            created.cronExpression(),
+            created.enabled(),
+            created.webhooks()));
   }
 }

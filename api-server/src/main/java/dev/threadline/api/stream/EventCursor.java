@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * any other state, even on {@code POST /v1/threads}, whose path names no thread.
  */
 public record EventCursor(String runId, long seq, int index) {
-  private static final Pattern FORMAT = Pattern.compile("(run_[a-z0-9][-a-z0-9]*):(\\d{1,18}):(\\d{1,9})");
+  private static final Pattern FORMAT =
+      Pattern.compile("(run_[a-z0-9][-a-z0-9]*):(\\d{1,18}):(\\d{1,9})");
   static final String EXAMPLE = "run_abc-1:12:0";
 
   public EventCursor {
@@ -28,16 +29,20 @@ public record EventCursor(String runId, long seq, int index) {
   }
 
   /**
-   * Parses a cursor a client sent; a malformed one is a 400 that names where it came from
-   * ({@code source}: {@code Last-Event-ID} or {@code after}).
+   * Parses a cursor a client sent; a malformed one is a 400 that names where it came from ({@code
+   * source}: {@code Last-Event-ID} or {@code after}).
    */
   public static EventCursor parse(String text, String source) {
     Matcher matcher = FORMAT.matcher(text == null ? "" : text.strip());
     if (!matcher.matches() || ResourceIds.toName(matcher.group(1), "run").isEmpty()) {
-      throw ApiException.badRequest(source, "is not a stream event id: expected <runId>:<seq>:<index>, e.g. "
-          + EXAMPLE + " (send back the id of the last event received)");
+      throw ApiException.badRequest(
+          source,
+          "is not a stream event id: expected <runId>:<seq>:<index>, e.g. "
+              + EXAMPLE
+              + " (send back the id of the last event received)");
     }
-    return new EventCursor(matcher.group(1), Long.parseLong(matcher.group(2)), Integer.parseInt(matcher.group(3)));
+    return new EventCursor(
+        matcher.group(1), Long.parseLong(matcher.group(2)), Integer.parseInt(matcher.group(3)));
   }
 
   /**

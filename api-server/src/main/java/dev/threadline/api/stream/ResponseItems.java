@@ -3,9 +3,9 @@ package dev.threadline.api.stream;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The items of {@code response.item.completed}. The contract fixes planning, message, tool_call
- * and reasoning; file_change, setup and error are "not shown", so they follow the same pattern:
- * an {@code id} with a type prefix, a {@code status}, and the runner's fields.
+ * The items of {@code response.item.completed}. The contract fixes planning, message, tool_call and
+ * reasoning; file_change, setup and error are "not shown", so they follow the same pattern: an
+ * {@code id} with a type prefix, a {@code status}, and the runner's fields.
  */
 final class ResponseItems {
   static final String COMPLETED = "completed";
@@ -42,8 +42,15 @@ final class ResponseItems {
    * commands have them).
    */
   static ObjectNode toolCall(
-      String id, String status, String toolType, String name, String command, String path, String output,
-      Long exitCode, long durationMs) {
+      String id,
+      String status,
+      String toolType,
+      String name,
+      String command,
+      String path,
+      String output,
+      Long exitCode,
+      long durationMs) {
     ObjectNode item = item("tool_call", id).put("status", status);
     ObjectNode tool = item.putObject("tool").put("type", toolType);
     if (name != null) {
@@ -64,7 +71,8 @@ final class ResponseItems {
   }
 
   /** {@code change} is create, modify or delete. */
-  static ObjectNode fileChange(String id, String path, String change, long additions, long deletions) {
+  static ObjectNode fileChange(
+      String id, String path, String change, long additions, long deletions) {
     return item("file_change", id)
         .put("status", COMPLETED)
         .put("path", path)

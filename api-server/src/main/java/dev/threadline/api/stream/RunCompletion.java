@@ -18,10 +18,16 @@ public final class RunCompletion {
 
   /** How the wait ended; {@code run} is the finished run for {@link Kind#FINISHED}, else null. */
   public record Outcome(Kind kind, Run run) {
-    public enum Kind { FINISHED, TIMED_OUT, DELETED, SHUTDOWN }
+    public enum Kind {
+      FINISHED,
+      TIMED_OUT,
+      DELETED,
+      SHUTDOWN
+    }
   }
 
-  public Outcome await(String namespace, String name, Duration timeout) throws InterruptedException {
+  public Outcome await(String namespace, String name, Duration timeout)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     try (RunFollower follower = RunFollower.follow(updates, cache, namespace, name)) {
       while (true) {

@@ -21,18 +21,18 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The one translation from a Run's event log (the runner protocol, as the operator stores it in
  * {@code status.events}) to the contract's stream events. One instance per stream: the contract's
- * sequences have events that appear once (computer.starting, response.started, the terminal
- * pair), so it remembers which it has sent.
+ * sequences have events that appear once (computer.starting, response.started, the terminal pair),
+ * so it remembers which it has sent.
  *
- * <p>Direct route: {@code message} → direct.response; {@code result} → response.completed;
- * {@code failed} → response.failed; each terminal event is followed by stream.completed. Computer
- * route: {@code started} → computer.starting; {@code planning} → a planning item, then
- * response.started; the other item types → response.item.completed (after response.started);
- * {@code usage} is cumulative and only its final value matters, carried by response.completed.
+ * <p>Direct route: {@code message} → direct.response; {@code result} → response.completed; {@code
+ * failed} → response.failed; each terminal event is followed by stream.completed. Computer route:
+ * {@code started} → computer.starting; {@code planning} → a planning item, then response.started;
+ * the other item types → response.item.completed (after response.started); {@code usage} is
+ * cumulative and only its final value matters, carried by response.completed.
  *
  * <p>A message posted to an existing thread streams the contract's general form: it opens with
- * response.created, and a direct answer arrives as an output item (response.output_item.added,
- * then response.item.completed) rather than direct.response.
+ * response.created, and a direct answer arrives as an output item (response.output_item.added, then
+ * response.item.completed) rather than direct.response.
  */
 public final class RunEventMapper {
   private static final Logger log = LoggerFactory.getLogger(RunEventMapper.class);
@@ -85,8 +85,10 @@ public final class RunEventMapper {
         if (computer) {
           ensureComputerStarting(ids, events);
         }
-        events.add(StreamEvents.itemCompleted(
-            ResponseItems.planning(ids.itemId("planning", event), data.text("text").orElse(""))));
+        events.add(
+            StreamEvents.itemCompleted(
+                ResponseItems.planning(
+                    ids.itemId("planning", event), data.text("text").orElse(""))));
         if (computer) {
           ensureResponseStarted(run, event, data, ids, events);
         }
@@ -95,8 +97,10 @@ public final class RunEventMapper {
         String text = data.text("text", "content").orElse("");
         if (computer) {
           beforeItem(run, event, data, ids, events);
-          events.add(StreamEvents.itemCompleted(
-              ResponseItems.message(ids.itemId("msg", event), data.text("role").orElse("assistant"), text)));
+          events.add(
+              StreamEvents.itemCompleted(
+                  ResponseItems.message(
+                      ids.itemId("msg", event), data.text("role").orElse("assistant"), text)));
         } else {
           answer(run, ids, ids.itemId("msg", event), text, events);
         }
@@ -112,15 +116,16 @@ public final class RunEventMapper {
       }
       case "result" -> finish(run, Optional.of(event), events);
       case "failed" -> fail(run, Optional.of(event), data, events);
-      default -> log.debug("Run {} has an event of unknown type {}; not streamed", ids.runId(), type);
+      default ->
+          log.debug("Run {} has an event of unknown type {}; not streamed", ids.runId(), type);
     }
     return events;
   }
 
   /**
-   * What a finished run still owes the stream when its log lacks the terminal event (dropped from
-   * a bounded log, or written by a producer that keeps none): built from the run's status. Empty
-   * when the run is not finished or the terminal events were already produced.
+   * What a finished run still owes the stream when its log lacks the terminal event (dropped from a
+   * bounded log, or written by a producer that keeps none): built from the run's status. Empty when
+   * the run is not finished or the terminal events were already produced.
    */
   public List<StreamEvent> finish(Run run) {
     RunPhase phase = RunPhase.of(run);
@@ -143,19 +148,42 @@ public final class RunEventMapper {
     ensureResponseCreated(run, event.orElse(null), data, ids, events);
     if (!isComputer(run, data) && !answered) {
       // The answer was not in the log we saw; the status always carries it.
-      Optional.ofNullable(status.getResponse()).or(() -> data.text("response")).ifPresent(
-          response -> answer(run, ids, "msg_" + ids.runId().substring(ids.runId().indexOf('_') + 1), response, events));
+      Optional.ofNullable(status.getResponse())
+          .or(() -> data.text("response"))
+          .ifPresent(response ->
+              answer(
+                  run,
+                  ids,
+                  "msg_" + ids.runId().substring(ids.runId().indexOf('_') + 1),
+                  response,
+                  events));
     }
     EventData usage = data.object("usage");
     RunUsage recorded = status.getUsage();
-    long input = Optional.ofNullable(recorded).map(RunUsage::getInputTokens)
-        .or(() -> usage.number("inputTokens", "input_tokens")).orElse(0L);
-    long output = Optional.ofNullable(recorded).map(RunUsage::getOutputTokens)
-        .or(() -> usage.number("outputTokens", "output_tokens")).orElse(0L);
-    long cached = Optional.ofNullable(recorded).map(RunUsage::getCachedTokens)
-        .or(() -> usage.number("cachedTokens", "cached_tokens")).orElse(0L);
-    events.add(StreamEvents.responseCompleted(ids.runId(), ids.threadId(), durationMs(status, data),
-        input, output, cached, endedAt(run, event)));
+    long input =
+        Optional.ofNullable(recorded)
+            .map(RunUsage::getInputTokens)
+            .or(() -> usage.number("inputTokens", "input_tokens"))
+            .orElse(0L);
+    long output =
+        Optional.ofNullable(recorded)
+            .map(RunUsage::getOutputTokens)
+            .or(() -> usage.number("outputTokens", "output_tokens"))
+            .orElse(0L);
+    long cached =
+        Optional.ofNullable(recorded)
+            .map(RunUsage::getCachedTokens)
+            .or(() -> usage.number("cachedTokens", "cached_tokens"))
+            .orElse(0L);
+    events.add(
+        StreamEvents.responseCompleted(
+            ids.runId(),
+            ids.threadId(),
+            durationMs(status, data),
+            input,
+            output,
+            cached,
+            endedAt(run, event)));
     end(events);
   }
 
@@ -166,13 +194,27 @@ public final class RunEventMapper {
     // The operator nests {code, message} under "error"; the runner writes them at the top.
     EventData error = data.object("error").isEmpty() ? data : data.object("error");
     Optional<RunError> recorded = Optional.ofNullable(status.getError());
-    String code = recorded.map(RunError::getCode).or(() -> error.text("code"))
-        .orElse(RunPhase.of(run) == RunPhase.CANCELLED
-            ? RunErrorCode.CANCELLED.code() : RunErrorCode.EXECUTION_FAILED.code());
-    String message = recorded.map(RunError::getMessage).or(() -> error.text("message"))
-        .orElse("The execution failed");
-    events.add(StreamEvents.responseFailed(
-        ids.runId(), ids.threadId(), code, message, durationMs(status, data), endedAt(run, event)));
+    String code =
+        recorded
+            .map(RunError::getCode)
+            .or(() -> error.text("code"))
+            .orElse(
+                RunPhase.of(run) == RunPhase.CANCELLED
+                    ? RunErrorCode.CANCELLED.code()
+                    : RunErrorCode.EXECUTION_FAILED.code());
+    String message =
+        recorded
+            .map(RunError::getMessage)
+            .or(() -> error.text("message"))
+            .orElse("The execution failed");
+    events.add(
+        StreamEvents.responseFailed(
+            ids.runId(),
+            ids.threadId(),
+            code,
+            message,
+            durationMs(status, data),
+            endedAt(run, event)));
     end(events);
   }
 
@@ -187,21 +229,27 @@ public final class RunEventMapper {
     }
   }
 
-  private void ensureResponseCreated(Run run, RunEvent event, EventData data, RunIds ids, List<StreamEvent> events) {
+  private void ensureResponseCreated(
+      Run run, RunEvent event, EventData data, RunIds ids, List<StreamEvent> events) {
     if (responseCreated || !postedToThread(run)) {
       return;
     }
     responseCreated = true;
     RunStatus status = Objects.requireNonNullElseGet(run.getStatus(), RunStatus::new);
     String model = Optional.ofNullable(status.getModel()).or(() -> data.text("model")).orElse(null);
-    long createdAt = Optional.ofNullable(event).map(RunEvent::getTime).flatMap(Timestamps::parse)
-        .or(() -> Timestamps.parse(run.getMetadata().getCreationTimestamp()))
-        .map(Instant::getEpochSecond)
-        .orElse(0L);
+    long createdAt =
+        Optional.ofNullable(event)
+            .map(RunEvent::getTime)
+            .flatMap(Timestamps::parse)
+            .or(() -> Timestamps.parse(run.getMetadata().getCreationTimestamp()))
+            .map(Instant::getEpochSecond)
+            .orElse(0L);
     events.add(StreamEvents.responseCreated(ids.runId(), ids.threadId(), model, createdAt));
   }
 
-  /** The form is the run's, not the request's: every stream of a run, resumed or not, is the same. */
+  /**
+   * The form is the run's, not the request's: every stream of a run, resumed or not, is the same.
+   */
   private static boolean postedToThread(Run run) {
     return run.getMetadata().getAnnotations() != null
         && "true".equals(run.getMetadata().getAnnotations().get(Labels.POSTED_TO_THREAD));
@@ -212,7 +260,8 @@ public final class RunEventMapper {
     finished = true;
   }
 
-  private void beforeItem(Run run, RunEvent event, EventData data, RunIds ids, List<StreamEvent> events) {
+  private void beforeItem(
+      Run run, RunEvent event, EventData data, RunIds ids, List<StreamEvent> events) {
     ensureComputerStarting(ids, events);
     ensureResponseStarted(run, event, data, ids, events);
   }
@@ -224,33 +273,43 @@ public final class RunEventMapper {
     }
   }
 
-  private void ensureResponseStarted(Run run, RunEvent event, EventData data, RunIds ids, List<StreamEvent> events) {
+  private void ensureResponseStarted(
+      Run run, RunEvent event, EventData data, RunIds ids, List<StreamEvent> events) {
     if (responseStarted) {
       return;
     }
     responseStarted = true;
     RunStatus status = Objects.requireNonNullElseGet(run.getStatus(), RunStatus::new);
     String model = Optional.ofNullable(status.getModel()).or(() -> data.text("model")).orElse(null);
-    long createdAt = Timestamps.parse(status.getStartedAt())
-        .or(() -> Timestamps.parse(event.getTime()))
-        .or(() -> Timestamps.parse(run.getMetadata().getCreationTimestamp()))
-        .map(Instant::getEpochSecond)
-        .orElse(0L);
-    events.add(StreamEvents.responseStarted(
-        ids.runId(), ids.threadId(), userId, ids.workspaceId(), model, createdAt));
+    long createdAt =
+        Timestamps.parse(status.getStartedAt())
+            .or(() -> Timestamps.parse(event.getTime()))
+            .or(() -> Timestamps.parse(run.getMetadata().getCreationTimestamp()))
+            .map(Instant::getEpochSecond)
+            .orElse(0L);
+    events.add(
+        StreamEvents.responseStarted(
+            ids.runId(), ids.threadId(), userId, ids.workspaceId(), model, createdAt));
   }
 
   private static ObjectNode item(String type, RunIds ids, RunEvent event, EventData data) {
     return switch (type) {
-      case "reasoning" -> ResponseItems.reasoning(ids.itemId("reasoning", event), data.text("text").orElse(""));
+      case "reasoning" ->
+          ResponseItems.reasoning(ids.itemId("reasoning", event), data.text("text").orElse(""));
       case "setup" -> ResponseItems.setup(ids.itemId("setup", event), data.text("text").orElse(""));
-      case "error" -> ResponseItems.error(ids.itemId("error", event), data.text("message", "text").orElse(""));
-      case "file_change" -> ResponseItems.fileChange(ids.itemId("file", event),
-          data.text("path").orElse(""), data.text("change", "type").orElse("modify"),
-          data.number("additions").orElse(0L), data.number("deletions").orElse(0L));
+      case "error" ->
+          ResponseItems.error(ids.itemId("error", event), data.text("message", "text").orElse(""));
+      case "file_change" ->
+          ResponseItems.fileChange(
+              ids.itemId("file", event),
+              data.text("path").orElse(""),
+              data.text("change", "type").orElse("modify"),
+              data.number("additions").orElse(0L),
+              data.number("deletions").orElse(0L));
       case "tool_call" -> {
         EventData tool = data.object("tool");
-        yield ResponseItems.toolCall(ids.itemId("tool", event),
+        yield ResponseItems.toolCall(
+            ids.itemId("tool", event),
             data.text("status").orElse(ResponseItems.COMPLETED),
             tool.text("type").orElse("command_execution"),
             tool.text("name").orElse(null),
@@ -258,7 +317,8 @@ public final class RunEventMapper {
             tool.text("path").orElse(null),
             tool.text("output").orElse(""),
             tool.number("exit_code", "exitCode").orElse(null),
-            data.number("duration_ms", "durationMs").or(() -> data.object("metadata").number("duration_ms"))
+            data.number("duration_ms", "durationMs")
+                .or(() -> data.object("metadata").number("duration_ms"))
                 .orElse(0L));
       }
       default -> throw new IllegalArgumentException("not an item type: " + type);
@@ -268,7 +328,8 @@ public final class RunEventMapper {
   /** The route decides the sequence; before the status says, a started event may. */
   private static boolean isComputer(Run run, EventData data) {
     String route = Optional.ofNullable(run.getStatus()).map(RunStatus::getRoute).orElse(null);
-    return COMPUTER.equals(route) || (route == null && data.text("route").filter(COMPUTER::equals).isPresent());
+    return COMPUTER.equals(route)
+        || (route == null && data.text("route").filter(COMPUTER::equals).isPresent());
   }
 
   private static long durationMs(RunStatus status, EventData data) {
@@ -278,7 +339,9 @@ public final class RunEventMapper {
   }
 
   private static long endedAt(Run run, Optional<RunEvent> event) {
-    return Optional.ofNullable(run.getStatus()).map(RunStatus::getCompletedAt).flatMap(Timestamps::parse)
+    return Optional.ofNullable(run.getStatus())
+        .map(RunStatus::getCompletedAt)
+        .flatMap(Timestamps::parse)
         .or(() -> event.map(RunEvent::getTime).flatMap(Timestamps::parse))
         .or(() -> Timestamps.parse(run.getMetadata().getCreationTimestamp()))
         .map(Instant::getEpochSecond)

@@ -11,20 +11,22 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The updates of one run, as a queue its reader blocks on. It subscribes before it reads the
- * cache, so no change can fall between the snapshot and the notifications. Every version carries
- * the whole event log, so a backlog of changes collapses into its newest.
+ * The updates of one run, as a queue its reader blocks on. It subscribes before it reads the cache,
+ * so no change can fall between the snapshot and the notifications. Every version carries the whole
+ * event log, so a backlog of changes collapses into its newest.
  */
 final class RunFollower implements AutoCloseable {
   private final BlockingQueue<RunUpdate> queue = new LinkedBlockingQueue<>();
   private final RunUpdates.Subscription subscription;
 
-  private RunFollower(RunUpdates updates, ManagedInformer<Run> cache, String namespace, String name) {
+  private RunFollower(
+      RunUpdates updates, ManagedInformer<Run> cache, String namespace, String name) {
     subscription = updates.subscribe(namespace, name, queue::offer);
     cache.get(namespace, name).ifPresent(run -> queue.offer(RunUpdate.changed(run)));
   }
 
-  static RunFollower follow(RunUpdates updates, ManagedInformer<Run> cache, String namespace, String name) {
+  static RunFollower follow(
+      RunUpdates updates, ManagedInformer<Run> cache, String namespace, String name) {
     return new RunFollower(updates, cache, namespace, name);
   }
 

@@ -13,10 +13,14 @@ import dev.threadline.crds.run.RunEvent;
  */
 record RunIds(String runId, String threadId) {
   static RunIds of(Run run) {
-    return new RunIds(ResourceIds.toId(run.getMetadata().getName()), ResourceIds.toId(run.getSpec().getThread()));
+    return new RunIds(
+        ResourceIds.toId(run.getMetadata().getName()), ResourceIds.toId(run.getSpec().getThread()));
   }
 
-  /** An item's id: its kind's prefix, the run's id suffix and the event's seq ({@code tool_abc-1-4}). */
+  /**
+   * An item's id: its kind's prefix, the run's id suffix and the event's seq ({@code
+   * tool_abc-1-4}).
+   */
   String itemId(String prefix, RunEvent event) {
     return prefix + "_" + suffix(runId) + "-" + event.getSeq();
   }

@@ -14,13 +14,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Follows one run across its status changes: each snapshot yields the stream events of the log
- * entries not seen before (by {@code seq}), and, once the run is finished, whatever terminal
- * events its log did not produce. Snapshots may repeat or skip versions; only new seqs count.
+ * entries not seen before (by {@code seq}), and, once the run is finished, whatever terminal events
+ * its log did not produce. Snapshots may repeat or skip versions; only new seqs count.
  *
  * <p>Every event gets its {@link EventCursor}: the seq of the log entry it came from and its index
- * among that entry's events. Replaying a run's log from its start always yields the same events
- * at the same cursors, which is what makes a stream resumable anywhere. Terminal events built from
- * the status (not from a log entry) follow the events of the last entry.
+ * among that entry's events. Replaying a run's log from its start always yields the same events at
+ * the same cursors, which is what makes a stream resumable anywhere. Terminal events built from the
+ * status (not from a log entry) follow the events of the last entry.
  */
 public final class RunProgress {
   private static final Logger log = LoggerFactory.getLogger(RunProgress.class);
@@ -28,6 +28,7 @@ public final class RunProgress {
   private final RunEventMapper mapper;
   private boolean begun;
   private long lastSeq;
+
   /** The index the next event of {@code lastSeq} gets; at seq 0, index 0 is thread.created's. */
   private int nextIndex = 1;
 
@@ -38,16 +39,21 @@ public final class RunProgress {
   /** The events this snapshot adds to the stream, in order, each with its cursor. */
   public List<StreamFrame> advance(Run run) {
     String runId = ResourceIds.toId(run.getMetadata().getName());
-    List<RunEvent> log = Optional.ofNullable(run.getStatus()).map(RunStatus::getEvents).orElse(List.of());
+    List<RunEvent> log =
+        Optional.ofNullable(run.getStatus()).map(RunStatus::getEvents).orElse(List.of());
     beginOnce(run, log);
     List<StreamFrame> frames = new ArrayList<>();
-    List<RunEvent> fresh = log.stream()
-        .filter(event -> event.getSeq() != null && event.getSeq() > lastSeq)
-        .sorted(Comparator.comparingLong(RunEvent::getSeq))
-        .toList();
+    List<RunEvent> fresh =
+        log.stream()
+            .filter(event -> event.getSeq() != null && event.getSeq() > lastSeq)
+            .sorted(Comparator.comparingLong(RunEvent::getSeq))
+            .toList();
     if (!fresh.isEmpty() && lastSeq > 0 && fresh.getFirst().getSeq() > lastSeq + 1) {
-      RunProgress.log.warn("Run {}: events {}..{} left the bounded log before this stream saw them",
-          runId, lastSeq + 1, fresh.getFirst().getSeq() - 1);
+      RunProgress.log.warn(
+          "Run {}: events {}..{} left the bounded log before this stream saw them",
+          runId,
+          lastSeq + 1,
+          fresh.getFirst().getSeq() - 1);
     }
     for (RunEvent event : fresh) {
       lastSeq = Objects.requireNonNull(event.getSeq());
@@ -69,8 +75,8 @@ public final class RunProgress {
 
   /**
    * A log that lost its oldest entries lost the run's start with them: the once-only events that
-   * start made (computer.starting, response.started) belong to dropped positions, and a replay
-   * must not invent them at later ones, where the original stream had other events.
+   * start made (computer.starting, response.started) belong to dropped positions, and a replay must
+   * not invent them at later ones, where the original stream had other events.
    */
   private void beginOnce(Run run, List<RunEvent> log) {
     if (begun) {

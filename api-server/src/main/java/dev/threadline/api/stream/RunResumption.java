@@ -14,10 +14,11 @@ import java.util.Optional;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 
 /**
- * Reconnects a client to a run's stream: {@code GET /v1/threads/:id/stream} and the reconnect of
- * a streaming POST (one that carries {@code Last-Event-ID}). It picks the run, checks that the
+ * Reconnects a client to a run's stream: {@code GET /v1/threads/:id/stream} and the reconnect of a
+ * streaming POST (one that carries {@code Last-Event-ID}). It picks the run, checks that the
  * bounded log still holds everything after the cursor, and opens the stream from there. Every
- * decision is taken from the Run alone, so any replica, before or after a restart, decides the same.
+ * decision is taken from the Run alone, so any replica, before or after a restart, decides the
+ * same.
  */
 public final class RunResumption {
   private final RunStreams streams;
@@ -32,17 +33,33 @@ public final class RunResumption {
    * The stream of a thread: of the run the cursor names (it must be one of {@code runs}), else of
    * the latest run, from its start. 404 when the thread has no run yet.
    */
-  public StreamingResponseBody resumeThread(HttpServletResponse response, String userId, String threadId,
-      List<Run> runs, Optional<EventCursor> after) {
+  public StreamingResponseBody resumeThread(
+      HttpServletResponse response,
+      String userId,
+      String threadId,
+      List<Run> runs,
+      Optional<EventCursor> after) {
     Run run;
     if (after.isPresent()) {
       String runName = after.get().runName();
-      run = runs.stream().filter(candidate -> candidate.getMetadata().getName().equals(runName)).findFirst()
-          .orElseThrow(() -> ApiException.badRequest(StreamHeaders.LAST_EVENT_ID,
-              "names run " + after.get().runId() + ", which is not a run of thread " + threadId));
+      run =
+          runs.stream()
+              .filter(candidate -> candidate.getMetadata().getName().equals(runName))
+              .findFirst()
+              .orElseThrow(() ->
+                  ApiException.badRequest(
+                      StreamHeaders.LAST_EVENT_ID,
+                      "names run "
+                          + after.get().runId()
+                          + ", which is not a run of thread "
+                          + threadId));
     } else {
-      run = runs.stream().max(Comparator.comparingLong(RunResumption::sequence))
-          .orElseThrow(() -> new ApiException(ErrorKind.NOT_FOUND, "Thread " + threadId + " has no run to stream yet"));
+      run =
+          runs.stream()
+              .max(Comparator.comparingLong(RunResumption::sequence))
+              .orElseThrow(() ->
+                  new ApiException(
+                      ErrorKind.NOT_FOUND, "Thread " + threadId + " has no run to stream yet"));
     }
     return open(response, userId, run, after);
   }
@@ -51,30 +68,44 @@ public final class RunResumption {
    * The stream of the run a cursor names, in the caller's namespace; 404 when there is no such run
    * (another user's runs are not found either).
    */
-  public StreamingResponseBody resumeRun(HttpServletResponse response, String userId, String namespace,
-      EventCursor after) {
-    Run run = cache.get(namespace, after.runName())
-        .orElseThrow(() -> ApiException.notFound("Run " + after.runId() + " (named by Last-Event-ID)"));
+  public StreamingResponseBody resumeRun(
+      HttpServletResponse response, String userId, String namespace, EventCursor after) {
+    Run run =
+        cache
+            .get(namespace, after.runName())
+            .orElseThrow(
+                () -> ApiException.notFound("Run " + after.runId() + " (named by Last-Event-ID)"));
     return open(response, userId, run, Optional.of(after));
   }
 
-  private StreamingResponseBody open(HttpServletResponse response, String userId, Run run, Optional<EventCursor> after) {
+  private StreamingResponseBody open(
+      HttpServletResponse response, String userId, Run run, Optional<EventCursor> after) {
     after.ifPresent(cursor -> requireRetained(run, cursor));
-    return streams.open(response, new RunStreams.StreamStart(
-        run.getMetadata().getNamespace(), run.getMetadata().getName(), userId, List.of(), after));
+    return streams.open(
+        response,
+        new RunStreams.StreamStart(
+            run.getMetadata().getNamespace(),
+            run.getMetadata().getName(),
+            userId,
+            List.of(),
+            after));
   }
 
   /**
-   * 410 when events after the cursor have left the bounded log: the client would miss them, and
-   * a stream that silently skips events is worse than a clear error.
+   * 410 when events after the cursor have left the bounded log: the client would miss them, and a
+   * stream that silently skips events is worse than a clear error.
    */
   static void requireRetained(Run run, EventCursor cursor) {
     long dropped = Optional.ofNullable(run.getStatus()).map(RunStatus::getDroppedEvents).orElse(0L);
     // The cursor's own entry may have made further events: it must still be in the log too.
     if (dropped > 0 && cursor.seq() <= dropped) {
-      throw ApiException.gone("Events of run " + ResourceIds.toId(run.getMetadata().getName()) + " before "
-          + new EventCursor(cursor.runId(), dropped + 1, 0) + " are no longer kept (the run's log keeps its latest "
-          + "events only); reconnect without Last-Event-ID to get the run's current state");
+      throw ApiException.gone(
+          "Events of run "
+              + ResourceIds.toId(run.getMetadata().getName())
+              + " before "
+              + new EventCursor(cursor.runId(), dropped + 1, 0)
+              + " are no longer kept (the run's log keeps its latest "
+              + "events only); reconnect without Last-Event-ID to get the run's current state");
     }
   }
 

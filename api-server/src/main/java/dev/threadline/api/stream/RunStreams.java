@@ -15,10 +15,10 @@ import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBo
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Streams a run to a client as Server-Sent Events. The stream follows the Run through the
- * informer (no polling): each new version adds the events of its new log entries, and the stream
- * ends after the terminal events. The run is a Kubernetes object that lives on its own: when the
- * client goes away the stream just stops, and the run finishes and is recorded regardless.
+ * Streams a run to a client as Server-Sent Events. The stream follows the Run through the informer
+ * (no polling): each new version adds the events of its new log entries, and the stream ends after
+ * the terminal events. The run is a Kubernetes object that lives on its own: when the client goes
+ * away the stream just stops, and the run finishes and is recorded regardless.
  *
  * <p>Every event's SSE id is its {@link EventCursor}; a stream opened with a cursor replays the
  * run's log from its start (so that every event gets the id it had the first time) and sends only
@@ -34,7 +34,8 @@ public final class RunStreams {
   private final JsonMapper json;
   private final StreamSettings settings;
 
-  public RunStreams(RunUpdates updates, ManagedInformer<Run> cache, JsonMapper json, StreamSettings settings) {
+  public RunStreams(
+      RunUpdates updates, ManagedInformer<Run> cache, JsonMapper json, StreamSettings settings) {
     this.updates = updates;
     this.cache = cache;
     this.json = json;
@@ -42,11 +43,15 @@ public final class RunStreams {
   }
 
   /**
-   * Sets the stream's headers on {@code response} and returns the body that follows the run
-   * {@code namespace/runName} from its start, after sending {@code prelude} (e.g. thread.created).
+   * Sets the stream's headers on {@code response} and returns the body that follows the run {@code
+   * namespace/runName} from its start, after sending {@code prelude} (e.g. thread.created).
    */
   public StreamingResponseBody open(
-      HttpServletResponse response, String namespace, String runName, String userId, List<StreamEvent> prelude) {
+      HttpServletResponse response,
+      String namespace,
+      String runName,
+      String userId,
+      List<StreamEvent> prelude) {
     return open(response, new StreamStart(namespace, runName, userId, prelude, Optional.empty()));
   }
 
@@ -68,7 +73,11 @@ public final class RunStreams {
    * the cursor after which events are sent (empty: from the start).
    */
   public record StreamStart(
-      String namespace, String runName, String userId, List<StreamEvent> prelude, Optional<EventCursor> after) {}
+      String namespace,
+      String runName,
+      String userId,
+      List<StreamEvent> prelude,
+      Optional<EventCursor> after) {}
 
   private void follow(OutputStream out, StreamStart start) {
     String namespace = start.namespace();
@@ -86,8 +95,12 @@ public final class RunStreams {
       while (!progress.finished()) {
         Duration remaining = Duration.ofNanos(deadline - System.nanoTime());
         if (remaining.isNegative() || remaining.isZero()) {
-          writer.write(StreamFrame.unnumbered(StreamEvents.streamError("The stream ended after "
-              + settings.maxWait().toSeconds() + " s; the run goes on: reconnect with Last-Event-ID to resume")));
+          writer.write(
+              StreamFrame.unnumbered(
+                  StreamEvents.streamError(
+                      "The stream ended after "
+                          + settings.maxWait().toSeconds()
+                          + " s; the run goes on: reconnect with Last-Event-ID to resume")));
           return;
         }
         Optional<RunUpdate> update = follower.next(min(settings.keepaliveInterval(), remaining));
@@ -101,8 +114,11 @@ public final class RunStreams {
             return;
           }
           case SHUTDOWN -> {
-            writer.write(StreamFrame.unnumbered(StreamEvents.streamError(
-                "The server is shutting down; the run goes on: reconnect with Last-Event-ID to resume")));
+            writer.write(
+                StreamFrame.unnumbered(
+                    StreamEvents.streamError(
+                        "The server is shutting down; the run goes on: reconnect with Last-Event-ID"
+                            + " to resume")));
             return;
           }
           case CHANGED -> {
@@ -114,13 +130,18 @@ public final class RunStreams {
       }
     } catch (IOException gone) {
       // Nothing to undo: the run is not tied to this connection.
-      log.debug("Client of run {}/{} went away ({}); the run goes on", namespace, runName, gone.toString());
+      log.debug(
+          "Client of run {}/{} went away ({}); the run goes on",
+          namespace,
+          runName,
+          gone.toString());
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
     }
   }
 
-  private static void send(SseWriter writer, ResumeFilter filter, StreamFrame frame) throws IOException {
+  private static void send(SseWriter writer, ResumeFilter filter, StreamFrame frame)
+      throws IOException {
     if (filter.wants(frame)) {
       writer.write(frame);
     }

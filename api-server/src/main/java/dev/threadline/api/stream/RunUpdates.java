@@ -11,10 +11,10 @@ import java.util.function.Consumer;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Fans the Run informer's notifications out to whoever follows one run (a stream, a waiting
- * {@code stream: false} request). Listeners are called on the informer's thread and must only
- * hand the update over (e.g. to a queue), never block. On shutdown every listener hears so, and
- * open streams can end cleanly before the web server stops.
+ * Fans the Run informer's notifications out to whoever follows one run (a stream, a waiting {@code
+ * stream: false} request). Listeners are called on the informer's thread and must only hand the
+ * update over (e.g. to a queue), never block. On shutdown every listener hears so, and open streams
+ * can end cleanly before the web server stops.
  */
 public final class RunUpdates implements ResourceEventHandler<Run>, SmartLifecycle {
   private final Map<String, Set<Consumer<RunUpdate>>> listeners = new ConcurrentHashMap<>();
@@ -24,10 +24,13 @@ public final class RunUpdates implements ResourceEventHandler<Run>, SmartLifecyc
   public Subscription subscribe(String namespace, String name, Consumer<RunUpdate> listener) {
     String key = Cache.namespaceKeyFunc(namespace, name);
     listeners.computeIfAbsent(key, ignored -> new CopyOnWriteArraySet<>()).add(listener);
-    return () -> listeners.computeIfPresent(key, (ignored, set) -> {
-      set.remove(listener);
-      return set.isEmpty() ? null : set;
-    });
+    return () ->
+        listeners.computeIfPresent(
+            key,
+            (ignored, set) -> {
+              set.remove(listener);
+              return set.isEmpty() ? null : set;
+            });
   }
 
   @Override
@@ -47,7 +50,8 @@ public final class RunUpdates implements ResourceEventHandler<Run>, SmartLifecyc
 
   private void notify(Run run, RunUpdate update) {
     Set<Consumer<RunUpdate>> followers =
-        listeners.get(Cache.namespaceKeyFunc(run.getMetadata().getNamespace(), run.getMetadata().getName()));
+        listeners.get(
+            Cache.namespaceKeyFunc(run.getMetadata().getNamespace(), run.getMetadata().getName()));
     if (followers != null) {
       followers.forEach(listener -> listener.accept(update));
     }
@@ -62,7 +66,9 @@ public final class RunUpdates implements ResourceEventHandler<Run>, SmartLifecyc
   @Override
   public void stop() {
     running = false;
-    listeners.values().forEach(set -> set.forEach(listener -> listener.accept(RunUpdate.shutdown())));
+    listeners
+        .values()
+        .forEach(set -> set.forEach(listener -> listener.accept(RunUpdate.shutdown())));
   }
 
   @Override

@@ -22,7 +22,8 @@ class StreamConfiguration implements WebMvcConfigurer {
   private static final long TIMEOUT_MARGIN_MS = 60_000;
 
   private final StreamSettings settings;
-  private final SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("threadline-stream-");
+  private final SimpleAsyncTaskExecutor executor =
+      new SimpleAsyncTaskExecutor("threadline-stream-");
 
   StreamConfiguration(StreamSettings settings) {
     this.settings = settings;

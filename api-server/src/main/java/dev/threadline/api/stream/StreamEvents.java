@@ -24,25 +24,41 @@ public final class StreamEvents {
 
   private StreamEvents() {}
 
-  /** First event of a stream that created its thread: {@code thread: {id, status, environmentId}}. */
+  /**
+   * First event of a stream that created its thread: {@code thread: {id, status, environmentId}}.
+   */
   public static StreamEvent threadCreated(String threadId, String status, String environmentId) {
     ObjectNode json = start(THREAD_CREATED);
-    json.putObject("thread").put("id", threadId).put("status", status).put("environmentId", environmentId);
+    json.putObject("thread")
+        .put("id", threadId)
+        .put("status", status)
+        .put("environmentId", environmentId);
     return new StreamEvent(THREAD_CREATED, json);
   }
 
   public static StreamEvent directResponse(String message, String threadId, String userId) {
-    ObjectNode json = start(DIRECT_RESPONSE).put("message", message).put("threadId", threadId).put("userId", userId);
+    ObjectNode json =
+        start(DIRECT_RESPONSE)
+            .put("message", message)
+            .put("threadId", threadId)
+            .put("userId", userId);
     return new StreamEvent(DIRECT_RESPONSE, json);
   }
 
   public static StreamEvent computerStarting(String threadId, String userId) {
-    return new StreamEvent(COMPUTER_STARTING, start(COMPUTER_STARTING).put("threadId", threadId).put("userId", userId));
+    return new StreamEvent(
+        COMPUTER_STARTING,
+        start(COMPUTER_STARTING).put("threadId", threadId).put("userId", userId));
   }
 
   /** Container execution begins; {@code createdAt} in Unix seconds. */
   public static StreamEvent responseStarted(
-      String runId, String threadId, String userId, String workspaceId, String model, long createdAt) {
+      String runId,
+      String threadId,
+      String userId,
+      String workspaceId,
+      String model,
+      long createdAt) {
     ObjectNode json = start(RESPONSE_STARTED);
     json.putObject("response")
         .put("id", runId)
@@ -57,7 +73,8 @@ public final class StreamEvents {
   }
 
   /** A response record exists (the general stream form of follow-up messages); Unix seconds. */
-  public static StreamEvent responseCreated(String runId, String threadId, String model, long createdAt) {
+  public static StreamEvent responseCreated(
+      String runId, String threadId, String model, long createdAt) {
     ObjectNode json = start(RESPONSE_CREATED);
     json.putObject("response")
         .put("id", runId)
@@ -84,15 +101,22 @@ public final class StreamEvents {
 
   /** The full response is complete; {@code completedAt} in Unix seconds. */
   public static StreamEvent responseCompleted(
-      String runId, String threadId, long durationMs, long inputTokens, long outputTokens, long cachedTokens,
+      String runId,
+      String threadId,
+      long durationMs,
+      long inputTokens,
+      long outputTokens,
+      long cachedTokens,
       long completedAt) {
     ObjectNode json = start(RESPONSE_COMPLETED);
-    ObjectNode response = json.putObject("response")
-        .put("id", runId)
-        .put("thread_id", threadId)
-        .put("status", "completed")
-        .put("duration_ms", durationMs);
-    response.putObject("usage")
+    ObjectNode response =
+        json.putObject("response")
+            .put("id", runId)
+            .put("thread_id", threadId)
+            .put("status", "completed")
+            .put("duration_ms", durationMs);
+    response
+        .putObject("usage")
         .put("input_tokens", inputTokens)
         .put("output_tokens", outputTokens)
         .put("cached_tokens", cachedTokens)
@@ -105,10 +129,11 @@ public final class StreamEvents {
   public static StreamEvent responseFailed(
       String runId, String threadId, String code, String message, long durationMs, long failedAt) {
     ObjectNode json = start(RESPONSE_FAILED);
-    ObjectNode response = json.putObject("response")
-        .put("id", runId)
-        .put("thread_id", threadId)
-        .put("status", "failed");
+    ObjectNode response =
+        json.putObject("response")
+            .put("id", runId)
+            .put("thread_id", threadId)
+            .put("status", "failed");
     response.putObject("error").put("message", message).put("code", code);
     response.put("duration_ms", durationMs).put("failed_at", failedAt);
     return new StreamEvent(RESPONSE_FAILED, json);

@@ -12,6 +12,9 @@ final class AgentDirectory {
   }
 
   boolean exists(String namespace, String name) {
-    return agents.get(namespace, name).filter(agent -> agent.getMetadata().getDeletionTimestamp() == null).isPresent();
+    return agents
+        .get(namespace, name)
+        .filter(agent -> agent.getMetadata().getDeletionTimestamp() == null)
+        .isPresent();
   }
 }

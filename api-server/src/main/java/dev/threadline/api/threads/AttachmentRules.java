@@ -24,7 +24,8 @@ final class AttachmentRules {
   static final int MAX_URL = 2048;
 
   private static final Pattern WHITESPACE = Pattern.compile("\\s+");
-  private static final Pattern MEDIA_TYPE = Pattern.compile("[\\w!#$&^.+-]+/[\\w!#$&^.+-]+(\\s*;.*)?");
+  private static final Pattern MEDIA_TYPE =
+      Pattern.compile("[\\w!#$&^.+-]+/[\\w!#$&^.+-]+(\\s*;.*)?");
 
   private AttachmentRules() {}
 
@@ -50,7 +51,8 @@ final class AttachmentRules {
       boolean inline = input.content() != null;
       boolean linked = input.url() != null;
       if (inline == linked) {
-        throw ApiException.badRequest(field, inline ? "takes content or url, not both" : "needs content (base64) or url");
+        throw ApiException.badRequest(
+            field, inline ? "takes content or url, not both" : "needs content (base64) or url");
       }
       if (inline) {
         // Line breaks are common in base64 (MIME wraps at 76): kept out of the stored form.
@@ -63,8 +65,11 @@ final class AttachmentRules {
       attachments.add(attachment);
     }
     if (total > MAX_TOTAL_BYTES) {
-      throw ApiException.badRequest("attachments", "must be at most " + kib(MAX_TOTAL_BYTES)
-          + " in total (decoded); give larger files by url");
+      throw ApiException.badRequest(
+          "attachments",
+          "must be at most "
+              + kib(MAX_TOTAL_BYTES)
+              + " in total (decoded); give larger files by url");
     }
     return attachments;
   }
@@ -77,7 +82,10 @@ final class AttachmentRules {
     if (name.length() > MAX_NAME) {
       throw ApiException.badRequest(field, "must be at most " + MAX_NAME + " characters");
     }
-    if (name.contains("/") || name.contains("\\") || name.equals(".") || name.equals("..")
+    if (name.contains("/")
+        || name.contains("\\")
+        || name.equals(".")
+        || name.equals("..")
         || name.chars().anyMatch(Character::isISOControl)) {
       throw ApiException.badRequest(field, "must be a file name without folders");
     }
@@ -104,8 +112,8 @@ final class AttachmentRules {
       throw ApiException.badRequest(field, "must be base64");
     }
     if (decoded.length > MAX_FILE_BYTES) {
-      throw ApiException.badRequest(field, "must be at most " + kib(MAX_FILE_BYTES)
-          + " (decoded); give larger files by url");
+      throw ApiException.badRequest(
+          field, "must be at most " + kib(MAX_FILE_BYTES) + " (decoded); give larger files by url");
     }
     return decoded.length;
   }
@@ -115,13 +123,16 @@ final class AttachmentRules {
     try {
       URI uri = new URI(url);
       String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-      if (url.length() <= MAX_URL && (scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null) {
+      if (url.length() <= MAX_URL
+          && (scheme.equals("http") || scheme.equals("https"))
+          && uri.getHost() != null) {
         return url;
       }
     } catch (URISyntaxException malformed) {
       // reported below
     }
-    throw ApiException.badRequest(field, "must be an http or https URL of at most " + MAX_URL + " characters");
+    throw ApiException.badRequest(
+        field, "must be an http or https URL of at most " + MAX_URL + " characters");
   }
 
   private static String kib(int bytes) {

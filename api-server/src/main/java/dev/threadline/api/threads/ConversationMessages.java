@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A thread's messages, read from its runs: each run is the user's message and, once answered,
- * the assistant's. The same counting as the thread's {@code messageCount}: a failed or cancelled
- * run shows only its question.
+ * A thread's messages, read from its runs: each run is the user's message and, once answered, the
+ * assistant's. The same counting as the thread's {@code messageCount}: a failed or cancelled run
+ * shows only its question.
  */
 final class ConversationMessages {
   private ConversationMessages() {}
@@ -24,27 +24,29 @@ final class ConversationMessages {
     List<MessageView> messages = new ArrayList<>();
     for (Run run : runs) {
       String runName = run.getMetadata().getName();
-      messages.add(new MessageView(
-          RunNames.userMessageId(runName),
-          ResourceIds.toId(run.getSpec().getThread()),
-          InitialTask.USER,
-          run.getSpec().getMessage(),
-          null,
-          null,
-          null,
-          Timestamps.normalize(run.getMetadata().getCreationTimestamp())));
+      messages.add(
+          new MessageView(
+              RunNames.userMessageId(runName),
+              ResourceIds.toId(run.getSpec().getThread()),
+              InitialTask.USER,
+              run.getSpec().getMessage(),
+              null,
+              null,
+              null,
+              Timestamps.normalize(run.getMetadata().getCreationTimestamp())));
       RunStatus status = run.getStatus();
       if (RunPhase.of(run) == RunPhase.COMPLETED && status.getResponse() != null) {
         RunUsage usage = Objects.requireNonNullElseGet(status.getUsage(), RunUsage::new);
-        messages.add(new MessageView(
-            RunNames.assistantMessageId(runName),
-            null,
-            "assistant",
-            status.getResponse(),
-            Objects.requireNonNullElse(status.getDurationMs(), 0L),
-            Objects.requireNonNullElse(usage.getInputTokens(), 0L),
-            Objects.requireNonNullElse(usage.getOutputTokens(), 0L),
-            Timestamps.normalize(status.getCompletedAt())));
+        messages.add(
+            new MessageView(
+                RunNames.assistantMessageId(runName),
+                null,
+                "assistant",
+                status.getResponse(),
+                Objects.requireNonNullElse(status.getDurationMs(), 0L),
+                Objects.requireNonNullElse(usage.getInputTokens(), 0L),
+                Objects.requireNonNullElse(usage.getOutputTokens(), 0L),
+                Timestamps.normalize(status.getCompletedAt())));
       }
     }
     return messages;

@@ -3,6 +3,7 @@ package dev.threadline.api.threads;
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.stream.RunCompletion;
+import dev.threadline.api.usage.ExecutionAllowance;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Attachment;
 import dev.threadline.crds.run.Run;
@@ -10,7 +11,6 @@ import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.run.RunUsage;
 import dev.threadline.crds.thread.ConversationThread;
-import dev.threadline.api.usage.ExecutionAllowance;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -20,8 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a message sets off: creating a thread with its first task (or its schedule), following up
- * in a thread, waiting for the outcome when the client does not stream, and cancelling.
+ * What a message sets off: creating a thread with its first task (or its schedule), following up in
+ * a thread, waiting for the outcome when the client does not stream, and cancelling.
  */
 public final class ExecutionService {
   private static final Logger log = LoggerFactory.getLogger(ExecutionService.class);
@@ -72,8 +72,12 @@ public final class ExecutionService {
   record StartedRun(ConversationThread thread, Run run, boolean stream) implements Created {}
 
   Created createThread(Tenant tenant, ThreadRequests.Create request) {
-    ThreadRequests.Create body = Objects.requireNonNullElseGet(request,
-        () -> new ThreadRequests.Create(null, null, null, null, null, null, null, null, null, null));
+    ThreadRequests.Create body =
+        Objects.requireNonNullElseGet(
+            request,
+            () ->
+                new ThreadRequests.Create(
+                    null, null, null, null, null, null, null, null, null, null));
     String task = InitialTask.of(body);
     List<Attachment> attachments = AttachmentRules.validate(body.attachments());
     Optional<ScheduleCreator> scheduler = Optional.empty();
@@ -127,37 +131,53 @@ public final class ExecutionService {
    * way the first was answered; 404 when it (or its thread) is gone.
    */
   StartedRun rejoin(Tenant tenant, String runName, boolean stream) {
-    Run run = runs.find(tenant.namespace(), runName)
-        .orElseThrow(() -> ApiException.notFound("Run " + ResourceIds.toId(runName)));
+    Run run =
+        runs.find(tenant.namespace(), runName)
+            .orElseThrow(() -> ApiException.notFound("Run " + ResourceIds.toId(runName)));
     ConversationThread thread = threads.find(tenant, ResourceIds.toId(run.getSpec().getThread()));
     return new StartedRun(thread, run, stream);
   }
 
   /** Waits for the run to finish and reports it with the thread in its final state. */
-  ThreadExecutionResponse awaitExecution(Tenant tenant, StartedRun started) throws InterruptedException {
+  ThreadExecutionResponse awaitExecution(Tenant tenant, StartedRun started)
+      throws InterruptedException {
     String namespace = started.run().getMetadata().getNamespace();
     String runName = started.run().getMetadata().getName();
     String threadId = ResourceIds.toId(started.thread().getMetadata().getName());
     RunCompletion.Outcome outcome = completion.await(namespace, runName, maxWait);
     return switch (outcome.kind()) {
-      case FINISHED -> new ThreadExecutionResponse(
-          threads.get(tenant, threadId), execution(outcome.run()));
-      case TIMED_OUT -> throw ApiException.serviceUnavailable("The execution is still running after "
-          + maxWait.toSeconds() + " s; it goes on: read its answer from GET /v1/threads/" + threadId + "/messages");
-      case SHUTDOWN -> throw ApiException.serviceUnavailable("The server is shutting down; the execution goes on: "
-          + "read its answer from GET /v1/threads/" + threadId + "/messages");
+      case FINISHED ->
+          new ThreadExecutionResponse(threads.get(tenant, threadId), execution(outcome.run()));
+      case TIMED_OUT ->
+          throw ApiException.serviceUnavailable(
+              "The execution is still running after "
+                  + maxWait.toSeconds()
+                  + " s; it goes on: read its answer from GET /v1/threads/"
+                  + threadId
+                  + "/messages");
+      case SHUTDOWN ->
+          throw ApiException.serviceUnavailable(
+              "The server is shutting down; the execution goes on: "
+                  + "read its answer from GET /v1/threads/"
+                  + threadId
+                  + "/messages");
       case DELETED -> throw ThreadService.notFound(threadId);
     };
   }
 
   CancelResponse cancel(Tenant tenant, String threadId) {
     ConversationThread thread = threads.find(tenant, threadId);
-    Optional<Run> active = threads.runsOf(thread).stream()
-        .filter(run -> !RunPhase.of(run).isTerminal())
-        .reduce((earlier, later) -> later);
+    Optional<Run> active =
+        threads.runsOf(thread).stream()
+            .filter(run -> !RunPhase.of(run).isTerminal())
+            .reduce((earlier, later) -> later);
     if (active.isPresent()
-        && runs.requestCancel(thread.getMetadata().getNamespace(), active.get().getMetadata().getName())) {
-      log.info("Run({}/{}) cancellation requested", thread.getMetadata().getNamespace(), active.get().getMetadata().getName());
+        && runs.requestCancel(
+            thread.getMetadata().getNamespace(), active.get().getMetadata().getName())) {
+      log.info(
+          "Run({}/{}) cancellation requested",
+          thread.getMetadata().getNamespace(),
+          active.get().getMetadata().getName());
       return new CancelResponse(true, threadId, "Cancellation requested");
     }
     return new CancelResponse(false, threadId, "Thread is not processing");
@@ -167,9 +187,13 @@ public final class ExecutionService {
     RunStatus status = Objects.requireNonNullElseGet(run.getStatus(), RunStatus::new);
     boolean success = RunPhase.of(run) == RunPhase.COMPLETED;
     RunUsage usage = Objects.requireNonNullElseGet(status.getUsage(), RunUsage::new);
-    ExecutionView.Error error = success ? null : Optional.ofNullable(status.getError())
-        .map(failure -> new ExecutionView.Error(failure.getCode(), failure.getMessage()))
-        .orElseGet(() -> new ExecutionView.Error(null, "The execution " + RunPhase.of(run).value()));
+    ExecutionView.Error error =
+        success
+            ? null
+            : Optional.ofNullable(status.getError())
+                .map(failure -> new ExecutionView.Error(failure.getCode(), failure.getMessage()))
+                .orElseGet(() ->
+                    new ExecutionView.Error(null, "The execution " + RunPhase.of(run).value()));
     return new ExecutionView(
         success,
         Objects.requireNonNullElse(status.getResponse(), ""),
@@ -182,13 +206,27 @@ public final class ExecutionService {
   }
 
   private Created schedule(
-      Tenant tenant, ConversationThread thread, ScheduleCreator scheduler, ThreadRequests.ScheduleInput input,
+      Tenant tenant,
+      ConversationThread thread,
+      ScheduleCreator scheduler,
+      ThreadRequests.ScheduleInput input,
       String task) {
     ThreadView view = threads.view(tenant, thread);
     try {
-      ScheduleSummary summary = scheduler.create(tenant, view, new ScheduleRequest(input.type(), input.name(),
-              input.cronExpression(), input.timezone(), input.scheduledTime(), task, input.webhooks()))
-          .orElseThrow(ExecutionService::schedulesUnavailable);
+      ScheduleSummary summary =
+          scheduler
+              .create(
+                  tenant,
+                  view,
+                  new ScheduleRequest(
+                      input.type(),
+                      input.name(),
+                      input.cronExpression(),
+                      input.timezone(),
+                      input.scheduledTime(),
+                      task,
+                      input.webhooks()))
+              .orElseThrow(ExecutionService::schedulesUnavailable);
       return new ScheduledThread(view, summary);
     } catch (RuntimeException failed) {
       discard(tenant, thread);
@@ -202,7 +240,8 @@ public final class ExecutionService {
     try {
       threads.delete(tenant, threadId);
     } catch (RuntimeException cleanup) {
-      log.warn("Could not remove thread {} after a failed creation: {}", threadId, cleanup.toString());
+      log.warn(
+          "Could not remove thread {} after a failed creation: {}", threadId, cleanup.toString());
     }
   }
 

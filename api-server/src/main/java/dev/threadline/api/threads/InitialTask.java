@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The task a new thread starts with, from {@code messages} or its alias {@code task}. A run
- * answers one user message, so several initial messages are one task: their texts joined by a
- * blank line, in order. Only {@code user} messages may be sent; answers come from the agent.
+ * The task a new thread starts with, from {@code messages} or its alias {@code task}. A run answers
+ * one user message, so several initial messages are one task: their texts joined by a blank line,
+ * in order. Only {@code user} messages may be sent; answers come from the agent.
  */
 final class InitialTask {
   static final String USER = "user";
@@ -16,10 +16,12 @@ final class InitialTask {
 
   /** The task text, or null when the request has neither messages nor task. */
   static String of(ThreadRequests.Create request) {
-    List<ThreadRequests.MessageInput> messages = request.messages() == null ? List.of() : request.messages();
+    List<ThreadRequests.MessageInput> messages =
+        request.messages() == null ? List.of() : request.messages();
     if (request.task() != null) {
       if (!messages.isEmpty()) {
-        throw ApiException.badRequest("task", "cannot be combined with messages (it is an alias for the first message)");
+        throw ApiException.badRequest(
+            "task", "cannot be combined with messages (it is an alias for the first message)");
       }
       return ThreadRules.content("task", request.task());
     }

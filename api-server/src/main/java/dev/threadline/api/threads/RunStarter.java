@@ -1,11 +1,11 @@
 package dev.threadline.api.threads;
 
 import dev.threadline.api.errors.ApiException;
-import dev.threadline.crds.run.Attachment;
 import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.run.Attachment;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.run.RunPhase;
+import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.thread.ConversationThread;
 import java.util.List;
 import java.util.Map;
@@ -13,11 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Starts a thread's next run, at most one at a time. The next position follows the latest run
- * this replica has seen; if that run is not finished the thread is busy (409). Two requests that
- * race past that check compute the same position and so the same run name: the Kubernetes API
- * creates one and refuses the other as AlreadyExists, which also becomes the 409. No lock, and
- * it holds across replicas.
+ * Starts a thread's next run, at most one at a time. The next position follows the latest run this
+ * replica has seen; if that run is not finished the thread is busy (409). Two requests that race
+ * past that check compute the same position and so the same run name: the Kubernetes API creates
+ * one and refuses the other as AlreadyExists, which also becomes the 409. No lock, and it holds
+ * across replicas.
  */
 final class RunStarter {
   private static final Logger log = LoggerFactory.getLogger(RunStarter.class);
@@ -29,8 +29,14 @@ final class RunStarter {
     this.runs = runs;
   }
 
-  /** @param postedToThread whether the message was posted to an existing thread (POST …/messages) */
-  Run start(ConversationThread thread, String message, List<Attachment> attachments, boolean postedToThread) {
+  /**
+   * @param postedToThread whether the message was posted to an existing thread (POST …/messages)
+   */
+  Run start(
+      ConversationThread thread,
+      String message,
+      List<Attachment> attachments,
+      boolean postedToThread) {
     String namespace = thread.getMetadata().getNamespace();
     String threadName = thread.getMetadata().getName();
     List<Run> existing = runs.ofThread(namespace, threadName);
@@ -46,9 +52,9 @@ final class RunStarter {
     if (postedToThread) {
       run.getMetadata().setAnnotations(Map.of(Labels.POSTED_TO_THREAD, "true"));
     }
-    Run created = runs.create(run)
-        .orElseThrow(() -> ApiException.conflict(BUSY));
-    log.info("Run({}/{}) created for thread {}", namespace, created.getMetadata().getName(), threadName);
+    Run created = runs.create(run).orElseThrow(() -> ApiException.conflict(BUSY));
+    log.info(
+        "Run({}/{}) created for thread {}", namespace, created.getMetadata().getName(), threadName);
     return created;
   }
 }

@@ -16,7 +16,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
-/** Run resources: a thread's runs from the cache; creation, cancellation and deletion through the API. */
+/**
+ * Run resources: a thread's runs from the cache; creation, cancellation and deletion through the
+ * API.
+ */
 final class RunStore {
   /** Index of runs by {@code namespace/thread name}, the way the operator indexes them. */
   static final String BY_THREAD = "thread";
@@ -37,9 +40,12 @@ final class RunStore {
   }
 
   static Function<Run, List<String>> threadIndex() {
-    return run -> run.getSpec() == null || run.getSpec().getThread() == null
-        ? List.of()
-        : List.of(Cache.namespaceKeyFunc(run.getMetadata().getNamespace(), run.getSpec().getThread()));
+    return run ->
+        run.getSpec() == null || run.getSpec().getThread() == null
+            ? List.of()
+            : List.of(
+                Cache.namespaceKeyFunc(
+                    run.getMetadata().getNamespace(), run.getSpec().getThread()));
   }
 
   static long sequence(Run run) {
@@ -59,12 +65,17 @@ final class RunStore {
   }
 
   /**
-   * Creates the run; empty when a run of that name already exists, which is how two requests
-   * racing for the same position in a thread learn that one of them lost.
+   * Creates the run; empty when a run of that name already exists, which is how two requests racing
+   * for the same position in a thread learn that one of them lost.
    */
   Optional<Run> create(Run run) {
     try {
-      Run created = client.resources(Run.class).inNamespace(run.getMetadata().getNamespace()).resource(run).create();
+      Run created =
+          client
+              .resources(Run.class)
+              .inNamespace(run.getMetadata().getNamespace())
+              .resource(run)
+              .create();
       cache.awaitVisible(created, visibilityTimeout);
       return Optional.of(created);
     } catch (KubernetesClientException failure) {
@@ -78,7 +89,10 @@ final class RunStore {
   /** Asks the operator to stop the run; false when the run no longer exists. */
   boolean requestCancel(String namespace, String name) {
     try {
-      client.resources(Run.class).inNamespace(namespace).withName(name)
+      client
+          .resources(Run.class)
+          .inNamespace(namespace)
+          .withName(name)
           .patch(PatchContext.of(PatchType.JSON_MERGE), CANCEL_PATCH);
       return true;
     } catch (KubernetesClientException failure) {
@@ -90,14 +104,24 @@ final class RunStore {
   }
 
   /**
-   * Deletes the thread's runs. Their owner reference would let Kubernetes' garbage collector do
-   * it, but not every API server runs one (the embedded one does not), and a run left behind
-   * would outlive its thread, unreachable through the API. Listed fresh from the API (not the
-   * cache) and deleted one by one: no {@code deletecollection} permission needed.
+   * Deletes the thread's runs. Their owner reference would let Kubernetes' garbage collector do it,
+   * but not every API server runs one (the embedded one does not), and a run left behind would
+   * outlive its thread, unreachable through the API. Listed fresh from the API (not the cache) and
+   * deleted one by one: no {@code deletecollection} permission needed.
    */
   void deleteOfThread(String namespace, String threadName) {
-    for (Run run : client.resources(Run.class).inNamespace(namespace).withLabel(Labels.THREAD, threadName).list().getItems()) {
-      client.resources(Run.class).inNamespace(namespace).withName(run.getMetadata().getName()).delete();
+    for (Run run :
+        client
+            .resources(Run.class)
+            .inNamespace(namespace)
+            .withLabel(Labels.THREAD, threadName)
+            .list()
+            .getItems()) {
+      client
+          .resources(Run.class)
+          .inNamespace(namespace)
+          .withName(run.getMetadata().getName())
+          .delete();
     }
   }
 }

@@ -10,10 +10,10 @@ import java.util.Optional;
  */
 public interface ScheduleCreator {
   /**
-   * Creates a schedule that runs {@code request.task()} in {@code thread}. Throws an
-   * {@link dev.threadline.api.errors.ApiException} for bad input (e.g. a 400 naming
-   * {@code schedule.cronExpression}); empty means schedules cannot be created now. Either way
-   * the caller deletes the thread it just created.
+   * Creates a schedule that runs {@code request.task()} in {@code thread}. Throws an {@link
+   * dev.threadline.api.errors.ApiException} for bad input (e.g. a 400 naming {@code
+   * schedule.cronExpression}); empty means schedules cannot be created now. Either way the caller
+   * deletes the thread it just created.
    */
   Optional<ScheduleSummary> create(Tenant tenant, ThreadView thread, ScheduleRequest request);
 }

@@ -8,4 +8,9 @@ import java.util.List;
  * webhooks} as a schedule shows them (a generated secret only in this answer).
  */
 public record ScheduleSummary(
-    String id, String name, String scheduleType, String cronExpression, boolean enabled, List<WebhookView> webhooks) {}
+    String id,
+    String name,
+    String scheduleType,
+    String cronExpression,
+    boolean enabled,
+    List<WebhookView> webhooks) {}

@@ -19,39 +19,49 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Wires the thread endpoints: cluster-wide Thread and Run informers (runs indexed by their
- * thread), the stores over them, and the services.
+ * Wires the thread endpoints: cluster-wide Thread and Run informers (runs indexed by their thread),
+ * the stores over them, and the services.
  */
 @Configuration(proxyBeanMethods = false)
 class ThreadConfiguration {
   @Bean
   ManagedInformer<ConversationThread> threadInformer(KubernetesClient client) {
     return new ManagedInformer<>(
-        "threads", client.resources(ConversationThread.class).inAnyNamespace().runnableInformer(0), Map.of());
+        "threads",
+        client.resources(ConversationThread.class).inAnyNamespace().runnableInformer(0),
+        Map.of());
   }
 
   /** Streams follow runs through this informer's notifications, relayed by {@link RunUpdates}. */
   @Bean
   ManagedInformer<Run> runInformer(KubernetesClient client, RunUpdates runUpdates) {
-    SharedIndexInformer<Run> informer = client.resources(Run.class).inAnyNamespace().runnableInformer(0);
+    SharedIndexInformer<Run> informer =
+        client.resources(Run.class).inAnyNamespace().runnableInformer(0);
     informer.addEventHandler(runUpdates);
-    return new ManagedInformer<>("runs", informer, Map.of(RunStore.BY_THREAD, RunStore.threadIndex()));
+    return new ManagedInformer<>(
+        "runs", informer, Map.of(RunStore.BY_THREAD, RunStore.threadIndex()));
   }
 
   @Bean
   ThreadStore threadStore(
-      KubernetesClient client, ManagedInformer<ConversationThread> threadInformer, ApiServerSettings settings) {
+      KubernetesClient client,
+      ManagedInformer<ConversationThread> threadInformer,
+      ApiServerSettings settings) {
     return new ThreadStore(client, threadInformer, settings.writeVisibilityTimeout());
   }
 
   @Bean
-  RunStore runStore(KubernetesClient client, ManagedInformer<Run> runInformer, ApiServerSettings settings) {
+  RunStore runStore(
+      KubernetesClient client, ManagedInformer<Run> runInformer, ApiServerSettings settings) {
     return new RunStore(client, runInformer, settings.writeVisibilityTimeout());
   }
 
   @Bean
   ThreadService threadService(
-      ThreadStore threadStore, RunStore runStore, ManagedInformer<Agent> agentInformer, Clock clock) {
+      ThreadStore threadStore,
+      RunStore runStore,
+      ManagedInformer<Agent> agentInformer,
+      Clock clock) {
     return new ThreadService(threadStore, runStore, new AgentDirectory(agentInformer), clock);
   }
 
@@ -63,7 +73,12 @@ class ThreadConfiguration {
       StreamSettings streamSettings,
       ObjectProvider<ScheduleCreator> scheduleCreator,
       ExecutionAllowance executionAllowance) {
-    return new ExecutionService(threadService, runStore, runCompletion,
-        streamSettings.maxWait(), () -> Optional.ofNullable(scheduleCreator.getIfAvailable()), executionAllowance);
+    return new ExecutionService(
+        threadService,
+        runStore,
+        runCompletion,
+        streamSettings.maxWait(),
+        () -> Optional.ofNullable(scheduleCreator.getIfAvailable()),
+        executionAllowance);
   }
 }

@@ -11,9 +11,9 @@ import dev.threadline.api.paging.PageRequest;
 import dev.threadline.api.stream.EventCursor;
 import dev.threadline.api.stream.RunResumption;
 import dev.threadline.api.stream.RunStreams;
-import dev.threadline.api.stream.StreamHeaders;
 import dev.threadline.api.stream.StreamEvent;
 import dev.threadline.api.stream.StreamEvents;
+import dev.threadline.api.stream.StreamHeaders;
 import dev.threadline.api.webhooks.WebhookReplays;
 import dev.threadline.api.webhooks.WebhookSecrets;
 import dev.threadline.crds.thread.ConversationThread;
@@ -56,8 +56,13 @@ class ThreadController {
   private final IdempotentRequests idempotency;
   private final WebhookReplays scheduleWebhookSecrets;
 
-  ThreadController(ThreadService threads, ExecutionService executions, RunStreams streams, RunResumption resumption,
-      IdempotentRequests idempotency, WebhookSecrets webhookSecrets) {
+  ThreadController(
+      ThreadService threads,
+      ExecutionService executions,
+      RunStreams streams,
+      RunResumption resumption,
+      IdempotentRequests idempotency,
+      WebhookSecrets webhookSecrets) {
     this.idempotency = idempotency;
     this.scheduleWebhookSecrets = new WebhookReplays(webhookSecrets, "schedule");
     this.threads = threads;
@@ -68,52 +73,93 @@ class ThreadController {
 
   /**
    * 201 with {@code {thread}} (no messages) or {@code {thread, schedule}}; with messages an SSE
-   * stream (200, as EventSource clients require) or, with {@code stream: false}, 201 with
-   * {@code {thread, execution}}. A webhook secret generated for the schedule is not kept in the
+   * stream (200, as EventSource clients require) or, with {@code stream: false}, 201 with {@code
+   * {thread, execution}}. A webhook secret generated for the schedule is not kept in the
    * idempotency record: a repeat shows the one the schedule's webhooks Secret holds.
    */
-  @PostMapping(consumes = JSON, produces = {JSON, EVENTS})
-  Object create(Tenant tenant, @RequestBody(required = false) ThreadRequests.Create request,
+  @PostMapping(
+      consumes = JSON,
+      produces = {JSON, EVENTS})
+  Object create(
+      Tenant tenant,
+      @RequestBody(required = false) ThreadRequests.Create request,
       @RequestHeader(name = StreamHeaders.LAST_EVENT_ID, required = false) String lastEventId,
       @RequestHeader(name = IdempotencyKeys.HEADER, required = false) String idempotencyKey,
-      HttpServletRequest http, HttpServletResponse response) {
+      HttpServletRequest http,
+      HttpServletResponse response) {
     Optional<EventCursor> reconnect = EventCursor.of(lastEventId, null);
     if (reconnect.isPresent()) {
       // A streaming client reconnecting by repeating its POST: resume, never start a second run.
       return resumption.resumeRun(response, tenant.userId(), tenant.namespace(), reconnect.get());
     }
-    return idempotency.execute(tenant, idempotencyKey, RequestFingerprint.of(http, request),
-        () -> switch (executions.createThread(tenant, request)) {
-          case ExecutionService.EmptyThread empty -> json(
-              ResponseEntity.created(location(empty.thread().id())).body(new ThreadResponse(empty.thread())));
-          case ExecutionService.ScheduledThread scheduled -> json(ResponseEntity.created(location(scheduled.thread().id()))
-              .body(new ThreadScheduleResponse(scheduled.thread(), scheduled.schedule())));
-          case ExecutionService.StartedRun started ->
-              new IdempotentRequests.Recorded<>(respondCreated(tenant, started, response), startedRun(started));
-        },
-        result -> repeat(tenant, result, response, run -> respondCreated(tenant,
-            executions.rejoin(tenant, run.runName(), request == null || !Boolean.FALSE.equals(request.stream())),
-            response)));
+    return idempotency.execute(
+        tenant,
+        idempotencyKey,
+        RequestFingerprint.of(http, request),
+        () ->
+            switch (executions.createThread(tenant, request)) {
+              case ExecutionService.EmptyThread empty ->
+                  json(
+                      ResponseEntity.created(location(empty.thread().id()))
+                          .body(new ThreadResponse(empty.thread())));
+              case ExecutionService.ScheduledThread scheduled ->
+                  json(
+                      ResponseEntity.created(location(scheduled.thread().id()))
+                          .body(
+                              new ThreadScheduleResponse(
+                                  scheduled.thread(), scheduled.schedule())));
+              case ExecutionService.StartedRun started ->
+                  new IdempotentRequests.Recorded<>(
+                      respondCreated(tenant, started, response), startedRun(started));
+            },
+        result ->
+            repeat(
+                tenant,
+                result,
+                response,
+                run ->
+                    respondCreated(
+                        tenant,
+                        executions.rejoin(
+                            tenant,
+                            run.runName(),
+                            request == null || !Boolean.FALSE.equals(request.stream())),
+                        response)));
   }
 
   /** A run's answer to the request that created its thread: thread.created first. */
-  private Object respondCreated(Tenant tenant, ExecutionService.StartedRun started, HttpServletResponse response) {
+  private Object respondCreated(
+      Tenant tenant, ExecutionService.StartedRun started, HttpServletResponse response) {
     // Running by definition: its first run was just created (the operator may not have seen it).
     ThreadView thread = threads.view(tenant, started.thread());
-    return respond(tenant, started, response, List.of(
-        StreamEvents.threadCreated(thread.id(), ThreadState.RUNNING.value(), thread.environmentId())), true);
+    return respond(
+        tenant,
+        started,
+        response,
+        List.of(
+            StreamEvents.threadCreated(
+                thread.id(), ThreadState.RUNNING.value(), thread.environmentId())),
+        true);
   }
 
   private IdempotentRequests.Recorded<Object> json(ResponseEntity<?> response) {
-    return new IdempotentRequests.Recorded<>(response, idempotency.record(response, scheduleWebhookSecrets));
+    return new IdempotentRequests.Recorded<>(
+        response, idempotency.record(response, scheduleWebhookSecrets));
   }
 
   private static StoredResult startedRun(ExecutionService.StartedRun started) {
-    return new StoredResult.StartedRun(started.run().getMetadata().getNamespace(), started.run().getMetadata().getName());
+    return new StoredResult.StartedRun(
+        started.run().getMetadata().getNamespace(), started.run().getMetadata().getName());
   }
 
-  /** A repeat of an idempotent request: the recorded JSON, or the first request's run joined from its start. */
-  private Object repeat(Tenant tenant, StoredResult result, HttpServletResponse response,
+  /**
+   * A repeat of an idempotent request: the recorded JSON, or the first request's run joined from
+   * its start.
+   */
+  private Object repeat(
+      Tenant tenant,
+      StoredResult result,
+      HttpServletResponse response,
       java.util.function.Function<StoredResult.StartedRun, Object> rejoin) {
     if (result instanceof StoredResult.StartedRun run) {
       response.setHeader(IdempotentRequests.REPLAYED_HEADER, "true");
@@ -130,7 +176,8 @@ class ThreadController {
       @RequestParam(required = false) String agentId,
       @RequestParam(required = false) String appId,
       @RequestParam(required = false) String status) {
-    return threads.list(tenant, new ThreadService.ThreadFilter(environmentId, agentId, appId, status), page);
+    return threads.list(
+        tenant, new ThreadService.ThreadFilter(environmentId, agentId, appId, status), page);
   }
 
   @GetMapping("/{threadId}")
@@ -140,7 +187,9 @@ class ThreadController {
 
   @PatchMapping(path = "/{threadId}", consumes = JSON)
   ThreadResponse update(
-      Tenant tenant, @PathVariable String threadId, @RequestBody(required = false) ThreadRequests.Update request) {
+      Tenant tenant,
+      @PathVariable String threadId,
+      @RequestBody(required = false) ThreadRequests.Update request) {
     return new ThreadResponse(threads.update(tenant, threadId, request));
   }
 
@@ -150,8 +199,14 @@ class ThreadController {
     return SuccessResponse.OK;
   }
 
-  /** An SSE stream without {@code thread.created}; {@code stream: false} gives 200 {@code {thread, execution}}. */
-  @PostMapping(path = "/{threadId}/messages", consumes = JSON, produces = {JSON, EVENTS})
+  /**
+   * An SSE stream without {@code thread.created}; {@code stream: false} gives 200 {@code {thread,
+   * execution}}.
+   */
+  @PostMapping(
+      path = "/{threadId}/messages",
+      consumes = JSON,
+      produces = {JSON, EVENTS})
   Object postMessage(
       Tenant tenant,
       @PathVariable String threadId,
@@ -163,16 +218,33 @@ class ThreadController {
     Optional<EventCursor> reconnect = EventCursor.of(lastEventId, null);
     if (reconnect.isPresent()) {
       ConversationThread thread = threads.find(tenant, threadId);
-      return resumption.resumeThread(response, tenant.userId(), threadId, threads.runsOf(thread), reconnect);
+      return resumption.resumeThread(
+          response, tenant.userId(), threadId, threads.runsOf(thread), reconnect);
     }
-    return idempotency.execute(tenant, idempotencyKey, RequestFingerprint.of(http, request),
+    return idempotency.execute(
+        tenant,
+        idempotencyKey,
+        RequestFingerprint.of(http, request),
         () -> {
           ExecutionService.StartedRun started = executions.postMessage(tenant, threadId, request);
-          return new IdempotentRequests.Recorded<>(respond(tenant, started, response, List.of(), false), startedRun(started));
+          return new IdempotentRequests.Recorded<>(
+              respond(tenant, started, response, List.of(), false), startedRun(started));
         },
-        result -> repeat(tenant, result, response, run -> respond(tenant,
-            executions.rejoin(tenant, run.runName(), request == null || !Boolean.FALSE.equals(request.stream())),
-            response, List.of(), false)));
+        result ->
+            repeat(
+                tenant,
+                result,
+                response,
+                run ->
+                    respond(
+                        tenant,
+                        executions.rejoin(
+                            tenant,
+                            run.runName(),
+                            request == null || !Boolean.FALSE.equals(request.stream())),
+                        response,
+                        List.of(),
+                        false)));
   }
 
   /**
@@ -180,7 +252,9 @@ class ThreadController {
    * {@code Last-Event-ID} / {@code ?after=}; live until the run ends. Not in the contract: it makes
    * streams resumable.
    */
-  @GetMapping(path = "/{threadId}/stream", produces = {EVENTS, JSON})
+  @GetMapping(
+      path = "/{threadId}/stream",
+      produces = {EVENTS, JSON})
   Object stream(
       Tenant tenant,
       @PathVariable String threadId,
@@ -188,14 +262,22 @@ class ThreadController {
       @RequestParam(required = false) String after,
       HttpServletResponse response) {
     ConversationThread thread = threads.find(tenant, threadId);
-    return resumption.resumeThread(response, tenant.userId(), threadId, threads.runsOf(thread),
+    return resumption.resumeThread(
+        response,
+        tenant.userId(),
+        threadId,
+        threads.runsOf(thread),
         EventCursor.of(lastEventId, after));
   }
 
   @GetMapping("/{threadId}/messages")
   ListEnvelope<MessageView> messages(
-      Tenant tenant, @PathVariable String threadId, PageRequest page, @RequestParam(required = false) String order) {
-    List<MessageView> messages = new ArrayList<>(ConversationMessages.of(threads.runsOf(threads.find(tenant, threadId))));
+      Tenant tenant,
+      @PathVariable String threadId,
+      PageRequest page,
+      @RequestParam(required = false) String order) {
+    List<MessageView> messages =
+        new ArrayList<>(ConversationMessages.of(threads.runsOf(threads.find(tenant, threadId))));
     if (ConversationMessages.newestFirst(order)) {
       messages = messages.reversed();
     }
@@ -220,18 +302,26 @@ class ThreadController {
   }
 
   private Object respond(
-      Tenant tenant, ExecutionService.StartedRun started, HttpServletResponse response, List<StreamEvent> prelude,
+      Tenant tenant,
+      ExecutionService.StartedRun started,
+      HttpServletResponse response,
+      List<StreamEvent> prelude,
       boolean created) {
     if (started.stream()) {
-      return streams.open(response, started.run().getMetadata().getNamespace(), started.run().getMetadata().getName(),
-          tenant.userId(), prelude);
+      return streams.open(
+          response,
+          started.run().getMetadata().getNamespace(),
+          started.run().getMetadata().getName(),
+          tenant.userId(),
+          prelude);
     }
-    return (Callable<ResponseEntity<ThreadExecutionResponse>>) () -> {
-      ThreadExecutionResponse result = executions.awaitExecution(tenant, started);
-      return created
-          ? ResponseEntity.created(location(result.thread().id())).body(result)
-          : ResponseEntity.ok(result);
-    };
+    return (Callable<ResponseEntity<ThreadExecutionResponse>>)
+        () -> {
+          ThreadExecutionResponse result = executions.awaitExecution(tenant, started);
+          return created
+              ? ResponseEntity.created(location(result.thread().id())).body(result)
+              : ResponseEntity.ok(result);
+        };
   }
 
   private static URI location(String threadId) {

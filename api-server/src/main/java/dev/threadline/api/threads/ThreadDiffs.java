@@ -10,9 +10,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * How a thread's runs changed its workspace: per path, the latest run's change wins (a file made
- * in one run and edited in the next reads as modified). A file whose latest change deleted it
- * has no entry: the contract's entries are creations and modifications. Sorted by path.
+ * How a thread's runs changed its workspace: per path, the latest run's change wins (a file made in
+ * one run and edited in the next reads as modified). A file whose latest change deleted it has no
+ * entry: the contract's entries are creations and modifications. Sorted by path.
  */
 final class ThreadDiffs {
   static final String CREATE = "create";
@@ -25,7 +25,8 @@ final class ThreadDiffs {
   static List<DiffEntry> of(List<Run> runs) {
     Map<String, FileDiff> latest = new TreeMap<>();
     for (Run run : runs) {
-      List<FileDiff> diffs = Optional.ofNullable(run.getStatus()).map(RunStatus::getDiffs).orElse(List.of());
+      List<FileDiff> diffs =
+          Optional.ofNullable(run.getStatus()).map(RunStatus::getDiffs).orElse(List.of());
       for (FileDiff diff : diffs) {
         if (diff.getPath() != null) {
           latest.put(diff.getPath(), diff);
@@ -40,9 +41,14 @@ final class ThreadDiffs {
 
   private static DiffEntry entry(FileDiff diff) {
     if (CREATE.equals(diff.getType())) {
-      return new DiffEntry(diff.getPath(), CREATE, Objects.requireNonNullElse(diff.getContent(), ""), null, null);
+      return new DiffEntry(
+          diff.getPath(), CREATE, Objects.requireNonNullElse(diff.getContent(), ""), null, null);
     }
-    return new DiffEntry(diff.getPath(), MODIFY, null,
-        Objects.requireNonNullElse(diff.getAdditions(), 0L), Objects.requireNonNullElse(diff.getDeletions(), 0L));
+    return new DiffEntry(
+        diff.getPath(),
+        MODIFY,
+        null,
+        Objects.requireNonNullElse(diff.getAdditions(), 0L),
+        Objects.requireNonNullElse(diff.getDeletions(), 0L));
   }
 }

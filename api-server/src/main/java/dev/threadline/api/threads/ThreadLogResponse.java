@@ -2,7 +2,9 @@ package dev.threadline.api.threads;
 
 import java.util.List;
 
-/** The contract's thread log response; {@code duration} is the runs' total in milliseconds, as text. */
+/**
+ * The contract's thread log response; {@code duration} is the runs' total in milliseconds, as text.
+ */
 public record ThreadLogResponse(
     List<LogEntry> logs,
     String threadId,

@@ -17,15 +17,16 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The thread log, read from each run's message and event log: one line per thing that happened,
- * in order. Cumulative usage counts are left out (the totals carry them).
+ * The thread log, read from each run's message and event log: one line per thing that happened, in
+ * order. Cumulative usage counts are left out (the totals carry them).
  */
 final class ThreadLogs {
   static final String INFO = "info";
   static final String WARNING = "warning";
   static final String ERROR = "error";
 
-  private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter CLOCK =
+      DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
 
   private ThreadLogs() {}
 
@@ -34,28 +35,48 @@ final class ThreadLogs {
     List<LogEntry> logs = new ArrayList<>();
     long duration = 0;
     for (Run run : runs) {
-      logs.add(new LogEntry(clock(run.getMetadata().getCreationTimestamp()), run.getSpec().getMessage(), INFO,
-          "user_message"));
+      logs.add(
+          new LogEntry(
+              clock(run.getMetadata().getCreationTimestamp()),
+              run.getSpec().getMessage(),
+              INFO,
+              "user_message"));
       RunStatus status = run.getStatus();
       if (status == null) {
         continue;
       }
       duration += Objects.requireNonNullElse(status.getDurationMs(), 0L);
-      List<RunEvent> events = Objects.requireNonNullElse(status.getEvents(), List.<RunEvent>of()).stream()
-          .sorted(Comparator.comparing(RunEvent::getSeq, Comparator.nullsFirst(Comparator.naturalOrder())))
-          .toList();
+      List<RunEvent> events =
+          Objects.requireNonNullElse(status.getEvents(), List.<RunEvent>of()).stream()
+              .sorted(
+                  Comparator.comparing(
+                      RunEvent::getSeq, Comparator.nullsFirst(Comparator.naturalOrder())))
+              .toList();
       long dropped = Objects.requireNonNullElse(status.getDroppedEvents(), 0L);
       if (dropped > 0) {
         String time = events.isEmpty() ? "" : clock(events.getFirst().getTime());
-        logs.add(new LogEntry(time, dropped + " earlier events of " + ResourceIds.toId(run.getMetadata().getName())
-            + " were not kept", WARNING, "events_dropped"));
+        logs.add(
+            new LogEntry(
+                time,
+                dropped
+                    + " earlier events of "
+                    + ResourceIds.toId(run.getMetadata().getName())
+                    + " were not kept",
+                WARNING,
+                "events_dropped"));
       }
       for (RunEvent event : events) {
         entry(event).ifPresent(logs::add);
       }
     }
-    return new ThreadLogResponse(logs, threadId, totals.state().value(), Long.toString(duration),
-        totals.totalCost(), totals.inputTokens(), totals.outputTokens());
+    return new ThreadLogResponse(
+        logs,
+        threadId,
+        totals.state().value(),
+        Long.toString(duration),
+        totals.totalCost(),
+        totals.inputTokens(),
+        totals.outputTokens());
   }
 
   /** The log line of one event; empty for events not worth a line. */
@@ -63,20 +84,25 @@ final class ThreadLogs {
     JsonNode data = event.getData() == null ? MissingNode.getInstance() : event.getData();
     String time = clock(event.getTime());
     String type = Objects.requireNonNullElse(event.getType(), "");
-    return Optional.ofNullable(switch (type) {
-      case "started" -> new LogEntry(time, started(data), INFO, "run_started");
-      case "planning" -> new LogEntry(time, text(data, "text"), INFO, "planning");
-      case "reasoning" -> new LogEntry(time, text(data, "text"), INFO, "reasoning");
-      case "message" -> new LogEntry(time, text(data, "text"), INFO, "agent_message");
-      case "setup" -> new LogEntry(time, text(data, "text"), INFO, "setup");
-      case "error" -> new LogEntry(time, text(data, "message"), ERROR, "error");
-      case "tool_call" -> new LogEntry(time, toolCall(data),
-          "failed".equals(text(data, "status")) ? WARNING : INFO, "tool_call");
-      case "file_change" -> new LogEntry(time, fileChange(data), INFO, "file_change");
-      case "result" -> new LogEntry(time, completed(data), INFO, "run_completed");
-      case "failed" -> new LogEntry(time, failed(data), ERROR, "run_failed");
-      default -> null;
-    });
+    return Optional.ofNullable(
+        switch (type) {
+          case "started" -> new LogEntry(time, started(data), INFO, "run_started");
+          case "planning" -> new LogEntry(time, text(data, "text"), INFO, "planning");
+          case "reasoning" -> new LogEntry(time, text(data, "text"), INFO, "reasoning");
+          case "message" -> new LogEntry(time, text(data, "text"), INFO, "agent_message");
+          case "setup" -> new LogEntry(time, text(data, "text"), INFO, "setup");
+          case "error" -> new LogEntry(time, text(data, "message"), ERROR, "error");
+          case "tool_call" ->
+              new LogEntry(
+                  time,
+                  toolCall(data),
+                  "failed".equals(text(data, "status")) ? WARNING : INFO,
+                  "tool_call");
+          case "file_change" -> new LogEntry(time, fileChange(data), INFO, "file_change");
+          case "result" -> new LogEntry(time, completed(data), INFO, "run_completed");
+          case "failed" -> new LogEntry(time, failed(data), ERROR, "run_failed");
+          default -> null;
+        });
   }
 
   private static String started(JsonNode data) {
@@ -93,9 +119,11 @@ final class ThreadLogs {
   private static String toolCall(JsonNode data) {
     JsonNode tool = data.path("tool");
     String command = text(tool, "command");
-    String what = !command.isEmpty() ? "$ " + command
-        : (text(tool, "name").isEmpty() ? text(tool, "type") : text(tool, "name"))
-            + (text(tool, "path").isEmpty() ? "" : " " + text(tool, "path"));
+    String what =
+        !command.isEmpty()
+            ? "$ " + command
+            : (text(tool, "name").isEmpty() ? text(tool, "type") : text(tool, "name"))
+                + (text(tool, "path").isEmpty() ? "" : " " + text(tool, "path"));
     StringBuilder line = new StringBuilder(what);
     if (tool.path("exit_code").isNumber()) {
       line.append(" → exit ").append(tool.path("exit_code").asLong());
@@ -112,15 +140,27 @@ final class ThreadLogs {
     return switch (text(data, "change")) {
       case "create" -> "Created " + path + " (+" + data.path("additions").asLong() + ")";
       case "delete" -> "Deleted " + path;
-      default -> "Modified " + path + " (+" + data.path("additions").asLong() + " -" + data.path("deletions").asLong() + ")";
+      default ->
+          "Modified "
+              + path
+              + " (+"
+              + data.path("additions").asLong()
+              + " -"
+              + data.path("deletions").asLong()
+              + ")";
     };
   }
 
   private static String completed(JsonNode data) {
     long duration = number(data, "durationMs", "duration_ms");
     JsonNode usage = data.path("usage");
-    return "Completed in " + duration + " ms (" + number(usage, "inputTokens", "input_tokens") + " input, "
-        + number(usage, "outputTokens", "output_tokens") + " output tokens)";
+    return "Completed in "
+        + duration
+        + " ms ("
+        + number(usage, "inputTokens", "input_tokens")
+        + " input, "
+        + number(usage, "outputTokens", "output_tokens")
+        + " output tokens)";
   }
 
   private static String failed(JsonNode data) {

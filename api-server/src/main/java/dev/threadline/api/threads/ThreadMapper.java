@@ -38,9 +38,10 @@ final class ThreadMapper {
     ThreadSpec spec = Optional.ofNullable(thread.getSpec()).orElseGet(ThreadSpec::new);
     ThreadTotals totals = ThreadRollup.of(thread, runs);
     Instant created = createdAt(thread);
-    JsonNode metadata = Optional.ofNullable(JsonBridge.fromResource(spec.getMetadata()))
-        .filter(JsonNode::isObject)
-        .orElseGet(JsonNodeFactory.instance::objectNode);
+    JsonNode metadata =
+        Optional.ofNullable(JsonBridge.fromResource(spec.getMetadata()))
+            .filter(JsonNode::isObject)
+            .orElseGet(JsonNodeFactory.instance::objectNode);
     return new ThreadView(
         ResourceIds.toId(thread.getMetadata().getName()),
         userId,
@@ -61,18 +62,22 @@ final class ThreadMapper {
   /** Whether a REST id can name this thread (one made with kubectl under another name cannot). */
   static boolean hasRestId(ConversationThread thread) {
     String name = thread.getMetadata().getName();
-    return ResourceIds.isValidName(name) && ResourceIds.toName(ResourceIds.toId(name), ID_PREFIX).isPresent();
+    return ResourceIds.isValidName(name)
+        && ResourceIds.toName(ResourceIds.toId(name), ID_PREFIX).isPresent();
   }
 
   static ConversationThread newThread(String namespace, String id, ThreadSpec spec, Instant now) {
     ConversationThread thread = new ConversationThread();
     String time = Timestamps.format(now);
-    thread.setMetadata(new ObjectMetaBuilder()
-        .withNamespace(namespace)
-        .withName(ResourceIds.toName(id).orElseThrow())
-        .withLabels(new LinkedHashMap<>(Map.of(Labels.MANAGED_BY, Labels.MANAGER)))
-        .withAnnotations(new LinkedHashMap<>(Map.of(Annotations.CREATED_AT, time, Annotations.UPDATED_AT, time)))
-        .build());
+    thread.setMetadata(
+        new ObjectMetaBuilder()
+            .withNamespace(namespace)
+            .withName(ResourceIds.toName(id).orElseThrow())
+            .withLabels(new LinkedHashMap<>(Map.of(Labels.MANAGED_BY, Labels.MANAGER)))
+            .withAnnotations(
+                new LinkedHashMap<>(
+                    Map.of(Annotations.CREATED_AT, time, Annotations.UPDATED_AT, time)))
+            .build());
     thread.setSpec(spec);
     return thread;
   }
@@ -80,7 +85,8 @@ final class ThreadMapper {
   /** Records a change the client made; {@code thread} must be a private copy. */
   static void touch(ConversationThread thread, Instant now) {
     Map<String, String> annotations =
-        new LinkedHashMap<>(Optional.ofNullable(thread.getMetadata().getAnnotations()).orElse(Map.of()));
+        new LinkedHashMap<>(
+            Optional.ofNullable(thread.getMetadata().getAnnotations()).orElse(Map.of()));
     annotations.put(Annotations.UPDATED_AT, Timestamps.format(now));
     thread.getMetadata().setAnnotations(annotations);
   }
@@ -97,16 +103,23 @@ final class ThreadMapper {
    * creation or completion; never before {@code createdAt}.
    */
   private static Instant updatedAt(ConversationThread thread, List<Run> runs, Instant created) {
-    Stream<Optional<Instant>> candidates = Stream.of(
-        annotation(thread, Annotations.UPDATED_AT),
-        Optional.ofNullable(thread.getStatus()).flatMap(status -> Timestamps.parse(status.getUpdatedAt())),
-        runs.stream().map(ThreadMapper::lastActivity).flatMap(Optional::stream).max(Comparator.naturalOrder()),
-        Optional.ofNullable(created));
+    Stream<Optional<Instant>> candidates =
+        Stream.of(
+            annotation(thread, Annotations.UPDATED_AT),
+            Optional.ofNullable(thread.getStatus())
+                .flatMap(status -> Timestamps.parse(status.getUpdatedAt())),
+            runs.stream()
+                .map(ThreadMapper::lastActivity)
+                .flatMap(Optional::stream)
+                .max(Comparator.naturalOrder()),
+            Optional.ofNullable(created));
     return candidates.flatMap(Optional::stream).max(Comparator.naturalOrder()).orElse(null);
   }
 
   private static Optional<Instant> lastActivity(Run run) {
-    return Optional.ofNullable(run.getStatus()).map(RunStatus::getCompletedAt).flatMap(Timestamps::parse)
+    return Optional.ofNullable(run.getStatus())
+        .map(RunStatus::getCompletedAt)
+        .flatMap(Timestamps::parse)
         .or(() -> Timestamps.parse(run.getMetadata().getCreationTimestamp()));
   }
 

@@ -28,10 +28,15 @@ final class ThreadRequests {
   record MessageInput(String role, String content) {}
 
   /**
-   * The contract's {@code schedule} object; {@code scheduledTime} for one-time schedules, and {@code
-   * webhooks} (beyond the contract) as on {@code POST /v1/schedules}.
+   * The contract's {@code schedule} object; {@code scheduledTime} for one-time schedules, and
+   * {@code webhooks} (beyond the contract) as on {@code POST /v1/schedules}.
    */
-  record ScheduleInput(String type, String name, String cronExpression, String timezone, String scheduledTime,
+  record ScheduleInput(
+      String type,
+      String name,
+      String cronExpression,
+      String timezone,
+      String scheduledTime,
       List<WebhookInput> webhooks) {}
 
   /** A file: {@code content} (base64) or {@code url}, exactly one of them. */

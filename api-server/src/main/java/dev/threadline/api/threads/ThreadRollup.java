@@ -10,11 +10,11 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A thread's state and totals as a client should see them now. The operator writes them into
- * {@code Thread.status}, but later than the runs change (right after a post the thread must
- * already read {@code running}); so whenever the cache holds the thread's runs, the same rollup
- * the operator uses ({@link ThreadTotals}) is computed from them, and the stored status only
- * stands in for runs this replica cannot see.
+ * A thread's state and totals as a client should see them now. The operator writes them into {@code
+ * Thread.status}, but later than the runs change (right after a post the thread must already read
+ * {@code running}); so whenever the cache holds the thread's runs, the same rollup the operator
+ * uses ({@link ThreadTotals}) is computed from them, and the stored status only stands in for runs
+ * this replica cannot see.
  */
 final class ThreadRollup {
   private ThreadRollup() {}
@@ -23,7 +23,8 @@ final class ThreadRollup {
     if (!runs.isEmpty()) {
       return ThreadTotals.of(runs);
     }
-    return Optional.ofNullable(thread.getStatus()).filter(status -> status.getStatus() != null)
+    return Optional.ofNullable(thread.getStatus())
+        .filter(status -> status.getStatus() != null)
         .map(ThreadRollup::fromStatus)
         .orElseGet(() -> ThreadTotals.of(List.of()));
   }
@@ -35,7 +36,9 @@ final class ThreadRollup {
     } catch (IllegalArgumentException unknown) {
       state = ThreadState.ACTIVE;
     }
-    return new ThreadTotals(state, status.getActiveRun(),
+    return new ThreadTotals(
+        state,
+        status.getActiveRun(),
         Objects.requireNonNullElse(status.getMessageCount(), 0L),
         Objects.requireNonNullElse(status.getInputTokens(), 0L),
         Objects.requireNonNullElse(status.getOutputTokens(), 0L),

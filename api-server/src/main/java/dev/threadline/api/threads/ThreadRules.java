@@ -7,15 +7,18 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Field rules for threads and messages, matching the CRD's bounds so that bad input is a 400
- * naming the field here, not an opaque rejection by the Kubernetes API.
+ * Field rules for threads and messages, matching the CRD's bounds so that bad input is a 400 naming
+ * the field here, not an opaque rejection by the Kubernetes API.
  */
 final class ThreadRules {
   static final int MAX_TITLE = 500;
   static final int MAX_APP_ID = 200;
+
   /** A Run lives in etcd next to its attachments; objects there stay under 1.5 MiB. */
   static final int MAX_MESSAGE = 200_000;
+
   static final int MAX_METADATA_BYTES = 16 * 1024;
+
   /** Titles derived from the first message are cut here. */
   static final int DERIVED_TITLE = 100;
 
@@ -58,8 +61,10 @@ final class ThreadRules {
     if (!value.isObject()) {
       throw ApiException.badRequest("metadata", "must be an object");
     }
-    if (JSON.writeValueAsString(value).getBytes(StandardCharsets.UTF_8).length > MAX_METADATA_BYTES) {
-      throw ApiException.badRequest("metadata", "must be at most " + MAX_METADATA_BYTES + " bytes as JSON");
+    if (JSON.writeValueAsString(value).getBytes(StandardCharsets.UTF_8).length
+        > MAX_METADATA_BYTES) {
+      throw ApiException.badRequest(
+          "metadata", "must be at most " + MAX_METADATA_BYTES + " bytes as JSON");
     }
     return JsonBridge.toResource(value);
   }

@@ -38,7 +38,8 @@ public final class ThreadService {
   ThreadSpec newSpec(Tenant tenant, ThreadRequests.Create request, String firstMessage) {
     ThreadSpec spec = new ThreadSpec();
     String title = ThreadRules.title(request.title());
-    spec.setTitle(title == null && firstMessage != null ? ThreadRules.titleFrom(firstMessage) : title);
+    spec.setTitle(
+        title == null && firstMessage != null ? ThreadRules.titleFrom(firstMessage) : title);
     spec.setEnvironment(environmentName(request.environmentId()));
     spec.setAgent(agentName(tenant, request.agentId()));
     spec.setAppId(ThreadRules.appId(request.appId()));
@@ -52,13 +53,15 @@ public final class ThreadService {
   }
 
   public ListEnvelope<ThreadSummary> list(Tenant tenant, ThreadFilter filter, PageRequest page) {
-    List<ConversationThread> sorted = threads.list(tenant.namespace()).stream()
-        .filter(ThreadMapper::hasRestId)
-        .filter(filter.specMatches())
-        .sorted(ThreadMapper.NEWEST_FIRST)
-        .toList();
+    List<ConversationThread> sorted =
+        threads.list(tenant.namespace()).stream()
+            .filter(ThreadMapper::hasRestId)
+            .filter(filter.specMatches())
+            .sorted(ThreadMapper.NEWEST_FIRST)
+            .toList();
     // The status filter needs each thread's rollup; computed once per thread, then reused.
-    List<ThreadView> views = sorted.stream().map(thread -> view(tenant, thread)).filter(filter.viewMatches()).toList();
+    List<ThreadView> views =
+        sorted.stream().map(thread -> view(tenant, thread)).filter(filter.viewMatches()).toList();
     return page.apply(views).map(ThreadView::summary);
   }
 
@@ -78,19 +81,25 @@ public final class ThreadService {
     if (!changeTitle && !changeMetadata) {
       return get(tenant, threadId);
     }
-    ConversationThread updated = threads.update(tenant.namespace(), name, current -> {
-          ThreadSpec spec = Objects.requireNonNullElseGet(current.getSpec(), ThreadSpec::new);
-          if (changeTitle) {
-            spec.setTitle(title);
-          }
-          if (changeMetadata) {
-            spec.setMetadata(metadata);
-          }
-          current.setSpec(spec);
-          ThreadMapper.touch(current, clock.instant());
-          return current;
-        })
-        .orElseThrow(() -> notFound(threadId));
+    ConversationThread updated =
+        threads
+            .update(
+                tenant.namespace(),
+                name,
+                current -> {
+                  ThreadSpec spec =
+                      Objects.requireNonNullElseGet(current.getSpec(), ThreadSpec::new);
+                  if (changeTitle) {
+                    spec.setTitle(title);
+                  }
+                  if (changeMetadata) {
+                    spec.setMetadata(metadata);
+                  }
+                  current.setSpec(spec);
+                  ThreadMapper.touch(current, clock.instant());
+                  return current;
+                })
+            .orElseThrow(() -> notFound(threadId));
     return view(tenant, updated);
   }
 
@@ -123,23 +132,27 @@ public final class ThreadService {
     }
     return ResourceIds.toName(agentId, ThreadMapper.AGENT_PREFIX)
         .filter(name -> agents.exists(tenant.namespace(), name))
-        .orElseThrow(() -> ApiException.badRequest("agentId", "does not name an existing agent: " + agentId));
+        .orElseThrow(() ->
+            ApiException.badRequest("agentId", "does not name an existing agent: " + agentId));
   }
 
   /**
-   * Environments are checked for form only: whether one exists is the operator's concern when a
-   * run needs it (and environments may be created after the thread).
+   * Environments are checked for form only: whether one exists is the operator's concern when a run
+   * needs it (and environments may be created after the thread).
    */
   private static String environmentName(String environmentId) {
     if (environmentId == null) {
       return null;
     }
     return ResourceIds.toName(environmentId, ThreadMapper.ENVIRONMENT_PREFIX)
-        .orElseThrow(() -> ApiException.badRequest("environmentId", "must be an environment id (env_…): " + environmentId));
+        .orElseThrow(() ->
+            ApiException.badRequest(
+                "environmentId", "must be an environment id (env_…): " + environmentId));
   }
 
   static String nameOf(String threadId) {
-    return ResourceIds.toName(threadId, ThreadMapper.ID_PREFIX).orElseThrow(() -> notFound(threadId));
+    return ResourceIds.toName(threadId, ThreadMapper.ID_PREFIX)
+        .orElseThrow(() -> notFound(threadId));
   }
 
   static ApiException notFound(String threadId) {
@@ -149,10 +162,13 @@ public final class ThreadService {
   /** The filters of {@code GET /v1/threads}; null means "any". */
   public record ThreadFilter(String environmentId, String agentId, String appId, String status) {
     private static final String STATES =
-        Arrays.stream(ThreadState.values()).map(ThreadState::value).collect(Collectors.joining(", "));
+        Arrays.stream(ThreadState.values())
+            .map(ThreadState::value)
+            .collect(Collectors.joining(", "));
 
     public ThreadFilter {
-      if (status != null && Arrays.stream(ThreadState.values()).noneMatch(state -> state.value().equals(status))) {
+      if (status != null
+          && Arrays.stream(ThreadState.values()).noneMatch(state -> state.value().equals(status))) {
         throw ApiException.badRequest("status", "must be one of " + STATES);
       }
     }

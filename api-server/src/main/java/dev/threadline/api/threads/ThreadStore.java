@@ -8,7 +8,10 @@ import java.time.Duration;
 
 /** Thread resources, as the REST layer reads and writes them. */
 final class ThreadStore extends CachedResourceStore<ConversationThread> {
-  ThreadStore(KubernetesClient client, ManagedInformer<ConversationThread> cache, Duration visibilityTimeout) {
+  ThreadStore(
+      KubernetesClient client,
+      ManagedInformer<ConversationThread> cache,
+      Duration visibilityTimeout) {
     super(client, ConversationThread.class, cache, visibilityTimeout);
   }
 }

@@ -9,7 +9,8 @@ public interface ExecutionAllowance {
   ExecutionAllowance UNLIMITED = tenant -> {};
 
   /**
-   * @throws dev.threadline.api.errors.UsageExhaustedException 402 when the month's allowance is used up
+   * @throws dev.threadline.api.errors.UsageExhaustedException 402 when the month's allowance is
+   *     used up
    */
   void requireAllowance(Tenant tenant);
 }

@@ -20,9 +20,15 @@ final class MonthlyAllowance implements ExecutionAllowance {
   public void requireAllowance(Tenant tenant) {
     UsageStanding standing = accounts.standing(tenant);
     if (standing.isExhausted()) {
-      log.info("User {} ({} tier) refused: {} of {} USD used in {}", tenant.userId(), standing.plan().tier(),
-          standing.used(), standing.plan().allowance(), standing.period().value());
-      throw ApiException.usageExhausted(new Usage(standing.plan().tier(), standing.plan().allowance(), standing.used()));
+      log.info(
+          "User {} ({} tier) refused: {} of {} USD used in {}",
+          tenant.userId(),
+          standing.plan().tier(),
+          standing.used(),
+          standing.plan().allowance(),
+          standing.period().value());
+      throw ApiException.usageExhausted(
+          new Usage(standing.plan().tier(), standing.plan().allowance(), standing.used()));
     }
   }
 }

@@ -25,7 +25,11 @@ final class UsageAccounts {
   private final UsagePlans plans;
   private final Clock clock;
 
-  UsageAccounts(KubernetesClient client, ManagedInformer<Namespace> namespaces, UsagePlans plans, Clock clock) {
+  UsageAccounts(
+      KubernetesClient client,
+      ManagedInformer<Namespace> namespaces,
+      UsagePlans plans,
+      Clock clock) {
     this.client = client;
     this.namespaces = namespaces;
     this.plans = plans;
@@ -34,15 +38,27 @@ final class UsageAccounts {
 
   UsageStanding standing(Tenant tenant) {
     UsagePeriod period = UsagePeriod.of(clock.instant());
-    Map<String, String> annotations = namespaces.get(null, tenant.namespace())
-        .map(namespace -> namespace.getMetadata().getAnnotations())
-        .orElse(Map.of());
-    UsageLedgerStatus figures = Optional.ofNullable(client.resources(UsageLedger.class)
-            .inNamespace(tenant.namespace()).withName(period.ledgerName()).get())
-        .map(UsageLedger::getStatus)
-        .orElseGet(UsageLedgerStatus::new);
-    return new UsageStanding(plans.planFor(annotations), period, Costs.of(figures.getTotalCost()),
-        value(figures.getInputTokens()), value(figures.getOutputTokens()), value(figures.getCachedTokens()),
+    Map<String, String> annotations =
+        namespaces
+            .get(null, tenant.namespace())
+            .map(namespace -> namespace.getMetadata().getAnnotations())
+            .orElse(Map.of());
+    UsageLedgerStatus figures =
+        Optional.ofNullable(
+                client
+                    .resources(UsageLedger.class)
+                    .inNamespace(tenant.namespace())
+                    .withName(period.ledgerName())
+                    .get())
+            .map(UsageLedger::getStatus)
+            .orElseGet(UsageLedgerStatus::new);
+    return new UsageStanding(
+        plans.planFor(annotations),
+        period,
+        Costs.of(figures.getTotalCost()),
+        value(figures.getInputTokens()),
+        value(figures.getOutputTokens()),
+        value(figures.getCachedTokens()),
         value(figures.getRuns()));
   }
 

@@ -13,8 +13,11 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties(UsageSettings.class)
 class UsageConfiguration {
   @Bean
-  UsageAccounts usageAccounts(KubernetesClient client, ManagedInformer<Namespace> tenantNamespaceInformer,
-      UsageSettings settings, Clock clock) {
+  UsageAccounts usageAccounts(
+      KubernetesClient client,
+      ManagedInformer<Namespace> tenantNamespaceInformer,
+      UsageSettings settings,
+      Clock clock) {
     return new UsageAccounts(client, tenantNamespaceInformer, settings.plans(), clock);
   }
 

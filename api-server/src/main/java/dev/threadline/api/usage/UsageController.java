@@ -17,9 +17,18 @@ class UsageController {
   @GetMapping("/v1/usage")
   UsageResponse usage(Tenant tenant) {
     UsageStanding standing = accounts.standing(tenant);
-    return new UsageResponse(tenant.userId(), standing.plan().tier(),
-        new UsageResponse.Period(Timestamps.format(standing.period().start()), Timestamps.format(standing.period().end())),
-        standing.plan().allowance(), standing.used(), standing.plan().remaining(standing.used()),
-        standing.inputTokens(), standing.outputTokens(), standing.cachedTokens(), standing.runs());
+    return new UsageResponse(
+        tenant.userId(),
+        standing.plan().tier(),
+        new UsageResponse.Period(
+            Timestamps.format(standing.period().start()),
+            Timestamps.format(standing.period().end())),
+        standing.plan().allowance(),
+        standing.used(),
+        standing.plan().remaining(standing.used()),
+        standing.inputTokens(),
+        standing.outputTokens(),
+        standing.cachedTokens(),
+        standing.runs());
   }
 }

@@ -22,7 +22,10 @@ public enum ConfiguredOn {
   }
 
   List<String> allowedValues() {
-    return Arrays.stream(WebhookEvent.values()).filter(this::allows).map(WebhookEvent::value).toList();
+    return Arrays.stream(WebhookEvent.values())
+        .filter(this::allows)
+        .map(WebhookEvent::value)
+        .toList();
   }
 
   String plural() {

@@ -20,8 +20,10 @@ class WebhookConfiguration {
 
   @Bean
   ManagedInformer<WebhookDelivery> webhookDeliveryInformer(KubernetesClient client) {
-    return new ManagedInformer<>("webhookdeliveries",
-        client.resources(WebhookDelivery.class).inAnyNamespace().runnableInformer(0), Map.of());
+    return new ManagedInformer<>(
+        "webhookdeliveries",
+        client.resources(WebhookDelivery.class).inAnyNamespace().runnableInformer(0),
+        Map.of());
   }
 
   @Bean

@@ -32,7 +32,8 @@ import java.util.stream.Stream;
 public final class WebhookDeliveries {
   /** Newest first; the name breaks ties within one second. */
   static final Comparator<WebhookDelivery> NEWEST_FIRST =
-      Comparator.comparing(WebhookDeliveries::createdAt, Comparator.nullsLast(Comparator.reverseOrder()))
+      Comparator.comparing(
+              WebhookDeliveries::createdAt, Comparator.nullsLast(Comparator.reverseOrder()))
           .thenComparing(delivery -> delivery.getMetadata().getName(), Comparator.reverseOrder());
 
   private final ManagedInformer<WebhookDelivery> cache;
@@ -45,13 +46,27 @@ public final class WebhookDeliveries {
   public record Filter(WebhookEvent event, WebhookDeliveryState state, String subjectId)
       implements Predicate<WebhookDelivery> {
     static Filter parse(String event, String state, String subjectId) {
-      WebhookEvent parsedEvent = event == null ? null : WebhookEvent.find(event).orElseThrow(() ->
-          ApiException.badRequest("event", "must be one of " + String.join(", ", WebhookEvent.allValues())));
-      WebhookDeliveryState parsedState = state == null ? null : Arrays.stream(WebhookDeliveryState.values())
-          .filter(value -> value.value().equals(state))
-          .findFirst()
-          .orElseThrow(() -> ApiException.badRequest("state", "must be one of pending, delivered, failed"));
-      return new Filter(parsedEvent, parsedState, subjectId == null || subjectId.isBlank() ? null : subjectId.strip());
+      WebhookEvent parsedEvent =
+          event == null
+              ? null
+              : WebhookEvent.find(event)
+                  .orElseThrow(() ->
+                      ApiException.badRequest(
+                          "event",
+                          "must be one of " + String.join(", ", WebhookEvent.allValues())));
+      WebhookDeliveryState parsedState =
+          state == null
+              ? null
+              : Arrays.stream(WebhookDeliveryState.values())
+                  .filter(value -> value.value().equals(state))
+                  .findFirst()
+                  .orElseThrow(() ->
+                      ApiException.badRequest(
+                          "state", "must be one of pending, delivered, failed"));
+      return new Filter(
+          parsedEvent,
+          parsedState,
+          subjectId == null || subjectId.isBlank() ? null : subjectId.strip());
     }
 
     @Override
@@ -76,7 +91,6 @@ public final class WebhookDeliveries {
       return (subject != null && name.get().equals(subject.getName()))
           || (labels != null && name.get().equals(labels.get(Labels.THREAD)));
     }
-
   }
 
   public ListEnvelope<WebhookDeliveryView> list(Tenant tenant, Filter filter, PageRequest page) {
@@ -99,7 +113,8 @@ public final class WebhookDeliveries {
 
   static WebhookDeliveryView toView(WebhookDelivery delivery) {
     WebhookDeliverySpec spec = spec(delivery);
-    WebhookDeliveryStatus status = Optional.ofNullable(delivery.getStatus()).orElseGet(WebhookDeliveryStatus::new);
+    WebhookDeliveryStatus status =
+        Optional.ofNullable(delivery.getStatus()).orElseGet(WebhookDeliveryStatus::new);
     return new WebhookDeliveryView(
         spec.getMessageId(),
         spec.getEvent() == null ? null : spec.getEvent().value(),
@@ -127,7 +142,8 @@ public final class WebhookDeliveries {
   }
 
   private static WebhookDeliveryState stateOf(WebhookDelivery delivery) {
-    return Optional.ofNullable(delivery.getStatus()).map(WebhookDeliveryStatus::getState)
+    return Optional.ofNullable(delivery.getStatus())
+        .map(WebhookDeliveryStatus::getState)
         .orElse(WebhookDeliveryState.PENDING);
   }
 

@@ -22,7 +22,9 @@ class WebhookDeliveryController {
 
   /** Newest first; default limit 50, at most 100, as the other lists. */
   @GetMapping
-  ListEnvelope<WebhookDeliveryView> list(Tenant tenant, PageRequest page,
+  ListEnvelope<WebhookDeliveryView> list(
+      Tenant tenant,
+      PageRequest page,
       @RequestParam(required = false) String event,
       @RequestParam(required = false) String state,
       @RequestParam(required = false) String subjectId) {

@@ -20,7 +20,10 @@ public record WebhookDeliveryView(
     String finishedAt,
     String createdAt) {
 
-  /** A resource by kind ({@code Run}, {@code Environment}, {@code Agent}, {@code Schedule}) and REST id. */
+  /**
+   * A resource by kind ({@code Run}, {@code Environment}, {@code Agent}, {@code Schedule}) and REST
+   * id.
+   */
   public record Reference(String kind, String id) {}
 
   /** {@code {delivery}}: single responses are wrapped like the others. */

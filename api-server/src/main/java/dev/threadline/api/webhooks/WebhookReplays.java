@@ -27,11 +27,12 @@ public final class WebhookReplays implements ResponseSecrets {
 
   @Override
   public JsonNode withhold(JsonNode body) {
-    webhooks(body).forEach(item -> {
-      if (item instanceof ObjectNode object && object.hasNonNull("secret")) {
-        object.put("secret", WITHHELD);
-      }
-    });
+    webhooks(body)
+        .forEach(item -> {
+          if (item instanceof ObjectNode object && object.hasNonNull("secret")) {
+            object.put("secret", WITHHELD);
+          }
+        });
     return body;
   }
 
@@ -40,7 +41,8 @@ public final class WebhookReplays implements ResponseSecrets {
     String name = ResourceIds.toName(recorded.path(wrapper).path("id").asString("")).orElse(null);
     Map<String, String> stored = null;
     for (JsonNode item : webhooks(recorded)) {
-      if (!(item instanceof ObjectNode object) || !WITHHELD.equals(object.path("secret").asString(""))) {
+      if (!(item instanceof ObjectNode object)
+          || !WITHHELD.equals(object.path("secret").asString(""))) {
         continue;
       }
       if (stored == null) {

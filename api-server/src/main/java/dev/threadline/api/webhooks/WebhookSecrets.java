@@ -25,6 +25,7 @@ import java.util.Optional;
 public final class WebhookSecrets {
   /** Label on the Secret: the name of the resource whose webhooks it signs. */
   public static final String RESOURCE_LABEL = "threadline.dev/webhooks-of";
+
   private static final String SUFFIX = "-webhooks";
   private static final String KEY_PREFIX = "wh-";
   private static final int GENERATED_BYTES = 32;
@@ -41,10 +42,13 @@ public final class WebhookSecrets {
     return resourceName + SUFFIX;
   }
 
-  /** {@code wh-} and the first 16 hex digits of the URL's SHA-256: stable, and a valid Secret key. */
+  /**
+   * {@code wh-} and the first 16 hex digits of the URL's SHA-256: stable, and a valid Secret key.
+   */
   public static String keyOf(String url) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(url.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(url.getBytes(StandardCharsets.UTF_8));
       return KEY_PREFIX + HexFormat.of().formatHex(digest).substring(0, 16);
     } catch (NoSuchAlgorithmException impossible) {
       throw new IllegalStateException(impossible);
@@ -58,7 +62,10 @@ public final class WebhookSecrets {
     return WebhookChange.SECRET_PREFIX + Base64.getEncoder().encodeToString(key);
   }
 
-  /** The values of a resource's webhooks Secret (decoded); empty when there is none or it is not ours. */
+  /**
+   * The values of a resource's webhooks Secret (decoded); empty when there is none or it is not
+   * ours.
+   */
   public Map<String, String> read(String namespace, String resourceName) {
     return ours(namespace, resourceName).map(WebhookSecrets::decode).orElse(Map.of());
   }
@@ -75,8 +82,11 @@ public final class WebhookSecrets {
     String name = secretName(owner.getMetadata().getName());
     Secret existing = client.secrets().inNamespace(namespace).withName(name).get();
     if (existing != null && !isOurs(existing)) {
-      throw ApiException.conflict("Secret " + name + " exists and is not managed by Threadline; "
-          + "rename it, or set spec.webhooks with kubectl");
+      throw ApiException.conflict(
+          "Secret "
+              + name
+              + " exists and is not managed by Threadline; "
+              + "rename it, or set spec.webhooks with kubectl");
     }
     if (resolved.secretData().isEmpty()) {
       if (existing != null) {
@@ -84,13 +94,14 @@ public final class WebhookSecrets {
       }
       return;
     }
-    Secret secret = OwnedSecrets.of(owner, name, RESOURCE_LABEL, OwnedSecrets.encode(resolved.secretData()));
+    Secret secret =
+        OwnedSecrets.of(owner, name, RESOURCE_LABEL, OwnedSecrets.encode(resolved.secretData()));
     client.secrets().inNamespace(namespace).resource(secret).createOr(current -> current.update());
   }
 
   /**
-   * {@link #write} for a resource just created: if the Secret cannot be written, {@code undo} deletes
-   * the resource again, so that no spec names signing secrets that were not stored.
+   * {@link #write} for a resource just created: if the Secret cannot be written, {@code undo}
+   * deletes the resource again, so that no spec names signing secrets that were not stored.
    */
   public void writeForNew(HasMetadata created, WebhookChange.Resolved resolved, Runnable undo) {
     try {
@@ -101,7 +112,9 @@ public final class WebhookSecrets {
     }
   }
 
-  /** Deletes a resource's webhooks Secret if there is one of ours (owner references would, later). */
+  /**
+   * Deletes a resource's webhooks Secret if there is one of ours (owner references would, later).
+   */
   public void delete(String namespace, String resourceName) {
     if (ours(namespace, resourceName).isPresent()) {
       client.secrets().inNamespace(namespace).withName(secretName(resourceName)).delete();
@@ -109,20 +122,26 @@ public final class WebhookSecrets {
   }
 
   private Optional<Secret> ours(String namespace, String resourceName) {
-    return Optional.ofNullable(client.secrets().inNamespace(namespace).withName(secretName(resourceName)).get())
+    return Optional.ofNullable(
+            client.secrets().inNamespace(namespace).withName(secretName(resourceName)).get())
         .filter(WebhookSecrets::isOurs);
   }
 
   private static boolean isOurs(Secret secret) {
     Map<String, String> labels = secret.getMetadata().getLabels();
-    return labels != null && Labels.MANAGER.equals(labels.get(Labels.MANAGED_BY)) && labels.containsKey(RESOURCE_LABEL);
+    return labels != null
+        && Labels.MANAGER.equals(labels.get(Labels.MANAGED_BY))
+        && labels.containsKey(RESOURCE_LABEL);
   }
 
   private static Map<String, String> decode(Secret secret) {
     Map<String, String> values = new LinkedHashMap<>();
     if (secret.getData() != null) {
-      secret.getData().forEach((key, encoded) ->
-          values.put(key, new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8)));
+      secret
+          .getData()
+          .forEach((key, encoded) ->
+              values.put(
+                  key, new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8)));
     }
     if (secret.getStringData() != null) {
       values.putAll(secret.getStringData());

@@ -15,15 +15,19 @@ public final class WebhookViews {
   }
 
   /** Views showing the secrets this write generated (by URL), and no other. */
-  public static List<WebhookView> of(List<WebhookEndpoint> endpoints, Map<String, String> generated) {
+  public static List<WebhookView> of(
+      List<WebhookEndpoint> endpoints, Map<String, String> generated) {
     if (endpoints == null) {
       return List.of();
     }
     return endpoints.stream()
-        .map(endpoint -> new WebhookView(
-            endpoint.getUrl(),
-            endpoint.getEvents() == null ? List.of() : endpoint.getEvents().stream().map(WebhookEvent::value).toList(),
-            generated.get(endpoint.getUrl())))
+        .map(endpoint ->
+            new WebhookView(
+                endpoint.getUrl(),
+                endpoint.getEvents() == null
+                    ? List.of()
+                    : endpoint.getEvents().stream().map(WebhookEvent::value).toList(),
+                generated.get(endpoint.getUrl())))
         .toList();
   }
 }

@@ -33,8 +33,12 @@ class AgentsMockServerTest {
     TestUser alice = shared.newUser("alice");
     Instant before = Instant.now().minusSeconds(2);
 
-    ApiClient.Response created = api.post("/v1/agents", alice.key(),
-        "{\"name\": \"Helper\", \"model\": \"gpt-4.1-mini\", \"provider\": \"openai\", \"instructions\": \"Be brief\"}");
+    ApiClient.Response created =
+        api.post(
+            "/v1/agents",
+            alice.key(),
+            "{\"name\": \"Helper\", \"model\": \"gpt-4.1-mini\", \"provider\": \"openai\","
+                + " \"instructions\": \"Be brief\"}");
 
     assertThat(created.status()).isEqualTo(201);
     JsonNode agent = created.json().get("agent");
@@ -48,14 +52,22 @@ class AgentsMockServerTest {
     assertThat(agent.get("instructions").asString()).isEqualTo("Be brief");
     assertThat(agent.get("createdAt").asString()).endsWith("Z");
     assertThat(Instant.parse(agent.get("updatedAt").asString())).isAfter(before);
-    Agent stored = shared.client().resources(Agent.class).inNamespace(alice.namespace()).withName(id.replace('_', '-')).get();
+    Agent stored =
+        shared
+            .client()
+            .resources(Agent.class)
+            .inNamespace(alice.namespace())
+            .withName(id.replace('_', '-'))
+            .get();
     assertThat(stored.getSpec().getDisplayName()).isEqualTo("Helper");
 
     ApiClient.Response fetched = api.get("/v1/agents/" + id, alice.key());
     assertThat(fetched.status()).isEqualTo(200);
     assertThat(fetched.json().get("agent")).isEqualTo(agent);
 
-    ApiClient.Response patched = api.patch("/v1/agents/" + id, alice.key(), "{\"model\": \"gpt-5\", \"instructions\": \"\"}");
+    ApiClient.Response patched =
+        api.patch(
+            "/v1/agents/" + id, alice.key(), "{\"model\": \"gpt-5\", \"instructions\": \"\"}");
     assertThat(patched.status()).isEqualTo(200);
     JsonNode updated = patched.json().get("agent");
     assertThat(updated.get("model").asString()).isEqualTo("gpt-5");
@@ -78,15 +90,23 @@ class AgentsMockServerTest {
     ApiClient.Response deleted = api.delete("/v1/agents/" + id, alice.key());
     assertThat(deleted.status()).isEqualTo(200);
     assertThat(deleted.body()).isEqualTo("{\"success\":true}");
-    assertError(api.get("/v1/agents/" + id, alice.key()), 404, "Not Found", "Agent " + id + " not found");
-    assertError(api.delete("/v1/agents/" + id, alice.key()), 404, "Not Found", "Agent " + id + " not found");
+    assertError(
+        api.get("/v1/agents/" + id, alice.key()), 404, "Not Found", "Agent " + id + " not found");
+    assertError(
+        api.delete("/v1/agents/" + id, alice.key()),
+        404,
+        "Not Found",
+        "Agent " + id + " not found");
   }
 
   @Test
   void providerDefaultsToScripted() {
     TestUser erin = shared.newUser("erin");
 
-    JsonNode agent = api.post("/v1/agents", erin.key(), "{\"name\": \"A\", \"model\": \"m\"}").json().get("agent");
+    JsonNode agent =
+        api.post("/v1/agents", erin.key(), "{\"name\": \"A\", \"model\": \"m\"}")
+            .json()
+            .get("agent");
 
     assertThat(agent.get("provider").asString()).isEqualTo("scripted");
     assertThat(agent.get("instructions").isNull()).isTrue();
@@ -97,8 +117,12 @@ class AgentsMockServerTest {
     TestUser frank = shared.newUser("frank");
     List<String> created = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      created.add(api.post("/v1/agents", frank.key(), "{\"name\": \"a" + i + "\", \"model\": \"m\"}")
-          .json().get("agent").get("id").asString());
+      created.add(
+          api.post("/v1/agents", frank.key(), "{\"name\": \"a" + i + "\", \"model\": \"m\"}")
+              .json()
+              .get("agent")
+              .get("id")
+              .asString());
     }
 
     ApiClient.Response first = api.get("/v1/agents?limit=2", frank.key());
@@ -126,15 +150,24 @@ class AgentsMockServerTest {
   void anotherUsersAgentIsNotFound() {
     TestUser alice = shared.newUser("alice");
     TestUser bob = shared.newUser("bob");
-    String id = api.post("/v1/agents", alice.key(), "{\"name\": \"Mine\", \"model\": \"m\"}")
-        .json().get("agent").get("id").asString();
+    String id =
+        api.post("/v1/agents", alice.key(), "{\"name\": \"Mine\", \"model\": \"m\"}")
+            .json()
+            .get("agent")
+            .get("id")
+            .asString();
     String notFound = "Agent " + id + " not found";
 
     assertError(api.get("/v1/agents/" + id, bob.key()), 404, "Not Found", notFound);
-    assertError(api.patch("/v1/agents/" + id, bob.key(), "{\"name\": \"Stolen\"}"), 404, "Not Found", notFound);
+    assertError(
+        api.patch("/v1/agents/" + id, bob.key(), "{\"name\": \"Stolen\"}"),
+        404,
+        "Not Found",
+        notFound);
     assertError(api.delete("/v1/agents/" + id, bob.key()), 404, "Not Found", notFound);
     assertThat(api.get("/v1/agents", bob.key()).json().get("total_count").asInt()).isZero();
-    assertThat(api.get("/v1/agents/" + id, alice.key()).json().get("agent").get("name").asString()).isEqualTo("Mine");
+    assertThat(api.get("/v1/agents/" + id, alice.key()).json().get("agent").get("name").asString())
+        .isEqualTo("Mine");
   }
 
   @Test
@@ -142,40 +175,90 @@ class AgentsMockServerTest {
     TestUser gina = shared.newUser("gina");
     // Made with kubectl under a name no REST id maps to: neither fetchable nor listed.
     Agent foreign = new Agent();
-    foreign.setMetadata(new ObjectMetaBuilder().withName("handmade").withNamespace(gina.namespace()).build());
+    foreign.setMetadata(
+        new ObjectMetaBuilder().withName("handmade").withNamespace(gina.namespace()).build());
     foreign.setSpec(new AgentSpec());
     foreign.getSpec().setModel("m");
     shared.client().resources(Agent.class).resource(foreign).create();
-    String visible = api.post("/v1/agents", gina.key(), "{\"name\": \"a\", \"model\": \"m\"}")
-        .json().get("agent").get("id").asString();
+    String visible =
+        api.post("/v1/agents", gina.key(), "{\"name\": \"a\", \"model\": \"m\"}")
+            .json()
+            .get("agent")
+            .get("id")
+            .asString();
 
     ApiClient.Response list = api.get("/v1/agents", gina.key());
     assertThat(list.json().get("total_count").asInt()).isEqualTo(1);
     assertThat(list.json().get("data").get(0).get("id").asString()).isEqualTo(visible);
-    assertError(api.get("/v1/agents/handmade", gina.key()), 404, "Not Found", "Agent handmade not found");
+    assertError(
+        api.get("/v1/agents/handmade", gina.key()), 404, "Not Found", "Agent handmade not found");
 
-    assertError(api.get("/v1/agents/not_an_agent", gina.key()), 404, "Not Found", "Agent not_an_agent not found");
-    assertError(api.get("/v1/agents/agent_UPPER", gina.key()), 404, "Not Found", "Agent agent_UPPER not found");
-    assertError(api.get("/v1/agents/thread_abc", gina.key()), 404, "Not Found", "Agent thread_abc not found");
+    assertError(
+        api.get("/v1/agents/not_an_agent", gina.key()),
+        404,
+        "Not Found",
+        "Agent not_an_agent not found");
+    assertError(
+        api.get("/v1/agents/agent_UPPER", gina.key()),
+        404,
+        "Not Found",
+        "Agent agent_UPPER not found");
+    assertError(
+        api.get("/v1/agents/thread_abc", gina.key()),
+        404,
+        "Not Found",
+        "Agent thread_abc not found");
   }
 
   @Test
   void invalidFieldsAre400NamingTheField() {
     TestUser hank = shared.newUser("hank");
 
-    assertError(api.post("/v1/agents", hank.key(), "{\"model\": \"m\"}"), 400, "Bad Request", "name is required");
-    assertError(api.post("/v1/agents", hank.key(), "{\"name\": \"a\"}"), 400, "Bad Request", "model is required");
-    assertError(api.post("/v1/agents", hank.key(), "{\"name\": \" \", \"model\": \"m\"}"),
-        400, "Bad Request", "name must not be blank");
-    assertError(api.post("/v1/agents", hank.key(), "{\"name\": \"a\", \"model\": \"m\", \"provider\": \"gemini\"}"),
-        400, "Bad Request", "provider must be one of scripted, openai, anthropic");
-    assertError(api.post("/v1/agents", hank.key(), "{\"name\": \"" + "x".repeat(201) + "\", \"model\": \"m\"}"),
-        400, "Bad Request", "name must be at most 200 characters");
-    String id = api.post("/v1/agents", hank.key(), "{\"name\": \"a\", \"model\": \"m\"}")
-        .json().get("agent").get("id").asString();
-    assertError(api.patch("/v1/agents/" + id, hank.key(), "{\"provider\": \"x\"}"),
-        400, "Bad Request", "provider must be one of scripted, openai, anthropic");
-    assertError(api.patch("/v1/agents/" + id, hank.key(), "{\"model\": \"\"}"), 400, "Bad Request", "model must not be blank");
+    assertError(
+        api.post("/v1/agents", hank.key(), "{\"model\": \"m\"}"),
+        400,
+        "Bad Request",
+        "name is required");
+    assertError(
+        api.post("/v1/agents", hank.key(), "{\"name\": \"a\"}"),
+        400,
+        "Bad Request",
+        "model is required");
+    assertError(
+        api.post("/v1/agents", hank.key(), "{\"name\": \" \", \"model\": \"m\"}"),
+        400,
+        "Bad Request",
+        "name must not be blank");
+    assertError(
+        api.post(
+            "/v1/agents",
+            hank.key(),
+            "{\"name\": \"a\", \"model\": \"m\", \"provider\": \"gemini\"}"),
+        400,
+        "Bad Request",
+        "provider must be one of scripted, openai, anthropic");
+    assertError(
+        api.post(
+            "/v1/agents", hank.key(), "{\"name\": \"" + "x".repeat(201) + "\", \"model\": \"m\"}"),
+        400,
+        "Bad Request",
+        "name must be at most 200 characters");
+    String id =
+        api.post("/v1/agents", hank.key(), "{\"name\": \"a\", \"model\": \"m\"}")
+            .json()
+            .get("agent")
+            .get("id")
+            .asString();
+    assertError(
+        api.patch("/v1/agents/" + id, hank.key(), "{\"provider\": \"x\"}"),
+        400,
+        "Bad Request",
+        "provider must be one of scripted, openai, anthropic");
+    assertError(
+        api.patch("/v1/agents/" + id, hank.key(), "{\"model\": \"\"}"),
+        400,
+        "Bad Request",
+        "model must not be blank");
   }
 
   @Test
@@ -183,19 +266,32 @@ class AgentsMockServerTest {
     TestUser ivy = shared.newUser("ivy");
     // A refusal by the cluster's RBAC is our misconfiguration, not the caller's: a 500. (A 5xx
     // would be retried by the client and then succeed against the CRUD store.)
-    shared.kubernetes().expect().post()
+    shared
+        .kubernetes()
+        .expect()
+        .post()
         .withPath("/apis/threadline.dev/v1alpha1/namespaces/" + ivy.namespace() + "/agents")
-        .andReturn(403, new StatusBuilder().withCode(403).withReason("Forbidden")
-            .withMessage("agents is forbidden: system:serviceaccount:threadline-system:api cannot create secret internals")
-            .build())
+        .andReturn(
+            403,
+            new StatusBuilder()
+                .withCode(403)
+                .withReason("Forbidden")
+                .withMessage(
+                    "agents is forbidden: system:serviceaccount:threadline-system:api cannot create"
+                        + " secret internals")
+                .build())
         .once();
 
-    ApiClient.Response response = api.post("/v1/agents", ivy.key(), "{\"name\": \"a\", \"model\": \"m\"}");
+    ApiClient.Response response =
+        api.post("/v1/agents", ivy.key(), "{\"name\": \"a\", \"model\": \"m\"}");
 
     assertErrorShape(response, 500, "Internal Server Error");
     assertThat(response.text("message"))
-        .matches("An internal error occurred \\(reference [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\)");
-    assertThat(response.body()).doesNotContain("forbidden", "serviceaccount", "internals", "Exception", "at dev.");
+        .matches(
+            "An internal error occurred \\(reference"
+                + " [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\)");
+    assertThat(response.body())
+        .doesNotContain("forbidden", "serviceaccount", "internals", "Exception", "at dev.");
   }
 
   private static void assertPage(ApiClient.Response page, int size, boolean hasMore) {

@@ -18,7 +18,9 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Scopes (403), keys bound to a deployment environment, rotation, and the per-key rate limit (429). */
+/**
+ * Scopes (403), keys bound to a deployment environment, rotation, and the per-key rate limit (429).
+ */
 class AccessMockServerTest {
   private static SharedApiServer shared;
   private static ApiClient api;
@@ -39,10 +41,23 @@ class AccessMockServerTest {
     assertThat(api.get("/environments", key).status()).isEqualTo(200);
     assertThat(api.get("/v1/agents", key).status()).isEqualTo(200);
     assertThat(api.get("/v1/usage", key).status()).isEqualTo(200);
-    assertError(api.post("/v1/threads", key, "{}"), 403, "Forbidden", "this API key lacks the threads scope");
-    assertError(api.post("/v1/schedules", key, "{}"), 403, "Forbidden", "this API key lacks the schedules scope");
-    assertError(api.post("/environments", key, "{}"), 403, "Forbidden", "this API key lacks the environments scope");
-    assertError(api.post("/v1/agents", key, "{}"), 403, "Forbidden", "this API key lacks the agents scope");
+    assertError(
+        api.post("/v1/threads", key, "{}"),
+        403,
+        "Forbidden",
+        "this API key lacks the threads scope");
+    assertError(
+        api.post("/v1/schedules", key, "{}"),
+        403,
+        "Forbidden",
+        "this API key lacks the schedules scope");
+    assertError(
+        api.post("/environments", key, "{}"),
+        403,
+        "Forbidden",
+        "this API key lacks the environments scope");
+    assertError(
+        api.post("/v1/agents", key, "{}"), 403, "Forbidden", "this API key lacks the agents scope");
   }
 
   @Test
@@ -52,19 +67,34 @@ class AccessMockServerTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> api.get("/v1/threads", key).status() == 200);
 
     assertThat(api.post("/v1/threads", key, "{\"title\":\"mine\"}").status()).isEqualTo(201);
-    assertError(api.get("/v1/schedules", key), 403, "Forbidden", "this API key lacks the schedules scope");
-    assertError(api.get("/environments", key), 403, "Forbidden", "this API key lacks the environments scope");
+    assertError(
+        api.get("/v1/schedules", key), 403, "Forbidden", "this API key lacks the schedules scope");
+    assertError(
+        api.get("/environments", key),
+        403,
+        "Forbidden",
+        "this API key lacks the environments scope");
     assertError(api.get("/v1/usage", key), 403, "Forbidden", "this API key lacks the read scope");
-    assertError(api.get("/api/v1/containers", key), 403, "Forbidden", "this API key lacks the containers scope");
+    assertError(
+        api.get("/api/v1/containers", key),
+        403,
+        "Forbidden",
+        "this API key lacks the containers scope");
     // Endpoints without a scope of their own (anything new) need admin.
-    assertError(api.get("/api/v1/not-yet-scoped", key), 403, "Forbidden", "this API key lacks the admin scope");
+    assertError(
+        api.get("/api/v1/not-yet-scoped", key),
+        403,
+        "Forbidden",
+        "this API key lacks the admin scope");
   }
 
   @Test
   void anAdminKeyAndAKeyWithoutScopesMayDoEverything() {
     TestUser user = shared.newUser("admin");
     String admin = shared.addKey(user.userId(), ApiKeys.newKey(), Map.of(ApiKeys.SCOPES, "admin"));
-    await().atMost(Duration.ofSeconds(10)).until(() -> api.get("/v1/threads", admin).status() == 200);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> api.get("/v1/threads", admin).status() == 200);
     assertThat(api.post("/v1/schedules", admin, "{}").status()).isEqualTo(400);
     assertThat(api.post("/v1/schedules", user.key(), "{}").status()).isEqualTo(400);
   }
@@ -81,16 +111,20 @@ class AccessMockServerTest {
     System.setProperty("threadline.deployment.env", "prod");
     RunningApiServer prod;
     try {
-      prod = ThreadlineApiServer.start(shared.client(), ApiServerSettings.loopback(SharedApiServer.SYSTEM_NAMESPACE));
+      prod =
+          ThreadlineApiServer.start(
+              shared.client(), ApiServerSettings.loopback(SharedApiServer.SYSTEM_NAMESPACE));
     } finally {
       System.clearProperty("threadline.deployment.env");
     }
     try (prod) {
       ApiClient prodApi = new ApiClient(prod.baseUrl());
       prodApi.awaitAccepted(prodKey);
-      assertThat(prodApi.get("/v1/threads", user.key()).status()).isEqualTo(200); // names no environment
+      assertThat(prodApi.get("/v1/threads", user.key()).status())
+          .isEqualTo(200); // names no environment
       ApiClient.Response refused = prodApi.get("/v1/threads", devKey);
-      assertError(refused, 401, "Unauthorized", "This API key is for the dev environment; this is prod");
+      assertError(
+          refused, 401, "Unauthorized", "This API key is for the dev environment; this is prod");
       assertThat(refused.header("WWW-Authenticate")).isEqualTo("Bearer");
     }
   }
@@ -104,12 +138,23 @@ class AccessMockServerTest {
     assertThat(api.get("/v1/threads", newKey).status()).isEqualTo(200);
 
     String oldSecret = "api-key-" + ApiKeys.sha256Hex(user.key()).substring(0, 16);
-    shared.client().secrets().inNamespace(SharedApiServer.SYSTEM_NAMESPACE).withName(oldSecret).edit(secret -> {
-      secret.getData().put(ApiKeys.EXPIRES_AT,
-          Base64.getEncoder().encodeToString(Timestamps.format(Instant.now().minusSeconds(1)).getBytes()));
-      return secret;
-    });
-    await().atMost(Duration.ofSeconds(10)).until(() -> api.get("/v1/threads", user.key()).status() == 401);
+    shared
+        .client()
+        .secrets()
+        .inNamespace(SharedApiServer.SYSTEM_NAMESPACE)
+        .withName(oldSecret)
+        .edit(secret -> {
+          secret
+              .getData()
+              .put(
+                  ApiKeys.EXPIRES_AT,
+                  Base64.getEncoder()
+                      .encodeToString(Timestamps.format(Instant.now().minusSeconds(1)).getBytes()));
+          return secret;
+        });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> api.get("/v1/threads", user.key()).status() == 401);
     assertThat(api.get("/v1/threads", newKey).status()).isEqualTo(200);
   }
 
@@ -130,7 +175,8 @@ class AccessMockServerTest {
     ApiClient.Response limited = last.status() == 429 ? last : api.get("/v1/threads", key);
 
     assertThat(limited.status()).isEqualTo(429);
-    assertThat(limited.body()).startsWith("{\"error\":\"Too Many Requests\",\"message\":\"Rate limit of 3 requests")
+    assertThat(limited.body())
+        .startsWith("{\"error\":\"Too Many Requests\",\"message\":\"Rate limit of 3 requests")
         .endsWith(",\"code\":\"rate_limited\"}");
     assertThat(Long.parseLong(limited.header("Retry-After"))).isBetween(1L, 10L);
     assertThat(limited.header("RateLimit-Remaining")).isEqualTo("0");

@@ -26,7 +26,8 @@ class ApiKeysTest {
   @Test
   void hashIsWhatSha256sumPrints() {
     // printf %s abc | sha256sum
-    assertThat(ApiKeys.sha256Hex("abc")).isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    assertThat(ApiKeys.sha256Hex("abc"))
+        .isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   }
 
   @Test
@@ -37,7 +38,8 @@ class ApiKeysTest {
     Secret secret = ApiKeys.keySecret("threadline-system", "alice", key, expiry);
 
     assertThat(secret.getMetadata().getNamespace()).isEqualTo("threadline-system");
-    assertThat(secret.getMetadata().getName()).isEqualTo("api-key-" + ApiKeys.sha256Hex(key).substring(0, 16));
+    assertThat(secret.getMetadata().getName())
+        .isEqualTo("api-key-" + ApiKeys.sha256Hex(key).substring(0, 16));
     assertThat(secret.getMetadata().getLabels()).containsEntry(Labels.API_KEY, "true");
     assertThat(secret.getData()).containsOnlyKeys("user", "sha256", "expiresAt");
     assertThat(decode(secret, "user")).isEqualTo("alice");
@@ -48,6 +50,7 @@ class ApiKeysTest {
   }
 
   private static String decode(Secret secret, String field) {
-    return new String(Base64.getDecoder().decode(secret.getData().get(field)), StandardCharsets.UTF_8);
+    return new String(
+        Base64.getDecoder().decode(secret.getData().get(field)), StandardCharsets.UTF_8);
   }
 }

@@ -61,7 +61,8 @@ class AuthMockServerTest {
     TestUser carol = shared.newUser("carol");
     String expired = shared.addKey(carol.userId(), Instant.now().minusSeconds(60));
     String fresh = shared.addKey(carol.userId(), Instant.now().plusSeconds(3600));
-    // The informer applies events in order: once the later key works, the expired one is cached too.
+    // The informer applies events in order: once the later key works, the expired one is cached
+    // too.
     api.awaitAccepted(fresh);
 
     assertError(api.get("/v1/agents", expired), 401, "Unauthorized", INVALID_KEY);
@@ -75,7 +76,10 @@ class AuthMockServerTest {
 
     await().atMost(Duration.ofSeconds(10)).until(() -> api.get("/v1/agents", key).status() != 401);
     assertError(
-        api.get("/v1/agents", key), 403, "Forbidden", "User " + userId + " has no tenant namespace; an operator must create one");
+        api.get("/v1/agents", key),
+        403,
+        "Forbidden",
+        "User " + userId + " has no tenant namespace; an operator must create one");
   }
 
   @Test

@@ -16,14 +16,25 @@ class BearerTokensTest {
 
   @ParameterizedTest
   @NullSource
-  @ValueSource(strings = {"", "Bearer", "Bearer ", "Basic dXNlcjpwYXNz", "Bearertl_abc", "Bearer a b", "Token tl_abc"})
+  @ValueSource(
+      strings = {
+        "",
+        "Bearer",
+        "Bearer ",
+        "Basic dXNlcjpwYXNz",
+        "Bearertl_abc",
+        "Bearer a b",
+        "Token tl_abc"
+      })
   void refusesAnythingElse(String header) {
     assertThat(BearerTokens.parse(header)).isEmpty();
   }
 
   @Test
   void refusesOverlongTokens() {
-    assertThat(BearerTokens.parse("Bearer " + "a".repeat(BearerTokens.MAX_TOKEN_LENGTH))).isPresent();
-    assertThat(BearerTokens.parse("Bearer " + "a".repeat(BearerTokens.MAX_TOKEN_LENGTH + 1))).isEmpty();
+    assertThat(BearerTokens.parse("Bearer " + "a".repeat(BearerTokens.MAX_TOKEN_LENGTH)))
+        .isPresent();
+    assertThat(BearerTokens.parse("Bearer " + "a".repeat(BearerTokens.MAX_TOKEN_LENGTH + 1)))
+        .isEmpty();
   }
 }

@@ -54,8 +54,11 @@ class ContainersMockServerTest {
   void containerIsCreatedListedReadPatchedAndDeleted() {
     TestUser alice = shared.newUser("alice");
 
-    ApiClient.Response created = api.post("/api/v1/containers", alice.key(),
-        "{\"model\": \"gpt-4.1-mini\", \"reasoning\": \"low\", \"timeout\": 60000}");
+    ApiClient.Response created =
+        api.post(
+            "/api/v1/containers",
+            alice.key(),
+            "{\"model\": \"gpt-4.1-mini\", \"reasoning\": \"low\", \"timeout\": 60000}");
 
     assertThat(created.status()).as(created.body()).isEqualTo(201);
     JsonNode container = created.json().get("container");
@@ -72,12 +75,15 @@ class ContainersMockServerTest {
     assertThat(container.get("mcpServers")).isEmpty();
     assertThat(container.get("port").isNull()).isTrue();
     Instant createdAt = Instant.parse(container.get("createdAt").asString());
-    assertThat(container.get("lastActivityAt").asString()).isEqualTo(container.get("createdAt").asString());
-    assertThat(Instant.parse(container.get("expiresAt").asString())).isEqualTo(createdAt.plusSeconds(60));
+    assertThat(container.get("lastActivityAt").asString())
+        .isEqualTo(container.get("createdAt").asString());
+    assertThat(Instant.parse(container.get("expiresAt").asString()))
+        .isEqualTo(createdAt.plusSeconds(60));
     Container stored = stored(alice, id);
     assertThat(stored.getSpec().getTimeoutMs()).isEqualTo(60000L);
 
-    ApiClient.Response persistent = api.post("/api/v1/containers", alice.key(), "{\"persistContainer\": true}");
+    ApiClient.Response persistent =
+        api.post("/api/v1/containers", alice.key(), "{\"persistContainer\": true}");
     assertThat(persistent.json().get("container").get("persistent").asBoolean()).isTrue();
     assertThat(persistent.json().get("container").get("timeoutMs").asLong()).isEqualTo(300000);
     assertThat(persistent.json().get("container").get("expiresAt").isNull()).isTrue();
@@ -93,58 +99,124 @@ class ContainersMockServerTest {
     List<String> ids = new java.util.ArrayList<>();
     list.json().get("data").forEach(item -> ids.add(item.get("id").asString()));
     rest.json().get("data").forEach(item -> ids.add(item.get("id").asString()));
-    assertThat(ids).hasSize(3).contains(id, persistent.json().get("container").get("id").asString());
+    assertThat(ids)
+        .hasSize(3)
+        .contains(id, persistent.json().get("container").get("id").asString());
 
-    ApiClient.Response patched = api.patch("/api/v1/containers/" + id, alice.key(), "{\"reasoning\": \"high\"}");
+    ApiClient.Response patched =
+        api.patch("/api/v1/containers/" + id, alice.key(), "{\"reasoning\": \"high\"}");
     assertThat(patched.status()).isEqualTo(200);
     assertThat(patched.json().get("container").get("reasoning").asString()).isEqualTo("high");
     assertThat(patched.json().get("container").get("model").asString()).isEqualTo("gpt-4.1-mini");
-    assertThat(api.get("/api/v1/containers/" + id, alice.key()).json().get("container").get("reasoning").asString())
+    assertThat(
+            api.get("/api/v1/containers/" + id, alice.key())
+                .json()
+                .get("container")
+                .get("reasoning")
+                .asString())
         .isEqualTo("high");
 
     ApiClient.Response deleted = api.delete("/api/v1/containers/" + id, alice.key());
     assertThat(deleted.status()).isEqualTo(200);
     assertThat(deleted.body()).isEqualTo("{\"success\":true}");
-    assertError(api.get("/api/v1/containers/" + id, alice.key()), 404, "Not Found", "Container " + id + " not found");
-    assertError(api.delete("/api/v1/containers/" + id, alice.key()), 404, "Not Found", "Container " + id + " not found");
+    assertError(
+        api.get("/api/v1/containers/" + id, alice.key()),
+        404,
+        "Not Found",
+        "Container " + id + " not found");
+    assertError(
+        api.delete("/api/v1/containers/" + id, alice.key()),
+        404,
+        "Not Found",
+        "Container " + id + " not found");
   }
 
   @Test
   void badBodiesAre400sNamingTheField() {
     TestUser carol = shared.newUser("carol");
 
-    assertError(api.post("/api/v1/containers", carol.key(), "{\"timeout\": 10}"), 400, "Bad Request",
+    assertError(
+        api.post("/api/v1/containers", carol.key(), "{\"timeout\": 10}"),
+        400,
+        "Bad Request",
         "timeout must be between 1000 and 604800000 milliseconds");
-    assertErrorShape(api.post("/api/v1/containers", carol.key(), "{\"timeout\": \"soon\"}"), 400, "Bad Request");
-    assertError(api.post("/api/v1/containers", carol.key(), "{\"reasoning\": \"extreme\"}"), 400, "Bad Request",
+    assertErrorShape(
+        api.post("/api/v1/containers", carol.key(), "{\"timeout\": \"soon\"}"), 400, "Bad Request");
+    assertError(
+        api.post("/api/v1/containers", carol.key(), "{\"reasoning\": \"extreme\"}"),
+        400,
+        "Bad Request",
         "reasoning must be one of minimal, low, medium, high");
-    assertError(api.post("/api/v1/containers", carol.key(), "{\"mcpServers\": [{\"type\": \"ftp\", \"name\": \"x\"}]}"),
-        400, "Bad Request", "mcpServers[0].type must be stdio or http");
-    assertError(api.post("/api/v1/containers", carol.key(),
+    assertError(
+        api.post(
+            "/api/v1/containers",
+            carol.key(),
+            "{\"mcpServers\": [{\"type\": \"ftp\", \"name\": \"x\"}]}"),
+        400,
+        "Bad Request",
+        "mcpServers[0].type must be stdio or http");
+    assertError(
+        api.post(
+            "/api/v1/containers",
+            carol.key(),
             "{\"mcpServers\": [{\"type\": \"http\", \"name\": \"x\", \"url\": \"ftp://a\"}]}"),
-        400, "Bad Request", "mcpServers[0].url must be an http:// or https:// URL");
-    assertError(api.post("/api/v1/containers", carol.key(), "{\"environmentId\": \"thread_1\"}"), 400, "Bad Request",
+        400,
+        "Bad Request",
+        "mcpServers[0].url must be an http:// or https:// URL");
+    assertError(
+        api.post("/api/v1/containers", carol.key(), "{\"environmentId\": \"thread_1\"}"),
+        400,
+        "Bad Request",
         "environmentId must be an environment id (env_*)");
-    assertError(api.post("/api/v1/containers", carol.key(), "{\"environmentId\": \"env_missing\"}"), 404, "Not Found",
+    assertError(
+        api.post("/api/v1/containers", carol.key(), "{\"environmentId\": \"env_missing\"}"),
+        404,
+        "Not Found",
         "Environment env_missing not found");
 
-    String id = api.post("/api/v1/containers", carol.key(), "{}").json().get("container").get("id").asString();
-    assertError(api.patch("/api/v1/containers/" + id, carol.key(), "{}"), 400, "Bad Request",
+    String id =
+        api.post("/api/v1/containers", carol.key(), "{}")
+            .json()
+            .get("container")
+            .get("id")
+            .asString();
+    assertError(
+        api.patch("/api/v1/containers/" + id, carol.key(), "{}"),
+        400,
+        "Bad Request",
         "Request body must set model or reasoning");
-    assertError(api.patch("/api/v1/containers/" + id, carol.key(), "{\"model\": \" \"}"), 400, "Bad Request",
+    assertError(
+        api.patch("/api/v1/containers/" + id, carol.key(), "{\"model\": \" \"}"),
+        400,
+        "Bad Request",
         "model is required");
-    assertError(api.get("/api/v1/containers/" + id + "/logs?lines=0", carol.key()), 400, "Bad Request",
+    assertError(
+        api.get("/api/v1/containers/" + id + "/logs?lines=0", carol.key()),
+        400,
+        "Bad Request",
         "lines must be a whole number between 1 and 10000");
-    assertError(api.get("/api/v1/containers?limit=101", carol.key()), 400, "Bad Request", "limit must be between 1 and 100");
+    assertError(
+        api.get("/api/v1/containers?limit=101", carol.key()),
+        400,
+        "Bad Request",
+        "limit must be between 1 and 100");
     // File operations wait for a running container.
-    assertError(api.get("/api/v1/containers/" + id + "/files", carol.key()), 409, "Conflict",
+    assertError(
+        api.get("/api/v1/containers/" + id + "/files", carol.key()),
+        409,
+        "Conflict",
         "Container " + id + " is not running (status: pending)");
   }
 
   @Test
   void filesGoThroughTheContainersFileApi() throws Exception {
     TestUser dana = shared.newUser("dana");
-    String id = api.post("/api/v1/containers", dana.key(), "{\"timeout\": 20000}").json().get("container").get("id").asString();
+    String id =
+        api.post("/api/v1/containers", dana.key(), "{\"timeout\": 20000}")
+            .json()
+            .get("container")
+            .get("id")
+            .asString();
     playOperator(dana, id);
     byte[] binary = new byte[4096];
     new Random(42).nextBytes(binary);
@@ -157,22 +229,40 @@ class ContainersMockServerTest {
 
     ApiClient.Response listed = api.get("/api/v1/containers/" + id + "/files", dana.key());
     assertThat(listed.status()).isEqualTo(200);
-    assertThat(listed.json().get("entries").get(0).get("path").asString()).isEqualTo("data/blob.bin");
+    assertThat(listed.json().get("entries").get(0).get("path").asString())
+        .isEqualTo("data/blob.bin");
 
-    HttpResponse<byte[]> download = HTTP.send(request(dana, "/api/v1/containers/" + id + "/files/download?path=data/blob.bin")
-        .GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> download =
+        HTTP.send(
+            request(dana, "/api/v1/containers/" + id + "/files/download?path=data/blob.bin")
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofByteArray());
     assertThat(download.statusCode()).isEqualTo(200);
     assertThat(download.body()).isEqualTo(binary);
     assertThat(download.headers().firstValue("Content-Type")).contains("application/octet-stream");
-    assertThat(download.headers().firstValue("Content-Disposition").orElseThrow()).contains("attachment").contains("blob.bin");
+    assertThat(download.headers().firstValue("Content-Disposition").orElseThrow())
+        .contains("attachment")
+        .contains("blob.bin");
 
-    assertError(api.get("/api/v1/containers/" + id + "/files/download?path=nope.txt", dana.key()), 404, "Not Found",
+    assertError(
+        api.get("/api/v1/containers/" + id + "/files/download?path=nope.txt", dana.key()),
+        404,
+        "Not Found",
         "'nope.txt' does not exist");
-    assertError(api.get("/api/v1/containers/" + id + "/files/download?path=..%2Fetc%2Fpasswd", dana.key()), 400,
-        "Bad Request", "'../etc/passwd' is outside the workspace; use a path relative to the workspace");
-    assertError(api.get("/api/v1/containers/" + id + "/files/download", dana.key()), 400, "Bad Request", "path is required");
+    assertError(
+        api.get("/api/v1/containers/" + id + "/files/download?path=..%2Fetc%2Fpasswd", dana.key()),
+        400,
+        "Bad Request",
+        "'../etc/passwd' is outside the workspace; use a path relative to the workspace");
+    assertError(
+        api.get("/api/v1/containers/" + id + "/files/download", dana.key()),
+        400,
+        "Bad Request",
+        "path is required");
 
-    ApiClient.Response deleted = api.delete("/api/v1/containers/" + id + "/files?path=data/blob.bin", dana.key());
+    ApiClient.Response deleted =
+        api.delete("/api/v1/containers/" + id + "/files?path=data/blob.bin", dana.key());
     assertThat(deleted.status()).isEqualTo(200);
     assertThat(deleted.json().get("deleted").asBoolean()).isTrue();
     assertThat(runner.files).doesNotContainKey("data/blob.bin");
@@ -189,30 +279,54 @@ class ContainersMockServerTest {
 
     // Use moves lastActivityAt (written at most every timeout/20, here every second).
     String before = stored(dana, id).getStatus().getLastActivityAt();
-    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(300)).until(() -> {
-      api.get("/api/v1/containers/" + id + "/health", dana.key());
-      String now = stored(dana, id).getStatus().getLastActivityAt();
-      return now != null && !now.equals(before);
-    });
-    assertThat(stored(dana, id).getStatus().getPhase()).as("the operator's fields are kept").isEqualTo("running");
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(300))
+        .until(() -> {
+          api.get("/api/v1/containers/" + id + "/health", dana.key());
+          String now = stored(dana, id).getStatus().getLastActivityAt();
+          return now != null && !now.equals(before);
+        });
+    assertThat(stored(dana, id).getStatus().getPhase())
+        .as("the operator's fields are kept")
+        .isEqualTo("running");
   }
 
   @Test
   void logsComeFromThePodAndMcpServersKeepTheirTokensInASecret() {
     TestUser erin = shared.newUser("erin");
-    String id = api.post("/api/v1/containers", erin.key(), "{}").json().get("container").get("id").asString();
+    String id =
+        api.post("/api/v1/containers", erin.key(), "{}")
+            .json()
+            .get("container")
+            .get("id")
+            .asString();
     String name = id.replace('_', '-');
     playOperator(erin, id);
-    shared.kubernetes().expect().get()
-        .withPath("/api/v1/namespaces/" + erin.namespace() + "/pods/" + name + "/log?pretty=false&container=runner&tailLines=2")
-        .andReturn(200, "INFO serving\nINFO PUT /files 201\n").always();
+    shared
+        .kubernetes()
+        .expect()
+        .get()
+        .withPath(
+            "/api/v1/namespaces/"
+                + erin.namespace()
+                + "/pods/"
+                + name
+                + "/log?pretty=false&container=runner&tailLines=2")
+        .andReturn(200, "INFO serving\nINFO PUT /files 201\n")
+        .always();
 
     ApiClient.Response logs = api.get("/api/v1/containers/" + id + "/logs?lines=2", erin.key());
     assertThat(logs.status()).as(logs.body()).isEqualTo(200);
-    assertThat(logs.json().get("logs").toString()).isEqualTo("[\"INFO serving\",\"INFO PUT /files 201\"]");
+    assertThat(logs.json().get("logs").toString())
+        .isEqualTo("[\"INFO serving\",\"INFO PUT /files 201\"]");
 
-    ApiClient.Response added = api.post("/api/v1/containers/" + id + "/mcp-servers", erin.key(),
-        "{\"type\": \"http\", \"name\": \"search\", \"url\": \"https://mcp.example.com/sse\", \"bearerToken\": \"tok-123\"}");
+    ApiClient.Response added =
+        api.post(
+            "/api/v1/containers/" + id + "/mcp-servers",
+            erin.key(),
+            "{\"type\": \"http\", \"name\": \"search\", \"url\": \"https://mcp.example.com/sse\","
+                + " \"bearerToken\": \"tok-123\"}");
     assertThat(added.status()).as(added.body()).isEqualTo(201);
     JsonNode server = added.json().get("container").get("mcpServers").get(0);
     assertThat(server.get("name").asString()).isEqualTo("search");
@@ -220,86 +334,182 @@ class ContainersMockServerTest {
     assertThat(server.get("startupTimeoutSec").asInt()).isEqualTo(30);
     assertThat(server.get("toolTimeoutSec").asInt()).isEqualTo(60);
     assertThat(added.body()).doesNotContain("tok-123");
-    Secret values = shared.client().secrets().inNamespace(erin.namespace()).withName(name + "-values").get();
-    assertThat(new String(Base64.getDecoder().decode(values.getData().get("mcp.search.bearerToken")), StandardCharsets.UTF_8))
+    Secret values =
+        shared.client().secrets().inNamespace(erin.namespace()).withName(name + "-values").get();
+    assertThat(
+            new String(
+                Base64.getDecoder().decode(values.getData().get("mcp.search.bearerToken")),
+                StandardCharsets.UTF_8))
         .isEqualTo("tok-123");
-    assertThat(stored(erin, id).getSpec().getMcpServers().getFirst().getBearerTokenFrom().getSecretKeyRef().getName())
+    assertThat(
+            stored(erin, id)
+                .getSpec()
+                .getMcpServers()
+                .getFirst()
+                .getBearerTokenFrom()
+                .getSecretKeyRef()
+                .getName())
         .isEqualTo(name + "-values");
 
-    assertError(api.post("/api/v1/containers/" + id + "/mcp-servers", erin.key(),
+    assertError(
+        api.post(
+            "/api/v1/containers/" + id + "/mcp-servers",
+            erin.key(),
             "{\"type\": \"stdio\", \"name\": \"search\", \"command\": \"npx\"}"),
-        409, "Conflict", "MCP server search already exists on container " + id);
-    assertThat(api.post("/api/v1/containers/" + id + "/mcp-servers", erin.key(),
-        "{\"type\": \"stdio\", \"name\": \"files\", \"command\": \"npx\", \"args\": [\"-y\", \"fs\"], \"toolTimeoutSec\": 90}")
-        .status()).isEqualTo(201);
+        409,
+        "Conflict",
+        "MCP server search already exists on container " + id);
+    assertThat(
+            api.post(
+                    "/api/v1/containers/" + id + "/mcp-servers",
+                    erin.key(),
+                    "{\"type\": \"stdio\", \"name\": \"files\", \"command\": \"npx\", \"args\":"
+                        + " [\"-y\", \"fs\"], \"toolTimeoutSec\": 90}")
+                .status())
+        .isEqualTo(201);
 
-    assertThat(api.delete("/api/v1/containers/" + id + "/mcp-servers/search", erin.key()).body()).isEqualTo("{\"success\":true}");
-    assertThat(shared.client().secrets().inNamespace(erin.namespace()).withName(name + "-values").get().getData()).isEmpty();
-    assertError(api.delete("/api/v1/containers/" + id + "/mcp-servers/search", erin.key()), 404, "Not Found",
+    assertThat(api.delete("/api/v1/containers/" + id + "/mcp-servers/search", erin.key()).body())
+        .isEqualTo("{\"success\":true}");
+    assertThat(
+            shared
+                .client()
+                .secrets()
+                .inNamespace(erin.namespace())
+                .withName(name + "-values")
+                .get()
+                .getData())
+        .isEmpty();
+    assertError(
+        api.delete("/api/v1/containers/" + id + "/mcp-servers/search", erin.key()),
+        404,
+        "Not Found",
         "MCP server search not found");
-    assertThat(api.get("/api/v1/containers/" + id, erin.key()).json().get("container").get("mcpServers").get(0)
-        .get("toolTimeoutSec").asInt()).isEqualTo(90);
+    assertThat(
+            api.get("/api/v1/containers/" + id, erin.key())
+                .json()
+                .get("container")
+                .get("mcpServers")
+                .get(0)
+                .get("toolTimeoutSec")
+                .asInt())
+        .isEqualTo(90);
   }
 
   @Test
   void anotherUsersContainerIsNotFoundForEveryOperation() {
     TestUser owner = shared.newUser("owner");
     TestUser other = shared.newUser("other");
-    String id = api.post("/api/v1/containers", owner.key(), "{}").json().get("container").get("id").asString();
+    String id =
+        api.post("/api/v1/containers", owner.key(), "{}")
+            .json()
+            .get("container")
+            .get("id")
+            .asString();
     playOperator(owner, id);
     String message = "Container " + id + " not found";
     String base = "/api/v1/containers/" + id;
 
-    assertThat(api.get("/api/v1/containers", other.key()).json().get("total_count").asInt()).isZero();
+    assertThat(api.get("/api/v1/containers", other.key()).json().get("total_count").asInt())
+        .isZero();
     assertError(api.get(base, other.key()), 404, "Not Found", message);
     assertError(api.patch(base, other.key(), "{\"model\": \"m\"}"), 404, "Not Found", message);
-    assertError(api.post(base + "/mcp-servers", other.key(), "{\"type\": \"stdio\", \"name\": \"a\", \"command\": \"b\"}"),
-        404, "Not Found", message);
+    assertError(
+        api.post(
+            base + "/mcp-servers",
+            other.key(),
+            "{\"type\": \"stdio\", \"name\": \"a\", \"command\": \"b\"}"),
+        404,
+        "Not Found",
+        message);
     assertError(api.delete(base + "/mcp-servers/a", other.key()), 404, "Not Found", message);
     assertError(api.get(base + "/files", other.key()), 404, "Not Found", message);
     assertError(api.get(base + "/files/download?path=a", other.key()), 404, "Not Found", message);
-    assertError(api.send("PUT", base + "/files?path=a", other.key(), "x", "application/octet-stream"), 404, "Not Found", message);
+    assertError(
+        api.send("PUT", base + "/files?path=a", other.key(), "x", "application/octet-stream"),
+        404,
+        "Not Found",
+        message);
     assertError(api.delete(base + "/files?path=a", other.key()), 404, "Not Found", message);
     assertError(api.get(base + "/logs", other.key()), 404, "Not Found", message);
     assertError(api.get(base + "/health", other.key()), 404, "Not Found", message);
     assertError(api.delete(base, other.key()), 404, "Not Found", message);
-    assertError(api.get("/api/v1/containers/ctr_nothere", owner.key()), 404, "Not Found", "Container ctr_nothere not found");
+    assertError(
+        api.get("/api/v1/containers/ctr_nothere", owner.key()),
+        404,
+        "Not Found",
+        "Container ctr_nothere not found");
     assertThat(api.get(base, owner.key()).status()).isEqualTo(200);
     assertThat(api.get("/api/v1/containers", null).status()).isEqualTo(401);
   }
 
-  /** What the operator does for a running container: status with the file API's address, the access Secret. */
+  /**
+   * What the operator does for a running container: status with the file API's address, the access
+   * Secret.
+   */
   private static void playOperator(TestUser user, String id) {
     String name = id.replace('_', '-');
-    shared.client().secrets().inNamespace(user.namespace()).resource(new SecretBuilder()
-        .withNewMetadata().withName(name + "-access").endMetadata()
-        .addToData("token", Base64.getEncoder().encodeToString(TOKEN.getBytes(StandardCharsets.UTF_8)))
-        .build()).create();
-    shared.client().resources(Container.class).inNamespace(user.namespace()).withName(name).editStatus(container -> {
-      var status = new dev.threadline.crds.container.ContainerStatus();
-      status.setPhase("running");
-      status.setPod(name);
-      status.setPodIP("127.0.0.1");
-      status.setPort(runner.port());
-      status.setLastActivityAt(container.getMetadata().getCreationTimestamp());
-      container.setStatus(status);
-      return container;
-    });
-    await().atMost(Duration.ofSeconds(10))
-        .until(() -> "running".equals(api.get("/api/v1/containers/" + id, user.key()).json().get("container").get("status").asString()));
+    shared
+        .client()
+        .secrets()
+        .inNamespace(user.namespace())
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName(name + "-access")
+                .endMetadata()
+                .addToData(
+                    "token",
+                    Base64.getEncoder().encodeToString(TOKEN.getBytes(StandardCharsets.UTF_8)))
+                .build())
+        .create();
+    shared
+        .client()
+        .resources(Container.class)
+        .inNamespace(user.namespace())
+        .withName(name)
+        .editStatus(container -> {
+          var status = new dev.threadline.crds.container.ContainerStatus();
+          status.setPhase("running");
+          status.setPod(name);
+          status.setPodIP("127.0.0.1");
+          status.setPort(runner.port());
+          status.setLastActivityAt(container.getMetadata().getCreationTimestamp());
+          container.setStatus(status);
+          return container;
+        });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() ->
+            "running"
+                .equals(
+                    api.get("/api/v1/containers/" + id, user.key())
+                        .json()
+                        .get("container")
+                        .get("status")
+                        .asString()));
   }
 
   private static Container stored(TestUser user, String id) {
-    return shared.client().resources(Container.class).inNamespace(user.namespace()).withName(id.replace('_', '-')).get();
+    return shared
+        .client()
+        .resources(Container.class)
+        .inNamespace(user.namespace())
+        .withName(id.replace('_', '-'))
+        .get();
   }
 
-  private static HttpResponse<String> upload(TestUser user, String id, String path, byte[] content) throws Exception {
-    return HTTP.send(request(user, "/api/v1/containers/" + id + "/files?path=" + path)
-        .header("Content-Type", "application/octet-stream")
-        .PUT(HttpRequest.BodyPublishers.ofByteArray(content)).build(), HttpResponse.BodyHandlers.ofString());
+  private static HttpResponse<String> upload(TestUser user, String id, String path, byte[] content)
+      throws Exception {
+    return HTTP.send(
+        request(user, "/api/v1/containers/" + id + "/files?path=" + path)
+            .header("Content-Type", "application/octet-stream")
+            .PUT(HttpRequest.BodyPublishers.ofByteArray(content))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private static HttpRequest.Builder request(TestUser user, String path) {
-    return HttpRequest.newBuilder(URI.create(shared.api().baseUrl() + path)).header("Authorization", "Bearer " + user.key());
+    return HttpRequest.newBuilder(URI.create(shared.api().baseUrl() + path))
+        .header("Authorization", "Bearer " + user.key());
   }
 }

@@ -24,7 +24,8 @@ final class FakeRunner implements AutoCloseable {
   FakeRunner(String token) throws IOException {
     this.token = token;
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.createContext("/health", exchange -> reply(exchange, 200, "{\"healthy\":true}".getBytes()));
+    server.createContext(
+        "/health", exchange -> reply(exchange, 200, "{\"healthy\":true}".getBytes()));
     server.createContext("/files", this::files);
     server.start();
   }
@@ -41,7 +42,10 @@ final class FakeRunner implements AutoCloseable {
       }
       String path = query(exchange);
       if (path != null && (path.contains("..") || path.startsWith("/"))) {
-        error(exchange, 400, "'" + path + "' is outside the workspace; use a path relative to the workspace");
+        error(
+            exchange,
+            400,
+            "'" + path + "' is outside the workspace; use a path relative to the workspace");
         return;
       }
       boolean download = exchange.getRequestURI().getPath().equals("/files/download");
@@ -57,17 +61,37 @@ final class FakeRunner implements AutoCloseable {
             }
           } else {
             StringBuilder entries = new StringBuilder();
-            new TreeMap<>(files).forEach((name, content) -> entries.append(entries.isEmpty() ? "" : ",")
-                .append("{\"name\":\"").append(name).append("\",\"path\":\"").append(name)
-                .append("\",\"type\":\"file\",\"size\":").append(content.length).append("}"));
-            reply(exchange, 200, ("{\"path\":\"" + path + "\",\"entries\":[" + entries + "]}").getBytes());
+            new TreeMap<>(files)
+                .forEach((name, content) ->
+                    entries
+                        .append(entries.isEmpty() ? "" : ",")
+                        .append("{\"name\":\"")
+                        .append(name)
+                        .append("\",\"path\":\"")
+                        .append(name)
+                        .append("\",\"type\":\"file\",\"size\":")
+                        .append(content.length)
+                        .append("}"));
+            reply(
+                exchange,
+                200,
+                ("{\"path\":\"" + path + "\",\"entries\":[" + entries + "]}").getBytes());
           }
         }
         case "PUT" -> {
           byte[] content = exchange.getRequestBody().readAllBytes();
           boolean created = files.put(path, content) == null;
-          reply(exchange, created ? 201 : 200,
-              ("{\"path\":\"" + path + "\",\"size\":" + content.length + ",\"created\":" + created + "}").getBytes());
+          reply(
+              exchange,
+              created ? 201 : 200,
+              ("{\"path\":\""
+                      + path
+                      + "\",\"size\":"
+                      + content.length
+                      + ",\"created\":"
+                      + created
+                      + "}")
+                  .getBytes());
         }
         case "DELETE" -> {
           if (files.remove(path) == null) {

@@ -44,36 +44,65 @@ class EnvironmentBuildsMockServerTest {
 
     ApiClient.Response accepted = api.post("/environments/" + id + "/build", jan.key(), null);
     assertThat(accepted.status()).as(accepted.body()).isEqualTo(202);
-    assertThat(accepted.body()).isEqualTo(
-        "{\"message\":\"Build started\",\"environmentId\":\"" + id + "\",\"buildStatus\":\"building\"}");
+    assertThat(accepted.body())
+        .isEqualTo(
+            "{\"message\":\"Build started\",\"environmentId\":\""
+                + id
+                + "\",\"buildStatus\":\"building\"}");
     assertThat(api.get("/environments/" + id + "/build/status", jan.key()).body())
-        .isEqualTo("{\"buildStatus\":\"building\",\"buildError\":null,\"imageTag\":null,\"lastBuildAt\":null}");
-    assertError(api.post("/environments/" + id + "/build", jan.key(), null), 409, "Conflict",
+        .isEqualTo(
+            "{\"buildStatus\":\"building\",\"buildError\":null,\"imageTag\":null,\"lastBuildAt\":null}");
+    assertError(
+        api.post("/environments/" + id + "/build", jan.key(), null),
+        409,
+        "Conflict",
         "Environment build already in progress");
 
     // The operator takes the request up, and the build ends.
     String requestId = specOf(jan, id).getBuildRequest().getId();
-    setStatus(jan, id, status -> {
-      status.setBuildRequestId(requestId);
-      status.setBuildStatus(BuildStatus.BUILDING);
-    });
-    assertError(api.post("/environments/" + id + "/build?force=true", jan.key(), null), 409, "Conflict",
+    setStatus(
+        jan,
+        id,
+        status -> {
+          status.setBuildRequestId(requestId);
+          status.setBuildStatus(BuildStatus.BUILDING);
+        });
+    assertError(
+        api.post("/environments/" + id + "/build?force=true", jan.key(), null),
+        409,
+        "Conflict",
         "Environment build already in progress");
     String currentHash = currentHash(jan, id);
-    setStatus(jan, id, status -> {
-      status.setBuildStatus(BuildStatus.READY);
-      status.setBuildHash(currentHash);
-      status.setImageTag("env-build:" + currentHash);
-      status.setLastBuildAt("2026-11-22T00:00:00Z");
-    });
-    shared.client().configMaps().inNamespace(jan.namespace()).resource(new ConfigMapBuilder()
-        .withNewMetadata().withName(id.replace('_', '-') + "-build-logs").endMetadata()
-        .addToData("build.log", "INFO pushed\n").build()).create();
+    setStatus(
+        jan,
+        id,
+        status -> {
+          status.setBuildStatus(BuildStatus.READY);
+          status.setBuildHash(currentHash);
+          status.setImageTag("env-build:" + currentHash);
+          status.setLastBuildAt("2026-11-22T00:00:00Z");
+        });
+    shared
+        .client()
+        .configMaps()
+        .inNamespace(jan.namespace())
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(id.replace('_', '-') + "-build-logs")
+                .endMetadata()
+                .addToData("build.log", "INFO pushed\n")
+                .build())
+        .create();
 
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-        assertThat(api.get("/environments/" + id + "/build/status", jan.key()).body()).isEqualTo(
-            "{\"buildStatus\":\"ready\",\"buildError\":null,\"imageTag\":\"env-build:" + currentHash
-                + "\",\"lastBuildAt\":\"2026-11-22T00:00:00Z\"}"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() ->
+            assertThat(api.get("/environments/" + id + "/build/status", jan.key()).body())
+                .isEqualTo(
+                    "{\"buildStatus\":\"ready\",\"buildError\":null,\"imageTag\":\"env-build:"
+                        + currentHash
+                        + "\",\"lastBuildAt\":\"2026-11-22T00:00:00Z\"}"));
     assertThat(api.get("/environments/" + id + "/build/logs", jan.key()).body())
         .isEqualTo("{\"buildLogs\":\"INFO pushed\\n\",\"buildStatus\":\"ready\"}");
 
@@ -82,7 +111,8 @@ class EnvironmentBuildsMockServerTest {
     assertThat(upToDate.status()).isEqualTo(200);
     assertThat(upToDate.text("buildStatus")).isEqualTo("ready");
     assertThat(specOf(jan, id).getBuildRequest().getId()).isEqualTo(requestId);
-    ApiClient.Response forced = api.post("/environments/" + id + "/build?force=true", jan.key(), null);
+    ApiClient.Response forced =
+        api.post("/environments/" + id + "/build?force=true", jan.key(), null);
     assertThat(forced.status()).isEqualTo(202);
     assertThat(specOf(jan, id).getBuildRequest().getForce()).isTrue();
   }
@@ -92,7 +122,8 @@ class EnvironmentBuildsMockServerTest {
     TestUser kim = shared.newUser("kim");
     String id = createEnvironment(kim, "race");
 
-    List<Integer> statuses = concurrently(6, () -> api.post("/environments/" + id + "/build", kim.key(), null).status());
+    List<Integer> statuses =
+        concurrently(6, () -> api.post("/environments/" + id + "/build", kim.key(), null).status());
 
     assertThat(statuses).filteredOn(status -> status == 202).hasSize(1);
     assertThat(statuses).filteredOn(status -> status == 409).hasSize(5);
@@ -104,27 +135,39 @@ class EnvironmentBuildsMockServerTest {
     String id = createEnvironment(lea, "failing");
     api.post("/environments/" + id + "/build", lea.key(), null);
     String requestId = specOf(lea, id).getBuildRequest().getId();
-    setStatus(lea, id, status -> {
-      status.setBuildRequestId(requestId);
-      status.setBuildStatus(BuildStatus.FAILED);
-      status.setBuildError("Package not found");
-    });
+    setStatus(
+        lea,
+        id,
+        status -> {
+          status.setBuildRequestId(requestId);
+          status.setBuildStatus(BuildStatus.FAILED);
+          status.setBuildError("Package not found");
+        });
 
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-        assertThat(api.get("/environments/" + id + "/build/status", lea.key()).text("buildError"))
-            .isEqualTo("Package not found"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() ->
+            assertThat(
+                    api.get("/environments/" + id + "/build/status", lea.key()).text("buildError"))
+                .isEqualTo("Package not found"));
     assertThat(api.get("/environments/" + id + "/build/logs", lea.key()).body())
         .isEqualTo("{\"buildLogs\":null,\"buildStatus\":\"failed\"}");
 
     // Extensions written with kubectl, bypassing the REST validation: the test build refuses them.
-    shared.client().resources(Environment.class).inNamespace(lea.namespace()).withName(id.replace('_', '-'))
+    shared
+        .client()
+        .resources(Environment.class)
+        .inNamespace(lea.namespace())
+        .withName(id.replace('_', '-'))
         .edit(e -> {
           e.getSpec().setDockerfileExtensions("FROBNICATE");
           return e;
         });
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-        assertThat(api.post("/environments/" + id + "/build/test", lea.key(), null).body())
-            .isEqualTo("{\"success\":false,\"error\":\"Dockerfile syntax error\"}"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() ->
+            assertThat(api.post("/environments/" + id + "/build/test", lea.key(), null).body())
+                .isEqualTo("{\"success\":false,\"error\":\"Dockerfile syntax error\"}"));
   }
 
   @Test
@@ -133,24 +176,48 @@ class EnvironmentBuildsMockServerTest {
     String id = createEnvironment(max, "trial");
 
     CompletableFuture<ApiClient.Response> response =
-        CompletableFuture.supplyAsync(() -> api.post("/environments/" + id + "/build/test", max.key(), null));
-    String requestId = await().atMost(Duration.ofSeconds(10))
-        .until(() -> specOf(max, id).getTestBuildRequest(), request -> request != null).getId();
+        CompletableFuture.supplyAsync(
+            () -> api.post("/environments/" + id + "/build/test", max.key(), null));
+    String requestId =
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(() -> specOf(max, id).getTestBuildRequest(), request -> request != null)
+            .getId();
     String hash = currentHash(max, id);
-    setStatus(max, id, status -> status.setTestBuild(testBuild(requestId, BuildStatus.BUILDING, null, hash)));
-    setStatus(max, id, status -> status.setTestBuild(testBuild(requestId, BuildStatus.READY, null, hash)));
+    setStatus(
+        max,
+        id,
+        status -> status.setTestBuild(testBuild(requestId, BuildStatus.BUILDING, null, hash)));
+    setStatus(
+        max,
+        id,
+        status -> status.setTestBuild(testBuild(requestId, BuildStatus.READY, null, hash)));
 
     ApiClient.Response done = response.get();
     assertThat(done.status()).isEqualTo(200);
-    assertThat(done.body()).isEqualTo("{\"success\":true,\"imageTag\":\"env-trial:" + hash
-        + "\",\"message\":\"Test build succeeded; the image was built without cache and not pushed\"}");
-    assertThat(api.get("/environments/" + id + "/build/status", max.key()).text("buildStatus")).isEqualTo("pending");
+    assertThat(done.body())
+        .isEqualTo(
+            "{\"success\":true,\"imageTag\":\"env-trial:"
+                + hash
+                + "\",\"message\":\"Test build succeeded; the image was built without cache and not"
+                + " pushed\"}");
+    assertThat(api.get("/environments/" + id + "/build/status", max.key()).text("buildStatus"))
+        .isEqualTo("pending");
 
     CompletableFuture<ApiClient.Response> second =
-        CompletableFuture.supplyAsync(() -> api.post("/environments/" + id + "/build/test", max.key(), null));
-    String secondId = await().atMost(Duration.ofSeconds(10))
-        .until(() -> specOf(max, id).getTestBuildRequest().getId(), next -> !next.equals(requestId));
-    setStatus(max, id, status -> status.setTestBuild(testBuild(secondId, BuildStatus.FAILED, "Build timeout", hash)));
+        CompletableFuture.supplyAsync(
+            () -> api.post("/environments/" + id + "/build/test", max.key(), null));
+    String secondId =
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(
+                () -> specOf(max, id).getTestBuildRequest().getId(),
+                next -> !next.equals(requestId));
+    setStatus(
+        max,
+        id,
+        status ->
+            status.setTestBuild(testBuild(secondId, BuildStatus.FAILED, "Build timeout", hash)));
     assertThat(second.get().body()).isEqualTo("{\"success\":false,\"error\":\"Build timeout\"}");
   }
 
@@ -158,8 +225,15 @@ class EnvironmentBuildsMockServerTest {
   void defaultIsCreatedOnceEvenForConcurrentFirstCalls() throws Exception {
     TestUser ned = shared.newUser("ned");
 
-    List<String> ids = concurrently(4, () -> api.get("/environments/default", ned.key())
-        .json().get("environment").get("id").asString());
+    List<String> ids =
+        concurrently(
+            4,
+            () ->
+                api.get("/environments/default", ned.key())
+                    .json()
+                    .get("environment")
+                    .get("id")
+                    .asString());
 
     assertThat(ids).containsOnly("env_default");
     ApiClient.Response list = api.get("/environments", ned.key());
@@ -175,39 +249,67 @@ class EnvironmentBuildsMockServerTest {
     for (int i = 0; i < 4; i++) {
       candidates.add(createEnvironment(ola, "candidate " + i));
     }
-    String first = api.post("/environments/" + candidates.get(0) + "/set-default", ola.key(), null)
-        .json().get("environment").get("id").asString();
+    String first =
+        api.post("/environments/" + candidates.get(0) + "/set-default", ola.key(), null)
+            .json()
+            .get("environment")
+            .get("id")
+            .asString();
     assertThat(first).isEqualTo(candidates.get(0));
 
     int[] next = {0};
-    List<Integer> statuses = concurrently(8, () -> {
-      String id;
-      synchronized (next) {
-        id = candidates.get(next[0]++ % candidates.size());
-      }
-      return api.post("/environments/" + id + "/set-default", ola.key(), null).status();
-    });
+    List<Integer> statuses =
+        concurrently(
+            8,
+            () -> {
+              String id;
+              synchronized (next) {
+                id = candidates.get(next[0]++ % candidates.size());
+              }
+              return api.post("/environments/" + id + "/set-default", ola.key(), null).status();
+            });
 
     assertThat(statuses).containsOnly(200);
-    List<String> defaults = shared.client().resources(Environment.class).inNamespace(ola.namespace()).list()
-        .getItems().stream().filter(e -> Boolean.TRUE.equals(e.getSpec().getIsDefault()))
-        .map(e -> e.getMetadata().getName().replaceFirst("-", "_")).toList();
+    List<String> defaults =
+        shared
+            .client()
+            .resources(Environment.class)
+            .inNamespace(ola.namespace())
+            .list()
+            .getItems()
+            .stream()
+            .filter(e -> Boolean.TRUE.equals(e.getSpec().getIsDefault()))
+            .map(e -> e.getMetadata().getName().replaceFirst("-", "_"))
+            .toList();
     assertThat(defaults).hasSize(1);
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-      assertThat(ids(api.get("/environments?isDefault=true", ola.key()))).isEqualTo(defaults);
-      assertThat(api.get("/environments/default", ola.key()).json().get("environment").get("id").asString())
-          .isEqualTo(defaults.getFirst());
-    });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> {
+          assertThat(ids(api.get("/environments?isDefault=true", ola.key()))).isEqualTo(defaults);
+          assertThat(
+                  api.get("/environments/default", ola.key())
+                      .json()
+                      .get("environment")
+                      .get("id")
+                      .asString())
+              .isEqualTo(defaults.getFirst());
+        });
 
     // Creating with isDefault moves the default; so does PATCH.
-    String created = api.post("/environments", ola.key(), "{\"name\": \"newest\", \"isDefault\": true}")
-        .json().get("environment").get("id").asString();
+    String created =
+        api.post("/environments", ola.key(), "{\"name\": \"newest\", \"isDefault\": true}")
+            .json()
+            .get("environment")
+            .get("id")
+            .asString();
     assertThat(ids(api.get("/environments?isDefault=true", ola.key()))).containsExactly(created);
     api.patch("/environments/" + candidates.get(2), ola.key(), "{\"isDefault\": true}");
-    assertThat(ids(api.get("/environments?isDefault=true", ola.key()))).containsExactly(candidates.get(2));
+    assertThat(ids(api.get("/environments?isDefault=true", ola.key())))
+        .containsExactly(candidates.get(2));
   }
 
-  private static TestBuildResult testBuild(String requestId, BuildStatus phase, String error, String hash) {
+  private static TestBuildResult testBuild(
+      String requestId, BuildStatus phase, String error, String hash) {
     TestBuildResult result = new TestBuildResult();
     result.setRequestId(requestId);
     result.setPhase(phase);
@@ -222,16 +324,22 @@ class EnvironmentBuildsMockServerTest {
   }
 
   private static void setStatus(TestUser user, String id, Consumer<EnvironmentStatus> change) {
-    shared.client().resources(Environment.class).inNamespace(user.namespace()).withName(id.replace('_', '-'))
+    shared
+        .client()
+        .resources(Environment.class)
+        .inNamespace(user.namespace())
+        .withName(id.replace('_', '-'))
         .editStatus(environment -> {
-          EnvironmentStatus status = environment.getStatus() == null ? new EnvironmentStatus() : environment.getStatus();
+          EnvironmentStatus status =
+              environment.getStatus() == null ? new EnvironmentStatus() : environment.getStatus();
           change.accept(status);
           environment.setStatus(status);
           return environment;
         });
   }
 
-  private static <T> List<T> concurrently(int calls, java.util.concurrent.Callable<T> call) throws Exception {
+  private static <T> List<T> concurrently(int calls, java.util.concurrent.Callable<T> call)
+      throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(calls);
     try {
       List<java.util.concurrent.Future<T>> futures = new ArrayList<>();

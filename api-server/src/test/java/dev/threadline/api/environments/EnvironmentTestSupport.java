@@ -20,7 +20,10 @@ final class EnvironmentTestSupport {
   private EnvironmentTestSupport() {}
 
   static String createEnvironment(TestUser user, String name) {
-    ApiClient.Response created = SharedApiServer.get().api().post("/environments", user.key(), "{\"name\": \"" + name + "\"}");
+    ApiClient.Response created =
+        SharedApiServer.get()
+            .api()
+            .post("/environments", user.key(), "{\"name\": \"" + name + "\"}");
     assertThat(created.status()).as(created.body()).isEqualTo(201);
     return created.json().get("environment").get("id").asString();
   }
@@ -33,13 +36,20 @@ final class EnvironmentTestSupport {
 
   static Map<String, String> decode(Secret secret) {
     Map<String, String> values = new TreeMap<>();
-    secret.getData().forEach((key, value) ->
-        values.put(key, new String(Base64.getDecoder().decode(value), StandardCharsets.UTF_8)));
+    secret
+        .getData()
+        .forEach((key, value) ->
+            values.put(key, new String(Base64.getDecoder().decode(value), StandardCharsets.UTF_8)));
     return values;
   }
 
   static EnvironmentSpec specOf(TestUser user, String id) {
-    return SharedApiServer.get().client().resources(Environment.class).inNamespace(user.namespace()).withName(id.replace('_', '-'))
-        .get().getSpec();
+    return SharedApiServer.get()
+        .client()
+        .resources(Environment.class)
+        .inNamespace(user.namespace())
+        .withName(id.replace('_', '-'))
+        .get()
+        .getSpec();
   }
 }

@@ -32,43 +32,55 @@ class ErrorsMockServerTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "{\"name\": [\"x\"], \"model\": \"m\"}  | name must be a string",
-      "{\"name\": 5, \"model\": \"m\"}        | name must be a string",
-      "{\"name\": \"x\", \"model\": {}}       | model must be a string",
-      "[1, 2]                                 | Request body must be an object"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{\"name\": [\"x\"], \"model\": \"m\"}  | name must be a string",
+        "{\"name\": 5, \"model\": \"m\"}        | name must be a string",
+        "{\"name\": \"x\", \"model\": {}}       | model must be a string",
+        "[1, 2]                                 | Request body must be an object"
+      })
   void wrongJsonTypeIs400NamingTheField(String body, String message) {
     assertError(api.post("/v1/agents", dave.key(), body), 400, "Bad Request", message);
   }
 
   @Test
   void missingBodyIs400() {
-    assertError(api.post("/v1/agents", dave.key(), ""), 400, "Bad Request", "Request body is required");
+    assertError(
+        api.post("/v1/agents", dave.key(), ""), 400, "Bad Request", "Request body is required");
   }
 
   @Test
   void unknownFieldsAreIgnored() {
     ApiClient.Response response =
-        api.post("/v1/agents", dave.key(), "{\"name\": \"x\", \"model\": \"m\", \"colour\": \"blue\"}");
+        api.post(
+            "/v1/agents", dave.key(), "{\"name\": \"x\", \"model\": \"m\", \"colour\": \"blue\"}");
 
     assertThat(response.status()).isEqualTo(201);
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "limit=0     | limit must be between 1 and 100",
-      "limit=101   | limit must be between 1 and 100",
-      "limit=abc   | limit must be a number",
-      "limit=2.5   | limit must be a whole number",
-      "offset=-1   | offset must be 0 or greater",
-      "offset=x    | offset must be a number"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "limit=0     | limit must be between 1 and 100",
+        "limit=101   | limit must be between 1 and 100",
+        "limit=abc   | limit must be a number",
+        "limit=2.5   | limit must be a whole number",
+        "offset=-1   | offset must be 0 or greater",
+        "offset=x    | offset must be a number"
+      })
   void badPagingParameterIs400NamingIt(String query, String message) {
     assertError(api.get("/v1/agents?" + query, dave.key()), 400, "Bad Request", message);
   }
 
   @Test
   void unknownRouteIs404() {
-    assertError(api.get("/v1/nothing-here", dave.key()), 404, "Not Found", "No route for GET /v1/nothing-here");
+    assertError(
+        api.get("/v1/nothing-here", dave.key()),
+        404,
+        "Not Found",
+        "No route for GET /v1/nothing-here");
   }
 
   @Test
@@ -78,7 +90,8 @@ class ErrorsMockServerTest {
 
   @Test
   void wrongMethodIs405WithAllow() {
-    ApiClient.Response response = api.send("PUT", "/v1/agents", dave.key(), "{}", "application/json");
+    ApiClient.Response response =
+        api.send("PUT", "/v1/agents", dave.key(), "{}", "application/json");
 
     assertError(response, 405, "Method Not Allowed", "Method PUT is not allowed on this path");
     assertThat(response.header("Allow")).contains("GET").contains("POST");
@@ -86,17 +99,27 @@ class ErrorsMockServerTest {
 
   @Test
   void wrongContentTypeIs415() {
-    ApiClient.Response response = api.send("POST", "/v1/agents", dave.key(), "name=x", "text/plain");
+    ApiClient.Response response =
+        api.send("POST", "/v1/agents", dave.key(), "name=x", "text/plain");
 
     assertError(
-        response, 415, "Unsupported Media Type", "Content-Type text/plain is not supported; use application/json");
+        response,
+        415,
+        "Unsupported Media Type",
+        "Content-Type text/plain is not supported; use application/json");
   }
 
   @Test
   void errorsAreJsonEvenWhenTheClientAcceptsOnlyHtml() {
-    assertError(api.getAccepting("/v1/nothing-here", dave.key(), "text/html"),
-        404, "Not Found", "No route for GET /v1/nothing-here");
-    assertError(api.getAccepting("/v1/agents", dave.key(), "text/html"),
-        406, "Not Acceptable", "This endpoint produces application/json");
+    assertError(
+        api.getAccepting("/v1/nothing-here", dave.key(), "text/html"),
+        404,
+        "Not Found",
+        "No route for GET /v1/nothing-here");
+    assertError(
+        api.getAccepting("/v1/agents", dave.key(), "text/html"),
+        406,
+        "Not Acceptable",
+        "This endpoint produces application/json");
   }
 }

@@ -14,15 +14,18 @@ class HealthReportTest {
 
     assertThat(report.healthy()).isTrue();
     assertThat(json.writeValueAsString(report))
-        .isEqualTo("{\"status\":\"ok\",\"checks\":{\"kubernetes\":\"up\",\"informers\":\"synced\"}}");
+        .isEqualTo(
+            "{\"status\":\"ok\",\"checks\":{\"kubernetes\":\"up\",\"informers\":\"synced\"}}");
   }
 
   @Test
   void unavailableNamesTheFailingCheck() {
     assertThat(json.writeValueAsString(HealthReport.readiness(true, false)))
-        .isEqualTo("{\"status\":\"unavailable\",\"checks\":{\"kubernetes\":\"up\",\"informers\":\"syncing\"}}");
+        .isEqualTo(
+            "{\"status\":\"unavailable\",\"checks\":{\"kubernetes\":\"up\",\"informers\":\"syncing\"}}");
     assertThat(json.writeValueAsString(HealthReport.readiness(false, true)))
-        .isEqualTo("{\"status\":\"unavailable\",\"checks\":{\"kubernetes\":\"down\",\"informers\":\"synced\"}}");
+        .isEqualTo(
+            "{\"status\":\"unavailable\",\"checks\":{\"kubernetes\":\"down\",\"informers\":\"synced\"}}");
     assertThat(HealthReport.readiness(false, false).healthy()).isFalse();
   }
 

@@ -42,7 +42,8 @@ class IdempotencyMockServerTest {
   private static SharedApiServer shared;
   private static SseClient sse;
   private static FakeOperator operator;
-  private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   @BeforeAll
   static void startServer() {
@@ -52,24 +53,31 @@ class IdempotencyMockServerTest {
   }
 
   @Test
-  void concurrentDuplicatesOfAStreamingPostStartOneRunAndARepeatReplaysItsStreamFromTheStart() throws Exception {
+  void concurrentDuplicatesOfAStreamingPostStartOneRunAndARepeatReplaysItsStreamFromTheStart()
+      throws Exception {
     TestUser alice = shared.newUser("alice");
     String body = "{\"task\": \"" + FakeOperator.HOLD + " once\"}";
     CountDownLatch go = new CountDownLatch(1);
     List<Future<Optional<String>>> answers = new ArrayList<>();
     try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
       for (int i = 0; i < CONCURRENT; i++) {
-        answers.add(clients.submit((Callable<Optional<String>>) () -> {
-          go.await();
-          try (SseClient.Stream stream = sse.post("/v1/threads", alice.key(), body, Map.of("Idempotency-Key", "k-1"))) {
-            if (stream.status() == 409) {
-              assertThat(stream.body()).contains("still in progress");
-              return Optional.empty();
-            }
-            assertThat(stream.status()).isEqualTo(200);
-            return Optional.of(stream.nextEvent().json().get("thread").get("id").asString());
-          }
-        }));
+        answers.add(
+            clients.submit(
+                (Callable<Optional<String>>)
+                    () -> {
+                      go.await();
+                      try (SseClient.Stream stream =
+                          sse.post(
+                              "/v1/threads", alice.key(), body, Map.of("Idempotency-Key", "k-1"))) {
+                        if (stream.status() == 409) {
+                          assertThat(stream.body()).contains("still in progress");
+                          return Optional.empty();
+                        }
+                        assertThat(stream.status()).isEqualTo(200);
+                        return Optional.of(
+                            stream.nextEvent().json().get("thread").get("id").asString());
+                      }
+                    }));
       }
       go.countDown();
     }
@@ -79,41 +87,62 @@ class IdempotencyMockServerTest {
     }
     assertThat(threadIds).isNotEmpty().containsOnly(threadIds.getFirst());
     assertThat(runs(alice)).hasSize(1);
-    assertThat(shared.client().resources(ConversationThread.class).inNamespace(alice.namespace()).list().getItems())
+    assertThat(
+            shared
+                .client()
+                .resources(ConversationThread.class)
+                .inNamespace(alice.namespace())
+                .list()
+                .getItems())
         .hasSize(1);
 
     Run run = runs(alice).getFirst();
     operator.answer(alice.namespace(), run.getMetadata().getName());
     List<SseClient.Frame> replayed;
-    try (SseClient.Stream repeat = sse.post("/v1/threads", alice.key(), body, Map.of("Idempotency-Key", "k-1"))) {
+    try (SseClient.Stream repeat =
+        sse.post("/v1/threads", alice.key(), body, Map.of("Idempotency-Key", "k-1"))) {
       assertThat(repeat.header("Idempotent-Replayed")).isEqualTo("true");
       replayed = repeat.remainingEvents();
     }
-    assertThat(replayed).extracting(SseClient.Frame::type)
-        .containsExactly("thread.created", "direct.response", "response.completed", "stream.completed");
-    assertThat(replayed.getFirst().json().get("thread").get("id").asString()).isEqualTo(threadIds.getFirst());
+    assertThat(replayed)
+        .extracting(SseClient.Frame::type)
+        .containsExactly(
+            "thread.created", "direct.response", "response.completed", "stream.completed");
+    assertThat(replayed.getFirst().json().get("thread").get("id").asString())
+        .isEqualTo(threadIds.getFirst());
     assertThat(runs(alice)).hasSize(1);
   }
 
   @Test
   void aFollowUpMessageRepeatedJoinsTheFirstRunAndADifferentBodyIs422() {
     TestUser bob = shared.newUser("bob");
-    String threadId = json(post("/v1/threads", bob, "{\"title\": \"empty\"}", null)).get("thread").get("id").asString();
+    String threadId =
+        json(post("/v1/threads", bob, "{\"title\": \"empty\"}", null))
+            .get("thread")
+            .get("id")
+            .asString();
     String path = "/v1/threads/" + threadId + "/messages";
 
     List<SseClient.Frame> first = streamOf(path, bob, "{\"content\": \"hi\"}", "m-1");
     List<SseClient.Frame> repeat = streamOf(path, bob, "{\"content\":  \"hi\"}", "m-1");
 
-    assertThat(first).extracting(SseClient.Frame::type)
-        .containsExactly("response.created", "response.output_item.added", "response.item.completed",
-            "response.completed", "stream.completed");
-    assertThat(repeat).extracting(frame -> frame.id() + frame.data())
+    assertThat(first)
+        .extracting(SseClient.Frame::type)
+        .containsExactly(
+            "response.created",
+            "response.output_item.added",
+            "response.item.completed",
+            "response.completed",
+            "stream.completed");
+    assertThat(repeat)
+        .extracting(frame -> frame.id() + frame.data())
         .isEqualTo(first.stream().map(frame -> frame.id() + frame.data()).toList());
     assertThat(runs(bob)).hasSize(1);
     HttpResponse<String> different = post(path, bob, "{\"content\": \"bye\"}", "m-1");
     assertThat(different.statusCode()).isEqualTo(422);
     assertThat(json(different).get("error").asString()).isEqualTo("Unprocessable Entity");
-    assertThat(json(different).get("message").asString()).contains("Idempotency-Key was already used");
+    assertThat(json(different).get("message").asString())
+        .contains("Idempotency-Key was already used");
     assertThat(runs(bob)).hasSize(1);
   }
 
@@ -121,10 +150,13 @@ class IdempotencyMockServerTest {
   void jsonAnswersAreRepeatedAsTheyWereAndAFailedFirstRequestLeavesTheKeyFree() {
     TestUser carol = shared.newUser("carol");
 
-    HttpResponse<String> invalid = post("/v1/threads", carol, "{\"stream\": false, \"task\": 7, \"schedule\": {}}", "t-1");
+    HttpResponse<String> invalid =
+        post("/v1/threads", carol, "{\"stream\": false, \"task\": 7, \"schedule\": {}}", "t-1");
     assertThat(invalid.statusCode()).isEqualTo(400);
-    HttpResponse<String> first = post("/v1/threads", carol, "{\"task\": \"hi\", \"stream\": false}", "t-1");
-    HttpResponse<String> repeat = post("/v1/threads", carol, "{\"stream\": false, \"task\": \"hi\"}", "t-1");
+    HttpResponse<String> first =
+        post("/v1/threads", carol, "{\"task\": \"hi\", \"stream\": false}", "t-1");
+    HttpResponse<String> repeat =
+        post("/v1/threads", carol, "{\"stream\": false, \"task\": \"hi\"}", "t-1");
 
     assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
     assertThat(repeat.statusCode()).isEqualTo(201);
@@ -136,8 +168,15 @@ class IdempotencyMockServerTest {
     HttpResponse<String> empty = post("/v1/threads", carol, "{\"title\": \"t\"}", "t-2");
     HttpResponse<String> emptyAgain = post("/v1/threads", carol, "{\"title\": \"t\"}", "t-2");
     assertThat(emptyAgain.body()).isEqualTo(empty.body());
-    assertThat(emptyAgain.headers().firstValue("Location")).isEqualTo(empty.headers().firstValue("Location"));
-    assertThat(shared.client().resources(ConversationThread.class).inNamespace(carol.namespace()).list().getItems())
+    assertThat(emptyAgain.headers().firstValue("Location"))
+        .isEqualTo(empty.headers().firstValue("Location"));
+    assertThat(
+            shared
+                .client()
+                .resources(ConversationThread.class)
+                .inNamespace(carol.namespace())
+                .list()
+                .getItems())
         .hasSize(2);
   }
 
@@ -145,7 +184,8 @@ class IdempotencyMockServerTest {
   void aRepeatWhileTheFirstIsInFlightIs409AndAnExpiredOrAbandonedRecordIsTakenOver() {
     TestUser dave = shared.newUser("dave");
     String body = "{\"title\": \"x\"}";
-    RequestFingerprint fingerprint = RequestFingerprint.of("POST", "/v1/threads", JSON.readTree(body));
+    RequestFingerprint fingerprint =
+        RequestFingerprint.of("POST", "/v1/threads", JSON.readTree(body));
     Instant now = Instant.now();
     record(dave, "f-1", IdempotencyRecord.claim(fingerprint.hash(), now, Duration.ofHours(24)));
 
@@ -153,10 +193,18 @@ class IdempotencyMockServerTest {
     assertThat(inFlight.statusCode()).isEqualTo(409);
     assertThat(json(inFlight).get("message").asString()).contains("still in progress");
 
-    record(dave, "f-2", IdempotencyRecord.claim(fingerprint.hash(), now.minus(Duration.ofMinutes(5)), Duration.ofHours(24)));
+    record(
+        dave,
+        "f-2",
+        IdempotencyRecord.claim(
+            fingerprint.hash(), now.minus(Duration.ofMinutes(5)), Duration.ofHours(24)));
     assertThat(post("/v1/threads", dave, body, "f-2").statusCode()).isEqualTo(201);
-    record(dave, "f-3", IdempotencyRecord.claim(fingerprint.hash(), now.minus(Duration.ofHours(25)), Duration.ofHours(24))
-        .done(new StoredResult.Json(201, null, "{\"old\":true}")));
+    record(
+        dave,
+        "f-3",
+        IdempotencyRecord.claim(
+                fingerprint.hash(), now.minus(Duration.ofHours(25)), Duration.ofHours(24))
+            .done(new StoredResult.Json(201, null, "{\"old\":true}")));
     HttpResponse<String> afterExpiry = post("/v1/threads", dave, body, "f-3");
     assertThat(afterExpiry.statusCode()).isEqualTo(201);
     assertThat(json(afterExpiry).has("thread")).isTrue();
@@ -166,36 +214,59 @@ class IdempotencyMockServerTest {
   @Test
   void schedulesAndTheirTriggerAndEnvironmentBuildsAreIdempotentToo() {
     TestUser erin = shared.newUser("erin");
-    String schedule = "{\"name\": \"Nightly\", \"task\": \"hi\", \"scheduleType\": \"recurring\", \"cronExpression\": \"0 3 * * *\"}";
+    String schedule =
+        "{\"name\": \"Nightly\", \"task\": \"hi\", \"scheduleType\": \"recurring\","
+            + " \"cronExpression\": \"0 3 * * *\"}";
 
     HttpResponse<String> created = post("/v1/schedules", erin, schedule, "s-1");
     HttpResponse<String> again = post("/v1/schedules", erin, schedule, "s-1");
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     assertThat(again.statusCode()).isEqualTo(201);
     assertThat(again.body()).isEqualTo(created.body());
-    assertThat(post("/v1/schedules", erin, schedule.replace("Nightly", "Daily"), "s-1").statusCode()).isEqualTo(422);
+    assertThat(
+            post("/v1/schedules", erin, schedule.replace("Nightly", "Daily"), "s-1").statusCode())
+        .isEqualTo(422);
     String scheduleId = json(created).get("schedule").get("id").asString();
-    assertThat(shared.client().resources(dev.threadline.crds.schedule.Schedule.class).inNamespace(erin.namespace())
-        .list().getItems()).hasSize(1);
+    assertThat(
+            shared
+                .client()
+                .resources(dev.threadline.crds.schedule.Schedule.class)
+                .inNamespace(erin.namespace())
+                .list()
+                .getItems())
+        .hasSize(1);
 
     String trigger = "/v1/schedules/" + scheduleId + "/trigger";
     HttpResponse<String> triggered = post(trigger, erin, null, "tr-1");
     HttpResponse<String> triggeredAgain = post(trigger, erin, null, "tr-1");
     assertThat(triggered.statusCode()).as(triggered.body()).isEqualTo(200);
     assertThat(triggeredAgain.body()).isEqualTo(triggered.body());
-    assertThat(shared.client().resources(ConversationThread.class).inNamespace(erin.namespace()).list().getItems())
+    assertThat(
+            shared
+                .client()
+                .resources(ConversationThread.class)
+                .inNamespace(erin.namespace())
+                .list()
+                .getItems())
         .hasSize(1);
-    assertThat(post(trigger, erin, null, "tr-2").statusCode()).as("a new key is a new firing").isEqualTo(200);
+    assertThat(post(trigger, erin, null, "tr-2").statusCode())
+        .as("a new key is a new firing")
+        .isEqualTo(200);
 
     HttpResponse<String> environment = post("/environments", erin, "{\"name\": \"idem\"}", null);
-    String build = "/environments/" + json(environment).get("environment").get("id").asString() + "/build";
+    String build =
+        "/environments/" + json(environment).get("environment").get("id").asString() + "/build";
     HttpResponse<String> accepted = post(build, erin, null, "b-1");
     HttpResponse<String> acceptedAgain = post(build, erin, null, "b-1");
     assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
-    assertThat(acceptedAgain.statusCode()).as("the first answer, not 'build already in progress'").isEqualTo(202);
+    assertThat(acceptedAgain.statusCode())
+        .as("the first answer, not 'build already in progress'")
+        .isEqualTo(202);
     assertThat(acceptedAgain.body()).isEqualTo(accepted.body());
     assertThat(post(build, erin, null, "b-2").statusCode()).isEqualTo(409);
-    assertThat(post(build + "?force=true", erin, null, "b-1").statusCode()).as("another path").isEqualTo(422);
+    assertThat(post(build + "?force=true", erin, null, "b-1").statusCode())
+        .as("another path")
+        .isEqualTo(422);
   }
 
   @Test
@@ -211,23 +282,33 @@ class IdempotencyMockServerTest {
   }
 
   private static void record(TestUser user, String key, IdempotencyRecord state) {
-    shared.client().configMaps().inNamespace(user.namespace())
-        .resource(state.toConfigMap(user.namespace(), IdempotencyKeys.recordName(key))).create();
+    shared
+        .client()
+        .configMaps()
+        .inNamespace(user.namespace())
+        .resource(state.toConfigMap(user.namespace(), IdempotencyKeys.recordName(key)))
+        .create();
   }
 
-  private static List<SseClient.Frame> streamOf(String path, TestUser user, String body, String key) {
-    try (SseClient.Stream stream = sse.post(path, user.key(), body, Map.of("Idempotency-Key", key))) {
+  private static List<SseClient.Frame> streamOf(
+      String path, TestUser user, String body, String key) {
+    try (SseClient.Stream stream =
+        sse.post(path, user.key(), body, Map.of("Idempotency-Key", key))) {
       assertThat(stream.status()).isEqualTo(200);
       return stream.remainingEvents();
     }
   }
 
   private static HttpResponse<String> post(String path, TestUser user, String body, String key) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(shared.baseUrl() + path))
-        .header("Authorization", "Bearer " + user.key())
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json")
-        .POST(body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(shared.baseUrl() + path))
+            .header("Authorization", "Bearer " + user.key())
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json")
+            .POST(
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
     if (key != null) {
       request.header("Idempotency-Key", key);
     }

@@ -23,38 +23,47 @@ class PageRequestTest {
   }
 
   @ParameterizedTest
-  @CsvSource(nullValues = "NULL", delimiter = '|', value = {
-      "0            | NULL | limit must be between 1 and 100",
-      "101          | NULL | limit must be between 1 and 100",
-      "-5           | NULL | limit must be between 1 and 100",
-      "99999999999  | NULL | limit must be between 1 and 100",
-      "abc          | NULL | limit must be a number",
-      "''           | NULL | limit must be a number",
-      "2.5          | NULL | limit must be a whole number",
-      "1e2          | NULL | limit must be a whole number",
-      "10           | -1   | offset must be 0 or greater",
-      "10           | x    | offset must be a number"})
+  @CsvSource(
+      nullValues = "NULL",
+      delimiter = '|',
+      value = {
+        "0            | NULL | limit must be between 1 and 100",
+        "101          | NULL | limit must be between 1 and 100",
+        "-5           | NULL | limit must be between 1 and 100",
+        "99999999999  | NULL | limit must be between 1 and 100",
+        "abc          | NULL | limit must be a number",
+        "''           | NULL | limit must be a number",
+        "2.5          | NULL | limit must be a whole number",
+        "1e2          | NULL | limit must be a whole number",
+        "10           | -1   | offset must be 0 or greater",
+        "10           | x    | offset must be a number"
+      })
   void rejectsBadValuesNamingTheParameter(String limit, String offset, String message) {
     assertThatThrownBy(() -> PageRequest.parse(limit, offset))
-        .isInstanceOfSatisfying(ApiException.class, e -> {
-          assertThat(e.kind()).isEqualTo(ErrorKind.BAD_REQUEST);
-          assertThat(e.getMessage()).isEqualTo(message);
-        });
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(ErrorKind.BAD_REQUEST);
+              assertThat(e.getMessage()).isEqualTo(message);
+            });
   }
 
   @Test
   void endpointsMayChooseTheirOwnLimits() {
     assertThat(PageRequest.parse(null, null, 20, 500)).isEqualTo(new PageRequest(20, 0));
     assertThat(PageRequest.parse("500", null, 20, 500).limit()).isEqualTo(500);
-    assertThatThrownBy(() -> PageRequest.parse("501", null, 20, 500)).hasMessage("limit must be between 1 and 500");
+    assertThatThrownBy(() -> PageRequest.parse("501", null, 20, 500))
+        .hasMessage("limit must be between 1 and 500");
   }
 
   @Test
   void applyCutsThePageAndCountsEverything() {
     List<Integer> items = List.of(1, 2, 3, 4, 5);
 
-    assertThat(new PageRequest(2, 0).apply(items)).isEqualTo(ListEnvelope.of(List.of(1, 2), true, 5));
-    assertThat(new PageRequest(2, 2).apply(items)).isEqualTo(ListEnvelope.of(List.of(3, 4), true, 5));
+    assertThat(new PageRequest(2, 0).apply(items))
+        .isEqualTo(ListEnvelope.of(List.of(1, 2), true, 5));
+    assertThat(new PageRequest(2, 2).apply(items))
+        .isEqualTo(ListEnvelope.of(List.of(3, 4), true, 5));
     assertThat(new PageRequest(2, 4).apply(items)).isEqualTo(ListEnvelope.of(List.of(5), false, 5));
     assertThat(new PageRequest(5, 0).apply(items)).isEqualTo(ListEnvelope.of(items, false, 5));
     assertThat(new PageRequest(2, 9).apply(items)).isEqualTo(ListEnvelope.of(List.of(), false, 5));
@@ -65,7 +74,11 @@ class PageRequestTest {
   void envelopeMapsItemsAndCarriesStats() {
     record Stats(long total, long enabled, long disabled) implements ListStats {}
 
-    ListEnvelope<String> page = new PageRequest(2, 0).apply(List.of(1, 2, 3)).map(i -> "#" + i).withStats(new Stats(3, 2, 1));
+    ListEnvelope<String> page =
+        new PageRequest(2, 0)
+            .apply(List.of(1, 2, 3))
+            .map(i -> "#" + i)
+            .withStats(new Stats(3, 2, 1));
 
     assertThat(page.object()).isEqualTo("list");
     assertThat(page.data()).containsExactly("#1", "#2");

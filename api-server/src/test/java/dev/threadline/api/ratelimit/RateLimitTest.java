@@ -16,14 +16,16 @@ class RateLimitTest {
   @ParameterizedTest
   @ValueSource(strings = {"20", "20/", "/60", "a/b", "1/2/3"})
   void malformedLimitsAreRefusedWithTheExpectedShape(String text) {
-    assertThatThrownBy(() -> RateLimit.parse(text)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> RateLimit.parse(text))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("20/60");
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"0/60", "20/0"})
   void aLimitThatWouldRefuseEverythingIsRefused(String text) {
-    assertThatThrownBy(() -> RateLimit.parse(text)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> RateLimit.parse(text))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("at least 1");
   }
 }

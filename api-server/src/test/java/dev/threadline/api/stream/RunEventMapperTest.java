@@ -20,77 +20,146 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every run event type, on each route, through a fresh mapper: the contract events it yields,
- * as exact JSON. Single quotes stand for double quotes to keep the table readable.
+ * Every run event type, on each route, through a fresh mapper: the contract events it yields, as
+ * exact JSON. Single quotes stand for double quotes to keep the table readable.
  */
 class RunEventMapperTest {
-  private static final String STARTING = "{'type':'computer.starting','threadId':'thread_abc','userId':'u-1'}";
-  private static final String RESPONSE_STARTED = "{'type':'response.started','response':{'id':'run_abc-1',"
-      + "'thread_id':'thread_abc','user_id':'u-1','workspace_id':'workspace_abc','model':'scripted',"
-      + "'execution_mode':'containerized','created_at':1767225600,'status':'in_progress'}}";
-  private static final String COMPLETED = "{'type':'response.completed','response':{'id':'run_abc-1',"
-      + "'thread_id':'thread_abc','status':'completed','duration_ms':2000,'usage':{'input_tokens':10,"
-      + "'output_tokens':5,'cached_tokens':1,'total_tokens':15},'completed_at':1767225602}}";
+  private static final String STARTING =
+      "{'type':'computer.starting','threadId':'thread_abc','userId':'u-1'}";
+  private static final String RESPONSE_STARTED =
+      "{'type':'response.started','response':{'id':'run_abc-1',"
+          + "'thread_id':'thread_abc','user_id':'u-1','workspace_id':'workspace_abc','model':'scripted',"
+          + "'execution_mode':'containerized','created_at':1767225600,'status':'in_progress'}}";
+  private static final String COMPLETED =
+      "{'type':'response.completed','response':{'id':'run_abc-1',"
+          + "'thread_id':'thread_abc','status':'completed','duration_ms':2000,'usage':{'input_tokens':10,"
+          + "'output_tokens':5,'cached_tokens':1,'total_tokens':15},'completed_at':1767225602}}";
   private static final String STREAM_COMPLETED = "{'type':'stream.completed'}";
 
   static Stream<Arguments> table() {
     return Stream.of(
-        row("computer", "started", "{'route':'computer','reason':'runs commands','model':'scripted'}", STARTING),
-        row("computer", "started", "{'run_id':'run-abc-1','model':'scripted','workspace':'/workspace'}", STARTING),
-        row("computer", "planning", "{'text':'First list, then write'}", STARTING,
-            "{'type':'response.item.completed','item':{'type':'planning','id':'planning_abc-1-7','role':'assistant',"
-                + "'status':'completed','content':{'text':'First list, then write'}}}",
+        row(
+            "computer",
+            "started",
+            "{'route':'computer','reason':'runs commands','model':'scripted'}",
+            STARTING),
+        row(
+            "computer",
+            "started",
+            "{'run_id':'run-abc-1','model':'scripted','workspace':'/workspace'}",
+            STARTING),
+        row(
+            "computer",
+            "planning",
+            "{'text':'First list, then write'}",
+            STARTING,
+            "{'type':'response.item.completed','item':{'type':'planning','id':'planning_abc-1-7','role':'assistant','status':'completed','content':{'text':'First"
+                + " list, then write'}}}",
             RESPONSE_STARTED),
-        row("computer", "reasoning", "{'text':'ls first'}", STARTING, RESPONSE_STARTED,
+        row(
+            "computer",
+            "reasoning",
+            "{'text':'ls first'}",
+            STARTING,
+            RESPONSE_STARTED,
             "{'type':'response.item.completed','item':{'type':'reasoning','id':'reasoning_abc-1-7',"
                 + "'status':'completed','content':{'text':'ls first'}}}"),
-        row("computer", "message", "{'role':'assistant','text':'Done'}", STARTING, RESPONSE_STARTED,
+        row(
+            "computer",
+            "message",
+            "{'role':'assistant','text':'Done'}",
+            STARTING,
+            RESPONSE_STARTED,
             "{'type':'response.item.completed','item':{'type':'message','id':'msg_abc-1-7','role':'assistant',"
                 + "'status':'completed','content':[{'type':'text','text':'Done'}]}}"),
-        row("computer", "tool_call", "{'id':'tool_1','status':'completed','tool':{'type':'command_execution',"
+        row(
+            "computer",
+            "tool_call",
+            "{'id':'tool_1','status':'completed','tool':{'type':'command_execution',"
                 + "'name':'bash','command':'ls','output':'a.txt','exit_code':0},'duration_ms':12}",
-            STARTING, RESPONSE_STARTED,
+            STARTING,
+            RESPONSE_STARTED,
             "{'type':'response.item.completed','item':{'type':'tool_call','id':'tool_abc-1-7','status':'completed',"
                 + "'tool':{'type':'command_execution','name':'bash','command':'ls','output':'a.txt','exit_code':0},"
                 + "'metadata':{'duration_ms':12}}}"),
-        row("computer", "tool_call", "{'id':'tool_2','status':'failed','tool':{'type':'file_read','name':'read',"
+        row(
+            "computer",
+            "tool_call",
+            "{'id':'tool_2','status':'failed','tool':{'type':'file_read','name':'read',"
                 + "'path':'x.txt','output':'no such file'},'duration_ms':1}",
-            STARTING, RESPONSE_STARTED,
-            "{'type':'response.item.completed','item':{'type':'tool_call','id':'tool_abc-1-7','status':'failed',"
-                + "'tool':{'type':'file_read','name':'read','path':'x.txt','output':'no such file'},"
-                + "'metadata':{'duration_ms':1}}}"),
-        row("computer", "file_change", "{'path':'a.txt','change':'modify','additions':3,'deletions':1}",
-            STARTING, RESPONSE_STARTED,
+            STARTING,
+            RESPONSE_STARTED,
+            "{'type':'response.item.completed','item':{'type':'tool_call','id':'tool_abc-1-7','status':'failed','tool':{'type':'file_read','name':'read','path':'x.txt','output':'no"
+                + " such file'},'metadata':{'duration_ms':1}}}"),
+        row(
+            "computer",
+            "file_change",
+            "{'path':'a.txt','change':'modify','additions':3,'deletions':1}",
+            STARTING,
+            RESPONSE_STARTED,
             "{'type':'response.item.completed','item':{'type':'file_change','id':'file_abc-1-7','status':'completed',"
                 + "'path':'a.txt','change':'modify','additions':3,'deletions':1}}"),
-        row("computer", "setup", "{'text':'Attachments placed'}", STARTING, RESPONSE_STARTED,
-            "{'type':'response.item.completed','item':{'type':'setup','id':'setup_abc-1-7','status':'completed',"
-                + "'content':{'text':'Attachments placed'}}}"),
-        row("computer", "error", "{'message':'MCP server slow'}", STARTING, RESPONSE_STARTED,
-            "{'type':'response.item.completed','item':{'type':'error','id':'error_abc-1-7','status':'completed',"
-                + "'error':{'message':'MCP server slow'}}}"),
+        row(
+            "computer",
+            "setup",
+            "{'text':'Attachments placed'}",
+            STARTING,
+            RESPONSE_STARTED,
+            "{'type':'response.item.completed','item':{'type':'setup','id':'setup_abc-1-7','status':'completed','content':{'text':'Attachments"
+                + " placed'}}}"),
+        row(
+            "computer",
+            "error",
+            "{'message':'MCP server slow'}",
+            STARTING,
+            RESPONSE_STARTED,
+            "{'type':'response.item.completed','item':{'type':'error','id':'error_abc-1-7','status':'completed','error':{'message':'MCP"
+                + " server slow'}}}"),
         row("computer", "usage", "{'input_tokens':4,'output_tokens':2,'cached_tokens':0}"),
-        row("computer", "result", "{'response':'Done','actions':['ls'],'usage':{'input_tokens':10,"
-            + "'output_tokens':5,'cached_tokens':1},'diffs':[],'duration_ms':2000}", COMPLETED, STREAM_COMPLETED),
-        row("computer", "failed", "{'code':'execution_timeout','message':'Took too long'}",
-            "{'type':'response.failed','response':{'id':'run_abc-1','thread_id':'thread_abc','status':'failed',"
-                + "'error':{'message':'Took too long','code':'execution_timeout'},'duration_ms':2000,"
-                + "'failed_at':1767225602}}", STREAM_COMPLETED),
+        row(
+            "computer",
+            "result",
+            "{'response':'Done','actions':['ls'],'usage':{'input_tokens':10,"
+                + "'output_tokens':5,'cached_tokens':1},'diffs':[],'duration_ms':2000}",
+            COMPLETED,
+            STREAM_COMPLETED),
+        row(
+            "computer",
+            "failed",
+            "{'code':'execution_timeout','message':'Took too long'}",
+            "{'type':'response.failed','response':{'id':'run_abc-1','thread_id':'thread_abc','status':'failed','error':{'message':'Took"
+                + " too long','code':'execution_timeout'},'duration_ms':2000,"
+                + "'failed_at':1767225602}}",
+            STREAM_COMPLETED),
         row("computer", "something_new", "{'x':1}"),
         row("direct", "started", "{'route':'direct','reason':'a greeting','model':'scripted'}"),
-        row("direct", "message", "{'role':'assistant','text':'Hello!'}",
+        row(
+            "direct",
+            "message",
+            "{'role':'assistant','text':'Hello!'}",
             "{'type':'direct.response','message':'Hello!','threadId':'thread_abc','userId':'u-1'}"),
-        row("direct", "result", "{'phase':'completed','durationMs':2000,'usage':{'inputTokens':10,"
+        row(
+            "direct",
+            "result",
+            "{'phase':'completed','durationMs':2000,'usage':{'inputTokens':10,"
                 + "'outputTokens':5,'cachedTokens':1}}",
-            "{'type':'direct.response','message':'Hello from status','threadId':'thread_abc','userId':'u-1'}",
-            COMPLETED, STREAM_COMPLETED),
-        row("direct", "failed", "{'error':{'code':'usage_exhausted','message':'Allowance used up'},"
+            "{'type':'direct.response','message':'Hello from"
+                + " status','threadId':'thread_abc','userId':'u-1'}",
+            COMPLETED,
+            STREAM_COMPLETED),
+        row(
+            "direct",
+            "failed",
+            "{'error':{'code':'usage_exhausted','message':'Allowance used up'},"
                 + "'phase':'failed','durationMs':2000}",
-            "{'type':'response.failed','response':{'id':'run_abc-1','thread_id':'thread_abc','status':'failed',"
-                + "'error':{'message':'Allowance used up','code':'usage_exhausted'},'duration_ms':2000,"
-                + "'failed_at':1767225602}}", STREAM_COMPLETED),
+            "{'type':'response.failed','response':{'id':'run_abc-1','thread_id':'thread_abc','status':'failed','error':{'message':'Allowance"
+                + " used up','code':'usage_exhausted'},'duration_ms':2000,'failed_at':1767225602}}",
+            STREAM_COMPLETED),
         row("direct", "usage", "{'inputTokens':1}"),
-        row("direct", "reasoning", "{'text':'thinking'}",
+        row(
+            "direct",
+            "reasoning",
+            "{'text':'thinking'}",
             "{'type':'response.item.completed','item':{'type':'reasoning','id':'reasoning_abc-1-7',"
                 + "'status':'completed','content':{'text':'thinking'}}}"));
   }
@@ -105,8 +174,12 @@ class RunEventMapperTest {
 
     List<StreamEvent> events = new RunEventMapper("u-1").map(run, event(7, type, data));
 
-    assertThat(events).extracting(event -> event.json().toString()).containsExactlyElementsOf(expected);
-    assertThat(events).allSatisfy(event -> assertThat(event.json().get("type").asString()).isEqualTo(event.type()));
+    assertThat(events)
+        .extracting(event -> event.json().toString())
+        .containsExactlyElementsOf(expected);
+    assertThat(events)
+        .allSatisfy(
+            event -> assertThat(event.json().get("type").asString()).isEqualTo(event.type()));
   }
 
   @Test
@@ -115,14 +188,27 @@ class RunEventMapperTest {
     Run run = run("computer", "completed");
 
     List<String> types = new ArrayList<>();
-    for (RunEvent event : List.of(event(1, "started", "{'route':'computer'}"), event(2, "planning", "{'text':'p'}"),
-        event(3, "tool_call", "{'tool':{'type':'command_execution','command':'ls','output':''}}"),
-        event(4, "message", "{'text':'m'}"), event(5, "result", "{}"), event(6, "message", "{'text':'late'}"))) {
+    for (RunEvent event :
+        List.of(
+            event(1, "started", "{'route':'computer'}"),
+            event(2, "planning", "{'text':'p'}"),
+            event(
+                3, "tool_call", "{'tool':{'type':'command_execution','command':'ls','output':''}}"),
+            event(4, "message", "{'text':'m'}"),
+            event(5, "result", "{}"),
+            event(6, "message", "{'text':'late'}"))) {
       mapper.map(run, event).forEach(mapped -> types.add(mapped.type()));
     }
 
-    assertThat(types).containsExactly("computer.starting", "response.item.completed", "response.started",
-        "response.item.completed", "response.item.completed", "response.completed", "stream.completed");
+    assertThat(types)
+        .containsExactly(
+            "computer.starting",
+            "response.item.completed",
+            "response.started",
+            "response.item.completed",
+            "response.item.completed",
+            "response.completed",
+            "stream.completed");
     assertThat(mapper.finished()).isTrue();
     assertThat(mapper.finish(run)).isEmpty();
   }
@@ -134,19 +220,27 @@ class RunEventMapperTest {
     run.getMetadata().setAnnotations(java.util.Map.of("threadline.dev/posted-to-thread", "true"));
 
     List<String> json = new ArrayList<>();
-    for (RunEvent event : List.of(event(1, "started", "{'route':'direct'}"), event(2, "message", "{'text':'Hi!'}"),
-        event(3, "result", "{}"))) {
+    for (RunEvent event :
+        List.of(
+            event(1, "started", "{'route':'direct'}"),
+            event(2, "message", "{'text':'Hi!'}"),
+            event(3, "result", "{}"))) {
       mapper.map(run, event).forEach(mapped -> json.add(mapped.json().toString()));
     }
 
-    assertThat(json).containsExactly(
-        quoted("{'type':'response.created','response':{'id':'run_abc-1','object':'response','thread_id':'thread_abc',"
-            + "'model':'scripted','created_at':1767225601,'status':'in_progress'}}"),
-        quoted("{'type':'response.output_item.added','item':{'type':'message','id':'msg_abc-1-2','role':'assistant',"
-            + "'status':'in_progress','content':[]}}"),
-        quoted("{'type':'response.item.completed','item':{'type':'message','id':'msg_abc-1-2','role':'assistant',"
-            + "'status':'completed','content':[{'type':'text','text':'Hi!'}]}}"),
-        quoted(COMPLETED), quoted(STREAM_COMPLETED));
+    assertThat(json)
+        .containsExactly(
+            quoted(
+                "{'type':'response.created','response':{'id':'run_abc-1','object':'response','thread_id':'thread_abc',"
+                    + "'model':'scripted','created_at':1767225601,'status':'in_progress'}}"),
+            quoted(
+                "{'type':'response.output_item.added','item':{'type':'message','id':'msg_abc-1-2','role':'assistant',"
+                    + "'status':'in_progress','content':[]}}"),
+            quoted(
+                "{'type':'response.item.completed','item':{'type':'message','id':'msg_abc-1-2','role':'assistant',"
+                    + "'status':'completed','content':[{'type':'text','text':'Hi!'}]}}"),
+            quoted(COMPLETED),
+            quoted(STREAM_COMPLETED));
   }
 
   @Test
@@ -155,13 +249,27 @@ class RunEventMapperTest {
     Run cancelled = run(null, "cancelled");
     cancelled.getStatus().setError(null);
 
-    assertThat(new RunEventMapper("u-1").finish(answered)).extracting(event -> event.json().toString())
-        .containsExactly(quoted("{'type':'direct.response','message':'Hello from status','threadId':'thread_abc',"
-            + "'userId':'u-1'}"), quoted(COMPLETED), quoted(STREAM_COMPLETED));
-    assertThat(new RunEventMapper("u-1").finish(cancelled)).extracting(StreamEvent::type)
+    assertThat(new RunEventMapper("u-1").finish(answered))
+        .extracting(event -> event.json().toString())
+        .containsExactly(
+            quoted(
+                "{'type':'direct.response','message':'Hello from status','threadId':'thread_abc',"
+                    + "'userId':'u-1'}"),
+            quoted(COMPLETED),
+            quoted(STREAM_COMPLETED));
+    assertThat(new RunEventMapper("u-1").finish(cancelled))
+        .extracting(StreamEvent::type)
         .containsExactly("response.failed", "stream.completed");
-    assertThat(new RunEventMapper("u-1").finish(cancelled).getFirst().json().get("response").get("error")
-        .get("code").asString()).isEqualTo("cancelled");
+    assertThat(
+            new RunEventMapper("u-1")
+                .finish(cancelled)
+                .getFirst()
+                .json()
+                .get("response")
+                .get("error")
+                .get("code")
+                .asString())
+        .isEqualTo("cancelled");
     assertThat(new RunEventMapper("u-1").finish(run("direct", "running"))).isEmpty();
   }
 
@@ -169,35 +277,53 @@ class RunEventMapperTest {
   void progressStreamsOnlyEventsItHasNotSeen() {
     RunProgress progress = new RunProgress("u-1");
     Run running = run("computer", "running");
-    running.getStatus().setEvents(List.of(event(1, "started", "{'route':'computer'}"), event(2, "planning", "{'text':'p'}")));
+    running
+        .getStatus()
+        .setEvents(
+            List.of(
+                event(1, "started", "{'route':'computer'}"), event(2, "planning", "{'text':'p'}")));
     Run done = run("computer", "completed");
-    done.getStatus().setEvents(List.of(event(1, "started", "{'route':'computer'}"), event(2, "planning", "{'text':'p'}"),
-        event(3, "message", "{'text':'m'}"), event(4, "result", "{}")));
+    done.getStatus()
+        .setEvents(
+            List.of(
+                event(1, "started", "{'route':'computer'}"),
+                event(2, "planning", "{'text':'p'}"),
+                event(3, "message", "{'text':'m'}"),
+                event(4, "result", "{}")));
 
     List<StreamFrame> first = progress.advance(running);
-    assertThat(first).extracting(frame -> frame.event().type())
+    assertThat(first)
+        .extracting(frame -> frame.event().type())
         .containsExactly("computer.starting", "response.item.completed", "response.started");
-    assertThat(first).extracting(frame -> frame.cursor().toString())
+    assertThat(first)
+        .extracting(frame -> frame.cursor().toString())
         .containsExactly("run_abc-1:1:0", "run_abc-1:2:0", "run_abc-1:2:1");
     assertThat(progress.advance(running)).isEmpty();
     assertThat(progress.finished()).isFalse();
     List<StreamFrame> rest = progress.advance(done);
-    assertThat(rest).extracting(frame -> frame.event().type())
+    assertThat(rest)
+        .extracting(frame -> frame.event().type())
         .containsExactly("response.item.completed", "response.completed", "stream.completed");
-    assertThat(rest).extracting(frame -> frame.cursor().toString())
+    assertThat(rest)
+        .extracting(frame -> frame.cursor().toString())
         .containsExactly("run_abc-1:3:0", "run_abc-1:4:0", "run_abc-1:4:1");
     assertThat(progress.finished()).isTrue();
     assertThat(progress.advance(done)).isEmpty();
   }
 
   private static Arguments row(String route, String type, String data, String... expected) {
-    return Arguments.of(route, type, data, Stream.of(expected).map(RunEventMapperTest::quoted).toList());
+    return Arguments.of(
+        route, type, data, Stream.of(expected).map(RunEventMapperTest::quoted).toList());
   }
 
   private static Run run(String route, String phase) {
     Run run = new Run();
-    run.setMetadata(new ObjectMetaBuilder().withName("run-abc-1").withNamespace("ns")
-        .withCreationTimestamp("2026-01-01T00:00:00Z").build());
+    run.setMetadata(
+        new ObjectMetaBuilder()
+            .withName("run-abc-1")
+            .withNamespace("ns")
+            .withCreationTimestamp("2026-01-01T00:00:00Z")
+            .build());
     RunSpec spec = new RunSpec();
     spec.setThread("thread-abc");
     spec.setSequence(1L);

@@ -17,34 +17,53 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Cursors depend only on the log: however a stream sees the run's versions, each event keeps its id. */
+/**
+ * Cursors depend only on the log: however a stream sees the run's versions, each event keeps its
+ * id.
+ */
 class RunProgressTest {
   private static final List<String> COMPUTER_LOG =
       List.of("started", "planning", "setup", "tool_call", "usage", "message", "result");
 
   @Test
   void everyWayOfSeeingTheLogGivesTheSameEventsAtTheSameCursors() {
-    List<String> whole = describe(new RunProgress("u").advance(computerRun(COMPUTER_LOG.size(), true, 0)));
+    List<String> whole =
+        describe(new RunProgress("u").advance(computerRun(COMPUTER_LOG.size(), true, 0)));
 
     List<String> stepByStep = new ArrayList<>();
     RunProgress progress = new RunProgress("u");
     for (int entries = 0; entries <= COMPUTER_LOG.size(); entries++) {
-      stepByStep.addAll(describe(progress.advance(computerRun(entries, entries == COMPUTER_LOG.size(), 0))));
+      stepByStep.addAll(
+          describe(progress.advance(computerRun(entries, entries == COMPUTER_LOG.size(), 0))));
       // a repeated version changes nothing
-      stepByStep.addAll(describe(progress.advance(computerRun(entries, entries == COMPUTER_LOG.size(), 0))));
+      stepByStep.addAll(
+          describe(progress.advance(computerRun(entries, entries == COMPUTER_LOG.size(), 0))));
     }
 
-    assertThat(stepByStep).isEqualTo(whole).containsExactly(
-        "1:0 computer.starting", "2:0 response.item.completed", "2:1 response.started", "3:0 response.item.completed",
-        "4:0 response.item.completed", "6:0 response.item.completed", "7:0 response.completed", "7:1 stream.completed");
+    assertThat(stepByStep)
+        .isEqualTo(whole)
+        .containsExactly(
+            "1:0 computer.starting",
+            "2:0 response.item.completed",
+            "2:1 response.started",
+            "3:0 response.item.completed",
+            "4:0 response.item.completed",
+            "6:0 response.item.completed",
+            "7:0 response.completed",
+            "7:1 stream.completed");
   }
 
   @Test
   void aLogThatLostItsStartDoesNotInventTheStartAtALaterPosition() {
-    List<String> frames = describe(new RunProgress("u").advance(computerRun(COMPUTER_LOG.size(), true, 3)));
+    List<String> frames =
+        describe(new RunProgress("u").advance(computerRun(COMPUTER_LOG.size(), true, 3)));
 
-    assertThat(frames).containsExactly(
-        "4:0 response.item.completed", "6:0 response.item.completed", "7:0 response.completed", "7:1 stream.completed");
+    assertThat(frames)
+        .containsExactly(
+            "4:0 response.item.completed",
+            "6:0 response.item.completed",
+            "7:0 response.completed",
+            "7:1 stream.completed");
   }
 
   @Test
@@ -65,21 +84,29 @@ class RunProgressTest {
     Run run = computerRun(COMPUTER_LOG.size(), true, 3);
 
     assertThatThrownBy(() -> RunResumption.requireRetained(run, new EventCursor("run_abc-1", 3, 0)))
-        .isInstanceOfSatisfying(ApiException.class, gone -> {
-          assertThat(gone.kind()).isEqualTo(ErrorKind.GONE);
-          assertThat(gone.getMessage()).contains("before run_abc-1:4:0 are no longer kept")
-              .contains("reconnect without Last-Event-ID to get the run's current state");
-        });
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            gone -> {
+              assertThat(gone.kind()).isEqualTo(ErrorKind.GONE);
+              assertThat(gone.getMessage())
+                  .contains("before run_abc-1:4:0 are no longer kept")
+                  .contains("reconnect without Last-Event-ID to get the run's current state");
+            });
     RunResumption.requireRetained(run, new EventCursor("run_abc-1", 4, 0));
     RunResumption.requireRetained(computerRun(2, false, 0), new EventCursor("run_abc-1", 0, 0));
   }
 
   private static List<String> describe(List<StreamFrame> frames) {
-    return frames.stream().map(frame -> frame.cursor().seq() + ":" + frame.cursor().index() + " " + frame.event().type())
+    return frames.stream()
+        .map(frame ->
+            frame.cursor().seq() + ":" + frame.cursor().index() + " " + frame.event().type())
         .toList();
   }
 
-  /** The first {@code entries} entries of a computer run's log, of which the first {@code dropped} are gone. */
+  /**
+   * The first {@code entries} entries of a computer run's log, of which the first {@code dropped}
+   * are gone.
+   */
   private static Run computerRun(int entries, boolean finished, int dropped) {
     List<RunEvent> log = new ArrayList<>();
     for (int seq = dropped + 1; seq <= entries; seq++) {
@@ -107,8 +134,12 @@ class RunProgressTest {
 
   private static Run run(List<RunEvent> log, long dropped) {
     Run run = new Run();
-    run.setMetadata(new ObjectMetaBuilder().withName("run-abc-1").withNamespace("ns")
-        .withCreationTimestamp("2026-01-01T00:00:00Z").build());
+    run.setMetadata(
+        new ObjectMetaBuilder()
+            .withName("run-abc-1")
+            .withNamespace("ns")
+            .withCreationTimestamp("2026-01-01T00:00:00Z")
+            .build());
     RunSpec spec = new RunSpec();
     spec.setThread("thread-abc");
     spec.setSequence(1L);

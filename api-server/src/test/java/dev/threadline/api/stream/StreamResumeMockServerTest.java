@@ -45,13 +45,17 @@ class StreamResumeMockServerTest {
   void fiftyRandomCutsEachResumeWithEveryRemainingEventExactlyOnce() {
     TestUser alice = shared.newUser("alice");
     List<SseClient.Frame> uninterrupted;
-    try (SseClient.Stream stream = sse.post("/v1/threads", alice.key(), "{\"task\": \"[computer] write notes\"}")) {
+    try (SseClient.Stream stream =
+        sse.post("/v1/threads", alice.key(), "{\"task\": \"[computer] write notes\"}")) {
       uninterrupted = stream.remainingEvents();
     }
     String threadId = uninterrupted.getFirst().json().get("thread").get("id").asString();
     String path = "/v1/threads/" + threadId + "/stream";
     List<String> afterThreadCreated = describe(uninterrupted.subList(1, uninterrupted.size()));
-    assertThat(uninterrupted).extracting(SseClient.Frame::id).doesNotHaveDuplicates().doesNotContainNull();
+    assertThat(uninterrupted)
+        .extracting(SseClient.Frame::id)
+        .doesNotHaveDuplicates()
+        .doesNotContainNull();
     // Joining without a cursor replays the run from its start: the same events under the same ids.
     assertThat(describe(read(path, alice, Map.of()))).isEqualTo(afterThreadCreated);
 
@@ -72,7 +76,9 @@ class StreamResumeMockServerTest {
 
       List<String> union = new ArrayList<>(describe(before));
       union.addAll(describe(after));
-      assertThat(union).as("cut after %d events (Last-Event-ID %s)", received, lastId).isEqualTo(afterThreadCreated);
+      assertThat(union)
+          .as("cut after %d events (Last-Event-ID %s)", received, lastId)
+          .isEqualTo(afterThreadCreated);
     }
   }
 
@@ -81,7 +87,8 @@ class StreamResumeMockServerTest {
     TestUser bob = shared.newUser("bob");
     String threadId;
     String createdId;
-    try (SseClient.Stream stream = sse.post("/v1/threads", bob.key(), "{\"task\": \"" + FakeOperator.HOLD + " live\"}")) {
+    try (SseClient.Stream stream =
+        sse.post("/v1/threads", bob.key(), "{\"task\": \"" + FakeOperator.HOLD + " live\"}")) {
       SseClient.Frame created = stream.nextEvent();
       threadId = created.json().get("thread").get("id").asString();
       createdId = created.id();
@@ -89,9 +96,11 @@ class StreamResumeMockServerTest {
     String runName = "run-" + threadId.substring("thread_".length()) + "-1";
     String path = "/v1/threads/" + threadId + "/stream";
     Instant now = Instant.now();
-    List<RunEvent> log = new ArrayList<>(List.of(
-        FakeOperator.event(1, "started", now, Map.of("route", "computer")),
-        FakeOperator.event(2, "planning", now, Map.of("text", "Plan"))));
+    List<RunEvent> log =
+        new ArrayList<>(
+            List.of(
+                FakeOperator.event(1, "started", now, Map.of("route", "computer")),
+                FakeOperator.event(2, "planning", now, Map.of("text", "Plan"))));
     writeStatus(bob.namespace(), runName, log, "running");
 
     List<SseClient.Frame> before = new ArrayList<>();
@@ -99,12 +108,17 @@ class StreamResumeMockServerTest {
       before.add(first.nextEvent());
       before.add(first.nextEvent());
     }
-    assertThat(before).extracting(SseClient.Frame::type).containsExactly("computer.starting", "response.item.completed");
+    assertThat(before)
+        .extracting(SseClient.Frame::type)
+        .containsExactly("computer.starting", "response.item.completed");
 
-    log.add(FakeOperator.event(3, "tool_call", now, Map.of("tool", Map.of("command", "ls", "output", "a\n"))));
+    log.add(
+        FakeOperator.event(
+            3, "tool_call", now, Map.of("tool", Map.of("command", "ls", "output", "a\n"))));
     writeStatus(bob.namespace(), runName, log, "running");
     List<SseClient.Frame> after = new ArrayList<>();
-    try (SseClient.Stream second = sse.get(path + "?after=" + before.getLast().id(), bob.key(), Map.of())) {
+    try (SseClient.Stream second =
+        sse.get(path + "?after=" + before.getLast().id(), bob.key(), Map.of())) {
       after.add(second.nextEvent());
       after.add(second.nextEvent());
       log.add(FakeOperator.event(4, "message", now, Map.of("text", "Done")));
@@ -116,8 +130,14 @@ class StreamResumeMockServerTest {
     List<String> union = new ArrayList<>(describe(before));
     union.addAll(describe(after));
     assertThat(union).isEqualTo(describe(read(path, bob, Map.of())));
-    assertThat(after).extracting(SseClient.Frame::type).containsExactly("response.started", "response.item.completed",
-        "response.item.completed", "response.completed", "stream.completed");
+    assertThat(after)
+        .extracting(SseClient.Frame::type)
+        .containsExactly(
+            "response.started",
+            "response.item.completed",
+            "response.item.completed",
+            "response.completed",
+            "stream.completed");
   }
 
   @Test
@@ -129,61 +149,84 @@ class StreamResumeMockServerTest {
     }
     String threadId = first.getFirst().json().get("thread").get("id").asString();
 
-    List<SseClient.Frame> again = readPost("/v1/threads", carol, "{\"task\": \"hello\"}", first.get(1).id());
+    List<SseClient.Frame> again =
+        readPost("/v1/threads", carol, "{\"task\": \"hello\"}", first.get(1).id());
     assertThat(describe(again)).isEqualTo(describe(first.subList(2, first.size())));
     List<SseClient.Frame> messageAgain =
-        readPost("/v1/threads/" + threadId + "/messages", carol, "{\"content\": \"hello\"}", first.getFirst().id());
+        readPost(
+            "/v1/threads/" + threadId + "/messages",
+            carol,
+            "{\"content\": \"hello\"}",
+            first.getFirst().id());
     assertThat(describe(messageAgain)).isEqualTo(describe(first.subList(1, first.size())));
 
-    assertThat(shared.client().resources(Run.class).inNamespace(carol.namespace()).list().getItems()).hasSize(1);
+    assertThat(
+            shared.client().resources(Run.class).inNamespace(carol.namespace()).list().getItems())
+        .hasSize(1);
   }
 
   @Test
   void aCursorIntoTheDroppedPartOfTheLogIs410AndAMalformedOneIs400() {
     TestUser dave = shared.newUser("dave");
     String threadId;
-    try (SseClient.Stream stream = sse.post("/v1/threads", dave.key(), "{\"task\": \"" + FakeOperator.HOLD + " long\"}")) {
+    try (SseClient.Stream stream =
+        sse.post("/v1/threads", dave.key(), "{\"task\": \"" + FakeOperator.HOLD + " long\"}")) {
       threadId = stream.nextEvent().json().get("thread").get("id").asString();
     }
     String runId = "run_" + threadId.substring("thread_".length()) + "-1";
     Instant now = Instant.now();
     // 600 entries were written; the bounded log kept the last ones (seq 101 on).
-    writeStatus(dave.namespace(), runId.replace('_', '-'), List.of(
-        FakeOperator.event(101, "message", now, Map.of("text", "late")),
-        FakeOperator.event(102, "result", now, Map.of("response", "late"))), "completed", 100L);
+    writeStatus(
+        dave.namespace(),
+        runId.replace('_', '-'),
+        List.of(
+            FakeOperator.event(101, "message", now, Map.of("text", "late")),
+            FakeOperator.event(102, "result", now, Map.of("response", "late"))),
+        "completed",
+        100L);
     String path = "/v1/threads/" + threadId + "/stream";
 
     JsonNode gone = errorOf(path, dave, Map.of("Last-Event-ID", runId + ":100:0"), 410);
     assertThat(gone.get("error").asString()).isEqualTo("Gone");
-    assertThat(gone.get("message").asString()).contains("before " + runId + ":101:0 are no longer kept")
+    assertThat(gone.get("message").asString())
+        .contains("before " + runId + ":101:0 are no longer kept")
         .contains("reconnect without Last-Event-ID to get the run's current state");
     assertThat(read(path, dave, Map.of("Last-Event-ID", runId + ":101:0")))
-        .extracting(SseClient.Frame::type).containsExactly("response.completed", "stream.completed");
+        .extracting(SseClient.Frame::type)
+        .containsExactly("response.completed", "stream.completed");
 
     JsonNode malformed = errorOf(path, dave, Map.of("Last-Event-ID", "17"), 400);
     assertThat(malformed.get("error").asString()).isEqualTo("Bad Request");
-    assertThat(malformed.get("message").asString()).startsWith("Last-Event-ID is not a stream event id");
+    assertThat(malformed.get("message").asString())
+        .startsWith("Last-Event-ID is not a stream event id");
     assertThat(errorOf(path + "?after=nope", dave, Map.of(), 400).get("message").asString())
         .startsWith("after is not a stream event id");
-    assertThat(errorOf(path, dave, Map.of("Last-Event-ID", "run_other-1:1:0"), 400).get("message").asString())
+    assertThat(
+            errorOf(path, dave, Map.of("Last-Event-ID", "run_other-1:1:0"), 400)
+                .get("message")
+                .asString())
         .contains("not a run of thread " + threadId);
   }
 
-  private static List<SseClient.Frame> read(String path, TestUser user, Map<String, String> headers) {
+  private static List<SseClient.Frame> read(
+      String path, TestUser user, Map<String, String> headers) {
     try (SseClient.Stream stream = sse.get(path, user.key(), headers)) {
       assertThat(stream.status()).isEqualTo(200);
       return stream.remainingEvents();
     }
   }
 
-  private static List<SseClient.Frame> readPost(String path, TestUser user, String body, String lastEventId) {
-    try (SseClient.Stream stream = sse.post(path, user.key(), body, Map.of("Last-Event-ID", lastEventId))) {
+  private static List<SseClient.Frame> readPost(
+      String path, TestUser user, String body, String lastEventId) {
+    try (SseClient.Stream stream =
+        sse.post(path, user.key(), body, Map.of("Last-Event-ID", lastEventId))) {
       assertThat(stream.status()).isEqualTo(200);
       return stream.remainingEvents();
     }
   }
 
-  private static JsonNode errorOf(String path, TestUser user, Map<String, String> headers, int status) {
+  private static JsonNode errorOf(
+      String path, TestUser user, Map<String, String> headers, int status) {
     try (SseClient.Stream stream = sse.get(path, user.key(), headers)) {
       assertThat(stream.status()).isEqualTo(status);
       assertThat(stream.header("Content-Type")).startsWith("application/json");
@@ -200,21 +243,26 @@ class StreamResumeMockServerTest {
     writeStatus(namespace, name, log, phase, null);
   }
 
-  private static void writeStatus(String namespace, String name, List<RunEvent> log, String phase, Long dropped) {
-    await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() -> {
-      Run run = shared.client().resources(Run.class).inNamespace(namespace).withName(name).get();
-      RunStatus status = new RunStatus();
-      status.setPhase(phase);
-      status.setRoute(log.getFirst().getType().equals("started") ? "computer" : "direct");
-      status.setStartedAt(log.getFirst().getTime());
-      status.setEvents(List.copyOf(log));
-      status.setDroppedEvents(dropped);
-      if (!phase.equals("running")) {
-        status.setCompletedAt(log.getLast().getTime());
-        status.setResponse("Done");
-      }
-      run.setStatus(status);
-      shared.client().resources(Run.class).inNamespace(namespace).resource(run).updateStatus();
-    });
+  private static void writeStatus(
+      String namespace, String name, List<RunEvent> log, String phase, Long dropped) {
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .ignoreExceptions()
+        .untilAsserted(() -> {
+          Run run =
+              shared.client().resources(Run.class).inNamespace(namespace).withName(name).get();
+          RunStatus status = new RunStatus();
+          status.setPhase(phase);
+          status.setRoute(log.getFirst().getType().equals("started") ? "computer" : "direct");
+          status.setStartedAt(log.getFirst().getTime());
+          status.setEvents(List.copyOf(log));
+          status.setDroppedEvents(dropped);
+          if (!phase.equals("running")) {
+            status.setCompletedAt(log.getLast().getTime());
+            status.setResponse("Done");
+          }
+          run.setStatus(status);
+          shared.client().resources(Run.class).inNamespace(namespace).resource(run).updateStatus();
+        });
   }
 }

@@ -17,7 +17,8 @@ public final class ApiClient {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final String baseUrl;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   public ApiClient(String baseUrl) {
     this.baseUrl = baseUrl;
@@ -45,9 +46,14 @@ public final class ApiClient {
 
   /** Any request; {@code key} and {@code body} may be null. */
   public Response send(String method, String path, String key, String body, String contentType) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
-        .timeout(Duration.ofSeconds(20))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(baseUrl + path))
+            .timeout(Duration.ofSeconds(20))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
     if (key != null) {
       request.header("Authorization", "Bearer " + key);
     }
@@ -59,9 +65,11 @@ public final class ApiClient {
 
   /** A GET that accepts only the given media type. */
   public Response getAccepting(String path, String key, String accept) {
-    return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET()
-        .header("Authorization", "Bearer " + key)
-        .header("Accept", accept));
+    return send(
+        HttpRequest.newBuilder(URI.create(baseUrl + path))
+            .GET()
+            .header("Authorization", "Bearer " + key)
+            .header("Accept", accept));
   }
 
   /** A request with a raw Authorization header value (or none when null). */
@@ -75,14 +83,18 @@ public final class ApiClient {
 
   /** Waits until the server's caches know the key (informers are eventually consistent). */
   public void awaitAccepted(String key) {
-    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(20))
         .until(() -> get("/v1/agents?limit=1", key).status() == 200);
   }
 
   private Response send(HttpRequest.Builder request) {
     try {
-      HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      return new Response(response.statusCode(), response.headers(), response.body(), parse(response.body()));
+      HttpResponse<String> response =
+          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      return new Response(
+          response.statusCode(), response.headers(), response.body(), parse(response.body()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -100,7 +112,8 @@ public final class ApiClient {
   }
 
   /** A response: status, headers, the raw body and, when it is JSON, the parsed body. */
-  public record Response(int status, java.net.http.HttpHeaders headers, String body, JsonNode json) {
+  public record Response(
+      int status, java.net.http.HttpHeaders headers, String body, JsonNode json) {
     public String header(String name) {
       return headers.firstValue(name).orElse(null);
     }

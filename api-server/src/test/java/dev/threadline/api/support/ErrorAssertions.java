@@ -9,7 +9,8 @@ import java.util.List;
 public final class ErrorAssertions {
   private ErrorAssertions() {}
 
-  public static void assertError(ApiClient.Response response, int status, String error, String message) {
+  public static void assertError(
+      ApiClient.Response response, int status, String error, String message) {
     assertErrorShape(response, status, error);
     assertThat(response.text("message")).isEqualTo(message);
   }

@@ -25,8 +25,8 @@ import java.util.concurrent.Executors;
  * Plays the operator in tests: when a Run appears it writes the status the real operator would,
  * chosen by the message's first word. {@code [hold]} leaves the run pending until the test calls
  * {@link #answer}; {@code [fail]} fails it; {@code [computer]} takes the computer route in two
- * status patches (running, then completed); anything else is answered directly with
- * {@code Echo: <message>}.
+ * status patches (running, then completed); anything else is answered directly with {@code Echo:
+ * <message>}.
  */
 public final class FakeOperator {
   public static final String HOLD = "[hold]";
@@ -46,18 +46,22 @@ public final class FakeOperator {
 
   private FakeOperator(KubernetesClient client) {
     this.client = client;
-    client.resources(Run.class).inAnyNamespace().watch(new Watcher<>() {
-      @Override
-      public void eventReceived(Action action, Run run) {
-        if (action == Action.ADDED && run.getStatus() == null) {
-          // Off the watch thread: the reaction makes blocking API calls.
-          worker.submit(() -> react(run));
-        }
-      }
+    client
+        .resources(Run.class)
+        .inAnyNamespace()
+        .watch(
+            new Watcher<>() {
+              @Override
+              public void eventReceived(Action action, Run run) {
+                if (action == Action.ADDED && run.getStatus() == null) {
+                  // Off the watch thread: the reaction makes blocking API calls.
+                  worker.submit(() -> react(run));
+                }
+              }
 
-      @Override
-      public void onClose(WatcherException cause) {}
-    });
+              @Override
+              public void onClose(WatcherException cause) {}
+            });
   }
 
   /** The one fake operator of the shared mock API. */
@@ -94,12 +98,38 @@ public final class FakeOperator {
     status.setModel("scripted");
     status.setStartedAt(Timestamps.format(now.minusMillis(DURATION_MS)));
     List<RunEvent> events = new ArrayList<>();
-    events.add(event(1, "started", now, Map.of("route", "direct", "reason", "a question the model can answer",
-        "model", "scripted")));
+    events.add(
+        event(
+            1,
+            "started",
+            now,
+            Map.of(
+                "route",
+                "direct",
+                "reason",
+                "a question the model can answer",
+                "model",
+                "scripted")));
     String response = "Echo: " + run.getSpec().getMessage();
     events.add(event(2, "message", now, Map.of("role", "assistant", "text", response)));
-    events.add(event(3, "result", now, Map.of("phase", "completed", "durationMs", DURATION_MS,
-        "usage", Map.of("inputTokens", INPUT_TOKENS, "outputTokens", OUTPUT_TOKENS, "cachedTokens", CACHED_TOKENS))));
+    events.add(
+        event(
+            3,
+            "result",
+            now,
+            Map.of(
+                "phase",
+                "completed",
+                "durationMs",
+                DURATION_MS,
+                "usage",
+                Map.of(
+                    "inputTokens",
+                    INPUT_TOKENS,
+                    "outputTokens",
+                    OUTPUT_TOKENS,
+                    "cachedTokens",
+                    CACHED_TOKENS))));
     status.setEvents(events);
     finish(status, "completed", now);
     status.setResponse(response);
@@ -119,12 +149,32 @@ public final class FakeOperator {
     error.setCode("execution_failed");
     error.setMessage("Model unavailable");
     status.setError(error);
-    status.setEvents(List.of(
-        event(1, "started", now, Map.of("route", "direct", "reason", "a question the model can answer",
-            "model", "scripted")),
-        event(2, "failed", now, Map.of("error", Map.of("code", "execution_failed", "message", "Model unavailable"),
-            "phase", "failed", "durationMs", DURATION_MS,
-            "usage", Map.of("inputTokens", 0, "outputTokens", 0, "cachedTokens", 0)))));
+    status.setEvents(
+        List.of(
+            event(
+                1,
+                "started",
+                now,
+                Map.of(
+                    "route",
+                    "direct",
+                    "reason",
+                    "a question the model can answer",
+                    "model",
+                    "scripted")),
+            event(
+                2,
+                "failed",
+                now,
+                Map.of(
+                    "error",
+                    Map.of("code", "execution_failed", "message", "Model unavailable"),
+                    "phase",
+                    "failed",
+                    "durationMs",
+                    DURATION_MS,
+                    "usage",
+                    Map.of("inputTokens", 0, "outputTokens", 0, "cachedTokens", 0)))));
     finish(status, "failed", now);
     status.setUsage(usage(0, 0, 0));
     status.setCost(0.0);
@@ -145,10 +195,27 @@ public final class FakeOperator {
     running.setModel("scripted");
     running.setStartedAt(Timestamps.format(now));
     running.setPod(name + "-agent");
-    running.setEvents(new ArrayList<>(List.of(
-        event(1, "started", now, Map.of("route", "computer", "reason", "the task runs commands", "model", "scripted")),
-        event(2, "started", now, Map.of("run_id", name, "model", "scripted", "workspace", "/workspace")),
-        event(3, "planning", now, Map.of("text", "List the files, then write notes.txt")))));
+    running.setEvents(
+        new ArrayList<>(
+            List.of(
+                event(
+                    1,
+                    "started",
+                    now,
+                    Map.of(
+                        "route",
+                        "computer",
+                        "reason",
+                        "the task runs commands",
+                        "model",
+                        "scripted")),
+                event(
+                    2,
+                    "started",
+                    now,
+                    Map.of("run_id", name, "model", "scripted", "workspace", "/workspace")),
+                event(
+                    3, "planning", now, Map.of("text", "List the files, then write notes.txt")))));
     run = write(run, running);
 
     Instant end = now.plusMillis(1500);
@@ -156,19 +223,73 @@ public final class FakeOperator {
     List<RunEvent> events = new ArrayList<>(done.getEvents());
     events.add(event(4, "setup", end, Map.of("text", "Workspace ready")));
     events.add(event(5, "reasoning", end, Map.of("text", "I will run ls first")));
-    events.add(event(6, "tool_call", end, Map.of("id", "tool_1", "status", "completed",
-        "tool", Map.of("type", "command_execution", "name", "bash", "command", "ls", "output", "a.txt\n", "exit_code", 0),
-        "duration_ms", 12)));
-    events.add(event(7, "file_change", end, Map.of("path", "notes.txt", "change", "create", "additions", 1,
-        "deletions", 0)));
+    events.add(
+        event(
+            6,
+            "tool_call",
+            end,
+            Map.of(
+                "id",
+                "tool_1",
+                "status",
+                "completed",
+                "tool",
+                Map.of(
+                    "type",
+                    "command_execution",
+                    "name",
+                    "bash",
+                    "command",
+                    "ls",
+                    "output",
+                    "a.txt\n",
+                    "exit_code",
+                    0),
+                "duration_ms",
+                12)));
+    events.add(
+        event(
+            7,
+            "file_change",
+            end,
+            Map.of("path", "notes.txt", "change", "create", "additions", 1, "deletions", 0)));
     events.add(event(8, "error", end, Map.of("message", "A transient hiccup; retried")));
-    events.add(event(9, "message", end, Map.of("role", "assistant", "text", "Done: notes.txt written")));
-    events.add(event(10, "usage", end, Map.of("input_tokens", INPUT_TOKENS, "output_tokens", OUTPUT_TOKENS,
-        "cached_tokens", CACHED_TOKENS)));
-    events.add(event(11, "result", end, Map.of("response", "Done: notes.txt written", "actions", List.of("ls"),
-        "usage", Map.of("input_tokens", INPUT_TOKENS, "output_tokens", OUTPUT_TOKENS, "cached_tokens", CACHED_TOKENS),
-        "diffs", List.of(Map.of("path", "notes.txt", "type", "create", "content", "hello\n")),
-        "duration_ms", 1500)));
+    events.add(
+        event(9, "message", end, Map.of("role", "assistant", "text", "Done: notes.txt written")));
+    events.add(
+        event(
+            10,
+            "usage",
+            end,
+            Map.of(
+                "input_tokens",
+                INPUT_TOKENS,
+                "output_tokens",
+                OUTPUT_TOKENS,
+                "cached_tokens",
+                CACHED_TOKENS)));
+    events.add(
+        event(
+            11,
+            "result",
+            end,
+            Map.of(
+                "response",
+                "Done: notes.txt written",
+                "actions",
+                List.of("ls"),
+                "usage",
+                Map.of(
+                    "input_tokens",
+                    INPUT_TOKENS,
+                    "output_tokens",
+                    OUTPUT_TOKENS,
+                    "cached_tokens",
+                    CACHED_TOKENS),
+                "diffs",
+                List.of(Map.of("path", "notes.txt", "type", "create", "content", "hello\n")),
+                "duration_ms",
+                1500)));
     done.setEvents(events);
     finish(done, "completed", end);
     done.setDurationMs(1500L);
@@ -222,12 +343,17 @@ public final class FakeOperator {
   }
 
   private Run current(String namespace, String name) {
-    return Objects.requireNonNull(client.resources(Run.class).inNamespace(namespace).withName(name).get(),
+    return Objects.requireNonNull(
+        client.resources(Run.class).inNamespace(namespace).withName(name).get(),
         () -> "no run " + namespace + "/" + name);
   }
 
   private Run write(Run run, RunStatus status) {
     run.setStatus(status);
-    return client.resources(Run.class).inNamespace(run.getMetadata().getNamespace()).resource(run).updateStatus();
+    return client
+        .resources(Run.class)
+        .inNamespace(run.getMetadata().getNamespace())
+        .resource(run)
+        .updateStatus();
   }
 }

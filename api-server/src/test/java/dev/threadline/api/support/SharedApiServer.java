@@ -42,13 +42,26 @@ public final class SharedApiServer {
 
   private SharedApiServer() {
     Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
-    kubernetes = new KubernetesMockServer(
-        new Context(), new MockWebServer(), expectations, new KubernetesMixedDispatcher(expectations), false);
+    kubernetes =
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            expectations,
+            new KubernetesMixedDispatcher(expectations),
+            false);
     kubernetes.init();
     client = kubernetes.createClient();
     // Every kind, so that status subresources are honoured as in a cluster.
-    for (String plural : List.of("agents", "threads", "runs", "usageledgers", "schedules", "environments",
-        "containers", "webhookdeliveries")) {
+    for (String plural :
+        List.of(
+            "agents",
+            "threads",
+            "runs",
+            "usageledgers",
+            "schedules",
+            "environments",
+            "containers",
+            "webhookdeliveries")) {
       registerCrd(CrdManifests.resourceOf(plural));
     }
     // Short enough that a test sees a keepalive without waiting the production 15 s.
@@ -86,13 +99,16 @@ public final class SharedApiServer {
   public TestUser newUser(String name) {
     String userId = unique(name);
     String namespace = "tenant-" + userId;
-    client.namespaces().resource(new NamespaceBuilder()
-            .withNewMetadata()
-            .withName(namespace)
-            .addToLabels(Labels.TENANT, "true")
-            .addToAnnotations(Labels.USER_ANNOTATION, userId)
-            .endMetadata()
-            .build())
+    client
+        .namespaces()
+        .resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(namespace)
+                .addToLabels(Labels.TENANT, "true")
+                .addToAnnotations(Labels.USER_ANNOTATION, userId)
+                .endMetadata()
+                .build())
         .create();
     String key = addKey(userId, null);
     TestUser user = new TestUser(userId, namespace, key);
@@ -102,8 +118,11 @@ public final class SharedApiServer {
 
   /** Registers a key with more Secret data (e.g. scopes, rateLimit) for a user. */
   public String addKey(String userId, String key, Map<String, String> options) {
-    client.secrets().inNamespace(SYSTEM_NAMESPACE)
-        .resource(ApiKeys.keySecret(SYSTEM_NAMESPACE, userId, key, null, options)).create();
+    client
+        .secrets()
+        .inNamespace(SYSTEM_NAMESPACE)
+        .resource(ApiKeys.keySecret(SYSTEM_NAMESPACE, userId, key, null, options))
+        .create();
     return key;
   }
 

@@ -21,15 +21,19 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Posts a request and reads the answer as Server-Sent Events, frame by frame, as a client that
- * parses {@code id: } and {@code data: } lines would. A reader thread parses; tests wait on a
- * queue with a timeout.
+ * parses {@code id: } and {@code data: } lines would. A reader thread parses; tests wait on a queue
+ * with a timeout.
  */
 public final class SseClient {
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final Duration FRAME_TIMEOUT = Duration.ofSeconds(15);
 
   private final String baseUrl;
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
 
   public SseClient(String baseUrl) {
     this.baseUrl = baseUrl;
@@ -37,12 +41,13 @@ public final class SseClient {
 
   /** Sends the POST; returns once the status line and headers have arrived. */
   public Stream post(String path, String key, String json) {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path))
-        .header("Authorization", "Bearer " + key)
-        .header("Content-Type", "application/json")
-        .header("Accept", "text/event-stream")
-        .POST(HttpRequest.BodyPublishers.ofString(json))
-        .build();
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(baseUrl + path))
+            .header("Authorization", "Bearer " + key)
+            .header("Content-Type", "application/json")
+            .header("Accept", "text/event-stream")
+            .POST(HttpRequest.BodyPublishers.ofString(json))
+            .build();
     try {
       return new Stream(http.send(request, HttpResponse.BodyHandlers.ofInputStream()));
     } catch (IOException e) {
@@ -55,21 +60,23 @@ public final class SseClient {
 
   /** Opens a GET stream (e.g. a resume) with extra headers such as {@code Last-Event-ID}. */
   public Stream get(String path, String key, java.util.Map<String, String> headers) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
-        .header("Authorization", "Bearer " + key)
-        .header("Accept", "text/event-stream")
-        .GET();
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(baseUrl + path))
+            .header("Authorization", "Bearer " + key)
+            .header("Accept", "text/event-stream")
+            .GET();
     headers.forEach(request::header);
     return send(request.build());
   }
 
   /** Sends a POST with extra headers (e.g. {@code Idempotency-Key}, {@code Last-Event-ID}). */
   public Stream post(String path, String key, String json, java.util.Map<String, String> headers) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
-        .header("Authorization", "Bearer " + key)
-        .header("Content-Type", "application/json")
-        .header("Accept", "text/event-stream")
-        .POST(HttpRequest.BodyPublishers.ofString(json));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(baseUrl + path))
+            .header("Authorization", "Bearer " + key)
+            .header("Content-Type", "application/json")
+            .header("Accept", "text/event-stream")
+            .POST(HttpRequest.BodyPublishers.ofString(json));
     headers.forEach(request::header);
     return send(request.build());
   }
@@ -154,7 +161,8 @@ public final class SseClient {
         while (true) {
           Frame frame = frames.poll(FRAME_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
           if (frame == null) {
-            throw new AssertionError("The stream did not end within " + FRAME_TIMEOUT + "; so far: " + raw());
+            throw new AssertionError(
+                "The stream did not end within " + FRAME_TIMEOUT + "; so far: " + raw());
           }
           if (frame == END) {
             return events;
@@ -191,7 +199,8 @@ public final class SseClient {
     }
 
     private void read() {
-      try (BufferedReader reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+      try (BufferedReader reader =
+          new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
         String id = null;
         StringBuilder data = null;
         String line;
@@ -210,7 +219,10 @@ public final class SseClient {
           } else if (line.startsWith("id: ")) {
             id = line.substring(4);
           } else if (line.startsWith("data: ")) {
-            data = data == null ? new StringBuilder(line.substring(6)) : data.append('\n').append(line.substring(6));
+            data =
+                data == null
+                    ? new StringBuilder(line.substring(6))
+                    : data.append('\n').append(line.substring(6));
           }
         }
       } catch (IOException closed) {

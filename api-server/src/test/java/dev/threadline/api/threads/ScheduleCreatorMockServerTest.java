@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The seam for schedules: with a {@link ScheduleCreator}, messages plus a schedule (with its
  * webhooks) make {@code {thread, schedule}} and no run; when the creator refuses, the thread is
- * removed again.
- * Wired by hand over the shared mock API (a second Spring context would cost seconds).
+ * removed again. Wired by hand over the shared mock API (a second Spring context would cost
+ * seconds).
  */
 class ScheduleCreatorMockServerTest {
   private static final Duration VISIBLE = Duration.ofSeconds(5);
@@ -45,18 +45,28 @@ class ScheduleCreatorMockServerTest {
   static void wire() {
     shared = SharedApiServer.get();
     client = shared.client();
-    ManagedInformer<ConversationThread> threadCache = new ManagedInformer<>("test-threads",
-        client.resources(ConversationThread.class).inAnyNamespace().runnableInformer(0), Map.of());
-    ManagedInformer<Run> runCache = new ManagedInformer<>("test-runs",
-        client.resources(Run.class).inAnyNamespace().runnableInformer(0), Map.of(RunStore.BY_THREAD, RunStore.threadIndex()));
-    ManagedInformer<Agent> agentCache = new ManagedInformer<>("test-agents",
-        client.resources(Agent.class).inAnyNamespace().runnableInformer(0), Map.of());
+    ManagedInformer<ConversationThread> threadCache =
+        new ManagedInformer<>(
+            "test-threads",
+            client.resources(ConversationThread.class).inAnyNamespace().runnableInformer(0),
+            Map.of());
+    ManagedInformer<Run> runCache =
+        new ManagedInformer<>(
+            "test-runs",
+            client.resources(Run.class).inAnyNamespace().runnableInformer(0),
+            Map.of(RunStore.BY_THREAD, RunStore.threadIndex()));
+    ManagedInformer<Agent> agentCache =
+        new ManagedInformer<>(
+            "test-agents",
+            client.resources(Agent.class).inAnyNamespace().runnableInformer(0),
+            Map.of());
     informers = List.of(threadCache, runCache, agentCache);
     informers.forEach(ManagedInformer::start);
     informers.forEach(informer -> assertThat(informer.awaitReady(VISIBLE)).isTrue());
     threadStore = new ThreadStore(client, threadCache, VISIBLE);
     runStore = new RunStore(client, runCache, VISIBLE);
-    threads = new ThreadService(threadStore, runStore, new AgentDirectory(agentCache), Clock.systemUTC());
+    threads =
+        new ThreadService(threadStore, runStore, new AgentDirectory(agentCache), Clock.systemUTC());
   }
 
   @AfterAll
@@ -70,42 +80,87 @@ class ScheduleCreatorMockServerTest {
     Tenant tenant = new Tenant(alice.userId(), alice.namespace());
     List<ScheduleRequest> asked = new ArrayList<>();
     List<ThreadView> forThreads = new ArrayList<>();
-    ExecutionService executions = executions((user, thread, request) -> {
-      forThreads.add(thread);
-      asked.add(request);
-      return Optional.of(new ScheduleSummary("sched_1", request.name(), request.type(), request.cronExpression(), true,
-          List.of()));
-    });
-    List<WebhookInput> webhooks = List.of(new WebhookInput("https://hooks.example/digest", List.of("run.failed"), null));
+    ExecutionService executions =
+        executions((user, thread, request) -> {
+          forThreads.add(thread);
+          asked.add(request);
+          return Optional.of(
+              new ScheduleSummary(
+                  "sched_1",
+                  request.name(),
+                  request.type(),
+                  request.cronExpression(),
+                  true,
+                  List.of()));
+        });
+    List<WebhookInput> webhooks =
+        List.of(new WebhookInput("https://hooks.example/digest", List.of("run.failed"), null));
 
-    ExecutionService.Created created = executions.createThread(tenant, request(
-        new ThreadRequests.ScheduleInput("recurring", "Daily digest", "0 9 * * 1-5", "Europe/Paris", null, webhooks)));
+    ExecutionService.Created created =
+        executions.createThread(
+            tenant,
+            request(
+                new ThreadRequests.ScheduleInput(
+                    "recurring", "Daily digest", "0 9 * * 1-5", "Europe/Paris", null, webhooks)));
 
-    assertThat(created).isInstanceOfSatisfying(ExecutionService.ScheduledThread.class, scheduled -> {
-      assertThat(scheduled.schedule()).isEqualTo(
-          new ScheduleSummary("sched_1", "Daily digest", "recurring", "0 9 * * 1-5", true, List.of()));
-      assertThat(scheduled.thread().status()).isEqualTo("active");
-      assertThat(forThreads).containsExactly(scheduled.thread());
-    });
-    assertThat(asked).containsExactly(
-        new ScheduleRequest("recurring", "Daily digest", "0 9 * * 1-5", "Europe/Paris", null, "Send the digest", webhooks));
-    assertThat(client.resources(Run.class).inNamespace(alice.namespace()).list().getItems()).isEmpty();
-    assertThat(client.resources(ConversationThread.class).inNamespace(alice.namespace()).list().getItems()).hasSize(1);
+    assertThat(created)
+        .isInstanceOfSatisfying(
+            ExecutionService.ScheduledThread.class,
+            scheduled -> {
+              assertThat(scheduled.schedule())
+                  .isEqualTo(
+                      new ScheduleSummary(
+                          "sched_1", "Daily digest", "recurring", "0 9 * * 1-5", true, List.of()));
+              assertThat(scheduled.thread().status()).isEqualTo("active");
+              assertThat(forThreads).containsExactly(scheduled.thread());
+            });
+    assertThat(asked)
+        .containsExactly(
+            new ScheduleRequest(
+                "recurring",
+                "Daily digest",
+                "0 9 * * 1-5",
+                "Europe/Paris",
+                null,
+                "Send the digest",
+                webhooks));
+    assertThat(client.resources(Run.class).inNamespace(alice.namespace()).list().getItems())
+        .isEmpty();
+    assertThat(
+            client
+                .resources(ConversationThread.class)
+                .inNamespace(alice.namespace())
+                .list()
+                .getItems())
+        .hasSize(1);
   }
 
   @Test
   void aRefusedScheduleLeavesNoThreadBehind() {
     TestUser bob = shared.newUser("bob");
     Tenant tenant = new Tenant(bob.userId(), bob.namespace());
-    ThreadRequests.Create request = request(new ThreadRequests.ScheduleInput("recurring", "x", "bad", null, null, null));
+    ThreadRequests.Create request =
+        request(new ThreadRequests.ScheduleInput("recurring", "x", "bad", null, null, null));
 
-    assertThatThrownBy(() -> executions((user, thread, schedule) -> {
-      throw ApiException.badRequest("schedule.cronExpression", "is not a valid cron expression");
-    }).createThread(tenant, request)).hasMessage("schedule.cronExpression is not a valid cron expression");
-    assertThatThrownBy(() -> executions((user, thread, schedule) -> Optional.empty()).createThread(tenant, request))
+    assertThatThrownBy(() ->
+            executions(
+                    (user, thread, schedule) -> {
+                      throw ApiException.badRequest(
+                          "schedule.cronExpression", "is not a valid cron expression");
+                    })
+                .createThread(tenant, request))
+        .hasMessage("schedule.cronExpression is not a valid cron expression");
+    assertThatThrownBy(() ->
+            executions((user, thread, schedule) -> Optional.empty()).createThread(tenant, request))
         .hasMessage("schedule cannot be used: schedules are not available yet");
 
-    assertThat(client.resources(ConversationThread.class).inNamespace(bob.namespace()).list().getItems()).isEmpty();
+    assertThat(
+            client
+                .resources(ConversationThread.class)
+                .inNamespace(bob.namespace())
+                .list()
+                .getItems())
+        .isEmpty();
   }
 
   private static ExecutionService executions(ScheduleCreator creator) {
@@ -114,6 +169,7 @@ class ScheduleCreatorMockServerTest {
   }
 
   private static ThreadRequests.Create request(ThreadRequests.ScheduleInput schedule) {
-    return new ThreadRequests.Create(null, null, "Digest", null, "Send the digest", null, schedule, null, null, null);
+    return new ThreadRequests.Create(
+        null, null, "Digest", null, "Send the digest", null, schedule, null, null, null);
   }
 }

@@ -39,21 +39,29 @@ class ThreadStreamingMockServerTest {
   void directPathStreamsThreadCreatedDirectResponseCompletedAndStreamCompleted() {
     TestUser alice = shared.newUser("alice");
 
-    try (SseClient.Stream stream = sse.post("/v1/threads", alice.key(),
-        "{\"messages\": [{\"role\": \"user\", \"content\": \"Hello there\"}], \"environmentId\": \"env_default\"}")) {
+    try (SseClient.Stream stream =
+        sse.post(
+            "/v1/threads",
+            alice.key(),
+            "{\"messages\": [{\"role\": \"user\", \"content\": \"Hello there\"}],"
+                + " \"environmentId\": \"env_default\"}")) {
       assertThat(stream.status()).isEqualTo(200);
       assertThat(stream.header("Content-Type")).startsWith("text/event-stream");
       assertThat(stream.header("Cache-Control")).isEqualTo("no-cache");
       assertThat(stream.header("X-Accel-Buffering")).isEqualTo("no");
       List<SseClient.Frame> events = stream.remainingEvents();
 
-      assertThat(events).extracting(SseClient.Frame::type)
-          .containsExactly("thread.created", "direct.response", "response.completed", "stream.completed");
+      assertThat(events)
+          .extracting(SseClient.Frame::type)
+          .containsExactly(
+              "thread.created", "direct.response", "response.completed", "stream.completed");
       JsonNode thread = events.get(0).json().get("thread");
       String threadId = thread.get("id").asString();
       String runId = "run_" + threadId.substring("thread_".length()) + "-1";
-      // Cursors into the run's log: thread.created before it, then per log entry (2: message, 3: result).
-      assertThat(events).extracting(SseClient.Frame::id)
+      // Cursors into the run's log: thread.created before it, then per log entry (2: message, 3:
+      // result).
+      assertThat(events)
+          .extracting(SseClient.Frame::id)
           .containsExactly(runId + ":0:0", runId + ":2:0", runId + ":3:0", runId + ":3:1");
       assertThat(threadId).matches("thread_[a-z0-9]{20}");
       assertThat(thread.get("status").asString()).isEqualTo("running");
@@ -63,13 +71,17 @@ class ThreadStreamingMockServerTest {
       assertThat(direct.get("threadId").asString()).isEqualTo(threadId);
       assertThat(direct.get("userId").asString()).isEqualTo(alice.userId());
       JsonNode response = events.get(2).json().get("response");
-      assertThat(response.get("id").asString()).isEqualTo("run_" + threadId.substring("thread_".length()) + "-1");
+      assertThat(response.get("id").asString())
+          .isEqualTo("run_" + threadId.substring("thread_".length()) + "-1");
       assertThat(response.get("thread_id").asString()).isEqualTo(threadId);
       assertThat(response.get("status").asString()).isEqualTo("completed");
       assertThat(response.get("duration_ms").asLong()).isEqualTo(FakeOperator.DURATION_MS);
-      assertThat(response.get("usage").get("input_tokens").asLong()).isEqualTo(FakeOperator.INPUT_TOKENS);
-      assertThat(response.get("usage").get("output_tokens").asLong()).isEqualTo(FakeOperator.OUTPUT_TOKENS);
-      assertThat(response.get("usage").get("cached_tokens").asLong()).isEqualTo(FakeOperator.CACHED_TOKENS);
+      assertThat(response.get("usage").get("input_tokens").asLong())
+          .isEqualTo(FakeOperator.INPUT_TOKENS);
+      assertThat(response.get("usage").get("output_tokens").asLong())
+          .isEqualTo(FakeOperator.OUTPUT_TOKENS);
+      assertThat(response.get("usage").get("cached_tokens").asLong())
+          .isEqualTo(FakeOperator.CACHED_TOKENS);
       assertThat(response.get("usage").get("total_tokens").asLong())
           .isEqualTo(FakeOperator.INPUT_TOKENS + FakeOperator.OUTPUT_TOKENS);
       assertThat(response.get("completed_at").asLong()).isGreaterThan(1_700_000_000L);
@@ -86,10 +98,12 @@ class ThreadStreamingMockServerTest {
   void executionFailureStreamsResponseFailedThenStreamCompleted() {
     TestUser bob = shared.newUser("bob");
 
-    try (SseClient.Stream stream = sse.post("/v1/threads", bob.key(), "{\"task\": \"[fail] please\"}")) {
+    try (SseClient.Stream stream =
+        sse.post("/v1/threads", bob.key(), "{\"task\": \"[fail] please\"}")) {
       List<SseClient.Frame> events = stream.remainingEvents();
 
-      assertThat(events).extracting(SseClient.Frame::type)
+      assertThat(events)
+          .extracting(SseClient.Frame::type)
           .containsExactly("thread.created", "response.failed", "stream.completed");
       JsonNode response = events.get(1).json().get("response");
       String threadId = events.get(0).json().get("thread").get("id").asString();
@@ -100,7 +114,12 @@ class ThreadStreamingMockServerTest {
       assertThat(response.get("error").get("message").asString()).isEqualTo("Model unavailable");
       assertThat(response.get("duration_ms").asLong()).isEqualTo(FakeOperator.DURATION_MS);
       assertThat(response.get("failed_at").asLong()).isGreaterThan(1_700_000_000L);
-      assertThat(api.get("/v1/threads/" + threadId, bob.key()).json().get("thread").get("status").asString())
+      assertThat(
+              api.get("/v1/threads/" + threadId, bob.key())
+                  .json()
+                  .get("thread")
+                  .get("status")
+                  .asString())
           .isEqualTo("failed");
     }
   }
@@ -109,26 +128,39 @@ class ThreadStreamingMockServerTest {
   void computerPathStreamsStartingPlanningStartedItemsAndCompletion() {
     TestUser carol = shared.newUser("carol");
 
-    try (SseClient.Stream stream = sse.post("/v1/threads", carol.key(), "{\"task\": \"[computer] write notes\"}")) {
+    try (SseClient.Stream stream =
+        sse.post("/v1/threads", carol.key(), "{\"task\": \"[computer] write notes\"}")) {
       List<SseClient.Frame> events = stream.remainingEvents();
 
-      assertThat(events).extracting(SseClient.Frame::type).containsExactly(
-          "thread.created", "computer.starting", "response.item.completed", "response.started",
-          "response.item.completed", "response.item.completed", "response.item.completed",
-          "response.item.completed", "response.item.completed", "response.item.completed",
-          "response.completed", "stream.completed");
+      assertThat(events)
+          .extracting(SseClient.Frame::type)
+          .containsExactly(
+              "thread.created",
+              "computer.starting",
+              "response.item.completed",
+              "response.started",
+              "response.item.completed",
+              "response.item.completed",
+              "response.item.completed",
+              "response.item.completed",
+              "response.item.completed",
+              "response.item.completed",
+              "response.completed",
+              "stream.completed");
       String threadId = events.get(0).json().get("thread").get("id").asString();
       String suffix = threadId.substring("thread_".length());
       assertThat(events.get(1).json().get("userId").asString()).isEqualTo(carol.userId());
       assertThat(events.get(2).json().get("item").get("type").asString()).isEqualTo("planning");
-      assertThat(events.get(2).json().get("item").get("id").asString()).isEqualTo("planning_" + suffix + "-1-3");
+      assertThat(events.get(2).json().get("item").get("id").asString())
+          .isEqualTo("planning_" + suffix + "-1-3");
       JsonNode started = events.get(3).json().get("response");
       assertThat(started.get("id").asString()).isEqualTo("run_" + suffix + "-1");
       assertThat(started.get("execution_mode").asString()).isEqualTo("containerized");
       assertThat(started.get("status").asString()).isEqualTo("in_progress");
       assertThat(started.get("workspace_id").asString()).isEqualTo("workspace_" + suffix);
       assertThat(started.get("user_id").asString()).isEqualTo(carol.userId());
-      assertThat(events.subList(4, 10)).extracting(frame -> frame.json().get("item").get("type").asString())
+      assertThat(events.subList(4, 10))
+          .extracting(frame -> frame.json().get("item").get("type").asString())
           .containsExactly("setup", "reasoning", "tool_call", "file_change", "error", "message");
       JsonNode tool = events.get(6).json().get("item");
       assertThat(tool.get("id").asString()).isEqualTo("tool_" + suffix + "-1-6");
@@ -137,7 +169,8 @@ class ThreadStreamingMockServerTest {
       assertThat(tool.get("metadata").get("duration_ms").asLong()).isEqualTo(12);
       JsonNode message = events.get(9).json().get("item");
       assertThat(message.get("id").asString()).startsWith("msg_");
-      assertThat(message.get("content").get(0).get("text").asString()).isEqualTo("Done: notes.txt written");
+      assertThat(message.get("content").get(0).get("text").asString())
+          .isEqualTo("Done: notes.txt written");
       assertThat(events.get(10).json().get("response").get("duration_ms").asLong()).isEqualTo(1500);
     }
   }
@@ -148,37 +181,60 @@ class ThreadStreamingMockServerTest {
     String threadId = createIdleThread(dave);
     String suffix = threadId.substring("thread_".length());
 
-    List<SseClient.Frame> first = sse.post("/v1/threads/" + threadId + "/messages", dave.key(),
-        "{\"content\": \"one\"}").remainingEvents();
-    List<SseClient.Frame> second = sse.post("/v1/threads/" + threadId + "/messages", dave.key(),
-        "{\"content\": \"two\"}").remainingEvents();
+    List<SseClient.Frame> first =
+        sse.post("/v1/threads/" + threadId + "/messages", dave.key(), "{\"content\": \"one\"}")
+            .remainingEvents();
+    List<SseClient.Frame> second =
+        sse.post("/v1/threads/" + threadId + "/messages", dave.key(), "{\"content\": \"two\"}")
+            .remainingEvents();
 
     // The contract's form for POST /messages: no thread.created, no direct.response.
-    List<String> generalForm = List.of("response.created", "response.output_item.added", "response.item.completed",
-        "response.completed", "stream.completed");
+    List<String> generalForm =
+        List.of(
+            "response.created",
+            "response.output_item.added",
+            "response.item.completed",
+            "response.completed",
+            "stream.completed");
     assertThat(first).extracting(SseClient.Frame::type).containsExactlyElementsOf(generalForm);
     assertThat(second).extracting(SseClient.Frame::type).containsExactlyElementsOf(generalForm);
-    assertThat(first.get(0).json().get("response").get("id").asString()).isEqualTo("run_" + suffix + "-1");
-    assertThat(second.get(3).json().get("response").get("id").asString()).isEqualTo("run_" + suffix + "-2");
+    assertThat(first.get(0).json().get("response").get("id").asString())
+        .isEqualTo("run_" + suffix + "-1");
+    assertThat(second.get(3).json().get("response").get("id").asString())
+        .isEqualTo("run_" + suffix + "-2");
     assertThat(second.get(1).json().get("item").get("status").asString()).isEqualTo("in_progress");
-    assertThat(second.get(2).json().get("item").get("content").get(0).get("text").asString()).isEqualTo("Echo: two");
-    Run run = shared.client().resources(Run.class).inNamespace(dave.namespace()).withName("run-" + suffix + "-2").get();
+    assertThat(second.get(2).json().get("item").get("content").get(0).get("text").asString())
+        .isEqualTo("Echo: two");
+    Run run =
+        shared
+            .client()
+            .resources(Run.class)
+            .inNamespace(dave.namespace())
+            .withName("run-" + suffix + "-2")
+            .get();
     assertThat(run.getSpec().getSequence()).isEqualTo(2);
     assertThat(run.getSpec().getSource()).isEqualTo("api");
-    assertThat(run.getMetadata().getLabels()).containsEntry("threadline.dev/thread", "thread-" + suffix);
-    assertThat(run.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> {
-      assertThat(owner.getKind()).isEqualTo("Thread");
-      assertThat(owner.getName()).isEqualTo("thread-" + suffix);
-      assertThat(owner.getController()).isTrue();
-    });
+    assertThat(run.getMetadata().getLabels())
+        .containsEntry("threadline.dev/thread", "thread-" + suffix);
+    assertThat(run.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(owner -> {
+          assertThat(owner.getKind()).isEqualTo("Thread");
+          assertThat(owner.getName()).isEqualTo("thread-" + suffix);
+          assertThat(owner.getController()).isTrue();
+        });
   }
 
   @Test
   void streamFalseAnswersWithTheFinishedThreadAndTheExecution() {
     TestUser erin = shared.newUser("erin");
 
-    ApiClient.Response created = api.post("/v1/threads", erin.key(),
-        "{\"messages\": [{\"role\": \"user\", \"content\": \"Hi\"}], \"stream\": false, \"title\": \"Greeting\"}");
+    ApiClient.Response created =
+        api.post(
+            "/v1/threads",
+            erin.key(),
+            "{\"messages\": [{\"role\": \"user\", \"content\": \"Hi\"}], \"stream\": false,"
+                + " \"title\": \"Greeting\"}");
 
     assertThat(created.status()).isEqualTo(201);
     assertThat(created.header("Content-Type")).startsWith("application/json");
@@ -194,31 +250,40 @@ class ThreadStreamingMockServerTest {
     assertThat(execution.get("response").asString()).isEqualTo("Echo: Hi");
     assertThat(execution.get("actions").isArray()).isTrue();
     assertThat(execution.get("durationMs").asLong()).isEqualTo(FakeOperator.DURATION_MS);
-    assertThat(execution.get("usage").get("inputTokens").asLong()).isEqualTo(FakeOperator.INPUT_TOKENS);
-    assertThat(execution.get("usage").get("outputTokens").asLong()).isEqualTo(FakeOperator.OUTPUT_TOKENS);
+    assertThat(execution.get("usage").get("inputTokens").asLong())
+        .isEqualTo(FakeOperator.INPUT_TOKENS);
+    assertThat(execution.get("usage").get("outputTokens").asLong())
+        .isEqualTo(FakeOperator.OUTPUT_TOKENS);
     assertThat(execution.has("error")).isFalse();
 
-    ApiClient.Response failed = api.post("/v1/threads/" + thread.get("id").asString() + "/messages", erin.key(),
-        "{\"content\": \"[fail] again\", \"stream\": false}");
+    ApiClient.Response failed =
+        api.post(
+            "/v1/threads/" + thread.get("id").asString() + "/messages",
+            erin.key(),
+            "{\"content\": \"[fail] again\", \"stream\": false}");
     assertThat(failed.status()).isEqualTo(200);
     assertThat(failed.json().get("thread").get("status").asString()).isEqualTo("failed");
     assertThat(failed.json().get("execution").get("success").asBoolean()).isFalse();
-    assertThat(failed.json().get("execution").get("error").get("code").asString()).isEqualTo("execution_failed");
+    assertThat(failed.json().get("execution").get("error").get("code").asString())
+        .isEqualTo("execution_failed");
   }
 
   @Test
   void idleStreamSendsKeepaliveCommentsUntilTheRunMoves() {
     TestUser fay = shared.newUser("fay");
 
-    try (SseClient.Stream stream = sse.post("/v1/threads", fay.key(), "{\"task\": \"[hold] wait for it\"}")) {
+    try (SseClient.Stream stream =
+        sse.post("/v1/threads", fay.key(), "{\"task\": \"[hold] wait for it\"}")) {
       SseClient.Frame created = stream.next();
       assertThat(created.type()).isEqualTo("thread.created");
       SseClient.Frame keepalive = stream.next();
       assertThat(keepalive.comment()).isEqualTo("keepalive");
       assertThat(stream.raw()).contains("\n: keepalive\n");
 
-      operator.answer(fay.namespace(), runName(created.json().get("thread").get("id").asString(), 1));
-      assertThat(stream.remainingEvents()).extracting(SseClient.Frame::type)
+      operator.answer(
+          fay.namespace(), runName(created.json().get("thread").get("id").asString(), 1));
+      assertThat(stream.remainingEvents())
+          .extracting(SseClient.Frame::type)
           .containsExactly("direct.response", "response.completed", "stream.completed");
     }
   }
@@ -227,22 +292,27 @@ class ThreadStreamingMockServerTest {
   void aClientThatDisconnectsDoesNotStopTheRun() {
     TestUser gus = shared.newUser("gus");
     String threadId;
-    try (SseClient.Stream stream = sse.post("/v1/threads", gus.key(), "{\"task\": \"[hold] long job\"}")) {
+    try (SseClient.Stream stream =
+        sse.post("/v1/threads", gus.key(), "{\"task\": \"[hold] long job\"}")) {
       threadId = stream.nextEvent().json().get("thread").get("id").asString();
     }
     String runName = runName(threadId, 1);
 
     operator.answer(gus.namespace(), runName);
 
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-      JsonNode thread = api.get("/v1/threads/" + threadId, gus.key()).json().get("thread");
-      assertThat(thread.get("status").asString()).isEqualTo("completed");
-      assertThat(thread.get("messageCount").asLong()).isEqualTo(2);
-    });
-    Run run = shared.client().resources(Run.class).inNamespace(gus.namespace()).withName(runName).get();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> {
+          JsonNode thread = api.get("/v1/threads/" + threadId, gus.key()).json().get("thread");
+          assertThat(thread.get("status").asString()).isEqualTo("completed");
+          assertThat(thread.get("messageCount").asLong()).isEqualTo(2);
+        });
+    Run run =
+        shared.client().resources(Run.class).inNamespace(gus.namespace()).withName(runName).get();
     assertThat(run.getSpec().getCancelRequested()).isNull();
     assertThat(run.getStatus().getResponse()).isEqualTo("Echo: [hold] long job");
-    JsonNode messages = api.get("/v1/threads/" + threadId + "/messages", gus.key()).json().get("data");
+    JsonNode messages =
+        api.get("/v1/threads/" + threadId + "/messages", gus.key()).json().get("data");
     assertThat(messages.get(1).get("content").asString()).isEqualTo("Echo: [hold] long job");
   }
 
@@ -257,10 +327,14 @@ class ThreadStreamingMockServerTest {
       List<Future<SseClient.Stream>> futures = new ArrayList<>();
       for (int i = 0; i < posts; i++) {
         int n = i;
-        futures.add(executor.submit(() -> {
-          start.await();
-          return sse.post("/v1/threads/" + threadId + "/messages", hal.key(), "{\"content\": \"[hold] racer " + n + "\"}");
-        }));
+        futures.add(
+            executor.submit(() -> {
+              start.await();
+              return sse.post(
+                  "/v1/threads/" + threadId + "/messages",
+                  hal.key(),
+                  "{\"content\": \"[hold] racer " + n + "\"}");
+            }));
       }
       start.countDown();
       streams = new ArrayList<>();
@@ -269,23 +343,34 @@ class ThreadStreamingMockServerTest {
       }
     }
 
-    List<SseClient.Stream> winners = streams.stream().filter(stream -> stream.status() == 200).toList();
-    List<SseClient.Stream> losers = streams.stream().filter(stream -> stream.status() == 409).toList();
+    List<SseClient.Stream> winners =
+        streams.stream().filter(stream -> stream.status() == 200).toList();
+    List<SseClient.Stream> losers =
+        streams.stream().filter(stream -> stream.status() == 409).toList();
     assertThat(winners).hasSize(1);
     assertThat(losers).hasSize(posts - 1);
     for (SseClient.Stream loser : losers) {
       assertThat(loser.header("Content-Type")).startsWith("application/json");
-      assertThat(loser.body()).isEqualTo("{\"error\":\"Conflict\",\"message\":\"Thread is already processing\"}\n");
+      assertThat(loser.body())
+          .isEqualTo("{\"error\":\"Conflict\",\"message\":\"Thread is already processing\"}\n");
     }
-    assertThat(shared.client().resources(Run.class).inNamespace(hal.namespace()).list().getItems()).hasSize(1);
+    assertThat(shared.client().resources(Run.class).inNamespace(hal.namespace()).list().getItems())
+        .hasSize(1);
 
     operator.answer(hal.namespace(), runName(threadId, 1));
-    assertThat(winners.getFirst().remainingEvents()).extracting(SseClient.Frame::type)
-        .containsExactly("response.created", "response.output_item.added", "response.item.completed",
-            "response.completed", "stream.completed");
+    assertThat(winners.getFirst().remainingEvents())
+        .extracting(SseClient.Frame::type)
+        .containsExactly(
+            "response.created",
+            "response.output_item.added",
+            "response.item.completed",
+            "response.completed",
+            "stream.completed");
     // Once finished, the thread takes the next message again.
-    assertThat(sse.post("/v1/threads/" + threadId + "/messages", hal.key(), "{\"content\": \"next\"}")
-        .remainingEvents()).hasSize(5);
+    assertThat(
+            sse.post("/v1/threads/" + threadId + "/messages", hal.key(), "{\"content\": \"next\"}")
+                .remainingEvents())
+        .hasSize(5);
   }
 
   @Test
@@ -293,18 +378,31 @@ class ThreadStreamingMockServerTest {
     TestUser ian = shared.newUser("ian");
     TestUser jan = shared.newUser("jan");
     String threadId;
-    try (SseClient.Stream stream = sse.post("/v1/threads", ian.key(), "{\"task\": \"[hold] busy\"}")) {
+    try (SseClient.Stream stream =
+        sse.post("/v1/threads", ian.key(), "{\"task\": \"[hold] busy\"}")) {
       threadId = stream.nextEvent().json().get("thread").get("id").asString();
     }
 
-    assertError(api.post("/v1/threads/" + threadId + "/messages", ian.key(), "{\"content\": \"more\"}"),
-        409, "Conflict", "Thread is already processing");
-    assertError(api.post("/v1/threads/" + threadId + "/messages", jan.key(), "{\"content\": \"mine?\"}"),
-        404, "Not Found", "Thread " + threadId + " not found");
-    assertError(api.post("/v1/threads/thread_nope/messages", ian.key(), "{\"content\": \"x\"}"),
-        404, "Not Found", "Thread thread_nope not found");
-    assertError(api.post("/v1/threads/" + threadId + "/messages", ian.key(), "{}"),
-        400, "Bad Request", "content is required");
+    assertError(
+        api.post("/v1/threads/" + threadId + "/messages", ian.key(), "{\"content\": \"more\"}"),
+        409,
+        "Conflict",
+        "Thread is already processing");
+    assertError(
+        api.post("/v1/threads/" + threadId + "/messages", jan.key(), "{\"content\": \"mine?\"}"),
+        404,
+        "Not Found",
+        "Thread " + threadId + " not found");
+    assertError(
+        api.post("/v1/threads/thread_nope/messages", ian.key(), "{\"content\": \"x\"}"),
+        404,
+        "Not Found",
+        "Thread thread_nope not found");
+    assertError(
+        api.post("/v1/threads/" + threadId + "/messages", ian.key(), "{}"),
+        400,
+        "Bad Request",
+        "content is required");
     operator.answer(ian.namespace(), runName(threadId, 1));
   }
 

@@ -23,13 +23,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The monthly allowance seen from the API: executions are refused with the contract's exact 402
- * once the ledger the operator keeps reaches the allowance, nothing is left behind, and
- * {@code GET /v1/usage} reports the month — also from another API server (a restart or another
- * replica reads the same ledger).
+ * once the ledger the operator keeps reaches the allowance, nothing is left behind, and {@code GET
+ * /v1/usage} reports the month — also from another API server (a restart or another replica reads
+ * the same ledger).
  */
 class UsageMockServerTest {
-  private static final String EXHAUSTED = "{\"error\":\"Payment Required\",\"message\":\"monthly usage allowance exhausted\","
-      + "\"usage\":{\"tier\":\"pro\",\"allowance\":0.5,\"used\":0.5}}";
+  private static final String EXHAUSTED =
+      "{\"error\":\"Payment Required\",\"message\":\"monthly usage allowance exhausted\","
+          + "\"usage\":{\"tier\":\"pro\",\"allowance\":0.5,\"used\":0.5}}";
   private static SharedApiServer shared;
   private static ApiClient api;
 
@@ -43,22 +44,38 @@ class UsageMockServerTest {
   void newThreadWithMessagesIs402WithTheExactBodyAndLeavesNoThread() {
     TestUser user = spentUser();
 
-    ApiClient.Response refused = api.post("/v1/threads", user.key(), "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+    ApiClient.Response refused =
+        api.post(
+            "/v1/threads", user.key(), "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
 
     assertThat(refused.status()).isEqualTo(402);
     assertThat(refused.body()).isEqualTo(EXHAUSTED);
-    assertThat(shared.client().resources(ConversationThread.class).inNamespace(user.namespace()).list().getItems()).isEmpty();
+    assertThat(
+            shared
+                .client()
+                .resources(ConversationThread.class)
+                .inNamespace(user.namespace())
+                .list()
+                .getItems())
+        .isEmpty();
     // A thread without messages executes nothing: still allowed.
-    assertThat(api.post("/v1/threads", user.key(), "{\"title\":\"later\"}").status()).isEqualTo(201);
+    assertThat(api.post("/v1/threads", user.key(), "{\"title\":\"later\"}").status())
+        .isEqualTo(201);
   }
 
   @Test
   void followUpMessageIs402WithTheExactBody() {
     TestUser user = SharedApiServer.get().newUser("spent-followup");
-    String threadId = api.post("/v1/threads", user.key(), "{\"title\":\"t\"}").json().path("thread").path("id").asString();
+    String threadId =
+        api.post("/v1/threads", user.key(), "{\"title\":\"t\"}")
+            .json()
+            .path("thread")
+            .path("id")
+            .asString();
     spend(user);
 
-    ApiClient.Response refused = api.post("/v1/threads/" + threadId + "/messages", user.key(), "{\"content\":\"go on\"}");
+    ApiClient.Response refused =
+        api.post("/v1/threads/" + threadId + "/messages", user.key(), "{\"content\":\"go on\"}");
 
     assertThat(refused.status()).isEqualTo(402);
     assertThat(refused.body()).isEqualTo(EXHAUSTED);
@@ -74,8 +91,10 @@ class UsageMockServerTest {
     assertThat(usage.status()).isEqualTo(200);
     assertThat(usage.text("userId")).isEqualTo(user.userId());
     assertThat(usage.text("tier")).isEqualTo("pro");
-    assertThat(usage.json().path("period").path("start").asString()).isEqualTo(period.start().toString());
-    assertThat(usage.json().path("period").path("end").asString()).isEqualTo(period.end().toString());
+    assertThat(usage.json().path("period").path("start").asString())
+        .isEqualTo(period.start().toString());
+    assertThat(usage.json().path("period").path("end").asString())
+        .isEqualTo(period.end().toString());
     assertThat(usage.json().path("allowance").asDouble()).isEqualTo(0.5);
     assertThat(usage.json().path("used").asDouble()).isEqualTo(0.5);
     assertThat(usage.json().path("remaining").asDouble()).isZero();
@@ -84,12 +103,14 @@ class UsageMockServerTest {
     assertThat(usage.json().path("cachedTokens").asLong()).isEqualTo(10);
     assertThat(usage.json().path("runs").asLong()).isEqualTo(3);
 
-    try (RunningApiServer restarted = ThreadlineApiServer.start(shared.client(),
-        ApiServerSettings.loopback(SharedApiServer.SYSTEM_NAMESPACE))) {
+    try (RunningApiServer restarted =
+        ThreadlineApiServer.start(
+            shared.client(), ApiServerSettings.loopback(SharedApiServer.SYSTEM_NAMESPACE))) {
       ApiClient other = new ApiClient(restarted.baseUrl());
       other.awaitAccepted(user.key());
       assertThat(other.get("/v1/usage", user.key()).body()).isEqualTo(usage.body());
-      assertThat(other.post("/v1/threads", user.key(), "{\"task\":\"hello\"}").body()).isEqualTo(EXHAUSTED);
+      assertThat(other.post("/v1/threads", user.key(), "{\"task\":\"hello\"}").body())
+          .isEqualTo(EXHAUSTED);
     }
   }
 
@@ -99,7 +120,9 @@ class UsageMockServerTest {
     ApiClient.Response usage = api.get("/v1/usage", user.key());
     assertThat(usage.text("tier")).isEqualTo(UsagePlans.DEFAULT_TIER);
     assertThat(usage.json().path("used").asDouble()).isZero();
-    assertThat(usage.json().path("remaining").asDouble()).isEqualTo(usage.json().path("allowance").asDouble()).isPositive();
+    assertThat(usage.json().path("remaining").asDouble())
+        .isEqualTo(usage.json().path("allowance").asDouble())
+        .isPositive();
   }
 
   /** A pro user whose allowance is lowered to USD 0.50, all of it spent this month. */
@@ -110,14 +133,22 @@ class UsageMockServerTest {
   }
 
   private static void spend(TestUser user) {
-    shared.client().namespaces().withName(user.namespace()).edit(namespace -> {
-      namespace.getMetadata().getAnnotations().put(UsagePlans.TIER_ANNOTATION, "pro");
-      namespace.getMetadata().getAnnotations().put(UsagePlans.ALLOWANCE_ANNOTATION, "0.5");
-      return namespace;
-    });
+    shared
+        .client()
+        .namespaces()
+        .withName(user.namespace())
+        .edit(namespace -> {
+          namespace.getMetadata().getAnnotations().put(UsagePlans.TIER_ANNOTATION, "pro");
+          namespace.getMetadata().getAnnotations().put(UsagePlans.ALLOWANCE_ANNOTATION, "0.5");
+          return namespace;
+        });
     UsagePeriod period = UsagePeriod.of(Clock.systemUTC().instant());
     UsageLedger ledger = new UsageLedger();
-    ledger.setMetadata(new ObjectMetaBuilder().withName(period.ledgerName()).withNamespace(user.namespace()).build());
+    ledger.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(period.ledgerName())
+            .withNamespace(user.namespace())
+            .build());
     UsageLedgerSpec spec = new UsageLedgerSpec();
     spec.setPeriod(period.value());
     spec.setUserId(user.userId());
@@ -131,7 +162,8 @@ class UsageMockServerTest {
     status.setRuns(3L);
     created.setStatus(status);
     shared.client().resource(created).updateStatus();
-    await().atMost(Duration.ofSeconds(10))
+    await()
+        .atMost(Duration.ofSeconds(10))
         .until(() -> api.get("/v1/usage", user.key()).json().path("tier").asString().equals("pro"));
   }
 }

@@ -26,28 +26,57 @@ class WebhookChangeTest {
   @Test
   void badItemsAre400sNamingTheField() {
     assertBad(ConfiguredOn.AGENT, "webhooks[0].url is required", item(null));
-    assertBad(ConfiguredOn.AGENT, "webhooks[1].url must be an absolute http:// or https:// URL with a host",
-        item("https://a.example/x"), item("ftp://a.example"));
-    assertBad(ConfiguredOn.AGENT, "webhooks[0].url must be an absolute http:// or https:// URL with a host",
+    assertBad(
+        ConfiguredOn.AGENT,
+        "webhooks[1].url must be an absolute http:// or https:// URL with a host",
+        item("https://a.example/x"),
+        item("ftp://a.example"));
+    assertBad(
+        ConfiguredOn.AGENT,
+        "webhooks[0].url must be an absolute http:// or https:// URL with a host",
         item("/relative/path"));
-    assertBad(ConfiguredOn.AGENT, "webhooks[0].url must be an absolute http:// or https:// URL with a host",
+    assertBad(
+        ConfiguredOn.AGENT,
+        "webhooks[0].url must be an absolute http:// or https:// URL with a host",
         item("HTTPS://a.example"));
-    assertBad(ConfiguredOn.AGENT, "webhooks[0].url must be at most 2048 characters",
+    assertBad(
+        ConfiguredOn.AGENT,
+        "webhooks[0].url must be at most 2048 characters",
         item("https://a.example/" + "x".repeat(2048)));
-    assertBad(ConfiguredOn.AGENT, "webhooks[1].url \"https://a.example/x\" is given twice",
-        item("https://a.example/x"), item(" https://a.example/x "));
-    assertBad(ConfiguredOn.SCHEDULE, "webhooks[0].events[2] must be one of run.completed, run.failed, run.cancelled",
-        new WebhookInput("https://a.example", List.of("run.completed", "run.failed", "run.exploded"), null));
-    assertBad(ConfiguredOn.AGENT, "webhooks[0].events[1] \"build.ready\" applies only to environments; "
-        + "agents have run.completed, run.failed, run.cancelled",
+    assertBad(
+        ConfiguredOn.AGENT,
+        "webhooks[1].url \"https://a.example/x\" is given twice",
+        item("https://a.example/x"),
+        item(" https://a.example/x "));
+    assertBad(
+        ConfiguredOn.SCHEDULE,
+        "webhooks[0].events[2] must be one of run.completed, run.failed, run.cancelled",
+        new WebhookInput(
+            "https://a.example", List.of("run.completed", "run.failed", "run.exploded"), null));
+    assertBad(
+        ConfiguredOn.AGENT,
+        "webhooks[0].events[1] \"build.ready\" applies only to environments; "
+            + "agents have run.completed, run.failed, run.cancelled",
         new WebhookInput("https://a.example", List.of("run.failed", "build.ready"), null));
-    assertBad(ConfiguredOn.ENVIRONMENT, "webhooks[0].events[1] \"run.failed\" is given twice",
+    assertBad(
+        ConfiguredOn.ENVIRONMENT,
+        "webhooks[0].events[1] \"run.failed\" is given twice",
         new WebhookInput("https://a.example", List.of("run.failed", "run.failed"), null));
-    String secretRule = "webhooks[0].secret must be whsec_ followed by the base64 of at least 24 bytes";
-    assertBad(ConfiguredOn.AGENT, secretRule, new WebhookInput("https://a.example", null, "s3cret"));
-    assertBad(ConfiguredOn.AGENT, secretRule, new WebhookInput("https://a.example", null, "whsec_not base64!"));
-    assertBad(ConfiguredOn.AGENT, secretRule,
-        new WebhookInput("https://a.example", null, "whsec_" + Base64.getEncoder().encodeToString(new byte[23])));
+    String secretRule =
+        "webhooks[0].secret must be whsec_ followed by the base64 of at least 24 bytes";
+    assertBad(
+        ConfiguredOn.AGENT, secretRule, new WebhookInput("https://a.example", null, "s3cret"));
+    assertBad(
+        ConfiguredOn.AGENT,
+        secretRule,
+        new WebhookInput("https://a.example", null, "whsec_not base64!"));
+    assertBad(
+        ConfiguredOn.AGENT,
+        secretRule,
+        new WebhookInput(
+            "https://a.example",
+            null,
+            "whsec_" + Base64.getEncoder().encodeToString(new byte[23])));
     assertBad(ConfiguredOn.AGENT, "webhooks[0] must be an object", (WebhookInput) null);
     WebhookInput[] eleven = new WebhookInput[11];
     Arrays.setAll(eleven, i -> item("https://a.example/" + i));
@@ -58,49 +87,70 @@ class WebhookChangeTest {
   void aListElsewhereInTheBodyIsNamedByItsPath() {
     WebhookInput[] eleven = new WebhookInput[11];
     Arrays.setAll(eleven, i -> item("https://a.example/" + i));
-    assertThatThrownBy(() -> WebhookChange.of(List.of(eleven), ConfiguredOn.SCHEDULE, "schedule.webhooks"))
+    assertThatThrownBy(
+            () -> WebhookChange.of(List.of(eleven), ConfiguredOn.SCHEDULE, "schedule.webhooks"))
         .hasMessage("schedule.webhooks may hold at most 10 items");
-    assertThatThrownBy(() -> WebhookChange.of(List.of(item("https://a.example"), item("mailto:x@example.com")),
-            ConfiguredOn.SCHEDULE, "schedule.webhooks"))
-        .hasMessage("schedule.webhooks[1].url must be an absolute http:// or https:// URL with a host");
-    assertThatThrownBy(() -> WebhookChange.of(List.of(new WebhookInput("https://a.example", List.of("build.ready"), null)),
-            ConfiguredOn.SCHEDULE, "schedule.webhooks"))
-        .hasMessage("schedule.webhooks[0].events[0] \"build.ready\" applies only to environments; "
-            + "schedules have run.completed, run.failed, run.cancelled");
+    assertThatThrownBy(() ->
+            WebhookChange.of(
+                List.of(item("https://a.example"), item("mailto:x@example.com")),
+                ConfiguredOn.SCHEDULE,
+                "schedule.webhooks"))
+        .hasMessage(
+            "schedule.webhooks[1].url must be an absolute http:// or https:// URL with a host");
+    assertThatThrownBy(() ->
+            WebhookChange.of(
+                List.of(new WebhookInput("https://a.example", List.of("build.ready"), null)),
+                ConfiguredOn.SCHEDULE,
+                "schedule.webhooks"))
+        .hasMessage(
+            "schedule.webhooks[0].events[0] \"build.ready\" applies only to environments; "
+                + "schedules have run.completed, run.failed, run.cancelled");
   }
 
   @Test
   void buildEventsAreForEnvironments() {
-    WebhookChange change = WebhookChange.of(
-        List.of(new WebhookInput("https://a.example", List.of("build.ready", "build.failed", "run.completed"), SECRET)),
-        ConfiguredOn.ENVIRONMENT);
+    WebhookChange change =
+        WebhookChange.of(
+            List.of(
+                new WebhookInput(
+                    "https://a.example",
+                    List.of("build.ready", "build.failed", "run.completed"),
+                    SECRET)),
+            ConfiguredOn.ENVIRONMENT);
 
     WebhookChange.Resolved resolved = change.resolve("env-a", List.of(), Map.of());
 
     assertThat(resolved.endpoints().getFirst().getEvents())
-        .containsExactly(WebhookEvent.BUILD_READY, WebhookEvent.BUILD_FAILED, WebhookEvent.RUN_COMPLETED);
+        .containsExactly(
+            WebhookEvent.BUILD_READY, WebhookEvent.BUILD_FAILED, WebhookEvent.RUN_COMPLETED);
   }
 
   @Test
   void newUrlsGetAGeneratedSecretGivenOnesAreStoredAndNeitherIsInTheSpec() {
-    WebhookChange change = WebhookChange.of(
-        List.of(item("https://a.example/gen"), new WebhookInput("https://a.example/given", List.of(), SECRET)),
-        ConfiguredOn.AGENT);
+    WebhookChange change =
+        WebhookChange.of(
+            List.of(
+                item("https://a.example/gen"),
+                new WebhookInput("https://a.example/given", List.of(), SECRET)),
+            ConfiguredOn.AGENT);
 
     WebhookChange.Resolved resolved = change.resolve("agent-a", List.of(), Map.of());
 
     String generatedKey = WebhookSecrets.keyOf("https://a.example/gen");
     String givenKey = WebhookSecrets.keyOf("https://a.example/given");
     assertThat(generatedKey).matches("wh-[0-9a-f]{16}");
-    assertThat(resolved.endpoints()).extracting(endpoint -> endpoint.getSecretRef().getName())
+    assertThat(resolved.endpoints())
+        .extracting(endpoint -> endpoint.getSecretRef().getName())
         .containsOnly("agent-a-webhooks");
-    assertThat(resolved.endpoints()).extracting(endpoint -> endpoint.getSecretRef().getKey())
+    assertThat(resolved.endpoints())
+        .extracting(endpoint -> endpoint.getSecretRef().getKey())
         .containsExactly(generatedKey, givenKey);
     String generated = resolved.generated().get("https://a.example/gen");
     assertThat(generated).startsWith("whsec_");
     assertThat(Base64.getDecoder().decode(generated.substring(6))).hasSize(32);
     assertThat(resolved.generated()).containsOnlyKeys("https://a.example/gen");
-    assertThat(resolved.secretData()).containsExactlyInAnyOrderEntriesOf(Map.of(generatedKey, generated, givenKey, SECRET));
+    assertThat(resolved.secretData())
+        .containsExactlyInAnyOrderEntriesOf(Map.of(generatedKey, generated, givenKey, SECRET));
     assertThat(resolved.secretChanged()).isTrue();
   }
 
@@ -108,14 +158,25 @@ class WebhookChangeTest {
   void keptUrlsCarryTheirSecretRemovedOnesAreDroppedAndForeignReferencesStay() {
     String keptKey = WebhookSecrets.keyOf("https://a.example/kept");
     String goneKey = WebhookSecrets.keyOf("https://a.example/gone");
-    List<WebhookEndpoint> current = List.of(
-        new WebhookEndpoint("https://a.example/kept", List.of(), new SecretKeyReference("agent-a-webhooks", keptKey)),
-        new WebhookEndpoint("https://a.example/gone", List.of(), new SecretKeyReference("agent-a-webhooks", goneKey)),
-        new WebhookEndpoint("https://gitops.example", List.of(), new SecretKeyReference("my-signing", "key")));
+    List<WebhookEndpoint> current =
+        List.of(
+            new WebhookEndpoint(
+                "https://a.example/kept",
+                List.of(),
+                new SecretKeyReference("agent-a-webhooks", keptKey)),
+            new WebhookEndpoint(
+                "https://a.example/gone",
+                List.of(),
+                new SecretKeyReference("agent-a-webhooks", goneKey)),
+            new WebhookEndpoint(
+                "https://gitops.example", List.of(), new SecretKeyReference("my-signing", "key")));
     Map<String, String> stored = Map.of(keptKey, "whsec_kept", goneKey, "whsec_gone");
-    WebhookChange change = WebhookChange.of(List.of(
-        new WebhookInput("https://a.example/kept", List.of("run.failed"), null),
-        item("https://gitops.example")), ConfiguredOn.AGENT);
+    WebhookChange change =
+        WebhookChange.of(
+            List.of(
+                new WebhookInput("https://a.example/kept", List.of("run.failed"), null),
+                item("https://gitops.example")),
+            ConfiguredOn.AGENT);
 
     WebhookChange.Resolved resolved = change.resolve("agent-a", current, stored);
 
@@ -125,15 +186,25 @@ class WebhookChangeTest {
     assertThat(resolved.endpoints().get(1).getSecretRef().getName()).isEqualTo("my-signing");
     assertThat(resolved.endpoints().get(1).getSecretRef().getKey()).isEqualTo("key");
     assertThat(resolved.secretChanged()).isTrue();
-    assertThat(WebhookChange.of(List.of(item("https://a.example/kept")), ConfiguredOn.AGENT)
-        .resolve("agent-a", current.subList(0, 1), Map.of(keptKey, "whsec_kept")).secretChanged()).isFalse();
+    assertThat(
+            WebhookChange.of(List.of(item("https://a.example/kept")), ConfiguredOn.AGENT)
+                .resolve("agent-a", current.subList(0, 1), Map.of(keptKey, "whsec_kept"))
+                .secretChanged())
+        .isFalse();
   }
 
   @Test
   void anEmptyListRemovesEverything() {
-    WebhookChange.Resolved resolved = WebhookChange.of(List.of(), ConfiguredOn.SCHEDULE)
-        .resolve("sched-a", List.of(new WebhookEndpoint("https://a.example", List.of(),
-            new SecretKeyReference("sched-a-webhooks", "wh-0123456789abcdef"))), Map.of("wh-0123456789abcdef", "x"));
+    WebhookChange.Resolved resolved =
+        WebhookChange.of(List.of(), ConfiguredOn.SCHEDULE)
+            .resolve(
+                "sched-a",
+                List.of(
+                    new WebhookEndpoint(
+                        "https://a.example",
+                        List.of(),
+                        new SecretKeyReference("sched-a-webhooks", "wh-0123456789abcdef"))),
+                Map.of("wh-0123456789abcdef", "x"));
 
     assertThat(resolved.endpoints()).isEmpty();
     assertThat(resolved.secretData()).isEmpty();

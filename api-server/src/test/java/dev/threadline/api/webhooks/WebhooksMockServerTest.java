@@ -44,16 +44,19 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Webhooks on agents, environments and schedules (also a schedule made by {@code POST /v1/threads}):
- * secrets only in the webhooks Secret (never in a spec, a GET or an idempotency record), shown once
- * when generated; PATCH replaces the list, carrying kept secrets over; the delivery records, per
- * tenant.
+ * Webhooks on agents, environments and schedules (also a schedule made by {@code POST
+ * /v1/threads}): secrets only in the webhooks Secret (never in a spec, a GET or an idempotency
+ * record), shown once when generated; PATCH replaces the list, carrying kept secrets over; the
+ * delivery records, per tenant.
  */
 class WebhooksMockServerTest {
   private static final JsonMapper JSON = JsonMapper.builder().build();
-  private static final String GIVEN = "whsec_" + Base64.getEncoder().encodeToString("0123456789abcdefghijklmn".getBytes(
-      StandardCharsets.UTF_8));
-  private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private static final String GIVEN =
+      "whsec_"
+          + Base64.getEncoder()
+              .encodeToString("0123456789abcdefghijklmn".getBytes(StandardCharsets.UTF_8));
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   private static SharedApiServer shared;
   private static ApiClient api;
@@ -68,10 +71,16 @@ class WebhooksMockServerTest {
   void createStoresSecretsInTheWebhooksSecretAndShowsAGeneratedOneOnce() {
     TestUser alice = shared.newUser("alice");
 
-    ApiClient.Response created = api.post("/v1/agents", alice.key(), """
-        {"name": "Helper", "model": "m", "webhooks": [
-          {"url": "https://hooks.example/generated", "events": ["run.failed"]},
-          {"url": "https://hooks.example/given", "secret": "%s"}]}""".formatted(GIVEN));
+    ApiClient.Response created =
+        api.post(
+            "/v1/agents",
+            alice.key(),
+            """
+            {"name": "Helper", "model": "m", "webhooks": [
+              {"url": "https://hooks.example/generated", "events": ["run.failed"]},
+              {"url": "https://hooks.example/given", "secret": "%s"}]}\
+            """
+                .formatted(GIVEN));
 
     assertThat(created.status()).as(created.body()).isEqualTo(201);
     JsonNode agent = created.json().get("agent");
@@ -87,128 +96,284 @@ class WebhooksMockServerTest {
     assertThat(created.body()).doesNotContain(GIVEN);
 
     String name = agent.get("id").asString().replace('_', '-');
-    Agent stored = shared.client().resources(Agent.class).inNamespace(alice.namespace()).withName(name).get();
+    Agent stored =
+        shared.client().resources(Agent.class).inNamespace(alice.namespace()).withName(name).get();
     List<WebhookEndpoint> endpoints = stored.getSpec().getWebhooks();
-    assertThat(endpoints).extracting(e -> e.getSecretRef().getName()).containsOnly(name + "-webhooks");
-    assertThat(endpoints).extracting(e -> e.getSecretRef().getKey()).containsExactly(
-        WebhookSecrets.keyOf("https://hooks.example/generated"), WebhookSecrets.keyOf("https://hooks.example/given"));
+    assertThat(endpoints)
+        .extracting(e -> e.getSecretRef().getName())
+        .containsOnly(name + "-webhooks");
+    assertThat(endpoints)
+        .extracting(e -> e.getSecretRef().getKey())
+        .containsExactly(
+            WebhookSecrets.keyOf("https://hooks.example/generated"),
+            WebhookSecrets.keyOf("https://hooks.example/given"));
     String specJson = shared.client().getKubernetesSerialization().asJson(stored);
     assertThat(specJson).doesNotContain(generated).doesNotContain(GIVEN);
-    Secret secret = shared.client().secrets().inNamespace(alice.namespace()).withName(name + "-webhooks").get();
-    assertThat(decode(secret)).isEqualTo(Map.of(
-        WebhookSecrets.keyOf("https://hooks.example/generated"), generated,
-        WebhookSecrets.keyOf("https://hooks.example/given"), GIVEN));
-    assertThat(secret.getMetadata().getOwnerReferences().getFirst().getUid()).isEqualTo(stored.getMetadata().getUid());
+    Secret secret =
+        shared.client().secrets().inNamespace(alice.namespace()).withName(name + "-webhooks").get();
+    assertThat(decode(secret))
+        .isEqualTo(
+            Map.of(
+                WebhookSecrets.keyOf("https://hooks.example/generated"), generated,
+                WebhookSecrets.keyOf("https://hooks.example/given"), GIVEN));
+    assertThat(secret.getMetadata().getOwnerReferences().getFirst().getUid())
+        .isEqualTo(stored.getMetadata().getUid());
     assertThat(secret.getMetadata().getLabels()).containsEntry(WebhookSecrets.RESOURCE_LABEL, name);
 
     ApiClient.Response fetched = api.get("/v1/agents/" + agent.get("id").asString(), alice.key());
     assertThat(fetched.json().get("agent").get("webhooks").get(0).has("secret")).isFalse();
     assertThat(fetched.body()).doesNotContain(generated).doesNotContain(GIVEN);
-    assertThat(api.get("/v1/agents", alice.key()).body()).doesNotContain(generated).contains("hooks.example/given");
+    assertThat(api.get("/v1/agents", alice.key()).body())
+        .doesNotContain(generated)
+        .contains("hooks.example/given");
 
-    assertThat(api.delete("/v1/agents/" + agent.get("id").asString(), alice.key()).status()).isEqualTo(200);
-    assertThat(shared.client().secrets().inNamespace(alice.namespace()).withName(name + "-webhooks").get()).isNull();
+    assertThat(api.delete("/v1/agents/" + agent.get("id").asString(), alice.key()).status())
+        .isEqualTo(200);
+    assertThat(
+            shared
+                .client()
+                .secrets()
+                .inNamespace(alice.namespace())
+                .withName(name + "-webhooks")
+                .get())
+        .isNull();
   }
 
   @Test
   void patchReplacesTheListCarryingKeptSecretsAndDroppingRemovedOnes() {
     TestUser bob = shared.newUser("bob");
-    JsonNode schedule = api.post("/v1/schedules", bob.key(), """
-        {"name": "n", "task": "t", "scheduleType": "recurring", "cronExpression": "0 9 * * *", "webhooks": [
-          {"url": "https://hooks.example/kept"}, {"url": "https://hooks.example/removed"}]}""")
-        .json().get("schedule");
+    JsonNode schedule =
+        api.post(
+                "/v1/schedules",
+                bob.key(),
+                """
+                {"name": "n", "task": "t", "scheduleType": "recurring", "cronExpression": "0 9 * * *", "webhooks": [
+                  {"url": "https://hooks.example/kept"}, {"url": "https://hooks.example/removed"}]}\
+                """)
+            .json()
+            .get("schedule");
     String id = schedule.get("id").asString();
     String name = id.replace('_', '-');
     String kept = schedule.get("webhooks").get(0).get("secret").asString();
     String keptKey = WebhookSecrets.keyOf("https://hooks.example/kept");
 
-    ApiClient.Response patched = api.patch("/v1/schedules/" + id, bob.key(), """
-        {"webhooks": [{"url": "https://hooks.example/kept", "events": ["run.completed"]},
-                      {"url": "https://hooks.example/new"},
-                      {"url": "https://hooks.example/given", "secret": "%s"}]}""".formatted(GIVEN));
+    ApiClient.Response patched =
+        api.patch(
+            "/v1/schedules/" + id,
+            bob.key(),
+            """
+            {"webhooks": [{"url": "https://hooks.example/kept", "events": ["run.completed"]},
+                          {"url": "https://hooks.example/new"},
+                          {"url": "https://hooks.example/given", "secret": "%s"}]}\
+            """
+                .formatted(GIVEN));
 
     assertThat(patched.status()).as(patched.body()).isEqualTo(200);
     JsonNode webhooks = patched.json().get("schedule").get("webhooks");
-    assertThat(webhooks).extracting(w -> w.get("url").asString()).containsExactly(
-        "https://hooks.example/kept", "https://hooks.example/new", "https://hooks.example/given");
+    assertThat(webhooks)
+        .extracting(w -> w.get("url").asString())
+        .containsExactly(
+            "https://hooks.example/kept",
+            "https://hooks.example/new",
+            "https://hooks.example/given");
     assertThat(webhooks.get(0).has("secret")).as("carried over, not generated").isFalse();
     assertThat(webhooks.get(0).get("events").get(0).asString()).isEqualTo("run.completed");
     String fresh = webhooks.get(1).get("secret").asString();
     assertThat(fresh).startsWith("whsec_").isNotEqualTo(kept);
     assertThat(webhooks.get(2).has("secret")).isFalse();
-    assertThat(decode(shared.client().secrets().inNamespace(bob.namespace()).withName(name + "-webhooks").get()))
-        .isEqualTo(Map.of(keptKey, kept, WebhookSecrets.keyOf("https://hooks.example/new"), fresh,
-            WebhookSecrets.keyOf("https://hooks.example/given"), GIVEN));
+    assertThat(
+            decode(
+                shared
+                    .client()
+                    .secrets()
+                    .inNamespace(bob.namespace())
+                    .withName(name + "-webhooks")
+                    .get()))
+        .isEqualTo(
+            Map.of(
+                keptKey,
+                kept,
+                WebhookSecrets.keyOf("https://hooks.example/new"),
+                fresh,
+                WebhookSecrets.keyOf("https://hooks.example/given"),
+                GIVEN));
 
     // A PATCH without webhooks leaves them and their secrets alone.
-    JsonNode renamed = api.patch("/v1/schedules/" + id, bob.key(), "{\"name\": \"renamed\"}").json().get("schedule");
+    JsonNode renamed =
+        api.patch("/v1/schedules/" + id, bob.key(), "{\"name\": \"renamed\"}")
+            .json()
+            .get("schedule");
     assertThat(renamed.get("webhooks")).hasSize(3);
     assertThat(renamed.toString()).doesNotContain("secret");
-    assertThat(decode(shared.client().secrets().inNamespace(bob.namespace()).withName(name + "-webhooks").get()))
-        .containsEntry(keptKey, kept).hasSize(3);
+    assertThat(
+            decode(
+                shared
+                    .client()
+                    .secrets()
+                    .inNamespace(bob.namespace())
+                    .withName(name + "-webhooks")
+                    .get()))
+        .containsEntry(keptKey, kept)
+        .hasSize(3);
 
-    JsonNode cleared = api.patch("/v1/schedules/" + id, bob.key(), "{\"webhooks\": []}").json().get("schedule");
+    JsonNode cleared =
+        api.patch("/v1/schedules/" + id, bob.key(), "{\"webhooks\": []}").json().get("schedule");
     assertThat(cleared.get("webhooks")).isEmpty();
-    assertThat(shared.client().resources(Schedule.class).inNamespace(bob.namespace()).withName(name).get()
-        .getSpec().getWebhooks()).isEmpty();
-    assertThat(shared.client().secrets().inNamespace(bob.namespace()).withName(name + "-webhooks").get()).isNull();
+    assertThat(
+            shared
+                .client()
+                .resources(Schedule.class)
+                .inNamespace(bob.namespace())
+                .withName(name)
+                .get()
+                .getSpec()
+                .getWebhooks())
+        .isEmpty();
+    assertThat(
+            shared
+                .client()
+                .secrets()
+                .inNamespace(bob.namespace())
+                .withName(name + "-webhooks")
+                .get())
+        .isNull();
   }
 
   @Test
   void environmentsTakeBuildEventsAndKeepTheirVariablesSecretApart() {
     TestUser carol = shared.newUser("carol");
 
-    ApiClient.Response created = api.post("/environments", carol.key(), """
-        {"name": "Env", "environmentVariables": [{"key": "A", "value": "1"}],
-         "webhooks": [{"url": "http://ci.example:8080/hook", "events": ["build.ready", "build.failed"]}]}""");
+    ApiClient.Response created =
+        api.post(
+            "/environments",
+            carol.key(),
+            """
+            {"name": "Env", "environmentVariables": [{"key": "A", "value": "1"}],
+             "webhooks": [{"url": "http://ci.example:8080/hook", "events": ["build.ready", "build.failed"]}]}\
+            """);
 
     assertThat(created.status()).as(created.body()).isEqualTo(201);
     JsonNode environment = created.json().get("environment");
     String secret = environment.get("webhooks").get(0).get("secret").asString();
     String id = environment.get("id").asString();
     String name = id.replace('_', '-');
-    assertThat(decode(shared.client().secrets().inNamespace(carol.namespace()).withName(name + "-webhooks").get()))
+    assertThat(
+            decode(
+                shared
+                    .client()
+                    .secrets()
+                    .inNamespace(carol.namespace())
+                    .withName(name + "-webhooks")
+                    .get()))
         .isEqualTo(Map.of(WebhookSecrets.keyOf("http://ci.example:8080/hook"), secret));
-    assertThat(decode(shared.client().secrets().inNamespace(carol.namespace())
-        .withName(EnvironmentValues.secretName(name)).get())).isEqualTo(Map.of("env.A", "1"));
+    assertThat(
+            decode(
+                shared
+                    .client()
+                    .secrets()
+                    .inNamespace(carol.namespace())
+                    .withName(EnvironmentValues.secretName(name))
+                    .get()))
+        .isEqualTo(Map.of("env.A", "1"));
     assertThat(api.get("/environments/" + id, carol.key()).body()).doesNotContain(secret);
 
-    ApiClient.Response patched = api.patch("/environments/" + id, carol.key(),
-        "{\"webhooks\": [{\"url\": \"http://ci.example:8080/hook\", \"events\": [\"build.failed\"]}]}");
+    ApiClient.Response patched =
+        api.patch(
+            "/environments/" + id,
+            carol.key(),
+            "{\"webhooks\": [{\"url\": \"http://ci.example:8080/hook\", \"events\":"
+                + " [\"build.failed\"]}]}");
     assertThat(patched.status()).as(patched.body()).isEqualTo(200);
     assertThat(patched.json().get("environment").get("webhooks").get(0).has("secret")).isFalse();
-    Environment stored = shared.client().resources(Environment.class).inNamespace(carol.namespace()).withName(name).get();
-    assertThat(stored.getSpec().getWebhooks().getFirst().getEvents()).containsExactly(WebhookEvent.BUILD_FAILED);
-    assertThat(decode(shared.client().secrets().inNamespace(carol.namespace()).withName(name + "-webhooks").get()))
+    Environment stored =
+        shared
+            .client()
+            .resources(Environment.class)
+            .inNamespace(carol.namespace())
+            .withName(name)
+            .get();
+    assertThat(stored.getSpec().getWebhooks().getFirst().getEvents())
+        .containsExactly(WebhookEvent.BUILD_FAILED);
+    assertThat(
+            decode(
+                shared
+                    .client()
+                    .secrets()
+                    .inNamespace(carol.namespace())
+                    .withName(name + "-webhooks")
+                    .get()))
         .isEqualTo(Map.of(WebhookSecrets.keyOf("http://ci.example:8080/hook"), secret));
   }
 
   @Test
   void badWebhooksAre400sNamingTheField() {
     TestUser dave = shared.newUser("dave");
-    String agent = api.post("/v1/agents", dave.key(), "{\"name\": \"A\", \"model\": \"m\"}")
-        .json().get("agent").get("id").asString();
+    String agent =
+        api.post("/v1/agents", dave.key(), "{\"name\": \"A\", \"model\": \"m\"}")
+            .json()
+            .get("agent")
+            .get("id")
+            .asString();
 
-    assertError(api.post("/v1/agents", dave.key(), """
-        {"name": "A", "model": "m", "webhooks": [{"url": "https://a.example"}, {"url": "mailto:x@example.com"}]}"""),
-        400, "Bad Request", "webhooks[1].url must be an absolute http:// or https:// URL with a host");
-    assertError(api.patch("/v1/agents/" + agent, dave.key(), """
-        {"webhooks": [{"url": "https://a.example", "events": ["run.failed", "run.completed", "build.ready"]}]}"""),
-        400, "Bad Request", "webhooks[0].events[2] \"build.ready\" applies only to environments; "
+    assertError(
+        api.post(
+            "/v1/agents",
+            dave.key(),
+            """
+            {"name": "A", "model": "m", "webhooks": [{"url": "https://a.example"}, {"url": "mailto:x@example.com"}]}\
+            """),
+        400,
+        "Bad Request",
+        "webhooks[1].url must be an absolute http:// or https:// URL with a host");
+    assertError(
+        api.patch(
+            "/v1/agents/" + agent,
+            dave.key(),
+            """
+            {"webhooks": [{"url": "https://a.example", "events": ["run.failed", "run.completed", "build.ready"]}]}\
+            """),
+        400,
+        "Bad Request",
+        "webhooks[0].events[2] \"build.ready\" applies only to environments; "
             + "agents have run.completed, run.failed, run.cancelled");
-    assertError(api.post("/v1/schedules", dave.key(), """
-        {"name": "n", "task": "t", "scheduleType": "recurring", "cronExpression": "0 9 * * *",
-         "webhooks": [{"url": "https://a.example", "secret": "hunter2"}]}"""),
-        400, "Bad Request", "webhooks[0].secret must be whsec_ followed by the base64 of at least 24 bytes");
-    assertError(api.post("/environments", dave.key(), """
-        {"name": "E", "webhooks": [{"url": "https://a.example", "events": ["deploy.done"]}]}"""),
-        400, "Bad Request",
-        "webhooks[0].events[0] must be one of run.completed, run.failed, run.cancelled, build.ready, build.failed");
-    assertError(api.patch("/v1/agents/" + agent, dave.key(), """
-        {"webhooks": [{"url": "https://a.example/x"}, {"url": "https://a.example/x"}]}"""),
-        400, "Bad Request", "webhooks[1].url \"https://a.example/x\" is given twice");
-    assertError(api.post("/v1/agents", dave.key(), "{\"name\": \"A\", \"model\": \"m\", \"webhooks\": [{}]}"),
-        400, "Bad Request", "webhooks[0].url is required");
+    assertError(
+        api.post(
+            "/v1/schedules",
+            dave.key(),
+            """
+            {"name": "n", "task": "t", "scheduleType": "recurring", "cronExpression": "0 9 * * *",
+             "webhooks": [{"url": "https://a.example", "secret": "hunter2"}]}\
+            """),
+        400,
+        "Bad Request",
+        "webhooks[0].secret must be whsec_ followed by the base64 of at least 24 bytes");
+    assertError(
+        api.post(
+            "/environments",
+            dave.key(),
+            """
+            {"name": "E", "webhooks": [{"url": "https://a.example", "events": ["deploy.done"]}]}\
+            """),
+        400,
+        "Bad Request",
+        "webhooks[0].events[0] must be one of run.completed, run.failed, run.cancelled,"
+            + " build.ready, build.failed");
+    assertError(
+        api.patch(
+            "/v1/agents/" + agent,
+            dave.key(),
+            """
+            {"webhooks": [{"url": "https://a.example/x"}, {"url": "https://a.example/x"}]}\
+            """),
+        400,
+        "Bad Request",
+        "webhooks[1].url \"https://a.example/x\" is given twice");
+    assertError(
+        api.post(
+            "/v1/agents", dave.key(), "{\"name\": \"A\", \"model\": \"m\", \"webhooks\": [{}]}"),
+        400,
+        "Bad Request",
+        "webhooks[0].url is required");
     // Nothing was written by the refused requests.
     assertThat(api.get("/v1/agents", dave.key()).json().get("total_count").asInt()).isEqualTo(1);
     assertThat(api.get("/v1/schedules", dave.key()).json().get("total_count").asInt()).isZero();
@@ -218,42 +383,64 @@ class WebhooksMockServerTest {
   void aKubectlSecretRefSurvivesPatchesThatDoNotReplaceIt() {
     TestUser erin = shared.newUser("erin");
     Agent gitops = new Agent();
-    gitops.setMetadata(new ObjectMetaBuilder().withName("agent-gitops").withNamespace(erin.namespace()).build());
+    gitops.setMetadata(
+        new ObjectMetaBuilder().withName("agent-gitops").withNamespace(erin.namespace()).build());
     AgentSpec spec = new AgentSpec();
     spec.setDisplayName("GitOps");
     spec.setProvider("scripted");
     spec.setModel("m");
-    spec.setWebhooks(new ArrayList<>(List.of(new WebhookEndpoint("https://gitops.example/hook", List.of(),
-        new SecretKeyReference("my-signing-secret", "signing")))));
+    spec.setWebhooks(
+        new ArrayList<>(
+            List.of(
+                new WebhookEndpoint(
+                    "https://gitops.example/hook",
+                    List.of(),
+                    new SecretKeyReference("my-signing-secret", "signing")))));
     gitops.setSpec(spec);
     shared.client().resources(Agent.class).inNamespace(erin.namespace()).resource(gitops).create();
-    await().atMost(Duration.ofSeconds(5))
+    await()
+        .atMost(Duration.ofSeconds(5))
         .until(() -> api.get("/v1/agents/agent_gitops", erin.key()).status() == 200);
 
-    ApiClient.Response renamed = api.patch("/v1/agents/agent_gitops", erin.key(), "{\"name\": \"Renamed\"}");
+    ApiClient.Response renamed =
+        api.patch("/v1/agents/agent_gitops", erin.key(), "{\"name\": \"Renamed\"}");
     assertThat(renamed.status()).isEqualTo(200);
     assertThat(renamed.json().get("agent").get("webhooks").get(0).get("url").asString())
         .isEqualTo("https://gitops.example/hook");
     assertForeignRef(erin);
 
     // Listing the same URL again without a secret keeps the reference too; a new URL gets ours.
-    ApiClient.Response relisted = api.patch("/v1/agents/agent_gitops", erin.key(), """
-        {"webhooks": [{"url": "https://gitops.example/hook", "events": ["run.cancelled"]},
-                      {"url": "https://other.example"}]}""");
+    ApiClient.Response relisted =
+        api.patch(
+            "/v1/agents/agent_gitops",
+            erin.key(),
+            """
+            {"webhooks": [{"url": "https://gitops.example/hook", "events": ["run.cancelled"]},
+                          {"url": "https://other.example"}]}\
+            """);
     assertThat(relisted.status()).as(relisted.body()).isEqualTo(200);
     assertThat(relisted.json().get("agent").get("webhooks").get(0).has("secret")).isFalse();
     assertForeignRef(erin);
-    assertThat(shared.client().secrets().inNamespace(erin.namespace()).withName("agent-gitops-webhooks").get()
-        .getData()).containsOnlyKeys(WebhookSecrets.keyOf("https://other.example"));
+    assertThat(
+            shared
+                .client()
+                .secrets()
+                .inNamespace(erin.namespace())
+                .withName("agent-gitops-webhooks")
+                .get()
+                .getData())
+        .containsOnlyKeys(WebhookSecrets.keyOf("https://other.example"));
   }
 
   @Test
   void anIdempotentScheduleCreateReplaysTheGeneratedSecretWithoutRecordingIt() {
     TestUser frank = shared.newUser("frank");
-    String body = """
+    String body =
+        """
         {"name": "n", "task": "t", "scheduleType": "recurring", "cronExpression": "0 9 * * *",
-         "webhooks": [{"url": "https://hooks.example/a"}, {"url": "https://hooks.example/b", "secret": "%s"}]}"""
-        .formatted(GIVEN);
+         "webhooks": [{"url": "https://hooks.example/a"}, {"url": "https://hooks.example/b", "secret": "%s"}]}\
+        """
+            .formatted(GIVEN);
 
     HttpResponse<String> first = postWithKey("/v1/schedules", frank.key(), body, "wh-1");
     HttpResponse<String> repeat = postWithKey("/v1/schedules", frank.key(), body, "wh-1");
@@ -267,24 +454,35 @@ class WebhooksMockServerTest {
     assertThat(repeatSchedule.get("id")).isEqualTo(firstSchedule.get("id"));
     assertThat(repeatSchedule.get("webhooks").get(0).get("secret").asString()).isEqualTo(secret);
     assertThat(repeatSchedule.get("webhooks").get(1).has("secret")).isFalse();
-    assertThat(api.get("/v1/schedules", frank.key()).json().get("total_count").asInt()).isEqualTo(1);
-    List<ConfigMap> records = shared.client().configMaps().inNamespace(frank.namespace()).list().getItems();
+    assertThat(api.get("/v1/schedules", frank.key()).json().get("total_count").asInt())
+        .isEqualTo(1);
+    List<ConfigMap> records =
+        shared.client().configMaps().inNamespace(frank.namespace()).list().getItems();
     assertThat(records).isNotEmpty();
-    assertThat(shared.client().getKubernetesSerialization().asJson(records)).doesNotContain(secret).doesNotContain(GIVEN);
+    assertThat(shared.client().getKubernetesSerialization().asJson(records))
+        .doesNotContain(secret)
+        .doesNotContain(GIVEN);
   }
 
   @Test
   void aThreadWithAScheduleGivesTheScheduleItsWebhooksAndShowsAGeneratedSecretOnce() {
     TestUser ida = shared.newUser("ida");
 
-    ApiClient.Response created = api.post("/v1/threads", ida.key(), """
-        {"task": "Send the digest", "schedule": {"type": "recurring", "name": "Digest", "cronExpression": "0 9 * * 1-5",
-          "webhooks": [{"url": "https://hooks.example/generated", "events": ["run.failed"]},
-                       {"url": "https://hooks.example/given", "secret": "%s"}]}}""".formatted(GIVEN));
+    ApiClient.Response created =
+        api.post(
+            "/v1/threads",
+            ida.key(),
+            """
+            {"task": "Send the digest", "schedule": {"type": "recurring", "name": "Digest", "cronExpression": "0 9 * * 1-5",
+              "webhooks": [{"url": "https://hooks.example/generated", "events": ["run.failed"]},
+                           {"url": "https://hooks.example/given", "secret": "%s"}]}}\
+            """
+                .formatted(GIVEN));
 
     assertThat(created.status()).as(created.body()).isEqualTo(201);
     JsonNode webhooks = created.json().get("schedule").get("webhooks");
-    assertThat(webhooks).extracting(w -> w.get("url").asString())
+    assertThat(webhooks)
+        .extracting(w -> w.get("url").asString())
         .containsExactly("https://hooks.example/generated", "https://hooks.example/given");
     assertThat(webhooks.get(0).get("events").get(0).asString()).isEqualTo("run.failed");
     String generated = webhooks.get(0).get("secret").asString();
@@ -294,16 +492,28 @@ class WebhooksMockServerTest {
 
     String id = created.json().get("schedule").get("id").asString();
     String name = id.replace('_', '-');
-    Schedule stored = shared.client().resources(Schedule.class).inNamespace(ida.namespace()).withName(name).get();
-    assertThat(stored.getSpec().getWebhooks()).extracting(e -> e.getSecretRef().getName()).containsOnly(name + "-webhooks");
-    assertThat(stored.getSpec().getWebhooks()).extracting(e -> e.getSecretRef().getKey()).containsExactly(
-        WebhookSecrets.keyOf("https://hooks.example/generated"), WebhookSecrets.keyOf("https://hooks.example/given"));
-    assertThat(shared.client().getKubernetesSerialization().asJson(stored)).doesNotContain(generated).doesNotContain(GIVEN);
-    Secret secret = shared.client().secrets().inNamespace(ida.namespace()).withName(name + "-webhooks").get();
-    assertThat(decode(secret)).isEqualTo(Map.of(
-        WebhookSecrets.keyOf("https://hooks.example/generated"), generated,
-        WebhookSecrets.keyOf("https://hooks.example/given"), GIVEN));
-    assertThat(secret.getMetadata().getOwnerReferences().getFirst().getUid()).isEqualTo(stored.getMetadata().getUid());
+    Schedule stored =
+        shared.client().resources(Schedule.class).inNamespace(ida.namespace()).withName(name).get();
+    assertThat(stored.getSpec().getWebhooks())
+        .extracting(e -> e.getSecretRef().getName())
+        .containsOnly(name + "-webhooks");
+    assertThat(stored.getSpec().getWebhooks())
+        .extracting(e -> e.getSecretRef().getKey())
+        .containsExactly(
+            WebhookSecrets.keyOf("https://hooks.example/generated"),
+            WebhookSecrets.keyOf("https://hooks.example/given"));
+    assertThat(shared.client().getKubernetesSerialization().asJson(stored))
+        .doesNotContain(generated)
+        .doesNotContain(GIVEN);
+    Secret secret =
+        shared.client().secrets().inNamespace(ida.namespace()).withName(name + "-webhooks").get();
+    assertThat(decode(secret))
+        .isEqualTo(
+            Map.of(
+                WebhookSecrets.keyOf("https://hooks.example/generated"), generated,
+                WebhookSecrets.keyOf("https://hooks.example/given"), GIVEN));
+    assertThat(secret.getMetadata().getOwnerReferences().getFirst().getUid())
+        .isEqualTo(stored.getMetadata().getUid());
 
     ApiClient.Response fetched = api.get("/v1/schedules/" + id, ida.key());
     assertThat(fetched.json().get("schedule").get("webhooks")).hasSize(2);
@@ -313,49 +523,113 @@ class WebhooksMockServerTest {
   @Test
   void badScheduleWebhooksInAThreadRequestAre400sNamingTheFieldAndWriteNothing() {
     TestUser jack = shared.newUser("jack");
-    String thread = """
-        {"task": "t", "schedule": {"type": "recurring", "cronExpression": "0 9 * * *", "webhooks": %s}}""";
+    String thread =
+        """
+        {"task": "t", "schedule": {"type": "recurring", "cronExpression": "0 9 * * *", "webhooks": %s}}\
+        """;
 
-    assertError(api.post("/v1/threads", jack.key(), thread.formatted(
-        "[{\"url\": \"https://a.example\"}, {\"url\": \"mailto:x@example.com\"}]")),
-        400, "Bad Request", "schedule.webhooks[1].url must be an absolute http:// or https:// URL with a host");
-    assertError(api.post("/v1/threads", jack.key(), thread.formatted("[{\"events\": []}]")),
-        400, "Bad Request", "schedule.webhooks[0].url is required");
-    assertError(api.post("/v1/threads", jack.key(), thread.formatted(
-        "[{\"url\": \"https://a.example\", \"events\": [\"run.failed\", \"run.exploded\"]}]")),
-        400, "Bad Request", "schedule.webhooks[0].events[1] must be one of run.completed, run.failed, run.cancelled");
-    assertError(api.post("/v1/threads", jack.key(), thread.formatted(
-        "[{\"url\": \"https://a.example\", \"events\": [\"build.ready\"]}]")),
-        400, "Bad Request", "schedule.webhooks[0].events[0] \"build.ready\" applies only to environments; "
+    assertError(
+        api.post(
+            "/v1/threads",
+            jack.key(),
+            thread.formatted(
+                "[{\"url\": \"https://a.example\"}, {\"url\": \"mailto:x@example.com\"}]")),
+        400,
+        "Bad Request",
+        "schedule.webhooks[1].url must be an absolute http:// or https:// URL with a host");
+    assertError(
+        api.post("/v1/threads", jack.key(), thread.formatted("[{\"events\": []}]")),
+        400,
+        "Bad Request",
+        "schedule.webhooks[0].url is required");
+    assertError(
+        api.post(
+            "/v1/threads",
+            jack.key(),
+            thread.formatted(
+                "[{\"url\": \"https://a.example\", \"events\": [\"run.failed\","
+                    + " \"run.exploded\"]}]")),
+        400,
+        "Bad Request",
+        "schedule.webhooks[0].events[1] must be one of run.completed, run.failed, run.cancelled");
+    assertError(
+        api.post(
+            "/v1/threads",
+            jack.key(),
+            thread.formatted("[{\"url\": \"https://a.example\", \"events\": [\"build.ready\"]}]")),
+        400,
+        "Bad Request",
+        "schedule.webhooks[0].events[0] \"build.ready\" applies only to environments; "
             + "schedules have run.completed, run.failed, run.cancelled");
-    assertError(api.post("/v1/threads", jack.key(), thread.formatted(
-        "[{\"url\": \"https://a.example\", \"secret\": \"hunter2\"}]")),
-        400, "Bad Request", "schedule.webhooks[0].secret must be whsec_ followed by the base64 of at least 24 bytes");
-    assertError(api.post("/v1/threads", jack.key(), thread.formatted(
-        "[" + String.join(", ", Collections.nCopies(11, "{\"url\": \"https://a.example\"}")) + "]")),
-        400, "Bad Request", "schedule.webhooks may hold at most 10 items");
-    assertError(api.post("/v1/threads", jack.key(), thread.formatted("\"https://a.example\"")),
-        400, "Bad Request", "schedule.webhooks must be an array");
-    assertError(api.post("/v1/threads", jack.key(), thread.formatted("[\"https://a.example\"]")),
-        400, "Bad Request", "schedule.webhooks[0] must be an object");
+    assertError(
+        api.post(
+            "/v1/threads",
+            jack.key(),
+            thread.formatted("[{\"url\": \"https://a.example\", \"secret\": \"hunter2\"}]")),
+        400,
+        "Bad Request",
+        "schedule.webhooks[0].secret must be whsec_ followed by the base64 of at least 24 bytes");
+    assertError(
+        api.post(
+            "/v1/threads",
+            jack.key(),
+            thread.formatted(
+                "["
+                    + String.join(", ", Collections.nCopies(11, "{\"url\": \"https://a.example\"}"))
+                    + "]")),
+        400,
+        "Bad Request",
+        "schedule.webhooks may hold at most 10 items");
+    assertError(
+        api.post("/v1/threads", jack.key(), thread.formatted("\"https://a.example\"")),
+        400,
+        "Bad Request",
+        "schedule.webhooks must be an array");
+    assertError(
+        api.post("/v1/threads", jack.key(), thread.formatted("[\"https://a.example\"]")),
+        400,
+        "Bad Request",
+        "schedule.webhooks[0] must be an object");
 
     // Neither a thread nor a schedule nor a webhooks Secret was left behind.
     assertThat(api.get("/v1/threads", jack.key()).json().get("total_count").asInt()).isZero();
     assertThat(api.get("/v1/schedules", jack.key()).json().get("total_count").asInt()).isZero();
-    assertThat(shared.client().resources(ConversationThread.class)
-        .inNamespace(jack.namespace()).list().getItems()).isEmpty();
-    assertThat(shared.client().resources(Schedule.class).inNamespace(jack.namespace()).list().getItems()).isEmpty();
-    assertThat(shared.client().secrets().inNamespace(jack.namespace()).withLabel(WebhookSecrets.RESOURCE_LABEL)
-        .list().getItems()).isEmpty();
+    assertThat(
+            shared
+                .client()
+                .resources(ConversationThread.class)
+                .inNamespace(jack.namespace())
+                .list()
+                .getItems())
+        .isEmpty();
+    assertThat(
+            shared
+                .client()
+                .resources(Schedule.class)
+                .inNamespace(jack.namespace())
+                .list()
+                .getItems())
+        .isEmpty();
+    assertThat(
+            shared
+                .client()
+                .secrets()
+                .inNamespace(jack.namespace())
+                .withLabel(WebhookSecrets.RESOURCE_LABEL)
+                .list()
+                .getItems())
+        .isEmpty();
   }
 
   @Test
   void anIdempotentThreadWithAScheduleReplaysTheGeneratedSecretWithoutRecordingIt() {
     TestUser kim = shared.newUser("kim");
-    String body = """
+    String body =
+        """
         {"task": "t", "schedule": {"type": "recurring", "cronExpression": "0 9 * * *",
-         "webhooks": [{"url": "https://hooks.example/a"}, {"url": "https://hooks.example/b", "secret": "%s"}]}}"""
-        .formatted(GIVEN);
+         "webhooks": [{"url": "https://hooks.example/a"}, {"url": "https://hooks.example/b", "secret": "%s"}]}}\
+        """
+            .formatted(GIVEN);
 
     HttpResponse<String> first = postWithKey("/v1/threads", kim.key(), body, "thread-wh-1");
     HttpResponse<String> repeat = postWithKey("/v1/threads", kim.key(), body, "thread-wh-1");
@@ -363,31 +637,73 @@ class WebhooksMockServerTest {
     assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
     assertThat(repeat.statusCode()).isEqualTo(201);
     assertThat(repeat.headers().firstValue("Idempotent-Replayed")).hasValue("true");
-    assertThat(repeat.headers().firstValue("Location")).isEqualTo(first.headers().firstValue("Location"));
+    assertThat(repeat.headers().firstValue("Location"))
+        .isEqualTo(first.headers().firstValue("Location"));
     JsonNode firstBody = JSON.readTree(first.body());
     JsonNode repeatBody = JSON.readTree(repeat.body());
-    assertThat(repeatBody).as("the first answer, its generated secret included").isEqualTo(firstBody);
+    assertThat(repeatBody)
+        .as("the first answer, its generated secret included")
+        .isEqualTo(firstBody);
     String secret = firstBody.get("schedule").get("webhooks").get(0).get("secret").asString();
     assertThat(secret).startsWith("whsec_");
     assertThat(repeatBody.get("schedule").get("webhooks").get(1).has("secret")).isFalse();
-    assertThat(shared.client().resources(ConversationThread.class)
-        .inNamespace(kim.namespace()).list().getItems()).hasSize(1);
-    assertThat(shared.client().resources(Schedule.class).inNamespace(kim.namespace()).list().getItems()).hasSize(1);
-    List<ConfigMap> records = shared.client().configMaps().inNamespace(kim.namespace()).list().getItems();
+    assertThat(
+            shared
+                .client()
+                .resources(ConversationThread.class)
+                .inNamespace(kim.namespace())
+                .list()
+                .getItems())
+        .hasSize(1);
+    assertThat(
+            shared
+                .client()
+                .resources(Schedule.class)
+                .inNamespace(kim.namespace())
+                .list()
+                .getItems())
+        .hasSize(1);
+    List<ConfigMap> records =
+        shared.client().configMaps().inNamespace(kim.namespace()).list().getItems();
     assertThat(records).isNotEmpty();
-    assertThat(shared.client().getKubernetesSerialization().asJson(records)).doesNotContain(secret).doesNotContain(GIVEN);
+    assertThat(shared.client().getKubernetesSerialization().asJson(records))
+        .doesNotContain(secret)
+        .doesNotContain(GIVEN);
   }
 
   @Test
   void deliveriesAreListedNewestFirstFilteredAndPerTenant() {
     TestUser grace = shared.newUser("grace");
     TestUser heidi = shared.newUser("heidi");
-    delivery(grace, "msg_1", WebhookEvent.RUN_COMPLETED, "Run", "run-abc-1", WebhookDeliveryState.DELIVERED, 200);
-    delivery(grace, "msg_2", WebhookEvent.RUN_FAILED, "Run", "run-abc-2", WebhookDeliveryState.PENDING, 503);
+    delivery(
+        grace,
+        "msg_1",
+        WebhookEvent.RUN_COMPLETED,
+        "Run",
+        "run-abc-1",
+        WebhookDeliveryState.DELIVERED,
+        200);
+    delivery(
+        grace,
+        "msg_2",
+        WebhookEvent.RUN_FAILED,
+        "Run",
+        "run-abc-2",
+        WebhookDeliveryState.PENDING,
+        503);
     delivery(grace, "msg_3", WebhookEvent.BUILD_READY, "Environment", "env-main", null, null);
-    delivery(heidi, "msg_4", WebhookEvent.RUN_COMPLETED, "Run", "run-xyz-1", WebhookDeliveryState.FAILED, 500);
-    await().atMost(Duration.ofSeconds(5))
-        .until(() -> api.get("/v1/webhooks/deliveries", grace.key()).json().get("total_count").asInt() == 3);
+    delivery(
+        heidi,
+        "msg_4",
+        WebhookEvent.RUN_COMPLETED,
+        "Run",
+        "run-xyz-1",
+        WebhookDeliveryState.FAILED,
+        500);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() ->
+            api.get("/v1/webhooks/deliveries", grace.key()).json().get("total_count").asInt() == 3);
 
     ApiClient.Response all = api.get("/v1/webhooks/deliveries", grace.key());
     assertThat(all.status()).isEqualTo(200);
@@ -395,7 +711,10 @@ class WebhooksMockServerTest {
     List<String> createdAt = new ArrayList<>();
     all.json().get("data").forEach(item -> createdAt.add(item.get("createdAt").asString()));
     assertThat(createdAt).isSortedAccordingTo(java.util.Comparator.reverseOrder());
-    assertThat(all.body()).doesNotContain("secretRef").doesNotContain("payload").doesNotContain("msg_4");
+    assertThat(all.body())
+        .doesNotContain("secretRef")
+        .doesNotContain("payload")
+        .doesNotContain("msg_4");
 
     JsonNode one = api.get("/v1/webhooks/deliveries/msg_2", grace.key()).json().get("delivery");
     assertThat(one.get("id").asString()).isEqualTo("msg_2");
@@ -411,42 +730,69 @@ class WebhooksMockServerTest {
     assertThat(one.get("nextAttemptAt").asString()).isEqualTo("2026-01-01T00:05:00Z");
     assertThat(one.get("finishedAt").isNull()).isTrue();
     assertThat(one.get("createdAt").asString()).endsWith("Z");
-    JsonNode noStatus = api.get("/v1/webhooks/deliveries/msg_3", grace.key()).json().get("delivery");
+    JsonNode noStatus =
+        api.get("/v1/webhooks/deliveries/msg_3", grace.key()).json().get("delivery");
     assertThat(noStatus.get("state").asString()).isEqualTo("pending");
     assertThat(noStatus.get("attempts").asInt()).isZero();
 
-    assertThat(ids(api.get("/v1/webhooks/deliveries?event=run.completed", grace.key()))).containsExactly("msg_1");
+    assertThat(ids(api.get("/v1/webhooks/deliveries?event=run.completed", grace.key())))
+        .containsExactly("msg_1");
     assertThat(ids(api.get("/v1/webhooks/deliveries?state=pending", grace.key())))
         .containsExactlyInAnyOrder("msg_2", "msg_3");
-    assertThat(ids(api.get("/v1/webhooks/deliveries?subjectId=env_main", grace.key()))).containsExactly("msg_3");
-    assertThat(ids(api.get("/v1/webhooks/deliveries?subjectId=run_abc-1", grace.key()))).containsExactly("msg_1");
+    assertThat(ids(api.get("/v1/webhooks/deliveries?subjectId=env_main", grace.key())))
+        .containsExactly("msg_3");
+    assertThat(ids(api.get("/v1/webhooks/deliveries?subjectId=run_abc-1", grace.key())))
+        .containsExactly("msg_1");
     assertThat(ids(api.get("/v1/webhooks/deliveries?subjectId=thread_abc", grace.key())))
         .containsExactlyInAnyOrder("msg_1", "msg_2");
     ApiClient.Response page = api.get("/v1/webhooks/deliveries?limit=2&offset=1", grace.key());
     assertThat(page.json().get("data")).hasSize(2);
     assertThat(page.json().get("has_more").asBoolean()).isFalse();
 
-    assertError(api.get("/v1/webhooks/deliveries?state=lost", grace.key()), 400, "Bad Request",
+    assertError(
+        api.get("/v1/webhooks/deliveries?state=lost", grace.key()),
+        400,
+        "Bad Request",
         "state must be one of pending, delivered, failed");
-    assertError(api.get("/v1/webhooks/deliveries?event=run.exploded", grace.key()), 400, "Bad Request",
+    assertError(
+        api.get("/v1/webhooks/deliveries?event=run.exploded", grace.key()),
+        400,
+        "Bad Request",
         "event must be one of run.completed, run.failed, run.cancelled, build.ready, build.failed");
-    assertError(api.get("/v1/webhooks/deliveries/msg_4", grace.key()), 404, "Not Found",
+    assertError(
+        api.get("/v1/webhooks/deliveries/msg_4", grace.key()),
+        404,
+        "Not Found",
         "Webhook delivery msg_4 not found");
     assertThat(ids(api.get("/v1/webhooks/deliveries", heidi.key()))).containsExactly("msg_4");
   }
 
   private static void assertForeignRef(TestUser user) {
-    Agent stored = shared.client().resources(Agent.class).inNamespace(user.namespace()).withName("agent-gitops").get();
+    Agent stored =
+        shared
+            .client()
+            .resources(Agent.class)
+            .inNamespace(user.namespace())
+            .withName("agent-gitops")
+            .get();
     SecretKeyReference ref = stored.getSpec().getWebhooks().getFirst().getSecretRef();
     assertThat(ref.getName()).isEqualTo("my-signing-secret");
     assertThat(ref.getKey()).isEqualTo("signing");
   }
 
-  private static void delivery(TestUser user, String messageId, WebhookEvent event, String subjectKind,
-      String subjectName, WebhookDeliveryState state, Integer statusCode) {
+  private static void delivery(
+      TestUser user,
+      String messageId,
+      WebhookEvent event,
+      String subjectKind,
+      String subjectName,
+      WebhookDeliveryState state,
+      Integer statusCode) {
     WebhookDelivery delivery = new WebhookDelivery();
-    ObjectMetaBuilder metadata = new ObjectMetaBuilder().withNamespace(user.namespace())
-        .withName(messageId.replace('_', '-'));
+    ObjectMetaBuilder metadata =
+        new ObjectMetaBuilder()
+            .withNamespace(user.namespace())
+            .withName(messageId.replace('_', '-'));
     if ("Run".equals(subjectKind)) {
       // As the operator labels a run's deliveries: with the run's thread.
       metadata.addToLabels(Labels.THREAD, subjectName.replaceAll("^run-(.+)-\\d+$", "thread-$1"));
@@ -489,19 +835,23 @@ class WebhooksMockServerTest {
   private static Map<String, String> decode(Secret secret) {
     assertThat(secret).isNotNull();
     Map<String, String> values = new java.util.HashMap<>();
-    secret.getData().forEach((key, value) ->
-        values.put(key, new String(Base64.getDecoder().decode(value), StandardCharsets.UTF_8)));
+    secret
+        .getData()
+        .forEach((key, value) ->
+            values.put(key, new String(Base64.getDecoder().decode(value), StandardCharsets.UTF_8)));
     return values;
   }
 
-  private static HttpResponse<String> postWithKey(String path, String key, String body, String idempotencyKey) {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(shared.baseUrl() + path))
-        .timeout(Duration.ofSeconds(20))
-        .header("Authorization", "Bearer " + key)
-        .header("Content-Type", "application/json")
-        .header("Idempotency-Key", idempotencyKey)
-        .POST(HttpRequest.BodyPublishers.ofString(body))
-        .build();
+  private static HttpResponse<String> postWithKey(
+      String path, String key, String body, String idempotencyKey) {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(shared.baseUrl() + path))
+            .timeout(Duration.ofSeconds(20))
+            .header("Authorization", "Bearer " + key)
+            .header("Content-Type", "application/json")
+            .header("Idempotency-Key", idempotencyKey)
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
     try {
       return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {

@@ -63,8 +63,7 @@ public final class BuildErrors {
   }
 
   private static Signature syntax(String regex) {
-    return new Signature(
-        Pattern.compile(regex, Pattern.CASE_INSENSITIVE), DOCKERFILE_SYNTAX_ERROR);
+    return new Signature(Pattern.compile(regex, Pattern.CASE_INSENSITIVE), DOCKERFILE_SYNTAX_ERROR);
   }
 
   // "WORKDIR requires exactly one argument", "ENV must have two arguments": the parser names the

@@ -29,7 +29,10 @@ public record BuildHash(String value) {
   public BuildHash {
     if (value == null || !SHAPE.matcher(value).matches()) {
       throw new IllegalArgumentException(
-          "A build hash is " + LENGTH + " lower-case hex digits, not " + MessageText.literal(value));
+          "A build hash is "
+              + LENGTH
+              + " lower-case hex digits, not "
+              + MessageText.literal(value));
     }
   }
 

@@ -120,7 +120,8 @@ final class DockerfileParser {
         problems.add(
             new Problem(
                 instruction.line(),
-                "heredoc <<%s is never closed (expected a line %s)".formatted(delimiter, delimiter)));
+                "heredoc <<%s is never closed (expected a line %s)"
+                    .formatted(delimiter, delimiter)));
         return i;
       }
     }

@@ -62,10 +62,10 @@ public final class DockerfileRenderer {
 
   private static String header(BuildHash hash) {
     return """
-        # Threadline environment image, build hash %s
-        # Generated from the environment's baseImage, runtimes, packages, dockerfileExtensions and
-        # setupScripts: change those, not this file. The builder must reach the sources named below.
-        """
+    # Threadline environment image, build hash %s
+    # Generated from the environment's baseImage, runtimes, packages, dockerfileExtensions and
+    # setupScripts: change those, not this file. The builder must reach the sources named below.
+    """
         .formatted(hash);
   }
 
@@ -147,8 +147,8 @@ public final class DockerfileRenderer {
    * Each script is carried base64-encoded and decoded into a file at build time. Base64 has no
    * quote, {@code $}, backslash, newline or {@code #}, so no script text can end the single-quoted
    * word, the {@code RUN} instruction or the Dockerfile line; the encoded text is wrapped with
-   * Dockerfile line continuations, which the parser joins before the shell sees the line.
-   * (Heredocs would read better but are not supported by every builder the operator may use.)
+   * Dockerfile line continuations, which the parser joins before the shell sees the line. (Heredocs
+   * would read better but are not supported by every builder the operator may use.)
    */
   private static void appendSetupScripts(StringBuilder out, List<SetupScript> scripts) {
     for (int i = 0; i < scripts.size(); i++) {
@@ -161,13 +161,23 @@ public final class DockerfileRenderer {
           .append(": ")
           .append(MessageText.literal(script.name() == null ? "" : script.name()))
           .append('\n')
-          .append("RUN mkdir -p ").append(SETUP_DIR).append(" \\\n")
+          .append("RUN mkdir -p ")
+          .append(SETUP_DIR)
+          .append(" \\\n")
           .append(" && printf '%s' '");
       appendWrappedBase64(out, script.script());
-      out.append("' | base64 -d > ").append(file).append(" \\\n")
-          .append(" && chmod 0755 ").append(file).append(" \\\n")
-          .append(" && ").append(run).append(" \\\n")
-          .append(" && rm -rf ").append(SETUP_DIR).append('\n');
+      out.append("' | base64 -d > ")
+          .append(file)
+          .append(" \\\n")
+          .append(" && chmod 0755 ")
+          .append(file)
+          .append(" \\\n")
+          .append(" && ")
+          .append(run)
+          .append(" \\\n")
+          .append(" && rm -rf ")
+          .append(SETUP_DIR)
+          .append('\n');
     }
   }
 

@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
  * .../dockerfile/validate}, and the operator's gate before a build).
  *
  * <p>Errors make the result invalid: an unknown instruction, a missing or malformed argument, a
- * malformed exec-form JSON array, an unclosed heredoc or a trailing line continuation. Warnings keep
- * it valid and point at instructions that parse but do not do what a user may expect inside an
+ * malformed exec-form JSON array, an unclosed heredoc or a trailing line continuation. Warnings
+ * keep it valid and point at instructions that parse but do not do what a user may expect inside an
  * environment image ({@code FROM}, {@code USER root}, {@code CMD}, {@code ENTRYPOINT}, {@code
  * SHELL}, {@code COPY} from the build context, {@code MAINTAINER}, legacy {@code ENV key value}).
  * Every finding reads {@code "line N: ..."}, N counted from 1 within the extensions.
@@ -24,8 +24,24 @@ public final class DockerfileValidator {
 
   private static final Set<String> INSTRUCTIONS =
       Set.of(
-          "FROM", "RUN", "CMD", "LABEL", "EXPOSE", "ENV", "ADD", "COPY", "ENTRYPOINT", "VOLUME",
-          "USER", "WORKDIR", "ARG", "ONBUILD", "STOPSIGNAL", "HEALTHCHECK", "SHELL", "MAINTAINER");
+          "FROM",
+          "RUN",
+          "CMD",
+          "LABEL",
+          "EXPOSE",
+          "ENV",
+          "ADD",
+          "COPY",
+          "ENTRYPOINT",
+          "VOLUME",
+          "USER",
+          "WORKDIR",
+          "ARG",
+          "ONBUILD",
+          "STOPSIGNAL",
+          "HEALTHCHECK",
+          "SHELL",
+          "MAINTAINER");
 
   /** The flags each instruction accepts (BuildKit, Dockerfile syntax 1.x). */
   private static final Map<String, Set<String>> FLAGS =
@@ -222,9 +238,7 @@ public final class DockerfileValidator {
       for (var word : words) {
         int eq = word.indexOf('=');
         if (eq <= 0) {
-          error(
-              "%s expects key=value pairs, got %s"
-                  .formatted(keyword, MessageText.literal(word)));
+          error("%s expects key=value pairs, got %s".formatted(keyword, MessageText.literal(word)));
           return;
         }
       }

@@ -5,8 +5,9 @@ import java.util.regex.Pattern;
 
 /**
  * Container image references as Docker's distribution library accepts them: {@code
- * [registry[:port]/]path[:tag][@digest]}. A user's {@code baseImage} goes onto the {@code FROM} line,
- * so it must be exactly one reference and nothing more (no spaces, no {@code AS}, no line breaks).
+ * [registry[:port]/]path[:tag][@digest]}. A user's {@code baseImage} goes onto the {@code FROM}
+ * line, so it must be exactly one reference and nothing more (no spaces, no {@code AS}, no line
+ * breaks).
  */
 public final class ImageReferences {
 
@@ -14,8 +15,7 @@ public final class ImageReferences {
   private static final int MAX_NAME_LENGTH = 255;
 
   private static final String DOMAIN_PART = "[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?";
-  private static final String DOMAIN =
-      DOMAIN_PART + "(?:\\." + DOMAIN_PART + ")*(?::[0-9]{1,5})?";
+  private static final String DOMAIN = DOMAIN_PART + "(?:\\." + DOMAIN_PART + ")*(?::[0-9]{1,5})?";
   private static final String PATH_COMPONENT = "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*";
   private static final String TAG = "[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}";
   private static final String DIGEST =
@@ -23,9 +23,19 @@ public final class ImageReferences {
 
   private static final Pattern REFERENCE =
       Pattern.compile(
-          "(?<name>(?:" + DOMAIN + "/)?" + PATH_COMPONENT + "(?:/" + PATH_COMPONENT + ")*)"
-              + "(?::" + TAG + ")?"
-              + "(?:@" + DIGEST + ")?");
+          "(?<name>(?:"
+              + DOMAIN
+              + "/)?"
+              + PATH_COMPONENT
+              + "(?:/"
+              + PATH_COMPONENT
+              + ")*)"
+              + "(?::"
+              + TAG
+              + ")?"
+              + "(?:@"
+              + DIGEST
+              + ")?");
 
   private static final Pattern TAG_ONLY = Pattern.compile(TAG);
 
@@ -62,10 +72,9 @@ public final class ImageReferences {
    */
   static String require(String reference, String what) {
     check(reference)
-        .ifPresent(
-            problem -> {
-              throw new IllegalArgumentException(what + ": " + problem);
-            });
+        .ifPresent(problem -> {
+          throw new IllegalArgumentException(what + ": " + problem);
+        });
     return reference;
   }
 }

@@ -38,11 +38,12 @@ public final class ImageTags {
   }
 
   /**
-   * The full reference of {@code tag} in {@code registry} (e.g. {@code registry.example.com:5000/team}
-   * and {@code env-web:0123456789abcdef}); the tag alone when no registry is configured.
+   * The full reference of {@code tag} in {@code registry} (e.g. {@code
+   * registry.example.com:5000/team} and {@code env-web:0123456789abcdef}); the tag alone when no
+   * registry is configured.
    *
-   * @throws IllegalArgumentException when the registry carries a URL scheme or the result is not
-   *     an image reference
+   * @throws IllegalArgumentException when the registry carries a URL scheme or the result is not an
+   *     image reference
    */
   public static String reference(String registry, String tag) {
     if (registry == null || registry.isBlank()) {
@@ -60,8 +61,7 @@ public final class ImageTags {
     if (envName == null) {
       throw new IllegalArgumentException("An environment name is required for its image tag");
     }
-    var ascii =
-        Normalizer.normalize(envName, Normalizer.Form.NFD).replaceAll("\\p{M}", "");
+    var ascii = Normalizer.normalize(envName, Normalizer.Form.NFD).replaceAll("\\p{M}", "");
     var slug =
         ascii.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-+|-+$", "");
     if (slug.length() > MAX_NAME_LENGTH) {

@@ -17,7 +17,9 @@ final class JsonStringArray {
     this.text = text;
   }
 
-  /** The strings of the array, or empty when {@code text} is not exactly a JSON array of strings. */
+  /**
+   * The strings of the array, or empty when {@code text} is not exactly a JSON array of strings.
+   */
   static Optional<List<String>> parse(String text) {
     try {
       var parser = new JsonStringArray(text);

@@ -11,8 +11,8 @@ final class MessageText {
   private MessageText() {}
 
   /**
-   * {@code value} in double quotes with control characters, quotes and backslashes escaped, cut to a
-   * readable length.
+   * {@code value} in double quotes with control characters, quotes and backslashes escaped, cut to
+   * a readable length.
    */
   static String literal(String value) {
     if (value == null) {
@@ -22,27 +22,26 @@ final class MessageText {
     var out = new StringBuilder("\"");
     shown
         .codePoints()
-        .forEach(
-            cp -> {
-              switch (cp) {
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                default -> {
-                  int type = Character.getType(cp);
-                  if (Character.isISOControl(cp)
-                      || type == Character.FORMAT
-                      || type == Character.LINE_SEPARATOR
-                      || type == Character.PARAGRAPH_SEPARATOR) {
-                    out.append("\\u%04x".formatted(cp));
-                  } else {
-                    out.appendCodePoint(cp);
-                  }
-                }
+        .forEach(cp -> {
+          switch (cp) {
+            case '\n' -> out.append("\\n");
+            case '\r' -> out.append("\\r");
+            case '\t' -> out.append("\\t");
+            case '"' -> out.append("\\\"");
+            case '\\' -> out.append("\\\\");
+            default -> {
+              int type = Character.getType(cp);
+              if (Character.isISOControl(cp)
+                  || type == Character.FORMAT
+                  || type == Character.LINE_SEPARATOR
+                  || type == Character.PARAGRAPH_SEPARATOR) {
+                out.append("\\u%04x".formatted(cp));
+              } else {
+                out.appendCodePoint(cp);
               }
-            });
+            }
+          }
+        });
     out.append('"');
     if (shown.length() < value.length()) {
       out.append("...");

@@ -13,9 +13,9 @@ import java.util.regex.Pattern;
  * else. Names end up as arguments of {@code apt-get}, {@code pip} and {@code npm} in the image
  * build, so anything that a shell or those tools could read as more than a name is refused: shell
  * metacharacters, whitespace and line breaks (a line break would start a new Dockerfile
- * instruction), a leading {@code -} (option injection such as {@code --index-url=...}), URLs, paths,
- * archive files, Git shorthands and PEP 508 environment markers. The renderer still quotes every
- * name ({@link ShellQuoting}).
+ * instruction), a leading {@code -} (option injection such as {@code --index-url=...}), URLs,
+ * paths, archive files, Git shorthands and PEP 508 environment markers. The renderer still quotes
+ * every name ({@link ShellQuoting}).
  *
  * <ul>
  *   <li>system: Debian package names ({@code [a-z0-9][a-z0-9+.-]+}), optional {@code :arch} and
@@ -23,8 +23,8 @@ import java.util.regex.Pattern;
  *   <li>python: a PEP 508 name, optional extras and version specifiers ({@code requests==2.32.3},
  *       {@code numpy>=2}, {@code uvicorn[standard]}, {@code django>=4.2,<5}); no URLs, no markers.
  *   <li>node: an npm name, optionally scoped, with an optional {@code @version}, range or dist-tag
- *       ({@code @scope/pkg@^1.2.0}, {@code typescript@latest}); no {@code user/repo} Git shorthands,
- *       tarballs or {@code file:} specs.
+ *       ({@code @scope/pkg@^1.2.0}, {@code typescript@latest}); no {@code user/repo} Git
+ *       shorthands, tarballs or {@code file:} specs.
  * </ul>
  */
 public final class PackageNames {
@@ -40,9 +40,19 @@ public final class PackageNames {
   private static final String PY_CLAUSE = "(?:~=|===|==|!=|<=|>=|<|>)[A-Za-z0-9][A-Za-z0-9.*+!_-]*";
   private static final Pattern PYTHON =
       Pattern.compile(
-          "(?<name>" + PY_NAME + ")"
-              + "(?:\\[" + PY_NAME + "(?:," + PY_NAME + ")*\\])?"
-              + "(?:" + PY_CLAUSE + "(?:," + PY_CLAUSE + ")*)?");
+          "(?<name>"
+              + PY_NAME
+              + ")"
+              + "(?:\\["
+              + PY_NAME
+              + "(?:,"
+              + PY_NAME
+              + ")*\\])?"
+              + "(?:"
+              + PY_CLAUSE
+              + "(?:,"
+              + PY_CLAUSE
+              + ")*)?");
 
   private static final Pattern NODE =
       Pattern.compile(
@@ -63,10 +73,9 @@ public final class PackageNames {
       return Optional.of("Package name must be a string, not null");
     }
     var problem = problemWith(type, name);
-    return problem.map(
-        reason ->
-            "Invalid %s package name %s: %s"
-                .formatted(type.wireName(), MessageText.literal(name), reason));
+    return problem.map(reason ->
+        "Invalid %s package name %s: %s"
+            .formatted(type.wireName(), MessageText.literal(name), reason));
   }
 
   public static boolean isValid(PackageType type, String name) {
@@ -131,7 +140,8 @@ public final class PackageNames {
     if (name.length() > MAX_LENGTH) {
       return Optional.of("longer than " + MAX_LENGTH + " characters");
     }
-    if (name.codePoints().anyMatch(cp -> Character.isWhitespace(cp) || Character.isISOControl(cp))) {
+    if (name.codePoints()
+        .anyMatch(cp -> Character.isWhitespace(cp) || Character.isISOControl(cp))) {
       return Optional.of("must not contain whitespace, line breaks or control characters");
     }
     if (name.startsWith("-")) {
@@ -176,7 +186,9 @@ public final class PackageNames {
     };
   }
 
-  /** apt, pip and npm install a local file when the argument looks like one; we only allow names. */
+  /**
+   * apt, pip and npm install a local file when the argument looks like one; we only allow names.
+   */
   private static boolean looksLikeAFile(PackageType type, String baseName) {
     var lower = baseName.toLowerCase(Locale.ROOT);
     return switch (type) {

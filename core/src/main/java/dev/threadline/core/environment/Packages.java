@@ -44,17 +44,16 @@ public record Packages(List<String> system, List<String> python, List<String> no
   }
 
   /**
-   * These packages without {@code name} in one kind. An entry is removed when it equals {@code name}
-   * or when its package name without version or extras does (so uninstalling {@code requests}
+   * These packages without {@code name} in one kind. An entry is removed when it equals {@code
+   * name} or when its package name without version or extras does (so uninstalling {@code requests}
    * removes {@code requests==2.32.3}).
    */
   public Packages without(PackageType type, String name) {
     var kept =
         of(type).stream()
-            .filter(
-                entry ->
-                    !Objects.equals(entry, name)
-                        && !Objects.equals(PackageNames.baseName(type, entry), name))
+            .filter(entry ->
+                !Objects.equals(entry, name)
+                    && !Objects.equals(PackageNames.baseName(type, entry), name))
             .toList();
     return with(type, kept);
   }

@@ -22,10 +22,13 @@ final class RuntimeInstallers {
   static final String UV_VERSION = "0.8.0";
   static final String RUSTUP_VERSION = "1.27.1";
 
-  /** Contract version to the exact release installed; a test keeps this in step with the catalog. */
+  /**
+   * Contract version to the exact release installed; a test keeps this in step with the catalog.
+   */
   static final Map<String, Map<String, String>> PINNED =
       Map.of(
-          "python", Map.of("3.9", "3.9", "3.10", "3.10", "3.11", "3.11", "3.12", "3.12", "3.13", "3.13"),
+          "python",
+              Map.of("3.9", "3.9", "3.10", "3.10", "3.11", "3.11", "3.12", "3.12", "3.13", "3.13"),
           "nodejs", Map.of("18", "18.20.8", "20", "20.18.1", "22", "22.12.0"),
           "go", Map.of("1.20", "1.20.14", "1.21", "1.21.13", "1.22", "1.22.12", "1.23", "1.23.4"),
           "php", Map.of("8.1", "8.1", "8.2", "8.2", "8.3", "8.3"),
@@ -43,7 +46,8 @@ final class RuntimeInstallers {
       """;
 
   /** Reads the Debian/Ubuntu codename of the base image, for third-party apt repositories. */
-  private static final String CODENAME = "codename=\"$(. /etc/os-release && echo \"$VERSION_CODENAME\")\"";
+  private static final String CODENAME =
+      "codename=\"$(. /etc/os-release && echo \"$VERSION_CODENAME\")\"";
 
   private RuntimeInstallers() {}
 
@@ -70,7 +74,10 @@ final class RuntimeInstallers {
     var pinned = PINNED.getOrDefault(language, Map.of()).get(version);
     if (pinned == null || !RuntimeCatalog.isSupported(language, version)) {
       throw new IllegalArgumentException(
-          "Unsupported runtime " + MessageText.literal(language) + " " + MessageText.literal(version));
+          "Unsupported runtime "
+              + MessageText.literal(language)
+              + " "
+              + MessageText.literal(version));
     }
     return pinned;
   }
@@ -80,50 +87,50 @@ final class RuntimeInstallers {
   // uv marks its Pythons externally managed (PEP 668); the pip step of the renderer allows it.
   private static String python(String version) {
     return """
-        # Runtime: python %1$s (CPython from python-build-standalone, installed by uv %2$s)
-        # Sources: https://github.com/astral-sh/uv/releases, https://github.com/astral-sh/python-build-standalone/releases
-        RUN export UV_PYTHON_INSTALL_DIR=/opt/python UV_PYTHON_BIN_DIR=/usr/local/bin UV_PYTHON_PREFERENCE=only-managed \\
-         && curl -fsSL "https://github.com/astral-sh/uv/releases/download/%2$s/uv-$(uname -m)-unknown-linux-gnu.tar.gz" \\
-            | tar -xz -C /usr/local/bin --strip-components=1 \\
-         && uv python install %1$s \\
-         && ln -sf "$(uv python find %1$s)" /usr/local/bin/python3 \\
-         && ln -sf /usr/local/bin/python3 /usr/local/bin/python \\
-         && python3 --version && python3 -m pip --version
-        """
+    # Runtime: python %1$s (CPython from python-build-standalone, installed by uv %2$s)
+    # Sources: https://github.com/astral-sh/uv/releases, https://github.com/astral-sh/python-build-standalone/releases
+    RUN export UV_PYTHON_INSTALL_DIR=/opt/python UV_PYTHON_BIN_DIR=/usr/local/bin UV_PYTHON_PREFERENCE=only-managed \\
+     && curl -fsSL "https://github.com/astral-sh/uv/releases/download/%2$s/uv-$(uname -m)-unknown-linux-gnu.tar.gz" \\
+        | tar -xz -C /usr/local/bin --strip-components=1 \\
+     && uv python install %1$s \\
+     && ln -sf "$(uv python find %1$s)" /usr/local/bin/python3 \\
+     && ln -sf /usr/local/bin/python3 /usr/local/bin/python \\
+     && python3 --version && python3 -m pip --version
+    """
         .formatted(version, UV_VERSION);
   }
 
   private static String nodejs(String version, String release) {
     var file = "node-v" + release + "-linux-${node_arch}.tar.xz";
     return """
-        # Runtime: nodejs %3$s (%1$s, official binaries, checked against SHASUMS256.txt)
-        # Source: https://nodejs.org/dist/
-        RUN arch="$(dpkg --print-architecture)" \\
-         && case "$arch" in amd64) node_arch=x64 ;; arm64) node_arch=arm64 ;; *) echo "unsupported architecture $arch" >&2; exit 1 ;; esac \\
-         && cd /tmp \\
-         && curl -fsSLO "https://nodejs.org/dist/v%1$s/%2$s" \\
-         && curl -fsSL "https://nodejs.org/dist/v%1$s/SHASUMS256.txt" | grep " %2$s\\$" | sha256sum -c - \\
-         && tar -xJf "%2$s" -C /usr/local --strip-components=1 --no-same-owner \\
-         && rm "%2$s" \\
-         && node --version && npm --version
-        """
+    # Runtime: nodejs %3$s (%1$s, official binaries, checked against SHASUMS256.txt)
+    # Source: https://nodejs.org/dist/
+    RUN arch="$(dpkg --print-architecture)" \\
+     && case "$arch" in amd64) node_arch=x64 ;; arm64) node_arch=arm64 ;; *) echo "unsupported architecture $arch" >&2; exit 1 ;; esac \\
+     && cd /tmp \\
+     && curl -fsSLO "https://nodejs.org/dist/v%1$s/%2$s" \\
+     && curl -fsSL "https://nodejs.org/dist/v%1$s/SHASUMS256.txt" | grep " %2$s\\$" | sha256sum -c - \\
+     && tar -xJf "%2$s" -C /usr/local --strip-components=1 --no-same-owner \\
+     && rm "%2$s" \\
+     && node --version && npm --version
+    """
         .formatted(release, file, version);
   }
 
   // go.dev/dl serves its files from dl.google.com, together with a .sha256 file per archive.
   private static String go(String version, String release) {
     return """
-        # Runtime: go %2$s (%1$s, official binaries, checked against the published .sha256)
-        # Source: https://go.dev/dl/ (served from https://dl.google.com/go/)
-        RUN arch="$(dpkg --print-architecture)" \\
-         && curl -fsSLo /tmp/go.tar.gz "https://dl.google.com/go/go%1$s.linux-${arch}.tar.gz" \\
-         && echo "$(curl -fsSL "https://dl.google.com/go/go%1$s.linux-${arch}.tar.gz.sha256")  /tmp/go.tar.gz" | sha256sum -c - \\
-         && rm -rf /usr/local/go \\
-         && tar -xzf /tmp/go.tar.gz -C /usr/local \\
-         && rm /tmp/go.tar.gz \\
-         && /usr/local/go/bin/go version
-        ENV PATH=/usr/local/go/bin:$PATH
-        """
+    # Runtime: go %2$s (%1$s, official binaries, checked against the published .sha256)
+    # Source: https://go.dev/dl/ (served from https://dl.google.com/go/)
+    RUN arch="$(dpkg --print-architecture)" \\
+     && curl -fsSLo /tmp/go.tar.gz "https://dl.google.com/go/go%1$s.linux-${arch}.tar.gz" \\
+     && echo "$(curl -fsSL "https://dl.google.com/go/go%1$s.linux-${arch}.tar.gz.sha256")  /tmp/go.tar.gz" | sha256sum -c - \\
+     && rm -rf /usr/local/go \\
+     && tar -xzf /tmp/go.tar.gz -C /usr/local \\
+     && rm /tmp/go.tar.gz \\
+     && /usr/local/go/bin/go version
+    ENV PATH=/usr/local/go/bin:$PATH
+    """
         .formatted(release, version);
   }
 
@@ -132,33 +139,33 @@ final class RuntimeInstallers {
   private static String php(String line) {
     var p = "php" + line;
     return """
-        # Runtime: php %1$s (packages.sury.org, newest %1$s.x at build time)
-        # Source: https://packages.sury.org/php/
-        RUN curl -fsSLo /tmp/debsuryorg-archive-keyring.deb https://packages.sury.org/debsuryorg-archive-keyring.deb \\
-         && dpkg -i /tmp/debsuryorg-archive-keyring.deb \\
-         && rm /tmp/debsuryorg-archive-keyring.deb \\
-         && %3$s \\
-         && echo "deb [signed-by=/usr/share/keyrings/debsuryorg-archive-keyring.gpg] https://packages.sury.org/php/ ${codename} main" > /etc/apt/sources.list.d/php.list \\
-         && apt-get update \\
-         && apt-get install -y --no-install-recommends %2$s-cli %2$s-common %2$s-curl %2$s-mbstring %2$s-xml %2$s-zip \\
-         && rm -rf /var/lib/apt/lists/* \\
-         && php --version
-        """
+    # Runtime: php %1$s (packages.sury.org, newest %1$s.x at build time)
+    # Source: https://packages.sury.org/php/
+    RUN curl -fsSLo /tmp/debsuryorg-archive-keyring.deb https://packages.sury.org/debsuryorg-archive-keyring.deb \\
+     && dpkg -i /tmp/debsuryorg-archive-keyring.deb \\
+     && rm /tmp/debsuryorg-archive-keyring.deb \\
+     && %3$s \\
+     && echo "deb [signed-by=/usr/share/keyrings/debsuryorg-archive-keyring.gpg] https://packages.sury.org/php/ ${codename} main" > /etc/apt/sources.list.d/php.list \\
+     && apt-get update \\
+     && apt-get install -y --no-install-recommends %2$s-cli %2$s-common %2$s-curl %2$s-mbstring %2$s-xml %2$s-zip \\
+     && rm -rf /var/lib/apt/lists/* \\
+     && php --version
+    """
         .formatted(line, p, CODENAME);
   }
 
   private static String java(String major) {
     return """
-        # Runtime: java %1$s (Eclipse Temurin JDK, newest %1$s update at build time)
-        # Source: https://packages.adoptium.net/
-        RUN curl -fsSL https://packages.adoptium.net/artifactory/api/gpg/key/public | gpg --dearmor -o /usr/share/keyrings/adoptium.gpg \\
-         && %2$s \\
-         && echo "deb [signed-by=/usr/share/keyrings/adoptium.gpg] https://packages.adoptium.net/artifactory/deb ${codename} main" > /etc/apt/sources.list.d/adoptium.list \\
-         && apt-get update \\
-         && apt-get install -y --no-install-recommends temurin-%1$s-jdk \\
-         && rm -rf /var/lib/apt/lists/* \\
-         && java -version
-        """
+    # Runtime: java %1$s (Eclipse Temurin JDK, newest %1$s update at build time)
+    # Source: https://packages.adoptium.net/
+    RUN curl -fsSL https://packages.adoptium.net/artifactory/api/gpg/key/public | gpg --dearmor -o /usr/share/keyrings/adoptium.gpg \\
+     && %2$s \\
+     && echo "deb [signed-by=/usr/share/keyrings/adoptium.gpg] https://packages.adoptium.net/artifactory/deb ${codename} main" > /etc/apt/sources.list.d/adoptium.list \\
+     && apt-get update \\
+     && apt-get install -y --no-install-recommends temurin-%1$s-jdk \\
+     && rm -rf /var/lib/apt/lists/* \\
+     && java -version
+    """
         .formatted(major, CODENAME);
   }
 
@@ -166,21 +173,21 @@ final class RuntimeInstallers {
   // one Ruby per release and third-party binaries are built for other distributions.
   private static String ruby(String line, String release) {
     return """
-        # Runtime: ruby %2$s (%1$s, built from the official source release)
-        # Source: https://cache.ruby-lang.org/pub/ruby/
-        RUN apt-get update \\
-         && apt-get install -y --no-install-recommends build-essential libffi-dev libgdbm-dev libreadline-dev libssl-dev libyaml-dev zlib1g-dev \\
-         && rm -rf /var/lib/apt/lists/* \\
-         && mkdir -p /usr/src/ruby \\
-         && curl -fsSL "https://cache.ruby-lang.org/pub/ruby/%2$s/ruby-%1$s.tar.gz" | tar -xz -C /usr/src/ruby --strip-components=1 \\
-         && cd /usr/src/ruby \\
-         && ./configure --disable-install-doc --enable-shared \\
-         && make -j"$(nproc)" \\
-         && make install \\
-         && cd / \\
-         && rm -rf /usr/src/ruby \\
-         && ruby --version && gem --version
-        """
+    # Runtime: ruby %2$s (%1$s, built from the official source release)
+    # Source: https://cache.ruby-lang.org/pub/ruby/
+    RUN apt-get update \\
+     && apt-get install -y --no-install-recommends build-essential libffi-dev libgdbm-dev libreadline-dev libssl-dev libyaml-dev zlib1g-dev \\
+     && rm -rf /var/lib/apt/lists/* \\
+     && mkdir -p /usr/src/ruby \\
+     && curl -fsSL "https://cache.ruby-lang.org/pub/ruby/%2$s/ruby-%1$s.tar.gz" | tar -xz -C /usr/src/ruby --strip-components=1 \\
+     && cd /usr/src/ruby \\
+     && ./configure --disable-install-doc --enable-shared \\
+     && make -j"$(nproc)" \\
+     && make install \\
+     && cd / \\
+     && rm -rf /usr/src/ruby \\
+     && ruby --version && gem --version
+    """
         .formatted(release, line);
   }
 
@@ -188,19 +195,19 @@ final class RuntimeInstallers {
   // (uid 10001) can fetch crates and add components.
   private static String rust(String version, String toolchain) {
     return """
-        # Runtime: rust %3$s (toolchain %1$s via rustup %2$s, minimal profile)
-        # Source: https://static.rust-lang.org/
-        ENV RUSTUP_HOME=/usr/local/rustup CARGO_HOME=/usr/local/cargo PATH=/usr/local/cargo/bin:$PATH
-        RUN apt-get update \\
-         && apt-get install -y --no-install-recommends gcc libc6-dev \\
-         && rm -rf /var/lib/apt/lists/* \\
-         && curl -fsSLo /tmp/rustup-init "https://static.rust-lang.org/rustup/archive/%2$s/$(uname -m)-unknown-linux-gnu/rustup-init" \\
-         && chmod +x /tmp/rustup-init \\
-         && /tmp/rustup-init -y --no-modify-path --profile minimal --default-toolchain %1$s \\
-         && rm /tmp/rustup-init \\
-         && chmod -R a+w "$RUSTUP_HOME" "$CARGO_HOME" \\
-         && rustc --version && cargo --version
-        """
+    # Runtime: rust %3$s (toolchain %1$s via rustup %2$s, minimal profile)
+    # Source: https://static.rust-lang.org/
+    ENV RUSTUP_HOME=/usr/local/rustup CARGO_HOME=/usr/local/cargo PATH=/usr/local/cargo/bin:$PATH
+    RUN apt-get update \\
+     && apt-get install -y --no-install-recommends gcc libc6-dev \\
+     && rm -rf /var/lib/apt/lists/* \\
+     && curl -fsSLo /tmp/rustup-init "https://static.rust-lang.org/rustup/archive/%2$s/$(uname -m)-unknown-linux-gnu/rustup-init" \\
+     && chmod +x /tmp/rustup-init \\
+     && /tmp/rustup-init -y --no-modify-path --profile minimal --default-toolchain %1$s \\
+     && rm /tmp/rustup-init \\
+     && chmod -R a+w "$RUSTUP_HOME" "$CARGO_HOME" \\
+     && rustc --version && cargo --version
+    """
         .formatted(toolchain, RUSTUP_VERSION, version);
   }
 }

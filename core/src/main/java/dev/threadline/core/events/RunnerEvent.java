@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param seq the line's position in the run, from 1, increasing by 1
  * @param time when the runner wrote it (written with millisecond precision)
  * @param type what happened
- * @param data the type's fields, snake_case as the contract's events use; see {@link RunnerEventType}
+ * @param data the type's fields, snake_case as the contract's events use; see {@link
+ *     RunnerEventType}
  */
 public record RunnerEvent(long seq, Instant time, RunnerEventType type, ObjectNode data) {
 

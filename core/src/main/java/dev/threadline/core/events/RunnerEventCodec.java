@@ -14,12 +14,15 @@ import java.util.Optional;
 /**
  * Turns events into protocol lines and back: {@code {"seq":N,"time":"2026-01-02T03:04:05.678Z",
  * "type":"...","data":{...}}}, one JSON object per line. Reading is tolerant, because a Pod's log
- * holds more than the runner's protocol (a JVM warning, a shell's output, a line from a newer runner
- * with a type this version does not know): such lines are skipped, never an exception.
+ * holds more than the runner's protocol (a JVM warning, a shell's output, a line from a newer
+ * runner with a type this version does not know): such lines are skipped, never an exception.
  */
 public final class RunnerEventCodec {
 
-  /** ISO-8601 in UTC with a {@code Z} and always three fraction digits, as the contract writes times. */
+  /**
+   * ISO-8601 in UTC with a {@code Z} and always three fraction digits, as the contract writes
+   * times.
+   */
   public static final DateTimeFormatter TIME_FORMAT =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
@@ -44,8 +47,8 @@ public final class RunnerEventCodec {
 
   /**
    * The event on {@code line}, or empty when the line is not one: not JSON, not an object, no
-   * positive whole {@code seq}, no readable {@code time}, an unknown {@code type}, or a {@code data}
-   * that is not an object. A missing {@code data} reads as an empty object.
+   * positive whole {@code seq}, no readable {@code time}, an unknown {@code type}, or a {@code
+   * data} that is not an object. A missing {@code data} reads as an empty object.
    */
   public static Optional<RunnerEvent> parse(String line) {
     if (line == null) {

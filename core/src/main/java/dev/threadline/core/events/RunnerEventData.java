@@ -49,13 +49,14 @@ public final class RunnerEventData {
   /**
    * The {@code tool} object of a tool call.
    *
-   * @param type {@code command_execution}, {@code file_read}, {@code file_write}, {@code file_edit},
-   *     {@code file_list} or {@code mcp_tool}
+   * @param type {@code command_execution}, {@code file_read}, {@code file_write}, {@code
+   *     file_edit}, {@code file_list} or {@code mcp_tool}
    * @param command the shell command, or null for other tools
    * @param path the workspace path the tool worked on, or null
    * @param exitCode the command's exit code, or null for other tools
    */
-  public static ObjectNode tool(String type, String name, String command, String path, String output, Integer exitCode) {
+  public static ObjectNode tool(
+      String type, String name, String command, String path, String output, Integer exitCode) {
     ObjectNode tool = NODES.objectNode().put("type", type).put("name", name);
     if (command != null) {
       tool.put("command", command);
@@ -79,12 +80,19 @@ public final class RunnerEventData {
 
   /** {@code change} is {@link #CHANGE_CREATE}, {@link #CHANGE_MODIFY} or {@link #CHANGE_DELETE}. */
   public static ObjectNode fileChange(String path, String change, long additions, long deletions) {
-    return NODES.objectNode().put("path", path).put("change", change).put("additions", additions)
+    return NODES
+        .objectNode()
+        .put("path", path)
+        .put("change", change)
+        .put("additions", additions)
         .put("deletions", deletions);
   }
 
   public static ObjectNode usage(long inputTokens, long outputTokens, long cachedTokens) {
-    return NODES.objectNode().put("input_tokens", inputTokens).put("output_tokens", outputTokens)
+    return NODES
+        .objectNode()
+        .put("input_tokens", inputTokens)
+        .put("output_tokens", outputTokens)
         .put("cached_tokens", cachedTokens);
   }
 
@@ -95,7 +103,11 @@ public final class RunnerEventData {
 
   /** A diff entry of a modified file, as the contract's thread diff entry. */
   public static ObjectNode diffModify(String path, long additions, long deletions) {
-    return NODES.objectNode().put("path", path).put("type", CHANGE_MODIFY).put("additions", additions)
+    return NODES
+        .objectNode()
+        .put("path", path)
+        .put("type", CHANGE_MODIFY)
+        .put("additions", additions)
         .put("deletions", deletions);
   }
 
@@ -106,7 +118,11 @@ public final class RunnerEventData {
    * @param diffs entries from {@link #diffCreate} and {@link #diffModify}
    */
   public static ObjectNode result(
-      String response, List<String> actions, ObjectNode usage, List<ObjectNode> diffs, long durationMs) {
+      String response,
+      List<String> actions,
+      ObjectNode usage,
+      List<ObjectNode> diffs,
+      long durationMs) {
     ObjectNode data = NODES.objectNode().put("response", response);
     ArrayNode actionArray = data.putArray("actions");
     actions.forEach(actionArray::add);

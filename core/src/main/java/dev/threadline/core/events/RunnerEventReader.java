@@ -50,7 +50,8 @@ public final class RunnerEventReader implements Closeable {
   /** Every event in {@code text}, in order. */
   public static List<RunnerEvent> readAll(String text) {
     List<RunnerEvent> events = new ArrayList<>();
-    try (RunnerEventReader reader = new RunnerEventReader(new StringReader(text == null ? "" : text))) {
+    try (RunnerEventReader reader =
+        new RunnerEventReader(new StringReader(text == null ? "" : text))) {
       for (Optional<RunnerEvent> event = reader.next(); event.isPresent(); event = reader.next()) {
         events.add(event.get());
       }

@@ -30,13 +30,16 @@ public enum RunnerEventType {
   ERROR("error"),
   /** {@code {input_tokens, output_tokens, cached_tokens}}: cumulative, after each model call. */
   USAGE("usage"),
-  /** {@code {response, actions, usage, diffs, duration_ms}}: the last line of a run that succeeded. */
+  /**
+   * {@code {response, actions, usage, diffs, duration_ms}}: the last line of a run that succeeded.
+   */
   RESULT("result"),
   /** {@code {code, message}}: the last line of a run that failed. */
   FAILED("failed");
 
   private static final Map<String, RunnerEventType> BY_WIRE_NAME =
-      Arrays.stream(values()).collect(Collectors.toUnmodifiableMap(RunnerEventType::wireName, Function.identity()));
+      Arrays.stream(values())
+          .collect(Collectors.toUnmodifiableMap(RunnerEventType::wireName, Function.identity()));
 
   private final String wireName;
 

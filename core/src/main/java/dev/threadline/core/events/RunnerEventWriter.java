@@ -8,9 +8,9 @@ import java.util.Optional;
 
 /**
  * Writes the runner's events, one line each, flushed at once so a follower of the Pod's log sees
- * every event as it happens. Thread-safe: it numbers the events in the order they are written.
- * Once a terminal event ({@code result} or {@code failed}) is written, later events are dropped, so
- * that a cancellation racing with the end of a run still leaves exactly one last line.
+ * every event as it happens. Thread-safe: it numbers the events in the order they are written. Once
+ * a terminal event ({@code result} or {@code failed}) is written, later events are dropped, so that
+ * a cancellation racing with the end of a run still leaves exactly one last line.
  */
 public final class RunnerEventWriter {
 

@@ -1,6 +1,9 @@
 package dev.threadline.core.events;
 
-/** The {@code code} of a {@code failed} event, as the contract's {@code response.failed} error codes. */
+/**
+ * The {@code code} of a {@code failed} event, as the contract's {@code response.failed} error
+ * codes.
+ */
 public enum RunnerFailureCode {
   /** The run could not finish: a model error, the turn limit, a cancellation, a runner fault. */
   EXECUTION_FAILED("execution_failed"),

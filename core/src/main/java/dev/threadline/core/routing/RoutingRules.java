@@ -14,20 +14,72 @@ import java.util.regex.Pattern;
 public final class RoutingRules {
   private static final Pattern BACKTICKED = Pattern.compile("`[^`\\n]+`|```");
   private static final Pattern SHELL_PROMPT = Pattern.compile("(?m)^\\s*\\$ \\S");
-  private static final Pattern FILE_REFERENCE = Pattern.compile(
-      "(?<![\\w/])(?:\\./|/)?(?:[\\w.-]+/)*[\\w-]+\\.(?:py|js|ts|java|go|rs|rb|php|c|h|cpp|sh|md|txt|json|ya?ml|toml|csv|html|css|sql|xml|ini|cfg|lock)\\b");
-  private static final List<String> ACTION_VERBS = List.of(
-      "run", "execute", "install", "uninstall", "create", "make", "write", "edit", "modify", "change",
-      "update", "delete", "remove", "rename", "move", "copy", "build", "compile", "test", "deploy",
-      "fix", "refactor", "implement", "add", "clone", "download", "fetch", "generate", "scaffold",
-      "set up", "setup", "configure", "list", "find", "search", "grep", "open", "read", "save",
-      "commit", "push", "merge", "format", "lint", "benchmark", "profile", "debug", "migrate", "upgrade");
-  private static final Pattern POLITE_PREFIX = Pattern.compile(
-      "^(?:please|pls|kindly|could you|can you|would you|will you|i need you to|i want you to|go ahead and|now)\\s+");
-  private static final Pattern GREETING = Pattern.compile(
-      "^(?:hi|hello|hey|howdy|hiya|yo|greetings|good (?:morning|afternoon|evening|day)|thanks|thank you|bye|goodbye)\\b.*");
-  private static final Pattern QUESTION_START = Pattern.compile(
-      "^(?:what|why|how|who|whom|whose|when|where|which|is|are|was|were|do|does|did|should|could|would|can|may|explain|describe|tell me|define|compare|summari[sz]e what)\\b.*");
+  private static final Pattern FILE_REFERENCE =
+      Pattern.compile(
+          "(?<![\\w/])(?:\\./|/)?(?:[\\w.-]+/)*[\\w-]+\\.(?:py|js|ts|java|go|rs|rb|php|c|h|cpp|sh|md|txt|json|ya?ml|toml|csv|html|css|sql|xml|ini|cfg|lock)\\b");
+  private static final List<String> ACTION_VERBS =
+      List.of(
+          "run",
+          "execute",
+          "install",
+          "uninstall",
+          "create",
+          "make",
+          "write",
+          "edit",
+          "modify",
+          "change",
+          "update",
+          "delete",
+          "remove",
+          "rename",
+          "move",
+          "copy",
+          "build",
+          "compile",
+          "test",
+          "deploy",
+          "fix",
+          "refactor",
+          "implement",
+          "add",
+          "clone",
+          "download",
+          "fetch",
+          "generate",
+          "scaffold",
+          "set up",
+          "setup",
+          "configure",
+          "list",
+          "find",
+          "search",
+          "grep",
+          "open",
+          "read",
+          "save",
+          "commit",
+          "push",
+          "merge",
+          "format",
+          "lint",
+          "benchmark",
+          "profile",
+          "debug",
+          "migrate",
+          "upgrade");
+  private static final Pattern POLITE_PREFIX =
+      Pattern.compile(
+          "^(?:please|pls|kindly|could you|can you|would you|will you|i need you to|i want you"
+              + " to|go ahead and|now)\\s+");
+  private static final Pattern GREETING =
+      Pattern.compile(
+          "^(?:hi|hello|hey|howdy|hiya|yo|greetings|good"
+              + " (?:morning|afternoon|evening|day)|thanks|thank you|bye|goodbye)\\b.*");
+  private static final Pattern QUESTION_START =
+      Pattern.compile(
+          "^(?:what|why|how|who|whom|whose|when|where|which|is|are|was|were|do|does|did|should|could|would|can|may|explain|describe|tell"
+              + " me|define|compare|summari[sz]e what)\\b.*");
 
   private RoutingRules() {}
 

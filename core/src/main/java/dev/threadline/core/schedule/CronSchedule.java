@@ -21,15 +21,17 @@ import java.util.Optional;
 public final class CronSchedule {
   private static final CronParser PARSER =
       new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
+
   /** What a CronJob's {@code schedule} may say instead of five fields. */
-  private static final Map<String, String> CRONJOB_MACROS = Map.of(
-      "@yearly", "0 0 1 1 *",
-      "@annually", "0 0 1 1 *",
-      "@monthly", "0 0 1 * *",
-      "@weekly", "0 0 * * 0",
-      "@daily", "0 0 * * *",
-      "@midnight", "0 0 * * *",
-      "@hourly", "0 * * * *");
+  private static final Map<String, String> CRONJOB_MACROS =
+      Map.of(
+          "@yearly", "0 0 1 1 *",
+          "@annually", "0 0 1 1 *",
+          "@monthly", "0 0 1 * *",
+          "@weekly", "0 0 * * 0",
+          "@daily", "0 0 * * *",
+          "@midnight", "0 0 * * *",
+          "@hourly", "0 * * * *");
 
   private final String expression;
   private final ZoneId zone;
@@ -49,21 +51,24 @@ public final class CronSchedule {
   public static CronSchedule parse(String expression, String timezone) {
     ZoneId zone = zone(timezone);
     if (expression == null || expression.isBlank()) {
-      throw new InvalidScheduleException("cronExpression", "cronExpression is required for recurring schedules");
+      throw new InvalidScheduleException(
+          "cronExpression", "cronExpression is required for recurring schedules");
     }
     String normalized = expression.strip().replaceAll("\\s+", " ");
     int fields = normalized.split(" ").length;
     if (fields != 5) {
-      throw new InvalidScheduleException("cronExpression",
-          "cronExpression must have 5 fields (minute hour day-of-month month day-of-week), got " + fields);
+      throw new InvalidScheduleException(
+          "cronExpression",
+          "cronExpression must have 5 fields (minute hour day-of-month month day-of-week), got "
+              + fields);
     }
     try {
       Cron cron = PARSER.parse(normalized);
       cron.validate();
       return new CronSchedule(normalized, zone, cron);
     } catch (IllegalArgumentException e) {
-      throw new InvalidScheduleException("cronExpression",
-          "Invalid cron expression \"" + normalized + "\": " + e.getMessage());
+      throw new InvalidScheduleException(
+          "cronExpression", "Invalid cron expression \"" + normalized + "\": " + e.getMessage());
     }
   }
 
@@ -74,7 +79,10 @@ public final class CronSchedule {
    */
   public static CronSchedule parseCronJob(String schedule, String timezone) {
     String expression = schedule == null ? null : schedule.strip();
-    return parse(expression == null ? null : CRONJOB_MACROS.getOrDefault(expression.toLowerCase(Locale.ROOT), expression),
+    return parse(
+        expression == null
+            ? null
+            : CRONJOB_MACROS.getOrDefault(expression.toLowerCase(Locale.ROOT), expression),
         timezone);
   }
 
@@ -86,22 +94,30 @@ public final class CronSchedule {
     try {
       return ZoneId.of(timezone.strip());
     } catch (DateTimeException e) {
-      throw new InvalidScheduleException("timezone", "Unknown timezone \"" + timezone + "\" (use an IANA name such as Europe/Berlin)");
+      throw new InvalidScheduleException(
+          "timezone",
+          "Unknown timezone \"" + timezone + "\" (use an IANA name such as Europe/Berlin)");
     }
   }
 
-  /** The first firing strictly after {@code after}, as an instant; empty if it never fires again. */
+  /**
+   * The first firing strictly after {@code after}, as an instant; empty if it never fires again.
+   */
   public Optional<Instant> nextAfter(Instant after) {
     return executionTime.nextExecution(after.atZone(zone)).map(ZonedDateTime::toInstant);
   }
 
   /** The last firing at or before {@code atOrBefore}; empty if none. */
   public Optional<Instant> lastAtOrBefore(Instant atOrBefore) {
-    // Ask for the last firing before the next whole second, so a firing exactly at the instant counts.
-    Optional<Instant> candidate = executionTime.lastExecution(atOrBefore.plusSeconds(1).atZone(zone).withNano(0))
-        .map(ZonedDateTime::toInstant);
+    // Ask for the last firing before the next whole second, so a firing exactly at the instant
+    // counts.
+    Optional<Instant> candidate =
+        executionTime
+            .lastExecution(atOrBefore.plusSeconds(1).atZone(zone).withNano(0))
+            .map(ZonedDateTime::toInstant);
     if (candidate.isPresent() && candidate.get().isAfter(atOrBefore)) {
-      candidate = executionTime.lastExecution(candidate.get().atZone(zone)).map(ZonedDateTime::toInstant);
+      candidate =
+          executionTime.lastExecution(candidate.get().atZone(zone)).map(ZonedDateTime::toInstant);
     }
     return candidate.filter(time -> !time.isAfter(atOrBefore));
   }

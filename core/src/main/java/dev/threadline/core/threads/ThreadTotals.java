@@ -15,8 +15,14 @@ import java.util.Optional;
  * A thread's state and totals, derived from its runs alone, so that recomputing is always safe:
  * each run counts its user message, and its assistant answer once it has one.
  */
-public record ThreadTotals(ThreadState state, String activeRun, long messageCount, long inputTokens,
-    long outputTokens, long cachedTokens, double totalCost) {
+public record ThreadTotals(
+    ThreadState state,
+    String activeRun,
+    long messageCount,
+    long inputTokens,
+    long outputTokens,
+    long cachedTokens,
+    double totalCost) {
 
   public static ThreadTotals of(Collection<Run> runs) {
     long messages = 0;
@@ -43,11 +49,20 @@ public record ThreadTotals(ThreadState state, String activeRun, long messageCoun
         cost = cost.add(BigDecimal.valueOf(status.getCost()));
       }
     }
-    Optional<Run> latest = runs.stream().max(Comparator
-        .comparingLong((Run run) -> Objects.requireNonNullElse(run.getSpec().getSequence(), 0L))
-        .thenComparing(run -> run.getMetadata().getCreationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder())));
+    Optional<Run> latest =
+        runs.stream()
+            .max(
+                Comparator.comparingLong(
+                        (Run run) -> Objects.requireNonNullElse(run.getSpec().getSequence(), 0L))
+                    .thenComparing(
+                        run -> run.getMetadata().getCreationTimestamp(),
+                        Comparator.nullsFirst(Comparator.naturalOrder())));
     ThreadState state = latest.map(ThreadTotals::stateAfter).orElse(ThreadState.ACTIVE);
-    String active = latest.filter(run -> !RunPhase.of(run).isTerminal()).map(run -> run.getMetadata().getName()).orElse(null);
+    String active =
+        latest
+            .filter(run -> !RunPhase.of(run).isTerminal())
+            .map(run -> run.getMetadata().getName())
+            .orElse(null);
     return new ThreadTotals(state, active, messages, input, output, cached, cost.doubleValue());
   }
 

@@ -25,8 +25,10 @@ public final class LedgerBook {
     status.setInputTokens(value(status.getInputTokens()) + value(entry.getInputTokens()));
     status.setOutputTokens(value(status.getOutputTokens()) + value(entry.getOutputTokens()));
     status.setCachedTokens(value(status.getCachedTokens()) + value(entry.getCachedTokens()));
-    status.setTotalCost(Costs.sum(Objects.requireNonNullElse(status.getTotalCost(), 0.0),
-        Objects.requireNonNullElse(entry.getCost(), 0.0)));
+    status.setTotalCost(
+        Costs.sum(
+            Objects.requireNonNullElse(status.getTotalCost(), 0.0),
+            Objects.requireNonNullElse(entry.getCost(), 0.0)));
     status.setRuns(value(status.getRuns()) + 1);
     return true;
   }
@@ -40,7 +42,10 @@ public final class LedgerBook {
    */
   public static int forgetSettled(UsageLedgerStatus status, BiPredicate<String, String> settled) {
     int before = status.getPending().size();
-    status.getPending().entrySet().removeIf(pending -> settled.test(pending.getKey(), pending.getValue().getRun()));
+    status
+        .getPending()
+        .entrySet()
+        .removeIf(pending -> settled.test(pending.getKey(), pending.getValue().getRun()));
     return before - status.getPending().size();
   }
 

@@ -17,7 +17,9 @@ public record UsagePeriod(YearMonth month) {
     return month.toString();
   }
 
-  /** The name of the month's {@code UsageLedger} in a user's namespace, e.g. {@code usage-2026-11}. */
+  /**
+   * The name of the month's {@code UsageLedger} in a user's namespace, e.g. {@code usage-2026-11}.
+   */
   public String ledgerName() {
     return LEDGER_PREFIX + value();
   }

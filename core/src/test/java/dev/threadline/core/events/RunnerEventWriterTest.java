@@ -16,12 +16,15 @@ import org.junit.jupiter.api.Test;
 class RunnerEventWriterTest {
 
   private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-  private final RunnerEventWriter writer = new RunnerEventWriter(new PrintStream(bytes, false, StandardCharsets.UTF_8),
-      Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC));
+  private final RunnerEventWriter writer =
+      new RunnerEventWriter(
+          new PrintStream(bytes, false, StandardCharsets.UTF_8),
+          Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC));
 
   @Test
   void numbersEventsFromOneAndWritesOneLineEach() {
-    writer.emit(RunnerEventType.STARTED, RunnerEventData.started("run_1", "scripted", "/workspace"));
+    writer.emit(
+        RunnerEventType.STARTED, RunnerEventData.started("run_1", "scripted", "/workspace"));
     writer.emit(RunnerEventType.PLANNING, RunnerEventData.planning("line one\nline two"));
 
     String text = bytes.toString(StandardCharsets.UTF_8);
@@ -34,23 +37,29 @@ class RunnerEventWriterTest {
 
   @Test
   void dropsEverythingAfterATerminalEvent() {
-    writer.emit(RunnerEventType.FAILED, RunnerEventData.failed(RunnerFailureCode.EXECUTION_FAILED, "cancelled"));
+    writer.emit(
+        RunnerEventType.FAILED,
+        RunnerEventData.failed(RunnerFailureCode.EXECUTION_FAILED, "cancelled"));
 
     assertThat(writer.emit(RunnerEventType.RESULT, RunnerEventData.error("late"))).isEmpty();
     assertThat(writer.finished()).isTrue();
     assertThat(RunnerEventReader.readAll(bytes.toString(StandardCharsets.UTF_8)))
-        .extracting(RunnerEvent::type).containsExactly(RunnerEventType.FAILED);
+        .extracting(RunnerEvent::type)
+        .containsExactly(RunnerEventType.FAILED);
   }
 
   @Test
   void concurrentWritersGetDistinctIncreasingSeqsAndWholeLines() throws Exception {
     try (var pool = Executors.newFixedThreadPool(4)) {
-      IntStream.range(0, 200).forEach(i ->
-          pool.submit(() -> writer.emit(RunnerEventType.REASONING, RunnerEventData.reasoning("step " + i))));
+      IntStream.range(0, 200)
+          .forEach(i ->
+              pool.submit(() ->
+                  writer.emit(RunnerEventType.REASONING, RunnerEventData.reasoning("step " + i))));
     }
 
     List<RunnerEvent> events = RunnerEventReader.readAll(bytes.toString(StandardCharsets.UTF_8));
-    assertThat(events).extracting(RunnerEvent::seq)
+    assertThat(events)
+        .extracting(RunnerEvent::seq)
         .containsExactlyElementsOf(IntStream.rangeClosed(1, 200).mapToObj(Long::valueOf).toList());
   }
 }

@@ -22,10 +22,12 @@ class ThreadTotalsTest {
 
   @Test
   void sumsEveryRunAndTakesTheStateOfTheLatest() {
-    ThreadTotals totals = ThreadTotals.of(List.of(
-        run(2, "again", "failed", null, 5, 0, 0.0),
-        run(1, "hello", "completed", "hi!", 10, 20, 0.25),
-        run(3, "more", "running", null, 0, 0, 0.0)));
+    ThreadTotals totals =
+        ThreadTotals.of(
+            List.of(
+                run(2, "again", "failed", null, 5, 0, 0.0),
+                run(1, "hello", "completed", "hi!", 10, 20, 0.25),
+                run(3, "more", "running", null, 0, 0, 0.0)));
     assertThat(totals.messageCount()).isEqualTo(4);
     assertThat(totals.inputTokens()).isEqualTo(15);
     assertThat(totals.outputTokens()).isEqualTo(20);
@@ -43,15 +45,26 @@ class ThreadTotalsTest {
 
   @Test
   void centsDoNotDriftWhenSummed() {
-    ThreadTotals totals = ThreadTotals.of(List.of(
-        run(1, "a", "completed", "x", 1, 1, 0.1), run(2, "b", "completed", "y", 1, 1, 0.2)));
+    ThreadTotals totals =
+        ThreadTotals.of(
+            List.of(
+                run(1, "a", "completed", "x", 1, 1, 0.1),
+                run(2, "b", "completed", "y", 1, 1, 0.2)));
     assertThat(totals.totalCost()).isEqualTo(0.3);
     assertThat(totals.state()).isEqualTo(ThreadState.COMPLETED);
   }
 
-  private static Run run(long sequence, String message, String phase, String response, long in, long out, double cost) {
+  private static Run run(
+      long sequence,
+      String message,
+      String phase,
+      String response,
+      long in,
+      long out,
+      double cost) {
     Run run = new Run();
-    run.setMetadata(new ObjectMetaBuilder().withName("thread-t-" + sequence).withNamespace("ns").build());
+    run.setMetadata(
+        new ObjectMetaBuilder().withName("thread-t-" + sequence).withNamespace("ns").build());
     RunSpec spec = new RunSpec();
     spec.setThread("thread-t");
     spec.setSequence(sequence);

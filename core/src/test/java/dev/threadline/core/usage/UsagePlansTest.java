@@ -18,8 +18,12 @@ class UsagePlansTest {
   @Test
   void namespaceAnnotationsPickTheTierAndMayOverrideTheAllowance() {
     UsagePlans plans = UsagePlans.parse("free=10, pro=100", "free");
-    assertThat(plans.planFor(Map.of(UsagePlans.TIER_ANNOTATION, "pro")).allowance()).isEqualByComparingTo("100");
-    assertThat(plans.planFor(Map.of(UsagePlans.TIER_ANNOTATION, "pro", UsagePlans.ALLOWANCE_ANNOTATION, "250.5")))
+    assertThat(plans.planFor(Map.of(UsagePlans.TIER_ANNOTATION, "pro")).allowance())
+        .isEqualByComparingTo("100");
+    assertThat(
+            plans.planFor(
+                Map.of(
+                    UsagePlans.TIER_ANNOTATION, "pro", UsagePlans.ALLOWANCE_ANNOTATION, "250.5")))
         .isEqualTo(new UsagePlan("pro", new BigDecimal("250.5")));
   }
 
@@ -27,14 +31,18 @@ class UsagePlansTest {
   void anUnknownTierFallsBackToTheDefaultAndATypoNeverLiftsTheLimit() {
     UsagePlans plans = UsagePlans.parse("free=10,pro=100", "free");
     assertThat(plans.planFor(Map.of(UsagePlans.TIER_ANNOTATION, "gold")).tier()).isEqualTo("free");
-    assertThat(plans.planFor(Map.of(UsagePlans.ALLOWANCE_ANNOTATION, "lots")).allowance()).isEqualByComparingTo("10");
+    assertThat(plans.planFor(Map.of(UsagePlans.ALLOWANCE_ANNOTATION, "lots")).allowance())
+        .isEqualByComparingTo("10");
   }
 
   @Test
   void malformedConfigurationNamesTheVariable() {
-    assertThatThrownBy(() -> UsagePlans.parse("free", "free")).hasMessageContaining(UsagePlans.TIERS_VARIABLE);
-    assertThatThrownBy(() -> UsagePlans.parse("Free!=10", "free")).hasMessageContaining(UsagePlans.TIERS_VARIABLE);
-    assertThatThrownBy(() -> UsagePlans.parse("free=10", "pro")).hasMessageContaining(UsagePlans.DEFAULT_TIER_VARIABLE);
+    assertThatThrownBy(() -> UsagePlans.parse("free", "free"))
+        .hasMessageContaining(UsagePlans.TIERS_VARIABLE);
+    assertThatThrownBy(() -> UsagePlans.parse("Free!=10", "free"))
+        .hasMessageContaining(UsagePlans.TIERS_VARIABLE);
+    assertThatThrownBy(() -> UsagePlans.parse("free=10", "pro"))
+        .hasMessageContaining(UsagePlans.DEFAULT_TIER_VARIABLE);
   }
 
   @Test

@@ -16,8 +16,20 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(ThreadlineGroup.VERSION)
 @Plural("agents")
 @ShortNames("tla")
-@AdditionalPrinterColumn(name = "Provider", jsonPath = ".spec.provider", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Model", jsonPath = ".spec.model", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(
+    name = "Provider",
+    jsonPath = ".spec.provider",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Model",
+    jsonPath = ".spec.model",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Ready",
+    jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Age",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
 public class Agent extends CustomResource<AgentSpec, AgentStatus> implements Namespaced {}

@@ -17,12 +17,15 @@ public class AgentSpec {
   @Size(max = 200)
   private String displayName;
 
-  @JsonPropertyDescription("Model provider: `scripted` (offline, deterministic), `openai` (any OpenAI-compatible endpoint) or `anthropic`.")
+  @JsonPropertyDescription(
+      "Model provider: `scripted` (offline, deterministic), `openai` (any OpenAI-compatible"
+          + " endpoint) or `anthropic`.")
   @Default("scripted")
   @Pattern("^(scripted|openai|anthropic)$")
   private String provider = "scripted";
 
-  @JsonPropertyDescription("Model name as the provider knows it, e.g. `gpt-4.1-mini` or `claude-sonnet-4-5`.")
+  @JsonPropertyDescription(
+      "Model name as the provider knows it, e.g. `gpt-4.1-mini` or `claude-sonnet-4-5`.")
   @Required
   @Size(min = 1, max = 200)
   private String model;
@@ -31,8 +34,8 @@ public class AgentSpec {
   @Size(max = 65536)
   private String instructions;
 
-
-  @JsonPropertyDescription("Receivers of this resource's events, signed per Standard Webhooks. See docs/webhooks.md.")
+  @JsonPropertyDescription(
+      "Receivers of this resource's events, signed per Standard Webhooks. See docs/webhooks.md.")
   @Size(max = WebhookEndpoint.MAX_PER_RESOURCE)
   private List<WebhookEndpoint> webhooks = new ArrayList<>();
 

@@ -4,7 +4,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 
-/** The one way Threadline points an object at its owner, so that garbage collection removes it with the owner. */
+/**
+ * The one way Threadline points an object at its owner, so that garbage collection removes it with
+ * the owner.
+ */
 public final class OwnerReferences {
   private OwnerReferences() {}
 

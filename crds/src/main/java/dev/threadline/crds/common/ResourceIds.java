@@ -13,7 +13,9 @@ import java.util.regex.Pattern;
 public final class ResourceIds {
   /** Kubernetes' DNS-1123 subdomain rule, as far as our names go (lower case, digits, dashes). */
   private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]{0,251}[a-z0-9])?");
-  private static final Pattern ID = Pattern.compile("[a-z0-9]+_[a-z0-9]([-a-z0-9]{0,250}[a-z0-9])?");
+
+  private static final Pattern ID =
+      Pattern.compile("[a-z0-9]+_[a-z0-9]([-a-z0-9]{0,250}[a-z0-9])?");
   private static final char[] ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz".toCharArray();
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final int RANDOM_LENGTH = 20;
@@ -22,7 +24,8 @@ public final class ResourceIds {
 
   /** A fresh id with the given prefix, e.g. {@code newId("thread")} → {@code thread_k3...}. */
   public static String newId(String prefix) {
-    StringBuilder id = new StringBuilder(prefix.length() + 1 + RANDOM_LENGTH).append(prefix).append('_');
+    StringBuilder id =
+        new StringBuilder(prefix.length() + 1 + RANDOM_LENGTH).append(prefix).append('_');
     for (int i = 0; i < RANDOM_LENGTH; i++) {
       id.append(ALPHABET[RANDOM.nextInt(ALPHABET.length)]);
     }
@@ -38,8 +41,8 @@ public final class ResourceIds {
   }
 
   /**
-   * The Kubernetes name of a REST id that must carry the given prefix (e.g. {@code env}); empty when
-   * it does not, so that an id of another kind is simply "not found".
+   * The Kubernetes name of a REST id that must carry the given prefix (e.g. {@code env}); empty
+   * when it does not, so that an id of another kind is simply "not found".
    */
   public static Optional<String> toName(String id, String prefix) {
     if (id == null || !id.startsWith(prefix + "_")) {
@@ -59,6 +62,8 @@ public final class ResourceIds {
 
   /** Whether a string is a valid lower-case Kubernetes object name. */
   public static boolean isValidName(String name) {
-    return name != null && NAME.matcher(name).matches() && name.equals(name.toLowerCase(Locale.ROOT));
+    return name != null
+        && NAME.matcher(name).matches()
+        && name.equals(name.toLowerCase(Locale.ROOT));
   }
 }

@@ -1,9 +1,9 @@
 package dev.threadline.crds.common;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.kubernetes.api.model.Condition;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.ArrayList;
 import java.util.List;
 

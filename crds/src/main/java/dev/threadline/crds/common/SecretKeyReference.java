@@ -6,10 +6,14 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 
-/** One key of a Secret in the namespace of the resource that refers to it, as Kubernetes' own {@code secretKeyRef}. */
+/**
+ * One key of a Secret in the namespace of the resource that refers to it, as Kubernetes' own {@code
+ * secretKeyRef}.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class SecretKeyReference {
-  @JsonPropertyDescription("Name of the Secret, in the namespace of the resource that refers to it.")
+  @JsonPropertyDescription(
+      "Name of the Secret, in the namespace of the resource that refers to it.")
   @Required
   @Size(min = 1, max = 253)
   @Pattern("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")

@@ -7,8 +7,10 @@ package dev.threadline.crds.container;
 public final class ContainerObjects {
   /** Label on a container's Pod, Secrets and claim: the Container's name. */
   public static final String CONTAINER_LABEL = "threadline.dev/container";
+
   /** Key of the access Secret: the token the api-server sends and the runner checks. */
   public static final String TOKEN_KEY = "token";
+
   /** Header that carries the access token from the api-server to the runner's file API. */
   public static final String TOKEN_HEADER = "X-Threadline-Token";
 

@@ -27,6 +27,9 @@ public enum ContainerPhase {
 
   /** The phase for a stored value; {@link #PENDING} when unknown or absent. */
   public static ContainerPhase of(String value) {
-    return Arrays.stream(values()).filter(phase -> phase.value.equals(value)).findFirst().orElse(PENDING);
+    return Arrays.stream(values())
+        .filter(phase -> phase.value.equals(value))
+        .findFirst()
+        .orElse(PENDING);
   }
 }

@@ -20,7 +20,8 @@ public class ContainerStatus extends ResourceStatus {
   @JsonPropertyDescription("Why the container is in its phase, for people.")
   private String message;
 
-  @JsonPropertyDescription("The port the file API listens on, chosen by the operator from its container port range.")
+  @JsonPropertyDescription(
+      "The port the file API listens on, chosen by the operator from its container port range.")
   @Min(1)
   @Max(65535)
   private Integer port;
@@ -34,7 +35,8 @@ public class ContainerStatus extends ResourceStatus {
   @JsonPropertyDescription("The image the Pod runs.")
   private String image;
 
-  @JsonPropertyDescription("Last use through the API (ISO 8601 UTC); an ephemeral container expires timeoutMs after it.")
+  @JsonPropertyDescription(
+      "Last use through the API (ISO 8601 UTC); an ephemeral container expires timeoutMs after it.")
   private String lastActivityAt;
 
   public String getPhase() {

@@ -18,7 +18,8 @@ public class BuildRequest {
   @Pattern(EnvironmentValues.REQUEST_ID_PATTERN)
   private String id;
 
-  @JsonPropertyDescription("Build even when the image of the current configuration is already built.")
+  @JsonPropertyDescription(
+      "Build even when the image of the current configuration is already built.")
   @Default("false")
   private Boolean force = Boolean.FALSE;
 

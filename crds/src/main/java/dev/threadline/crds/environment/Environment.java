@@ -19,10 +19,30 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(ThreadlineGroup.VERSION)
 @Plural("environments")
 @ShortNames({"tle", "tlenv"})
-@AdditionalPrinterColumn(name = "Display Name", jsonPath = ".spec.displayName", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Build", jsonPath = ".status.buildStatus", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Image", jsonPath = ".status.imageTag", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
-@AdditionalPrinterColumn(name = "Default", jsonPath = ".spec.isDefault", type = AdditionalPrinterColumn.Type.BOOLEAN)
-@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-public class Environment extends CustomResource<EnvironmentSpec, EnvironmentStatus> implements Namespaced {}
+@AdditionalPrinterColumn(
+    name = "Display Name",
+    jsonPath = ".spec.displayName",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Build",
+    jsonPath = ".status.buildStatus",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Image",
+    jsonPath = ".status.imageTag",
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1)
+@AdditionalPrinterColumn(
+    name = "Default",
+    jsonPath = ".spec.isDefault",
+    type = AdditionalPrinterColumn.Type.BOOLEAN)
+@AdditionalPrinterColumn(
+    name = "Ready",
+    jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Age",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
+public class Environment extends CustomResource<EnvironmentSpec, EnvironmentStatus>
+    implements Namespaced {}

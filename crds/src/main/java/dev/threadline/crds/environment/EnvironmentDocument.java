@@ -9,7 +9,9 @@ import io.fabric8.generator.annotation.ValidationRule;
 
 /** A piece of documentation given to the agent as context: inline text or a link, not both. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "has(self.content) != has(self.url)", message = "a document has either content or url")
+@ValidationRule(
+    value = "has(self.content) != has(self.url)",
+    message = "a document has either content or url")
 public class EnvironmentDocument {
   @JsonPropertyDescription("Title shown to the agent.")
   @Required

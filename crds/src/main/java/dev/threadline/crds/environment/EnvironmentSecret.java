@@ -12,7 +12,8 @@ import io.fabric8.generator.annotation.Size;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class EnvironmentSecret {
-  @JsonPropertyDescription("Secret name; agent runs see it as an environment variable of this name.")
+  @JsonPropertyDescription(
+      "Secret name; agent runs see it as an environment variable of this name.")
   @Required
   @Size(min = 1, max = 256)
   @Pattern(EnvironmentValues.NAME_PATTERN)
@@ -22,7 +23,9 @@ public class EnvironmentSecret {
   @Size(max = 1000)
   private String description;
 
-  @JsonPropertyDescription("Where the value lives when not in the Environment's own Secret (<name>-vars, key secret.<name>): a key of one of your Secrets.")
+  @JsonPropertyDescription(
+      "Where the value lives when not in the Environment's own Secret (<name>-vars, key"
+          + " secret.<name>): a key of one of your Secrets.")
   private ValueSource valueFrom;
 
   public EnvironmentSecret() {}

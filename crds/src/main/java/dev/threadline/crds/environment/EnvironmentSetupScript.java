@@ -8,12 +8,14 @@ import io.fabric8.generator.annotation.Size;
 /** A shell script run once at image build time, as root, after packages and extensions. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class EnvironmentSetupScript {
-  @JsonPropertyDescription("A label for humans; it appears in the generated Dockerfile as a comment.")
+  @JsonPropertyDescription(
+      "A label for humans; it appears in the generated Dockerfile as a comment.")
   @Required
   @Size(min = 1, max = 200)
   private String name;
 
-  @JsonPropertyDescription("The script; a first line starting with #! picks the interpreter, otherwise bash -e runs it.")
+  @JsonPropertyDescription(
+      "The script; a first line starting with #! picks the interpreter, otherwise bash -e runs it.")
   @Required
   @Size(min = 1, max = 65536)
   private String script;

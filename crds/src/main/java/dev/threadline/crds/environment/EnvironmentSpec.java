@@ -19,15 +19,25 @@ import java.util.Map;
  * never live here: see {@link EnvironmentValues}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "!has(self.environmentVariables) || self.environmentVariables.all(v, self.environmentVariables.filter(o, o.key == v.key).size() == 1)",
+@ValidationRule(
+    value =
+        "!has(self.environmentVariables) || self.environmentVariables.all(v,"
+            + " self.environmentVariables.filter(o, o.key == v.key).size() == 1)",
     message = "environment variable keys must be unique")
-@ValidationRule(value = "!has(self.secrets) || self.secrets.all(v, self.secrets.filter(o, o.name == v.name).size() == 1)",
+@ValidationRule(
+    value =
+        "!has(self.secrets) || self.secrets.all(v, self.secrets.filter(o, o.name == v.name).size()"
+            + " == 1)",
     message = "secret names must be unique")
-@ValidationRule(value = "!has(self.mcpServers) || self.mcpServers.all(v, self.mcpServers.filter(o, o.name == v.name).size() == 1)",
+@ValidationRule(
+    value =
+        "!has(self.mcpServers) || self.mcpServers.all(v, self.mcpServers.filter(o, o.name =="
+            + " v.name).size() == 1)",
     message = "MCP server names must be unique")
 public class EnvironmentSpec {
 
-  @JsonPropertyDescription("Receivers of this resource's events, signed per Standard Webhooks. See docs/webhooks.md.")
+  @JsonPropertyDescription(
+      "Receivers of this resource's events, signed per Standard Webhooks. See docs/webhooks.md.")
   @Size(max = WebhookEndpoint.MAX_PER_RESOURCE)
   private List<WebhookEndpoint> webhooks = new ArrayList<>();
 
@@ -46,30 +56,40 @@ public class EnvironmentSpec {
   @Size(max = 2000)
   private String description;
 
-  @JsonPropertyDescription("Custom base image ([registry/]name[:tag][@digest]); when absent the service's own base image is used.")
+  @JsonPropertyDescription(
+      "Custom base image ([registry/]name[:tag][@digest]); when absent the service's own base image"
+          + " is used.")
   @Size(max = 500)
   @Pattern("^[^\\s]+$")
   private String baseImage;
 
-  @JsonPropertyDescription("Extra Dockerfile instructions, placed after runtime and package installation and before the entrypoint.")
+  @JsonPropertyDescription(
+      "Extra Dockerfile instructions, placed after runtime and package installation and before the"
+          + " entrypoint.")
   @Size(max = 65536)
   private String dockerfileExtensions;
 
-  @JsonPropertyDescription("Language name to version, e.g. python: \"3.12\". Allowed values: GET /environments/runtimes/available.")
+  @JsonPropertyDescription(
+      "Language name to version, e.g. python: \"3.12\". Allowed values: GET"
+          + " /environments/runtimes/available.")
   private Map<String, String> runtimes = new LinkedHashMap<>();
 
   @JsonPropertyDescription("Packages installed into the image, by kind.")
   private EnvironmentPackages packages = new EnvironmentPackages();
 
-  @JsonPropertyDescription("Environment variables of agent runs: names only; values are in a Secret.")
+  @JsonPropertyDescription(
+      "Environment variables of agent runs: names only; values are in a Secret.")
   @Size(max = MAX_VARIABLES)
   private List<EnvironmentVariable> environmentVariables = new ArrayList<>();
 
-  @JsonPropertyDescription("Secrets given to agent runs as environment variables: names and descriptions only; values are in a Secret.")
+  @JsonPropertyDescription(
+      "Secrets given to agent runs as environment variables: names and descriptions only; values"
+          + " are in a Secret.")
   @Size(max = MAX_SECRETS)
   private List<EnvironmentSecret> secrets = new ArrayList<>();
 
-  @JsonPropertyDescription("Scripts run at image build time, in order, after packages and dockerfileExtensions.")
+  @JsonPropertyDescription(
+      "Scripts run at image build time, in order, after packages and dockerfileExtensions.")
   @Size(max = MAX_SETUP_SCRIPTS)
   private List<EnvironmentSetupScript> setupScripts = new ArrayList<>();
 
@@ -84,19 +104,24 @@ public class EnvironmentSpec {
   @JsonPropertyDescription("Set a new id to ask the operator for an image build.")
   private BuildRequest buildRequest;
 
-  @JsonPropertyDescription("Set a new id to ask for a test build (no cache, no push); the outcome is in status.testBuild.")
+  @JsonPropertyDescription(
+      "Set a new id to ask for a test build (no cache, no push); the outcome is in"
+          + " status.testBuild.")
   private TestBuildRequest testBuildRequest;
 
-  @JsonPropertyDescription("Whether agent Pods of this environment may reach the internet (beyond the model endpoint).")
+  @JsonPropertyDescription(
+      "Whether agent Pods of this environment may reach the internet (beyond the model endpoint).")
   @Default("true")
   private Boolean internetAccess = Boolean.TRUE;
 
-  @JsonPropertyDescription("Whether this is the user's default environment. At most one per namespace.")
+  @JsonPropertyDescription(
+      "Whether this is the user's default environment. At most one per namespace.")
   @Default("false")
   @JsonProperty("isDefault")
   private Boolean isDefault = Boolean.FALSE;
 
-  @JsonPropertyDescription("False once soft-deleted; inactive environments are hidden from listings by default.")
+  @JsonPropertyDescription(
+      "False once soft-deleted; inactive environments are hidden from listings by default.")
   @Default("true")
   @JsonProperty("isActive")
   private Boolean isActive = Boolean.TRUE;

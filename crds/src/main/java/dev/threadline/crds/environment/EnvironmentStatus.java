@@ -10,19 +10,25 @@ public class EnvironmentStatus extends ResourceStatus {
   @JsonPropertyDescription("pending, building, ready or failed.")
   private BuildStatus buildStatus;
 
-  @JsonPropertyDescription("Content hash of the configuration last rendered for a build (or, before any build, of the current one); the image tag ends with it.")
+  @JsonPropertyDescription(
+      "Content hash of the configuration last rendered for a build (or, before any build, of the"
+          + " current one); the image tag ends with it.")
   private String buildHash;
 
   @JsonPropertyDescription("The last successfully built image, env-<name>:<hash>.")
   private String imageTag;
 
-  @JsonPropertyDescription("Why the last build failed: Dockerfile syntax error, Package not found, Build timeout, or the last lines of the build log.")
+  @JsonPropertyDescription(
+      "Why the last build failed: Dockerfile syntax error, Package not found, Build timeout, or the"
+          + " last lines of the build log.")
   private String buildError;
 
   @JsonPropertyDescription("When the last build ended (RFC 3339, UTC).")
   private String lastBuildAt;
 
-  @JsonPropertyDescription("The spec.buildRequest.id the build status answers; a different spec value is a request not yet taken up.")
+  @JsonPropertyDescription(
+      "The spec.buildRequest.id the build status answers; a different spec value is a request not"
+          + " yet taken up.")
   private String buildRequestId;
 
   @JsonPropertyDescription("Name of the Job of the current or last build.")
@@ -31,8 +37,9 @@ public class EnvironmentStatus extends ResourceStatus {
   @JsonPropertyDescription("The current or last test build.")
   private TestBuildResult testBuild;
 
-
-  @JsonPropertyDescription("The build whose build.ready or build.failed webhooks were queued last: buildHash@lastBuildAt.")
+  @JsonPropertyDescription(
+      "The build whose build.ready or build.failed webhooks were queued last:"
+          + " buildHash@lastBuildAt.")
   private String webhooksQueuedFor;
 
   public BuildStatus getBuildStatus() {

@@ -19,7 +19,9 @@ public class EnvironmentVariable {
   @Pattern(EnvironmentValues.NAME_PATTERN)
   private String key;
 
-  @JsonPropertyDescription("Where the value lives when not in the Environment's own Secret (<name>-vars, key env.<key>): a key of one of your Secrets.")
+  @JsonPropertyDescription(
+      "Where the value lives when not in the Environment's own Secret (<name>-vars, key env.<key>):"
+          + " a key of one of your Secrets.")
   private ValueSource valueFrom;
 
   public EnvironmentVariable() {}

@@ -13,12 +13,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * An MCP server the agent may use: a local process ({@code stdio}) or a remote endpoint
- * ({@code http}). A bearer token is never in the spec, only where it lives.
+ * An MCP server the agent may use: a local process ({@code stdio}) or a remote endpoint ({@code
+ * http}). A bearer token is never in the spec, only where it lives.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "self.type != 'stdio' || has(self.command)", message = "a stdio MCP server needs a command")
-@ValidationRule(value = "self.type != 'http' || has(self.url)", message = "an http MCP server needs a url")
+@ValidationRule(
+    value = "self.type != 'stdio' || has(self.command)",
+    message = "a stdio MCP server needs a command")
+@ValidationRule(
+    value = "self.type != 'http' || has(self.url)",
+    message = "an http MCP server needs a url")
 public class McpServer {
   public static final String STDIO = "stdio";
   public static final String HTTP = "http";
@@ -27,7 +31,8 @@ public class McpServer {
   public static final int MAX_STARTUP_TIMEOUT_SEC = 600;
   public static final int MAX_TOOL_TIMEOUT_SEC = 3600;
 
-  @JsonPropertyDescription("stdio (a process started in the agent's container) or http (a remote endpoint).")
+  @JsonPropertyDescription(
+      "stdio (a process started in the agent's container) or http (a remote endpoint).")
   @Required
   @Pattern("^(stdio|http)$")
   private String type;
@@ -50,7 +55,8 @@ public class McpServer {
   @Pattern(EnvironmentValues.HTTP_URL_PATTERN)
   private String url;
 
-  @JsonPropertyDescription("http: where the bearer token sent to the endpoint lives (a Secret key); none when absent.")
+  @JsonPropertyDescription(
+      "http: where the bearer token sent to the endpoint lives (a Secret key); none when absent.")
   private ValueSource bearerTokenFrom;
 
   @JsonPropertyDescription("Whether agent runs start this server.")

@@ -18,7 +18,8 @@ public class TestBuildResult {
   @JsonPropertyDescription("The tag the image would get, env-<name>:<hash>.")
   private String imageTag;
 
-  @JsonPropertyDescription("Why the test build failed: one of the contract's build errors or the log's last lines.")
+  @JsonPropertyDescription(
+      "Why the test build failed: one of the contract's build errors or the log's last lines.")
   private String error;
 
   @JsonPropertyDescription("When the test build ended (RFC 3339, UTC).")

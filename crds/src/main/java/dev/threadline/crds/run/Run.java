@@ -19,9 +19,25 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("runs")
 @ShortNames("tlr")
 @Categories(ThreadlineGroup.CATEGORY)
-@AdditionalPrinterColumn(name = "Thread", jsonPath = ".spec.thread", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Route", jsonPath = ".status.route", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Duration(ms)", jsonPath = ".status.durationMs", type = AdditionalPrinterColumn.Type.INTEGER, priority = 1)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(
+    name = "Thread",
+    jsonPath = ".spec.thread",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Phase",
+    jsonPath = ".status.phase",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Route",
+    jsonPath = ".status.route",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Duration(ms)",
+    jsonPath = ".status.durationMs",
+    type = AdditionalPrinterColumn.Type.INTEGER,
+    priority = 1)
+@AdditionalPrinterColumn(
+    name = "Age",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
 public class Run extends CustomResource<RunSpec, RunStatus> implements Namespaced {}

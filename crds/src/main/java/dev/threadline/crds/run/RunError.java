@@ -6,7 +6,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 /** Why a run failed. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RunError {
-  @JsonPropertyDescription("usage_exhausted, execution_timeout, execution_failed, rate_limited or cancelled.")
+  @JsonPropertyDescription(
+      "usage_exhausted, execution_timeout, execution_failed, rate_limited or cancelled.")
   private String code;
 
   @JsonPropertyDescription("What went wrong, for people.")

@@ -2,9 +2,9 @@ package dev.threadline.crds.run;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
-import com.fasterxml.jackson.databind.JsonNode;
 
 /** One entry of a run's ordered event log. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -22,7 +22,6 @@ public class RunEvent {
   private String time;
 
   @JsonPropertyDescription("The event's payload.")
-
   private JsonNode data;
 
   public Long getSeq() {

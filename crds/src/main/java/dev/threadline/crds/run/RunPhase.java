@@ -27,7 +27,10 @@ public enum RunPhase {
 
   /** The phase of a run; a run without status is pending. */
   public static RunPhase of(Run run) {
-    return Optional.ofNullable(run.getStatus()).map(RunStatus::getPhase).map(RunPhase::fromValue).orElse(PENDING);
+    return Optional.ofNullable(run.getStatus())
+        .map(RunStatus::getPhase)
+        .map(RunPhase::fromValue)
+        .orElse(PENDING);
   }
 
   public static RunPhase fromValue(String value) {

@@ -31,7 +31,8 @@ public class RunSpec {
   @JsonPropertyDescription("Name of the Agent, copied from the thread when the run was created.")
   private String agent;
 
-  @JsonPropertyDescription("Name of the Environment, copied from the thread when the run was created.")
+  @JsonPropertyDescription(
+      "Name of the Environment, copied from the thread when the run was created.")
   private String environment;
 
   @JsonPropertyDescription("Who asked: api or schedule.")

@@ -53,7 +53,8 @@ public class RunStatus extends ResourceStatus {
   @JsonPropertyDescription("Name of the agent Pod (computer route).")
   private String pod;
 
-  @JsonPropertyDescription("The run's ordered event log, bounded: the oldest entries are dropped first.")
+  @JsonPropertyDescription(
+      "The run's ordered event log, bounded: the oldest entries are dropped first.")
   private List<RunEvent> events;
 
   @JsonPropertyDescription("How many of the oldest events were dropped to keep the log bounded.")
@@ -63,16 +64,19 @@ public class RunStatus extends ResourceStatus {
   @JsonPropertyDescription("Files the run created or modified in the workspace.")
   private List<FileDiff> diffs;
 
-  @JsonPropertyDescription("Computer route: the runner's seq of the last runner event recorded in events. After an "
-      + "operator restart the agent Pod's log is read again from its start and events up to this one are skipped.")
+  @JsonPropertyDescription(
+      "Computer route: the runner's seq of the last runner event recorded in events. After an"
+          + " operator restart the agent Pod's log is read again from its start and events up to"
+          + " this one are skipped.")
   @Min(0)
   private Long runnerSeq;
 
-  @JsonPropertyDescription("Set by the operator once the run's usage is counted in its month's UsageLedger.")
+  @JsonPropertyDescription(
+      "Set by the operator once the run's usage is counted in its month's UsageLedger.")
   private Boolean usageRecorded;
 
-
-  @JsonPropertyDescription("True once the webhook deliveries of this run's final state exist (or none was configured).")
+  @JsonPropertyDescription(
+      "True once the webhook deliveries of this run's final state exist (or none was configured).")
   private Boolean webhooksQueued;
 
   public String getPhase() {

@@ -15,6 +15,7 @@ import java.util.Map;
 public final class ThreadRuns {
   /** {@code spec.source} of a run a client asked for. */
   public static final String SOURCE_API = "api";
+
   /** {@code spec.source} of a run a schedule fired. */
   public static final String SOURCE_SCHEDULE = "schedule";
 
@@ -32,24 +33,30 @@ public final class ThreadRuns {
    * The run at {@code sequence} in {@code thread}: labelled with the thread, owned by it (deleting
    * the thread deletes its runs), and bound to the thread's agent and environment as they are now.
    */
-  public static Run newRun(ConversationThread thread, long sequence, String message, List<Attachment> attachments,
+  public static Run newRun(
+      ConversationThread thread,
+      long sequence,
+      String message,
+      List<Attachment> attachments,
       String source) {
     String threadName = thread.getMetadata().getName();
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put(Labels.THREAD, threadName);
     labels.put(Labels.MANAGED_BY, Labels.MANAGER);
     Run run = new Run();
-    run.setMetadata(new ObjectMetaBuilder()
-        .withNamespace(thread.getMetadata().getNamespace())
-        .withName(runName(threadName, sequence))
-        .withLabels(labels)
-        .withOwnerReferences(OwnerReferences.controller(thread))
-        .build());
+    run.setMetadata(
+        new ObjectMetaBuilder()
+            .withNamespace(thread.getMetadata().getNamespace())
+            .withName(runName(threadName, sequence))
+            .withLabels(labels)
+            .withOwnerReferences(OwnerReferences.controller(thread))
+            .build());
     RunSpec spec = new RunSpec();
     spec.setThread(threadName);
     spec.setSequence(sequence);
     spec.setMessage(message);
-    spec.setAttachments(attachments == null || attachments.isEmpty() ? null : List.copyOf(attachments));
+    spec.setAttachments(
+        attachments == null || attachments.isEmpty() ? null : List.copyOf(attachments));
     if (thread.getSpec() != null) {
       spec.setAgent(thread.getSpec().getAgent());
       spec.setEnvironment(thread.getSpec().getEnvironment());

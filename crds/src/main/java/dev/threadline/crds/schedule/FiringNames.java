@@ -6,24 +6,26 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 
 /**
- * Deterministic names for what a schedule makes, so that doing the same thing twice collides in
- * the Kubernetes API instead of duplicating it. Every name here is also used as a label value,
- * hence at most 63 characters.
+ * Deterministic names for what a schedule makes, so that doing the same thing twice collides in the
+ * Kubernetes API instead of duplicating it. Every name here is also used as a label value, hence at
+ * most 63 characters.
  */
 public final class FiringNames {
   /** Kubernetes' limit on label values (and the CronJob controller's on Job names is 63 too). */
   static final int MAX_LABEL_VALUE = 63;
+
   /** A CronJob's Jobs are named {@code <cronjob>-<epoch minutes>}: 11 more characters. */
   static final int MAX_CRONJOB_NAME = 52;
 
   private FiringNames() {}
 
   /**
-   * The Thread of the firing scheduled for {@code firingTime}: {@code sched-abc} at minute
-   * 29412345 → {@code thread-abc-29412345}. Two starts of the same firing get the same name.
+   * The Thread of the firing scheduled for {@code firingTime}: {@code sched-abc} at minute 29412345
+   * → {@code thread-abc-29412345}. Two starts of the same firing get the same name.
    */
   public static String threadName(String scheduleName, Instant firingTime) {
-    return bounded("thread-" + suffix(scheduleName), "-" + epochMinutes(firingTime), MAX_LABEL_VALUE);
+    return bounded(
+        "thread-" + suffix(scheduleName), "-" + epochMinutes(firingTime), MAX_LABEL_VALUE);
   }
 
   /** The CronJob of a recurring schedule: its own name when short enough. */
@@ -42,7 +44,9 @@ public final class FiringNames {
     return dash < 0 ? name : name.substring(dash + 1);
   }
 
-  /** {@code base + tail}, with base shortened and made unique by a hash when the whole is too long. */
+  /**
+   * {@code base + tail}, with base shortened and made unique by a hash when the whole is too long.
+   */
   private static String bounded(String base, String tail, int max) {
     if (base.length() + tail.length() <= max) {
       return base + tail;
@@ -57,7 +61,8 @@ public final class FiringNames {
 
   private static String sha256Hex(String text) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
       StringBuilder hex = new StringBuilder();
       for (byte b : digest) {
         hex.append(String.format("%02x", b));

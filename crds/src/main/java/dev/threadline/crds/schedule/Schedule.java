@@ -20,19 +20,43 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("schedules")
 @ShortNames({"tls", "tlsched"})
 @Categories(ThreadlineGroup.CATEGORY)
-@AdditionalPrinterColumn(name = "Type", jsonPath = ".spec.scheduleType", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Cron", jsonPath = ".spec.cronExpression", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Enabled", jsonPath = ".spec.enabled", type = AdditionalPrinterColumn.Type.BOOLEAN)
-@AdditionalPrinterColumn(name = "Next Run", jsonPath = ".status.nextRunAt", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Runs", jsonPath = ".status.runCount", type = AdditionalPrinterColumn.Type.INTEGER)
-@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(
+    name = "Type",
+    jsonPath = ".spec.scheduleType",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Cron",
+    jsonPath = ".spec.cronExpression",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Enabled",
+    jsonPath = ".spec.enabled",
+    type = AdditionalPrinterColumn.Type.BOOLEAN)
+@AdditionalPrinterColumn(
+    name = "Next Run",
+    jsonPath = ".status.nextRunAt",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Runs",
+    jsonPath = ".status.runCount",
+    type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "Ready",
+    jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Age",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
 // The name labels every Thread and Run the schedule makes (label values: 63 characters) and names
 // its CronJob, whose Jobs add 11 characters to it.
-@ValidationRule(value = "size(self.metadata.name) <= 52", message = "a Schedule's name may have at most 52 characters")
+@ValidationRule(
+    value = "size(self.metadata.name) <= 52",
+    message = "a Schedule's name may have at most 52 characters")
 public class Schedule extends CustomResource<ScheduleSpec, ScheduleStatus> implements Namespaced {
   /** The {@code spec.scheduleType} of a schedule that fires once. */
   public static final String ONE_TIME = "one-time";
+
   /** The {@code spec.scheduleType} of a schedule that fires on its cron expression. */
   public static final String RECURRING = "recurring";
 }

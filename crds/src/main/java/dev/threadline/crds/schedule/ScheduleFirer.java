@@ -4,7 +4,6 @@ import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.ThreadRuns;
-import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -18,13 +17,12 @@ import java.util.Map;
 
 /**
  * The one place that turns a schedule firing into a Thread and its first Run: used by the runner's
- * {@code trigger} (recurring schedules), the operator (one-time schedules) and the API's
- * {@code POST /v1/schedules/:id/trigger}. Idempotent per thread name: firing again finds the
- * thread, makes sure its run exists, and reports that nothing new was created.
+ * {@code trigger} (recurring schedules), the operator (one-time schedules) and the API's {@code
+ * POST /v1/schedules/:id/trigger}. Idempotent per thread name: firing again finds the thread, makes
+ * sure its run exists, and reports that nothing new was created.
  */
 public final class ScheduleFirer {
   /** {@code RunSpec.source} of runs a schedule created. */
-
   private final KubernetesClient client;
 
   public ScheduleFirer(KubernetesClient client) {
@@ -35,23 +33,32 @@ public final class ScheduleFirer {
   public record Firing(String threadName, String runName, boolean created) {}
 
   /**
-   * Creates the thread {@code threadName} for the firing of {@code schedule} scheduled at
-   * {@code firingTime}, and its first run. Needs create (and, to finish an interrupted firing,
-   * get) on threads and create on runs in the schedule's namespace.
+   * Creates the thread {@code threadName} for the firing of {@code schedule} scheduled at {@code
+   * firingTime}, and its first run. Needs create (and, to finish an interrupted firing, get) on
+   * threads and create on runs in the schedule's namespace.
    */
   public Firing fire(Schedule schedule, String threadName, Instant firingTime) {
     String namespace = schedule.getMetadata().getNamespace();
     boolean created = true;
     ConversationThread thread;
     try {
-      thread = client.resources(ConversationThread.class).inNamespace(namespace)
-          .resource(newThread(schedule, threadName, firingTime)).create();
+      thread =
+          client
+              .resources(ConversationThread.class)
+              .inNamespace(namespace)
+              .resource(newThread(schedule, threadName, firingTime))
+              .create();
     } catch (KubernetesClientException e) {
       if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
         throw e;
       }
       created = false;
-      thread = client.resources(ConversationThread.class).inNamespace(namespace).withName(threadName).get();
+      thread =
+          client
+              .resources(ConversationThread.class)
+              .inNamespace(namespace)
+              .withName(threadName)
+              .get();
       if (thread == null) {
         throw e;
       }
@@ -67,18 +74,25 @@ public final class ScheduleFirer {
     return new Firing(threadName, run.getMetadata().getName(), created);
   }
 
-  /** The thread of one firing: the schedule's agent, environment, appId and metadata, titled by name and time. */
+  /**
+   * The thread of one firing: the schedule's agent, environment, appId and metadata, titled by name
+   * and time.
+   */
   static ConversationThread newThread(Schedule schedule, String threadName, Instant firingTime) {
     ScheduleSpec spec = schedule.getSpec();
     String scheduleName = schedule.getMetadata().getName();
     ConversationThread thread = new ConversationThread();
-    thread.setMetadata(new ObjectMetaBuilder()
-        .withNamespace(schedule.getMetadata().getNamespace())
-        .withName(threadName)
-        .withLabels(labels(scheduleName, null))
-        .build());
+    thread.setMetadata(
+        new ObjectMetaBuilder()
+            .withNamespace(schedule.getMetadata().getNamespace())
+            .withName(threadName)
+            .withLabels(labels(scheduleName, null))
+            .build());
     ThreadSpec threadSpec = new ThreadSpec();
-    String title = spec.getDisplayName() == null || spec.getDisplayName().isBlank() ? scheduleName : spec.getDisplayName();
+    String title =
+        spec.getDisplayName() == null || spec.getDisplayName().isBlank()
+            ? scheduleName
+            : spec.getDisplayName();
     threadSpec.setTitle(truncate(title + " — " + Timestamps.format(firingTime), 500));
     threadSpec.setAgent(spec.getAgent());
     threadSpec.setEnvironment(spec.getEnvironment());
@@ -88,10 +102,14 @@ public final class ScheduleFirer {
     return thread;
   }
 
-  /** The thread's first run: the task as the user message, owned by the thread, labelled with both. */
+  /**
+   * The thread's first run: the task as the user message, owned by the thread, labelled with both.
+   */
   static Run newRun(Schedule schedule, ConversationThread thread) {
     String scheduleName = schedule.getMetadata().getName();
-    Run run = ThreadRuns.newRun(thread, 1, schedule.getSpec().getTask(), List.of(), ThreadRuns.SOURCE_SCHEDULE);
+    Run run =
+        ThreadRuns.newRun(
+            thread, 1, schedule.getSpec().getTask(), List.of(), ThreadRuns.SOURCE_SCHEDULE);
     run.getMetadata().getLabels().put(Labels.SCHEDULE, scheduleName);
     run.getSpec().setSchedule(scheduleName);
     return run;

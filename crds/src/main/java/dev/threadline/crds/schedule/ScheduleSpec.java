@@ -14,9 +14,11 @@ import java.util.List;
 
 /** What to run, where, and when. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "self.scheduleType != 'recurring' || has(self.cronExpression)",
+@ValidationRule(
+    value = "self.scheduleType != 'recurring' || has(self.cronExpression)",
     message = "cronExpression is required for recurring schedules")
-@ValidationRule(value = "self.scheduleType != 'one-time' || has(self.scheduledTime)",
+@ValidationRule(
+    value = "self.scheduleType != 'one-time' || has(self.scheduledTime)",
     message = "scheduledTime is required for one-time schedules")
 public class ScheduleSpec {
   @JsonPropertyDescription("Human-readable name of the schedule (the REST `name`).")
@@ -27,7 +29,8 @@ public class ScheduleSpec {
   @Size(max = 2000)
   private String description;
 
-  @JsonPropertyDescription("The task to execute: the first message of each thread the schedule creates.")
+  @JsonPropertyDescription(
+      "The task to execute: the first message of each thread the schedule creates.")
   @Required
   @Size(min = 1, max = 1048576)
   private String task;
@@ -36,20 +39,25 @@ public class ScheduleSpec {
   @Size(max = 253)
   private String agent;
 
-  @JsonPropertyDescription("Name of the Environment the task runs in; the user's default when absent.")
+  @JsonPropertyDescription(
+      "Name of the Environment the task runs in; the user's default when absent.")
   @Size(max = 253)
   private String environment;
 
-  @JsonPropertyDescription("`one-time` (fires once at scheduledTime) or `recurring` (fires on cronExpression).")
+  @JsonPropertyDescription(
+      "`one-time` (fires once at scheduledTime) or `recurring` (fires on cronExpression).")
   @Required
   @Pattern("^(one-time|recurring)$")
   private String scheduleType;
 
-  @JsonPropertyDescription("Recurring only: five fields (minute hour day-of-month month day-of-week, Sunday = 0), read in `timezone`.")
+  @JsonPropertyDescription(
+      "Recurring only: five fields (minute hour day-of-month month day-of-week, Sunday = 0), read"
+          + " in `timezone`.")
   @Size(max = 200)
   private String cronExpression;
 
-  @JsonPropertyDescription("One-time only: when to fire, an ISO 8601 instant such as 2026-12-24T09:00:00Z.")
+  @JsonPropertyDescription(
+      "One-time only: when to fire, an ISO 8601 instant such as 2026-12-24T09:00:00Z.")
   @Size(max = 64)
   private String scheduledTime;
 
@@ -69,8 +77,8 @@ public class ScheduleSpec {
   @JsonPropertyDescription("Custom key-value data, copied onto every thread the schedule creates.")
   private JsonNode metadata;
 
-
-  @JsonPropertyDescription("Receivers of this resource's events, signed per Standard Webhooks. See docs/webhooks.md.")
+  @JsonPropertyDescription(
+      "Receivers of this resource's events, signed per Standard Webhooks. See docs/webhooks.md.")
   @Size(max = WebhookEndpoint.MAX_PER_RESOURCE)
   private List<WebhookEndpoint> webhooks = new ArrayList<>();
 

@@ -8,7 +8,9 @@ import io.fabric8.generator.annotation.Min;
 /** When the schedule fires next, and how its firings went (counted from the Runs it created). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ScheduleStatus extends ResourceStatus {
-  @JsonPropertyDescription("Next firing, ISO 8601 UTC with Z; absent when disabled or when a one-time schedule has fired.")
+  @JsonPropertyDescription(
+      "Next firing, ISO 8601 UTC with Z; absent when disabled or when a one-time schedule has"
+          + " fired.")
   // Written even when null: a status merge patch must be able to clear it.
   @JsonInclude(JsonInclude.Include.ALWAYS)
   private String nextRunAt;
@@ -32,7 +34,8 @@ public class ScheduleStatus extends ResourceStatus {
   @Min(0)
   private Double totalCost;
 
-  @JsonPropertyDescription("One-time only: when the operator fired it. Set once; a fired schedule never fires again.")
+  @JsonPropertyDescription(
+      "One-time only: when the operator fired it. Set once; a fired schedule never fires again.")
   private String firedAt;
 
   @JsonPropertyDescription("One-time only: the Thread the firing created.")

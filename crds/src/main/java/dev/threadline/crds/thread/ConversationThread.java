@@ -13,8 +13,8 @@ import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * A conversation: its runs (one per user message) and their totals. The kind is {@code Thread};
- * the Java name avoids {@link java.lang.Thread}.
+ * A conversation: its runs (one per user message) and their totals. The kind is {@code Thread}; the
+ * Java name avoids {@link java.lang.Thread}.
  */
 @Group(ThreadlineGroup.GROUP)
 @Version(ThreadlineGroup.VERSION)
@@ -23,9 +23,26 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("threads")
 @ShortNames("tlt")
 @Categories(ThreadlineGroup.CATEGORY)
-@AdditionalPrinterColumn(name = "Title", jsonPath = ".spec.title", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Status", jsonPath = ".status.status", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Messages", jsonPath = ".status.messageCount", type = AdditionalPrinterColumn.Type.INTEGER)
-@AdditionalPrinterColumn(name = "Cost", jsonPath = ".status.totalCost", type = AdditionalPrinterColumn.Type.NUMBER, priority = 1)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-public class ConversationThread extends CustomResource<ThreadSpec, ThreadStatus> implements Namespaced {}
+@AdditionalPrinterColumn(
+    name = "Title",
+    jsonPath = ".spec.title",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Status",
+    jsonPath = ".status.status",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Messages",
+    jsonPath = ".status.messageCount",
+    type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "Cost",
+    jsonPath = ".status.totalCost",
+    type = AdditionalPrinterColumn.Type.NUMBER,
+    priority = 1)
+@AdditionalPrinterColumn(
+    name = "Age",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
+public class ConversationThread extends CustomResource<ThreadSpec, ThreadStatus>
+    implements Namespaced {}

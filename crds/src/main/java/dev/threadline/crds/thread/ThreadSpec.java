@@ -2,8 +2,8 @@ package dev.threadline.crds.thread;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import io.fabric8.generator.annotation.Size;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.generator.annotation.Size;
 
 /** What the user chose for a conversation. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -12,11 +12,13 @@ public class ThreadSpec {
   @Size(max = 500)
   private String title;
 
-  @JsonPropertyDescription("Name of the Environment whose image runs computer tasks; the user's default when absent.")
+  @JsonPropertyDescription(
+      "Name of the Environment whose image runs computer tasks; the user's default when absent.")
   @Size(max = 253)
   private String environment;
 
-  @JsonPropertyDescription("Name of the Agent (model and instructions); the service default when absent.")
+  @JsonPropertyDescription(
+      "Name of the Agent (model and instructions); the service default when absent.")
   @Size(max = 253)
   private String agent;
 
@@ -25,7 +27,6 @@ public class ThreadSpec {
   private String appId;
 
   @JsonPropertyDescription("Custom key-value data, returned as given.")
-
   private JsonNode metadata;
 
   public String getTitle() {

@@ -25,7 +25,8 @@ public class UsageEntry {
 
   public UsageEntry() {}
 
-  public UsageEntry(String run, long inputTokens, long outputTokens, long cachedTokens, double cost) {
+  public UsageEntry(
+      String run, long inputTokens, long outputTokens, long cachedTokens, double cost) {
     this.run = run;
     this.inputTokens = inputTokens;
     this.outputTokens = outputTokens;

@@ -11,8 +11,8 @@ import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * A user's usage in one calendar month (UTC), in the user's namespace, named
- * {@code usage-<yyyy>-<mm>}. Only the operator writes it, and only its status: a tenant who may edit
+ * A user's usage in one calendar month (UTC), in the user's namespace, named {@code
+ * usage-<yyyy>-<mm>}. Only the operator writes it, and only its status: a tenant who may edit
  * objects in the namespace cannot edit the figures without the status subresource.
  */
 @Group(ThreadlineGroup.GROUP)
@@ -20,8 +20,21 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("usageledgers")
 @ShortNames("tlu")
 @Categories(ThreadlineGroup.CATEGORY)
-@AdditionalPrinterColumn(name = "Period", jsonPath = ".spec.period", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Cost(USD)", jsonPath = ".status.totalCost", type = AdditionalPrinterColumn.Type.NUMBER)
-@AdditionalPrinterColumn(name = "Runs", jsonPath = ".status.runs", type = AdditionalPrinterColumn.Type.INTEGER)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-public class UsageLedger extends CustomResource<UsageLedgerSpec, UsageLedgerStatus> implements Namespaced {}
+@AdditionalPrinterColumn(
+    name = "Period",
+    jsonPath = ".spec.period",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Cost(USD)",
+    jsonPath = ".status.totalCost",
+    type = AdditionalPrinterColumn.Type.NUMBER)
+@AdditionalPrinterColumn(
+    name = "Runs",
+    jsonPath = ".status.runs",
+    type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "Age",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
+public class UsageLedger extends CustomResource<UsageLedgerSpec, UsageLedgerStatus>
+    implements Namespaced {}

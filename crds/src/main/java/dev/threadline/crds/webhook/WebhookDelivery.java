@@ -21,10 +21,30 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("webhookdeliveries")
 @ShortNames("tlwh")
 @Categories(ThreadlineGroup.CATEGORY)
-@AdditionalPrinterColumn(name = "Event", jsonPath = ".spec.event", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Subject", jsonPath = ".spec.subject.name", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "State", jsonPath = ".status.state", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Attempts", jsonPath = ".status.attempts", type = AdditionalPrinterColumn.Type.INTEGER)
-@AdditionalPrinterColumn(name = "URL", jsonPath = ".spec.url", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-public class WebhookDelivery extends CustomResource<WebhookDeliverySpec, WebhookDeliveryStatus> implements Namespaced {}
+@AdditionalPrinterColumn(
+    name = "Event",
+    jsonPath = ".spec.event",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Subject",
+    jsonPath = ".spec.subject.name",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "State",
+    jsonPath = ".status.state",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Attempts",
+    jsonPath = ".status.attempts",
+    type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "URL",
+    jsonPath = ".spec.url",
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1)
+@AdditionalPrinterColumn(
+    name = "Age",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
+public class WebhookDelivery extends CustomResource<WebhookDeliverySpec, WebhookDeliveryStatus>
+    implements Namespaced {}

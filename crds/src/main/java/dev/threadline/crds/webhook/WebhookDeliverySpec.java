@@ -9,7 +9,8 @@ import io.fabric8.generator.annotation.Size;
 /** What is sent, to where, signed with which secret. Written once by the operator. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class WebhookDeliverySpec {
-  @JsonPropertyDescription("The message id, sent as `webhook-id` on every attempt: receivers drop duplicates by it.")
+  @JsonPropertyDescription(
+      "The message id, sent as `webhook-id` on every attempt: receivers drop duplicates by it.")
   @Required
   @Size(min = 1, max = 100)
   private String messageId;
@@ -22,7 +23,8 @@ public class WebhookDeliverySpec {
   @Required
   private WebhookSubject subject;
 
-  @JsonPropertyDescription("The Agent, Environment or Schedule whose spec.webhooks names this endpoint.")
+  @JsonPropertyDescription(
+      "The Agent, Environment or Schedule whose spec.webhooks names this endpoint.")
   @Required
   private WebhookSubject configuredOn;
 
@@ -35,7 +37,8 @@ public class WebhookDeliverySpec {
   @Required
   private SecretKeyReference secretRef;
 
-  @JsonPropertyDescription("The JSON body, exactly as sent: {type, timestamp, data}, ids and outcome only.")
+  @JsonPropertyDescription(
+      "The JSON body, exactly as sent: {type, timestamp, data}, ids and outcome only.")
   @Required
   @Size(min = 2, max = 16384)
   private String payload;

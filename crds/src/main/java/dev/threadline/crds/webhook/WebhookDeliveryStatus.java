@@ -12,7 +12,8 @@ public class WebhookDeliveryStatus {
   @JsonPropertyDescription("Attempts made so far.")
   private Integer attempts;
 
-  @JsonPropertyDescription("HTTP status of the last attempt; 0 when no response came (timeout, connection refused).")
+  @JsonPropertyDescription(
+      "HTTP status of the last attempt; 0 when no response came (timeout, connection refused).")
   private Integer lastStatusCode;
 
   @JsonPropertyDescription("Why the last attempt failed, when it did.")
@@ -24,7 +25,9 @@ public class WebhookDeliveryStatus {
   @JsonPropertyDescription("When the next attempt is due, while pending (RFC 3339, UTC).")
   private String nextAttemptAt;
 
-  @JsonPropertyDescription("When the delivery was delivered or given up (RFC 3339, UTC); the record is deleted a retention period later.")
+  @JsonPropertyDescription(
+      "When the delivery was delivered or given up (RFC 3339, UTC); the record is deleted a"
+          + " retention period later.")
   private String finishedAt;
 
   public WebhookDeliveryState getState() {

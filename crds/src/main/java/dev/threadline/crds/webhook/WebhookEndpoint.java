@@ -23,11 +23,16 @@ public class WebhookEndpoint {
   @Pattern("^https?://[^\\s]+$")
   private String url;
 
-  @JsonPropertyDescription("The events to send: run.completed, run.failed, run.cancelled (on Agents, Environments and Schedules), build.ready, build.failed (on Environments). Empty or absent: every event the resource has.")
+  @JsonPropertyDescription(
+      "The events to send: run.completed, run.failed, run.cancelled (on Agents, Environments and"
+          + " Schedules), build.ready, build.failed (on Environments). Empty or absent: every event"
+          + " the resource has.")
   @Size(max = 5)
   private List<WebhookEvent> events = new ArrayList<>();
 
-  @JsonPropertyDescription("The Secret key holding the signing secret, `whsec_` followed by base64 of at least 24 random bytes (Standard Webhooks).")
+  @JsonPropertyDescription(
+      "The Secret key holding the signing secret, `whsec_` followed by base64 of at least 24 random"
+          + " bytes (Standard Webhooks).")
   @Required
   private SecretKeyReference secretRef;
 

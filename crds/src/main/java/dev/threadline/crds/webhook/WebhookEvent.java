@@ -32,7 +32,8 @@ public enum WebhookEvent {
 
   @JsonCreator
   public static WebhookEvent fromValue(String value) {
-    return find(value).orElseThrow(() -> new IllegalArgumentException("unknown webhook event: " + value));
+    return find(value)
+        .orElseThrow(() -> new IllegalArgumentException("unknown webhook event: " + value));
   }
 
   public static Optional<WebhookEvent> find(String value) {

@@ -31,7 +31,17 @@ class ResourceIdsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "thread", "thread_", "Thread_abc", "thread_ABC", "thread_a/b", "../x_y", "a_b_"})
+  @ValueSource(
+      strings = {
+        "",
+        "thread",
+        "thread_",
+        "Thread_abc",
+        "thread_ABC",
+        "thread_a/b",
+        "../x_y",
+        "a_b_"
+      })
   void malformedIdsNameNothing(String id) {
     assertThat(ResourceIds.toName(id)).isEmpty();
   }
@@ -39,6 +49,7 @@ class ResourceIdsTest {
   @Test
   void nameWithoutDashIsItsOwnId() {
     assertThat(ResourceIds.toId("default")).isEqualTo("default");
-    assertThatThrownBy(() -> ResourceIds.toId("Bad_Name")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ResourceIds.toId("Bad_Name"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 class TimestampsTest {
   @Test
   void formatsInUtcWithZ() {
-    assertThat(Timestamps.format(Instant.parse("2026-01-02T03:04:05.678912Z"))).isEqualTo("2026-01-02T03:04:05.678Z");
+    assertThat(Timestamps.format(Instant.parse("2026-01-02T03:04:05.678912Z")))
+        .isEqualTo("2026-01-02T03:04:05.678Z");
   }
 
   @Test

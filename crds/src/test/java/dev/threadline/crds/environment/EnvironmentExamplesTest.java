@@ -13,13 +13,20 @@ class EnvironmentExamplesTest {
     Environment environment = environmentIn("environment-gitops.yaml");
     EnvironmentSpec spec = environment.getSpec();
 
-    assertThat(spec.getEnvironmentVariables()).singleElement().satisfies(variable -> {
-      assertThat(variable.getKey()).isEqualTo("DATABASE_URL");
-      assertThat(variable.getValueFrom().getSecretKeyRef().getName()).isEqualTo("data-team-credentials");
-    });
-    assertThat(spec.getSecrets().get(0).getValueFrom().getSecretKeyRef().getKey()).isEqualTo("github-token");
-    assertThat(spec.getMcpServers()).extracting(McpServer::getName).containsExactly("search", "files");
-    assertThat(spec.getMcpServers().get(0).getStartupTimeoutSec()).isEqualTo(McpServer.DEFAULT_STARTUP_TIMEOUT_SEC);
+    assertThat(spec.getEnvironmentVariables())
+        .singleElement()
+        .satisfies(variable -> {
+          assertThat(variable.getKey()).isEqualTo("DATABASE_URL");
+          assertThat(variable.getValueFrom().getSecretKeyRef().getName())
+              .isEqualTo("data-team-credentials");
+        });
+    assertThat(spec.getSecrets().get(0).getValueFrom().getSecretKeyRef().getKey())
+        .isEqualTo("github-token");
+    assertThat(spec.getMcpServers())
+        .extracting(McpServer::getName)
+        .containsExactly("search", "files");
+    assertThat(spec.getMcpServers().get(0).getStartupTimeoutSec())
+        .isEqualTo(McpServer.DEFAULT_STARTUP_TIMEOUT_SEC);
     assertThat(spec.getMcpServers().get(0).getToolTimeoutSec()).isEqualTo(120);
     assertThat(spec.getDocumentation()).hasSize(2);
     assertThat(spec.getBuildRequest().getId()).isEqualTo("1");

@@ -13,13 +13,16 @@ class WebhookExamplesTest {
   void agentReferencesItsSigningSecret() throws IOException {
     Agent agent = ExampleManifests.first("webhooks.yaml", "Agent", Agent.class);
 
-    assertThat(agent.getSpec().getWebhooks()).singleElement().satisfies(endpoint -> {
-      assertThat(endpoint.getUrl()).startsWith("https://");
-      assertThat(endpoint.getEvents()).containsExactly(WebhookEvent.RUN_COMPLETED, WebhookEvent.RUN_FAILED);
-      assertThat(endpoint.wants(WebhookEvent.RUN_CANCELLED)).isFalse();
-      assertThat(endpoint.getSecretRef().getName()).isEqualTo("ci-webhook-signing");
-      assertThat(endpoint.getSecretRef().getKey()).isEqualTo("secret");
-    });
+    assertThat(agent.getSpec().getWebhooks())
+        .singleElement()
+        .satisfies(endpoint -> {
+          assertThat(endpoint.getUrl()).startsWith("https://");
+          assertThat(endpoint.getEvents())
+              .containsExactly(WebhookEvent.RUN_COMPLETED, WebhookEvent.RUN_FAILED);
+          assertThat(endpoint.wants(WebhookEvent.RUN_CANCELLED)).isFalse();
+          assertThat(endpoint.getSecretRef().getName()).isEqualTo("ci-webhook-signing");
+          assertThat(endpoint.getSecretRef().getKey()).isEqualTo("secret");
+        });
     assertThat(ExampleManifests.json(agent.getSpec())).doesNotContain("whsec_");
   }
 

@@ -10,8 +10,13 @@ import java.util.List;
  * named in the log as ignored.
  */
 record KanikoArguments(
-    String dockerfile, String context, List<String> destinations, boolean cache, String cacheRepository,
-    boolean noPush, List<String> ignored) {
+    String dockerfile,
+    String context,
+    List<String> destinations,
+    boolean cache,
+    String cacheRepository,
+    boolean noPush,
+    List<String> ignored) {
 
   static final String DEFAULT_DOCKERFILE = "Dockerfile";
   static final String DEFAULT_CONTEXT = "/workspace/";
@@ -21,7 +26,9 @@ record KanikoArguments(
     ignored = List.copyOf(ignored);
   }
 
-  /** @throws IllegalArgumentException when a flag that takes a value has none */
+  /**
+   * @throws IllegalArgumentException when a flag that takes a value has none
+   */
   static KanikoArguments parse(List<String> args) {
     String dockerfile = DEFAULT_DOCKERFILE;
     String context = DEFAULT_CONTEXT;
@@ -38,14 +45,16 @@ record KanikoArguments(
       switch (flag) {
         case "--dockerfile", "-f" -> dockerfile = inline != null ? inline : value(args, ++i, flag);
         case "--context", "-c" -> context = inline != null ? inline : value(args, ++i, flag);
-        case "--destination", "-d" -> destinations.add(inline != null ? inline : value(args, ++i, flag));
+        case "--destination", "-d" ->
+            destinations.add(inline != null ? inline : value(args, ++i, flag));
         case "--cache-repo" -> cacheRepository = inline != null ? inline : value(args, ++i, flag);
         case "--cache" -> cache = inline == null || Boolean.parseBoolean(inline);
         case "--no-push" -> noPush = inline == null || Boolean.parseBoolean(inline);
         default -> ignored.add(arg);
       }
     }
-    return new KanikoArguments(dockerfile, context, destinations, cache, cacheRepository, noPush, ignored);
+    return new KanikoArguments(
+        dockerfile, context, destinations, cache, cacheRepository, noPush, ignored);
   }
 
   /** The context directory, without Kaniko's {@code dir://} prefix. */

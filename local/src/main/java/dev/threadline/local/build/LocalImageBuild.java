@@ -35,13 +35,16 @@ public final class LocalImageBuild {
    * The host command that runs this program with Kaniko's arguments: what the launcher registers as
    * the local program of the builder image ({@code OperatorSettings.builderImage}).
    *
-   * @param javaExecutable e.g. {@code ProcessHandle.current().info().command()} of the launcher's JVM
-   * @param classpath a class path holding this module and {@code threadline-core}, e.g. the launcher's
-   *     {@code java.class.path}
+   * @param javaExecutable e.g. {@code ProcessHandle.current().info().command()} of the launcher's
+   *     JVM
+   * @param classpath a class path holding this module and {@code threadline-core}, e.g. the
+   *     launcher's {@code java.class.path}
    * @param kanikoArgs the container's args, as the Job gives them
    */
-  public static List<String> command(String javaExecutable, String classpath, List<String> kanikoArgs) {
-    List<String> command = new ArrayList<>(List.of(javaExecutable, "-cp", classpath, LocalImageBuild.class.getName()));
+  public static List<String> command(
+      String javaExecutable, String classpath, List<String> kanikoArgs) {
+    List<String> command =
+        new ArrayList<>(List.of(javaExecutable, "-cp", classpath, LocalImageBuild.class.getName()));
     command.addAll(kanikoArgs);
     return command;
   }
@@ -50,10 +53,14 @@ public final class LocalImageBuild {
     System.exit(run(List.of(args), Path.of("").toAbsolutePath(), System.out));
   }
 
-  /** Runs a build check; returns the exit code. Everything goes to {@code log}, like Kaniko's output. */
+  /**
+   * Runs a build check; returns the exit code. Everything goes to {@code log}, like Kaniko's
+   * output.
+   */
   static int run(List<String> args, Path workingDirectory, PrintStream log) {
-    log.println("INFO[0000] Threadline local mode: container images are not built here;"
-        + " this step checks the Dockerfile only.");
+    log.println(
+        "INFO[0000] Threadline local mode: container images are not built here;"
+            + " this step checks the Dockerfile only.");
     KanikoArguments arguments;
     try {
       arguments = KanikoArguments.parse(args);
@@ -62,27 +69,41 @@ public final class LocalImageBuild {
       return FAILED;
     }
     if (!arguments.ignored().isEmpty()) {
-      log.println("INFO[0000] Ignoring flags local mode does not use: " + String.join(" ", arguments.ignored()));
+      log.println(
+          "INFO[0000] Ignoring flags local mode does not use: "
+              + String.join(" ", arguments.ignored()));
     }
     Path dockerfile = locate(arguments, workingDirectory);
     String content;
     try {
       content = Files.readString(dockerfile, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      log.println("Error: error resolving dockerfile path: " + arguments.dockerfile() + " cannot be read ("
-          + e.getClass().getSimpleName() + ")");
+      log.println(
+          "Error: error resolving dockerfile path: "
+              + arguments.dockerfile()
+              + " cannot be read ("
+              + e.getClass().getSimpleName()
+              + ")");
       return FAILED;
     }
-    log.println("INFO[0000] Dockerfile " + arguments.dockerfile() + ": " + content.lines().count() + " lines"
-        + hashOf(content));
+    log.println(
+        "INFO[0000] Dockerfile "
+            + arguments.dockerfile()
+            + ": "
+            + content.lines().count()
+            + " lines"
+            + hashOf(content));
     ValidationResult result = DockerfileValidator.validate(content);
     if (!result.valid()) {
-      log.println("error building image: error parsing dockerfile: " + String.join("; ", result.warnings()));
+      log.println(
+          "error building image: error parsing dockerfile: "
+              + String.join("; ", result.warnings()));
       result.warnings().forEach(finding -> log.println("ERROR " + finding));
       return FAILED;
     }
-    log.println("INFO[0000] Dockerfile parsed without errors" + (result.warnings().isEmpty() ? ""
-        : " (" + result.warnings().size() + " notes)"));
+    log.println(
+        "INFO[0000] Dockerfile parsed without errors"
+            + (result.warnings().isEmpty() ? "" : " (" + result.warnings().size() + " notes)"));
     result.warnings().forEach(finding -> log.println("INFO[0000] note: " + finding));
     describeOutcome(arguments, log);
     return OK;
@@ -90,16 +111,22 @@ public final class LocalImageBuild {
 
   private static void describeOutcome(KanikoArguments arguments, PrintStream log) {
     if (arguments.noPush() || arguments.destinations().isEmpty()) {
-      log.println("INFO[0000] Test build: nothing would be pushed (--no-push)"
-          + (arguments.cache() ? "" : ", and no layer cache would be used") + ".");
+      log.println(
+          "INFO[0000] Test build: nothing would be pushed (--no-push)"
+              + (arguments.cache() ? "" : ", and no layer cache would be used")
+              + ".");
     } else {
       for (String destination : arguments.destinations()) {
-        log.println("INFO[0000] Would push " + destination
-            + (arguments.cache() && arguments.cacheRepository() != null
-                ? " (layer cache in " + arguments.cacheRepository() + ")" : ""));
+        log.println(
+            "INFO[0000] Would push "
+                + destination
+                + (arguments.cache() && arguments.cacheRepository() != null
+                    ? " (layer cache in " + arguments.cacheRepository() + ")"
+                    : ""));
       }
-      log.println("INFO[0000] Nothing was pushed: in local mode agent runs use this host's tools,"
-          + " not an environment image.");
+      log.println(
+          "INFO[0000] Nothing was pushed: in local mode agent runs use this host's tools,"
+              + " not an environment image.");
     }
     log.println("INFO[0000] Local build check done.");
   }

@@ -3,9 +3,10 @@ package dev.threadline.local.kubeapi;
 import java.util.Optional;
 
 /**
- * A Kubernetes resource path taken apart: {@code /api/v1[/namespaces/{ns}]/{resource}[/{name}[/{sub}]]}
- * and the same under {@code /apis/{group}/{version}}. {@code group} is empty for the core group.
- * Discovery paths ({@code /api}, {@code /apis/{group}/{version}}) are not resource paths.
+ * A Kubernetes resource path taken apart: {@code
+ * /api/v1[/namespaces/{ns}]/{resource}[/{name}[/{sub}]]} and the same under {@code
+ * /apis/{group}/{version}}. {@code group} is empty for the core group. Discovery paths ({@code
+ * /api}, {@code /apis/{group}/{version}}) are not resource paths.
  */
 record ApiPath(
     String group,
@@ -20,7 +21,8 @@ record ApiPath(
     if (path == null || !path.startsWith("/")) {
       return Optional.empty();
     }
-    String trimmed = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    String trimmed =
+        path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     String[] segments = trimmed.substring(1).split("/", -1);
     int rest;
     String group;
@@ -95,7 +97,8 @@ record ApiPath(
 
   /** The canonical path, without query. */
   String path() {
-    StringBuilder sb = new StringBuilder(group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version);
+    StringBuilder sb =
+        new StringBuilder(group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version);
     if (namespace != null) {
       sb.append("/namespaces/").append(namespace);
     }

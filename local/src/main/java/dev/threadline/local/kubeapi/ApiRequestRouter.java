@@ -13,13 +13,15 @@ import org.slf4j.LoggerFactory;
  */
 final class ApiRequestRouter {
   private static final Logger LOG = LoggerFactory.getLogger(ApiRequestRouter.class);
-  static final String OPENAPI_V2_CONTENT_TYPE = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
+  static final String OPENAPI_V2_CONTENT_TYPE =
+      "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
 
   private final ResourceTypes types;
   private final ResourceOperations operations;
   private final Supplier<String> serverAddress;
 
-  ApiRequestRouter(ResourceTypes types, ResourceOperations operations, Supplier<String> serverAddress) {
+  ApiRequestRouter(
+      ResourceTypes types, ResourceOperations operations, Supplier<String> serverAddress) {
     this.types = types;
     this.operations = operations;
     this.serverAddress = serverAddress;
@@ -53,7 +55,9 @@ final class ApiRequestRouter {
     if (path.isStatus()) {
       return type.statusSubresource();
     }
-    return path.subresource().equals("log") && type.group().isEmpty() && type.plural().equals("pods");
+    return path.subresource().equals("log")
+        && type.group().isEmpty()
+        && type.plural().equals("pods");
   }
 
   /** Serves a request; blocks on the store, so it runs on a worker thread. */
@@ -62,7 +66,8 @@ final class ApiRequestRouter {
       return route(request);
     } catch (RuntimeException e) {
       LOG.warn("{} {} failed", request.method(), request.path(), e);
-      return KubeStatus.failure(500, "InternalError", "the embedded API failed to serve the request: " + e.getMessage());
+      return KubeStatus.failure(
+          500, "InternalError", "the embedded API failed to serve the request: " + e.getMessage());
     }
   }
 
@@ -80,8 +85,14 @@ final class ApiRequestRouter {
     return switch (request.method()) {
       case "GET" -> operations.get(path, type, request);
       case "POST" -> operations.create(path, type, request);
-      case "PUT" -> path.name() == null ? KubeStatus.methodNotAllowed() : operations.update(path, type, request);
-      case "PATCH" -> path.name() == null ? KubeStatus.methodNotAllowed() : operations.patch(path, type, request);
+      case "PUT" ->
+          path.name() == null
+              ? KubeStatus.methodNotAllowed()
+              : operations.update(path, type, request);
+      case "PATCH" ->
+          path.name() == null
+              ? KubeStatus.methodNotAllowed()
+              : operations.patch(path, type, request);
       case "DELETE" -> operations.delete(path, type, request);
       default -> KubeStatus.methodNotAllowed();
     };
@@ -89,7 +100,10 @@ final class ApiRequestRouter {
 
   /** Version, health, discovery and OpenAPI documents; empty for any other path. */
   private Optional<ApiResponse> discovery(String rawPath) {
-    String path = rawPath.length() > 1 && rawPath.endsWith("/") ? rawPath.substring(0, rawPath.length() - 1) : rawPath;
+    String path =
+        rawPath.length() > 1 && rawPath.endsWith("/")
+            ? rawPath.substring(0, rawPath.length() - 1)
+            : rawPath;
     ResourceCatalog catalog = types.catalog();
     switch (path) {
       case "/version":
@@ -97,7 +111,8 @@ final class ApiRequestRouter {
       case "/healthz", "/livez", "/readyz":
         return Optional.of(new ApiResponse(200, "text/plain", "ok".getBytes()));
       case "/api":
-        return Optional.of(ApiResponse.json(200, DiscoveryDocuments.coreVersions(serverAddress.get())));
+        return Optional.of(
+            ApiResponse.json(200, DiscoveryDocuments.coreVersions(serverAddress.get())));
       case "/apis":
         return Optional.of(ApiResponse.json(200, DiscoveryDocuments.groupList(catalog)));
       case "/openapi/v2":

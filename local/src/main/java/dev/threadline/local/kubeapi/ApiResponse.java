@@ -11,7 +11,8 @@ record ApiResponse(int code, String contentType, byte[] body) {
   }
 
   static ApiResponse json(int code, String text) {
-    return new ApiResponse(code, JSON, text == null ? new byte[0] : text.getBytes(StandardCharsets.UTF_8));
+    return new ApiResponse(
+        code, JSON, text == null ? new byte[0] : text.getBytes(StandardCharsets.UTF_8));
   }
 
   String bodyText() {

@@ -11,41 +11,176 @@ import java.util.List;
 final class BuiltinResources {
   private BuiltinResources() {}
 
-  private static final List<PrinterColumn> NAME_AGE = List.of(PrinterColumn.NAME, PrinterColumn.AGE);
+  private static final List<PrinterColumn> NAME_AGE =
+      List.of(PrinterColumn.NAME, PrinterColumn.AGE);
 
   static final List<ResourceType> ALL =
       List.of(
           core("pods", "pod", "Pod", true, List.of("po"), List.of("all"), true, podColumns()),
-          core("namespaces", "namespace", "Namespace", false, List.of("ns"), List.of(), false,
-              List.of(PrinterColumn.NAME, PrinterColumn.of("Status", "string", ".status.phase"), PrinterColumn.AGE)),
+          core(
+              "namespaces",
+              "namespace",
+              "Namespace",
+              false,
+              List.of("ns"),
+              List.of(),
+              false,
+              List.of(
+                  PrinterColumn.NAME,
+                  PrinterColumn.of("Status", "string", ".status.phase"),
+                  PrinterColumn.AGE)),
           core("secrets", "secret", "Secret", true, List.of(), List.of(), false, NAME_AGE),
-          core("configmaps", "configmap", "ConfigMap", true, List.of("cm"), List.of(), false, NAME_AGE),
-          core("services", "service", "Service", true, List.of("svc"), List.of("all"), true, NAME_AGE),
+          core(
+              "configmaps",
+              "configmap",
+              "ConfigMap",
+              true,
+              List.of("cm"),
+              List.of(),
+              false,
+              NAME_AGE),
+          core(
+              "services",
+              "service",
+              "Service",
+              true,
+              List.of("svc"),
+              List.of("all"),
+              true,
+              NAME_AGE),
           core("events", "event", "Event", true, List.of("ev"), List.of(), false, NAME_AGE),
-          core("persistentvolumeclaims", "persistentvolumeclaim", "PersistentVolumeClaim", true,
-              List.of("pvc"), List.of(), true, NAME_AGE),
-          core("serviceaccounts", "serviceaccount", "ServiceAccount", true, List.of("sa"), List.of(), false, NAME_AGE),
-          core("endpoints", "endpoints", "Endpoints", true, List.of("ep"), List.of(), false, NAME_AGE),
+          core(
+              "persistentvolumeclaims",
+              "persistentvolumeclaim",
+              "PersistentVolumeClaim",
+              true,
+              List.of("pvc"),
+              List.of(),
+              true,
+              NAME_AGE),
+          core(
+              "serviceaccounts",
+              "serviceaccount",
+              "ServiceAccount",
+              true,
+              List.of("sa"),
+              List.of(),
+              false,
+              NAME_AGE),
+          core(
+              "endpoints",
+              "endpoints",
+              "Endpoints",
+              true,
+              List.of("ep"),
+              List.of(),
+              false,
+              NAME_AGE),
           core("nodes", "node", "Node", false, List.of("no"), List.of(), true, NAME_AGE),
-          core("resourcequotas", "resourcequota", "ResourceQuota", true, List.of("quota"), List.of(), true, NAME_AGE),
-          core("limitranges", "limitrange", "LimitRange", true, List.of("limits"), List.of(), false, NAME_AGE),
-          type("apps", "deployments", "deployment", "Deployment", true, List.of("deploy"), List.of("all"), true),
-          type("apps", "replicasets", "replicaset", "ReplicaSet", true, List.of("rs"), List.of("all"), true),
-          type("apps", "statefulsets", "statefulset", "StatefulSet", true, List.of("sts"), List.of("all"), true),
+          core(
+              "resourcequotas",
+              "resourcequota",
+              "ResourceQuota",
+              true,
+              List.of("quota"),
+              List.of(),
+              true,
+              NAME_AGE),
+          core(
+              "limitranges",
+              "limitrange",
+              "LimitRange",
+              true,
+              List.of("limits"),
+              List.of(),
+              false,
+              NAME_AGE),
+          type(
+              "apps",
+              "deployments",
+              "deployment",
+              "Deployment",
+              true,
+              List.of("deploy"),
+              List.of("all"),
+              true),
+          type(
+              "apps",
+              "replicasets",
+              "replicaset",
+              "ReplicaSet",
+              true,
+              List.of("rs"),
+              List.of("all"),
+              true),
+          type(
+              "apps",
+              "statefulsets",
+              "statefulset",
+              "StatefulSet",
+              true,
+              List.of("sts"),
+              List.of("all"),
+              true),
           type("batch", "jobs", "job", "Job", true, List.of(), List.of("all"), true),
-          type("batch", "cronjobs", "cronjob", "CronJob", true, List.of("cj"), List.of("all"), true),
-          type("networking.k8s.io", "networkpolicies", "networkpolicy", "NetworkPolicy", true,
-              List.of("netpol"), List.of(), false),
-          type("coordination.k8s.io", "leases", "lease", "Lease", true, List.of(), List.of(), false),
-          type("rbac.authorization.k8s.io", "roles", "role", "Role", true, List.of(), List.of(), false),
-          type("rbac.authorization.k8s.io", "rolebindings", "rolebinding", "RoleBinding", true,
-              List.of(), List.of(), false),
-          type("rbac.authorization.k8s.io", "clusterroles", "clusterrole", "ClusterRole", false,
-              List.of(), List.of(), false),
-          type("rbac.authorization.k8s.io", "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding",
-              false, List.of(), List.of(), false),
-          type("apiextensions.k8s.io", "customresourcedefinitions", "customresourcedefinition",
-              "CustomResourceDefinition", false, List.of("crd", "crds"), List.of(), true));
+          type(
+              "batch", "cronjobs", "cronjob", "CronJob", true, List.of("cj"), List.of("all"), true),
+          type(
+              "networking.k8s.io",
+              "networkpolicies",
+              "networkpolicy",
+              "NetworkPolicy",
+              true,
+              List.of("netpol"),
+              List.of(),
+              false),
+          type(
+              "coordination.k8s.io", "leases", "lease", "Lease", true, List.of(), List.of(), false),
+          type(
+              "rbac.authorization.k8s.io",
+              "roles",
+              "role",
+              "Role",
+              true,
+              List.of(),
+              List.of(),
+              false),
+          type(
+              "rbac.authorization.k8s.io",
+              "rolebindings",
+              "rolebinding",
+              "RoleBinding",
+              true,
+              List.of(),
+              List.of(),
+              false),
+          type(
+              "rbac.authorization.k8s.io",
+              "clusterroles",
+              "clusterrole",
+              "ClusterRole",
+              false,
+              List.of(),
+              List.of(),
+              false),
+          type(
+              "rbac.authorization.k8s.io",
+              "clusterrolebindings",
+              "clusterrolebinding",
+              "ClusterRoleBinding",
+              false,
+              List.of(),
+              List.of(),
+              false),
+          type(
+              "apiextensions.k8s.io",
+              "customresourcedefinitions",
+              "customresourcedefinition",
+              "CustomResourceDefinition",
+              false,
+              List.of("crd", "crds"),
+              List.of(),
+              true));
 
   /**
    * Contexts that make the mock store honour the status subresource of built-in kinds (a Pod's
@@ -56,17 +191,16 @@ final class BuiltinResources {
     return ALL.stream()
         .filter(ResourceType::statusSubresource)
         .filter(t -> !t.group().equals("apiextensions.k8s.io"))
-        .map(
-            t ->
-                new CustomResourceDefinitionContext.Builder()
-                    .withGroup(t.group().isEmpty() ? null : t.group())
-                    .withVersion(t.version())
-                    .withPlural(t.plural())
-                    .withKind(t.kind())
-                    .withScope(t.namespaced() ? "Namespaced" : "Cluster")
-                    .withName(t.group().isEmpty() ? t.plural() : t.plural() + "." + t.group())
-                    .withStatusSubresource(true)
-                    .build())
+        .map(t ->
+            new CustomResourceDefinitionContext.Builder()
+                .withGroup(t.group().isEmpty() ? null : t.group())
+                .withVersion(t.version())
+                .withPlural(t.plural())
+                .withKind(t.kind())
+                .withScope(t.namespaced() ? "Namespaced" : "Cluster")
+                .withName(t.group().isEmpty() ? t.plural() : t.plural() + "." + t.group())
+                .withStatusSubresource(true)
+                .build())
         .toList();
   }
 
@@ -91,7 +225,18 @@ final class BuiltinResources {
       boolean status,
       List<PrinterColumn> columns) {
     return new ResourceType(
-        "", "v1", plural, singular, kind, namespaced, shortNames, categories, status, columns, null, ValidationRules.NONE);
+        "",
+        "v1",
+        plural,
+        singular,
+        kind,
+        namespaced,
+        shortNames,
+        categories,
+        status,
+        columns,
+        null,
+        ValidationRules.NONE);
   }
 
   private static ResourceType type(
@@ -104,6 +249,17 @@ final class BuiltinResources {
       List<String> categories,
       boolean status) {
     return new ResourceType(
-        group, "v1", plural, singular, kind, namespaced, shortNames, categories, status, NAME_AGE, null, ValidationRules.NONE);
+        group,
+        "v1",
+        plural,
+        singular,
+        kind,
+        namespaced,
+        shortNames,
+        categories,
+        status,
+        NAME_AGE,
+        null,
+        ValidationRules.NONE);
   }
 }

@@ -26,13 +26,19 @@ final class CrdStatus {
       condition.put("status", "True");
       condition.put("lastTransitionTime", now);
       condition.put("reason", type.equals("Established") ? "InitialNamesAccepted" : "NoConflicts");
-      condition.put("message", type.equals("Established") ? "the initial names have been accepted" : "no conflicts found");
+      condition.put(
+          "message",
+          type.equals("Established")
+              ? "the initial names have been accepted"
+              : "no conflicts found");
     }
     ArrayNode stored = status.putArray("storedVersions");
-    crd.path("spec").path("versions").forEach(v -> {
-      if (v.path("storage").asBoolean(false)) {
-        stored.add(v.path("name").asText());
-      }
-    });
+    crd.path("spec")
+        .path("versions")
+        .forEach(v -> {
+          if (v.path("storage").asBoolean(false)) {
+            stored.add(v.path("name").asText());
+          }
+        });
   }
 }

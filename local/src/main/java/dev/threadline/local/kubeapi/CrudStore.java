@@ -65,13 +65,15 @@ final class CrudStore {
     return new Response(response.code(), responseBody == null ? "" : responseBody.readUtf8());
   }
 
-  private static RecordedRequest request(HttpMethod method, String pathAndQuery, String contentType, String body) {
+  private static RecordedRequest request(
+      HttpMethod method, String pathAndQuery, String contentType, String body) {
     Headers.Builder headers = Headers.builder();
     if (contentType != null) {
       headers.add("Content-Type", contentType);
     }
     byte[] bytes = body == null ? null : body.getBytes(StandardCharsets.UTF_8);
-    return new RecordedRequest("HTTP/1.1", method, pathAndQuery, headers.build(), new Buffer(bytes));
+    return new RecordedRequest(
+        "HTTP/1.1", method, pathAndQuery, headers.build(), new Buffer(bytes));
   }
 
   /** Rebuilds the query with the parameters the dispatcher needs, encoded so it can parse them. */
@@ -101,7 +103,8 @@ final class CrudStore {
       if (plain) {
         sb.append(c);
       } else {
-        sb.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xf, 16)))
+        sb.append('%')
+            .append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xf, 16)))
             .append(Character.toUpperCase(Character.forDigit(b & 0xf, 16)));
       }
     }

@@ -8,9 +8,9 @@ import java.util.Optional;
 
 /**
  * The documents kubectl and client libraries read before anything else: {@code /version} and the
- * legacy discovery ({@code /api}, {@code /api/v1}, {@code /apis}, {@code /apis/{group}[/{version}]}).
- * Only the legacy form is served; clients that ask for aggregated discovery fall back to it because
- * the answer's content type is plain {@code application/json}.
+ * legacy discovery ({@code /api}, {@code /api/v1}, {@code /apis}, {@code
+ * /apis/{group}[/{version}]}). Only the legacy form is served; clients that ask for aggregated
+ * discovery fall back to it because the answer's content type is plain {@code application/json}.
  */
 final class DiscoveryDocuments {
   static final String GIT_VERSION = "v1.32.0";

@@ -15,7 +15,8 @@ import java.util.Optional;
  * @param podLogs where Pod logs come from (the process kubelet)
  * @param crdResources CRD manifests (YAML or JSON) to install at start
  */
-public record EmbeddedApiSettings(String host, int port, PodLogSource podLogs, List<URL> crdResources) {
+public record EmbeddedApiSettings(
+    String host, int port, PodLogSource podLogs, List<URL> crdResources) {
   public static final String DEFAULT_HOST = "127.0.0.1";
 
   /** A source that has no logs: every Pod is still waiting to start. */
@@ -62,14 +63,20 @@ public record EmbeddedApiSettings(String host, int port, PodLogSource podLogs, L
       return this;
     }
 
-    /** Replaces the default CRDs (every {@code *.threadline.dev.yaml} in {@link CrdManifests#FOLDER}). */
+    /**
+     * Replaces the default CRDs (every {@code *.threadline.dev.yaml} in {@link
+     * CrdManifests#FOLDER}).
+     */
     public Builder crdResources(List<URL> crdResources) {
       this.crdResources = crdResources;
       return this;
     }
 
     public EmbeddedApiSettings build() {
-      List<URL> crds = crdResources != null ? crdResources : CrdResources.threadlineCrds(Builder.class.getClassLoader());
+      List<URL> crds =
+          crdResources != null
+              ? crdResources
+              : CrdResources.threadlineCrds(Builder.class.getClassLoader());
       return new EmbeddedApiSettings(host, port, podLogs, crds);
     }
   }

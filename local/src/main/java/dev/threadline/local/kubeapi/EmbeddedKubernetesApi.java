@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An in-process Kubernetes API for the local mode: fabric8's CRUD mock store behind a small Vert.x
- * HTTP front that makes it pass for a real API server with the operator, the api-server and
- * {@code kubectl} (discovery, Tables, real merge patches, watches, followed pod logs).
+ * HTTP front that makes it pass for a real API server with the operator, the api-server and {@code
+ * kubectl} (discovery, Tables, real merge patches, watches, followed pod logs).
  */
 public final class EmbeddedKubernetesApi implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKubernetesApi.class);
@@ -41,7 +41,8 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
   private final ExecutorService workers;
   private final String host;
 
-  private EmbeddedKubernetesApi(Vertx vertx, HttpServer server, ExecutorService workers, String host) {
+  private EmbeddedKubernetesApi(
+      Vertx vertx, HttpServer server, ExecutorService workers, String host) {
     this.vertx = vertx;
     this.server = server;
     this.workers = workers;
@@ -71,7 +72,9 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     AtomicInteger boundPort = new AtomicInteger(settings.port());
     ApiRequestRouter router =
         new ApiRequestRouter(types, operations, () -> settings.host() + ":" + boundPort.get());
-    server.requestHandler(new HttpFront(router, operations, store, new PodLogStreamer(store, settings.podLogs()), workers));
+    server.requestHandler(
+        new HttpFront(
+            router, operations, store, new PodLogStreamer(store, settings.podLogs()), workers));
     try {
       await(server.listen());
     } catch (RuntimeException e) {
@@ -81,7 +84,10 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     }
     boundPort.set(server.actualPort());
     EmbeddedKubernetesApi api = new EmbeddedKubernetesApi(vertx, server, workers, settings.host());
-    LOG.info("Embedded Kubernetes API listening on {} ({} CRDs)", api.url(), settings.crdResources().size());
+    LOG.info(
+        "Embedded Kubernetes API listening on {} ({} CRDs)",
+        api.url(),
+        settings.crdResources().size());
     return api;
   }
 
@@ -105,7 +111,10 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     return new KubernetesClientBuilder().withConfig(config).build();
   }
 
-  /** Writes a kubeconfig (context {@code threadline-local}, namespace {@code default}) and returns its path. */
+  /**
+   * Writes a kubeconfig (context {@code threadline-local}, namespace {@code default}) and returns
+   * its path.
+   */
   public Path writeKubeconfig(Path file) {
     return KubeconfigWriter.write(file, url());
   }
@@ -138,7 +147,8 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
         CrdStatus.markEstablished((ObjectNode) crd);
         CrudStore.Response response = store.post(ResourceTypes.CRD_PATH, Json.write(crd));
         if (!response.ok()) {
-          throw new IllegalStateException("Cannot install the CRD " + resource + ": " + response.body());
+          throw new IllegalStateException(
+              "Cannot install the CRD " + resource + ": " + response.body());
         }
         LOG.debug("Installed CRD {}", Json.text(crd, "metadata", "name"));
       } catch (IOException e) {
@@ -158,7 +168,10 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
 
   private static <T> T await(Future<T> future) {
     try {
-      return future.toCompletionStage().toCompletableFuture().get(START_STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      return future
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(START_STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("Interrupted", e);

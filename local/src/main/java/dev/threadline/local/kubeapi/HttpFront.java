@@ -71,22 +71,24 @@ final class HttpFront implements Handler<HttpServerRequest> {
         return;
       }
     }
-    request.body()
-        .onSuccess(
-            body ->
-                runBlocking(
-                    () -> {
-                      ApiResponse answer = router.handle(toApiRequest(request, body.getBytes()));
-                      LOG.debug("{} {} -> {}", head.method(), request.uri(), answer.code());
-                      send(request.response(), answer);
-                    }))
-        .onFailure(e -> LOG.debug("Reading the body of {} {} failed", head.method(), head.path(), e));
+    request
+        .body()
+        .onSuccess(body ->
+            runBlocking(() -> {
+              ApiResponse answer = router.handle(toApiRequest(request, body.getBytes()));
+              LOG.debug("{} {} -> {}", head.method(), request.uri(), answer.code());
+              send(request.response(), answer);
+            }))
+        .onFailure(
+            e -> LOG.debug("Reading the body of {} {} failed", head.method(), head.path(), e));
   }
 
   private void serveWatch(HttpServerRequest request, ApiRequest asked, boolean upgrade) {
     ApiRequestRouter.Resolution asResolved = router.resolve(asked.path());
     ApiRequest watch = asked;
-    if (!asResolved.rejected() && asResolved.path().name() != null && asResolved.path().subresource() == null) {
+    if (!asResolved.rejected()
+        && asResolved.path().name() != null
+        && asResolved.path().subresource() == null) {
       // The old form of a single-object watch: the collection with a name selector.
       watch = asked.watchingOnly(asResolved.path().name());
       asResolved = router.resolve(asResolved.path().withName(null).path());
@@ -94,40 +96,45 @@ final class HttpFront implements Handler<HttpServerRequest> {
     ApiRequestRouter.Resolution resolution = asResolved;
     ApiRequest head = watch;
     if (resolution.rejected() || resolution.path().subresource() != null) {
-      send(request.response(), resolution.rejected() ? resolution.rejection() : KubeStatus.methodNotAllowed());
+      send(
+          request.response(),
+          resolution.rejected() ? resolution.rejection() : KubeStatus.methodNotAllowed());
     } else if (upgrade) {
       // The upgrade must start here, synchronously, before the request is read.
-      request.toWebSocket()
-          .onSuccess(
-              ws ->
-                  openWatch(
-                      head,
-                      resolution,
-                      webSocketTarget(ws),
-                      handler -> {
-                        ws.closeHandler(v -> handler.run());
-                        // Let close frames in: the client ends a watch by closing the socket.
-                        ws.resume();
-                      }))
+      request
+          .toWebSocket()
+          .onSuccess(ws ->
+              openWatch(
+                  head,
+                  resolution,
+                  webSocketTarget(ws),
+                  handler -> {
+                    ws.closeHandler(v -> handler.run());
+                    // Let close frames in: the client ends a watch by closing the socket.
+                    ws.resume();
+                  }))
           .onFailure(e -> LOG.debug("WebSocket upgrade of {} failed", head.path(), e));
     } else {
       HttpServerResponse response = request.response();
       response.setStatusCode(200).setChunked(true).putHeader("Content-Type", ApiResponse.JSON);
       response.writeHead();
-      openWatch(head, resolution, httpTarget(response), handler -> response.closeHandler(v -> handler.run()));
+      openWatch(
+          head,
+          resolution,
+          httpTarget(response),
+          handler -> response.closeHandler(v -> handler.run()));
     }
   }
 
   private void serveLog(HttpServerRequest request, ApiPath path, ApiRequest head) {
-    runBlocking(
-        () -> {
-          PodLogStreamer.Lookup lookup = podLogs.lookup(path, head);
-          if (lookup.error() != null) {
-            send(request.response(), lookup.error());
-          } else {
-            podLogs.serve(request.response(), lookup.log(), head);
-          }
-        });
+    runBlocking(() -> {
+      PodLogStreamer.Lookup lookup = podLogs.lookup(path, head);
+      if (lookup.error() != null) {
+        send(request.response(), lookup.error());
+      } else {
+        podLogs.serve(request.response(), lookup.log(), head);
+      }
+    });
   }
 
   /**
@@ -141,40 +148,39 @@ final class HttpFront implements Handler<HttpServerRequest> {
       Consumer<Runnable> onClientClose) {
     AtomicReference<Runnable> closer = new AtomicReference<>();
     AtomicBoolean clientGone = new AtomicBoolean();
-    onClientClose.accept(
-        () -> {
-          clientGone.set(true);
-          Runnable close = closer.get();
-          if (close != null) {
-            runBlocking(close);
-          }
+    onClientClose.accept(() -> {
+      clientGone.set(true);
+      Runnable close = closer.get();
+      if (close != null) {
+        runBlocking(close);
+      }
+    });
+    runBlocking(() -> {
+      try {
+        ResourceType tableType = head.wantsTable() ? resolution.type() : null;
+        WatchEventFilter filter =
+            new WatchEventFilter(
+                head.param("resourceVersion"), tableType, head.param("includeObject"));
+        RecordedRequest recorded =
+            new RecordedRequest(
+                "HTTP/1.1", HttpMethod.GET, head.path(), Headers.builder().build(), new Buffer());
+        WatchSink sink = new WatchSink(recorded, filter, target);
+        operations.exclusive(() -> {
+          MockResponse response = store.watch(resolution.path().path(), head.query());
+          WebSocketListener listener = response.getWebSocketListener();
+          listener.onOpen(sink, response);
+          closer.set(() -> listener.onClosed(sink, 1000, "client closed the watch"));
+          return null;
         });
-    runBlocking(
-        () -> {
-          try {
-            ResourceType tableType = head.wantsTable() ? resolution.type() : null;
-            WatchEventFilter filter =
-                new WatchEventFilter(head.param("resourceVersion"), tableType, head.param("includeObject"));
-            RecordedRequest recorded =
-                new RecordedRequest("HTTP/1.1", HttpMethod.GET, head.path(), Headers.builder().build(), new Buffer());
-            WatchSink sink = new WatchSink(recorded, filter, target);
-            operations.exclusive(
-                () -> {
-                  MockResponse response = store.watch(resolution.path().path(), head.query());
-                  WebSocketListener listener = response.getWebSocketListener();
-                  listener.onOpen(sink, response);
-                  closer.set(() -> listener.onClosed(sink, 1000, "client closed the watch"));
-                  return null;
-                });
-          } catch (RuntimeException e) {
-            LOG.warn("Opening a watch on {} failed", head.path(), e);
-            target.close();
-            return;
-          }
-          if (clientGone.get()) {
-            closer.get().run();
-          }
-        });
+      } catch (RuntimeException e) {
+        LOG.warn("Opening a watch on {} failed", head.path(), e);
+        target.close();
+        return;
+      }
+      if (clientGone.get()) {
+        closer.get().run();
+      }
+    });
   }
 
   private static WatchSink.Target webSocketTarget(ServerWebSocket ws) {
@@ -235,7 +241,10 @@ final class HttpFront implements Handler<HttpServerRequest> {
 
   private static ApiRequest toApiRequest(HttpServerRequest request, byte[] body) {
     Map<String, List<String>> query = new LinkedHashMap<>();
-    request.params().forEach(entry -> query.computeIfAbsent(entry.getKey(), k -> new ArrayList<>()).add(entry.getValue()));
+    request
+        .params()
+        .forEach(entry ->
+            query.computeIfAbsent(entry.getKey(), k -> new ArrayList<>()).add(entry.getValue()));
     return new ApiRequest(
         request.method().name(),
         request.path(),

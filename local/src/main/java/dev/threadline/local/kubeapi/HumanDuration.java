@@ -6,8 +6,8 @@ import java.time.format.DateTimeParseException;
 
 /**
  * Ages as Kubernetes prints them ("45s", "3m12s", "5h", "2d3h"): the API server renders date
- * columns of a Table this way (apimachinery's {@code duration.HumanDuration}), kubectl prints them as
- * they come.
+ * columns of a Table this way (apimachinery's {@code duration.HumanDuration}), kubectl prints them
+ * as they come.
  */
 final class HumanDuration {
   private HumanDuration() {}

@@ -67,6 +67,8 @@ final class Json {
       }
       current = current.get(field);
     }
-    return current == null || current.isNull() || current.isContainerNode() ? null : current.asText();
+    return current == null || current.isNull() || current.isContainerNode()
+        ? null
+        : current.asText();
   }
 }

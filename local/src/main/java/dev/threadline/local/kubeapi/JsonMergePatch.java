@@ -30,10 +30,10 @@ public final class JsonMergePatch {
   }
 
   /**
-   * Drops strategic-merge directives ({@code $patch}, {@code $retainKeys},
-   * {@code $setElementOrder/...}, {@code $deleteFromPrimitiveList/...}) so that a strategic merge
-   * patch can be applied as a plain merge patch. Lists are still replaced as a whole: merge keys
-   * (such as a container's name) are not honoured.
+   * Drops strategic-merge directives ({@code $patch}, {@code $retainKeys}, {@code
+   * $setElementOrder/...}, {@code $deleteFromPrimitiveList/...}) so that a strategic merge patch
+   * can be applied as a plain merge patch. Lists are still replaced as a whole: merge keys (such as
+   * a container's name) are not honoured.
    */
   public static JsonNode withoutStrategicDirectives(JsonNode patch) {
     if (patch == null) {

@@ -53,21 +53,27 @@ final class KubeStatus {
                 + path.qualifiedResource()
                 + " \""
                 + path.name()
-                + "\": the object has been modified; please apply your changes to the latest version and try again",
+                + "\": the object has been modified; please apply your changes to the latest"
+                + " version and try again",
             details(path)));
   }
 
   static ApiResponse alreadyExists(ApiPath path) {
     return ApiResponse.json(
         409,
-        body(409, "AlreadyExists", path.qualifiedResource() + " \"" + path.name() + "\" already exists", details(path)));
+        body(
+            409,
+            "AlreadyExists",
+            path.qualifiedResource() + " \"" + path.name() + "\" already exists",
+            details(path)));
   }
 
   /**
-   * A 422 for an object that breaks validation rules, worded as the API server words it:
-   * {@code Schedule.threadline.dev "x" is invalid: spec: Invalid value: "object": <rule's message>}.
+   * A 422 for an object that breaks validation rules, worded as the API server words it: {@code
+   * Schedule.threadline.dev "x" is invalid: spec: Invalid value: "object": <rule's message>}.
    */
-  static ApiResponse invalid(ResourceType type, String name, List<ValidationRules.Violation> violations) {
+  static ApiResponse invalid(
+      ResourceType type, String name, List<ValidationRules.Violation> violations) {
     ObjectNode details = Json.object();
     details.put("name", name);
     details.put("group", type.group());
@@ -77,12 +83,17 @@ final class KubeStatus {
     for (ValidationRules.Violation violation : violations) {
       String field = violation.path().isEmpty() ? "<nil>" : violation.path();
       String message = "Invalid value: \"" + violation.type() + "\": " + violation.message();
-      causes.addObject().put("reason", "FieldValueInvalid").put("message", message).put("field", field);
+      causes
+          .addObject()
+          .put("reason", "FieldValueInvalid")
+          .put("message", message)
+          .put("field", field);
       errors.add(field + ": " + message);
     }
     String all = errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]";
     String kind = type.group().isEmpty() ? type.kind() : type.kind() + "." + type.group();
-    return ApiResponse.json(422, body(422, "Invalid", kind + " \"" + name + "\" is invalid: " + all, details));
+    return ApiResponse.json(
+        422, body(422, "Invalid", kind + " \"" + name + "\" is invalid: " + all, details));
   }
 
   static ApiResponse badRequest(String message) {
@@ -90,7 +101,8 @@ final class KubeStatus {
   }
 
   static ApiResponse methodNotAllowed() {
-    return failure(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+    return failure(
+        405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
   }
 
   static ApiResponse unsupportedMediaType(String message) {

@@ -13,10 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code GET /api/v1/namespaces/{ns}/pods/{name}/log}: the container's output from the
- * {@link PodLogSource}, whole or followed. A followed log is a chunked response that gets each
- * chunk as the container writes it and ends when the container ends. {@code timestamps},
- * {@code sinceSeconds} and {@code limitBytes} are ignored.
+ * {@code GET /api/v1/namespaces/{ns}/pods/{name}/log}: the container's output from the {@link
+ * PodLogSource}, whole or followed. A followed log is a chunked response that gets each chunk as
+ * the container writes it and ends when the container ends. {@code timestamps}, {@code
+ * sinceSeconds} and {@code limitBytes} are ignored.
  */
 final class PodLogStreamer {
   private static final Logger LOG = LoggerFactory.getLogger(PodLogStreamer.class);
@@ -43,10 +43,13 @@ final class PodLogStreamer {
     List<String> containers = new ArrayList<>();
     pod.path("spec").path("containers").forEach(c -> containers.add(c.path("name").asText()));
     List<String> initContainers = new ArrayList<>();
-    pod.path("spec").path("initContainers").forEach(c -> initContainers.add(c.path("name").asText()));
+    pod.path("spec")
+        .path("initContainers")
+        .forEach(c -> initContainers.add(c.path("name").asText()));
     String container = request.param("container");
     if (container == null || container.isEmpty()) {
-      String preferred = Json.text(pod, "metadata", "annotations", "kubectl.kubernetes.io/default-container");
+      String preferred =
+          Json.text(pod, "metadata", "annotations", "kubectl.kubernetes.io/default-container");
       if (preferred != null) {
         container = preferred;
       } else if (containers.size() == 1) {
@@ -55,19 +58,27 @@ final class PodLogStreamer {
         return new Lookup(
             null,
             KubeStatus.badRequest(
-                "a container name must be specified for pod " + podPath.name() + ", choose one of: "
+                "a container name must be specified for pod "
+                    + podPath.name()
+                    + ", choose one of: "
                     + containers.toString().replace(",", "")));
       }
     } else if (!containers.contains(container) && !initContainers.contains(container)) {
       return new Lookup(
-          null, KubeStatus.badRequest("container " + container + " is not valid for pod " + podPath.name()));
+          null,
+          KubeStatus.badRequest(
+              "container " + container + " is not valid for pod " + podPath.name()));
     }
     Optional<PodLog> log = source.find(podPath.namespace(), podPath.name(), container);
     if (log.isEmpty()) {
       return new Lookup(
           null,
           KubeStatus.badRequest(
-              "container \"" + container + "\" in pod \"" + podPath.name() + "\" is waiting to start: ContainerCreating"));
+              "container \""
+                  + container
+                  + "\" in pod \""
+                  + podPath.name()
+                  + "\" is waiting to start: ContainerCreating"));
     }
     return new Lookup(log.get(), null);
   }
@@ -95,8 +106,8 @@ final class PodLogStreamer {
   }
 
   /**
-   * One followed log. What the container wrote before the request is gathered first, so that
-   * {@code tailLines} can cut it; after that, every chunk goes out as it comes.
+   * One followed log. What the container wrote before the request is gathered first, so that {@code
+   * tailLines} can cut it; after that, every chunk goes out as it comes.
    */
   private static final class Follow {
     private final HttpServerResponse response;

@@ -15,8 +15,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Every resource type the API serves at one moment: the built-in ones and one per served version
- * of each stored CRD. Immutable; rebuilt whenever a CRD is written.
+ * Every resource type the API serves at one moment: the built-in ones and one per served version of
+ * each stored CRD. Immutable; rebuilt whenever a CRD is written.
  */
 final class ResourceCatalog {
   private final List<ResourceType> types;
@@ -35,12 +35,15 @@ final class ResourceCatalog {
 
   Optional<ResourceType> find(String group, String version, String plural) {
     return types.stream()
-        .filter(t -> t.group().equals(group) && t.version().equals(version) && t.plural().equals(plural))
+        .filter(t ->
+            t.group().equals(group) && t.version().equals(version) && t.plural().equals(plural))
         .findFirst();
   }
 
   List<ResourceType> resources(String group, String version) {
-    return types.stream().filter(t -> t.group().equals(group) && t.version().equals(version)).toList();
+    return types.stream()
+        .filter(t -> t.group().equals(group) && t.version().equals(version))
+        .toList();
   }
 
   /** Named API groups (not the core group) with their versions, preferred version first. */
@@ -62,14 +65,16 @@ final class ResourceCatalog {
     List<ResourceType> result = new ArrayList<>();
     List<CustomResourceDefinitionVersion> versions = new ArrayList<>(crd.getSpec().getVersions());
     // The storage version first: it is the preferred version of the group.
-    versions.sort((a, b) -> Boolean.compare(Boolean.TRUE.equals(b.getStorage()), Boolean.TRUE.equals(a.getStorage())));
+    versions.sort((a, b) ->
+        Boolean.compare(Boolean.TRUE.equals(b.getStorage()), Boolean.TRUE.equals(a.getStorage())));
     for (CustomResourceDefinitionVersion version : versions) {
       if (Boolean.FALSE.equals(version.getServed())) {
         continue;
       }
-      JsonNode schema = version.getSchema() == null || version.getSchema().getOpenAPIV3Schema() == null
-          ? null
-          : Json.MAPPER.valueToTree(version.getSchema().getOpenAPIV3Schema());
+      JsonNode schema =
+          version.getSchema() == null || version.getSchema().getOpenAPIV3Schema() == null
+              ? null
+              : Json.MAPPER.valueToTree(version.getSchema().getOpenAPIV3Schema());
       result.add(
           new ResourceType(
               crd.getSpec().getGroup(),

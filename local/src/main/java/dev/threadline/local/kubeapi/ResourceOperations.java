@@ -21,9 +21,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads and writes of resources, with the fixes the raw store needs to behave like an API server:
- * no query strings on writes, a real RFC 7386 merge patch, resourceVersion checks on
- * {@code /status} updates, RFC 3339 deletion timestamps for objects with finalizers, names from
- * {@code generateName}, and background deletion of dependents (owner references).
+ * no query strings on writes, a real RFC 7386 merge patch, resourceVersion checks on {@code
+ * /status} updates, RFC 3339 deletion timestamps for objects with finalizers, names from {@code
+ * generateName}, and background deletion of dependents (owner references).
  *
  * <p>All writes run one at a time under one lock, so a read-modify-write (merge patch, delete with
  * finalizers) is atomic and a watch can be opened between two writes without missing either.
@@ -64,7 +64,10 @@ final class ResourceOperations {
       list.put("kind", type.kind() + "List");
     }
     if (request.wantsTable()) {
-      return ApiResponse.json(200, TableRenderer.render(type, document, request.param("includeObject"), true, Instant.now()));
+      return ApiResponse.json(
+          200,
+          TableRenderer.render(
+              type, document, request.param("includeObject"), true, Instant.now()));
     }
     return ApiResponse.json(200, document);
   }
@@ -80,7 +83,10 @@ final class ResourceOperations {
     String kind = Json.text(object, "kind");
     if (kind != null && !kind.equals(type.kind())) {
       return KubeStatus.badRequest(
-          "the kind in the body (" + kind + ") does not match the resource " + path.qualifiedResource());
+          "the kind in the body ("
+              + kind
+              + ") does not match the resource "
+              + path.qualifiedResource());
     }
     object.put("kind", type.kind());
     object.put("apiVersion", type.groupVersion());
@@ -101,23 +107,22 @@ final class ResourceOperations {
     if (refused != null) {
       return refused;
     }
-    return exclusive(
-        () -> {
-          ApiResponse namespaceProblem = namespaceProblem(path);
-          if (namespaceProblem != null) {
-            return namespaceProblem;
-          }
-          CrudStore.Response response = store.post(path.path(), Json.write(object));
-          afterCrdWrite(type);
-          return response.ok()
-              ? ApiResponse.json(201, response.body())
-              : storeError(response, path.withName(Json.text(metadata, "name")));
-        });
+    return exclusive(() -> {
+      ApiResponse namespaceProblem = namespaceProblem(path);
+      if (namespaceProblem != null) {
+        return namespaceProblem;
+      }
+      CrudStore.Response response = store.post(path.path(), Json.write(object));
+      afterCrdWrite(type);
+      return response.ok()
+          ? ApiResponse.json(201, response.body())
+          : storeError(response, path.withName(Json.text(metadata, "name")));
+    });
   }
 
   /**
-   * As on a cluster, a namespaced object can only be created in a namespace that exists and is
-   * not being deleted.
+   * As on a cluster, a namespaced object can only be created in a namespace that exists and is not
+   * being deleted.
    */
   private ApiResponse namespaceProblem(ApiPath path) {
     if (path.namespace() == null) {
@@ -131,7 +136,9 @@ final class ResourceOperations {
       return KubeStatus.failure(
           403,
           "Forbidden",
-          path.qualifiedResource() + " is forbidden: unable to create new content in namespace " + path.namespace()
+          path.qualifiedResource()
+              + " is forbidden: unable to create new content in namespace "
+              + path.namespace()
               + " because it is being terminated");
     }
     return null;
@@ -146,20 +153,20 @@ final class ResourceOperations {
     if (refused != null) {
       return refused;
     }
-    return exclusive(
-        () -> {
-          CrudStore.Response current = store.get(path.withoutSubresource().path());
-          if (!current.ok()) {
-            return storeError(current, path);
-          }
-          JsonNode currentObject = Json.parse(current.body());
-          String expected = Json.text(object, "metadata", "resourceVersion");
-          // The store checks the version on the main resource only; /status must be checked here.
-          if (path.isStatus() && expected != null && !expected.equals(resourceVersion(currentObject))) {
-            return KubeStatus.conflict(path);
-          }
-          return write(path, type, currentObject, object, () -> store.put(path.path(), Json.write(object)));
-        });
+    return exclusive(() -> {
+      CrudStore.Response current = store.get(path.withoutSubresource().path());
+      if (!current.ok()) {
+        return storeError(current, path);
+      }
+      JsonNode currentObject = Json.parse(current.body());
+      String expected = Json.text(object, "metadata", "resourceVersion");
+      // The store checks the version on the main resource only; /status must be checked here.
+      if (path.isStatus() && expected != null && !expected.equals(resourceVersion(currentObject))) {
+        return KubeStatus.conflict(path);
+      }
+      return write(
+          path, type, currentObject, object, () -> store.put(path.path(), Json.write(object)));
+    });
   }
 
   ApiResponse patch(ApiPath path, ResourceType type, ApiRequest request) {
@@ -168,26 +175,36 @@ final class ResourceOperations {
       case "application/json-patch+json" -> jsonPatch(path, type, request);
       case "application/merge-patch+json" -> mergePatch(path, type, request, false);
       case "application/strategic-merge-patch+json" -> mergePatch(path, type, request, true);
-      case "application/apply-patch+yaml", "application/apply-patch+json", "application/apply-patch+cbor" ->
+      case "application/apply-patch+yaml",
+          "application/apply-patch+json",
+          "application/apply-patch+cbor" ->
           KubeStatus.unsupportedMediaType(
-              "server-side apply is not supported by the embedded Kubernetes API of Threadline's local mode;"
-                  + " use client-side apply (kubectl apply without --server-side), a merge patch or an update");
-      default -> KubeStatus.unsupportedMediaType("the body of the request was in an unknown format: " + contentType);
+              "server-side apply is not supported by the embedded Kubernetes API of Threadline's"
+                  + " local mode; use client-side apply (kubectl apply without --server-side), a"
+                  + " merge patch or an update");
+      default ->
+          KubeStatus.unsupportedMediaType(
+              "the body of the request was in an unknown format: " + contentType);
     };
   }
 
   private ApiResponse jsonPatch(ApiPath path, ResourceType type, ApiRequest request) {
-    return exclusive(
-        () -> {
-          CrudStore.Response current = store.get(path.withoutSubresource().path());
-          if (!current.ok()) {
-            return storeError(current, path);
-          }
-          return write(path, type, Json.parse(current.body()), null, () -> store.jsonPatch(path.path(), request.bodyText()));
-        });
+    return exclusive(() -> {
+      CrudStore.Response current = store.get(path.withoutSubresource().path());
+      if (!current.ok()) {
+        return storeError(current, path);
+      }
+      return write(
+          path,
+          type,
+          Json.parse(current.body()),
+          null,
+          () -> store.jsonPatch(path.path(), request.bodyText()));
+    });
   }
 
-  private ApiResponse mergePatch(ApiPath path, ResourceType type, ApiRequest request, boolean strategic) {
+  private ApiResponse mergePatch(
+      ApiPath path, ResourceType type, ApiRequest request, boolean strategic) {
     JsonNode patch;
     try {
       patch = Json.parse(request.body());
@@ -198,37 +215,36 @@ final class ResourceOperations {
       return KubeStatus.badRequest("a merge patch must be a JSON object");
     }
     JsonNode effectivePatch = strategic ? JsonMergePatch.withoutStrategicDirectives(patch) : patch;
-    return exclusive(
-        () -> {
-          CrudStore.Response current = store.get(path.withoutSubresource().path());
-          if (!current.ok()) {
-            return storeError(current, path);
-          }
-          JsonNode currentObject = Json.parse(current.body());
-          String currentVersion = resourceVersion(currentObject);
-          String expected = Json.text(effectivePatch, "metadata", "resourceVersion");
-          if (expected != null && !expected.equals(currentVersion)) {
-            return KubeStatus.conflict(path);
-          }
-          ObjectNode merged = (ObjectNode) JsonMergePatch.apply(currentObject, effectivePatch);
-          Json.metadata(merged).put("resourceVersion", currentVersion);
-          ObjectNode target = merged;
-          if (path.isStatus()) {
-            // A patch of /status changes the status and nothing else.
-            target = ((ObjectNode) currentObject).deepCopy();
-            if (merged.has("status")) {
-              target.set("status", merged.get("status"));
-            } else {
-              target.remove("status");
-            }
-          }
-          ApiResponse refused = admit(path, type, target);
-          if (refused != null) {
-            return refused;
-          }
-          ObjectNode body = target;
-          return write(path, type, currentObject, body, () -> store.put(path.path(), Json.write(body)));
-        });
+    return exclusive(() -> {
+      CrudStore.Response current = store.get(path.withoutSubresource().path());
+      if (!current.ok()) {
+        return storeError(current, path);
+      }
+      JsonNode currentObject = Json.parse(current.body());
+      String currentVersion = resourceVersion(currentObject);
+      String expected = Json.text(effectivePatch, "metadata", "resourceVersion");
+      if (expected != null && !expected.equals(currentVersion)) {
+        return KubeStatus.conflict(path);
+      }
+      ObjectNode merged = (ObjectNode) JsonMergePatch.apply(currentObject, effectivePatch);
+      Json.metadata(merged).put("resourceVersion", currentVersion);
+      ObjectNode target = merged;
+      if (path.isStatus()) {
+        // A patch of /status changes the status and nothing else.
+        target = ((ObjectNode) currentObject).deepCopy();
+        if (merged.has("status")) {
+          target.set("status", merged.get("status"));
+        } else {
+          target.remove("status");
+        }
+      }
+      ApiResponse refused = admit(path, type, target);
+      if (refused != null) {
+        return refused;
+      }
+      ObjectNode body = target;
+      return write(path, type, currentObject, body, () -> store.put(path.path(), Json.write(body)));
+    });
   }
 
   /**
@@ -245,10 +261,14 @@ final class ResourceOperations {
       try {
         ResourceCatalog.typesOf(Json.MAPPER.treeToValue(object, CustomResourceDefinition.class));
       } catch (IllegalArgumentException | JsonProcessingException e) {
-        return KubeStatus.failure(422, "Invalid", "CustomResourceDefinition \"" + name + "\" is invalid: " + e.getMessage());
+        return KubeStatus.failure(
+            422,
+            "Invalid",
+            "CustomResourceDefinition \"" + name + "\" is invalid: " + e.getMessage());
       }
     }
-    List<ValidationRules.Violation> violations = path.isStatus() ? List.of() : type.rules().check(object);
+    List<ValidationRules.Violation> violations =
+        path.isStatus() ? List.of() : type.rules().check(object);
     return violations.isEmpty() ? null : KubeStatus.invalid(type, name, violations);
   }
 
@@ -258,7 +278,11 @@ final class ResourceOperations {
    * such writes with an empty body); the dependents of a removed object are deleted too.
    */
   private ApiResponse write(
-      ApiPath path, ResourceType type, JsonNode before, JsonNode sent, Supplier<CrudStore.Response> action) {
+      ApiPath path,
+      ResourceType type,
+      JsonNode before,
+      JsonNode sent,
+      Supplier<CrudStore.Response> action) {
     CrudStore.Response response = action.get();
     afterCrdWrite(type);
     if (!response.ok()) {
@@ -300,10 +324,16 @@ final class ResourceOperations {
     ArrayNode deleted = Json.MAPPER.createArrayNode();
     for (JsonNode item : result.path("items")) {
       ApiPath itemPath =
-          new ApiPath(path.group(), path.version(), Json.text(item, "metadata", "namespace"), path.resource(),
-              Json.text(item, "metadata", "name"), null);
+          new ApiPath(
+              path.group(),
+              path.version(),
+              Json.text(item, "metadata", "namespace"),
+              path.resource(),
+              Json.text(item, "metadata", "name"),
+              null);
       if (!type.namespaced()) {
-        itemPath = new ApiPath(path.group(), path.version(), null, path.resource(), itemPath.name(), null);
+        itemPath =
+            new ApiPath(path.group(), path.version(), null, path.resource(), itemPath.name(), null);
       }
       ApiResponse one = deleteOne(itemPath, type, null);
       if (one.code() == 200) {
@@ -377,7 +407,9 @@ final class ResourceOperations {
 
   /** What the namespace controller does: a deleted namespace takes its objects along. */
   private void deleteNamespaceContents(String namespace) {
-    deleteAll(item -> namespace.equals(Json.text(item, "metadata", "namespace")), "namespace " + namespace + " is gone");
+    deleteAll(
+        item -> namespace.equals(Json.text(item, "metadata", "namespace")),
+        "namespace " + namespace + " is gone");
   }
 
   private void deleteAll(Predicate<JsonNode> doomed, String why) {
@@ -394,41 +426,53 @@ final class ResourceOperations {
       if (apiVersion == null || kind == null) {
         continue;
       }
-      String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
+      String group =
+          apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
       String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
       types.catalog().resources(group, version).stream()
           .filter(t -> t.kind().equals(kind))
           .findFirst()
-          .ifPresent(
-              t -> {
-                ApiPath path =
-                    new ApiPath(group, version, t.namespaced() ? Json.text(item, "metadata", "namespace") : null,
-                        t.plural(), Json.text(item, "metadata", "name"), null);
-                LOG.debug("Deleting {} {}/{}: {}", kind, path.namespace(), path.name(), why);
-                deleteOne(path, t, null);
-              });
+          .ifPresent(t -> {
+            ApiPath path =
+                new ApiPath(
+                    group,
+                    version,
+                    t.namespaced() ? Json.text(item, "metadata", "namespace") : null,
+                    t.plural(),
+                    Json.text(item, "metadata", "name"),
+                    null);
+            LOG.debug("Deleting {} {}/{}: {}", kind, path.namespace(), path.name(), why);
+            deleteOne(path, t, null);
+          });
     }
   }
 
   private void afterCrdWrite(ResourceType type) {
-    if (type.kind().equals("CustomResourceDefinition") && type.group().equals("apiextensions.k8s.io")) {
+    if (type.kind().equals("CustomResourceDefinition")
+        && type.group().equals("apiextensions.k8s.io")) {
       types.refresh();
     }
   }
 
   /**
-   * The store's error as the API server words it. The store sends bare 404s and labels every
-   * error it does describe "Invalid", even a conflict or an existing name.
+   * The store's error as the API server words it. The store sends bare 404s and labels every error
+   * it does describe "Invalid", even a conflict or an existing name.
    */
   static ApiResponse storeError(CrudStore.Response response, ApiPath path) {
     return switch (response.code()) {
-      case 409 -> response.body().contains("already exists") ? KubeStatus.alreadyExists(path) : KubeStatus.conflict(path);
+      case 409 ->
+          response.body().contains("already exists")
+              ? KubeStatus.alreadyExists(path)
+              : KubeStatus.conflict(path);
       case 404 -> KubeStatus.forCode(404, path);
       case 400 -> KubeStatus.badRequest(messageOf(response, "bad request"));
-      case 422 -> KubeStatus.failure(422, "Invalid", messageOf(response, path.qualifiedResource() + " is invalid"));
-      default -> KubeStatus.isStatus(response.body())
-          ? ApiResponse.json(response.code(), response.body())
-          : KubeStatus.forCode(response.code(), path);
+      case 422 ->
+          KubeStatus.failure(
+              422, "Invalid", messageOf(response, path.qualifiedResource() + " is invalid"));
+      default ->
+          KubeStatus.isStatus(response.body())
+              ? ApiResponse.json(response.code(), response.body())
+              : KubeStatus.forCode(response.code(), path);
     };
   }
 
@@ -454,7 +498,9 @@ final class ResourceOperations {
       return "application/json-patch+json";
     }
     int semicolon = contentType.indexOf(';');
-    return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
+    return (semicolon < 0 ? contentType : contentType.substring(0, semicolon))
+        .trim()
+        .toLowerCase(Locale.ROOT);
   }
 
   private static String resourceVersion(JsonNode object) {

@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Map;
 
 /**
- * Structural-schema defaulting, as the API server applies a CRD's {@code default} values on
- * writes: an absent property with a default gets it, at any depth, inside objects, maps
- * ({@code additionalProperties}) and list items. Validation rules are {@link ValidationRules}'
- * job; the rest of the schema (types, required fields, pruning) is not applied.
+ * Structural-schema defaulting, as the API server applies a CRD's {@code default} values on writes:
+ * an absent property with a default gets it, at any depth, inside objects, maps ({@code
+ * additionalProperties}) and list items. Validation rules are {@link ValidationRules}' job; the
+ * rest of the schema (types, required fields, pruning) is not applied.
  */
 final class SchemaDefaults {
   private SchemaDefaults() {}

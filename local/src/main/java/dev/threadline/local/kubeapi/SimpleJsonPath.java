@@ -8,13 +8,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The JSONPath subset that printer columns use: field steps ({@code .spec.x}), list indexes
- * ({@code .items[0]}) and one equality filter ({@code .status.conditions[?(@.type=="Ready")].status}),
+ * The JSONPath subset that printer columns use: field steps ({@code .spec.x}), list indexes ({@code
+ * .items[0]}) and one equality filter ({@code .status.conditions[?(@.type=="Ready")].status}),
  * optionally wrapped in braces. Like the API server's column printer, only the first match counts.
  */
 final class SimpleJsonPath {
   private static final Pattern FILTER =
-      Pattern.compile("\\?\\(@\\.([A-Za-z0-9_.\\-]+)\\s*==\\s*(?:\"([^\"]*)\"|'([^']*)'|([^)\\s]+))\\)");
+      Pattern.compile(
+          "\\?\\(@\\.([A-Za-z0-9_.\\-]+)\\s*==\\s*(?:\"([^\"]*)\"|'([^']*)'|([^)\\s]+))\\)");
 
   private final String expression;
   private final List<Step> steps;
@@ -70,7 +71,9 @@ final class SimpleJsonPath {
       current = next;
     }
     JsonNode result = current.get(0);
-    return result == null || result.isMissingNode() || result.isNull() ? Optional.empty() : Optional.of(result);
+    return result == null || result.isMissingNode() || result.isNull()
+        ? Optional.empty()
+        : Optional.of(result);
   }
 
   @Override
@@ -106,14 +109,17 @@ final class SimpleJsonPath {
         }
       };
     }
-    if ((inside.startsWith("'") && inside.endsWith("'")) || (inside.startsWith("\"") && inside.endsWith("\""))) {
+    if ((inside.startsWith("'") && inside.endsWith("'"))
+        || (inside.startsWith("\"") && inside.endsWith("\""))) {
       return new Field(inside.substring(1, inside.length() - 1));
     }
     Matcher filter = FILTER.matcher(inside);
     if (filter.matches()) {
       String[] key = filter.group(1).split("\\.");
       String value =
-          filter.group(2) != null ? filter.group(2) : filter.group(3) != null ? filter.group(3) : filter.group(4);
+          filter.group(2) != null
+              ? filter.group(2)
+              : filter.group(3) != null ? filter.group(3) : filter.group(4);
       return (node, out) -> {
         if (node.isArray()) {
           for (JsonNode element : node) {

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Builds the {@code meta.k8s.io/v1 Table} that {@code kubectl get} asks for, from a resource
- * type's printer columns. Date cells are ages ("5m"), rendered here as the API server does.
+ * Builds the {@code meta.k8s.io/v1 Table} that {@code kubectl get} asks for, from a resource type's
+ * printer columns. Date cells are ages ("5m"), rendered here as the API server does.
  */
 final class TableRenderer {
   private TableRenderer() {}
@@ -21,7 +21,11 @@ final class TableRenderer {
    * @param withColumnDefinitions false for watch events after the first, as the API server does
    */
   static ObjectNode render(
-      ResourceType type, JsonNode document, String includeObject, boolean withColumnDefinitions, Instant now) {
+      ResourceType type,
+      JsonNode document,
+      String includeObject,
+      boolean withColumnDefinitions,
+      Instant now) {
     ObjectNode table = Json.object();
     table.put("kind", "Table");
     table.put("apiVersion", "meta.k8s.io/v1");

@@ -15,18 +15,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A CRD version's validation rules ({@code x-kubernetes-validations}, CEL), compiled once and checked
- * on every write as the API server checks them, so that a manifest a cluster would refuse is refused
- * locally too, with the rule's message. Transition rules ({@code oldSelf}) are not supported: a CRD
- * using one is refused when it is loaded.
+ * A CRD version's validation rules ({@code x-kubernetes-validations}, CEL), compiled once and
+ * checked on every write as the API server checks them, so that a manifest a cluster would refuse
+ * is refused locally too, with the rule's message. Transition rules ({@code oldSelf}) are not
+ * supported: a CRD using one is refused when it is loaded.
  */
 final class ValidationRules {
   static final ValidationRules NONE = new ValidationRules(null, new IdentityHashMap<>());
 
-  private static final Cel CEL = CelFactory.standardCelBuilder()
-      .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-      .addVar("self", SimpleType.DYN)
-      .build();
+  private static final Cel CEL =
+      CelFactory.standardCelBuilder()
+          .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+          .addVar("self", SimpleType.DYN)
+          .build();
 
   /**
    * A rule that does not hold: where ({@code path}, empty for the object's root), the JSON type of
@@ -37,6 +38,7 @@ final class ValidationRules {
   private record Rule(String expression, String message, CelRuntime.Program program) {}
 
   private final JsonNode schema;
+
   /** The rules by the schema node that declares them (identity: checks walk this very schema). */
   private final Map<JsonNode, List<Rule>> rulesBySchema;
 
@@ -72,7 +74,9 @@ final class ValidationRules {
     for (JsonNode declared : schema.path("x-kubernetes-validations")) {
       String expression = declared.path("rule").asText();
       String message = declared.path("message").asText("failed rule: " + expression);
-      rules.computeIfAbsent(schema, s -> new ArrayList<>()).add(new Rule(expression, message, program(expression)));
+      rules
+          .computeIfAbsent(schema, s -> new ArrayList<>())
+          .add(new Rule(expression, message, program(expression)));
     }
     schema.path("properties").forEach(property -> collect(property, rules));
     collect(schema.get("additionalProperties"), rules);
@@ -81,12 +85,14 @@ final class ValidationRules {
 
   private static CelRuntime.Program program(String expression) {
     if (expression.contains("oldSelf")) {
-      throw new IllegalArgumentException("transition rules (oldSelf) are not supported: " + expression);
+      throw new IllegalArgumentException(
+          "transition rules (oldSelf) are not supported: " + expression);
     }
     try {
       return CEL.createProgram(CEL.compile(expression).getAst());
     } catch (CelValidationException | CelEvaluationException e) {
-      throw new IllegalArgumentException("the validation rule " + expression + " does not compile: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "the validation rule " + expression + " does not compile: " + e.getMessage(), e);
     }
   }
 
@@ -103,8 +109,13 @@ final class ValidationRules {
       JsonNode properties = schema.path("properties");
       JsonNode additional = schema.get("additionalProperties");
       for (Map.Entry<String, JsonNode> field : value.properties()) {
-        JsonNode fieldSchema = properties.has(field.getKey()) ? properties.get(field.getKey()) : additional;
-        walk(fieldSchema, field.getValue(), path.isEmpty() ? field.getKey() : path + "." + field.getKey(), violations);
+        JsonNode fieldSchema =
+            properties.has(field.getKey()) ? properties.get(field.getKey()) : additional;
+        walk(
+            fieldSchema,
+            field.getValue(),
+            path.isEmpty() ? field.getKey() : path + "." + field.getKey(),
+            violations);
       }
     } else if (value.isArray()) {
       for (int i = 0; i < value.size(); i++) {
@@ -132,15 +143,18 @@ final class ValidationRules {
     };
   }
 
-  /** JSON as CEL sees it: maps, lists, int (long), double, string, bool; nulls are absent fields. */
+  /**
+   * JSON as CEL sees it: maps, lists, int (long), double, string, bool; nulls are absent fields.
+   */
   private static Object celValue(JsonNode node) {
     if (node.isObject()) {
       Map<String, Object> map = new LinkedHashMap<>();
-      node.properties().forEach(field -> {
-        if (!field.getValue().isNull()) {
-          map.put(field.getKey(), celValue(field.getValue()));
-        }
-      });
+      node.properties()
+          .forEach(field -> {
+            if (!field.getValue().isNull()) {
+              map.put(field.getKey(), celValue(field.getValue()));
+            }
+          });
       return map;
     }
     if (node.isArray()) {

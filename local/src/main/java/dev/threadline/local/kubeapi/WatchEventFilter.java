@@ -42,7 +42,10 @@ final class WatchEventFilter {
     if (tableType == null) {
       return event;
     }
-    ((ObjectNode) node).set("object", TableRenderer.render(tableType, object, includeObject, firstTable, Instant.now()));
+    ((ObjectNode) node)
+        .set(
+            "object",
+            TableRenderer.render(tableType, object, includeObject, firstTable, Instant.now()));
     firstTable = false;
     return Json.write(node);
   }

@@ -6,8 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Where the store's watch listener sends its events: the listener believes it talks to a
- * WebSocket, and this passes each event on, filtered, to a WebSocket or to a chunked HTTP response.
+ * Where the store's watch listener sends its events: the listener believes it talks to a WebSocket,
+ * and this passes each event on, filtered, to a WebSocket or to a chunked HTTP response.
  */
 final class WatchSink implements WebSocket {
   /** The client connection of one watch. */

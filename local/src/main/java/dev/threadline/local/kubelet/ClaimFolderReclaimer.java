@@ -26,31 +26,44 @@ final class ClaimFolderReclaimer implements AutoCloseable {
   }
 
   void start() {
-    informer = client.persistentVolumeClaims().inAnyNamespace().inform(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(PersistentVolumeClaim claim) {}
+    informer =
+        client
+            .persistentVolumeClaims()
+            .inAnyNamespace()
+            .inform(
+                new ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(PersistentVolumeClaim claim) {}
 
-      @Override
-      public void onUpdate(PersistentVolumeClaim before, PersistentVolumeClaim claim) {}
+                  @Override
+                  public void onUpdate(PersistentVolumeClaim before, PersistentVolumeClaim claim) {}
 
-      @Override
-      public void onDelete(PersistentVolumeClaim claim, boolean finalStateUnknown) {
-        reclaim(claim);
-      }
-    }, 0);
+                  @Override
+                  public void onDelete(PersistentVolumeClaim claim, boolean finalStateUnknown) {
+                    reclaim(claim);
+                  }
+                },
+                0);
   }
 
   private void reclaim(PersistentVolumeClaim claim) {
-    Path folder = directories.claim(claim.getMetadata().getNamespace(), claim.getMetadata().getName());
+    Path folder =
+        directories.claim(claim.getMetadata().getNamespace(), claim.getMetadata().getName());
     // Off the informer thread: a large workspace takes a while to delete.
-    Thread.ofVirtual().name("reclaim-" + claim.getMetadata().getName()).start(() -> {
-      try {
-        PodDirectories.deleteRecursively(folder);
-        LOG.info("{} deleted; removed its folder {}", Describe.of(claim), folder);
-      } catch (RuntimeException e) {
-        LOG.warn("{} deleted, but its folder {} could not be removed", Describe.of(claim), folder, e);
-      }
-    });
+    Thread.ofVirtual()
+        .name("reclaim-" + claim.getMetadata().getName())
+        .start(() -> {
+          try {
+            PodDirectories.deleteRecursively(folder);
+            LOG.info("{} deleted; removed its folder {}", Describe.of(claim), folder);
+          } catch (RuntimeException e) {
+            LOG.warn(
+                "{} deleted, but its folder {} could not be removed",
+                Describe.of(claim),
+                folder,
+                e);
+          }
+        });
   }
 
   @Override

@@ -24,24 +24,36 @@ final class ContainerPathTranslator {
     this.mounts = mounts;
   }
 
-  static ContainerPathTranslator forContainer(Container container, Map<String, Path> volumeHostPaths)
-      throws PodStartFailure {
-    List<VolumeMount> volumeMounts = container.getVolumeMounts() == null ? List.of() : container.getVolumeMounts();
+  static ContainerPathTranslator forContainer(
+      Container container, Map<String, Path> volumeHostPaths) throws PodStartFailure {
+    List<VolumeMount> volumeMounts =
+        container.getVolumeMounts() == null ? List.of() : container.getVolumeMounts();
     Map<String, Path> mounts = new LinkedHashMap<>();
-    List<VolumeMount> longestFirst = volumeMounts.stream()
-        .sorted(Comparator.comparingInt((VolumeMount mount) -> normalize(mount.getMountPath()).length()).reversed())
-        .toList();
+    List<VolumeMount> longestFirst =
+        volumeMounts.stream()
+            .sorted(
+                Comparator.comparingInt(
+                        (VolumeMount mount) -> normalize(mount.getMountPath()).length())
+                    .reversed())
+            .toList();
     for (VolumeMount mount : longestFirst) {
       Path volume = volumeHostPaths.get(mount.getName());
       if (volume == null) {
-        throw new PodStartFailure(CONFIG_ERROR, "container \"" + container.getName() + "\" mounts volume \""
-            + mount.getName() + "\", which the Pod does not define");
+        throw new PodStartFailure(
+            CONFIG_ERROR,
+            "container \""
+                + container.getName()
+                + "\" mounts volume \""
+                + mount.getName()
+                + "\", which the Pod does not define");
       }
-      Path host = mount.getSubPath() == null || mount.getSubPath().isEmpty()
-          ? volume
-          : volume.resolve(mount.getSubPath()).normalize();
+      Path host =
+          mount.getSubPath() == null || mount.getSubPath().isEmpty()
+              ? volume
+              : volume.resolve(mount.getSubPath()).normalize();
       if (!host.startsWith(volume)) {
-        throw new PodStartFailure(CONFIG_ERROR, "subPath \"" + mount.getSubPath() + "\" must stay inside its volume");
+        throw new PodStartFailure(
+            CONFIG_ERROR, "subPath \"" + mount.getSubPath() + "\" must stay inside its volume");
       }
       mounts.put(normalize(mount.getMountPath()), host);
     }

@@ -17,12 +17,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One container running as a host process. Its stdout and stderr are merged, as a container log
- * is, and copied to the container's {@link BufferedPodLog} and to a log file that outlives the
- * process.
+ * One container running as a host process. Its stdout and stderr are merged, as a container log is,
+ * and copied to the container's {@link BufferedPodLog} and to a log file that outlives the process.
  */
 final class ContainerProcess {
   private static final Logger LOG = LoggerFactory.getLogger(ContainerProcess.class);
+
   /** How long output may trail the exit: a background child can hold the pipe open forever. */
   private static final Duration OUTPUT_DRAIN = Duration.ofSeconds(2);
 
@@ -39,11 +39,18 @@ final class ContainerProcess {
     this.described = described;
   }
 
-  static ContainerProcess start(List<String> command, Map<String, String> env, Path workingDir, BufferedPodLog log,
-      Path logFile, String described) throws IOException {
+  static ContainerProcess start(
+      List<String> command,
+      Map<String, String> env,
+      Path workingDir,
+      BufferedPodLog log,
+      Path logFile,
+      String described)
+      throws IOException {
     Files.createDirectories(workingDir);
     Files.createDirectories(logFile.getParent());
-    ProcessBuilder builder = new ProcessBuilder(command).directory(workingDir.toFile()).redirectErrorStream(true);
+    ProcessBuilder builder =
+        new ProcessBuilder(command).directory(workingDir.toFile()).redirectErrorStream(true);
     builder.environment().clear();
     builder.environment().putAll(env);
     // The log file first: if it cannot be opened, no process is left running without an owner.
@@ -71,7 +78,9 @@ final class ContainerProcess {
   int awaitExit() throws InterruptedException {
     int exitCode = process.waitFor();
     if (!outputCopied.await(OUTPUT_DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
-      LOG.debug("{} exited but its output stays open (a background child?); the log ends here", described);
+      LOG.debug(
+          "{} exited but its output stays open (a background child?); the log ends here",
+          described);
     }
     synchronized (log) {
       log.finish();
@@ -100,7 +109,8 @@ final class ContainerProcess {
 
   private void copyOutput(OutputStream file) {
     byte[] buffer = new byte[8192];
-    try (InputStream output = process.getInputStream(); file) {
+    try (InputStream output = process.getInputStream();
+        file) {
       int read;
       while ((read = output.read(buffer)) != -1) {
         synchronized (log) {

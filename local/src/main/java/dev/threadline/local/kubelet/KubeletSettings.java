@@ -11,13 +11,15 @@ import java.util.Objects;
  *     claims at {@code <dataDir>/volumes/<ns>/<claimName>}
  * @param terminationGrace how long a process may take to end after SIGTERM before it is killed
  * @param processPath the {@code PATH} every process gets (processes see no other host variable)
- * @param apiServerUrl where a Pod that asks for a service-account token
- *     ({@code automountServiceAccountToken: true}) reaches the Kubernetes API, given to it as
- *     {@code KUBERNETES_MASTER} (fabric8 clients read it; the embedded API needs no token); null for
- *     none. A real kubelet mounts a token instead; Pods that do not ask explicitly get nothing.
+ * @param apiServerUrl where a Pod that asks for a service-account token ({@code
+ *     automountServiceAccountToken: true}) reaches the Kubernetes API, given to it as {@code
+ *     KUBERNETES_MASTER} (fabric8 clients read it; the embedded API needs no token); null for none.
+ *     A real kubelet mounts a token instead; Pods that do not ask explicitly get nothing.
  */
-public record KubeletSettings(Path dataDir, Duration terminationGrace, String processPath, String apiServerUrl) {
-  private static final String FALLBACK_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+public record KubeletSettings(
+    Path dataDir, Duration terminationGrace, String processPath, String apiServerUrl) {
+  private static final String FALLBACK_PATH =
+      "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
   public KubeletSettings {
     Objects.requireNonNull(dataDir, "dataDir");
@@ -32,7 +34,9 @@ public record KubeletSettings(Path dataDir, Duration terminationGrace, String pr
   public static KubeletSettings of(Path dataDir) {
     String hostPath = System.getenv("PATH");
     return new KubeletSettings(
-        dataDir.toAbsolutePath(), Duration.ofSeconds(5), hostPath == null || hostPath.isBlank() ? FALLBACK_PATH : hostPath,
+        dataDir.toAbsolutePath(),
+        Duration.ofSeconds(5),
+        hostPath == null || hostPath.isBlank() ? FALLBACK_PATH : hostPath,
         null);
   }
 

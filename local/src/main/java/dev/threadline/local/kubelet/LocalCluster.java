@@ -27,13 +27,16 @@ public final class LocalCluster implements AutoCloseable {
     this.started = started;
   }
 
-  public static LocalCluster start(KubernetesClient client, KubeletSettings settings, LocalImages images) {
+  public static LocalCluster start(
+      KubernetesClient client, KubeletSettings settings, LocalImages images) {
     return start(client, settings, images, InstantSource.system());
   }
 
-  /** @param clock the CronJob and Job controllers' clock */
-  public static LocalCluster start(KubernetesClient client, KubeletSettings settings, LocalImages images,
-      InstantSource clock) {
+  /**
+   * @param clock the CronJob and Job controllers' clock
+   */
+  public static LocalCluster start(
+      KubernetesClient client, KubeletSettings settings, LocalImages images, InstantSource clock) {
     List<AutoCloseable> started = new ArrayList<>();
     try {
       ProcessKubelet kubelet = new ProcessKubelet(client, settings, images);

@@ -13,11 +13,13 @@ import java.util.function.Predicate;
 public final class LocalImages {
   private final List<Entry> entries = new CopyOnWriteArrayList<>();
 
-  public LocalImages register(String description, Predicate<String> imageMatcher, LocalProgram program) {
-    entries.add(new Entry(
-        Objects.requireNonNull(description, "description"),
-        Objects.requireNonNull(imageMatcher, "imageMatcher"),
-        Objects.requireNonNull(program, "program")));
+  public LocalImages register(
+      String description, Predicate<String> imageMatcher, LocalProgram program) {
+    entries.add(
+        new Entry(
+            Objects.requireNonNull(description, "description"),
+            Objects.requireNonNull(imageMatcher, "imageMatcher"),
+            Objects.requireNonNull(program, "program")));
     return this;
   }
 
@@ -25,7 +27,10 @@ public final class LocalImages {
     if (image == null) {
       return Optional.empty();
     }
-    return entries.stream().filter(entry -> entry.matcher.test(image)).map(Entry::program).findFirst();
+    return entries.stream()
+        .filter(entry -> entry.matcher.test(image))
+        .map(Entry::program)
+        .findFirst();
   }
 
   /** What each registered entry runs, for messages that tell a user which images work here. */
@@ -47,7 +52,8 @@ public final class LocalImages {
     int lastSlash = withoutDigest.lastIndexOf('/');
     int tagColon = withoutDigest.lastIndexOf(':');
     String withoutTag = tagColon > lastSlash ? withoutDigest.substring(0, tagColon) : withoutDigest;
-    for (String defaultPrefix : List.of("docker.io/library/", "docker.io/", "index.docker.io/library/")) {
+    for (String defaultPrefix :
+        List.of("docker.io/library/", "docker.io/", "index.docker.io/library/")) {
       if (withoutTag.startsWith(defaultPrefix)) {
         return withoutTag.substring(defaultPrefix.length());
       }

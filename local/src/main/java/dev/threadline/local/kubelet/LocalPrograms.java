@@ -9,14 +9,16 @@ public final class LocalPrograms {
 
   /**
    * Runs the container's command and args as given on the host — for images like busybox or alpine
-   * whose tools the host also has, and for generic shell steps. A container without a command cannot
-   * run this way: the image's entrypoint is unknown here.
+   * whose tools the host also has, and for generic shell steps. A container without a command
+   * cannot run this way: the image's entrypoint is unknown here.
    */
   public static LocalProgram shell() {
     return container -> {
       if (container.command().isEmpty()) {
-        throw new IllegalArgumentException("image " + container.image()
-            + " runs on the host shell in local mode and needs an explicit command");
+        throw new IllegalArgumentException(
+            "image "
+                + container.image()
+                + " runs on the host shell in local mode and needs an explicit command");
       }
       List<String> command = new ArrayList<>(container.command());
       command.addAll(container.args());
@@ -32,7 +34,8 @@ public final class LocalPrograms {
     List<String> imageEntrypoint = List.copyOf(entrypoint);
     List<String> imageCmd = List.copyOf(cmd);
     return container -> {
-      List<String> command = new ArrayList<>(container.command().isEmpty() ? imageEntrypoint : container.command());
+      List<String> command =
+          new ArrayList<>(container.command().isEmpty() ? imageEntrypoint : container.command());
       if (!container.args().isEmpty()) {
         command.addAll(container.args());
       } else if (container.command().isEmpty()) {

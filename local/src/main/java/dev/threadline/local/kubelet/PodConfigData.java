@@ -41,10 +41,14 @@ final class PodConfigData {
     }
     Map<String, byte[]> data = new LinkedHashMap<>();
     if (configMap.getData() != null) {
-      configMap.getData().forEach((key, value) -> data.put(key, value.getBytes(StandardCharsets.UTF_8)));
+      configMap
+          .getData()
+          .forEach((key, value) -> data.put(key, value.getBytes(StandardCharsets.UTF_8)));
     }
     if (configMap.getBinaryData() != null) {
-      configMap.getBinaryData().forEach((key, value) -> data.put(key, Base64.getMimeDecoder().decode(value)));
+      configMap
+          .getBinaryData()
+          .forEach((key, value) -> data.put(key, Base64.getMimeDecoder().decode(value)));
     }
     return Optional.of(data);
   }
@@ -56,10 +60,14 @@ final class PodConfigData {
     }
     Map<String, byte[]> data = new LinkedHashMap<>();
     if (secret.getData() != null) {
-      secret.getData().forEach((key, value) -> data.put(key, Base64.getMimeDecoder().decode(value)));
+      secret
+          .getData()
+          .forEach((key, value) -> data.put(key, Base64.getMimeDecoder().decode(value)));
     }
     if (secret.getStringData() != null) {
-      secret.getStringData().forEach((key, value) -> data.put(key, value.getBytes(StandardCharsets.UTF_8)));
+      secret
+          .getStringData()
+          .forEach((key, value) -> data.put(key, value.getBytes(StandardCharsets.UTF_8)));
     }
     return Optional.of(data);
   }

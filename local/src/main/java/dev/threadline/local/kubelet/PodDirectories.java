@@ -56,7 +56,12 @@ final class PodDirectories {
 
   /** Object names are DNS labels, but a path segment must never climb out of the data folder. */
   private static String segment(String name) {
-    if (name == null || name.isEmpty() || name.contains("/") || name.contains("\\") || name.equals(".") || name.equals("..")) {
+    if (name == null
+        || name.isEmpty()
+        || name.contains("/")
+        || name.contains("\\")
+        || name.equals(".")
+        || name.equals("..")) {
       throw new IllegalArgumentException("not a valid object name for a folder: " + name);
     }
     return name;
@@ -67,27 +72,30 @@ final class PodDirectories {
       return;
     }
     try {
-      Files.walkFileTree(root, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-          Files.deleteIfExists(file);
-          return FileVisitResult.CONTINUE;
-        }
+      Files.walkFileTree(
+          root,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
+                throws IOException {
+              Files.deleteIfExists(file);
+              return FileVisitResult.CONTINUE;
+            }
 
-        @Override
-        public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-          if (e instanceof NoSuchFileException) {
-            return FileVisitResult.CONTINUE;
-          }
-          throw e;
-        }
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+              if (e instanceof NoSuchFileException) {
+                return FileVisitResult.CONTINUE;
+              }
+              throw e;
+            }
 
-        @Override
-        public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-          Files.deleteIfExists(dir);
-          return FileVisitResult.CONTINUE;
-        }
-      });
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+              Files.deleteIfExists(dir);
+              return FileVisitResult.CONTINUE;
+            }
+          });
     } catch (IOException e) {
       throw new UncheckedIOException("could not delete " + root, e);
     }

@@ -9,16 +9,20 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The container logs of the Pods the kubelet runs, readable for as long as the Pod object exists.
- * A Pod that reuses a name replaces its predecessor's logs; removal is by uid, so a late removal of
+ * The container logs of the Pods the kubelet runs, readable for as long as the Pod object exists. A
+ * Pod that reuses a name replaces its predecessor's logs; removal is by uid, so a late removal of
  * the old Pod cannot drop the new one's.
  */
 final class PodLogRegistry implements PodLogSource {
   private final Map<String, PodLogs> byPod = new ConcurrentHashMap<>();
 
   void register(Pod pod) {
-    byPod.put(key(pod.getMetadata().getNamespace(), pod.getMetadata().getName()),
-        new PodLogs(pod.getMetadata().getUid(), pod.getSpec().getContainers().getFirst().getName(), new ConcurrentHashMap<>()));
+    byPod.put(
+        key(pod.getMetadata().getNamespace(), pod.getMetadata().getName()),
+        new PodLogs(
+            pod.getMetadata().getUid(),
+            pod.getSpec().getContainers().getFirst().getName(),
+            new ConcurrentHashMap<>()));
   }
 
   /** A new, empty log for a container that is starting. */
@@ -41,7 +45,8 @@ final class PodLogRegistry implements PodLogSource {
     if (logs == null) {
       return Optional.empty();
     }
-    return Optional.ofNullable(logs.containers.get(container == null ? logs.firstContainer : container));
+    return Optional.ofNullable(
+        logs.containers.get(container == null ? logs.firstContainer : container));
   }
 
   private static String key(String namespace, String pod) {

@@ -34,13 +34,19 @@ final class PodRunner {
   static final String IMAGE_NOT_RUNNABLE = "ImageNotRunnableLocally";
   static final String CREATE_CONTAINER_ERROR = "CreateContainerError";
   static final String DEADLINE_EXCEEDED = "DeadlineExceeded";
-  static final String DEADLINE_MESSAGE = "Pod was active on the node longer than the specified deadline";
+  static final String DEADLINE_MESSAGE =
+      "Pod was active on the node longer than the specified deadline";
   private static final int TERMINATION_MESSAGE_LIMIT = 4096;
+
   /** The variable fabric8 clients read the API server's address from. */
   static final String KUBERNETES_MASTER = "KUBERNETES_MASTER";
 
   /** Why the kubelet stopped the Pod before its containers ended on their own. */
-  enum Stop { DEADLINE, DELETED, SHUTDOWN }
+  enum Stop {
+    DEADLINE,
+    DELETED,
+    SHUTDOWN
+  }
 
   private final Pod pod;
   private final String described;
@@ -58,10 +64,17 @@ final class PodRunner {
   private Stop stop;
   private ScheduledFuture<?> deadline;
 
-  PodRunner(Pod pod, io.fabric8.kubernetes.client.KubernetesClient client, KubeletSettings settings, LocalImages images,
-      PodDirectories directories, PodLogRegistry logs, ScheduledExecutorService scheduler) {
+  PodRunner(
+      Pod pod,
+      io.fabric8.kubernetes.client.KubernetesClient client,
+      KubeletSettings settings,
+      LocalImages images,
+      PodDirectories directories,
+      PodLogRegistry logs,
+      ScheduledExecutorService scheduler) {
     this.pod = pod;
-    this.described = Describe.of("Pod", pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+    this.described =
+        Describe.of("Pod", pod.getMetadata().getNamespace(), pod.getMetadata().getName());
     this.client = client;
     this.settings = settings;
     this.images = images;
@@ -74,7 +87,8 @@ final class PodRunner {
   }
 
   boolean is(String namespace, String name) {
-    return pod.getMetadata().getNamespace().equals(namespace) && pod.getMetadata().getName().equals(name);
+    return pod.getMetadata().getNamespace().equals(namespace)
+        && pod.getMetadata().getName().equals(name);
   }
 
   /** Completes when the Pod has ended and none of its processes is left. */
@@ -97,7 +111,10 @@ final class PodRunner {
       stop(Stop.SHUTDOWN);
     } catch (RuntimeException e) {
       LOG.warn("{} failed in the kubelet", described, e);
-      finish(PodStatusTracker.PHASE_FAILED, "KubeletError", "the local kubelet could not run this Pod: " + e.getMessage());
+      finish(
+          PodStatusTracker.PHASE_FAILED,
+          "KubeletError",
+          "the local kubelet could not run this Pod: " + e.getMessage());
     } finally {
       synchronized (this) {
         if (deadline != null) {
@@ -125,14 +142,18 @@ final class PodRunner {
       LOG.info("{} stopping ({}): ending {} process(es)", described, why, toStop.size());
     }
     for (ContainerProcess process : toStop) {
-      Thread.ofVirtual().name("stop-" + described).start(() -> process.terminate(settings.terminationGrace()));
+      Thread.ofVirtual()
+          .name("stop-" + described)
+          .start(() -> process.terminate(settings.terminationGrace()));
     }
   }
 
   private void runContainers() throws PodStartFailure, InterruptedException {
-    List<Container> initContainers = pod.getSpec().getInitContainers() == null ? List.of() : pod.getSpec().getInitContainers();
+    List<Container> initContainers =
+        pod.getSpec().getInitContainers() == null ? List.of() : pod.getSpec().getInitContainers();
     List<Container> containers = pod.getSpec().getContainers();
-    Map<String, LocalProgram> programs = programsFor(Stream.concat(initContainers.stream(), containers.stream()).toList());
+    Map<String, LocalProgram> programs =
+        programsFor(Stream.concat(initContainers.stream(), containers.stream()).toList());
     PodConfigData config = new PodConfigData(client, pod.getMetadata().getNamespace());
     Map<String, Path> hostVolumes = volumes.materialize(pod, config);
     PodEnvironmentResolver environment = new PodEnvironmentResolver(pod, config);
@@ -142,7 +163,8 @@ final class PodRunner {
         finishStopped();
         return;
       }
-      PreparedContainer prepared = prepare(init, programs.get(init.getName()), hostVolumes, environment);
+      PreparedContainer prepared =
+          prepare(init, programs.get(init.getName()), hostVolumes, environment);
       int exitCode = runToEnd(prepared);
       if (exitCode != 0) {
         finishStoppedOr(PodStatusTracker.PHASE_FAILED, null, null);
@@ -169,43 +191,70 @@ final class PodRunner {
         exitCodes[index] = -1;
         continue;
       }
-      waiters.add(Thread.ofVirtual().name("wait-" + described + "-" + container.name())
-          .start(() -> exitCodes[index] = awaitEnd(container, process)));
+      waiters.add(
+          Thread.ofVirtual()
+              .name("wait-" + described + "-" + container.name())
+              .start(() -> exitCodes[index] = awaitEnd(container, process)));
     }
     writer.write();
     for (Thread waiter : waiters) {
       waiter.join();
     }
     boolean allSucceeded = Arrays.stream(exitCodes).allMatch(code -> code == 0);
-    finishStoppedOr(allSucceeded ? PodStatusTracker.PHASE_SUCCEEDED : PodStatusTracker.PHASE_FAILED, null, null);
+    finishStoppedOr(
+        allSucceeded ? PodStatusTracker.PHASE_SUCCEEDED : PodStatusTracker.PHASE_FAILED,
+        null,
+        null);
   }
 
   private Map<String, LocalProgram> programsFor(List<Container> containers) throws PodStartFailure {
     Map<String, LocalProgram> programs = new LinkedHashMap<>();
     List<String> unrunnable = new ArrayList<>();
     for (Container container : containers) {
-      images.find(container.getImage()).ifPresentOrElse(
-          program -> programs.put(container.getName(), program),
-          () -> unrunnable.add(container.getName()));
+      images
+          .find(container.getImage())
+          .ifPresentOrElse(
+              program -> programs.put(container.getName(), program),
+              () -> unrunnable.add(container.getName()));
     }
     if (unrunnable.isEmpty()) {
       return programs;
     }
-    String known = images.descriptions().isEmpty() ? "none" : String.join("; ", images.descriptions());
-    String firstImage = containers.stream().filter(c -> unrunnable.contains(c.getName())).findFirst().orElseThrow().getImage();
-    String message = "image \"" + firstImage + "\" cannot run in local mode: local mode pulls no images and runs only"
-        + " the images registered with it (" + known + ")";
+    String known =
+        images.descriptions().isEmpty() ? "none" : String.join("; ", images.descriptions());
+    String firstImage =
+        containers.stream()
+            .filter(c -> unrunnable.contains(c.getName()))
+            .findFirst()
+            .orElseThrow()
+            .getImage();
+    String message =
+        "image \""
+            + firstImage
+            + "\" cannot run in local mode: local mode pulls no images and runs only"
+            + " the images registered with it ("
+            + known
+            + ")";
     for (Container container : containers) {
       if (unrunnable.contains(container.getName())) {
-        tracker.waiting(container.getName(), IMAGE_NOT_RUNNABLE, "image \"" + container.getImage()
-            + "\" cannot run in local mode; registered: " + known);
+        tracker.waiting(
+            container.getName(),
+            IMAGE_NOT_RUNNABLE,
+            "image \""
+                + container.getImage()
+                + "\" cannot run in local mode; registered: "
+                + known);
       }
     }
     throw new PodStartFailure(IMAGE_NOT_RUNNABLE, message);
   }
 
-  private PreparedContainer prepare(Container container, LocalProgram program, Map<String, Path> hostVolumes,
-      PodEnvironmentResolver environment) throws PodStartFailure {
+  private PreparedContainer prepare(
+      Container container,
+      LocalProgram program,
+      Map<String, Path> hostVolumes,
+      PodEnvironmentResolver environment)
+      throws PodStartFailure {
     try {
       ContainerPathTranslator paths = ContainerPathTranslator.forContainer(container, hostVolumes);
       Map<String, String> podEnv = environment.resolve(container);
@@ -225,16 +274,27 @@ final class PodRunner {
       env.put("HOSTNAME", podName);
       env.putAll(paths.translateValues(podEnv));
       env.put("THREADLINE_LOCAL", "1");
-      if (settings.apiServerUrl() != null && Boolean.TRUE.equals(pod.getSpec().getAutomountServiceAccountToken())) {
+      if (settings.apiServerUrl() != null
+          && Boolean.TRUE.equals(pod.getSpec().getAutomountServiceAccountToken())) {
         // Local mode's stand-in for the service-account token mount (a schedule's trigger Pod).
         env.put(KUBERNETES_MASTER, settings.apiServerUrl());
       }
 
       List<String> command = paths.translate(expandAll(container.getCommand(), podEnv));
       List<String> args = paths.translate(expandAll(container.getArgs(), podEnv));
-      Path workingDir = paths.workingDirectory(container.getWorkingDir(), directories.rootfs(namespace, podName), home);
-      LocalContainer local = new LocalContainer(container.getImage(), command, args, env, workingDir,
-          namespace, podName, container.getName());
+      Path workingDir =
+          paths.workingDirectory(
+              container.getWorkingDir(), directories.rootfs(namespace, podName), home);
+      LocalContainer local =
+          new LocalContainer(
+              container.getImage(),
+              command,
+              args,
+              env,
+              workingDir,
+              namespace,
+              podName,
+              container.getName());
       List<String> hostCommand = program.command(local);
       if (hostCommand == null || hostCommand.isEmpty()) {
         throw new IllegalArgumentException("no command to run for image " + container.getImage());
@@ -245,7 +305,8 @@ final class PodRunner {
       throw failure;
     } catch (IllegalArgumentException | IOException e) {
       tracker.waiting(container.getName(), CREATE_CONTAINER_ERROR, e.getMessage());
-      throw new PodStartFailure(CREATE_CONTAINER_ERROR, "container \"" + container.getName() + "\": " + e.getMessage());
+      throw new PodStartFailure(
+          CREATE_CONTAINER_ERROR, "container \"" + container.getName() + "\": " + e.getMessage());
     }
   }
 
@@ -266,8 +327,14 @@ final class PodRunner {
         return null;
       }
       try {
-        ContainerProcess process = ContainerProcess.start(container.hostCommand(), container.env(), container.workingDir(),
-            log, directories.log(namespace, pod.getMetadata().getName(), name), described + "/" + name);
+        ContainerProcess process =
+            ContainerProcess.start(
+                container.hostCommand(),
+                container.env(),
+                container.workingDir(),
+                log,
+                directories.log(namespace, pod.getMetadata().getName(), name),
+                described + "/" + name);
         running.put(name, process);
         tracker.started(name, process.pid(), process.startedAt());
         LOG.info("{} container {} started as pid {}", described, name, process.pid());
@@ -275,8 +342,14 @@ final class PodRunner {
       } catch (IOException e) {
         log.finish();
         Instant now = Instant.now();
-        tracker.terminated(name, 0, 128, "StartError", "could not start " + container.hostCommand().getFirst() + ": "
-            + e.getMessage(), now, now);
+        tracker.terminated(
+            name,
+            0,
+            128,
+            "StartError",
+            "could not start " + container.hostCommand().getFirst() + ": " + e.getMessage(),
+            now,
+            now);
         LOG.info("{} container {} could not start: {}", described, name, e.getMessage());
         return null;
       }
@@ -295,14 +368,23 @@ final class PodRunner {
     synchronized (this) {
       running.remove(container.name());
     }
-    tracker.terminated(container.name(), process.pid(), exitCode, null, terminationMessage(container, exitCode),
-        process.startedAt(), Instant.now());
+    tracker.terminated(
+        container.name(),
+        process.pid(),
+        exitCode,
+        null,
+        terminationMessage(container, exitCode),
+        process.startedAt(),
+        Instant.now());
     LOG.info("{} container {} ended with exit code {}", described, container.name(), exitCode);
     writer.write();
     return exitCode;
   }
 
-  /** Kubernetes' rules: the termination-message file if there is one, else the log's tail if the policy says so. */
+  /**
+   * Kubernetes' rules: the termination-message file if there is one, else the log's tail if the
+   * policy says so.
+   */
   private String terminationMessage(PreparedContainer container, int exitCode) {
     String path = container.spec().getTerminationMessagePath();
     if (path != null) {
@@ -314,12 +396,18 @@ final class PodRunner {
             return tail(Files.readAllBytes(file));
           }
         } catch (IOException e) {
-          LOG.debug("{} termination message of {} unreadable: {}", described, container.name(), e.toString());
+          LOG.debug(
+              "{} termination message of {} unreadable: {}",
+              described,
+              container.name(),
+              e.toString());
         }
       }
     }
-    if (exitCode != 0 && "FallbackToLogsOnError".equals(container.spec().getTerminationMessagePolicy())) {
-      return logs.find(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), container.name())
+    if (exitCode != 0
+        && "FallbackToLogsOnError".equals(container.spec().getTerminationMessagePolicy())) {
+      return logs.find(
+              pod.getMetadata().getNamespace(), pod.getMetadata().getName(), container.name())
           .map(log -> tail(log.snapshot()))
           .orElse(null);
     }
@@ -339,10 +427,14 @@ final class PodRunner {
     }
     Duration remaining = Duration.between(Instant.now(), start.plusSeconds(seconds));
     synchronized (this) {
-      deadline = scheduler.schedule(() -> {
-        LOG.info("{} exceeded its activeDeadlineSeconds ({}s)", described, seconds);
-        stop(Stop.DEADLINE);
-      }, Math.max(0, remaining.toMillis()), TimeUnit.MILLISECONDS);
+      deadline =
+          scheduler.schedule(
+              () -> {
+                LOG.info("{} exceeded its activeDeadlineSeconds ({}s)", described, seconds);
+                stop(Stop.DEADLINE);
+              },
+              Math.max(0, remaining.toMillis()),
+              TimeUnit.MILLISECONDS);
     }
   }
 
@@ -373,7 +465,11 @@ final class PodRunner {
     writer.write();
   }
 
-  private record PreparedContainer(Container spec, List<String> hostCommand, Map<String, String> env, Path workingDir,
+  private record PreparedContainer(
+      Container spec,
+      List<String> hostCommand,
+      Map<String, String> env,
+      Path workingDir,
       ContainerPathTranslator paths) {
     String name() {
       return spec.getName();

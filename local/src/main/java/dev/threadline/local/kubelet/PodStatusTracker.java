@@ -37,21 +37,33 @@ final class PodStatusTracker {
   private Instant startTime;
 
   PodStatusTracker(Pod pod) {
-    List<Container> init = pod.getSpec().getInitContainers() == null ? List.of() : pod.getSpec().getInitContainers();
+    List<Container> init =
+        pod.getSpec().getInitContainers() == null ? List.of() : pod.getSpec().getInitContainers();
     boolean hasInit = !init.isEmpty();
     for (Container container : init) {
-      initStatuses.put(container.getName(), waitingStatus(container.getName(), container.getImage(), "PodInitializing", null));
+      initStatuses.put(
+          container.getName(),
+          waitingStatus(container.getName(), container.getImage(), "PodInitializing", null));
     }
     for (Container container : pod.getSpec().getContainers()) {
-      containerStatuses.put(container.getName(), waitingStatus(container.getName(), container.getImage(),
-          hasInit ? "PodInitializing" : "ContainerCreating", null));
+      containerStatuses.put(
+          container.getName(),
+          waitingStatus(
+              container.getName(),
+              container.getImage(),
+              hasInit ? "PodInitializing" : "ContainerCreating",
+              null));
     }
   }
 
   synchronized void scheduled(Instant now) {
     startTime = now;
     setCondition("PodScheduled", true, null, now);
-    setCondition("Initialized", initStatuses.isEmpty(), initStatuses.isEmpty() ? null : "ContainersNotInitialized", now);
+    setCondition(
+        "Initialized",
+        initStatuses.isEmpty(),
+        initStatuses.isEmpty() ? null : "ContainersNotInitialized",
+        now);
     setCondition("ContainersReady", false, "ContainersNotReady", now);
     setCondition("Ready", false, "ContainersNotReady", now);
   }
@@ -63,43 +75,66 @@ final class PodStatusTracker {
   synchronized void waiting(String container, String waitingReason, String waitingMessage) {
     Map<String, ContainerStatus> statuses = statusesOf(container);
     ContainerStatus current = statuses.get(container);
-    statuses.put(container, waitingStatus(container, current.getImage(), waitingReason, waitingMessage));
+    statuses.put(
+        container, waitingStatus(container, current.getImage(), waitingReason, waitingMessage));
   }
 
   synchronized void started(String container, long pid, Instant startedAt) {
     Map<String, ContainerStatus> statuses = statusesOf(container);
     boolean init = statuses == initStatuses;
-    statuses.put(container, new ContainerStatusBuilder(statuses.get(container))
-        .withContainerID(containerId(pid))
-        .withStarted(true)
-        .withReady(!init)
-        .withNewState().withNewRunning().withStartedAt(KubeTime.format(startedAt)).endRunning().endState()
-        .build());
+    statuses.put(
+        container,
+        new ContainerStatusBuilder(statuses.get(container))
+            .withContainerID(containerId(pid))
+            .withStarted(true)
+            .withReady(!init)
+            .withNewState()
+            .withNewRunning()
+            .withStartedAt(KubeTime.format(startedAt))
+            .endRunning()
+            .endState()
+            .build());
     if (!init) {
       phase = PHASE_RUNNING;
-      boolean allReady = containerStatuses.values().stream().allMatch(status -> Boolean.TRUE.equals(status.getReady()));
+      boolean allReady =
+          containerStatuses.values().stream()
+              .allMatch(status -> Boolean.TRUE.equals(status.getReady()));
       setCondition("ContainersReady", allReady, allReady ? null : "ContainersNotReady", startedAt);
       setCondition("Ready", allReady, allReady ? null : "ContainersNotReady", startedAt);
     }
   }
 
-  /** A container has ended; {@code terminatedReason} null means the usual Completed/Error by exit code. */
-  synchronized void terminated(String container, long pid, int exitCode, String terminatedReason, String terminationMessage,
-      Instant startedAt, Instant finishedAt) {
+  /**
+   * A container has ended; {@code terminatedReason} null means the usual Completed/Error by exit
+   * code.
+   */
+  synchronized void terminated(
+      String container,
+      long pid,
+      int exitCode,
+      String terminatedReason,
+      String terminationMessage,
+      Instant startedAt,
+      Instant finishedAt) {
     Map<String, ContainerStatus> statuses = statusesOf(container);
-    statuses.put(container, new ContainerStatusBuilder(statuses.get(container))
-        .withContainerID(containerId(pid))
-        .withStarted(false)
-        .withReady(false)
-        .withNewState().withNewTerminated()
+    statuses.put(
+        container,
+        new ContainerStatusBuilder(statuses.get(container))
+            .withContainerID(containerId(pid))
+            .withStarted(false)
+            .withReady(false)
+            .withNewState()
+            .withNewTerminated()
             .withContainerID(containerId(pid))
             .withExitCode(exitCode)
-            .withReason(terminatedReason != null ? terminatedReason : exitCode == 0 ? "Completed" : "Error")
+            .withReason(
+                terminatedReason != null ? terminatedReason : exitCode == 0 ? "Completed" : "Error")
             .withMessage(terminationMessage)
             .withStartedAt(KubeTime.format(startedAt))
             .withFinishedAt(KubeTime.format(finishedAt))
-        .endTerminated().endState()
-        .build());
+            .endTerminated()
+            .endState()
+            .build());
     if (statuses == containerStatuses) {
       setCondition("ContainersReady", false, "ContainersNotReady", finishedAt);
       setCondition("Ready", false, "ContainersNotReady", finishedAt);
@@ -107,7 +142,8 @@ final class PodStatusTracker {
   }
 
   /** The Pod has ended: no container will run again. */
-  synchronized void finished(String finalPhase, String finalReason, String finalMessage, Instant now) {
+  synchronized void finished(
+      String finalPhase, String finalReason, String finalMessage, Instant now) {
     phase = finalPhase;
     reason = finalReason;
     message = finalMessage;
@@ -149,21 +185,27 @@ final class PodStatusTracker {
   private void setCondition(String type, boolean status, String conditionReason, Instant now) {
     String value = status ? "True" : "False";
     PodCondition current = conditions.get(type);
-    if (current != null && value.equals(current.getStatus()) && java.util.Objects.equals(conditionReason, current.getReason())) {
+    if (current != null
+        && value.equals(current.getStatus())
+        && java.util.Objects.equals(conditionReason, current.getReason())) {
       return;
     }
-    String transition = current != null && value.equals(current.getStatus())
-        ? current.getLastTransitionTime()
-        : KubeTime.format(now);
-    conditions.put(type, new PodConditionBuilder()
-        .withType(type)
-        .withStatus(value)
-        .withReason(conditionReason)
-        .withLastTransitionTime(transition)
-        .build());
+    String transition =
+        current != null && value.equals(current.getStatus())
+            ? current.getLastTransitionTime()
+            : KubeTime.format(now);
+    conditions.put(
+        type,
+        new PodConditionBuilder()
+            .withType(type)
+            .withStatus(value)
+            .withReason(conditionReason)
+            .withLastTransitionTime(transition)
+            .build());
   }
 
-  private static ContainerStatus waitingStatus(String name, String image, String waitingReason, String waitingMessage) {
+  private static ContainerStatus waitingStatus(
+      String name, String image, String waitingReason, String waitingMessage) {
     return new ContainerStatusBuilder()
         .withName(name)
         .withImage(image)
@@ -171,7 +213,12 @@ final class PodStatusTracker {
         .withReady(false)
         .withStarted(false)
         .withRestartCount(0)
-        .withNewState().withNewWaiting().withReason(waitingReason).withMessage(waitingMessage).endWaiting().endState()
+        .withNewState()
+        .withNewWaiting()
+        .withReason(waitingReason)
+        .withMessage(waitingMessage)
+        .endWaiting()
+        .endState()
         .build();
   }
 

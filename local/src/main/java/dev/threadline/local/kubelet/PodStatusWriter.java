@@ -32,13 +32,19 @@ final class PodStatusWriter {
       return;
     }
     PodStatus status = tracker.snapshot();
-    StatusUpdates.update(client, Pod.class, namespace, name, uid, latest -> {
-      if (silenced || latest.getMetadata().getDeletionTimestamp() != null) {
-        return false;
-      }
-      latest.setStatus(status);
-      return true;
-    });
+    StatusUpdates.update(
+        client,
+        Pod.class,
+        namespace,
+        name,
+        uid,
+        latest -> {
+          if (silenced || latest.getMetadata().getDeletionTimestamp() != null) {
+            return false;
+          }
+          latest.setStatus(status);
+          return true;
+        });
   }
 
   void silence() {

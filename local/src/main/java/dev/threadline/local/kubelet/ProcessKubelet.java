@@ -54,23 +54,31 @@ public final class ProcessKubelet implements PodLogSource, AutoCloseable {
     if (informer != null) {
       throw new IllegalStateException("already started");
     }
-    scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("kubelet-deadlines").daemon().factory());
-    informer = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(Pod pod) {
-        consider(pod);
-      }
+    scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("kubelet-deadlines").daemon().factory());
+    informer =
+        client
+            .pods()
+            .inAnyNamespace()
+            .inform(
+                new ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(Pod pod) {
+                    consider(pod);
+                  }
 
-      @Override
-      public void onUpdate(Pod before, Pod pod) {
-        consider(pod);
-      }
+                  @Override
+                  public void onUpdate(Pod before, Pod pod) {
+                    consider(pod);
+                  }
 
-      @Override
-      public void onDelete(Pod pod, boolean finalStateUnknown) {
-        forget(pod);
-      }
-    }, 0);
+                  @Override
+                  public void onDelete(Pod pod, boolean finalStateUnknown) {
+                    forget(pod);
+                  }
+                },
+                0);
     reclaimer.start();
     LOG.info("process kubelet started; data in {}", settings.dataDir());
   }
@@ -80,7 +88,9 @@ public final class ProcessKubelet implements PodLogSource, AutoCloseable {
     return logs.find(namespace, pod, container);
   }
 
-  /** Stops watching and ends every process it started: SIGTERM, then SIGKILL after the grace period. */
+  /**
+   * Stops watching and ends every process it started: SIGTERM, then SIGKILL after the grace period.
+   */
   @Override
   public synchronized void close() {
     if (informer != null) {
@@ -119,18 +129,22 @@ public final class ProcessKubelet implements PodLogSource, AutoCloseable {
       return;
     }
     String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-    if (PodStatusTracker.PHASE_SUCCEEDED.equals(phase) || PodStatusTracker.PHASE_FAILED.equals(phase)) {
+    if (PodStatusTracker.PHASE_SUCCEEDED.equals(phase)
+        || PodStatusTracker.PHASE_FAILED.equals(phase)) {
       return;
     }
     if (PodStatusTracker.PHASE_RUNNING.equals(phase)) {
-      // Its processes belonged to an earlier kubelet and are gone: running it again could repeat an agent's work.
+      // Its processes belonged to an earlier kubelet and are gone: running it again could repeat an
+      // agent's work.
       Thread.ofVirtual().start(() -> markLost(pod));
       return;
     }
     PodRunner runner = new PodRunner(pod, client, settings, images, directories, logs, scheduler);
     logs.register(pod);
     runners.put(uid, runner);
-    Thread.ofVirtual().name("pod-" + pod.getMetadata().getNamespace() + "-" + pod.getMetadata().getName()).start(runner::run);
+    Thread.ofVirtual()
+        .name("pod-" + pod.getMetadata().getNamespace() + "-" + pod.getMetadata().getName())
+        .start(runner::run);
   }
 
   private void forget(Pod pod) {
@@ -164,14 +178,22 @@ public final class ProcessKubelet implements PodLogSource, AutoCloseable {
   }
 
   private void markLost(Pod pod) {
-    StatusUpdates.update(client, Pod.class, pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
-        pod.getMetadata().getUid(), latest -> {
-          if (latest.getStatus() == null || !PodStatusTracker.PHASE_RUNNING.equals(latest.getStatus().getPhase())) {
+    StatusUpdates.update(
+        client,
+        Pod.class,
+        pod.getMetadata().getNamespace(),
+        pod.getMetadata().getName(),
+        pod.getMetadata().getUid(),
+        latest -> {
+          if (latest.getStatus() == null
+              || !PodStatusTracker.PHASE_RUNNING.equals(latest.getStatus().getPhase())) {
             return false;
           }
           latest.getStatus().setPhase(PodStatusTracker.PHASE_FAILED);
           latest.getStatus().setReason(KUBELET_RESTARTED);
-          latest.getStatus().setMessage("the local kubelet restarted while this Pod ran; its processes are gone");
+          latest
+              .getStatus()
+              .setMessage("the local kubelet restarted while this Pod ran; its processes are gone");
           return true;
         });
     LOG.info("{} was running under an earlier kubelet; marked Failed", Describe.of(pod));

@@ -36,15 +36,18 @@ final class VolumeMaterializer {
     String namespace = pod.getMetadata().getNamespace();
     String podName = pod.getMetadata().getName();
     Path volumesRoot = directories.volumes(namespace, podName);
-    // A fresh start for the Pod's own volumes: a Pod that reuses a name must not see its predecessor's files.
+    // A fresh start for the Pod's own volumes: a Pod that reuses a name must not see its
+    // predecessor's files.
     PodDirectories.deleteRecursively(volumesRoot);
     Map<String, Path> hostPaths = new LinkedHashMap<>();
-    List<Volume> volumes = pod.getSpec().getVolumes() == null ? List.of() : pod.getSpec().getVolumes();
+    List<Volume> volumes =
+        pod.getSpec().getVolumes() == null ? List.of() : pod.getSpec().getVolumes();
     for (Volume volume : volumes) {
       try {
         hostPaths.put(volume.getName(), materialize(volume, namespace, podName, config));
       } catch (IOException e) {
-        throw new PodStartFailure(FAILED_MOUNT, "MountVolume.SetUp failed for volume \"" + volume.getName() + "\": " + e);
+        throw new PodStartFailure(
+            FAILED_MOUNT, "MountVolume.SetUp failed for volume \"" + volume.getName() + "\": " + e);
       }
     }
     return hostPaths;
@@ -57,7 +60,8 @@ final class VolumeMaterializer {
       return Files.createDirectories(own);
     }
     if (volume.getPersistentVolumeClaim() != null) {
-      return Files.createDirectories(directories.claim(namespace, volume.getPersistentVolumeClaim().getClaimName()));
+      return Files.createDirectories(
+          directories.claim(namespace, volume.getPersistentVolumeClaim().getClaimName()));
     }
     if (volume.getHostPath() != null) {
       return Path.of(volume.getHostPath().getPath());
@@ -65,30 +69,63 @@ final class VolumeMaterializer {
     if (volume.getConfigMap() != null) {
       var source = volume.getConfigMap();
       Optional<Map<String, byte[]>> data = config.configMap(source.getName());
-      writeKeys(volume.getName(), "configmap", source.getName(), data, source.getItems(),
-          Boolean.TRUE.equals(source.getOptional()), source.getDefaultMode(), own);
+      writeKeys(
+          volume.getName(),
+          "configmap",
+          source.getName(),
+          data,
+          source.getItems(),
+          Boolean.TRUE.equals(source.getOptional()),
+          source.getDefaultMode(),
+          own);
       return own;
     }
     if (volume.getSecret() != null) {
       var source = volume.getSecret();
       Optional<Map<String, byte[]>> data = config.secret(source.getSecretName());
-      writeKeys(volume.getName(), "secret", source.getSecretName(), data, source.getItems(),
-          Boolean.TRUE.equals(source.getOptional()), source.getDefaultMode(), own);
+      writeKeys(
+          volume.getName(),
+          "secret",
+          source.getSecretName(),
+          data,
+          source.getItems(),
+          Boolean.TRUE.equals(source.getOptional()),
+          source.getDefaultMode(),
+          own);
       return own;
     }
-    throw new PodStartFailure(UNSUPPORTED, "volume \"" + volume.getName() + "\" is of a type local mode cannot provide;"
-        + " supported: emptyDir, configMap, secret, persistentVolumeClaim, hostPath");
+    throw new PodStartFailure(
+        UNSUPPORTED,
+        "volume \""
+            + volume.getName()
+            + "\" is of a type local mode cannot provide;"
+            + " supported: emptyDir, configMap, secret, persistentVolumeClaim, hostPath");
   }
 
-  private static void writeKeys(String volume, String kind, String sourceName, Optional<Map<String, byte[]>> data,
-      List<KeyToPath> items, boolean optional, Integer defaultMode, Path target) throws IOException, PodStartFailure {
+  private static void writeKeys(
+      String volume,
+      String kind,
+      String sourceName,
+      Optional<Map<String, byte[]>> data,
+      List<KeyToPath> items,
+      boolean optional,
+      Integer defaultMode,
+      Path target)
+      throws IOException, PodStartFailure {
     Files.createDirectories(target);
     if (data.isEmpty()) {
       if (optional) {
         return;
       }
-      throw new PodStartFailure(FAILED_MOUNT,
-          "MountVolume.SetUp failed for volume \"" + volume + "\": " + kind + " \"" + sourceName + "\" not found");
+      throw new PodStartFailure(
+          FAILED_MOUNT,
+          "MountVolume.SetUp failed for volume \""
+              + volume
+              + "\": "
+              + kind
+              + " \""
+              + sourceName
+              + "\" not found");
     }
     int mode = defaultMode == null ? DEFAULT_MODE : defaultMode;
     if (items == null || items.isEmpty()) {
@@ -103,17 +140,28 @@ final class VolumeMaterializer {
         if (optional) {
           continue;
         }
-        throw new PodStartFailure(FAILED_MOUNT, "MountVolume.SetUp failed for volume \"" + volume + "\": "
-            + kind + " \"" + sourceName + "\" has no key \"" + item.getKey() + "\"");
+        throw new PodStartFailure(
+            FAILED_MOUNT,
+            "MountVolume.SetUp failed for volume \""
+                + volume
+                + "\": "
+                + kind
+                + " \""
+                + sourceName
+                + "\" has no key \""
+                + item.getKey()
+                + "\"");
       }
       write(target, item.getPath(), value, item.getMode() == null ? mode : item.getMode());
     }
   }
 
-  private static void write(Path target, String relativePath, byte[] content, int mode) throws IOException, PodStartFailure {
+  private static void write(Path target, String relativePath, byte[] content, int mode)
+      throws IOException, PodStartFailure {
     Path file = target.resolve(relativePath).normalize();
     if (Path.of(relativePath).isAbsolute() || !file.startsWith(target)) {
-      throw new PodStartFailure(FAILED_MOUNT, "volume item path \"" + relativePath + "\" must stay inside the volume");
+      throw new PodStartFailure(
+          FAILED_MOUNT, "volume item path \"" + relativePath + "\" must stay inside the volume");
     }
     Files.createDirectories(file.getParent());
     Files.write(file, content);
@@ -124,9 +172,12 @@ final class VolumeMaterializer {
   private static void setMode(Path file, int mode) throws IOException {
     Set<PosixFilePermission> permissions = EnumSet.noneOf(PosixFilePermission.class);
     PosixFilePermission[] bits = {
-      PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
-      PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
-      PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ
+      PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE,
+          PosixFilePermission.OTHERS_READ,
+      PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE,
+          PosixFilePermission.GROUP_READ,
+      PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE,
+          PosixFilePermission.OWNER_READ
     };
     for (int i = 0; i < bits.length; i++) {
       if ((mode & (1 << i)) != 0) {

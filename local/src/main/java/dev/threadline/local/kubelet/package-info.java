@@ -5,10 +5,10 @@
  * <ul>
  *   <li>{@link dev.threadline.local.kubelet.ProcessKubelet} runs Pods as host processes and serves
  *       their logs ({@link dev.threadline.local.podlog.PodLogSource}).
- *   <li>{@link dev.threadline.local.kubelet.LocalImages} says which images run here and how
- *       ({@link dev.threadline.local.kubelet.LocalProgram}); nothing is pulled.
- *   <li>{@code controllers.JobController} and {@code controllers.CronJobController} stand in
- *       for kube-controller-manager; the embedded API deletes owned objects with their owner.
+ *   <li>{@link dev.threadline.local.kubelet.LocalImages} says which images run here and how ({@link
+ *       dev.threadline.local.kubelet.LocalProgram}); nothing is pulled.
+ *   <li>{@code controllers.JobController} and {@code controllers.CronJobController} stand in for
+ *       kube-controller-manager; the embedded API deletes owned objects with their owner.
  *   <li>{@link dev.threadline.local.kubelet.LocalCluster} starts and stops all of them together.
  * </ul>
  *

@@ -18,20 +18,28 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LocalImageBuildTest {
-  private static final List<String> IMAGE_BUILD = List.of(
-      "--dockerfile=/workspace/Dockerfile", "--context=dir:///workspace",
-      "--destination=registry.local/threadline/env-web:0123456789abcdef", "--cache=true",
-      "--cache-repo=registry.local/threadline/cache");
+  private static final List<String> IMAGE_BUILD =
+      List.of(
+          "--dockerfile=/workspace/Dockerfile",
+          "--context=dir:///workspace",
+          "--destination=registry.local/threadline/env-web:0123456789abcdef",
+          "--cache=true",
+          "--cache-repo=registry.local/threadline/cache");
 
-  @TempDir
-  Path workspace;
+  @TempDir Path workspace;
 
   @Test
   void aRenderedDockerfileChecksOutAndTheLogSaysWhatWouldHaveBeenPushed() throws IOException {
-    String dockerfile = new DockerfileRenderer("debian:bookworm", "ghcr.io/threadline/runner:0.1.0")
-        .render(new ImageSpec(null, Map.of("python", "3.12"), new Packages(List.of("git"), List.of(), List.of()),
-            "ENV A=1", List.of()))
-        .content();
+    String dockerfile =
+        new DockerfileRenderer("debian:bookworm", "ghcr.io/threadline/runner:0.1.0")
+            .render(
+                new ImageSpec(
+                    null,
+                    Map.of("python", "3.12"),
+                    new Packages(List.of("git"), List.of(), List.of()),
+                    "ENV A=1",
+                    List.of()))
+            .content();
     Files.writeString(workspace.resolve("Dockerfile"), dockerfile);
 
     Run run = run(IMAGE_BUILD);
@@ -39,7 +47,9 @@ class LocalImageBuildTest {
     assertThat(run.exitCode()).isZero();
     assertThat(run.log())
         .contains("container images are not built here")
-        .contains("Would push registry.local/threadline/env-web:0123456789abcdef (layer cache in registry.local/threadline/cache)")
+        .contains(
+            "Would push registry.local/threadline/env-web:0123456789abcdef (layer cache in"
+                + " registry.local/threadline/cache)")
         .contains("Nothing was pushed");
     assertThat(BuildErrors.classify(run.log(), false)).isEmpty();
   }
@@ -52,18 +62,28 @@ class LocalImageBuildTest {
 
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.log()).contains("error parsing dockerfile").contains("line 2");
-    assertThat(BuildErrors.classify(run.log(), false)).contains(BuildErrors.DOCKERFILE_SYNTAX_ERROR);
+    assertThat(BuildErrors.classify(run.log(), false))
+        .contains(BuildErrors.DOCKERFILE_SYNTAX_ERROR);
   }
 
   @Test
   void aTestBuildSaysNothingWouldBePushedAndFlagsMayTakeTheirValueSeparately() throws IOException {
     Files.writeString(workspace.resolve("Dockerfile"), "FROM debian\nRUN true\n");
 
-    Run run = run(List.of("--dockerfile", workspace.resolve("Dockerfile").toString(), "--context",
-        "dir://" + workspace, "--no-push", "--cache=false", "--verbosity=debug"));
+    Run run =
+        run(
+            List.of(
+                "--dockerfile",
+                workspace.resolve("Dockerfile").toString(),
+                "--context",
+                "dir://" + workspace,
+                "--no-push",
+                "--cache=false",
+                "--verbosity=debug"));
 
     assertThat(run.exitCode()).isZero();
-    assertThat(run.log()).contains("nothing would be pushed (--no-push), and no layer cache would be used")
+    assertThat(run.log())
+        .contains("nothing would be pushed (--no-push), and no layer cache would be used")
         .contains("Ignoring flags local mode does not use: --verbosity=debug");
   }
 
@@ -78,13 +98,18 @@ class LocalImageBuildTest {
   @Test
   void commandRunsThisClassWithKanikosArguments() {
     assertThat(LocalImageBuild.command("/usr/bin/java", "a.jar:b.jar", List.of("--no-push")))
-        .containsExactly("/usr/bin/java", "-cp", "a.jar:b.jar", "dev.threadline.local.build.LocalImageBuild",
+        .containsExactly(
+            "/usr/bin/java",
+            "-cp",
+            "a.jar:b.jar",
+            "dev.threadline.local.build.LocalImageBuild",
             "--no-push");
   }
 
   private Run run(List<String> args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int code = LocalImageBuild.run(args, workspace, new PrintStream(out, true, StandardCharsets.UTF_8));
+    int code =
+        LocalImageBuild.run(args, workspace, new PrintStream(out, true, StandardCharsets.UTF_8));
     return new Run(code, out.toString(StandardCharsets.UTF_8));
   }
 

@@ -35,14 +35,22 @@ class ContainersE2ETest {
 
   @Test
   void containerServesItsWorkspaceUntilDeleted() throws IOException {
-    HttpResponse<String> created = fixture.post(LocalModeFixture.ALICE_KEY, "/api/v1/containers",
-        "{\"persistContainer\": true, \"model\": \"scripted\"}");
+    HttpResponse<String> created =
+        fixture.post(
+            LocalModeFixture.ALICE_KEY,
+            "/api/v1/containers",
+            "{\"persistContainer\": true, \"model\": \"scripted\"}");
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     String id = json(created).path("container").path("id").asText();
     String base = "/api/v1/containers/" + id;
 
-    await().atMost(START).pollInterval(Duration.ofMillis(250))
-        .until(() -> json(fixture.get(LocalModeFixture.ALICE_KEY, base + "/health")).path("healthy").asBoolean());
+    await()
+        .atMost(START)
+        .pollInterval(Duration.ofMillis(250))
+        .until(() ->
+            json(fixture.get(LocalModeFixture.ALICE_KEY, base + "/health"))
+                .path("healthy")
+                .asBoolean());
     JsonNode running = json(fixture.get(LocalModeFixture.ALICE_KEY, base)).path("container");
     assertThat(running.path("status").asText()).isEqualTo("running");
     int port = running.path("port").asInt();
@@ -52,9 +60,14 @@ class ContainersE2ETest {
     new Random(11).nextBytes(binary);
     binary[0] = 0;
     binary[1] = (byte) 0xff;
-    HttpResponse<String> uploaded = fixture.send(fixture.request(LocalModeFixture.ALICE_KEY, base + "/files?path=out/blob.bin")
-        .header("Content-Type", "application/octet-stream")
-        .PUT(HttpRequest.BodyPublishers.ofByteArray(binary)).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> uploaded =
+        fixture.send(
+            fixture
+                .request(LocalModeFixture.ALICE_KEY, base + "/files?path=out/blob.bin")
+                .header("Content-Type", "application/octet-stream")
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(binary))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(uploaded.statusCode()).as(uploaded.body()).isEqualTo(201);
 
     JsonNode listed = json(fixture.get(LocalModeFixture.ALICE_KEY, base + "/files?path=out"));
@@ -62,24 +75,46 @@ class ContainersE2ETest {
     assertThat(listed.path("entries").get(0).path("path").asText()).isEqualTo("out/blob.bin");
     assertThat(listed.path("entries").get(0).path("size").asLong()).isEqualTo(binary.length);
 
-    HttpResponse<byte[]> download = fixture.send(fixture.request(LocalModeFixture.ALICE_KEY,
-        base + "/files/download?path=out/blob.bin").GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> download =
+        fixture.send(
+            fixture
+                .request(LocalModeFixture.ALICE_KEY, base + "/files/download?path=out/blob.bin")
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofByteArray());
     assertThat(download.statusCode()).isEqualTo(200);
     assertThat(download.body()).isEqualTo(binary);
-    assertThat(download.headers().firstValue("Content-Disposition").orElseThrow()).contains("blob.bin");
+    assertThat(download.headers().firstValue("Content-Disposition").orElseThrow())
+        .contains("blob.bin");
 
-    HttpResponse<String> escape = fixture.get(LocalModeFixture.ALICE_KEY, base + "/files/download?path=..%2F..%2Fkubeconfig");
+    HttpResponse<String> escape =
+        fixture.get(LocalModeFixture.ALICE_KEY, base + "/files/download?path=..%2F..%2Fkubeconfig");
     assertThat(escape.statusCode()).as(escape.body()).isEqualTo(400);
-    assertThat(fixture.get(LocalModeFixture.BOB_KEY, base + "/files?path=out").statusCode()).isEqualTo(404);
+    assertThat(fixture.get(LocalModeFixture.BOB_KEY, base + "/files?path=out").statusCode())
+        .isEqualTo(404);
 
-    await().atMost(Duration.ofSeconds(10)).until(() -> json(fixture.get(LocalModeFixture.ALICE_KEY, base + "/logs?lines=50"))
-        .path("logs").toString().contains("PUT /files?path=out"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() ->
+            json(fixture.get(LocalModeFixture.ALICE_KEY, base + "/logs?lines=50"))
+                .path("logs")
+                .toString()
+                .contains("PUT /files?path=out"));
 
     HttpResponse<String> deleted = fixture.delete(LocalModeFixture.ALICE_KEY, base);
     assertThat(deleted.body()).isEqualTo("{\"success\":true}");
     assertThat(fixture.get(LocalModeFixture.ALICE_KEY, base).statusCode()).isEqualTo(404);
-    await().atMost(Duration.ofSeconds(20))
-        .until(() -> fixture.local().client().pods().inNamespace("alice").withName(id.replace('_', '-')).get() == null);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() ->
+            fixture
+                    .local()
+                    .client()
+                    .pods()
+                    .inNamespace("alice")
+                    .withName(id.replace('_', '-'))
+                    .get()
+                == null);
   }
 
   private static JsonNode json(HttpResponse<String> response) throws IOException {

@@ -24,7 +24,8 @@ public final class LocalModeFixture implements AutoCloseable {
   public static final String BOB_KEY = "tl_test_bob_0123456789";
 
   private final LocalMode local;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private LocalModeFixture(LocalMode local) {
     this.local = local;
@@ -38,10 +39,11 @@ public final class LocalModeFixture implements AutoCloseable {
   public static LocalModeFixture start(UnaryOperator<OperatorSettings> operatorSettings) {
     try {
       Path dataDir = Files.createTempDirectory("threadline-e2e");
-      LocalSettings settings = LocalSettings.fromEnvironment(Map.of())
-          .withPorts(0, 0)
-          .withDataDir(dataDir)
-          .withApiKeys(Map.of(ALICE_KEY, "alice", BOB_KEY, "bob"));
+      LocalSettings settings =
+          LocalSettings.fromEnvironment(Map.of())
+              .withPorts(0, 0)
+              .withDataDir(dataDir)
+              .withApiKeys(Map.of(ALICE_KEY, "alice", BOB_KEY, "bob"));
       return new LocalModeFixture(LocalMode.start(settings, operatorSettings));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -57,8 +59,11 @@ public final class LocalModeFixture implements AutoCloseable {
   }
 
   public HttpResponse<String> post(String key, String path, String json) {
-    return send(request(key, path).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    return send(
+        request(key, path)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(json))
+            .build());
   }
 
   public HttpResponse<String> delete(String key, String path) {
@@ -67,13 +72,19 @@ public final class LocalModeFixture implements AutoCloseable {
 
   /** POSTs JSON and reads the answer as a stream of Server-Sent Events. */
   SseStream stream(String key, String path, String json) {
-    return new SseStream(send(request(key, path).header("Content-Type", "application/json")
-        .header("Accept", "text/event-stream").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
-        HttpResponse.BodyHandlers.ofLines()));
+    return new SseStream(
+        send(
+            request(key, path)
+                .header("Content-Type", "application/json")
+                .header("Accept", "text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build(),
+            HttpResponse.BodyHandlers.ofLines()));
   }
 
   public HttpRequest.Builder request(String key, String path) {
-    HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(local.apiUrl() + path)).timeout(Duration.ofSeconds(30));
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(URI.create(local.apiUrl() + path)).timeout(Duration.ofSeconds(30));
     if (key != null) {
       builder.header("Authorization", "Bearer " + key);
     }

@@ -49,58 +49,118 @@ class SchedulesE2ETest {
   @Test
   void aOneTimeScheduleFiresAtItsTimeAndItsThreadCompletes() {
     Instant at = Instant.now().plusSeconds(3);
-    JsonNode created = json(fixture.post(ALICE_KEY, "/v1/schedules", """
-        {"name": "Greeting", "task": "Hello!", "scheduleType": "one-time", "scheduledTime": "%s"}""".formatted(at)));
+    JsonNode created =
+        json(
+            fixture.post(
+                ALICE_KEY,
+                "/v1/schedules",
+                """
+                {"name": "Greeting", "task": "Hello!", "scheduleType": "one-time", "scheduledTime": "%s"}\
+                """
+                    .formatted(at)));
     String id = created.get("schedule").get("id").asText();
-    assertThat(created.get("schedule").get("nextRunAt").asText()).isEqualTo(at.truncatedTo(ChronoUnit.MILLIS).toString());
+    assertThat(created.get("schedule").get("nextRunAt").asText())
+        .isEqualTo(at.truncatedTo(ChronoUnit.MILLIS).toString());
 
-    JsonNode done = await().atMost(WAIT).until(() -> schedule(id),
-        s -> s.get("runCount").asLong() == 1 && s.get("successCount").asLong() == 1);
+    JsonNode done =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> schedule(id),
+                s -> s.get("runCount").asLong() == 1 && s.get("successCount").asLong() == 1);
     assertThat(done.get("enabled").asBoolean()).isFalse();
     assertThat(done.get("nextRunAt").isNull()).isTrue();
-    assertThat(Instant.parse(done.get("lastRunAt").asText())).isAfterOrEqualTo(at.truncatedTo(ChronoUnit.SECONDS));
+    assertThat(Instant.parse(done.get("lastRunAt").asText()))
+        .isAfterOrEqualTo(at.truncatedTo(ChronoUnit.SECONDS));
     String threadName = FiringNames.threadName(id.replace('_', '-'), at);
-    ConversationThread thread = client.resources(ConversationThread.class).inNamespace("alice").withName(threadName).get();
+    ConversationThread thread =
+        client.resources(ConversationThread.class).inNamespace("alice").withName(threadName).get();
     assertThat(thread.getStatus().getStatus()).isEqualTo("completed");
-    assertThat(thread.getMetadata().getLabels()).containsEntry(Labels.SCHEDULE, id.replace('_', '-'));
+    assertThat(thread.getMetadata().getLabels())
+        .containsEntry(Labels.SCHEDULE, id.replace('_', '-'));
   }
 
   @Test
   void aRecurringSchedulesTriggerPodCreatesAThreadThatIsCounted() {
-    JsonNode created = json(fixture.post(ALICE_KEY, "/v1/schedules", """
-        {"name": "Yearly", "task": "Hello there!", "scheduleType": "recurring", "cronExpression": "0 0 1 1 *"}"""));
+    JsonNode created =
+        json(
+            fixture.post(
+                ALICE_KEY,
+                "/v1/schedules",
+                """
+                {"name": "Yearly", "task": "Hello there!", "scheduleType": "recurring", "cronExpression": "0 0 1 1 *"}\
+                """));
     String id = created.get("schedule").get("id").asText();
     String name = id.replace('_', '-');
-    CronJob cronJob = await().atMost(WAIT).until(
-        () -> client.batch().v1().cronjobs().inNamespace("alice").withName(FiringNames.cronJobName(name)).get(),
-        c -> c != null);
+    CronJob cronJob =
+        await()
+            .atMost(WAIT)
+            .until(
+                () ->
+                    client
+                        .batch()
+                        .v1()
+                        .cronjobs()
+                        .inNamespace("alice")
+                        .withName(FiringNames.cronJobName(name))
+                        .get(),
+                c -> c != null);
 
     // Start a firing now, as the CronJob controller would at its time (and as
     // `kubectl create job --from=cronjob/...` does): a Job from its template, named for the minute.
     Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES);
     String jobName = cronJob.getMetadata().getName() + "-" + FiringNames.epochMinutes(minute);
-    client.resource(new JobBuilder()
-        .withNewMetadata().withName(jobName).withNamespace("alice")
-            .withLabels(cronJob.getSpec().getJobTemplate().getMetadata().getLabels()).endMetadata()
-        .withSpec(cronJob.getSpec().getJobTemplate().getSpec())
-        .build()).create();
+    client
+        .resource(
+            new JobBuilder()
+                .withNewMetadata()
+                .withName(jobName)
+                .withNamespace("alice")
+                .withLabels(cronJob.getSpec().getJobTemplate().getMetadata().getLabels())
+                .endMetadata()
+                .withSpec(cronJob.getSpec().getJobTemplate().getSpec())
+                .build())
+        .create();
 
-    Job job = await().atMost(WAIT).until(() -> client.batch().v1().jobs().inNamespace("alice").withName(jobName).get(),
-        j -> j.getStatus() != null && (isSet(j.getStatus().getSucceeded()) || isSet(j.getStatus().getFailed())));
+    Job job =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> client.batch().v1().jobs().inNamespace("alice").withName(jobName).get(),
+                j ->
+                    j.getStatus() != null
+                        && (isSet(j.getStatus().getSucceeded())
+                            || isSet(j.getStatus().getFailed())));
     assertThat(job.getStatus().getSucceeded()).as("the trigger Job succeeded").isEqualTo(1);
     String threadName = FiringNames.threadName(name, minute);
-    assertThat(client.resources(ConversationThread.class).inNamespace("alice").withName(threadName).get()).isNotNull();
+    assertThat(
+            client
+                .resources(ConversationThread.class)
+                .inNamespace("alice")
+                .withName(threadName)
+                .get())
+        .isNotNull();
 
-    JsonNode counted = await().atMost(WAIT).until(() -> schedule(id),
-        s -> s.get("runCount").asLong() == 1 && s.get("successCount").asLong() == 1);
+    JsonNode counted =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> schedule(id),
+                s -> s.get("runCount").asLong() == 1 && s.get("successCount").asLong() == 1);
     assertThat(counted.get("failureCount").asLong()).isZero();
     assertThat(counted.get("enabled").asBoolean()).isTrue();
   }
 
   @Test
   void triggerRunsARecurringScheduleNowAndItsCountsRise() {
-    JsonNode created = json(fixture.post(ALICE_KEY, "/v1/schedules", """
-        {"name": "On demand", "task": "Hello again!", "scheduleType": "recurring", "cronExpression": "0 0 1 1 *"}"""));
+    JsonNode created =
+        json(
+            fixture.post(
+                ALICE_KEY,
+                "/v1/schedules",
+                """
+                {"name": "On demand", "task": "Hello again!", "scheduleType": "recurring", "cronExpression": "0 0 1 1 *"}\
+                """));
     String id = created.get("schedule").get("id").asText();
 
     JsonNode triggered = json(fixture.post(ALICE_KEY, "/v1/schedules/" + id + "/trigger", "{}"));
@@ -108,8 +168,12 @@ class SchedulesE2ETest {
     assertThat(triggered.get("message").asText()).isNotBlank();
     String threadId = triggered.get("thread").get("id").asText();
 
-    JsonNode counted = await().atMost(WAIT).until(() -> schedule(id),
-        s -> s.get("runCount").asLong() == 1 && s.get("successCount").asLong() == 1);
+    JsonNode counted =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> schedule(id),
+                s -> s.get("runCount").asLong() == 1 && s.get("successCount").asLong() == 1);
     assertThat(counted.get("failureCount").asLong()).isZero();
     JsonNode thread = json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId)).get("thread");
     assertThat(thread.get("status").asText()).isEqualTo("completed");

@@ -9,7 +9,10 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Reads Server-Sent Events frames ({@code id:}, {@code data:}) off a response's lines, as a client would. */
+/**
+ * Reads Server-Sent Events frames ({@code id:}, {@code data:}) off a response's lines, as a client
+ * would.
+ */
 final class SseFrames implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A stream that survives an api-server restart: the client is cut off after a few events of a
- * computer run, the api-server is replaced by a fresh one (no memory of the stream), and the
- * client reconnects with {@code Last-Event-ID}. What it receives in both parts is exactly what an
+ * computer run, the api-server is replaced by a fresh one (no memory of the stream), and the client
+ * reconnects with {@code Last-Event-ID}. What it receives in both parts is exactly what an
  * uninterrupted stream gives: nothing lost, nothing twice, the same ids.
  */
 class StreamResumeE2ETest {
@@ -35,9 +35,12 @@ class StreamResumeE2ETest {
   @Test
   void aStreamCutBeforeAnApiServerRestartResumesWithEveryRemainingEventOnce() {
     List<SseFrames.Frame> received = new ArrayList<>();
-    try (SseFrames stream = open(fixture.request(LocalModeFixture.ALICE_KEY, "/v1/threads")
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString("{\"task\": \"" + TASK + "\"}")))) {
+    try (SseFrames stream =
+        open(
+            fixture
+                .request(LocalModeFixture.ALICE_KEY, "/v1/threads")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"task\": \"" + TASK + "\"}")))) {
       received.addAll(stream.next(RECEIVED_BEFORE_THE_CUT));
     }
     assertThat(received).hasSize(RECEIVED_BEFORE_THE_CUT);
@@ -47,8 +50,12 @@ class StreamResumeE2ETest {
     fixture.local().restartApiServer();
 
     String path = "/v1/threads/" + threadId + "/stream";
-    try (SseFrames resumed = open(fixture.request(LocalModeFixture.ALICE_KEY, path)
-        .header("Last-Event-ID", received.getLast().id()).GET())) {
+    try (SseFrames resumed =
+        open(
+            fixture
+                .request(LocalModeFixture.ALICE_KEY, path)
+                .header("Last-Event-ID", received.getLast().id())
+                .GET())) {
       received.addAll(resumed.rest());
     }
     List<SseFrames.Frame> uninterrupted;
@@ -57,19 +64,24 @@ class StreamResumeE2ETest {
     }
 
     assertThat(received.getLast().type()).isEqualTo("stream.completed");
-    assertThat(received).extracting(SseFrames.Frame::type)
+    assertThat(received)
+        .extracting(SseFrames.Frame::type)
         .contains("computer.starting", "response.started", "response.completed");
-    assertThat(received.stream().filter(frame -> frame.type().equals("response.item.completed"))
-        .map(frame -> frame.json().path("item").path("tool").path("command").asText()))
+    assertThat(
+            received.stream()
+                .filter(frame -> frame.type().equals("response.item.completed"))
+                .map(frame -> frame.json().path("item").path("tool").path("command").asText()))
         .containsSubsequence("echo one", "echo two", "echo three");
-    // GET .../stream replays the run from its start: everything but thread.created, which the POST sent.
+    // GET .../stream replays the run from its start: everything but thread.created, which the POST
+    // sent.
     assertThat(describe(received.subList(1, received.size()))).isEqualTo(describe(uninterrupted));
   }
 
   private static SseFrames open(HttpRequest.Builder request) {
-    HttpResponse<java.util.stream.Stream<String>> response = fixture.send(
-        request.header("Accept", "text/event-stream").timeout(Duration.ofSeconds(90)).build(),
-        HttpResponse.BodyHandlers.ofLines());
+    HttpResponse<java.util.stream.Stream<String>> response =
+        fixture.send(
+            request.header("Accept", "text/event-stream").timeout(Duration.ofSeconds(90)).build(),
+            HttpResponse.BodyHandlers.ofLines());
     assertThat(response.statusCode()).isEqualTo(200);
     return new SseFrames(response.body());
   }

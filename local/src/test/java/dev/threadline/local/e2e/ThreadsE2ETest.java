@@ -31,16 +31,22 @@ class ThreadsE2ETest {
 
   @Test
   void aGreetingTakesTheDirectPathWithExactlyTheDirectSequence() {
-    try (SseStream stream = fixture.stream(ALICE_KEY, "/v1/threads",
-        "{\"messages\":[{\"role\":\"user\",\"content\":\"Hello!\"}]}")) {
+    try (SseStream stream =
+        fixture.stream(
+            ALICE_KEY,
+            "/v1/threads",
+            "{\"messages\":[{\"role\":\"user\",\"content\":\"Hello!\"}]}")) {
       HttpResponse<?> response = stream.response();
       assertThat(response.statusCode()).isEqualTo(200);
-      assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
+      assertThat(response.headers().firstValue("Content-Type"))
+          .hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
       assertThat(response.headers().firstValue("Cache-Control")).contains("no-cache");
       assertThat(response.headers().firstValue("X-Accel-Buffering")).contains("no");
 
       List<Frame> frames = stream.readAll();
-      assertThat(stream.types()).containsExactly("thread.created", "direct.response", "response.completed", "stream.completed");
+      assertThat(stream.types())
+          .containsExactly(
+              "thread.created", "direct.response", "response.completed", "stream.completed");
       assertThat(frames).allSatisfy(frame -> assertThat(frame.id()).isNotBlank());
       assertThat(frames.get(0).data().at("/thread/status").asText()).isEqualTo("running");
       assertThat(frames.get(1).data().path("message").asText()).isNotBlank();
@@ -51,8 +57,12 @@ class ThreadsE2ETest {
 
   @Test
   void streamFalseReturnsTheThreadAndExecutionThenMessagesAndCountersAgree() {
-    var done = fixture.post(ALICE_KEY, "/v1/threads",
-        "{\"messages\":[{\"role\":\"user\",\"content\":\"What is 2 + 3 * 4?\"}],\"stream\":false}");
+    var done =
+        fixture.post(
+            ALICE_KEY,
+            "/v1/threads",
+            "{\"messages\":[{\"role\":\"user\",\"content\":\"What is 2 + 3 *"
+                + " 4?\"}],\"stream\":false}");
     assertThat(done.statusCode()).as(done.body()).isIn(200, 201);
     JsonNode body = json(done.body());
     assertThat(body.at("/thread/status").asText()).isEqualTo("completed");
@@ -61,49 +71,79 @@ class ThreadsE2ETest {
     assertThat(body.at("/execution/usage/outputTokens").asLong()).isPositive();
 
     String threadId = body.at("/thread/id").asText();
-    JsonNode messages = json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId + "/messages").body());
+    JsonNode messages =
+        json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId + "/messages").body());
     assertThat(messages.path("total_count").asInt()).isEqualTo(2);
     assertThat(messages.at("/data/0/role").asText()).isEqualTo("user");
     assertThat(messages.at("/data/1/role").asText()).isEqualTo("assistant");
     assertThat(messages.at("/data/1/outputTokens").asLong()).isPositive();
 
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-      JsonNode thread = json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId).body()).path("thread");
-      assertThat(thread.path("messageCount").asInt()).isEqualTo(2);
-      assertThat(thread.path("outputTokens").asLong()).isEqualTo(messages.at("/data/1/outputTokens").asLong());
-    });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> {
+          JsonNode thread =
+              json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId).body()).path("thread");
+          assertThat(thread.path("messageCount").asInt()).isEqualTo(2);
+          assertThat(thread.path("outputTokens").asLong())
+              .isEqualTo(messages.at("/data/1/outputTokens").asLong());
+        });
   }
 
   @Test
   void aTaskWithCommandsRunsOnTheComputerAndAFollowUpSeesItsFiles() {
     String threadId;
-    try (SseStream stream = fixture.stream(ALICE_KEY, "/v1/threads",
-        "{\"messages\":[{\"role\":\"user\",\"content\":\"Run `echo hello > a.txt` and `cat a.txt`\"}]}")) {
+    try (SseStream stream =
+        fixture.stream(
+            ALICE_KEY,
+            "/v1/threads",
+            "{\"messages\":[{\"role\":\"user\",\"content\":\"Run `echo hello > a.txt` and `cat"
+                + " a.txt`\"}]}")) {
       List<Frame> frames = stream.readAll();
       List<String> types = stream.types();
-      assertThat(types.subList(0, 4)).containsExactly(
-          "thread.created", "computer.starting", "response.item.completed", "response.started");
+      assertThat(types.subList(0, 4))
+          .containsExactly(
+              "thread.created", "computer.starting", "response.item.completed", "response.started");
       assertThat(frames.get(2).data().at("/item/type").asText()).isEqualTo("planning");
-      assertThat(frames.get(3).data().at("/response/execution_mode").asText()).isEqualTo("containerized");
-      assertThat(types.subList(types.size() - 2, types.size())).containsExactly("response.completed", "stream.completed");
-      List<JsonNode> toolCalls = frames.stream().map(Frame::data)
-          .filter(data -> data.at("/item/type").asText().equals("tool_call")).toList();
+      assertThat(frames.get(3).data().at("/response/execution_mode").asText())
+          .isEqualTo("containerized");
+      assertThat(types.subList(types.size() - 2, types.size()))
+          .containsExactly("response.completed", "stream.completed");
+      List<JsonNode> toolCalls =
+          frames.stream()
+              .map(Frame::data)
+              .filter(data -> data.at("/item/type").asText().equals("tool_call"))
+              .toList();
       assertThat(toolCalls).hasSize(2);
-      assertThat(toolCalls.get(0).at("/item/tool/command").asText()).isEqualTo("echo hello > a.txt");
+      assertThat(toolCalls.get(0).at("/item/tool/command").asText())
+          .isEqualTo("echo hello > a.txt");
       assertThat(toolCalls.get(0).at("/item/tool/exit_code").asInt()).isZero();
       assertThat(toolCalls.get(1).at("/item/tool/command").asText()).isEqualTo("cat a.txt");
       assertThat(toolCalls.get(1).at("/item/tool/output").asText()).contains("hello");
       threadId = frames.get(0).data().at("/thread/id").asText();
     }
 
-    var followUp = fixture.post(ALICE_KEY, "/v1/threads/" + threadId + "/messages",
-        "{\"content\":\"Run `cat a.txt`\",\"stream\":false}");
+    var followUp =
+        fixture.post(
+            ALICE_KEY,
+            "/v1/threads/" + threadId + "/messages",
+            "{\"content\":\"Run `cat a.txt`\",\"stream\":false}");
     assertThat(followUp.statusCode()).as(followUp.body()).isIn(200, 201);
     assertThat(json(followUp.body()).at("/execution/response").asText()).contains("hello");
 
-    await().atMost(Duration.ofSeconds(10)).until(() -> fixture.local().client().pods().inNamespace("alice")
-        .withLabel("threadline.dev/thread", threadId.replaceFirst("_", "-")).list().getItems().isEmpty());
-    JsonNode diffs = json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId + "/diffs").body()).path("diffs");
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() ->
+            fixture
+                .local()
+                .client()
+                .pods()
+                .inNamespace("alice")
+                .withLabel("threadline.dev/thread", threadId.replaceFirst("_", "-"))
+                .list()
+                .getItems()
+                .isEmpty());
+    JsonNode diffs =
+        json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId + "/diffs").body()).path("diffs");
     assertThat(diffs.findValuesAsText("path")).contains("a.txt");
     JsonNode logs = json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId + "/logs").body());
     assertThat(logs.path("logs").findValuesAsText("eventType")).contains("tool_call");
@@ -112,13 +152,18 @@ class ThreadsE2ETest {
 
   @Test
   void aBusyThreadAnswers409AndCancelEndsTheRunWithinSeconds() {
-    try (SseStream stream = fixture.stream(ALICE_KEY, "/v1/threads",
-        "{\"messages\":[{\"role\":\"user\",\"content\":\"Run `sleep 30`\"}]}")) {
+    try (SseStream stream =
+        fixture.stream(
+            ALICE_KEY,
+            "/v1/threads",
+            "{\"messages\":[{\"role\":\"user\",\"content\":\"Run `sleep 30`\"}]}")) {
       Frame started = stream.readUntil(frame -> frame.type().equals("response.started"));
       assertThat(started).isNotNull();
       String threadId = stream.frames().get(0).data().at("/thread/id").asText();
 
-      var busy = fixture.post(ALICE_KEY, "/v1/threads/" + threadId + "/messages", "{\"content\":\"Hello\"}");
+      var busy =
+          fixture.post(
+              ALICE_KEY, "/v1/threads/" + threadId + "/messages", "{\"content\":\"Hello\"}");
       assertThat(busy.statusCode()).isEqualTo(409);
       assertThat(json(busy.body()).path("error").asText()).isEqualTo("Conflict");
 
@@ -129,8 +174,14 @@ class ThreadsE2ETest {
       assertThat(Duration.between(cancelledAt, Instant.now())).isLessThan(Duration.ofSeconds(15));
       assertThat(stream.types()).contains("response.failed").endsWith("stream.completed");
       assertThat(rest).isNotEmpty();
-      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
-          json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId).body()).at("/thread/status").asText()).isEqualTo("cancelled"));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(() ->
+              assertThat(
+                      json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId).body())
+                          .at("/thread/status")
+                          .asText())
+                  .isEqualTo("cancelled"));
     }
   }
 

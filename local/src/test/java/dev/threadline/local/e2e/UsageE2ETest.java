@@ -34,23 +34,39 @@ class UsageE2ETest {
 
   @Test
   void aFinishedRunIsCountedAndASpentAllowanceRefusesTheNextExecution() throws Exception {
-    var done = fixture.post(ALICE_KEY, "/v1/threads", "{\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}],\"stream\":false}");
+    var done =
+        fixture.post(
+            ALICE_KEY,
+            "/v1/threads",
+            "{\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}],\"stream\":false}");
     assertThat(done.statusCode()).isEqualTo(201);
 
-    JsonNode usage = await().atMost(Duration.ofSeconds(20))
-        .until(() -> JSON.readTree(fixture.get(ALICE_KEY, "/v1/usage").body()), body -> body.path("runs").asLong() == 1);
+    JsonNode usage =
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () -> JSON.readTree(fixture.get(ALICE_KEY, "/v1/usage").body()),
+                body -> body.path("runs").asLong() == 1);
     assertThat(usage.path("userId").asText()).isEqualTo("alice");
     assertThat(usage.path("tier").asText()).isEqualTo("free");
     assertThat(usage.path("inputTokens").asLong()).isPositive();
     assertThat(usage.path("allowance").asDouble()).isEqualTo(10.0);
 
-    fixture.local().client().namespaces().withName(fixture.local().namespaces().get("alice"))
+    fixture
+        .local()
+        .client()
+        .namespaces()
+        .withName(fixture.local().namespaces().get("alice"))
         .edit(namespace -> {
           namespace.getMetadata().getAnnotations().put(UsagePlans.ALLOWANCE_ANNOTATION, "0");
           return namespace;
         });
-    var refused = await().atMost(Duration.ofSeconds(10)).until(
-        () -> fixture.post(ALICE_KEY, "/v1/threads", "{\"task\":\"hello again\"}"), response -> response.statusCode() == 402);
+    var refused =
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(
+                () -> fixture.post(ALICE_KEY, "/v1/threads", "{\"task\":\"hello again\"}"),
+                response -> response.statusCode() == 402);
     JsonNode body = JSON.readTree(refused.body());
     assertThat(body.path("error").asText()).isEqualTo("Payment Required");
     assertThat(body.path("message").asText()).isEqualTo("monthly usage allowance exhausted");
@@ -59,6 +75,10 @@ class UsageE2ETest {
     assertThat(body.path("usage").has("used")).isTrue();
     assertThat(body.size()).isEqualTo(3);
 
-    assertThat(fixture.post(BOB_KEY, "/v1/threads", "{\"task\":\"hello\",\"stream\":false}").statusCode()).isEqualTo(201);
+    assertThat(
+            fixture
+                .post(BOB_KEY, "/v1/threads", "{\"task\":\"hello\",\"stream\":false}")
+                .statusCode())
+        .isEqualTo(201);
   }
 }

@@ -20,7 +20,8 @@ final class WebhookReceiver implements AutoCloseable {
 
   private final HttpServer server;
   private final List<Received> received = new CopyOnWriteArrayList<>();
-  private final Map<String, Deque<Integer>> statuses = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, Deque<Integer>> statuses =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   private WebhookReceiver(HttpServer server) {
     this.server = server;
@@ -28,22 +29,28 @@ final class WebhookReceiver implements AutoCloseable {
 
   static WebhookReceiver start() {
     try {
-      HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+      HttpServer server =
+          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
       WebhookReceiver receiver = new WebhookReceiver(server);
-      server.createContext("/", exchange -> {
-        try (InputStream in = exchange.getRequestBody()) {
-          String path = exchange.getRequestURI().getPath();
-          receiver.received.add(new Received(path, exchange.getRequestHeaders().getFirst("webhook-id"),
-              exchange.getRequestHeaders().getFirst("webhook-timestamp"),
-              exchange.getRequestHeaders().getFirst("webhook-signature"),
-              new String(in.readAllBytes(), StandardCharsets.UTF_8)));
-          Deque<Integer> scripted = receiver.statuses.get(path);
-          Integer status = scripted == null ? null : scripted.pollFirst();
-          exchange.sendResponseHeaders(status == null ? 204 : status, -1);
-        } finally {
-          exchange.close();
-        }
-      });
+      server.createContext(
+          "/",
+          exchange -> {
+            try (InputStream in = exchange.getRequestBody()) {
+              String path = exchange.getRequestURI().getPath();
+              receiver.received.add(
+                  new Received(
+                      path,
+                      exchange.getRequestHeaders().getFirst("webhook-id"),
+                      exchange.getRequestHeaders().getFirst("webhook-timestamp"),
+                      exchange.getRequestHeaders().getFirst("webhook-signature"),
+                      new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+              Deque<Integer> scripted = receiver.statuses.get(path);
+              Integer status = scripted == null ? null : scripted.pollFirst();
+              exchange.sendResponseHeaders(status == null ? 204 : status, -1);
+            } finally {
+              exchange.close();
+            }
+          });
       server.start();
       return receiver;
     } catch (IOException e) {

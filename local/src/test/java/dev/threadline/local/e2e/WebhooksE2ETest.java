@@ -28,15 +28,17 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Webhooks end to end in local mode: configured over REST and with kubectl-style manifests, fired by
- * a finished run and a finished build, signed as Standard Webhooks says (checked here with the
+ * Webhooks end to end in local mode: configured over REST and with kubectl-style manifests, fired
+ * by a finished run and a finished build, signed as Standard Webhooks says (checked here with the
  * algorithm written out, not with the service's signer), retried after a 500, recorded per user.
  */
 class WebhooksE2ETest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration WAIT = Duration.ofSeconds(60);
-  private static final String SECRET = "whsec_" + Base64.getEncoder().encodeToString(
-      "a-receivers-own-32-byte-key-0001".getBytes(StandardCharsets.UTF_8));
+  private static final String SECRET =
+      "whsec_"
+          + Base64.getEncoder()
+              .encodeToString("a-receivers-own-32-byte-key-0001".getBytes(StandardCharsets.UTF_8));
 
   private static LocalModeFixture fixture;
   private static WebhookReceiver receiver;
@@ -44,8 +46,14 @@ class WebhooksE2ETest {
   @BeforeAll
   static void start() {
     receiver = WebhookReceiver.start();
-    fixture = LocalModeFixture.start(settings -> settings.withWebhooks(
-        settings.webhooks().withRetries(new RetrySchedule(List.of(Duration.ofMillis(200), Duration.ofMillis(200))))));
+    fixture =
+        LocalModeFixture.start(settings ->
+            settings.withWebhooks(
+                settings
+                    .webhooks()
+                    .withRetries(
+                        new RetrySchedule(
+                            List.of(Duration.ofMillis(200), Duration.ofMillis(200))))));
   }
 
   @AfterAll
@@ -57,54 +65,85 @@ class WebhooksE2ETest {
   @Test
   void aFinishedRunIsAnnouncedSignedAndRetriedAfterA500() throws Exception {
     receiver.answer("/runs", 500);
-    var agent = fixture.post(ALICE_KEY, "/v1/agents", """
-        {"name": "notifier", "model": "scripted-1",
-         "webhooks": [{"url": "%s", "events": ["run.completed", "run.failed"], "secret": "%s"}]}"""
-        .formatted(receiver.url("/runs"), SECRET));
+    var agent =
+        fixture.post(
+            ALICE_KEY,
+            "/v1/agents",
+            """
+            {"name": "notifier", "model": "scripted-1",
+             "webhooks": [{"url": "%s", "events": ["run.completed", "run.failed"], "secret": "%s"}]}\
+            """
+                .formatted(receiver.url("/runs"), SECRET));
     assertThat(agent.statusCode()).as(agent.body()).isEqualTo(201);
     assertThat(agent.body()).as("a secret the client gave is never echoed").doesNotContain(SECRET);
-    String agentId = json(agent.body()).at("/agent/id").asText(json(agent.body()).path("id").asText());
+    String agentId =
+        json(agent.body()).at("/agent/id").asText(json(agent.body()).path("id").asText());
 
-    var thread = fixture.post(ALICE_KEY, "/v1/threads",
-        "{\"task\": \"Hello!\", \"agentId\": \"" + agentId + "\", \"stream\": false}");
+    var thread =
+        fixture.post(
+            ALICE_KEY,
+            "/v1/threads",
+            "{\"task\": \"Hello!\", \"agentId\": \"" + agentId + "\", \"stream\": false}");
     assertThat(thread.statusCode()).as(thread.body()).isEqualTo(201);
     String threadId = json(thread.body()).at("/thread/id").asText();
 
-    List<Received> attempts = await().atMost(WAIT).until(() -> receiver.receivedAt("/runs"), list -> list.size() >= 2);
-    assertThat(attempts).extracting(Received::id).as("one message id on every attempt").containsOnly(attempts.get(0).id());
+    List<Received> attempts =
+        await().atMost(WAIT).until(() -> receiver.receivedAt("/runs"), list -> list.size() >= 2);
+    assertThat(attempts)
+        .extracting(Received::id)
+        .as("one message id on every attempt")
+        .containsOnly(attempts.get(0).id());
     Received delivered = attempts.get(1);
     assertThat(delivered.signature()).isEqualTo(expectedSignature(SECRET, delivered));
-    assertThat(Math.abs(Instant.now().getEpochSecond() - Long.parseLong(delivered.timestamp()))).isLessThan(300);
+    assertThat(Math.abs(Instant.now().getEpochSecond() - Long.parseLong(delivered.timestamp())))
+        .isLessThan(300);
     JsonNode body = json(delivered.body());
     assertThat(body.path("type").asText()).isEqualTo("run.completed");
     assertThat(body.at("/data/threadId").asText()).isEqualTo(threadId);
     assertThat(body.at("/data/agentId").asText()).isEqualTo(agentId);
     assertThat(body.at("/data/status").asText()).isEqualTo("completed");
 
-    JsonNode record = await().atMost(WAIT).until(() -> delivery(ALICE_KEY, delivered.id()),
-        found -> found != null && "delivered".equals(found.path("state").asText()));
+    JsonNode record =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> delivery(ALICE_KEY, delivered.id()),
+                found -> found != null && "delivered".equals(found.path("state").asText()));
     assertThat(record.path("attempts").asInt()).isEqualTo(2);
     assertThat(record.path("lastStatusCode").asInt()).isEqualTo(204);
     assertThat(record.toString()).doesNotContain(SECRET);
 
-    assertThat(fixture.get(BOB_KEY, "/v1/webhooks/deliveries/" + delivered.id()).statusCode()).isEqualTo(404);
+    assertThat(fixture.get(BOB_KEY, "/v1/webhooks/deliveries/" + delivered.id()).statusCode())
+        .isEqualTo(404);
     assertThat(json(fixture.get(BOB_KEY, "/v1/webhooks/deliveries").body()).path("data")).isEmpty();
   }
 
   @Test
   void aBuildIsAnnouncedWithTheSecretTheServiceGenerated() throws Exception {
-    var created = fixture.post(ALICE_KEY, "/environments", """
-        {"name": "hooked", "webhooks": [{"url": "%s", "events": ["build.ready", "build.failed"]}]}"""
-        .formatted(receiver.url("/builds")));
+    var created =
+        fixture.post(
+            ALICE_KEY,
+            "/environments",
+            """
+            {"name": "hooked", "webhooks": [{"url": "%s", "events": ["build.ready", "build.failed"]}]}\
+            """
+                .formatted(receiver.url("/builds")));
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     String generated = created.body().replaceAll("(?s).*\"secret\":\"(whsec_[^\"]+)\".*", "$1");
     assertThat(generated).as("the generated secret, shown once").startsWith("whsec_");
     String environmentId = created.body().replaceAll("(?s).*?\"id\":\"(env_[^\"]+)\".*", "$1");
-    assertThat(fixture.get(ALICE_KEY, "/environments/" + environmentId).body()).doesNotContain(generated);
+    assertThat(fixture.get(ALICE_KEY, "/environments/" + environmentId).body())
+        .doesNotContain(generated);
 
-    assertThat(fixture.post(ALICE_KEY, "/environments/" + environmentId + "/build", "").statusCode()).isEqualTo(202);
+    assertThat(
+            fixture.post(ALICE_KEY, "/environments/" + environmentId + "/build", "").statusCode())
+        .isEqualTo(202);
 
-    Received announced = await().atMost(WAIT).until(() -> receiver.receivedAt("/builds"), list -> !list.isEmpty()).get(0);
+    Received announced =
+        await()
+            .atMost(WAIT)
+            .until(() -> receiver.receivedAt("/builds"), list -> !list.isEmpty())
+            .get(0);
     assertThat(announced.signature()).isEqualTo(expectedSignature(generated, announced));
     JsonNode body = json(announced.body());
     assertThat(body.path("type").asText()).isEqualTo("build.ready");
@@ -115,21 +154,40 @@ class WebhooksE2ETest {
   @Test
   void aWebhookDeclaredInAManifestReferencesTheUsersOwnSecret() throws Exception {
     var client = fixture.local().client();
-    client.resource(new SecretBuilder().withMetadata(new ObjectMetaBuilder().withName("ci-signing").withNamespace("alice")
-        .build()).addToStringData("secret", SECRET).build()).create();
+    client
+        .resource(
+            new SecretBuilder()
+                .withMetadata(
+                    new ObjectMetaBuilder().withName("ci-signing").withNamespace("alice").build())
+                .addToStringData("secret", SECRET)
+                .build())
+        .create();
     Agent agent = new Agent();
-    agent.setMetadata(new ObjectMetaBuilder().withName("agent-gitops").withNamespace("alice").build());
+    agent.setMetadata(
+        new ObjectMetaBuilder().withName("agent-gitops").withNamespace("alice").build());
     AgentSpec spec = new AgentSpec();
     spec.setModel("scripted-1");
-    spec.setWebhooks(List.of(new WebhookEndpoint(receiver.url("/gitops"), List.of(WebhookEvent.RUN_COMPLETED),
-        new SecretKeyReference("ci-signing", "secret"))));
+    spec.setWebhooks(
+        List.of(
+            new WebhookEndpoint(
+                receiver.url("/gitops"),
+                List.of(WebhookEvent.RUN_COMPLETED),
+                new SecretKeyReference("ci-signing", "secret"))));
     agent.setSpec(spec);
     client.resource(agent).create();
 
-    var thread = fixture.post(ALICE_KEY, "/v1/threads", "{\"task\": \"Hello!\", \"agentId\": \"agent_gitops\", \"stream\": false}");
+    var thread =
+        fixture.post(
+            ALICE_KEY,
+            "/v1/threads",
+            "{\"task\": \"Hello!\", \"agentId\": \"agent_gitops\", \"stream\": false}");
     assertThat(thread.statusCode()).as(thread.body()).isEqualTo(201);
 
-    Received announced = await().atMost(WAIT).until(() -> receiver.receivedAt("/gitops"), list -> !list.isEmpty()).get(0);
+    Received announced =
+        await()
+            .atMost(WAIT)
+            .until(() -> receiver.receivedAt("/gitops"), list -> !list.isEmpty())
+            .get(0);
     assertThat(announced.signature()).isEqualTo(expectedSignature(SECRET, announced));
     assertThat(json(announced.body()).path("type").asText()).isEqualTo("run.completed");
   }
@@ -142,9 +200,13 @@ class WebhooksE2ETest {
   /** Standard Webhooks: v1,base64(HMAC-SHA256(base64-decoded key, "id.timestamp.body")). */
   private static String expectedSignature(String secret, Received received) throws Exception {
     Mac mac = Mac.getInstance("HmacSHA256");
-    mac.init(new SecretKeySpec(Base64.getDecoder().decode(secret.substring("whsec_".length())), "HmacSHA256"));
-    byte[] digest = mac.doFinal((received.id() + "." + received.timestamp() + "." + received.body())
-        .getBytes(StandardCharsets.UTF_8));
+    mac.init(
+        new SecretKeySpec(
+            Base64.getDecoder().decode(secret.substring("whsec_".length())), "HmacSHA256"));
+    byte[] digest =
+        mac.doFinal(
+            (received.id() + "." + received.timestamp() + "." + received.body())
+                .getBytes(StandardCharsets.UTF_8));
     return "v1," + Base64.getEncoder().encodeToString(digest);
   }
 

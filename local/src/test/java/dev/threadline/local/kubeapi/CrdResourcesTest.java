@@ -21,10 +21,12 @@ class CrdResourcesTest {
   void findsTheCommittedThreadlineCrdsOnTheClasspath() {
     List<URL> crds = CrdResources.threadlineCrds(getClass().getClassLoader());
 
-    assertThat(crds).extracting(URL::getPath)
+    assertThat(crds)
+        .extracting(URL::getPath)
         .anyMatch(p -> p.endsWith("environments.threadline.dev.yaml"))
         .anyMatch(p -> p.endsWith("agents.threadline.dev.yaml"))
-        .allMatch(p -> p.contains("/META-INF/threadline/crds/") && p.endsWith(".threadline.dev.yaml"));
+        .allMatch(
+            p -> p.contains("/META-INF/threadline/crds/") && p.endsWith(".threadline.dev.yaml"));
   }
 
   @Test
@@ -43,8 +45,12 @@ class CrdResourcesTest {
     try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
       List<URL> crds = CrdResources.threadlineCrds(loader);
 
-      assertThat(crds).extracting(URL::toString).singleElement().asString()
-          .startsWith("jar:file:").endsWith("crds.jar!/META-INF/threadline/crds/things.threadline.dev.yaml");
+      assertThat(crds)
+          .extracting(URL::toString)
+          .singleElement()
+          .asString()
+          .startsWith("jar:file:")
+          .endsWith("crds.jar!/META-INF/threadline/crds/things.threadline.dev.yaml");
     }
   }
 

@@ -9,16 +9,42 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DiscoveryDocumentsTest {
-  private static final CustomResourceDefinition WIDGETS = new CustomResourceDefinitionBuilder()
-      .withNewMetadata().withName("widgets.example.dev").endMetadata()
-      .withNewSpec().withGroup("example.dev").withScope("Cluster")
-      .withNewNames().withKind("Widget").withPlural("widgets").withSingular("widget")
-      .withShortNames("wd").withCategories("threadline").endNames()
-      .addNewVersion().withName("v1beta1").withServed(true).withStorage(false).endVersion()
-      .addNewVersion().withName("v1").withServed(true).withStorage(true)
-      .withNewSubresources().withNewStatus().endStatus().endSubresources().endVersion()
-      .addNewVersion().withName("v0").withServed(false).withStorage(false).endVersion()
-      .endSpec().build();
+  private static final CustomResourceDefinition WIDGETS =
+      new CustomResourceDefinitionBuilder()
+          .withNewMetadata()
+          .withName("widgets.example.dev")
+          .endMetadata()
+          .withNewSpec()
+          .withGroup("example.dev")
+          .withScope("Cluster")
+          .withNewNames()
+          .withKind("Widget")
+          .withPlural("widgets")
+          .withSingular("widget")
+          .withShortNames("wd")
+          .withCategories("threadline")
+          .endNames()
+          .addNewVersion()
+          .withName("v1beta1")
+          .withServed(true)
+          .withStorage(false)
+          .endVersion()
+          .addNewVersion()
+          .withName("v1")
+          .withServed(true)
+          .withStorage(true)
+          .withNewSubresources()
+          .withNewStatus()
+          .endStatus()
+          .endSubresources()
+          .endVersion()
+          .addNewVersion()
+          .withName("v0")
+          .withServed(false)
+          .withStorage(false)
+          .endVersion()
+          .endSpec()
+          .build();
   private static final ResourceCatalog CATALOG = ResourceCatalog.of(List.of(WIDGETS));
 
   @Test
@@ -32,14 +58,18 @@ class DiscoveryDocumentsTest {
 
   @Test
   void aCrdResourceCarriesNamesCategoriesAndItsStatusSubresource() {
-    JsonNode resources = DiscoveryDocuments.resourceList(CATALOG, "example.dev", "v1").orElseThrow().path("resources");
+    JsonNode resources =
+        DiscoveryDocuments.resourceList(CATALOG, "example.dev", "v1")
+            .orElseThrow()
+            .path("resources");
 
     assertThat(resources.findValuesAsText("name")).containsExactly("widgets", "widgets/status");
     JsonNode widgets = resources.get(0);
     assertThat(widgets.path("namespaced").asBoolean()).isFalse();
     assertThat(widgets.path("shortNames").toString()).isEqualTo("[\"wd\"]");
     assertThat(widgets.path("categories").toString()).isEqualTo("[\"threadline\"]");
-    assertThat(resources.get(1).path("verbs").toString()).isEqualTo("[\"get\",\"patch\",\"update\"]");
+    assertThat(resources.get(1).path("verbs").toString())
+        .isEqualTo("[\"get\",\"patch\",\"update\"]");
   }
 
   @Test

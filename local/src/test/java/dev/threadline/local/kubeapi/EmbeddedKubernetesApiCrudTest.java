@@ -32,7 +32,8 @@ import org.junit.jupiter.api.TestInstance;
 /** The store behind the embedded API behaves like an API server for reads and writes. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EmbeddedKubernetesApiCrudTest {
-  private static final String ENVIRONMENTS = "/apis/threadline.dev/v1alpha1/namespaces/default/environments";
+  private static final String ENVIRONMENTS =
+      "/apis/threadline.dev/v1alpha1/namespaces/default/environments";
 
   private EmbeddedKubernetesApi api;
   private KubernetesClient client;
@@ -60,62 +61,94 @@ class EmbeddedKubernetesApiCrudTest {
 
     assertThat(names).contains("environments.threadline.dev", "agents.threadline.dev");
     CustomResourceDefinition crd =
-        client.apiextensions().v1().customResourceDefinitions().withName("environments.threadline.dev").get();
-    assertThat(crd.getStatus().getConditions()).anySatisfy(c -> {
-      assertThat(c.getType()).isEqualTo("Established");
-      assertThat(c.getStatus()).isEqualTo("True");
-    });
+        client
+            .apiextensions()
+            .v1()
+            .customResourceDefinitions()
+            .withName("environments.threadline.dev")
+            .get();
+    assertThat(crd.getStatus().getConditions())
+        .anySatisfy(c -> {
+          assertThat(c.getType()).isEqualTo("Established");
+          assertThat(c.getStatus()).isEqualTo("True");
+        });
   }
 
   @Test
   void aSecretsStringDataIsFoldedIntoDataAndNeverStored() {
-    Secret created = client.secrets().inNamespace("default").resource(new SecretBuilder()
-        .withNewMetadata().withName("string-data").endMetadata()
-        .addToData("kept", "a2VwdA==").addToData("replaced", "b2xk")
-        .addToStringData("replaced", "new").addToStringData("added", "plain text").build()).create();
+    Secret created =
+        client
+            .secrets()
+            .inNamespace("default")
+            .resource(
+                new SecretBuilder()
+                    .withNewMetadata()
+                    .withName("string-data")
+                    .endMetadata()
+                    .addToData("kept", "a2VwdA==")
+                    .addToData("replaced", "b2xk")
+                    .addToStringData("replaced", "new")
+                    .addToStringData("added", "plain text")
+                    .build())
+            .create();
 
-    for (Secret secret : List.of(created, client.secrets().inNamespace("default").withName("string-data").get())) {
+    for (Secret secret :
+        List.of(created, client.secrets().inNamespace("default").withName("string-data").get())) {
       assertThat(secret.getStringData()).isNullOrEmpty();
-      assertThat(secret.getData()).containsOnly(Map.entry("kept", "a2VwdA=="), Map.entry("replaced", "bmV3"),
-          Map.entry("added", "cGxhaW4gdGV4dA=="));
+      assertThat(secret.getData())
+          .containsOnly(
+              Map.entry("kept", "a2VwdA=="),
+              Map.entry("replaced", "bmV3"),
+              Map.entry("added", "cGxhaW4gdGV4dA=="));
     }
   }
 
   @Test
   void statusSubresourceKeepsSpecAndStatusWritesApart() {
-    Environment created = client.resources(Environment.class).resource(environment("status-split")).create();
+    Environment created =
+        client.resources(Environment.class).resource(environment("status-split")).create();
     assertThat(created.getMetadata().getGeneration()).isEqualTo(1L);
     assertThat(created.getStatus()).as("status is not writable on create").isNull();
 
     Environment withStatus = created;
     withStatus.setStatus(new EnvironmentStatus());
     withStatus.getStatus().setImageTag("img:1");
-    Environment afterStatus = client.resources(Environment.class).resource(withStatus).updateStatus();
+    Environment afterStatus =
+        client.resources(Environment.class).resource(withStatus).updateStatus();
     assertThat(afterStatus.getStatus().getImageTag()).isEqualTo("img:1");
-    assertThat(afterStatus.getMetadata().getGeneration()).as("status writes keep the generation").isEqualTo(1L);
+    assertThat(afterStatus.getMetadata().getGeneration())
+        .as("status writes keep the generation")
+        .isEqualTo(1L);
 
     afterStatus.getSpec().setDisplayName("Renamed");
     afterStatus.getStatus().setImageTag("sneaky");
     Environment afterSpec = client.resources(Environment.class).resource(afterStatus).update();
     assertThat(afterSpec.getSpec().getDisplayName()).isEqualTo("Renamed");
-    assertThat(afterSpec.getStatus().getImageTag()).as("a main-resource write ignores status").isEqualTo("img:1");
-    assertThat(afterSpec.getMetadata().getGeneration()).as("a spec change bumps the generation").isEqualTo(2L);
+    assertThat(afterSpec.getStatus().getImageTag())
+        .as("a main-resource write ignores status")
+        .isEqualTo("img:1");
+    assertThat(afterSpec.getMetadata().getGeneration())
+        .as("a spec change bumps the generation")
+        .isEqualTo(2L);
   }
 
   @Test
   void staleResourceVersionIsAConflictOnMainResourceAndStatus() {
-    Environment created = client.resources(Environment.class).resource(environment("locking")).create();
+    Environment created =
+        client.resources(Environment.class).resource(environment("locking")).create();
     Environment stale = client.resources(Environment.class).withName("locking").get();
     created.getSpec().setDisplayName("First");
     client.resources(Environment.class).resource(created).update();
 
     stale.getSpec().setDisplayName("Second");
     assertThatThrownBy(() -> client.resources(Environment.class).resource(stale).update())
-        .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
 
     stale.setStatus(new EnvironmentStatus());
     assertThatThrownBy(() -> client.resources(Environment.class).resource(stale).updateStatus())
-        .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
   }
 
   @Test
@@ -150,7 +183,9 @@ class EmbeddedKubernetesApiCrudTest {
     GenericKubernetesResource stored = environments().withName("merge").get();
     JsonNode node = Json.MAPPER.valueToTree(stored);
     assertThat(node.at("/status/conditions")).as("conditions do not grow").hasSize(1);
-    assertThat(node.at("/spec/packages/system").toString()).as("a list is replaced").isEqualTo("[\"curl\"]");
+    assertThat(node.at("/spec/packages/system").toString())
+        .as("a list is replaced")
+        .isEqualTo("[\"curl\"]");
     assertThat(node.at("/spec").has("description")).as("null removes the key").isFalse();
     assertThat(node.at("/spec/displayName").asText()).isEqualTo("Demo");
   }
@@ -174,12 +209,22 @@ class EmbeddedKubernetesApiCrudTest {
   void fabric8PatchesWork() {
     client.configMaps().resource(configMap("patched", Map.of("a", "1", "b", "2"))).create();
 
-    client.configMaps().withName("patched")
-        .patch(PatchContext.of(PatchType.JSON), "[{\"op\":\"replace\",\"path\":\"/data/a\",\"value\":\"10\"}]");
-    client.configMaps().withName("patched")
+    client
+        .configMaps()
+        .withName("patched")
+        .patch(
+            PatchContext.of(PatchType.JSON),
+            "[{\"op\":\"replace\",\"path\":\"/data/a\",\"value\":\"10\"}]");
+    client
+        .configMaps()
+        .withName("patched")
         .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), "{\"data\":{\"b\":null,\"c\":\"3\"}}");
-    ConfigMap stored = client.configMaps().withName("patched")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"x\":\"y\"}}}");
+    ConfigMap stored =
+        client
+            .configMaps()
+            .withName("patched")
+            .patch(
+                PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"x\":\"y\"}}}");
 
     assertThat(stored.getData()).containsExactlyInAnyOrderEntriesOf(Map.of("a", "10", "c", "3"));
     assertThat(stored.getMetadata().getLabels()).containsEntry("x", "y");
@@ -197,7 +242,8 @@ class EmbeddedKubernetesApiCrudTest {
             "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ssa}\ndata: {a: '2'}\n");
 
     assertThat(response.statusCode()).isEqualTo(415);
-    assertThat(Json.parse(response.body()).path("message").asText()).contains("server-side apply is not supported");
+    assertThat(Json.parse(response.body()).path("message").asText())
+        .contains("server-side apply is not supported");
   }
 
   @Test
@@ -210,9 +256,12 @@ class EmbeddedKubernetesApiCrudTest {
 
     Environment terminating = client.resources(Environment.class).withName("finalized").get();
     assertThat(terminating).isNotNull();
-    assertThat(Instant.parse(terminating.getMetadata().getDeletionTimestamp())).isBefore(Instant.now().plusSeconds(1));
+    assertThat(Instant.parse(terminating.getMetadata().getDeletionTimestamp()))
+        .isBefore(Instant.now().plusSeconds(1));
 
-    client.resources(Environment.class).withName("finalized")
+    client
+        .resources(Environment.class)
+        .withName("finalized")
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
     assertThat(client.resources(Environment.class).withName("finalized").get()).isNull();
   }
@@ -221,9 +270,16 @@ class EmbeddedKubernetesApiCrudTest {
   void dependentsGoWithTheirOwner() {
     Environment owner = client.resources(Environment.class).resource(environment("owner")).create();
     ConfigMap dependent = configMap("owned", Map.of("Dockerfile", "FROM x"));
-    dependent.getMetadata().setOwnerReferences(List.of(new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
-        .withApiVersion("threadline.dev/v1alpha1").withKind("Environment").withName("owner")
-        .withUid(owner.getMetadata().getUid()).build()));
+    dependent
+        .getMetadata()
+        .setOwnerReferences(
+            List.of(
+                new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
+                    .withApiVersion("threadline.dev/v1alpha1")
+                    .withKind("Environment")
+                    .withName("owner")
+                    .withUid(owner.getMetadata().getUid())
+                    .build()));
     client.configMaps().resource(dependent).create();
 
     client.resources(Environment.class).withName("owner").delete();
@@ -233,8 +289,15 @@ class EmbeddedKubernetesApiCrudTest {
 
   @Test
   void aDeletedNamespaceTakesItsObjectsAlong() {
-    client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
-        .withNewMetadata().withName("user-1").endMetadata().build()).create();
+    client
+        .namespaces()
+        .resource(
+            new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                .withNewMetadata()
+                .withName("user-1")
+                .endMetadata()
+                .build())
+        .create();
     client.configMaps().inNamespace("user-1").resource(configMap("in-user-1", Map.of())).create();
     client.configMaps().resource(configMap("in-default", Map.of())).create();
 
@@ -246,22 +309,39 @@ class EmbeddedKubernetesApiCrudTest {
 
   @Test
   void aNewNamespaceIsActive() {
-    client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
-        .withNewMetadata().withName("user-active").endMetadata().build()).create();
+    client
+        .namespaces()
+        .resource(
+            new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                .withNewMetadata()
+                .withName("user-active")
+                .endMetadata()
+                .build())
+        .create();
 
-    assertThat(client.namespaces().withName("user-active").get().getStatus().getPhase()).isEqualTo("Active");
-    assertThat(client.namespaces().withName("default").get().getStatus().getPhase()).isEqualTo("Active");
+    assertThat(client.namespaces().withName("user-active").get().getStatus().getPhase())
+        .isEqualTo("Active");
+    assertThat(client.namespaces().withName("default").get().getStatus().getPhase())
+        .isEqualTo("Active");
   }
 
   @Test
   void objectsCanOnlyBeCreatedInAnExistingNamespace() {
-    assertThat(client.namespaces().list().getItems()).extracting(ns -> ns.getMetadata().getName())
+    assertThat(client.namespaces().list().getItems())
+        .extracting(ns -> ns.getMetadata().getName())
         .contains("default", "kube-system", "kube-public", "kube-node-lease");
-    assertThatThrownBy(() -> client.configMaps().inNamespace("nowhere").resource(configMap("lost", Map.of())).create())
-        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
-          assertThat(e.getCode()).isEqualTo(404);
-          assertThat(e.getStatus().getMessage()).isEqualTo("namespaces \"nowhere\" not found");
-        });
+    assertThatThrownBy(() ->
+            client
+                .configMaps()
+                .inNamespace("nowhere")
+                .resource(configMap("lost", Map.of()))
+                .create())
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class,
+            e -> {
+              assertThat(e.getCode()).isEqualTo(404);
+              assertThat(e.getStatus().getMessage()).isEqualTo("namespaces \"nowhere\" not found");
+            });
   }
 
   @Test
@@ -269,17 +349,22 @@ class EmbeddedKubernetesApiCrudTest {
     client.configMaps().resource(configMap("twice", Map.of())).create();
 
     assertThatThrownBy(() -> client.configMaps().resource(configMap("twice", Map.of())).create())
-        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
-          assertThat(e.getCode()).isEqualTo(409);
-          assertThat(e.getStatus().getReason()).isEqualTo("AlreadyExists");
-          assertThat(e.getStatus().getMessage()).isEqualTo("configmaps \"twice\" already exists");
-        });
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class,
+            e -> {
+              assertThat(e.getCode()).isEqualTo(409);
+              assertThat(e.getStatus().getReason()).isEqualTo("AlreadyExists");
+              assertThat(e.getStatus().getMessage())
+                  .isEqualTo("configmaps \"twice\" already exists");
+            });
   }
 
   @Test
   void generateNameGivesAShortRandomSuffix() {
-    ConfigMap generated = new ConfigMapBuilder()
-        .withMetadata(new ObjectMetaBuilder().withGenerateName("run-").build()).build();
+    ConfigMap generated =
+        new ConfigMapBuilder()
+            .withMetadata(new ObjectMetaBuilder().withGenerateName("run-").build())
+            .build();
 
     ConfigMap created = client.configMaps().resource(generated).create();
 
@@ -288,15 +373,28 @@ class EmbeddedKubernetesApiCrudTest {
 
   @Test
   void podStatusIsWrittenThroughItsSubresourceOnly() {
-    Pod pod = new PodBuilder().withNewMetadata().withName("pod-status").endMetadata()
-        .withNewSpec().addNewContainer().withName("main").withImage("busybox").endContainer().endSpec().build();
+    Pod pod =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName("pod-status")
+            .endMetadata()
+            .withNewSpec()
+            .addNewContainer()
+            .withName("main")
+            .withImage("busybox")
+            .endContainer()
+            .endSpec()
+            .build();
     Pod created = client.pods().resource(pod).create();
 
-    created.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Running").build());
+    created.setStatus(
+        new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Running").build());
     Pod afterUpdate = client.pods().resource(created).update();
-    assertThat(afterUpdate.getStatus() == null ? null : afterUpdate.getStatus().getPhase()).isNull();
+    assertThat(afterUpdate.getStatus() == null ? null : afterUpdate.getStatus().getPhase())
+        .isNull();
 
-    afterUpdate.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Running").build());
+    afterUpdate.setStatus(
+        new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Running").build());
     Pod afterStatus = client.pods().resource(afterUpdate).updateStatus();
     assertThat(afterStatus.getStatus().getPhase()).isEqualTo("Running");
   }
@@ -306,15 +404,20 @@ class EmbeddedKubernetesApiCrudTest {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
   }
 
-  private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<GenericKubernetesResource,
-      io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
-      io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>> environments() {
-    return client.genericKubernetesResources("threadline.dev/v1alpha1", "Environment").inNamespace("default");
+  private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<
+          GenericKubernetesResource,
+          io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+          io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>>
+      environments() {
+    return client
+        .genericKubernetesResources("threadline.dev/v1alpha1", "Environment")
+        .inNamespace("default");
   }
 
   static Environment environment(String name) {
     Environment environment = new Environment();
-    environment.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("default").build());
+    environment.setMetadata(
+        new ObjectMetaBuilder().withName(name).withNamespace("default").build());
     EnvironmentSpec spec = new EnvironmentSpec();
     spec.setDisplayName("Demo");
     spec.setDescription("A demo environment");
@@ -325,6 +428,11 @@ class EmbeddedKubernetesApiCrudTest {
   }
 
   static ConfigMap configMap(String name, Map<String, String> data) {
-    return new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().withData(data).build();
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .endMetadata()
+        .withData(data)
+        .build();
   }
 }

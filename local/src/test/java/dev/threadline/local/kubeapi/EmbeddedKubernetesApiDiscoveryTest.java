@@ -28,8 +28,16 @@ class EmbeddedKubernetesApiDiscoveryTest {
     api = EmbeddedKubernetesApi.start(EmbeddedApiSettings.defaults());
     http = new RawHttp(api.url());
     try (KubernetesClient client = api.newClient()) {
-      client.secrets().resource(new SecretBuilder().withNewMetadata().withName("api-key").endMetadata()
-          .addToData("key", SECRET_VALUE).build()).create();
+      client
+          .secrets()
+          .resource(
+              new SecretBuilder()
+                  .withNewMetadata()
+                  .withName("api-key")
+                  .endMetadata()
+                  .addToData("key", SECRET_VALUE)
+                  .build())
+          .create();
     }
   }
 
@@ -55,13 +63,23 @@ class EmbeddedKubernetesApiDiscoveryTest {
 
   @Test
   void coreDiscoveryListsTheCoreResourcesAndSubresources() {
-    assertThat(Json.parse(http.get("/api").body()).path("versions").toString()).isEqualTo("[\"v1\"]");
+    assertThat(Json.parse(http.get("/api").body()).path("versions").toString())
+        .isEqualTo("[\"v1\"]");
 
     JsonNode resources = Json.parse(http.get("/api/v1").body()).path("resources");
 
     assertThat(names(resources))
-        .contains("pods", "pods/log", "pods/status", "namespaces", "secrets", "configmaps", "services", "events",
-            "persistentvolumeclaims", "serviceaccounts");
+        .contains(
+            "pods",
+            "pods/log",
+            "pods/status",
+            "namespaces",
+            "secrets",
+            "configmaps",
+            "services",
+            "events",
+            "persistentvolumeclaims",
+            "serviceaccounts");
   }
 
   @Test
@@ -71,16 +89,26 @@ class EmbeddedKubernetesApiDiscoveryTest {
     assertThat(groups.path("kind").asText()).isEqualTo("APIGroupList");
     List<String> names = new ArrayList<>();
     groups.path("groups").forEach(g -> names.add(g.path("name").asText()));
-    assertThat(names).contains("apps", "batch", "networking.k8s.io", "coordination.k8s.io",
-        "rbac.authorization.k8s.io", "apiextensions.k8s.io", "threadline.dev");
-    assertThat(names(Json.parse(http.get("/apis/batch/v1").body()).path("resources"))).contains("jobs", "cronjobs");
+    assertThat(names)
+        .contains(
+            "apps",
+            "batch",
+            "networking.k8s.io",
+            "coordination.k8s.io",
+            "rbac.authorization.k8s.io",
+            "apiextensions.k8s.io",
+            "threadline.dev");
+    assertThat(names(Json.parse(http.get("/apis/batch/v1").body()).path("resources")))
+        .contains("jobs", "cronjobs");
   }
 
   @Test
   void crdGroupDiscoveryDescribesEachKind() {
-    JsonNode resources = Json.parse(http.get("/apis/threadline.dev/v1alpha1").body()).path("resources");
+    JsonNode resources =
+        Json.parse(http.get("/apis/threadline.dev/v1alpha1").body()).path("resources");
 
-    assertThat(names(resources)).contains("environments", "environments/status", "agents", "agents/status");
+    assertThat(names(resources))
+        .contains("environments", "environments/status", "agents", "agents/status");
     JsonNode environments = find(resources, "environments");
     assertThat(environments.path("singularName").asText()).isEqualTo("environment");
     assertThat(environments.path("kind").asText()).isEqualTo("Environment");
@@ -104,15 +132,16 @@ class EmbeddedKubernetesApiDiscoveryTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "/api/v1/namespaces/x/pods/y/foo",
-      "/random",
-      "/apis/nope/v1/things",
-      "/apis/threadline.dev/v1alpha1/namespaces/default/nothings",
-      "/api/v1/namespaces/default/secrets/api-key/exec",
-      "/api/v1/namespaces/x/pods/y/log/extra",
-      "/",
-  })
+  @ValueSource(
+      strings = {
+        "/api/v1/namespaces/x/pods/y/foo",
+        "/random",
+        "/apis/nope/v1/things",
+        "/apis/threadline.dev/v1alpha1/namespaces/default/nothings",
+        "/api/v1/namespaces/default/secrets/api-key/exec",
+        "/api/v1/namespaces/x/pods/y/log/extra",
+        "/",
+      })
   void unknownPathsAreNotFoundAndNeverAList(String path) {
     HttpResponse<String> response = http.get(path);
 
@@ -127,7 +156,8 @@ class EmbeddedKubernetesApiDiscoveryTest {
 
   @Test
   void aMissingObjectIsANotFoundStatusNamingIt() {
-    HttpResponse<String> response = http.get("/apis/threadline.dev/v1alpha1/namespaces/default/environments/ghost");
+    HttpResponse<String> response =
+        http.get("/apis/threadline.dev/v1alpha1/namespaces/default/environments/ghost");
 
     assertThat(response.statusCode()).isEqualTo(404);
     assertThat(Json.parse(response.body()).path("message").asText())

@@ -27,8 +27,9 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EmbeddedKubernetesApiPodLogTest {
   private final Map<String, BufferedPodLog> logs = new ConcurrentHashMap<>();
-  private final PodLogSource source = (namespace, pod, container) ->
-      Optional.<PodLog>ofNullable(logs.get(namespace + "/" + pod + "/" + container));
+  private final PodLogSource source =
+      (namespace, pod, container) ->
+          Optional.<PodLog>ofNullable(logs.get(namespace + "/" + pod + "/" + container));
 
   private EmbeddedKubernetesApi api;
   private KubernetesClient client;
@@ -53,7 +54,8 @@ class EmbeddedKubernetesApiPodLogTest {
     log.finish();
 
     assertThat(client.pods().withName("finished").getLog()).isEqualTo("one\ntwo\nthree\n");
-    assertThat(client.pods().withName("finished").tailingLines(2).getLog()).isEqualTo("two\nthree\n");
+    assertThat(client.pods().withName("finished").tailingLines(2).getLog())
+        .isEqualTo("two\nthree\n");
     assertThat(client.pods().withName("finished").inContainer("main").getLog()).startsWith("one");
   }
 
@@ -69,17 +71,21 @@ class EmbeddedKubernetesApiPodLogTest {
       log.append("after\n".getBytes(StandardCharsets.UTF_8));
       await().atMost(Duration.ofSeconds(5)).until(() -> text(out).equals("before\nafter\n"));
       log.finish();
-      await().atMost(Duration.ofSeconds(5)).until(() -> watch.onClose().toCompletableFuture().isDone());
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> watch.onClose().toCompletableFuture().isDone());
     }
     assertThat(text(out)).isEqualTo("before\nafter\n");
   }
 
   @Test
   void aMissingPodIsNotFound() {
-    HttpResponse<String> response = new RawHttp(api.url()).get("/api/v1/namespaces/default/pods/ghost/log");
+    HttpResponse<String> response =
+        new RawHttp(api.url()).get("/api/v1/namespaces/default/pods/ghost/log");
 
     assertThat(response.statusCode()).isEqualTo(404);
-    assertThat(Json.parse(response.body()).path("message").asText()).isEqualTo("pods \"ghost\" not found");
+    assertThat(Json.parse(response.body()).path("message").asText())
+        .isEqualTo("pods \"ghost\" not found");
   }
 
   @Test
@@ -87,16 +93,32 @@ class EmbeddedKubernetesApiPodLogTest {
     createPod("pending");
 
     assertThatThrownBy(() -> client.pods().withName("pending").getLog())
-        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
-          assertThat(e.getCode()).isEqualTo(400);
-          assertThat(e.getStatus().getMessage())
-              .isEqualTo("container \"main\" in pod \"pending\" is waiting to start: ContainerCreating");
-        });
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class,
+            e -> {
+              assertThat(e.getCode()).isEqualTo(400);
+              assertThat(e.getStatus().getMessage())
+                  .isEqualTo(
+                      "container \"main\" in pod \"pending\" is waiting to start:"
+                          + " ContainerCreating");
+            });
   }
 
   private void createPod(String name) {
-    client.pods().resource(new PodBuilder().withNewMetadata().withName(name).endMetadata()
-        .withNewSpec().addNewContainer().withName("main").withImage("runner").endContainer().endSpec().build())
+    client
+        .pods()
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("main")
+                .withImage("runner")
+                .endContainer()
+                .endSpec()
+                .build())
         .create();
   }
 

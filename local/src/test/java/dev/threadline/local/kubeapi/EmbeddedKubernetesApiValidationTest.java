@@ -56,7 +56,9 @@ class EmbeddedKubernetesApiValidationTest {
       try (InputStream in = Files.newInputStream(example)) {
         for (HasMetadata object : client.load(in).items()) {
           object.getMetadata().setNamespace(NS);
-          assertThat(client.resource(object).inNamespace(NS).create()).as(example.toString()).isNotNull();
+          assertThat(client.resource(object).inNamespace(NS).create())
+              .as(example.toString())
+              .isNotNull();
         }
       }
     }
@@ -64,10 +66,12 @@ class EmbeddedKubernetesApiValidationTest {
 
   @Test
   void aRecurringScheduleNeedsACronExpressionAndAOneTimeOneATime() {
-    assertRefused(schedule("sched-no-cron", Map.of("scheduleType", "recurring", "task", "t", "agent", "a")),
+    assertRefused(
+        schedule("sched-no-cron", Map.of("scheduleType", "recurring", "task", "t", "agent", "a")),
         "Schedule.threadline.dev \"sched-no-cron\" is invalid: spec: Invalid value: \"object\": ",
         "cronExpression");
-    assertRefused(schedule("sched-no-time", Map.of("scheduleType", "one-time", "task", "t", "agent", "a")),
+    assertRefused(
+        schedule("sched-no-time", Map.of("scheduleType", "one-time", "task", "t", "agent", "a")),
         "Schedule.threadline.dev \"sched-no-time\" is invalid: spec: Invalid value: \"object\": ",
         "scheduledTime");
   }
@@ -75,55 +79,125 @@ class EmbeddedKubernetesApiValidationTest {
   @Test
   void nameLengthRulesAtTheRootAreReportedAtTheRoot() {
     String name = "sched-" + "x".repeat(50);
-    assertRefused(schedule(name, Map.of("scheduleType", "recurring", "cronExpression", "0 9 * * *", "task", "t", "agent", "a")),
-        "is invalid: <nil>: Invalid value: \"object\": a Schedule's name may have at most 52 characters");
+    assertRefused(
+        schedule(
+            name,
+            Map.of(
+                "scheduleType",
+                "recurring",
+                "cronExpression",
+                "0 9 * * *",
+                "task",
+                "t",
+                "agent",
+                "a")),
+        "is invalid: <nil>: Invalid value: \"object\": a Schedule's name may have at most 52"
+            + " characters");
   }
 
   @Test
   void anEnvironmentRefusesDuplicatesAndIncompleteMcpServersAndDocuments() {
-    assertRefused(environment("env-dup-vars", Map.of("environmentVariables",
-            List.of(Map.of("key", "A", "value", "1"), Map.of("key", "A", "value", "2")))),
+    assertRefused(
+        environment(
+            "env-dup-vars",
+            Map.of(
+                "environmentVariables",
+                List.of(Map.of("key", "A", "value", "1"), Map.of("key", "A", "value", "2")))),
         "spec: Invalid value: \"object\": environment variable keys must be unique");
-    assertRefused(environment("env-dup-secrets", Map.of("secrets", List.of(Map.of("name", "TOKEN"), Map.of("name", "TOKEN")))),
+    assertRefused(
+        environment(
+            "env-dup-secrets",
+            Map.of("secrets", List.of(Map.of("name", "TOKEN"), Map.of("name", "TOKEN")))),
         "spec: Invalid value: \"object\": secret names must be unique");
-    assertRefused(environment("env-dup-mcp", Map.of("mcpServers", List.of(
-            Map.of("name", "web", "type", "http", "url", "https://a.example"),
-            Map.of("name", "web", "type", "http", "url", "https://b.example")))),
+    assertRefused(
+        environment(
+            "env-dup-mcp",
+            Map.of(
+                "mcpServers",
+                List.of(
+                    Map.of("name", "web", "type", "http", "url", "https://a.example"),
+                    Map.of("name", "web", "type", "http", "url", "https://b.example")))),
         "spec: Invalid value: \"object\": MCP server names must be unique");
-    assertRefused(environment("env-doc-both", Map.of("documentation",
-            List.of(Map.of("title", "Guide", "content", "# Guide", "url", "https://docs.example")))),
+    assertRefused(
+        environment(
+            "env-doc-both",
+            Map.of(
+                "documentation",
+                List.of(
+                    Map.of(
+                        "title", "Guide", "content", "# Guide", "url", "https://docs.example")))),
         "spec.documentation[0]: Invalid value: \"object\": a document has either content or url");
-    assertRefused(environment("env-doc-neither", Map.of("documentation", List.of(Map.of("title", "Guide")))),
+    assertRefused(
+        environment("env-doc-neither", Map.of("documentation", List.of(Map.of("title", "Guide")))),
         "spec.documentation[0]: Invalid value: \"object\": a document has either content or url");
-    assertRefused(environment("env-stdio", Map.of("mcpServers", List.of(Map.of("name", "files", "type", "stdio")))),
+    assertRefused(
+        environment(
+            "env-stdio", Map.of("mcpServers", List.of(Map.of("name", "files", "type", "stdio")))),
         "spec.mcpServers[0]: Invalid value: \"object\": a stdio MCP server needs a command");
-    assertRefused(environment("env-http", Map.of("mcpServers", List.of(Map.of("name", "web", "type", "http")))),
+    assertRefused(
+        environment(
+            "env-http", Map.of("mcpServers", List.of(Map.of("name", "web", "type", "http")))),
         "spec.mcpServers[0]: Invalid value: \"object\": an http MCP server needs a url");
   }
 
   @Test
   void everyBrokenRuleIsListedAndTheCausesNameTheirFields() {
-    var refused = assertThatThrownBy(() -> client.resource(environment("env-two", Map.of("mcpServers", List.of(
-            Map.of("name", "files", "type", "stdio"), Map.of("name", "web", "type", "http")))))
-        .inNamespace(NS).create())
-        .isInstanceOf(KubernetesClientException.class)
-        .extracting(e -> ((KubernetesClientException) e).getStatus());
+    var refused =
+        assertThatThrownBy(() ->
+                client
+                    .resource(
+                        environment(
+                            "env-two",
+                            Map.of(
+                                "mcpServers",
+                                List.of(
+                                    Map.of("name", "files", "type", "stdio"),
+                                    Map.of("name", "web", "type", "http")))))
+                    .inNamespace(NS)
+                    .create())
+            .isInstanceOf(KubernetesClientException.class)
+            .extracting(e -> ((KubernetesClientException) e).getStatus());
     refused.extracting(status -> status.getCode()).isEqualTo(422);
-    refused.extracting(status -> status.getMessage()).asString()
-        .contains("is invalid: [spec.mcpServers[0]: Invalid value", ", spec.mcpServers[1]: Invalid value");
-    refused.extracting(status -> status.getDetails().getCauses().stream().map(c -> c.getField()).toList())
+    refused
+        .extracting(status -> status.getMessage())
+        .asString()
+        .contains(
+            "is invalid: [spec.mcpServers[0]: Invalid value",
+            ", spec.mcpServers[1]: Invalid value");
+    refused
+        .extracting(
+            status -> status.getDetails().getCauses().stream().map(c -> c.getField()).toList())
         .isEqualTo(List.of("spec.mcpServers[0]", "spec.mcpServers[1]"));
   }
 
   @Test
   void updatesAndPatchesAreCheckedButStatusWritesAreNot() {
-    GenericKubernetesResource created = client.resource(
-        schedule("sched-later", Map.of("scheduleType", "recurring", "cronExpression", "0 9 * * *", "task", "t", "agent", "a")))
-        .inNamespace(NS).create();
+    GenericKubernetesResource created =
+        client
+            .resource(
+                schedule(
+                    "sched-later",
+                    Map.of(
+                        "scheduleType",
+                        "recurring",
+                        "cronExpression",
+                        "0 9 * * *",
+                        "task",
+                        "t",
+                        "agent",
+                        "a")))
+            .inNamespace(NS)
+            .create();
 
-    assertThatThrownBy(() -> client.genericKubernetesResources("threadline.dev/v1alpha1", "Schedule").inNamespace(NS)
-        .withName("sched-later").patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"cronExpression\":null}}"))
-        .isInstanceOf(KubernetesClientException.class).hasMessageContaining("cronExpression");
+    assertThatThrownBy(() ->
+            client
+                .genericKubernetesResources("threadline.dev/v1alpha1", "Schedule")
+                .inNamespace(NS)
+                .withName("sched-later")
+                .patch(
+                    PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"cronExpression\":null}}"))
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("cronExpression");
     created.getAdditionalProperties().put("status", Map.of("lastRunAt", "2026-11-22T09:00:00Z"));
     assertThat(client.resource(created).inNamespace(NS).updateStatus()).isNotNull();
   }
@@ -147,10 +221,19 @@ class EmbeddedKubernetesApiValidationTest {
     return resource("Environment", name, spec);
   }
 
-  private static GenericKubernetesResource resource(String kind, String name, Map<String, Object> spec) {
-    return Serialization.unmarshal(Serialization.asJson(Map.of(
-        "apiVersion", "threadline.dev/v1alpha1", "kind", kind,
-        "metadata", Map.of("name", name, "namespace", NS),
-        "spec", spec)), GenericKubernetesResource.class);
+  private static GenericKubernetesResource resource(
+      String kind, String name, Map<String, Object> spec) {
+    return Serialization.unmarshal(
+        Serialization.asJson(
+            Map.of(
+                "apiVersion",
+                "threadline.dev/v1alpha1",
+                "kind",
+                kind,
+                "metadata",
+                Map.of("name", name, "namespace", NS),
+                "spec",
+                spec)),
+        GenericKubernetesResource.class);
   }
 }

@@ -56,13 +56,23 @@ class EmbeddedKubernetesApiWatchTest {
 
   @Test
   void anInformerSeesACustomResourceAddedUpdatedAndDeleted() {
-    client.resources(Environment.class).resource(EmbeddedKubernetesApiCrudTest.environment("before-informer")).create();
+    client
+        .resources(Environment.class)
+        .resource(EmbeddedKubernetesApiCrudTest.environment("before-informer"))
+        .create();
     Recorder<Environment> events = new Recorder<>();
-    SharedIndexInformer<Environment> informer = client.resources(Environment.class).inNamespace("default").inform(events);
+    SharedIndexInformer<Environment> informer =
+        client.resources(Environment.class).inNamespace("default").inform(events);
     assertThat(informer.hasSynced()).isTrue();
-    assertThat(informer.getStore().list()).extracting(e -> e.getMetadata().getName()).contains("before-informer");
+    assertThat(informer.getStore().list())
+        .extracting(e -> e.getMetadata().getName())
+        .contains("before-informer");
 
-    Environment created = client.resources(Environment.class).resource(EmbeddedKubernetesApiCrudTest.environment("watched")).create();
+    Environment created =
+        client
+            .resources(Environment.class)
+            .resource(EmbeddedKubernetesApiCrudTest.environment("watched"))
+            .create();
     await().atMost(PROMPTLY).until(() -> events.has("ADDED watched"));
     created.getSpec().setDisplayName("Changed");
     client.resources(Environment.class).resource(created).update();
@@ -70,7 +80,9 @@ class EmbeddedKubernetesApiWatchTest {
     client.resources(Environment.class).withName("watched").delete();
     await().atMost(PROMPTLY).until(() -> events.has("DELETED watched"));
 
-    assertThat(events.log).doesNotContain("UPDATED before-informer").as("no replay of what the list returned");
+    assertThat(events.log)
+        .doesNotContain("UPDATED before-informer")
+        .as("no replay of what the list returned");
   }
 
   @Test
@@ -92,27 +104,37 @@ class EmbeddedKubernetesApiWatchTest {
 
   @Test
   void kubectlStyleWatchStreamsChunkedJsonFromTheListsResourceVersion() throws Exception {
-    client.configMaps().resource(EmbeddedKubernetesApiCrudTest.configMap("existing", java.util.Map.of())).create();
+    client
+        .configMaps()
+        .resource(EmbeddedKubernetesApiCrudTest.configMap("existing", java.util.Map.of()))
+        .create();
     String listVersion = client.configMaps().list().getMetadata().getResourceVersion();
-    HttpResponse<InputStream> watch = new RawHttp(api.url())
-        .stream("/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=" + listVersion,
-            HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> watch =
+        new RawHttp(api.url())
+            .stream(
+                "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=" + listVersion,
+                HttpResponse.BodyHandlers.ofInputStream());
     assertThat(watch.statusCode()).isEqualTo(200);
     List<String> lines = new CopyOnWriteArrayList<>();
     readers.submit(() -> {
-      try (BufferedReader reader = new BufferedReader(new InputStreamReader(watch.body(), StandardCharsets.UTF_8))) {
+      try (BufferedReader reader =
+          new BufferedReader(new InputStreamReader(watch.body(), StandardCharsets.UTF_8))) {
         reader.lines().forEach(lines::add);
       }
       return null;
     });
 
-    client.configMaps().resource(EmbeddedKubernetesApiCrudTest.configMap("new-one", java.util.Map.of())).create();
+    client
+        .configMaps()
+        .resource(EmbeddedKubernetesApiCrudTest.configMap("new-one", java.util.Map.of()))
+        .create();
 
     await().atMost(PROMPTLY).until(() -> !lines.isEmpty());
     JsonNode event = Json.parse(lines.get(0));
     assertThat(event.path("type").asText()).isEqualTo("ADDED");
     assertThat(event.path("object").path("metadata").path("name").asText())
-        .as("the existing ConfigMap is not replayed").isEqualTo("new-one");
+        .as("the existing ConfigMap is not replayed")
+        .isEqualTo("new-one");
     watch.body().close();
   }
 
@@ -120,27 +142,34 @@ class EmbeddedKubernetesApiWatchTest {
   void aWebSocketWatchGetsEachEventAsATextFrame() {
     List<String> frames = new CopyOnWriteArrayList<>();
     StringBuilder partial = new StringBuilder();
-    java.net.http.WebSocket socket = java.net.http.HttpClient.newHttpClient().newWebSocketBuilder()
-        .buildAsync(java.net.URI.create(api.url().replace("http:", "ws:")
-                + "/api/v1/namespaces/default/configmaps?watch=true&labelSelector=transport%3Dws"),
-            new java.net.http.WebSocket.Listener() {
-              @Override
-              public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket ws, CharSequence data,
-                  boolean last) {
-                partial.append(data);
-                if (last) {
-                  frames.add(partial.toString());
-                  partial.setLength(0);
-                }
-                ws.request(1);
-                return null;
-              }
-            })
-        .join();
+    java.net.http.WebSocket socket =
+        java.net.http.HttpClient.newHttpClient()
+            .newWebSocketBuilder()
+            .buildAsync(
+                java.net.URI.create(
+                    api.url().replace("http:", "ws:")
+                        + "/api/v1/namespaces/default/configmaps?watch=true&labelSelector=transport%3Dws"),
+                new java.net.http.WebSocket.Listener() {
+                  @Override
+                  public java.util.concurrent.CompletionStage<?> onText(
+                      java.net.http.WebSocket ws, CharSequence data, boolean last) {
+                    partial.append(data);
+                    if (last) {
+                      frames.add(partial.toString());
+                      partial.setLength(0);
+                    }
+                    ws.request(1);
+                    return null;
+                  }
+                })
+            .join();
 
     var labelled = EmbeddedKubernetesApiCrudTest.configMap("over-websocket", java.util.Map.of());
     labelled.getMetadata().setLabels(java.util.Map.of("transport", "ws"));
-    client.configMaps().resource(EmbeddedKubernetesApiCrudTest.configMap("not-labelled", java.util.Map.of())).create();
+    client
+        .configMaps()
+        .resource(EmbeddedKubernetesApiCrudTest.configMap("not-labelled", java.util.Map.of()))
+        .create();
     client.configMaps().resource(labelled).create();
 
     await().atMost(PROMPTLY).until(() -> !frames.isEmpty());
@@ -152,28 +181,49 @@ class EmbeddedKubernetesApiWatchTest {
 
   @Test
   void aWatchOnOneObjectsPathSeesOnlyThatObject() throws Exception {
-    HttpResponse<InputStream> watch = new RawHttp(api.url())
-        .stream("/api/v1/namespaces/default/configmaps/the-one?watch=true", HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> watch =
+        new RawHttp(api.url())
+            .stream(
+                "/api/v1/namespaces/default/configmaps/the-one?watch=true",
+                HttpResponse.BodyHandlers.ofInputStream());
     List<String> lines = new CopyOnWriteArrayList<>();
     readers.submit(() -> {
-      try (BufferedReader reader = new BufferedReader(new InputStreamReader(watch.body(), StandardCharsets.UTF_8))) {
+      try (BufferedReader reader =
+          new BufferedReader(new InputStreamReader(watch.body(), StandardCharsets.UTF_8))) {
         reader.lines().forEach(lines::add);
       }
       return null;
     });
 
-    client.configMaps().resource(EmbeddedKubernetesApiCrudTest.configMap("another-one", java.util.Map.of())).create();
-    client.configMaps().resource(EmbeddedKubernetesApiCrudTest.configMap("the-one", java.util.Map.of())).create();
+    client
+        .configMaps()
+        .resource(EmbeddedKubernetesApiCrudTest.configMap("another-one", java.util.Map.of()))
+        .create();
+    client
+        .configMaps()
+        .resource(EmbeddedKubernetesApiCrudTest.configMap("the-one", java.util.Map.of()))
+        .create();
 
     await().atMost(PROMPTLY).until(() -> !lines.isEmpty());
-    assertThat(lines).allSatisfy(line -> assertThat(line).contains("\"the-one\"").doesNotContain("another-one"));
+    assertThat(lines)
+        .allSatisfy(line -> assertThat(line).contains("\"the-one\"").doesNotContain("another-one"));
     watch.body().close();
   }
 
   private static Pod pod(String name, String run) {
-    return new PodBuilder().withNewMetadata().withName(name).addToLabels("threadline.dev/run", run)
-        .addToAnnotations("a", "b").endMetadata()
-        .withNewSpec().addNewContainer().withName("main").withImage("busybox").endContainer().endSpec().build();
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .addToLabels("threadline.dev/run", run)
+        .addToAnnotations("a", "b")
+        .endMetadata()
+        .withNewSpec()
+        .addNewContainer()
+        .withName("main")
+        .withImage("busybox")
+        .endContainer()
+        .endSpec()
+        .build();
   }
 
   /** Records informer events as "ACTION name". */
@@ -192,7 +242,10 @@ class EmbeddedKubernetesApiWatchTest {
 
     @Override
     public void onUpdate(T oldObj, T newObj) {
-      if (!oldObj.getMetadata().getResourceVersion().equals(newObj.getMetadata().getResourceVersion())) {
+      if (!oldObj
+          .getMetadata()
+          .getResourceVersion()
+          .equals(newObj.getMetadata().getResourceVersion())) {
         log.add("UPDATED " + newObj.getMetadata().getName());
       }
     }

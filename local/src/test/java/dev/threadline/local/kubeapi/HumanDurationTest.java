@@ -13,9 +13,25 @@ class HumanDurationTest {
   /** The same cuts as apimachinery's duration.HumanDuration. */
   @ParameterizedTest
   @CsvSource({
-      "-5, <invalid>", "-1, 0s", "0, 0s", "119, 119s", "120, 2m", "185, 3m5s", "600, 10m", "10799, 179m",
-      "10800, 3h", "11100, 3h5m", "28800, 8h", "172799, 47h", "172800, 2d", "180000, 2d2h", "691200, 8d",
-      "63072000, 2y", "66528000, 2y40d", "252460800, 8y"})
+    "-5, <invalid>",
+    "-1, 0s",
+    "0, 0s",
+    "119, 119s",
+    "120, 2m",
+    "185, 3m5s",
+    "600, 10m",
+    "10799, 179m",
+    "10800, 3h",
+    "11100, 3h5m",
+    "28800, 8h",
+    "172799, 47h",
+    "172800, 2d",
+    "180000, 2d2h",
+    "691200, 8d",
+    "63072000, 2y",
+    "66528000, 2y40d",
+    "252460800, 8y"
+  })
   void printsAgesLikeKubernetes(long seconds, String expected) {
     assertThat(HumanDuration.of(Duration.ofSeconds(seconds))).isEqualTo(expected);
   }

@@ -3,31 +3,33 @@ package dev.threadline.local.kubeapi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class JsonMergePatchTest {
 
   /** The examples of RFC 7386, appendix A. */
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "{'a':'b'}                | {'a':'c'}             | {'a':'c'}",
-      "{'a':'b'}                | {'b':'c'}             | {'a':'b','b':'c'}",
-      "{'a':'b'}                | {'a':null}            | {}",
-      "{'a':'b','b':'c'}        | {'a':null}            | {'b':'c'}",
-      "{'a':['b']}              | {'a':'c'}             | {'a':'c'}",
-      "{'a':'c'}                | {'a':['b']}           | {'a':['b']}",
-      "{'a':{'b':'c'}}          | {'a':{'b':'d','c':null}} | {'a':{'b':'d'}}",
-      "{'a':[{'b':'c'}]}        | {'a':[1]}             | {'a':[1]}",
-      "['a','b']                | ['c','d']             | ['c','d']",
-      "{'a':'b'}                | ['c']                 | ['c']",
-      "{'a':'foo'}              | null                  | null",
-      "{'a':'foo'}              | \"bar\"               | \"bar\"",
-      "{'e':null}               | {'a':1}               | {'e':null,'a':1}",
-      "[1,2]                    | {'a':'b','c':null}    | {'a':'b'}",
-      "{}                       | {'a':{'bb':{'ccc':null}}} | {'a':{'bb':{}}}",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{'a':'b'}                | {'a':'c'}             | {'a':'c'}",
+        "{'a':'b'}                | {'b':'c'}             | {'a':'b','b':'c'}",
+        "{'a':'b'}                | {'a':null}            | {}",
+        "{'a':'b','b':'c'}        | {'a':null}            | {'b':'c'}",
+        "{'a':['b']}              | {'a':'c'}             | {'a':'c'}",
+        "{'a':'c'}                | {'a':['b']}           | {'a':['b']}",
+        "{'a':{'b':'c'}}          | {'a':{'b':'d','c':null}} | {'a':{'b':'d'}}",
+        "{'a':[{'b':'c'}]}        | {'a':[1]}             | {'a':[1]}",
+        "['a','b']                | ['c','d']             | ['c','d']",
+        "{'a':'b'}                | ['c']                 | ['c']",
+        "{'a':'foo'}              | null                  | null",
+        "{'a':'foo'}              | \"bar\"               | \"bar\"",
+        "{'e':null}               | {'a':1}               | {'e':null,'a':1}",
+        "[1,2]                    | {'a':'b','c':null}    | {'a':'b'}",
+        "{}                       | {'a':{'bb':{'ccc':null}}} | {'a':{'bb':{}}}",
+      })
   void followsRfc7386(String target, String patch, String expected) {
     assertThat(JsonMergePatch.apply(json(target), json(patch))).isEqualTo(json(expected));
   }
@@ -55,10 +57,12 @@ class JsonMergePatchTest {
 
   @Test
   void strategicDirectivesAreDropped() {
-    JsonNode patch = json(
-        "{'$setElementOrder/containers':[{'name':'a'}],'spec':{'$retainKeys':['x'],'x':1,'list':[{'$patch':'replace','n':1}]}}");
+    JsonNode patch =
+        json(
+            "{'$setElementOrder/containers':[{'name':'a'}],'spec':{'$retainKeys':['x'],'x':1,'list':[{'$patch':'replace','n':1}]}}");
 
-    assertThat(JsonMergePatch.withoutStrategicDirectives(patch)).isEqualTo(json("{'spec':{'x':1,'list':[{'n':1}]}}"));
+    assertThat(JsonMergePatch.withoutStrategicDirectives(patch))
+        .isEqualTo(json("{'spec':{'x':1,'list':[{'n':1}]}}"));
   }
 
   static JsonNode json(String singleQuoted) {

@@ -33,7 +33,8 @@ final class Kubectl {
         process.destroyForcibly();
         throw new IllegalStateException("kubectl did not finish: " + List.of(args));
       }
-      return new Result(process.exitValue(), new String(out, StandardCharsets.UTF_8), Files.readString(errFile));
+      return new Result(
+          process.exitValue(), new String(out, StandardCharsets.UTF_8), Files.readString(errFile));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -48,14 +49,18 @@ final class Kubectl {
   }
 
   private Process start(ProcessBuilder.Redirect stderr, String... args) {
-    List<String> command = new ArrayList<>(List.of(BINARY.toString(), "--kubeconfig", kubeconfig.toString(),
-        "--cache-dir", cacheDir.toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                BINARY.toString(),
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--cache-dir",
+                cacheDir.toString()));
     command.addAll(List.of(args));
     try {
       Files.createDirectories(cacheDir);
-      return new ProcessBuilder(command)
-          .redirectError(stderr)
-          .start();
+      return new ProcessBuilder(command).redirectError(stderr).start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -64,17 +69,20 @@ final class Kubectl {
   /** Reads what a running kubectl prints, into a buffer a test can poll. */
   static StringBuffer collect(InputStream in) {
     StringBuffer buffer = new StringBuffer();
-    Thread reader = new Thread(() -> {
-      byte[] chunk = new byte[4096];
-      try {
-        int n;
-        while ((n = in.read(chunk)) >= 0) {
-          buffer.append(new String(chunk, 0, n, StandardCharsets.UTF_8));
-        }
-      } catch (IOException e) {
-        // the process ended
-      }
-    }, "kubectl-output");
+    Thread reader =
+        new Thread(
+            () -> {
+              byte[] chunk = new byte[4096];
+              try {
+                int n;
+                while ((n = in.read(chunk)) >= 0) {
+                  buffer.append(new String(chunk, 0, n, StandardCharsets.UTF_8));
+                }
+              } catch (IOException e) {
+                // the process ended
+              }
+            },
+            "kubectl-output");
     reader.setDaemon(true);
     reader.start();
     return buffer;

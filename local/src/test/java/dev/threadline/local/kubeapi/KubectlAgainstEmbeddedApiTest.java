@@ -41,13 +41,16 @@ class KubectlAgainstEmbeddedApiTest {
 
   @BeforeAll
   void start(@TempDir Path temp) {
-    Assumptions.assumeTrue(Files.isExecutable(Kubectl.BINARY), "kubectl is not installed at " + Kubectl.BINARY);
+    Assumptions.assumeTrue(
+        Files.isExecutable(Kubectl.BINARY), "kubectl is not installed at " + Kubectl.BINARY);
     List<URL> crds = new ArrayList<>(EmbeddedApiSettings.defaults().crdResources());
     crds.add(KubectlAgainstEmbeddedApiTest.class.getResource("/kubectl/widgets.example.dev.yaml"));
-    api = EmbeddedKubernetesApi.start(EmbeddedApiSettings.builder()
-        .podLogs((ns, pod, container) -> Optional.<PodLog>ofNullable(logs.get(pod)))
-        .crdResources(crds)
-        .build());
+    api =
+        EmbeddedKubernetesApi.start(
+            EmbeddedApiSettings.builder()
+                .podLogs((ns, pod, container) -> Optional.<PodLog>ofNullable(logs.get(pod)))
+                .crdResources(crds)
+                .build());
     client = api.newClient();
     kubectl = new Kubectl(api.writeKubeconfig(temp.resolve("kubeconfig")), temp.resolve("cache"));
   }
@@ -64,14 +67,25 @@ class KubectlAgainstEmbeddedApiTest {
   @Order(1)
   void applyCreatesThenConfiguresACustomResource() {
     Kubectl.Result created = kubectl.run("apply", "-f", manifest("environment-demo.yaml"));
-    assertThat(created.out()).as(created.err()).contains("environment.threadline.dev/env-demo created");
+    assertThat(created.out())
+        .as(created.err())
+        .contains("environment.threadline.dev/env-demo created");
 
-    Kubectl.Result configured = kubectl.run("apply", "-f", manifest("environment-demo-renamed.yaml"));
-    assertThat(configured.out()).as(configured.err()).contains("environment.threadline.dev/env-demo configured");
+    Kubectl.Result configured =
+        kubectl.run("apply", "-f", manifest("environment-demo-renamed.yaml"));
+    assertThat(configured.out())
+        .as(configured.err())
+        .contains("environment.threadline.dev/env-demo configured");
 
-    var stored = client.genericKubernetesResources("threadline.dev/v1alpha1", "Environment").withName("env-demo").get();
+    var stored =
+        client
+            .genericKubernetesResources("threadline.dev/v1alpha1", "Environment")
+            .withName("env-demo")
+            .get();
     assertThat(stored.get("spec", "displayName").toString()).isEqualTo("Demo Two");
-    assertThat(stored.get("spec", "packages", "system").toString()).as("lists are replaced").isEqualTo("[curl]");
+    assertThat(stored.get("spec", "packages", "system").toString())
+        .as("lists are replaced")
+        .isEqualTo("[curl]");
   }
 
   @Test
@@ -84,7 +98,8 @@ class KubectlAgainstEmbeddedApiTest {
     // In the order Environment declares them (the committed CRD, not the generator's sorted one).
     assertThat(lines[0]).matches("NAME\\s+DISPLAY NAME\\s+BUILD\\s+DEFAULT\\s+READY\\s+AGE\\s*");
     // The age is rendered server-side ("3s").
-    assertThat(lines[1]).containsPattern("^env-demo\\s+Demo Two\\s+.*\\s+false\\s+.*\\s+\\d+s\\s*$");
+    assertThat(lines[1])
+        .containsPattern("^env-demo\\s+Demo Two\\s+.*\\s+false\\s+.*\\s+\\d+s\\s*$");
   }
 
   @Test
@@ -92,8 +107,10 @@ class KubectlAgainstEmbeddedApiTest {
   void getByShortNameAsYaml() {
     Kubectl.Result result = kubectl.run("get", "tle", "env-demo", "-o", "yaml");
 
-    assertThat(result.out()).as(result.err())
-        .contains("kind: Environment", "name: env-demo", "displayName: Demo Two", "resourceVersion:");
+    assertThat(result.out())
+        .as(result.err())
+        .contains(
+            "kind: Environment", "name: env-demo", "displayName: Demo Two", "resourceVersion:");
   }
 
   @Test
@@ -101,14 +118,28 @@ class KubectlAgainstEmbeddedApiTest {
   void describeShowsTheSpec() {
     Kubectl.Result result = kubectl.run("describe", "environment", "env-demo");
 
-    assertThat(result.out()).as(result.err()).contains("Name:", "env-demo", "Display Name:", "Demo Two");
+    assertThat(result.out())
+        .as(result.err())
+        .contains("Name:", "env-demo", "Display Name:", "Demo Two");
   }
 
   @Test
   @Order(5)
   void logsAndFollowedLogsOfAPod() {
-    client.pods().resource(new PodBuilder().withNewMetadata().withName("agent-pod").endMetadata()
-        .withNewSpec().addNewContainer().withName("runner").withImage("runner").endContainer().endSpec().build())
+    client
+        .pods()
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName("agent-pod")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("runner")
+                .withImage("runner")
+                .endContainer()
+                .endSpec()
+                .build())
         .create();
     BufferedPodLog log = new BufferedPodLog();
     logs.put("agent-pod", log);
@@ -133,10 +164,14 @@ class KubectlAgainstEmbeddedApiTest {
     StringBuffer out = Kubectl.collect(watch.getInputStream());
     try {
       await().atMost(PROMPTLY).until(() -> out.toString().contains("env-demo"));
-      client.resources(dev.threadline.crds.environment.Environment.class)
-          .resource(EmbeddedKubernetesApiCrudTest.environment("env-watched")).create();
+      client
+          .resources(dev.threadline.crds.environment.Environment.class)
+          .resource(EmbeddedKubernetesApiCrudTest.environment("env-watched"))
+          .create();
       await().atMost(PROMPTLY).until(() -> out.toString().contains("env-watched"));
-      assertThat(out.toString().lines().filter(line -> line.startsWith("NAME"))).as("one header").hasSize(1);
+      assertThat(out.toString().lines().filter(line -> line.startsWith("NAME")))
+          .as("one header")
+          .hasSize(1);
     } finally {
       watch.destroy();
     }
@@ -146,11 +181,14 @@ class KubectlAgainstEmbeddedApiTest {
   @Order(7)
   void deleteRemovesTheResource() {
     Kubectl.Result deleted = kubectl.run("delete", "environment", "env-demo");
-    assertThat(deleted.out()).as(deleted.err()).contains("environment.threadline.dev \"env-demo\" deleted");
+    assertThat(deleted.out())
+        .as(deleted.err())
+        .contains("environment.threadline.dev \"env-demo\" deleted");
 
     Kubectl.Result missing = kubectl.run("get", "environment", "env-demo");
     assertThat(missing.exitCode()).isNotZero();
-    assertThat(missing.err()).contains("NotFound", "environments.threadline.dev \"env-demo\" not found");
+    assertThat(missing.err())
+        .contains("NotFound", "environments.threadline.dev \"env-demo\" not found");
   }
 
   @Test
@@ -162,14 +200,16 @@ class KubectlAgainstEmbeddedApiTest {
     // One kind in the category, so kubectl prints no kind prefix.
     assertThat(byCategory.out()).as(byCategory.err()).containsPattern("NAME\\s+SIZE\\s*\\nw1\\s+3");
     Kubectl.Result bySingular = kubectl.run("get", "widget", "w1");
-    assertThat(bySingular.out().lines().toList().get(1)).as("the schema default shows in the Size column")
+    assertThat(bySingular.out().lines().toList().get(1))
+        .as("the schema default shows in the Size column")
         .matches("w1\\s+3\\s*");
   }
 
   @Test
   @Order(9)
   void applyOfABuiltinKindTwiceRemovesWhatTheManifestDropped() {
-    assertThat(kubectl.run("apply", "-f", manifest("configmap.yaml")).out()).contains("configmap/settings created");
+    assertThat(kubectl.run("apply", "-f", manifest("configmap.yaml")).out())
+        .contains("configmap/settings created");
     Kubectl.Result configured = kubectl.run("apply", "-f", manifest("configmap-changed.yaml"));
     assertThat(configured.out()).as(configured.err()).contains("configmap/settings configured");
 
@@ -179,7 +219,8 @@ class KubectlAgainstEmbeddedApiTest {
 
   private static String manifest(String name) {
     try {
-      return Path.of(KubectlAgainstEmbeddedApiTest.class.getResource("/kubectl/" + name).toURI()).toString();
+      return Path.of(KubectlAgainstEmbeddedApiTest.class.getResource("/kubectl/" + name).toURI())
+          .toString();
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
     }

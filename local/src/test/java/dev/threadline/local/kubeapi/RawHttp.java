@@ -11,7 +11,10 @@ import java.time.Duration;
 /** Plain HTTP requests to the embedded API, for what a fabric8 client would hide. */
 final class RawHttp {
   private final HttpClient client =
-      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
   private final String baseUrl;
 
   RawHttp(String baseUrl) {
@@ -23,7 +26,8 @@ final class RawHttp {
   }
 
   HttpResponse<String> get(String path, String accept) {
-    return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Accept", accept).GET().build());
+    return send(
+        HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Accept", accept).GET().build());
   }
 
   HttpResponse<String> send(String method, String path, String contentType, String body) {

@@ -28,8 +28,11 @@ class WatchEventFilterTest {
 
   @Test
   void turnsObjectsIntoOneRowTablesForKubectl() {
-    ResourceType configMaps = BuiltinResources.ALL.stream()
-        .filter(t -> t.plural().equals("configmaps")).findFirst().orElseThrow();
+    ResourceType configMaps =
+        BuiltinResources.ALL.stream()
+            .filter(t -> t.plural().equals("configmaps"))
+            .findFirst()
+            .orElseThrow();
     WatchEventFilter filter = new WatchEventFilter(null, configMaps, null);
 
     JsonNode first = Json.parse(filter.apply(event("ADDED", "a", "1")));
@@ -37,15 +40,22 @@ class WatchEventFilterTest {
 
     assertThat(first.path("type").asText()).isEqualTo("ADDED");
     assertThat(first.at("/object/kind").asText()).isEqualTo("Table");
-    assertThat(first.at("/object/columnDefinitions").findValuesAsText("name")).isEqualTo(List.of("Name", "Age"));
+    assertThat(first.at("/object/columnDefinitions").findValuesAsText("name"))
+        .isEqualTo(List.of("Name", "Age"));
     assertThat(first.at("/object/rows/0/cells/0").asText()).isEqualTo("a");
     assertThat(second.at("/object/columnDefinitions")).isEmpty();
     assertThat(second.at("/object/rows")).hasSize(1);
   }
 
   private static String event(String type, String name, String resourceVersion) {
-    return "{\"type\":\"" + type + "\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
-        + "{\"name\":\"" + name + "\",\"resourceVersion\":\"" + resourceVersion + "\","
+    return "{\"type\":\""
+        + type
+        + "\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+        + "{\"name\":\""
+        + name
+        + "\",\"resourceVersion\":\""
+        + resourceVersion
+        + "\","
         + "\"creationTimestamp\":\"2026-01-01T00:00:00Z\"}}}";
   }
 }

@@ -13,14 +13,24 @@ class ContainerPathTranslatorTest {
   private static final Path WORKSPACE = Path.of("/data/volumes/ns/ws");
   private static final Path HISTORY = Path.of("/data/pods/ns/p/volumes/history");
 
-  private final Container container = new ContainerBuilder().withName("agent")
-      .addNewVolumeMount().withName("ws").withMountPath("/workspace/").endVolumeMount()
-      .addNewVolumeMount().withName("history").withMountPath("/workspace/.history").endVolumeMount()
-      .build();
+  private final Container container =
+      new ContainerBuilder()
+          .withName("agent")
+          .addNewVolumeMount()
+          .withName("ws")
+          .withMountPath("/workspace/")
+          .endVolumeMount()
+          .addNewVolumeMount()
+          .withName("history")
+          .withMountPath("/workspace/.history")
+          .endVolumeMount()
+          .build();
 
   @Test
   void wholeValuesUnderAMountAreRewrittenAndTheLongestMountWins() throws Exception {
-    ContainerPathTranslator paths = ContainerPathTranslator.forContainer(container, Map.of("ws", WORKSPACE, "history", HISTORY));
+    ContainerPathTranslator paths =
+        ContainerPathTranslator.forContainer(
+            container, Map.of("ws", WORKSPACE, "history", HISTORY));
 
     assertThat(paths.translate("/workspace")).isEqualTo(WORKSPACE.toString());
     assertThat(paths.translate("/workspace/src/a.py")).isEqualTo(WORKSPACE + "/src/a.py");
@@ -32,19 +42,26 @@ class ContainerPathTranslatorTest {
 
   @Test
   void workingDirectoryOutsideAnyMountLivesInThePodsRootfs() throws Exception {
-    ContainerPathTranslator paths = ContainerPathTranslator.forContainer(container, Map.of("ws", WORKSPACE, "history", HISTORY));
+    ContainerPathTranslator paths =
+        ContainerPathTranslator.forContainer(
+            container, Map.of("ws", WORKSPACE, "history", HISTORY));
     Path rootfs = Path.of("/data/pods/ns/p/rootfs");
 
-    assertThat(paths.workingDirectory("/workspace/src", rootfs, Path.of("/home"))).isEqualTo(WORKSPACE.resolve("src"));
-    assertThat(paths.workingDirectory("/app", rootfs, Path.of("/home"))).isEqualTo(rootfs.resolve("app"));
-    assertThat(paths.workingDirectory("/../../etc", rootfs, Path.of("/home"))).startsWithRaw(rootfs);
+    assertThat(paths.workingDirectory("/workspace/src", rootfs, Path.of("/home")))
+        .isEqualTo(WORKSPACE.resolve("src"));
+    assertThat(paths.workingDirectory("/app", rootfs, Path.of("/home")))
+        .isEqualTo(rootfs.resolve("app"));
+    assertThat(paths.workingDirectory("/../../etc", rootfs, Path.of("/home")))
+        .startsWithRaw(rootfs);
     assertThat(paths.workingDirectory(null, rootfs, Path.of("/home"))).isEqualTo(Path.of("/home"));
   }
 
   @Test
   void mountOfAnUndefinedVolumeIsAConfigError() {
-    assertThatThrownBy(() -> ContainerPathTranslator.forContainer(container, Map.of("ws", WORKSPACE)))
-        .isInstanceOf(PodStartFailure.class).hasMessageContaining("\"history\"");
+    assertThatThrownBy(
+            () -> ContainerPathTranslator.forContainer(container, Map.of("ws", WORKSPACE)))
+        .isInstanceOf(PodStartFailure.class)
+        .hasMessageContaining("\"history\"");
   }
 
   @Test

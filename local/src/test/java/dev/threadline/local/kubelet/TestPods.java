@@ -12,10 +12,17 @@ final class TestPods {
 
   static PodBuilder shell(String name, String script) {
     return new PodBuilder()
-        .withNewMetadata().withName(name).withNamespace(NAMESPACE).endMetadata()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(NAMESPACE)
+        .endMetadata()
         .withNewSpec()
-            .withRestartPolicy("Never")
-            .addNewContainer().withName("main").withImage("busybox:1.36").withCommand(List.of("sh", "-c", script)).endContainer()
+        .withRestartPolicy("Never")
+        .addNewContainer()
+        .withName("main")
+        .withImage("busybox:1.36")
+        .withCommand(List.of("sh", "-c", script))
+        .endContainer()
         .endSpec();
   }
 
@@ -24,6 +31,8 @@ final class TestPods {
   }
 
   static LocalImages busybox() {
-    return new LocalImages().register("busybox (the host shell)", LocalImages.repository("busybox"), LocalPrograms.shell());
+    return new LocalImages()
+        .register(
+            "busybox (the host shell)", LocalImages.repository("busybox"), LocalPrograms.shell());
   }
 }

@@ -19,9 +19,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Claude model behind the Anthropic Messages API (or a compatible gateway through
- * {@link ModelSettings#baseUrl()}, given without {@code /v1}). The SDK never retries: the caller
- * decides what a rate limit or an outage means for its run.
+ * A Claude model behind the Anthropic Messages API (or a compatible gateway through {@link
+ * ModelSettings#baseUrl()}, given without {@code /v1}). The SDK never retries: the caller decides
+ * what a rate limit or an outage means for its run.
  */
 public final class AnthropicModelProvider implements ModelProvider {
 
@@ -40,20 +40,25 @@ public final class AnthropicModelProvider implements ModelProvider {
   public AnthropicModelProvider(ModelSettings settings) {
     this.apiKey = settings.requireApiKey();
     this.timeout = settings.timeout();
-    AnthropicOkHttpClient.Builder builder = AnthropicOkHttpClient.builder()
-        .apiKey(settings.apiKey())
-        // The Messages API documents the key in x-api-key, and gateways (LiteLLM, proxies) expect it
-        // there. anthropic-java 3.x sends "Authorization: Bearer" unless the request already carries
-        // x-api-key, so name the header explicitly.
-        .putHeader(API_KEY_HEADER, settings.apiKey())
-        .maxRetries(0)
-        .timeout(settings.timeout());
+    AnthropicOkHttpClient.Builder builder =
+        AnthropicOkHttpClient.builder()
+            .apiKey(settings.apiKey())
+            // The Messages API documents the key in x-api-key, and gateways (LiteLLM, proxies)
+            // expect it
+            // there. anthropic-java 3.x sends "Authorization: Bearer" unless the request already
+            // carries
+            // x-api-key, so name the header explicitly.
+            .putHeader(API_KEY_HEADER, settings.apiKey())
+            .maxRetries(0)
+            .timeout(settings.timeout());
     if (settings.baseUrl() != null) {
       builder.baseUrl(settings.baseUrl());
     }
     this.client = builder.build();
-    log.info("Anthropic model provider at {} (timeout {})",
-        Objects.requireNonNullElse(Redaction.url(settings.baseUrl()), "the Anthropic API"), settings.timeout());
+    log.info(
+        "Anthropic model provider at {} (timeout {})",
+        Objects.requireNonNullElse(Redaction.url(settings.baseUrl()), "the Anthropic API"),
+        settings.timeout());
   }
 
   @Override
@@ -64,12 +69,19 @@ public final class AnthropicModelProvider implements ModelProvider {
   @Override
   public ModelReply complete(ModelRequest request) {
     try {
-      ModelReply reply = AnthropicReplies.toReply(client.messages().create(AnthropicRequests.toParams(request)));
-      log.debug("{} answered: {} tool call(s), stop {}, {} tokens",
-          request.model(), reply.toolCalls().size(), reply.stopReason(), reply.usage().totalTokens());
+      ModelReply reply =
+          AnthropicReplies.toReply(client.messages().create(AnthropicRequests.toParams(request)));
+      log.debug(
+          "{} answered: {} tool call(s), stop {}, {} tokens",
+          request.model(),
+          reply.toolCalls().size(),
+          reply.stopReason(),
+          reply.usage().totalTokens());
       return reply;
     } catch (AnthropicServiceException e) {
-      throw logged(ProviderFailures.httpError(NAME, e.statusCode(), e.apiMessage().orElseGet(e::getMessage), apiKey));
+      throw logged(
+          ProviderFailures.httpError(
+              NAME, e.statusCode(), e.apiMessage().orElseGet(e::getMessage), apiKey));
     } catch (AnthropicInvalidDataException e) {
       throw logged(ProviderFailures.invalidReply(NAME, e.getMessage(), apiKey));
     } catch (AnthropicIoException e) {

@@ -26,24 +26,33 @@ final class AnthropicReplies {
     StringBuilder text = new StringBuilder();
     List<ToolCall> toolCalls = new ArrayList<>();
     for (ContentBlock block : message.content()) {
-      block.text().ifPresent(textBlock -> {
-        if (!text.isEmpty()) {
-          text.append("\n\n");
-        }
-        text.append(textBlock.text());
-      });
+      block
+          .text()
+          .ifPresent(textBlock -> {
+            if (!text.isEmpty()) {
+              text.append("\n\n");
+            }
+            text.append(textBlock.text());
+          });
       block.toolUse().ifPresent(toolUse -> toolCalls.add(toolCall(toolUse)));
       // Thinking and server-tool blocks are the provider's business: the agent loop needs neither.
     }
-    return new ModelReply(text.toString(), toolCalls, usage(message.usage()), stopReason(message, !toolCalls.isEmpty()));
+    return new ModelReply(
+        text.toString(),
+        toolCalls,
+        usage(message.usage()),
+        stopReason(message, !toolCalls.isEmpty()));
   }
 
   private static ToolCall toolCall(ToolUseBlock toolUse) {
     try {
       JsonNode input = toolUse._input().convert(JsonNode.class);
-      return new ToolCall(toolUse.id(), toolUse.name(), input == null ? "{}" : JSON.writeValueAsString(input));
+      return new ToolCall(
+          toolUse.id(), toolUse.name(), input == null ? "{}" : JSON.writeValueAsString(input));
     } catch (JsonProcessingException | IllegalArgumentException e) {
-      throw new ModelException(AnthropicModelProvider.NAME, ModelErrorCode.INVALID_REPLY,
+      throw new ModelException(
+          AnthropicModelProvider.NAME,
+          ModelErrorCode.INVALID_REPLY,
           "the input of tool call " + toolUse.id() + " is not JSON");
     }
   }

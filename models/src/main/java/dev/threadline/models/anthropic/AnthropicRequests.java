@@ -1,13 +1,13 @@
 package dev.threadline.models.anthropic;
 
 import com.anthropic.core.JsonValue;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.anthropic.models.messages.ContentBlockParam;
 import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.MessageParam;
 import com.anthropic.models.messages.Tool;
 import com.anthropic.models.messages.ToolResultBlockParam;
 import com.anthropic.models.messages.ToolUseBlockParam;
+import com.fasterxml.jackson.core.type.TypeReference;
 import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelRequest;
 import dev.threadline.models.Role;
@@ -18,23 +18,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Maps a {@link ModelRequest} to a Messages API request. The Messages API has two roles: tool results
- * travel as {@code tool_result} blocks of a user message, so consecutive tool results (and a user
- * message right after them) are grouped into one user message, tool results first, as the API
- * requires.
+ * Maps a {@link ModelRequest} to a Messages API request. The Messages API has two roles: tool
+ * results travel as {@code tool_result} blocks of a user message, so consecutive tool results (and
+ * a user message right after them) are grouped into one user message, tool results first, as the
+ * API requires.
  */
 final class AnthropicRequests {
 
   /** The API rejects empty text blocks and empty messages. */
   private static final String NO_CONTENT = "(no content)";
+
   private static final TypeReference<List<String>> REQUIRED = new TypeReference<>() {};
 
   private AnthropicRequests() {}
 
   static MessageCreateParams toParams(ModelRequest request) {
-    MessageCreateParams.Builder params = MessageCreateParams.builder()
-        .model(request.model())
-        .maxTokens(request.maxOutputTokens());
+    MessageCreateParams.Builder params =
+        MessageCreateParams.builder().model(request.model()).maxTokens(request.maxOutputTokens());
     if (request.instructionsOrNull() != null) {
       params.system(request.instructions());
     }
@@ -64,7 +64,9 @@ final class AnthropicRequests {
     return result;
   }
 
-  /** The blocks of one Messages API message, gathered from consecutive messages of the same side. */
+  /**
+   * The blocks of one Messages API message, gathered from consecutive messages of the same side.
+   */
   private static final class Turn {
     private final boolean fromUser;
     private final List<ContentBlockParam> toolResults = new ArrayList<>();
@@ -76,10 +78,13 @@ final class AnthropicRequests {
 
     void add(ChatMessage message) {
       switch (message.role()) {
-        case TOOL -> toolResults.add(ContentBlockParam.ofToolResult(ToolResultBlockParam.builder()
-            .toolUseId(message.toolCallId())
-            .content(message.content().isEmpty() ? NO_CONTENT : message.content())
-            .build()));
+        case TOOL ->
+            toolResults.add(
+                ContentBlockParam.ofToolResult(
+                    ToolResultBlockParam.builder()
+                        .toolUseId(message.toolCallId())
+                        .content(message.content().isEmpty() ? NO_CONTENT : message.content())
+                        .build()));
         case USER -> addText(message.content());
         case ASSISTANT -> {
           addText(message.content());
@@ -102,7 +107,8 @@ final class AnthropicRequests {
       if (content.isEmpty()) {
         content.add(ContentBlockParam.ofText(NO_CONTENT));
       }
-      return fromUser ? MessageParam.ofUserOfContentBlockParams(content)
+      return fromUser
+          ? MessageParam.ofUserOfContentBlockParams(content)
           : MessageParam.ofAssistantOfContentBlockParams(content);
     }
   }
@@ -117,17 +123,14 @@ final class AnthropicRequests {
       arguments = Map.of("_raw_arguments", call.argumentsJson());
     }
     arguments.forEach((name, value) -> input.putAdditionalProperty(name, JsonValue.from(value)));
-    return ToolUseBlockParam.builder()
-        .id(call.id())
-        .name(call.name())
-        .input(input.build())
-        .build();
+    return ToolUseBlockParam.builder().id(call.id()).name(call.name()).input(input.build()).build();
   }
 
   private static Tool.InputSchema.Properties properties(Object value) {
     Tool.InputSchema.Properties.Builder properties = Tool.InputSchema.Properties.builder();
     if (value instanceof Map<?, ?> map) {
-      map.forEach((name, schema) -> properties.putAdditionalProperty(String.valueOf(name), JsonValue.from(schema)));
+      map.forEach((name, schema) ->
+          properties.putAdditionalProperty(String.valueOf(name), JsonValue.from(schema)));
     }
     return properties.build();
   }

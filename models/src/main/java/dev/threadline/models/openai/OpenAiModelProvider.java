@@ -39,16 +39,19 @@ public final class OpenAiModelProvider implements ModelProvider {
   public OpenAiModelProvider(ModelSettings settings) {
     this.apiKey = settings.requireApiKey();
     this.timeout = settings.timeout();
-    OpenAIOkHttpClient.Builder builder = OpenAIOkHttpClient.builder()
-        .apiKey(settings.apiKey())
-        .maxRetries(0)
-        .timeout(settings.timeout());
+    OpenAIOkHttpClient.Builder builder =
+        OpenAIOkHttpClient.builder()
+            .apiKey(settings.apiKey())
+            .maxRetries(0)
+            .timeout(settings.timeout());
     if (settings.baseUrl() != null) {
       builder.baseUrl(settings.baseUrl());
     }
     this.client = builder.build();
-    log.info("OpenAI-compatible model provider at {} (timeout {})",
-        Objects.requireNonNullElse(Redaction.url(settings.baseUrl()), "the OpenAI API"), settings.timeout());
+    log.info(
+        "OpenAI-compatible model provider at {} (timeout {})",
+        Objects.requireNonNullElse(Redaction.url(settings.baseUrl()), "the OpenAI API"),
+        settings.timeout());
   }
 
   @Override
@@ -59,9 +62,15 @@ public final class OpenAiModelProvider implements ModelProvider {
   @Override
   public ModelReply complete(ModelRequest request) {
     try {
-      ModelReply reply = OpenAiReplies.toReply(client.chat().completions().create(OpenAiRequests.toParams(request)));
-      log.debug("{} answered: {} tool call(s), stop {}, {} tokens",
-          request.model(), reply.toolCalls().size(), reply.stopReason(), reply.usage().totalTokens());
+      ModelReply reply =
+          OpenAiReplies.toReply(
+              client.chat().completions().create(OpenAiRequests.toParams(request)));
+      log.debug(
+          "{} answered: {} tool call(s), stop {}, {} tokens",
+          request.model(),
+          reply.toolCalls().size(),
+          reply.stopReason(),
+          reply.usage().totalTokens());
       return reply;
     } catch (OpenAIServiceException e) {
       throw logged(ProviderFailures.httpError(NAME, e.statusCode(), e.getMessage(), apiKey));

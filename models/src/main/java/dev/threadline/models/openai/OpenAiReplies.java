@@ -21,13 +21,15 @@ final class OpenAiReplies {
 
   static ModelReply toReply(ChatCompletion completion) {
     if (completion.choices().isEmpty()) {
-      throw new ModelException(OpenAiModelProvider.NAME, ModelErrorCode.INVALID_REPLY, "the answer has no choices");
+      throw new ModelException(
+          OpenAiModelProvider.NAME, ModelErrorCode.INVALID_REPLY, "the answer has no choices");
     }
     ChatCompletion.Choice choice = completion.choices().get(0);
     ChatCompletionMessage message = choice.message();
     String text = message.content().or(message::refusal).orElse("");
     List<ToolCall> toolCalls = toolCalls(message);
-    return new ModelReply(text, toolCalls, usage(completion), stopReason(choice, !toolCalls.isEmpty()));
+    return new ModelReply(
+        text, toolCalls, usage(completion), stopReason(choice, !toolCalls.isEmpty()));
   }
 
   private static List<ToolCall> toolCalls(ChatCompletionMessage message) {
@@ -36,7 +38,9 @@ final class OpenAiReplies {
       // Custom (free-text) tools are never offered, so only function calls can come back.
       if (call.isFunction()) {
         ChatCompletionMessageFunctionToolCall function = call.asFunction();
-        calls.add(new ToolCall(function.id(), function.function().name(), function.function().arguments()));
+        calls.add(
+            new ToolCall(
+                function.id(), function.function().name(), function.function().arguments()));
       }
     }
     return calls;
@@ -49,11 +53,13 @@ final class OpenAiReplies {
   private static Usage usage(CompletionUsage usage) {
     long cached = usage.promptTokensDetails().flatMap(details -> details.cachedTokens()).orElse(0L);
     // prompt_tokens already includes the cached ones; guard against servers that disagree.
-    return new Usage(usage.promptTokens(), usage.completionTokens(), Math.min(cached, usage.promptTokens()));
+    return new Usage(
+        usage.promptTokens(), usage.completionTokens(), Math.min(cached, usage.promptTokens()));
   }
 
   private static StopReason stopReason(ChatCompletion.Choice choice, boolean hasToolCalls) {
-    // Some compatible servers (older Ollama, some vLLM parsers) say "stop" although they call tools.
+    // Some compatible servers (older Ollama, some vLLM parsers) say "stop" although they call
+    // tools.
     if (hasToolCalls) {
       return StopReason.TOOL_USE;
     }

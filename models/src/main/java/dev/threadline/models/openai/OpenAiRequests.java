@@ -20,11 +20,13 @@ final class OpenAiRequests {
   private OpenAiRequests() {}
 
   static ChatCompletionCreateParams toParams(ModelRequest request) {
-    ChatCompletionCreateParams.Builder params = ChatCompletionCreateParams.builder()
-        .model(request.model())
-        // max_completion_tokens replaces the deprecated max_tokens, which reasoning models reject;
-        // vLLM, LiteLLM and recent Ollama accept it too.
-        .maxCompletionTokens(request.maxOutputTokens());
+    ChatCompletionCreateParams.Builder params =
+        ChatCompletionCreateParams.builder()
+            .model(request.model())
+            // max_completion_tokens replaces the deprecated max_tokens, which reasoning models
+            // reject;
+            // vLLM, LiteLLM and recent Ollama accept it too.
+            .maxCompletionTokens(request.maxOutputTokens());
     if (request.instructionsOrNull() != null) {
       // "system" rather than "developer": every OpenAI-compatible server understands it.
       params.addSystemMessage(request.instructions());
@@ -33,10 +35,12 @@ final class OpenAiRequests {
       switch (message.role()) {
         case USER -> params.addUserMessage(message.content());
         case ASSISTANT -> params.addMessage(assistant(message));
-        case TOOL -> params.addMessage(ChatCompletionToolMessageParam.builder()
-            .toolCallId(message.toolCallId())
-            .content(message.content())
-            .build());
+        case TOOL ->
+            params.addMessage(
+                ChatCompletionToolMessageParam.builder()
+                    .toolCallId(message.toolCallId())
+                    .content(message.content())
+                    .build());
       }
     }
     for (ToolDefinition tool : request.tools()) {
@@ -46,19 +50,22 @@ final class OpenAiRequests {
   }
 
   private static ChatCompletionAssistantMessageParam assistant(ChatMessage message) {
-    ChatCompletionAssistantMessageParam.Builder assistant = ChatCompletionAssistantMessageParam.builder();
+    ChatCompletionAssistantMessageParam.Builder assistant =
+        ChatCompletionAssistantMessageParam.builder();
     // A tool-calling turn may have no text; the API wants the content then left out, not "".
     if (!message.content().isEmpty() || message.toolCalls().isEmpty()) {
       assistant.content(message.content());
     }
     for (ToolCall call : message.toolCalls()) {
-      assistant.addToolCall(ChatCompletionMessageFunctionToolCall.builder()
-          .id(call.id())
-          .function(ChatCompletionMessageFunctionToolCall.Function.builder()
-              .name(call.name())
-              .arguments(call.argumentsJson())
-              .build())
-          .build());
+      assistant.addToolCall(
+          ChatCompletionMessageFunctionToolCall.builder()
+              .id(call.id())
+              .function(
+                  ChatCompletionMessageFunctionToolCall.Function.builder()
+                      .name(call.name())
+                      .arguments(call.argumentsJson())
+                      .build())
+              .build());
     }
     return assistant.build();
   }
@@ -68,9 +75,8 @@ final class OpenAiRequests {
     for (Map.Entry<String, Object> entry : tool.parametersJsonSchema().entrySet()) {
       parameters.putAdditionalProperty(entry.getKey(), JsonValue.from(entry.getValue()));
     }
-    FunctionDefinition.Builder function = FunctionDefinition.builder()
-        .name(tool.name())
-        .parameters(parameters.build());
+    FunctionDefinition.Builder function =
+        FunctionDefinition.builder().name(tool.name()).parameters(parameters.build());
     if (!tool.description().isEmpty()) {
       function.description(tool.description());
     }

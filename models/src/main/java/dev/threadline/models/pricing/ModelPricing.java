@@ -14,13 +14,18 @@ import java.util.regex.Pattern;
  *
  * <p>The spec lists {@code model=input/output[/cached]} entries separated by commas, in USD per
  * million tokens, e.g. {@code gpt-4.1-mini=0.40/1.60/0.10,claude-sonnet-4-5=3/15/0.30}. Without a
- * cached price, cached tokens cost the input price. Models without an entry cost nothing (an unknown
- * price must not fail a run), and the scripted model is always free.
+ * cached price, cached tokens cost the input price. Models without an entry cost nothing (an
+ * unknown price must not fail a run), and the scripted model is always free.
  */
 public final class ModelPricing {
 
-  /** Providers answer with dated names ({@code claude-sonnet-4-5-20250929}); they cost the base's price. */
-  private static final Pattern VERSION_SUFFIX = Pattern.compile("-(\\d{8}|\\d{4}-\\d{2}-\\d{2}|latest)$");
+  /**
+   * Providers answer with dated names ({@code claude-sonnet-4-5-20250929}); they cost the base's
+   * price.
+   */
+  private static final Pattern VERSION_SUFFIX =
+      Pattern.compile("-(\\d{8}|\\d{4}-\\d{2}-\\d{2}|latest)$");
+
   private static final Pattern MODEL_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/@+-]*");
 
   private static final ModelPricing NONE = new ModelPricing(Map.of());
@@ -59,7 +64,8 @@ public final class ModelPricing {
       String where = "model price entry " + (i + 1) + " '" + entry + "'";
       int equals = entry.indexOf('=');
       if (equals < 0) {
-        throw new IllegalArgumentException(where + " must look like model=input/output[/cached] (USD per million tokens)");
+        throw new IllegalArgumentException(
+            where + " must look like model=input/output[/cached] (USD per million tokens)");
       }
       String model = entry.substring(0, equals).strip();
       if (!MODEL_NAME.matcher(model).matches()) {
@@ -76,8 +82,11 @@ public final class ModelPricing {
   private static TokenPrice price(String values, String where) {
     String[] parts = values.split("/", -1);
     if (parts.length < 2 || parts.length > 3) {
-      throw new IllegalArgumentException(where + " needs input/output or input/output/cached prices, found "
-          + parts.length + " value(s)");
+      throw new IllegalArgumentException(
+          where
+              + " needs input/output or input/output/cached prices, found "
+              + parts.length
+              + " value(s)");
     }
     BigDecimal input = amount(parts[0], "input", where);
     BigDecimal output = amount(parts[1], "output", where);
@@ -91,7 +100,8 @@ public final class ModelPricing {
     try {
       amount = new BigDecimal(value);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(where + ": the " + kind + " price '" + value + "' is not a number");
+      throw new IllegalArgumentException(
+          where + ": the " + kind + " price '" + value + "' is not a number");
     }
     if (amount.signum() < 0) {
       throw new IllegalArgumentException(where + ": the " + kind + " price must not be negative");
@@ -111,15 +121,20 @@ public final class ModelPricing {
     return Optional.ofNullable(prices.get(VERSION_SUFFIX.matcher(model).replaceFirst("")));
   }
 
-  /** Cost in USD of {@code usage} on {@code model}: 0 when the model has no price (or is scripted). */
+  /**
+   * Cost in USD of {@code usage} on {@code model}: 0 when the model has no price (or is scripted).
+   */
   public BigDecimal cost(String model, Usage usage) {
     return price(model).map(price -> cost(price, usage)).orElse(BigDecimal.ZERO);
   }
 
   private static BigDecimal cost(TokenPrice price, Usage usage) {
-    BigDecimal perMillion = price.input().multiply(BigDecimal.valueOf(usage.uncachedInputTokens()))
-        .add(price.output().multiply(BigDecimal.valueOf(usage.outputTokens())))
-        .add(price.cached().multiply(BigDecimal.valueOf(usage.cachedTokens())));
+    BigDecimal perMillion =
+        price
+            .input()
+            .multiply(BigDecimal.valueOf(usage.uncachedInputTokens()))
+            .add(price.output().multiply(BigDecimal.valueOf(usage.outputTokens())))
+            .add(price.cached().multiply(BigDecimal.valueOf(usage.cachedTokens())));
     // Exact: dividing by a power of ten only moves the decimal point.
     BigDecimal cost = perMillion.movePointLeft(6).stripTrailingZeros();
     return cost.scale() < 0 ? cost.setScale(0) : cost; // 10, not 1E+1

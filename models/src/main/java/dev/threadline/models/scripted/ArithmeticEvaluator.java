@@ -5,8 +5,8 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 
 /**
- * Evaluates arithmetic: numbers (with decimals), {@code + - * /} (also {@code x × ÷}), unary minus and
- * parentheses. A hand-written recursive-descent parser over {@link BigDecimal}, so nothing but
+ * Evaluates arithmetic: numbers (with decimals), {@code + - * /} (also {@code x × ÷}), unary minus
+ * and parentheses. A hand-written recursive-descent parser over {@link BigDecimal}, so nothing but
  * arithmetic can ever run and {@code 0.1 + 0.2} is {@code 0.3}.
  *
  * <pre>
@@ -19,6 +19,7 @@ public final class ArithmeticEvaluator {
 
   /** Precision of divisions that do not terminate (1/3): plenty for a chat answer. */
   private static final MathContext DIVISION = new MathContext(12, RoundingMode.HALF_EVEN);
+
   /** Expressions longer than this are not "simple arithmetic"; also bounds recursion depth. */
   private static final int MAX_LENGTH = 200;
 
@@ -111,7 +112,8 @@ public final class ArithmeticEvaluator {
   private BigDecimal number() {
     skipSpaces();
     int start = pos;
-    while (pos < text.length() && (Character.isDigit(text.charAt(pos)) || text.charAt(pos) == '.')) {
+    while (pos < text.length()
+        && (Character.isDigit(text.charAt(pos)) || text.charAt(pos) == '.')) {
       pos++;
     }
     if (start == pos) {

@@ -5,13 +5,14 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Finds the shell commands a task writes in backticks, in the order they appear: inline
- * {@code `cmd`} spans, and fenced {@code ```} blocks (one command each, run as a script; a leading
- * shell language tag such as {@code bash} is dropped).
+ * Finds the shell commands a task writes in backticks, in the order they appear: inline {@code
+ * `cmd`} spans, and fenced {@code ```} blocks (one command each, run as a script; a leading shell
+ * language tag such as {@code bash} is dropped).
  */
 public final class BacktickCommands {
 
   private static final String FENCE = "```";
+
   /** Tags that name the shell rather than being part of the command. */
   private static final Set<String> SHELL_TAGS =
       Set.of("bash", "sh", "shell", "zsh", "console", "terminal", "shell-session", "shellsession");
@@ -38,7 +39,8 @@ public final class BacktickCommands {
           break;
         }
         String span = text.substring(pos + 1, end);
-        // An inline span never crosses a line: a stray backtick must not swallow the next paragraph.
+        // An inline span never crosses a line: a stray backtick must not swallow the next
+        // paragraph.
         if (span.indexOf('\n') >= 0) {
           pos++;
           continue;

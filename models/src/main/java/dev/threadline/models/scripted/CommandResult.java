@@ -5,7 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * What running one command produced, read back from a tool result. The runner sends JSON such as
- * {@code {"exit_code":0,"output":"..."}}; plain text is accepted too (then the exit code is unknown).
+ * {@code {"exit_code":0,"output":"..."}}; plain text is accepted too (then the exit code is
+ * unknown).
  *
  * @param exitCode the command's exit code, or null when the tool result does not say
  * @param output what it printed

@@ -35,13 +35,19 @@ final class CommandSteps {
     }
     List<String> commands = BacktickCommands.extract(messages.get(task).content());
     if (commands.isEmpty()) {
-      return Step.finalAnswer("There was nothing to run: the task has no command in backticks. "
-          + "Write the shell commands to run in backticks, like `ls -la`, or configure a real model with "
-          + "THREADLINE_MODEL_PROVIDER.");
+      return Step.finalAnswer(
+          "There was nothing to run: the task has no command in backticks. Write the shell commands"
+              + " to run in backticks, like `ls -la`, or configure a real model with "
+              + "THREADLINE_MODEL_PROVIDER.");
     }
     if (tools.stream().noneMatch(tool -> tool.name().equals(RUN_COMMAND))) {
-      return Step.finalAnswer("I cannot run the task's commands: no " + RUN_COMMAND + " tool is offered. "
-          + "The commands were: " + String.join(", ", commands.stream().map(c -> "`" + c + "`").toList()) + ".");
+      return Step.finalAnswer(
+          "I cannot run the task's commands: no "
+              + RUN_COMMAND
+              + " tool is offered. "
+              + "The commands were: "
+              + String.join(", ", commands.stream().map(c -> "`" + c + "`").toList())
+              + ".");
     }
     List<ChatMessage> later = messages.subList(task + 1, messages.size());
     List<ChatMessage> results = later.stream().filter(m -> m.role() == Role.TOOL).toList();
@@ -49,7 +55,8 @@ final class CommandSteps {
       int index = results.size();
       String command = commands.get(index);
       ToolCall call = ToolCall.of(callId(task, index), RUN_COMMAND, Map.of("command", command));
-      String text = "Running command " + (index + 1) + " of " + commands.size() + ": `" + command + "`";
+      String text =
+          "Running command " + (index + 1) + " of " + commands.size() + ": `" + command + "`";
       return new Step(text, List.of(call));
     }
     return Step.finalAnswer(summary(commands, results, commandsById(later)));
@@ -78,22 +85,29 @@ final class CommandSteps {
     return byId;
   }
 
-  private static String summary(List<String> commands, List<ChatMessage> results, Map<String, String> byId) {
+  private static String summary(
+      List<String> commands, List<ChatMessage> results, Map<String, String> byId) {
     StringBuilder text = new StringBuilder();
     text.append(results.size() == 1 ? "Ran 1 command:" : "Ran " + results.size() + " commands:");
     int failed = 0;
     int unknown = 0;
     for (int i = 0; i < results.size(); i++) {
       ChatMessage result = results.get(i);
-      String command = byId.getOrDefault(result.toolCallId(), i < commands.size() ? commands.get(i) : "?");
+      String command =
+          byId.getOrDefault(result.toolCallId(), i < commands.size() ? commands.get(i) : "?");
       CommandResult outcome = CommandResult.parse(result.content());
       if (outcome.exitCode() == null) {
         unknown++;
       } else if (!outcome.succeeded()) {
         failed++;
       }
-      text.append('\n').append(i + 1).append(". `").append(command).append("` → ")
-          .append(outcome.exitCode() == null ? "exit code unknown" : "exit code " + outcome.exitCode());
+      text.append('\n')
+          .append(i + 1)
+          .append(". `")
+          .append(command)
+          .append("` → ")
+          .append(
+              outcome.exitCode() == null ? "exit code unknown" : "exit code " + outcome.exitCode());
       String tail = outcome.tail(TAIL_LINES, TAIL_CHARS);
       text.append(tail.isEmpty() ? "\n   (no output)" : "\n   " + tail.replace("\n", "\n   "));
     }

@@ -30,7 +30,9 @@ final class Conversation {
     return Optional.empty();
   }
 
-  /** {@code text} cut to {@code max} characters, with an ellipsis when cut; whitespace collapsed. */
+  /**
+   * {@code text} cut to {@code max} characters, with an ellipsis when cut; whitespace collapsed.
+   */
   static String abbreviate(String text, int max) {
     String oneLine = text.strip().replaceAll("\\s+", " ");
     return oneLine.length() <= max ? oneLine : oneLine.substring(0, max - 1) + "…";

@@ -17,14 +17,17 @@ import org.slf4j.LoggerFactory;
 /**
  * An offline, deterministic model, so the whole service runs and is testable without a model
  * endpoint. Without tools it answers directly (greetings, arithmetic, the time, the conversation);
- * with a {@code run_command} tool it runs the commands the task writes in backticks, one per turn, and
- * then summarises their exit codes and output. The reply is a pure function of the request and the
- * clock; the model name is ignored.
+ * with a {@code run_command} tool it runs the commands the task writes in backticks, one per turn,
+ * and then summarises their exit codes and output. The reply is a pure function of the request and
+ * the clock; the model name is ignored.
  */
 public final class ScriptedModelProvider implements ModelProvider {
 
   public static final String NAME = "scripted";
-  /** The tool the scripted model calls for each backticked command, with {@code {"command": "..."}}. */
+
+  /**
+   * The tool the scripted model calls for each backticked command, with {@code {"command": "..."}}.
+   */
   public static final String RUN_COMMAND_TOOL = CommandSteps.RUN_COMMAND;
 
   private static final Logger log = LoggerFactory.getLogger(ScriptedModelProvider.class);
@@ -60,17 +63,23 @@ public final class ScriptedModelProvider implements ModelProvider {
       return textReply(step.text(), inputTokens, request.maxOutputTokens());
     }
     long outputTokens = TokenEstimator.estimate(step.text() + argumentsText(step.toolCalls()));
-    return new ModelReply(step.text(), step.toolCalls(), new Usage(inputTokens, outputTokens, 0), StopReason.TOOL_USE);
+    return new ModelReply(
+        step.text(),
+        step.toolCalls(),
+        new Usage(inputTokens, outputTokens, 0),
+        StopReason.TOOL_USE);
   }
 
   /** Like a real model, a final text longer than the output budget is cut and says so. */
   private static ModelReply textReply(String text, long inputTokens, int maxOutputTokens) {
     long outputTokens = TokenEstimator.estimate(text);
     if (outputTokens <= maxOutputTokens) {
-      return new ModelReply(text, List.of(), new Usage(inputTokens, outputTokens, 0), StopReason.END_TURN);
+      return new ModelReply(
+          text, List.of(), new Usage(inputTokens, outputTokens, 0), StopReason.END_TURN);
     }
     String cut = text.substring(0, Math.min(text.length(), maxOutputTokens * 4));
-    return new ModelReply(cut, List.of(), new Usage(inputTokens, maxOutputTokens, 0), StopReason.MAX_TOKENS);
+    return new ModelReply(
+        cut, List.of(), new Usage(inputTokens, maxOutputTokens, 0), StopReason.MAX_TOKENS);
   }
 
   /** Everything a real model would read, as text: the estimate grows with the conversation. */

@@ -1,8 +1,8 @@
 package dev.threadline.models.scripted;
 
 /**
- * A deterministic stand-in for a tokenizer: about four characters per token, the usual rule of thumb
- * for English text. Good enough to exercise token accounting and pricing offline.
+ * A deterministic stand-in for a tokenizer: about four characters per token, the usual rule of
+ * thumb for English text. Good enough to exercise token accounting and pricing offline.
  */
 public final class TokenEstimator {
 

@@ -27,11 +27,19 @@ import org.junit.jupiter.params.provider.CsvSource;
 class AnthropicModelProviderTest {
 
   private static final String KEY = "sk-ant-test-0123456789secret";
-  private static final ToolDefinition RUN_COMMAND = new ToolDefinition("run_command", "Runs a shell command",
-      Map.of("type", "object",
-          "properties", Map.of("command", Map.of("type", "string", "description", "the command line")),
-          "required", List.of("command"),
-          "additionalProperties", false));
+  private static final ToolDefinition RUN_COMMAND =
+      new ToolDefinition(
+          "run_command",
+          "Runs a shell command",
+          Map.of(
+              "type",
+              "object",
+              "properties",
+              Map.of("command", Map.of("type", "string", "description", "the command line")),
+              "required",
+              List.of("command"),
+              "additionalProperties",
+              false));
 
   private FakeModelServer server;
   private AnthropicModelProvider provider;
@@ -49,20 +57,29 @@ class AnthropicModelProviderTest {
   }
 
   private AnthropicModelProvider providerWithTimeout(Duration timeout) {
-    return new AnthropicModelProvider(new ModelSettings("anthropic", "claude-sonnet-4-5", server.baseUrl(), KEY, timeout));
+    return new AnthropicModelProvider(
+        new ModelSettings("anthropic", "claude-sonnet-4-5", server.baseUrl(), KEY, timeout));
   }
 
   @Test
   void sendsSystemAndUserMessageAndReadsTextWithUsage() {
-    server.answer(200, """
+    server.answer(
+        200,
+        """
         {"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-4-5",
          "content":[{"type":"text","text":"Paris."}],
          "stop_reason":"end_turn","stop_sequence":null,
          "usage":{"input_tokens":12,"output_tokens":3,"cache_read_input_tokens":30,"cache_creation_input_tokens":0}}
         """);
 
-    ModelReply reply = provider.complete(new ModelRequest("claude-sonnet-4-5", "Answer briefly.",
-        List.of(ChatMessage.user("Capital of France?")), List.of(), 256));
+    ModelReply reply =
+        provider.complete(
+            new ModelRequest(
+                "claude-sonnet-4-5",
+                "Answer briefly.",
+                List.of(ChatMessage.user("Capital of France?")),
+                List.of(),
+                256));
 
     assertThat(reply.text()).isEqualTo("Paris.");
     assertThat(reply.toolCalls()).isEmpty();
@@ -90,31 +107,40 @@ class AnthropicModelProviderTest {
 
   @Test
   void sendsToolsAndGroupsToolResultsAndReadsToolUse() {
-    server.answer(200, """
+    server.answer(
+        200,
+        """
         {"id":"msg_02","type":"message","role":"assistant","model":"claude-sonnet-4-5",
          "content":[{"type":"text","text":"Now the README."},
                     {"type":"tool_use","id":"toolu_03","name":"run_command","input":{"command":"cat README.md"}}],
          "stop_reason":"tool_use","stop_sequence":null,
          "usage":{"input_tokens":300,"output_tokens":40}}
         """);
-    List<ChatMessage> history = List.of(
-        ChatMessage.user("Show the date and the files, then the README"),
-        ChatMessage.assistantToolCalls("Two commands first.", List.of(
-            ToolCall.of("toolu_01", "run_command", Map.of("command", "date")),
-            ToolCall.of("toolu_02", "run_command", Map.of("command", "ls")))),
-        ChatMessage.toolResult("toolu_01", "{\"exit_code\":0,\"output\":\"Tue\"}"),
-        ChatMessage.toolResult("toolu_02", "{\"exit_code\":0,\"output\":\"README.md\"}"));
+    List<ChatMessage> history =
+        List.of(
+            ChatMessage.user("Show the date and the files, then the README"),
+            ChatMessage.assistantToolCalls(
+                "Two commands first.",
+                List.of(
+                    ToolCall.of("toolu_01", "run_command", Map.of("command", "date")),
+                    ToolCall.of("toolu_02", "run_command", Map.of("command", "ls")))),
+            ChatMessage.toolResult("toolu_01", "{\"exit_code\":0,\"output\":\"Tue\"}"),
+            ChatMessage.toolResult("toolu_02", "{\"exit_code\":0,\"output\":\"README.md\"}"));
 
-    ModelReply reply = provider.complete(
-        new ModelRequest("claude-sonnet-4-5", "Be careful.", history, List.of(RUN_COMMAND), 1024));
+    ModelReply reply =
+        provider.complete(
+            new ModelRequest(
+                "claude-sonnet-4-5", "Be careful.", history, List.of(RUN_COMMAND), 1024));
 
     assertThat(reply.stopReason()).isEqualTo(StopReason.TOOL_USE);
     assertThat(reply.text()).isEqualTo("Now the README.");
-    assertThat(reply.toolCalls()).singleElement().satisfies(call -> {
-      assertThat(call.id()).isEqualTo("toolu_03");
-      assertThat(call.name()).isEqualTo("run_command");
-      assertThat(call.arguments()).isEqualTo(Map.of("command", "cat README.md"));
-    });
+    assertThat(reply.toolCalls())
+        .singleElement()
+        .satisfies(call -> {
+          assertThat(call.id()).isEqualTo("toolu_03");
+          assertThat(call.name()).isEqualTo("run_command");
+          assertThat(call.arguments()).isEqualTo(Map.of("command", "cat README.md"));
+        });
     assertThat(reply.usage()).isEqualTo(new Usage(300, 40, 0));
 
     JsonNode body = server.onlyRequest().body();
@@ -132,7 +158,8 @@ class AnthropicModelProviderTest {
     JsonNode assistant = messages.get(1);
     assertThat(assistant.path("role").asText()).isEqualTo("assistant");
     assertThat(assistant.path("content")).hasSize(3);
-    assertThat(assistant.path("content").get(0).path("text").asText()).isEqualTo("Two commands first.");
+    assertThat(assistant.path("content").get(0).path("text").asText())
+        .isEqualTo("Two commands first.");
     JsonNode toolUse = assistant.path("content").get(1);
     assertThat(toolUse.path("type").asText()).isEqualTo("tool_use");
     assertThat(toolUse.path("id").asText()).isEqualTo("toolu_01");
@@ -145,68 +172,93 @@ class AnthropicModelProviderTest {
     assertThat(results.path("content")).hasSize(2);
     assertThat(results.path("content").get(0).path("type").asText()).isEqualTo("tool_result");
     assertThat(results.path("content").get(0).path("tool_use_id").asText()).isEqualTo("toolu_01");
-    assertThat(results.path("content").get(0).path("content").asText()).isEqualTo("{\"exit_code\":0,\"output\":\"Tue\"}");
+    assertThat(results.path("content").get(0).path("content").asText())
+        .isEqualTo("{\"exit_code\":0,\"output\":\"Tue\"}");
     assertThat(results.path("content").get(1).path("tool_use_id").asText()).isEqualTo("toolu_02");
   }
 
   @Test
   void aUserMessageAfterToolResultsJoinsTheirMessageAfterThem() {
-    server.answer(200, """
+    server.answer(
+        200,
+        """
         {"id":"msg_04","type":"message","role":"assistant","model":"claude-sonnet-4-5",
          "content":[{"type":"text","text":"Done."}],"stop_reason":"end_turn","stop_sequence":null,
          "usage":{"input_tokens":50,"output_tokens":2}}
         """);
-    List<ChatMessage> history = List.of(
-        ChatMessage.user("run ls"),
-        ChatMessage.assistantToolCalls(List.of(ToolCall.of("toolu_01", "run_command", Map.of("command", "ls")))),
-        ChatMessage.toolResult("toolu_01", ""),
-        ChatMessage.user("and stop there"));
+    List<ChatMessage> history =
+        List.of(
+            ChatMessage.user("run ls"),
+            ChatMessage.assistantToolCalls(
+                List.of(ToolCall.of("toolu_01", "run_command", Map.of("command", "ls")))),
+            ChatMessage.toolResult("toolu_01", ""),
+            ChatMessage.user("and stop there"));
 
-    provider.complete(new ModelRequest("claude-sonnet-4-5", null, history, List.of(RUN_COMMAND), 100));
+    provider.complete(
+        new ModelRequest("claude-sonnet-4-5", null, history, List.of(RUN_COMMAND), 100));
 
     JsonNode messages = server.onlyRequest().body().path("messages");
     assertThat(messages).hasSize(3); // roles alternate: user, assistant, user
     JsonNode last = messages.get(2).path("content");
     assertThat(last.get(0).path("type").asText()).isEqualTo("tool_result");
-    assertThat(last.get(0).path("content").asText()).as("empty results are not sent empty").isEqualTo("(no content)");
+    assertThat(last.get(0).path("content").asText())
+        .as("empty results are not sent empty")
+        .isEqualTo("(no content)");
     assertThat(last.get(1).path("type").asText()).isEqualTo("text");
     assertThat(last.get(1).path("text").asText()).isEqualTo("and stop there");
-    assertThat(messages.get(1).path("content")).as("a tool-only turn has no empty text block").hasSize(1);
+    assertThat(messages.get(1).path("content"))
+        .as("a tool-only turn has no empty text block")
+        .hasSize(1);
   }
 
   @Test
   void maxTokensStopReason() {
-    server.answer(200, """
+    server.answer(
+        200,
+        """
         {"id":"msg_03","type":"message","role":"assistant","model":"claude-sonnet-4-5",
          "content":[{"type":"text","text":"Once upon a"}],"stop_reason":"max_tokens","stop_sequence":null,
          "usage":{"input_tokens":5,"output_tokens":3}}
         """);
 
-    ModelReply reply = provider.complete(ModelRequest.of("claude-sonnet-4-5", null, List.of(ChatMessage.user("story"))));
+    ModelReply reply =
+        provider.complete(
+            ModelRequest.of("claude-sonnet-4-5", null, List.of(ChatMessage.user("story"))));
 
     assertThat(reply.stopReason()).isEqualTo(StopReason.MAX_TOKENS);
   }
 
   @ParameterizedTest
   @CsvSource({
-      "401, authentication_error, AUTH",
-      "403, permission_error, AUTH",
-      "429, rate_limit_error, RATE_LIMITED",
-      "400, invalid_request_error, BAD_REQUEST",
-      "500, api_error, UNAVAILABLE",
-      "529, overloaded_error, UNAVAILABLE"})
-  void mapsHttpErrorsToCodesWithoutRetryingOrLeakingTheKey(int status, String type, ModelErrorCode expected) {
-    server.answer(status, """
+    "401, authentication_error, AUTH",
+    "403, permission_error, AUTH",
+    "429, rate_limit_error, RATE_LIMITED",
+    "400, invalid_request_error, BAD_REQUEST",
+    "500, api_error, UNAVAILABLE",
+    "529, overloaded_error, UNAVAILABLE"
+  })
+  void mapsHttpErrorsToCodesWithoutRetryingOrLeakingTheKey(
+      int status, String type, ModelErrorCode expected) {
+    server.answer(
+        status,
+        """
         {"type":"error","error":{"type":"%s","message":"key %s was refused, or something else went wrong"}}
-        """.formatted(type, KEY));
+        """
+            .formatted(type, KEY));
 
-    ModelException failure = catchThrowableOfType(ModelException.class,
-        () -> provider.complete(ModelRequest.of("claude-sonnet-4-5", null, List.of(ChatMessage.user("hi")))));
+    ModelException failure =
+        catchThrowableOfType(
+            ModelException.class,
+            () ->
+                provider.complete(
+                    ModelRequest.of("claude-sonnet-4-5", null, List.of(ChatMessage.user("hi")))));
 
     assertThat(failure.code()).isEqualTo(expected);
     assertThat(failure.httpStatus()).isEqualTo(status);
     assertThat(failure.provider()).isEqualTo("anthropic");
-    assertThat(failure.getMessage()).contains(expected.code()).contains("something else went wrong")
+    assertThat(failure.getMessage())
+        .contains(expected.code())
+        .contains("something else went wrong")
         .doesNotContain(KEY);
     server.onlyRequest(); // maxRetries(0): exactly one attempt
   }
@@ -217,8 +269,12 @@ class AnthropicModelProviderTest {
     provider = providerWithTimeout(Duration.ofMillis(300));
     server.answerAfter(Duration.ofSeconds(5), 200, "{}");
 
-    ModelException failure = catchThrowableOfType(ModelException.class,
-        () -> provider.complete(ModelRequest.of("claude-sonnet-4-5", null, List.of(ChatMessage.user("hi")))));
+    ModelException failure =
+        catchThrowableOfType(
+            ModelException.class,
+            () ->
+                provider.complete(
+                    ModelRequest.of("claude-sonnet-4-5", null, List.of(ChatMessage.user("hi")))));
 
     assertThat(failure.code()).isEqualTo(ModelErrorCode.TIMEOUT);
     assertThat(failure.getMessage()).contains("300 ms");

@@ -27,10 +27,17 @@ import org.junit.jupiter.params.provider.CsvSource;
 class OpenAiModelProviderTest {
 
   private static final String KEY = "sk-test-0123456789secret";
-  private static final ToolDefinition RUN_COMMAND = new ToolDefinition("run_command", "Runs a shell command",
-      Map.of("type", "object",
-          "properties", Map.of("command", Map.of("type", "string")),
-          "required", List.of("command")));
+  private static final ToolDefinition RUN_COMMAND =
+      new ToolDefinition(
+          "run_command",
+          "Runs a shell command",
+          Map.of(
+              "type",
+              "object",
+              "properties",
+              Map.of("command", Map.of("type", "string")),
+              "required",
+              List.of("command")));
 
   private FakeModelServer server;
   private OpenAiModelProvider provider;
@@ -48,12 +55,15 @@ class OpenAiModelProviderTest {
   }
 
   private OpenAiModelProvider providerWithTimeout(Duration timeout) {
-    return new OpenAiModelProvider(new ModelSettings("openai", "gpt-4.1-mini", server.baseUrl() + "/v1", KEY, timeout));
+    return new OpenAiModelProvider(
+        new ModelSettings("openai", "gpt-4.1-mini", server.baseUrl() + "/v1", KEY, timeout));
   }
 
   @Test
   void sendsSystemAndUserMessagesAndReadsTextWithUsage() {
-    server.answer(200, """
+    server.answer(
+        200,
+        """
         {"id":"chatcmpl-1","object":"chat.completion","created":1762000000,"model":"gpt-4.1-mini",
          "choices":[{"index":0,"message":{"role":"assistant","content":"Paris.","refusal":null,"annotations":[]},
                      "logprobs":null,"finish_reason":"stop"}],
@@ -62,8 +72,14 @@ class OpenAiModelProviderTest {
                   "completion_tokens_details":{"reasoning_tokens":0}}}
         """);
 
-    ModelReply reply = provider.complete(new ModelRequest("gpt-4.1-mini", "Answer briefly.",
-        List.of(ChatMessage.user("Capital of France?")), List.of(), 256));
+    ModelReply reply =
+        provider.complete(
+            new ModelRequest(
+                "gpt-4.1-mini",
+                "Answer briefly.",
+                List.of(ChatMessage.user("Capital of France?")),
+                List.of(),
+                256));
 
     assertThat(reply.text()).isEqualTo("Paris.");
     assertThat(reply.toolCalls()).isEmpty();
@@ -81,13 +97,16 @@ class OpenAiModelProviderTest {
     assertThat(body.path("messages").get(0).path("role").asText()).isEqualTo("system");
     assertThat(body.path("messages").get(0).path("content").asText()).isEqualTo("Answer briefly.");
     assertThat(body.path("messages").get(1).path("role").asText()).isEqualTo("user");
-    assertThat(body.path("messages").get(1).path("content").asText()).isEqualTo("Capital of France?");
+    assertThat(body.path("messages").get(1).path("content").asText())
+        .isEqualTo("Capital of France?");
     assertThat(body.has("tools")).isFalse();
   }
 
   @Test
   void sendsToolsAndToolHistoryAndReadsToolCalls() {
-    server.answer(200, """
+    server.answer(
+        200,
+        """
         {"id":"chatcmpl-2","object":"chat.completion","created":1762000000,"model":"gpt-4.1-mini",
          "choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":null,"annotations":[],
              "tool_calls":[{"id":"call_2","type":"function",
@@ -95,31 +114,44 @@ class OpenAiModelProviderTest {
            "logprobs":null,"finish_reason":"tool_calls"}],
          "usage":{"prompt_tokens":120,"completion_tokens":18,"total_tokens":138}}
         """);
-    List<ChatMessage> history = List.of(
-        ChatMessage.user("List the files, then show the README"),
-        ChatMessage.assistantToolCalls(List.of(ToolCall.of("call_1", "run_command", Map.of("command", "ls")))),
-        ChatMessage.toolResult("call_1", "{\"exit_code\":0,\"output\":\"README.md\\n\"}"));
+    List<ChatMessage> history =
+        List.of(
+            ChatMessage.user("List the files, then show the README"),
+            ChatMessage.assistantToolCalls(
+                List.of(ToolCall.of("call_1", "run_command", Map.of("command", "ls")))),
+            ChatMessage.toolResult("call_1", "{\"exit_code\":0,\"output\":\"README.md\\n\"}"));
 
-    ModelReply reply = provider.complete(
-        new ModelRequest("gpt-4.1-mini", null, history, List.of(RUN_COMMAND), 1024));
+    ModelReply reply =
+        provider.complete(
+            new ModelRequest("gpt-4.1-mini", null, history, List.of(RUN_COMMAND), 1024));
 
     assertThat(reply.stopReason()).isEqualTo(StopReason.TOOL_USE);
     assertThat(reply.text()).isEmpty();
-    assertThat(reply.toolCalls()).singleElement().satisfies(call -> {
-      assertThat(call.id()).isEqualTo("call_2");
-      assertThat(call.name()).isEqualTo("run_command");
-      assertThat(call.arguments()).isEqualTo(Map.of("command", "cat README.md"));
-    });
+    assertThat(reply.toolCalls())
+        .singleElement()
+        .satisfies(call -> {
+          assertThat(call.id()).isEqualTo("call_2");
+          assertThat(call.name()).isEqualTo("run_command");
+          assertThat(call.arguments()).isEqualTo(Map.of("command", "cat README.md"));
+        });
     assertThat(reply.usage()).isEqualTo(new Usage(120, 18, 0));
 
     JsonNode body = server.onlyRequest().body();
     JsonNode tool = body.path("tools").get(0);
     assertThat(tool.path("type").asText()).isEqualTo("function");
     assertThat(tool.path("function").path("name").asText()).isEqualTo("run_command");
-    assertThat(tool.path("function").path("description").asText()).isEqualTo("Runs a shell command");
-    assertThat(tool.path("function").path("parameters").path("properties").path("command").path("type").asText())
+    assertThat(tool.path("function").path("description").asText())
+        .isEqualTo("Runs a shell command");
+    assertThat(
+            tool.path("function")
+                .path("parameters")
+                .path("properties")
+                .path("command")
+                .path("type")
+                .asText())
         .isEqualTo("string");
-    assertThat(tool.path("function").path("parameters").path("required").get(0).asText()).isEqualTo("command");
+    assertThat(tool.path("function").path("parameters").path("required").get(0).asText())
+        .isEqualTo("command");
 
     JsonNode messages = body.path("messages");
     assertThat(messages).hasSize(3); // no system message without instructions
@@ -134,20 +166,29 @@ class OpenAiModelProviderTest {
     JsonNode result = messages.get(2);
     assertThat(result.path("role").asText()).isEqualTo("tool");
     assertThat(result.path("tool_call_id").asText()).isEqualTo("call_1");
-    assertThat(result.path("content").asText()).isEqualTo("{\"exit_code\":0,\"output\":\"README.md\\n\"}");
+    assertThat(result.path("content").asText())
+        .isEqualTo("{\"exit_code\":0,\"output\":\"README.md\\n\"}");
   }
 
   @Test
   void toolCallsWinOverAStopFinishReason() {
     // Some compatible servers report "stop" together with tool calls; the loop must still run them.
-    server.answer(200, """
+    server.answer(
+        200,
+        """
         {"id":"c","object":"chat.completion","created":1,"model":"llama3.1",
          "choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"",
             "tool_calls":[{"id":"call_9","type":"function","function":{"name":"run_command","arguments":"{\\"command\\":\\"pwd\\"}"}}]}}]}
         """);
 
-    ModelReply reply = provider.complete(new ModelRequest("llama3.1", null,
-        List.of(ChatMessage.user("where am I")), List.of(RUN_COMMAND), 100));
+    ModelReply reply =
+        provider.complete(
+            new ModelRequest(
+                "llama3.1",
+                null,
+                List.of(ChatMessage.user("where am I")),
+                List.of(RUN_COMMAND),
+                100));
 
     assertThat(reply.stopReason()).isEqualTo(StopReason.TOOL_USE);
     assertThat(reply.toolCalls()).extracting(ToolCall::name).containsExactly("run_command");
@@ -156,13 +197,17 @@ class OpenAiModelProviderTest {
 
   @Test
   void lengthFinishReasonMeansMaxTokens() {
-    server.answer(200, """
+    server.answer(
+        200,
+        """
         {"id":"c","object":"chat.completion","created":1,"model":"gpt-4.1-mini",
          "choices":[{"index":0,"finish_reason":"length","message":{"role":"assistant","content":"Once upon a"}}],
          "usage":{"prompt_tokens":5,"completion_tokens":3,"total_tokens":8}}
         """);
 
-    ModelReply reply = provider.complete(ModelRequest.of("gpt-4.1-mini", null, List.of(ChatMessage.user("story"))));
+    ModelReply reply =
+        provider.complete(
+            ModelRequest.of("gpt-4.1-mini", null, List.of(ChatMessage.user("story"))));
 
     assertThat(reply.stopReason()).isEqualTo(StopReason.MAX_TOKENS);
     assertThat(reply.text()).isEqualTo("Once upon a");
@@ -170,27 +215,38 @@ class OpenAiModelProviderTest {
 
   @ParameterizedTest
   @CsvSource({
-      "401, invalid_api_key, AUTH",
-      "403, unsupported_country_region_territory, AUTH",
-      "429, rate_limit_exceeded, RATE_LIMITED",
-      "400, context_length_exceeded, BAD_REQUEST",
-      "404, model_not_found, BAD_REQUEST",
-      "500, server_error, UNAVAILABLE",
-      "503, overloaded, UNAVAILABLE"})
-  void mapsHttpErrorsToCodesWithoutRetryingOrLeakingTheKey(int status, String errorCode, ModelErrorCode expected) {
+    "401, invalid_api_key, AUTH",
+    "403, unsupported_country_region_territory, AUTH",
+    "429, rate_limit_exceeded, RATE_LIMITED",
+    "400, context_length_exceeded, BAD_REQUEST",
+    "404, model_not_found, BAD_REQUEST",
+    "500, server_error, UNAVAILABLE",
+    "503, overloaded, UNAVAILABLE"
+  })
+  void mapsHttpErrorsToCodesWithoutRetryingOrLeakingTheKey(
+      int status, String errorCode, ModelErrorCode expected) {
     // OpenAI quotes the key it rejected in its message; ours must not repeat it.
-    server.answer(status, """
+    server.answer(
+        status,
+        """
         {"error":{"message":"Incorrect API key provided: %s. Or something else went wrong.",
                   "type":"invalid_request_error","param":null,"code":"%s"}}
-        """.formatted(KEY, errorCode));
+        """
+            .formatted(KEY, errorCode));
 
-    ModelException failure = catchThrowableOfType(ModelException.class,
-        () -> provider.complete(ModelRequest.of("gpt-4.1-mini", null, List.of(ChatMessage.user("hi")))));
+    ModelException failure =
+        catchThrowableOfType(
+            ModelException.class,
+            () ->
+                provider.complete(
+                    ModelRequest.of("gpt-4.1-mini", null, List.of(ChatMessage.user("hi")))));
 
     assertThat(failure.code()).isEqualTo(expected);
     assertThat(failure.httpStatus()).isEqualTo(status);
     assertThat(failure.provider()).isEqualTo("openai");
-    assertThat(failure.getMessage()).contains(expected.code()).contains("something else went wrong")
+    assertThat(failure.getMessage())
+        .contains(expected.code())
+        .contains("something else went wrong")
         .doesNotContain(KEY);
     assertThat(failure.getCause()).isNull();
     server.onlyRequest(); // maxRetries(0): exactly one attempt, the caller decides
@@ -203,8 +259,12 @@ class OpenAiModelProviderTest {
     server.answerAfter(Duration.ofSeconds(5), 200, "{}");
 
     long start = System.nanoTime();
-    ModelException failure = catchThrowableOfType(ModelException.class,
-        () -> provider.complete(ModelRequest.of("gpt-4.1-mini", null, List.of(ChatMessage.user("hi")))));
+    ModelException failure =
+        catchThrowableOfType(
+            ModelException.class,
+            () ->
+                provider.complete(
+                    ModelRequest.of("gpt-4.1-mini", null, List.of(ChatMessage.user("hi")))));
 
     assertThat(failure.code()).isEqualTo(ModelErrorCode.TIMEOUT);
     assertThat(failure.retryable()).isTrue();
@@ -216,10 +276,14 @@ class OpenAiModelProviderTest {
     String url = server.baseUrl();
     server.close(); // nothing listens on the port any more
     provider.close();
-    provider = new OpenAiModelProvider(new ModelSettings("openai", "m", url + "/v1", KEY, Duration.ofSeconds(5)));
+    provider =
+        new OpenAiModelProvider(
+            new ModelSettings("openai", "m", url + "/v1", KEY, Duration.ofSeconds(5)));
 
-    ModelException failure = catchThrowableOfType(ModelException.class,
-        () -> provider.complete(ModelRequest.of("m", null, List.of(ChatMessage.user("hi")))));
+    ModelException failure =
+        catchThrowableOfType(
+            ModelException.class,
+            () -> provider.complete(ModelRequest.of("m", null, List.of(ChatMessage.user("hi")))));
 
     assertThat(failure.code()).isEqualTo(ModelErrorCode.UNAVAILABLE);
     assertThat(failure.getMessage()).doesNotContain(KEY);

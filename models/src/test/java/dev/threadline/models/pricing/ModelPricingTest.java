@@ -17,8 +17,9 @@ class ModelPricingTest {
   @Test
   void parsesPricesPerMillionTokens() {
     assertThat(PRICING.prices()).containsOnlyKeys("gpt-4.1-mini", "claude-sonnet-4-5");
-    assertThat(PRICING.price("claude-sonnet-4-5")).contains(
-        new TokenPrice(new BigDecimal("3"), new BigDecimal("15"), new BigDecimal("0.30")));
+    assertThat(PRICING.price("claude-sonnet-4-5"))
+        .contains(
+            new TokenPrice(new BigDecimal("3"), new BigDecimal("15"), new BigDecimal("0.30")));
   }
 
   @Test
@@ -28,20 +29,24 @@ class ModelPricingTest {
     Usage usage = new Usage(1_000_000, 100_000, 200_000);
 
     assertThat(PRICING.cost("gpt-4.1-mini", usage)).isEqualByComparingTo("0.50");
-    assertThat(PRICING.cost("claude-sonnet-4-5", new Usage(2_000, 1_000, 0))).isEqualByComparingTo("0.021");
+    assertThat(PRICING.cost("claude-sonnet-4-5", new Usage(2_000, 1_000, 0)))
+        .isEqualByComparingTo("0.021");
   }
 
   @Test
   void costIsExactForSmallCalls() {
-    assertThat(PRICING.cost("gpt-4.1-mini", new Usage(1, 1, 0))).isEqualTo(new BigDecimal("0.000002"));
-    assertThat(PRICING.cost("claude-sonnet-4-5", new Usage(0, 1_000_000, 0)).toString()).isEqualTo("15");
+    assertThat(PRICING.cost("gpt-4.1-mini", new Usage(1, 1, 0)))
+        .isEqualTo(new BigDecimal("0.000002"));
+    assertThat(PRICING.cost("claude-sonnet-4-5", new Usage(0, 1_000_000, 0)).toString())
+        .isEqualTo("15");
   }
 
   @Test
   void withoutACachedPriceCachedTokensCostTheInputPrice() {
     ModelPricing pricing = ModelPricing.parse("local-llm=1/2");
 
-    assertThat(pricing.cost("local-llm", new Usage(1_000_000, 0, 500_000))).isEqualByComparingTo("1");
+    assertThat(pricing.cost("local-llm", new Usage(1_000_000, 0, 500_000)))
+        .isEqualByComparingTo("1");
   }
 
   @Test
@@ -49,7 +54,8 @@ class ModelPricingTest {
     Usage usage = new Usage(1_000_000, 1_000_000, 0);
 
     assertThat(PRICING.cost("gpt-5", usage)).isEqualByComparingTo("0");
-    assertThat(ModelPricing.parse("scripted=1/1").cost("scripted", usage)).isEqualByComparingTo("0");
+    assertThat(ModelPricing.parse("scripted=1/1").cost("scripted", usage))
+        .isEqualByComparingTo("0");
     assertThat(ModelPricing.parse(null).cost("gpt-4.1-mini", usage)).isEqualByComparingTo("0");
     assertThat(ModelPricing.parse("  ").prices()).isEmpty();
   }
@@ -65,14 +71,21 @@ class ModelPricingTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "gpt=1/2,claude                 | model price entry 2 'claude' must look like model=input/output[/cached]",
-      "gpt=1                          | model price entry 1 'gpt=1' needs input/output or input/output/cached prices",
-      "gpt=1/2/3/4                    | model price entry 1 'gpt=1/2/3/4' needs input/output",
-      "gpt=1/abc                      | model price entry 1 'gpt=1/abc': the output price 'abc' is not a number",
-      "gpt=1/2/-1                     | model price entry 1 'gpt=1/2/-1': the cached price must not be negative",
-      "=1/2                           | model price entry 1 '=1/2' has no valid model name",
-      "a=1/2,b=1/2,a=3/4              | model price entry 3 'a=3/4' prices a a second time"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "gpt=1/2,claude                 | model price entry 2 'claude' must look like"
+            + " model=input/output[/cached]",
+        "gpt=1                          | model price entry 1 'gpt=1' needs input/output or"
+            + " input/output/cached prices",
+        "gpt=1/2/3/4                    | model price entry 1 'gpt=1/2/3/4' needs input/output",
+        "gpt=1/abc                      | model price entry 1 'gpt=1/abc': the output price 'abc'"
+            + " is not a number",
+        "gpt=1/2/-1                     | model price entry 1 'gpt=1/2/-1': the cached price must"
+            + " not be negative",
+        "=1/2                           | model price entry 1 '=1/2' has no valid model name",
+        "a=1/2,b=1/2,a=3/4              | model price entry 3 'a=3/4' prices a a second time"
+      })
   void malformedSpecsNameTheEntry(String spec, String message) {
     assertThatThrownBy(() -> ModelPricing.parse(spec))
         .isInstanceOf(IllegalArgumentException.class)

@@ -8,7 +8,8 @@ class BacktickCommandsTest {
 
   @Test
   void findsInlineAndFencedCommandsInOrder() {
-    String task = """
+    String task =
+        """
         First `git status`, then:
         ```sh
         cd app
@@ -17,7 +18,8 @@ class BacktickCommandsTest {
         and finally ``  `` `echo done`.
         """;
 
-    assertThat(BacktickCommands.extract(task)).containsExactly("git status", "cd app\nmake test", "echo done");
+    assertThat(BacktickCommands.extract(task))
+        .containsExactly("git status", "cd app\nmake test", "echo done");
   }
 
   @Test
@@ -28,14 +30,16 @@ class BacktickCommandsTest {
 
   @Test
   void ignoresUnclosedAndMultiLineInlineBackticks() {
-    assertThat(BacktickCommands.extract("it's a `stray\nbacktick and `pwd`")).containsExactly("pwd");
+    assertThat(BacktickCommands.extract("it's a `stray\nbacktick and `pwd`"))
+        .containsExactly("pwd");
     assertThat(BacktickCommands.extract("no end `here")).isEmpty();
     assertThat(BacktickCommands.extract("plain text")).isEmpty();
   }
 
   @Test
   void readsCommandResultsAsJsonOrText() {
-    assertThat(CommandResult.parse("{\"exit_code\":3,\"output\":\"boom\"}")).isEqualTo(new CommandResult(3, "boom"));
+    assertThat(CommandResult.parse("{\"exit_code\":3,\"output\":\"boom\"}"))
+        .isEqualTo(new CommandResult(3, "boom"));
     assertThat(CommandResult.parse("{\"exitCode\":0,\"stdout\":\"a\",\"stderr\":\"b\"}"))
         .isEqualTo(new CommandResult(0, "a\nb"));
     assertThat(CommandResult.parse("{not json")).isEqualTo(new CommandResult(null, "{not json"));

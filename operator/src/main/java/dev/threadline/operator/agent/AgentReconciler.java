@@ -12,7 +12,9 @@ import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Agents own nothing: the reconciler only says, through the Ready condition, whether one is usable. */
+/**
+ * Agents own nothing: the reconciler only says, through the Ready condition, whether one is usable.
+ */
 @ControllerConfiguration(name = "agent")
 public class AgentReconciler implements Reconciler<Agent> {
   private static final Logger LOG = LoggerFactory.getLogger(AgentReconciler.class);
@@ -31,16 +33,30 @@ public class AgentReconciler implements Reconciler<Agent> {
 
     AgentStatus next = new AgentStatus();
     next.setObservedGeneration(generation);
-    next.setConditions(problems.isEmpty()
-        ? conditions.set(current.getConditions(), Conditions.READY, Conditions.TRUE, "Valid",
-            "The agent is ready to run.", generation)
-        : conditions.set(current.getConditions(), Conditions.READY, Conditions.FALSE, "InvalidSpec",
-            String.join("; ", problems), generation));
+    next.setConditions(
+        problems.isEmpty()
+            ? conditions.set(
+                current.getConditions(),
+                Conditions.READY,
+                Conditions.TRUE,
+                "Valid",
+                "The agent is ready to run.",
+                generation)
+            : conditions.set(
+                current.getConditions(),
+                Conditions.READY,
+                Conditions.FALSE,
+                "InvalidSpec",
+                String.join("; ", problems),
+                generation));
 
     if (sameStatus(current, next)) {
       return UpdateControl.noUpdate();
     }
-    LOG.info("Agent({}/{}) ready={}", agent.getMetadata().getNamespace(), agent.getMetadata().getName(),
+    LOG.info(
+        "Agent({}/{}) ready={}",
+        agent.getMetadata().getNamespace(),
+        agent.getMetadata().getName(),
         problems.isEmpty());
     agent.setStatus(next);
     return UpdateControl.patchStatus(agent);

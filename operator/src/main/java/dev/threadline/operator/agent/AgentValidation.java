@@ -23,7 +23,8 @@ public final class AgentValidation {
     }
     String provider = spec.getProvider() == null ? "scripted" : spec.getProvider();
     if (!PROVIDERS.contains(provider)) {
-      problems.add("spec.provider must be one of scripted, openai, anthropic (got \"" + provider + "\")");
+      problems.add(
+          "spec.provider must be one of scripted, openai, anthropic (got \"" + provider + "\")");
     }
     return problems;
   }

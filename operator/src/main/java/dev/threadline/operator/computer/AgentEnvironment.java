@@ -22,12 +22,19 @@ import java.util.Optional;
  * @param internetAccess false when the environment forbids it (see {@link AgentNetworkPolicy})
  * @param spec the Environment's spec (variables, secrets, MCP servers, documentation), or null
  */
-public record AgentEnvironment(String name, String image, boolean internetAccess, EnvironmentSpec spec) {
+public record AgentEnvironment(
+    String name, String image, boolean internetAccess, EnvironmentSpec spec) {
 
-  public static AgentEnvironment resolve(KubernetesClient client, Run run, ConversationThread thread,
-      String registry, String runnerImage) {
-    String named = firstNonBlank(run.getSpec().getEnvironment(),
-        thread.getSpec() == null ? null : thread.getSpec().getEnvironment());
+  public static AgentEnvironment resolve(
+      KubernetesClient client,
+      Run run,
+      ConversationThread thread,
+      String registry,
+      String runnerImage) {
+    String named =
+        firstNonBlank(
+            run.getSpec().getEnvironment(),
+            thread.getSpec() == null ? null : thread.getSpec().getEnvironment());
     return resolve(client, run.getMetadata().getNamespace(), named, registry, runnerImage);
   }
 
@@ -37,39 +44,63 @@ public record AgentEnvironment(String name, String image, boolean internetAccess
    *
    * @throws AgentStartException when a named environment does not exist
    */
-  public static AgentEnvironment resolve(KubernetesClient client, String namespace, String named, String registry,
+  public static AgentEnvironment resolve(
+      KubernetesClient client,
+      String namespace,
+      String named,
+      String registry,
       String runnerImage) {
     Optional<Environment> environment = lookup(client, namespace, named);
     if (named != null && environment.isEmpty()) {
       throw new AgentStartException("Environment " + named + " does not exist");
     }
-    return environment.map(e -> of(e, registry, runnerImage)).orElse(new AgentEnvironment(null, runnerImage, true, null));
+    return environment
+        .map(e -> of(e, registry, runnerImage))
+        .orElse(new AgentEnvironment(null, runnerImage, true, null));
   }
 
   /** The run's Environment resource: the one it or its thread names, else the user's default. */
-  public static Optional<Environment> resourceOf(KubernetesClient client, Run run, ConversationThread thread) {
-    return lookup(client, run.getMetadata().getNamespace(), firstNonBlank(run.getSpec().getEnvironment(),
-        thread == null || thread.getSpec() == null ? null : thread.getSpec().getEnvironment()));
+  public static Optional<Environment> resourceOf(
+      KubernetesClient client, Run run, ConversationThread thread) {
+    return lookup(
+        client,
+        run.getMetadata().getNamespace(),
+        firstNonBlank(
+            run.getSpec().getEnvironment(),
+            thread == null || thread.getSpec() == null ? null : thread.getSpec().getEnvironment()));
   }
 
-  /** The environment of that name, or (when {@code named} is null) the namespace's active default. */
-  private static Optional<Environment> lookup(KubernetesClient client, String namespace, String named) {
+  /**
+   * The environment of that name, or (when {@code named} is null) the namespace's active default.
+   */
+  private static Optional<Environment> lookup(
+      KubernetesClient client, String namespace, String named) {
     if (named != null) {
-      return Optional.ofNullable(client.resources(Environment.class).inNamespace(namespace).withName(named).get());
+      return Optional.ofNullable(
+          client.resources(Environment.class).inNamespace(namespace).withName(named).get());
     }
     return client.resources(Environment.class).inNamespace(namespace).list().getItems().stream()
-        .filter(e -> e.getSpec() != null && Boolean.TRUE.equals(e.getSpec().getIsDefault())
-            && !Boolean.FALSE.equals(e.getSpec().getIsActive()))
+        .filter(e ->
+            e.getSpec() != null
+                && Boolean.TRUE.equals(e.getSpec().getIsDefault())
+                && !Boolean.FALSE.equals(e.getSpec().getIsActive()))
         .findFirst();
   }
 
   static AgentEnvironment of(Environment environment, String registry, String runnerImage) {
     var status = environment.getStatus();
-    boolean built = status != null && status.getBuildStatus() == BuildStatus.READY
-        && status.getImageTag() != null && !status.getImageTag().isBlank();
-    String image = built ? registry.replaceAll("/+$", "") + "/" + status.getImageTag() : runnerImage;
-    boolean internet = environment.getSpec() == null || !Boolean.FALSE.equals(environment.getSpec().getInternetAccess());
-    return new AgentEnvironment(environment.getMetadata().getName(), image, internet, environment.getSpec());
+    boolean built =
+        status != null
+            && status.getBuildStatus() == BuildStatus.READY
+            && status.getImageTag() != null
+            && !status.getImageTag().isBlank();
+    String image =
+        built ? registry.replaceAll("/+$", "") + "/" + status.getImageTag() : runnerImage;
+    boolean internet =
+        environment.getSpec() == null
+            || !Boolean.FALSE.equals(environment.getSpec().getInternetAccess());
+    return new AgentEnvironment(
+        environment.getMetadata().getName(), image, internet, environment.getSpec());
   }
 
   private static String firstNonBlank(String a, String b) {

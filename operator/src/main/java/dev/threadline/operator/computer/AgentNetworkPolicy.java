@@ -32,7 +32,9 @@ public final class AgentNetworkPolicy {
     List<NetworkPolicyEgressRule> egress = new ArrayList<>();
     egress.add(dns());
     if (!ModelSettings.SCRIPTED.equals(agent.provider())) {
-      egress.add(modelEndpoint(agent.provider().equals(configured.provider()) ? configured.baseUrl() : null));
+      egress.add(
+          modelEndpoint(
+              agent.provider().equals(configured.provider()) ? configured.baseUrl() : null));
     }
     return new NetworkPolicyBuilder()
         .withNewMetadata()
@@ -42,7 +44,9 @@ public final class AgentNetworkPolicy {
         .withOwnerReferences(AgentObjects.ownedBy(run))
         .endMetadata()
         .withNewSpec()
-        .withNewPodSelector().addToMatchLabels(Labels.RUN, AgentObjects.labels(run).get(Labels.RUN)).endPodSelector()
+        .withNewPodSelector()
+        .addToMatchLabels(Labels.RUN, AgentObjects.labels(run).get(Labels.RUN))
+        .endPodSelector()
         .withPolicyTypes("Ingress", "Egress")
         .withEgress(egress)
         .endSpec()
@@ -52,17 +56,31 @@ public final class AgentNetworkPolicy {
   /** Name lookups, to any DNS server (cluster DNS lives in another namespace). */
   public static NetworkPolicyEgressRule dns() {
     return new NetworkPolicyEgressRuleBuilder()
-        .addNewPort().withProtocol("UDP").withPort(new IntOrString(53)).endPort()
-        .addNewPort().withProtocol("TCP").withPort(new IntOrString(53)).endPort()
+        .addNewPort()
+        .withProtocol("UDP")
+        .withPort(new IntOrString(53))
+        .endPort()
+        .addNewPort()
+        .withProtocol("TCP")
+        .withPort(new IntOrString(53))
+        .endPort()
         .build();
   }
 
   static NetworkPolicyEgressRule modelEndpoint(String baseUrl) {
     URI uri = baseUrl == null ? null : URI.create(baseUrl);
-    int port = uri == null ? 443 : uri.getPort() > 0 ? uri.getPort() : "http".equals(uri.getScheme()) ? 80 : 443;
-    NetworkPolicyEgressRuleBuilder rule = new NetworkPolicyEgressRuleBuilder()
-        .addNewPort().withProtocol("TCP").withPort(new IntOrString(port)).endPort();
-    String host = uri == null || uri.getHost() == null ? null : uri.getHost().replaceAll("^\\[|]$", "");
+    int port =
+        uri == null
+            ? 443
+            : uri.getPort() > 0 ? uri.getPort() : "http".equals(uri.getScheme()) ? 80 : 443;
+    NetworkPolicyEgressRuleBuilder rule =
+        new NetworkPolicyEgressRuleBuilder()
+            .addNewPort()
+            .withProtocol("TCP")
+            .withPort(new IntOrString(port))
+            .endPort();
+    String host =
+        uri == null || uri.getHost() == null ? null : uri.getHost().replaceAll("^\\[|]$", "");
     if (host != null && (IPV4.matcher(host).matches() || host.contains(":"))) {
       rule.addNewTo().withNewIpBlock().withCidr(cidr(host)).endIpBlock().endTo();
     }
@@ -72,7 +90,8 @@ public final class AgentNetworkPolicy {
   private static String cidr(String address) {
     try {
       // A literal address: no lookup happens.
-      return InetAddress.getByName(address).getHostAddress() + (address.contains(":") ? "/128" : "/32");
+      return InetAddress.getByName(address).getHostAddress()
+          + (address.contains(":") ? "/128" : "/32");
     } catch (java.net.UnknownHostException e) {
       throw new IllegalArgumentException("not an IP address: " + address, e);
     }

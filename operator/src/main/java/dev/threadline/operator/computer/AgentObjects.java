@@ -13,15 +13,21 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Names, labels and owners of the objects a computer run makes. Names are deterministic, so that
- * a restarted operator finds what it made before instead of making it again.
+ * Names, labels and owners of the objects a computer run makes. Names are deterministic, so that a
+ * restarted operator finds what it made before instead of making it again.
  */
 public final class AgentObjects {
-  /** The standard component label; agent Pods carry {@value #AGENT}, so the operator watches only them. */
+  /**
+   * The standard component label; agent Pods carry {@value #AGENT}, so the operator watches only
+   * them.
+   */
   public static final String COMPONENT = "app.kubernetes.io/component";
+
   public static final String AGENT = "agent";
+
   /** The container that runs the runner. */
   public static final String CONTAINER = "runner";
+
   private static final int MAX_LABEL_VALUE = 63;
 
   private AgentObjects() {}
@@ -45,13 +51,18 @@ public final class AgentObjects {
     return run.getMetadata().getName() + "-egress";
   }
 
-  /** {@code thread-7f3k} → {@code workspace-7f3k}: one claim per thread, so follow-ups see earlier files. */
+  /**
+   * {@code thread-7f3k} → {@code workspace-7f3k}: one claim per thread, so follow-ups see earlier
+   * files.
+   */
   public static String workspaceClaimName(String threadName) {
     int dash = threadName.indexOf('-');
     return "workspace-" + (dash < 0 ? threadName : threadName.substring(dash + 1));
   }
 
-  /** Labels of every object made for one run; the NetworkPolicy selects the Pod by the run label. */
+  /**
+   * Labels of every object made for one run; the NetworkPolicy selects the Pod by the run label.
+   */
   public static Map<String, String> labels(Run run) {
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put(Labels.MANAGED_BY, Labels.MANAGER);
@@ -86,7 +97,9 @@ public final class AgentObjects {
 
   private static String sha256(String text) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JDK has SHA-256", e);
     }

@@ -14,14 +14,18 @@ import java.util.List;
 /**
  * The agent Pod of one run: the runner in the environment's image, with the run's input mounted
  * read-only, the thread's workspace, and a scratch {@code /tmp} — the only writable places, as the
- * root file system is read-only. It runs as an unprivileged user with no service-account token
- * (the runner never talks to Kubernetes) and ends at {@code activeDeadlineSeconds}.
+ * root file system is read-only. It runs as an unprivileged user with no service-account token (the
+ * runner never talks to Kubernetes) and ends at {@code activeDeadlineSeconds}.
  *
  * @param environment where the run executes: the image, and the variables, secrets and MCP tokens
  *     that become the Pod's environment (see {@link EnvironmentValuesEnv})
  * @param modelKey whether the model key Secret exists for this run
  */
-public record AgentPod(Run run, AgentEnvironment environment, boolean modelKey, ModelSettings model,
+public record AgentPod(
+    Run run,
+    AgentEnvironment environment,
+    boolean modelKey,
+    ModelSettings model,
     AgentPodSettings settings) {
 
   public static final String RUNNER = "/opt/threadline/bin/runner";
@@ -47,7 +51,8 @@ public record AgentPod(Run run, AgentEnvironment environment, boolean modelKey, 
         .withImage(environment.image())
         .withImagePullPolicy("IfNotPresent")
         .withCommand(RUNNER)
-        .withArgs("run", "--input", RunJson.INPUT_DIR + "/" + RunJson.FILE, "--workspace", WORKSPACE)
+        .withArgs(
+            "run", "--input", RunJson.INPUT_DIR + "/" + RunJson.FILE, "--workspace", WORKSPACE)
         .withWorkingDir(WORKSPACE)
         .withEnv(env())
         .withNewResources()
@@ -59,19 +64,29 @@ public record AgentPod(Run run, AgentEnvironment environment, boolean modelKey, 
         .withSecurityContext(PodSecurity.container())
         .withTerminationMessagePolicy("FallbackToLogsOnError")
         .withVolumeMounts(
-            new VolumeMountBuilder().withName("input").withMountPath(RunJson.INPUT_DIR).withReadOnly(true).build(),
+            new VolumeMountBuilder()
+                .withName("input")
+                .withMountPath(RunJson.INPUT_DIR)
+                .withReadOnly(true)
+                .build(),
             new VolumeMountBuilder().withName("workspace").withMountPath(WORKSPACE).build(),
             new VolumeMountBuilder().withName("tmp").withMountPath("/tmp").build())
         .endContainer()
         .withVolumes(
-            new VolumeBuilder().withName("input").withNewSecret()
+            new VolumeBuilder()
+                .withName("input")
+                .withNewSecret()
                 .withSecretName(AgentObjects.inputSecretName(run))
                 .withDefaultMode(0440)
                 .withItems(RunInputSecret.items(run))
-                .endSecret().build(),
-            new VolumeBuilder().withName("workspace").withNewPersistentVolumeClaim()
+                .endSecret()
+                .build(),
+            new VolumeBuilder()
+                .withName("workspace")
+                .withNewPersistentVolumeClaim()
                 .withClaimName(AgentObjects.workspaceClaimName(run.getSpec().getThread()))
-                .endPersistentVolumeClaim().build(),
+                .endPersistentVolumeClaim()
+                .build(),
             new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build())
         .endSpec()
         .build();
@@ -80,14 +95,24 @@ public record AgentPod(Run run, AgentEnvironment environment, boolean modelKey, 
   private List<EnvVar> env() {
     // The environment's first, so that a variable of the same name cannot replace the ones below.
     List<EnvVar> env = new ArrayList<>(EnvironmentValuesEnv.of(environment.spec()));
-    env.removeIf(variable -> variable.getName().equals("HOME") || variable.getName().startsWith("THREADLINE_MODEL_"));
+    env.removeIf(variable ->
+        variable.getName().equals("HOME") || variable.getName().startsWith("THREADLINE_MODEL_"));
     // Tools keep caches under HOME; /tmp is writable and not part of the workspace's diffs.
     env.add(new EnvVar("HOME", "/tmp", null));
-    env.add(new EnvVar(ModelSettings.ENV_TIMEOUT_SECONDS, Long.toString(model.timeout().toSeconds()), null));
+    env.add(
+        new EnvVar(
+            ModelSettings.ENV_TIMEOUT_SECONDS, Long.toString(model.timeout().toSeconds()), null));
     if (modelKey) {
-      env.add(new EnvVarBuilder().withName(ModelSettings.ENV_API_KEY).withNewValueFrom().withNewSecretKeyRef()
-          .withName(AgentObjects.modelKeySecretName(run)).withKey(ModelKeySecret.KEY).endSecretKeyRef()
-          .endValueFrom().build());
+      env.add(
+          new EnvVarBuilder()
+              .withName(ModelSettings.ENV_API_KEY)
+              .withNewValueFrom()
+              .withNewSecretKeyRef()
+              .withName(AgentObjects.modelKeySecretName(run))
+              .withKey(ModelKeySecret.KEY)
+              .endSecretKeyRef()
+              .endValueFrom()
+              .build());
     }
     return env;
   }

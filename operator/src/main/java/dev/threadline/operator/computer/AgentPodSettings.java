@@ -5,17 +5,19 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * How agent Pods are sized and bounded. In a cluster the values come from {@code THREADLINE_AGENT_*}
- * variables (set by the Helm chart).
+ * How agent Pods are sized and bounded. In a cluster the values come from {@code
+ * THREADLINE_AGENT_*} variables (set by the Helm chart).
  *
  * @param cpuRequest {@code THREADLINE_AGENT_CPU_REQUEST}, default 250m
  * @param memoryRequest {@code THREADLINE_AGENT_MEMORY_REQUEST}, default 512Mi (the runner is a JVM)
  * @param cpuLimit {@code THREADLINE_AGENT_CPU_LIMIT}, default 2
  * @param memoryLimit {@code THREADLINE_AGENT_MEMORY_LIMIT}, default 2Gi
- * @param deadline {@code THREADLINE_AGENT_DEADLINE_SECONDS}, default 600: the Pod's
- *     {@code activeDeadlineSeconds}; a run that takes longer ends with {@code execution_timeout}
- * @param workspaceSize {@code THREADLINE_WORKSPACE_SIZE}, default 1Gi: each thread's workspace claim
- * @param workspaceStorageClass {@code THREADLINE_WORKSPACE_STORAGE_CLASS}; empty means the cluster's default
+ * @param deadline {@code THREADLINE_AGENT_DEADLINE_SECONDS}, default 600: the Pod's {@code
+ *     activeDeadlineSeconds}; a run that takes longer ends with {@code execution_timeout}
+ * @param workspaceSize {@code THREADLINE_WORKSPACE_SIZE}, default 1Gi: each thread's workspace
+ *     claim
+ * @param workspaceStorageClass {@code THREADLINE_WORKSPACE_STORAGE_CLASS}; empty means the
+ *     cluster's default
  * @param cancelGracePeriod {@code THREADLINE_AGENT_CANCEL_GRACE_SECONDS}, default 3: how long a
  *     cancelled agent may take to stop before it is killed
  */
@@ -31,7 +33,8 @@ public record AgentPodSettings(
 
   public AgentPodSettings {
     if (deadline.toSeconds() < 1) {
-      throw new IllegalArgumentException("the agent deadline must be at least one second, was " + deadline);
+      throw new IllegalArgumentException(
+          "the agent deadline must be at least one second, was " + deadline);
     }
     if (cancelGracePeriod.isNegative()) {
       throw new IllegalArgumentException("the cancel grace period cannot be negative");
@@ -56,8 +59,15 @@ public record AgentPodSettings(
   }
 
   public AgentPodSettings withDeadline(Duration value) {
-    return new AgentPodSettings(cpuRequest, memoryRequest, cpuLimit, memoryLimit, value, workspaceSize,
-        workspaceStorageClass, cancelGracePeriod);
+    return new AgentPodSettings(
+        cpuRequest,
+        memoryRequest,
+        cpuLimit,
+        memoryLimit,
+        value,
+        workspaceSize,
+        workspaceStorageClass,
+        cancelGracePeriod);
   }
 
   private static Quantity quantity(Map<String, String> env, String key, String fallback) {
@@ -68,7 +78,8 @@ public record AgentPodSettings(
       Quantity.getAmountInBytes(quantity); // rejects what Kubernetes would reject
       return quantity;
     } catch (IllegalArgumentException | ArithmeticException e) {
-      throw new IllegalArgumentException(key + " must be a Kubernetes quantity (e.g. 500m, 1Gi), got: " + text);
+      throw new IllegalArgumentException(
+          key + " must be a Kubernetes quantity (e.g. 500m, 1Gi), got: " + text);
     }
   }
 

@@ -49,6 +49,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ComputerRuns implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ComputerRuns.class);
+
   /** A log stream that broke while its Pod runs is read again after this pause. */
   static final Duration REFOLLOW_PAUSE = Duration.ofSeconds(1);
 
@@ -62,8 +63,14 @@ public final class ComputerRuns implements AutoCloseable {
   private final UsageLimits limits;
   private InformerEventSource<Pod, Run> pods;
 
-  public ComputerRuns(KubernetesClient client, OperatorSettings settings, AgentProfiles agents, ModelPricing pricing,
-      Clock clock, PodLogFollower follower, UsageLimits limits) {
+  public ComputerRuns(
+      KubernetesClient client,
+      OperatorSettings settings,
+      AgentProfiles agents,
+      ModelPricing pricing,
+      Clock clock,
+      PodLogFollower follower,
+      UsageLimits limits) {
     this.client = client;
     this.limits = limits;
     this.settings = settings;
@@ -76,61 +83,81 @@ public final class ComputerRuns implements AutoCloseable {
 
   /** The agent Pods (only those: selected by label) and the log wake-ups. */
   public List<EventSource<?, Run>> eventSources(EventSourceContext<Run> context) {
-    var config = InformerEventSourceConfiguration.from(Pod.class, Run.class)
-        .withName("agent-pods")
-        .withLabelSelector(AgentObjects.podSelector())
-        .withSecondaryToPrimaryMapper(ComputerRuns::owningRun)
-        .withNamespacesInheritedFromController()
-        .build();
+    var config =
+        InformerEventSourceConfiguration.from(Pod.class, Run.class)
+            .withName("agent-pods")
+            .withLabelSelector(AgentObjects.podSelector())
+            .withSecondaryToPrimaryMapper(ComputerRuns::owningRun)
+            .withNamespacesInheritedFromController()
+            .build();
     pods = new InformerEventSource<>(config, context);
     return List.of(pods, logs.eventSource());
   }
 
   private static Set<ResourceID> owningRun(Pod pod) {
-    return Objects.requireNonNullElse(pod.getMetadata().getOwnerReferences(), List.<OwnerReference>of()).stream()
-        .filter(owner -> "Run".equals(owner.getKind()) && owner.getApiVersion().startsWith("threadline.dev/"))
+    return Objects.requireNonNullElse(
+            pod.getMetadata().getOwnerReferences(), List.<OwnerReference>of())
+        .stream()
+        .filter(owner ->
+            "Run".equals(owner.getKind()) && owner.getApiVersion().startsWith("threadline.dev/"))
         .map(owner -> new ResourceID(owner.getName(), pod.getMetadata().getNamespace()))
         .collect(Collectors.toSet());
   }
 
   /**
-   * A Run has just been routed to the computer: record the route and the operator's
-   * {@code started} event first (so clients see {@code computer.starting} at once and a restart
-   * never routes again), then start the agent.
+   * A Run has just been routed to the computer: record the route and the operator's {@code started}
+   * event first (so clients see {@code computer.starting} at once and a restart never routes
+   * again), then start the agent.
    */
-  public UpdateControl<Run> start(Run run, RunStatus routed, AgentProfile agent, Supplier<List<ChatMessage>> history,
+  public UpdateControl<Run> start(
+      Run run,
+      RunStatus routed,
+      AgentProfile agent,
+      Supplier<List<ChatMessage>> history,
       Context<Run> context) {
     routed.setPhase(RunPhase.RUNNING.value());
-    Optional<Run> written = writer.write(run, context, status -> {
-      if (status.getRoute() != null) {
-        return false; // another operator routed it first; the next reconcile goes on from there
-      }
-      status.setObservedGeneration(routed.getObservedGeneration());
-      status.setPhase(routed.getPhase());
-      status.setRoute(routed.getRoute());
-      status.setRouteReason(routed.getRouteReason());
-      status.setModel(routed.getModel());
-      status.setStartedAt(routed.getStartedAt());
-      status.setEvents(routed.getEvents());
-      status.setDroppedEvents(routed.getDroppedEvents());
-      return true;
-    });
+    Optional<Run> written =
+        writer.write(
+            run,
+            context,
+            status -> {
+              if (status.getRoute() != null) {
+                return false; // another operator routed it first; the next reconcile goes on from
+                // there
+              }
+              status.setObservedGeneration(routed.getObservedGeneration());
+              status.setPhase(routed.getPhase());
+              status.setRoute(routed.getRoute());
+              status.setRouteReason(routed.getRouteReason());
+              status.setModel(routed.getModel());
+              status.setStartedAt(routed.getStartedAt());
+              status.setEvents(routed.getEvents());
+              status.setDroppedEvents(routed.getDroppedEvents());
+              return true;
+            });
     written.ifPresent(run1 -> launch(run1, agent, history, context));
     return UpdateControl.noUpdate();
   }
 
   /** A running computer Run: its Pod moved, its log has news, or it was asked to stop. */
-  public UpdateControl<Run> reconcile(Run run, Supplier<List<ChatMessage>> history, Context<Run> context) {
+  public UpdateControl<Run> reconcile(
+      Run run, Supplier<List<ChatMessage>> history, Context<Run> context) {
     if (Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
       cancel(run, context);
       return UpdateControl.noUpdate();
     }
     if (run.getStatus().getPod() == null) {
       // Routed, but the Pod was not made yet (the operator stopped in between).
-      Optional<AgentProfile> agent = agents.resolve(run.getMetadata().getNamespace(), run.getSpec().getAgent());
+      Optional<AgentProfile> agent =
+          agents.resolve(run.getMetadata().getNamespace(), run.getSpec().getAgent());
       if (agent.isEmpty()) {
-        finish(run, context, List.of(), AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED,
-            "Agent " + run.getSpec().getAgent() + " does not exist"));
+        finish(
+            run,
+            context,
+            List.of(),
+            AgentOutcome.failed(
+                RunErrorCode.EXECUTION_FAILED,
+                "Agent " + run.getSpec().getAgent() + " does not exist"));
       } else {
         launch(run, agent.get(), history, context);
       }
@@ -151,7 +178,10 @@ public final class ComputerRuns implements AutoCloseable {
       if (snapshot.endedEarly() && !hasEnded(pod.get())) {
         Duration since = Duration.between(snapshot.endedAt(), Instant.now());
         if (since.compareTo(REFOLLOW_PAUSE) >= 0) {
-          LOG.info("Run({}/{}) the agent log ended while the Pod runs; reading it again", id.getNamespace().orElse(""), id.getName());
+          LOG.info(
+              "Run({}/{}) the agent log ended while the Pod runs; reading it again",
+              id.getNamespace().orElse(""),
+              id.getName());
           snapshot = logs.refollow(id, pod.get()).snapshot(recorded);
         } else {
           control = UpdateControl.<Run>noUpdate().rescheduleAfter(REFOLLOW_PAUSE.minus(since));
@@ -174,7 +204,8 @@ public final class ComputerRuns implements AutoCloseable {
       return UpdateControl.noUpdate();
     }
     if (!pending.isEmpty()) {
-      writer.write(run, context, status -> !isTerminal(status) && EventRecorder.record(status, pending) > 0);
+      writer.write(
+          run, context, status -> !isTerminal(status) && EventRecorder.record(status, pending) > 0);
     }
     return control;
   }
@@ -185,29 +216,47 @@ public final class ComputerRuns implements AutoCloseable {
    * Asked only when a report arrives: one ledger read per report.
    */
   private boolean spendsBeyondAllowance(Run run, List<RunnerEvent> pending, Context<Run> context) {
-    Optional<RunnerEvent> latest = pending.stream().filter(event -> event.type() == RunnerEventType.USAGE)
-        .reduce((earlier, later) -> later);
+    Optional<RunnerEvent> latest =
+        pending.stream()
+            .filter(event -> event.type() == RunnerEventType.USAGE)
+            .reduce((earlier, later) -> later);
     if (latest.isEmpty()) {
       return false;
     }
     String model = run.getStatus().getModel();
-    BigDecimal spent = model == null ? BigDecimal.ZERO : pricing.cost(model, ComputerStatus.usage(latest.get().data()));
+    BigDecimal spent =
+        model == null
+            ? BigDecimal.ZERO
+            : pricing.cost(model, ComputerStatus.usage(latest.get().data()));
     Map<String, BigDecimal> uncounted = uncountedSpend(run.getMetadata().getNamespace(), context);
     uncounted.put(run.getMetadata().getUid(), spent); // newer than the cached status
     return limits.exhausted(run.getMetadata().getNamespace(), uncounted);
   }
 
-  /** What the namespace's runs spent that its ledger may not hold yet, from the informer's cache. */
+  /**
+   * What the namespace's runs spent that its ledger may not hold yet, from the informer's cache.
+   */
   public Map<String, BigDecimal> uncountedSpend(String namespace, Context<Run> context) {
     return UncountedSpend.byRun(context.getPrimaryCache().list(namespace), pricing);
   }
 
-  /** The allowance ran out mid-run: the Pod goes at once, the run fails with {@code usage_exhausted}. */
+  /**
+   * The allowance ran out mid-run: the Pod goes at once, the run fails with {@code
+   * usage_exhausted}.
+   */
   private void stopForUsage(Run run, Context<Run> context, List<RunnerEvent> pending) {
     logs.stop(ResourceID.fromResource(run));
-    client.pods().inNamespace(run.getMetadata().getNamespace()).withName(AgentObjects.podName(run))
-        .withGracePeriod(0).delete();
-    finish(run, context, pending, AgentOutcome.failed(RunErrorCode.USAGE_EXHAUSTED, UsageLimits.EXHAUSTED_MESSAGE));
+    client
+        .pods()
+        .inNamespace(run.getMetadata().getNamespace())
+        .withName(AgentObjects.podName(run))
+        .withGracePeriod(0)
+        .delete();
+    finish(
+        run,
+        context,
+        pending,
+        AgentOutcome.failed(RunErrorCode.USAGE_EXHAUSTED, UsageLimits.EXHAUSTED_MESSAGE));
     cleanUp(run, false);
   }
 
@@ -216,11 +265,16 @@ public final class ComputerRuns implements AutoCloseable {
     ResourceID id = ResourceID.fromResource(run);
     long recorded = Objects.requireNonNullElse(run.getStatus().getRunnerSeq(), 0L);
     // What the runner said before it was stopped is kept; what it says while stopping is not.
-    List<RunnerEvent> pending = logs.get(id).map(followed -> followed.snapshot(recorded).pending()).orElse(List.of());
+    List<RunnerEvent> pending =
+        logs.get(id).map(followed -> followed.snapshot(recorded).pending()).orElse(List.of());
     logs.stop(id);
     // By its deterministic name: it may exist even if status.pod was not written yet.
-    client.pods().inNamespace(run.getMetadata().getNamespace()).withName(AgentObjects.podName(run))
-        .withGracePeriod(settings.agentPod().cancelGracePeriod().toSeconds()).delete();
+    client
+        .pods()
+        .inNamespace(run.getMetadata().getNamespace())
+        .withName(AgentObjects.podName(run))
+        .withGracePeriod(settings.agentPod().cancelGracePeriod().toSeconds())
+        .delete();
     finish(run, context, pending, AgentOutcome.cancelled());
     cleanUp(run, false);
   }
@@ -229,7 +283,9 @@ public final class ComputerRuns implements AutoCloseable {
   public void cleanUpFinished(Run run, Context<Run> context) {
     ResourceID id = ResourceID.fromResource(run);
     logs.stop(id);
-    if (run.getStatus() != null && run.getStatus().getPod() != null && context.getSecondaryResource(Pod.class).isPresent()) {
+    if (run.getStatus() != null
+        && run.getStatus().getPod() != null
+        && context.getSecondaryResource(Pod.class).isPresent()) {
       cleanUp(run, true);
     }
   }
@@ -242,19 +298,32 @@ public final class ComputerRuns implements AutoCloseable {
     }
     // Kept: the input Secret (owned by the Run) and the workspace (owned by the Thread).
     client.secrets().inNamespace(namespace).withName(AgentObjects.modelKeySecretName(run)).delete();
-    client.network().v1().networkPolicies().inNamespace(namespace).withName(AgentObjects.networkPolicyName(run)).delete();
+    client
+        .network()
+        .v1()
+        .networkPolicies()
+        .inNamespace(namespace)
+        .withName(AgentObjects.networkPolicyName(run))
+        .delete();
   }
 
-  private void launch(Run run, AgentProfile agent, Supplier<List<ChatMessage>> history, Context<Run> context) {
+  private void launch(
+      Run run, AgentProfile agent, Supplier<List<ChatMessage>> history, Context<Run> context) {
     String namespace = run.getMetadata().getNamespace();
     Pod pod;
     try {
-      ConversationThread thread = client.resources(ConversationThread.class).inNamespace(namespace)
-          .withName(run.getSpec().getThread()).get();
+      ConversationThread thread =
+          client
+              .resources(ConversationThread.class)
+              .inNamespace(namespace)
+              .withName(run.getSpec().getThread())
+              .get();
       if (thread == null) {
         throw new AgentStartException("Thread " + run.getSpec().getThread() + " does not exist");
       }
-      AgentEnvironment environment = AgentEnvironment.resolve(client, run, thread, settings.registry(), settings.runnerImage());
+      AgentEnvironment environment =
+          AgentEnvironment.resolve(
+              client, run, thread, settings.registry(), settings.runnerImage());
       ModelSettings model = settings.model();
       boolean modelKey = agent.provider().equals(model.provider()) && model.hasApiKey();
       String runJson = RunJson.of(run, agent, model, history.get(), environment.spec());
@@ -266,42 +335,74 @@ public final class ComputerRuns implements AutoCloseable {
       if (!environment.internetAccess()) {
         createIfAbsent(AgentNetworkPolicy.of(run, agent, model));
       }
-      pod = createIfAbsent(new AgentPod(run, environment, modelKey, model, settings.agentPod()).build());
-      LOG.info("Run({}/{}) agent Pod {} started with image {}", namespace, run.getMetadata().getName(),
-          pod.getMetadata().getName(), environment.image());
+      pod =
+          createIfAbsent(
+              new AgentPod(run, environment, modelKey, model, settings.agentPod()).build());
+      LOG.info(
+          "Run({}/{}) agent Pod {} started with image {}",
+          namespace,
+          run.getMetadata().getName(),
+          pod.getMetadata().getName(),
+          environment.image());
     } catch (AgentStartException e) {
-      LOG.info("Run({}/{}) cannot start its agent: {}", namespace, run.getMetadata().getName(), e.getMessage());
-      finish(run, context, List.of(), AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage()));
+      LOG.info(
+          "Run({}/{}) cannot start its agent: {}",
+          namespace,
+          run.getMetadata().getName(),
+          e.getMessage());
+      finish(
+          run,
+          context,
+          List.of(),
+          AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage()));
       return;
     }
     if (pods != null) {
       pods.handleRecentResourceCreate(ResourceID.fromResource(pod), pod);
     }
-    writer.write(run, context, status -> {
-      if (status.getPod() != null || isTerminal(status)) {
-        return false;
-      }
-      status.setPod(pod.getMetadata().getName());
-      return true;
-    });
+    writer.write(
+        run,
+        context,
+        status -> {
+          if (status.getPod() != null || isTerminal(status)) {
+            return false;
+          }
+          status.setPod(pod.getMetadata().getName());
+          return true;
+        });
   }
 
-  private void finish(Run run, Context<Run> context, List<RunnerEvent> pending, AgentOutcome outcome) {
+  private void finish(
+      Run run, Context<Run> context, List<RunnerEvent> pending, AgentOutcome outcome) {
     Instant now = clock.instant();
-    writer.write(run, context, status -> ComputerStatus.finish(status, pending, outcome, now, pricing))
-        .ifPresent(done -> LOG.info("Run({}/{}) {}{} in {} ms", done.getMetadata().getNamespace(),
-            done.getMetadata().getName(), done.getStatus().getPhase(),
-            outcome.succeeded() ? "" : " (" + outcome.error().code() + ")", done.getStatus().getDurationMs()));
+    writer
+        .write(
+            run, context, status -> ComputerStatus.finish(status, pending, outcome, now, pricing))
+        .ifPresent(done ->
+            LOG.info(
+                "Run({}/{}) {}{} in {} ms",
+                done.getMetadata().getNamespace(),
+                done.getMetadata().getName(),
+                done.getStatus().getPhase(),
+                outcome.succeeded() ? "" : " (" + outcome.error().code() + ")",
+                done.getStatus().getDurationMs()));
   }
 
-  /** The Run's Pod: from the informer, or — just after it was made, before the informer saw it — the API. */
+  /**
+   * The Run's Pod: from the informer, or — just after it was made, before the informer saw it — the
+   * API.
+   */
   private Optional<Pod> pod(Run run, Context<Run> context) {
     Optional<Pod> cached = context.getSecondaryResource(Pod.class);
     if (cached.isPresent()) {
       return cached;
     }
-    return Optional.ofNullable(client.pods().inNamespace(run.getMetadata().getNamespace())
-        .withName(run.getStatus().getPod()).get());
+    return Optional.ofNullable(
+        client
+            .pods()
+            .inNamespace(run.getMetadata().getNamespace())
+            .withName(run.getStatus().getPod())
+            .get());
   }
 
   @SuppressWarnings("unchecked")
@@ -318,7 +419,9 @@ public final class ComputerRuns implements AutoCloseable {
   }
 
   private static boolean isPending(Pod pod) {
-    return pod.getStatus() == null || pod.getStatus().getPhase() == null || "Pending".equals(pod.getStatus().getPhase());
+    return pod.getStatus() == null
+        || pod.getStatus().getPhase() == null
+        || "Pending".equals(pod.getStatus().getPhase());
   }
 
   private static boolean hasEnded(Pod pod) {

@@ -22,7 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-/** The last status of a computer run: its events, outcome, answer, usage, cost, duration and diffs. */
+/**
+ * The last status of a computer run: its events, outcome, answer, usage, cost, duration and diffs.
+ */
 final class ComputerStatus {
   private ComputerStatus() {}
 
@@ -30,7 +32,11 @@ final class ComputerStatus {
    * Records the remaining events and the outcome. Returns false when the run has already ended (a
    * second operator got there first), so that nothing is written.
    */
-  static boolean finish(RunStatus status, List<RunnerEvent> pending, AgentOutcome outcome, Instant now,
+  static boolean finish(
+      RunStatus status,
+      List<RunnerEvent> pending,
+      AgentOutcome outcome,
+      Instant now,
       ModelPricing pricing) {
     if (status.getPhase() != null && RunPhase.fromValue(status.getPhase()).isTerminal()) {
       return false;
@@ -39,9 +45,11 @@ final class ComputerStatus {
     Instant begun = Timestamps.parse(status.getStartedAt()).orElse(now);
     status.setCompletedAt(Timestamps.format(now));
     status.setDurationMs(Math.max(0, Duration.between(begun, now).toMillis()));
-    Usage usage = outcome.succeeded() ? usage(outcome.result().data().path("usage")) : lastUsage(status);
+    Usage usage =
+        outcome.succeeded() ? usage(outcome.result().data().path("usage")) : lastUsage(status);
     status.setUsage(runUsage(usage));
-    status.setCost(status.getModel() == null ? 0.0 : pricing.cost(status.getModel(), usage).doubleValue());
+    status.setCost(
+        status.getModel() == null ? 0.0 : pricing.cost(status.getModel(), usage).doubleValue());
     if (outcome.succeeded()) {
       ObjectNode result = outcome.result().data();
       status.setPhase(RunPhase.COMPLETED.value());
@@ -53,7 +61,10 @@ final class ComputerStatus {
       status.setError(null);
       EventRecorder.record(status, List.of(outcome.result()));
     } else {
-      status.setPhase(outcome.error() == RunErrorCode.CANCELLED ? RunPhase.CANCELLED.value() : RunPhase.FAILED.value());
+      status.setPhase(
+          outcome.error() == RunErrorCode.CANCELLED
+              ? RunPhase.CANCELLED.value()
+              : RunPhase.FAILED.value());
       RunError error = new RunError();
       error.setCode(outcome.error().code());
       error.setMessage(outcome.message());
@@ -64,7 +75,10 @@ final class ComputerStatus {
       Instant time = outcome.runnerFailure() == null ? now : outcome.runnerFailure().time();
       RunEventLog.append(status, "failed", time, failed);
       if (outcome.runnerFailure() != null) {
-        status.setRunnerSeq(Math.max(Objects.requireNonNullElse(status.getRunnerSeq(), 0L), outcome.runnerFailure().seq()));
+        status.setRunnerSeq(
+            Math.max(
+                Objects.requireNonNullElse(status.getRunnerSeq(), 0L),
+                outcome.runnerFailure().seq()));
       }
     }
     return true;
@@ -102,7 +116,8 @@ final class ComputerStatus {
       diff.setPath(entry.path("path").asText());
       diff.setType(entry.path("type").asText(null));
       if (entry.hasNonNull("content")) {
-        diff.setContent(EventRecorder.truncate(entry.get("content").asText(), EventRecorder.MAX_TEXT * 4));
+        diff.setContent(
+            EventRecorder.truncate(entry.get("content").asText(), EventRecorder.MAX_TEXT * 4));
       }
       if (entry.hasNonNull("additions")) {
         diff.setAdditions(entry.get("additions").asLong());

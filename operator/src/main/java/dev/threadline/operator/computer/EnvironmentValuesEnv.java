@@ -1,10 +1,10 @@
 package dev.threadline.operator.computer;
 
+import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.environment.EnvironmentSecret;
 import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.crds.environment.EnvironmentVariable;
 import dev.threadline.crds.environment.McpServer;
-import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.environment.ValueSource;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
@@ -26,10 +26,13 @@ final class EnvironmentValuesEnv {
     if (spec == null) {
       return env;
     }
-    for (EnvironmentVariable variable : Objects.requireNonNullElse(spec.getEnvironmentVariables(), List.<EnvironmentVariable>of())) {
+    for (EnvironmentVariable variable :
+        Objects.requireNonNullElse(
+            spec.getEnvironmentVariables(), List.<EnvironmentVariable>of())) {
       reference(variable.getKey(), variable.getValueFrom()).ifPresent(env::add);
     }
-    for (EnvironmentSecret secret : Objects.requireNonNullElse(spec.getSecrets(), List.<EnvironmentSecret>of())) {
+    for (EnvironmentSecret secret :
+        Objects.requireNonNullElse(spec.getSecrets(), List.<EnvironmentSecret>of())) {
       reference(secret.getName(), secret.getValueFrom()).ifPresent(env::add);
     }
     List<McpServer> servers = mcpServers(spec);
@@ -41,10 +44,15 @@ final class EnvironmentValuesEnv {
 
   /** The servers the runner is told about, in run.json's order. */
   static List<McpServer> mcpServers(EnvironmentSpec spec) {
-    return spec == null ? List.of() : Objects.requireNonNullElse(spec.getMcpServers(), List.<McpServer>of());
+    return spec == null
+        ? List.of()
+        : Objects.requireNonNullElse(spec.getMcpServers(), List.<McpServer>of());
   }
 
-  /** The variable that carries the bearer token of the i-th MCP server (the runner hides it from commands). */
+  /**
+   * The variable that carries the bearer token of the i-th MCP server (the runner hides it from
+   * commands).
+   */
   static String bearerTokenVariable(int index) {
     return "THREADLINE_MCP_TOKEN_" + index;
   }
@@ -54,7 +62,16 @@ final class EnvironmentValuesEnv {
     if (name == null || ref == null || ref.getName() == null || ref.getKey() == null) {
       return java.util.Optional.empty();
     }
-    return java.util.Optional.of(new EnvVarBuilder().withName(name).withNewValueFrom().withNewSecretKeyRef()
-        .withName(ref.getName()).withKey(ref.getKey()).withOptional(true).endSecretKeyRef().endValueFrom().build());
+    return java.util.Optional.of(
+        new EnvVarBuilder()
+            .withName(name)
+            .withNewValueFrom()
+            .withNewSecretKeyRef()
+            .withName(ref.getName())
+            .withKey(ref.getKey())
+            .withOptional(true)
+            .endSecretKeyRef()
+            .endValueFrom()
+            .build());
   }
 }

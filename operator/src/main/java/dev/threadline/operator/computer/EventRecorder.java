@@ -15,13 +15,13 @@ import java.util.Objects;
 /**
  * Records the runner's events in a Run's event log, in the runner's order, each once: an event is
  * recorded only when its runner {@code seq} is above {@code status.runnerSeq}, which is written in
- * the same status update. The log gets the operator's own seq (one ordered log with the
- * operator's {@code started} first); the runner's seq lives on only as that high-water mark.
+ * the same status update. The log gets the operator's own seq (one ordered log with the operator's
+ * {@code started} first); the runner's seq lives on only as that high-water mark.
  *
  * <p>Texts are bounded so that the Run stays far below the API server's object size limit: a
  * command's output keeps its first {@value #MAX_OUTPUT} characters, any other text its first
- * {@value #MAX_TEXT}, with a note of what was cut. A {@code result}'s diffs are not repeated in
- * the log; they are in {@code status.diffs}.
+ * {@value #MAX_TEXT}, with a note of what was cut. A {@code result}'s diffs are not repeated in the
+ * log; they are in {@code status.diffs}.
  */
 final class EventRecorder {
   static final int MAX_OUTPUT = 4096;
@@ -58,7 +58,10 @@ final class EventRecorder {
       for (String name : object.properties().stream().map(Map.Entry::getKey).toList()) {
         JsonNode value = object.get(name);
         if (value.isTextual()) {
-          object.set(name, TextNode.valueOf(truncate(value.asText(), "output".equals(name) ? MAX_OUTPUT : MAX_TEXT)));
+          object.set(
+              name,
+              TextNode.valueOf(
+                  truncate(value.asText(), "output".equals(name) ? MAX_OUTPUT : MAX_TEXT)));
         } else {
           bound(value, name);
         }
@@ -72,6 +75,9 @@ final class EventRecorder {
     if (text.length() <= max) {
       return text;
     }
-    return text.substring(0, max) + "\n… (" + (text.length() - max) + " more characters not kept in the run's log)";
+    return text.substring(0, max)
+        + "\n… ("
+        + (text.length() - max)
+        + " more characters not kept in the run's log)";
   }
 }

@@ -5,10 +5,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Coalesces "there is something to write" signals: the first signal (and any urgent one) flushes
- * at once, later ones at most once per interval, so a chatty run costs a few status writes a
- * second while a quiet one is written as each event arrives. Nothing waits: a flush that must be
- * delayed is scheduled.
+ * Coalesces "there is something to write" signals: the first signal (and any urgent one) flushes at
+ * once, later ones at most once per interval, so a chatty run costs a few status writes a second
+ * while a quiet one is written as each event arrives. Nothing waits: a flush that must be delayed
+ * is scheduled.
  */
 final class FlushThrottle {
   private final ScheduledExecutorService scheduler;

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What the operator has read so far of one agent Pod's log: the runner's events not yet known to
- * be recorded in the Run, the terminal event ({@code result} or {@code failed}) once it came, and
+ * What the operator has read so far of one agent Pod's log: the runner's events not yet known to be
+ * recorded in the Run, the terminal event ({@code result} or {@code failed}) once it came, and
  * whether the log has ended. The log is always read from its start; events are identified by the
  * runner's own {@code seq}, so reading again after a restart or a broken stream duplicates nothing.
  */
@@ -29,13 +29,16 @@ final class FollowedPod implements PodLogFollower.Listener {
   }
 
   /** What the reconciler acts on. */
-  record Snapshot(List<RunnerEvent> pending, Optional<RunnerEvent> terminal, boolean ended, Instant endedAt) {
+  record Snapshot(
+      List<RunnerEvent> pending, Optional<RunnerEvent> terminal, boolean ended, Instant endedAt) {
     /** The log is fully read: ended, or the runner said its last word. */
     boolean complete() {
       return ended || terminal.isPresent();
     }
 
-    /** The stream stopped before the runner's last word: the container ended, or the stream broke. */
+    /**
+     * The stream stopped before the runner's last word: the container ended, or the stream broke.
+     */
     boolean endedEarly() {
       return ended && terminal.isEmpty();
     }

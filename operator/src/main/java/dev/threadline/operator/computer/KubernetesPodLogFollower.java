@@ -27,35 +27,47 @@ public final class KubernetesPodLogFollower implements PodLogFollower {
   public Following follow(String namespace, String pod, String container, Listener listener) {
     AtomicBoolean closed = new AtomicBoolean();
     AtomicReference<LogWatch> watch = new AtomicReference<>();
-    Thread.ofVirtual().name("log-" + namespace + "/" + pod).start(() -> {
-      Exception failure = null;
-      try {
-        LogWatch opened = client.pods().inNamespace(namespace).withName(pod).inContainer(container).watchLog();
-        watch.set(opened);
-        if (closed.get()) {
-          opened.close();
-          return;
-        }
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(opened.getOutput(), StandardCharsets.UTF_8))) {
-          for (String line = lines.readLine(); line != null && !closed.get(); line = lines.readLine()) {
-            listener.line(line);
+    Thread.ofVirtual()
+        .name("log-" + namespace + "/" + pod)
+        .start(() -> {
+          Exception failure = null;
+          try {
+            LogWatch opened =
+                client
+                    .pods()
+                    .inNamespace(namespace)
+                    .withName(pod)
+                    .inContainer(container)
+                    .watchLog();
+            watch.set(opened);
+            if (closed.get()) {
+              opened.close();
+              return;
+            }
+            try (BufferedReader lines =
+                new BufferedReader(
+                    new InputStreamReader(opened.getOutput(), StandardCharsets.UTF_8))) {
+              for (String line = lines.readLine();
+                  line != null && !closed.get();
+                  line = lines.readLine()) {
+                listener.line(line);
+              }
+            }
+          } catch (Exception e) {
+            failure = e;
+          } finally {
+            LogWatch opened = watch.get();
+            if (opened != null) {
+              opened.close();
+            }
           }
-        }
-      } catch (Exception e) {
-        failure = e;
-      } finally {
-        LogWatch opened = watch.get();
-        if (opened != null) {
-          opened.close();
-        }
-      }
-      if (!closed.get()) {
-        if (failure != null) {
-          LOG.debug("Pod({}/{}) log stream broke: {}", namespace, pod, failure.toString());
-        }
-        listener.ended(failure);
-      }
-    });
+          if (!closed.get()) {
+            if (failure != null) {
+              LOG.debug("Pod({}/{}) log stream broke: {}", namespace, pod, failure.toString());
+            }
+            listener.ended(failure);
+          }
+        });
     return () -> {
       closed.set(true);
       LogWatch opened = watch.get();

@@ -23,7 +23,9 @@ public final class PodSecurity {
         .withRunAsGroup(USER)
         // Makes the workspace claim writable by the runner's user.
         .withFsGroup(USER)
-        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+        .withNewSeccompProfile()
+        .withType("RuntimeDefault")
+        .endSeccompProfile()
         .build();
   }
 
@@ -32,7 +34,9 @@ public final class PodSecurity {
         .withRunAsNonRoot(true)
         .withReadOnlyRootFilesystem(true)
         .withAllowPrivilegeEscalation(false)
-        .withNewCapabilities().withDrop("ALL").endCapabilities()
+        .withNewCapabilities()
+        .withDrop("ALL")
+        .endCapabilities()
         .build();
   }
 }

@@ -15,10 +15,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The agent's input: run.json and the attachments, one key each, mounted read-only at
- * {@value RunJson#INPUT_DIR}. A Secret rather than a ConfigMap because it carries the user's
- * conversation and files, which deserve the tighter handling Secrets get (RBAC, encryption at
- * rest). Owned by the Run and kept while it exists, so the input of a finished run can be looked at.
+ * The agent's input: run.json and the attachments, one key each, mounted read-only at {@value
+ * RunJson#INPUT_DIR}. A Secret rather than a ConfigMap because it carries the user's conversation
+ * and files, which deserve the tighter handling Secrets get (RBAC, encryption at rest). Owned by
+ * the Run and kept while it exists, so the input of a finished run can be looked at.
  */
 public final class RunInputSecret {
   /** Secrets hold at most 1 MiB; keep room for the object's metadata. */
@@ -28,7 +28,8 @@ public final class RunInputSecret {
 
   public static Secret of(Run run, String runJson) {
     Map<String, String> data = new LinkedHashMap<>();
-    data.put(RunJson.FILE, Base64.getEncoder().encodeToString(runJson.getBytes(StandardCharsets.UTF_8)));
+    data.put(
+        RunJson.FILE, Base64.getEncoder().encodeToString(runJson.getBytes(StandardCharsets.UTF_8)));
     List<Attachment> attachments = inlineAttachments(run);
     long bytes = runJson.length();
     for (int i = 0; i < attachments.size(); i++) {
@@ -37,8 +38,12 @@ public final class RunInputSecret {
       data.put(key(i), content);
     }
     if (bytes > MAX_BYTES) {
-      throw new AgentStartException("The message, history and attachments take " + bytes / 1024
-          + " KiB; an agent run takes at most " + MAX_BYTES / 1024 + " KiB of input");
+      throw new AgentStartException(
+          "The message, history and attachments take "
+              + bytes / 1024
+              + " KiB; an agent run takes at most "
+              + MAX_BYTES / 1024
+              + " KiB of input");
     }
     return new SecretBuilder()
         .withNewMetadata()
@@ -59,7 +64,11 @@ public final class RunInputSecret {
     items.add(new KeyToPathBuilder().withKey(RunJson.FILE).withPath(RunJson.FILE).build());
     List<Attachment> attachments = inlineAttachments(run);
     for (int i = 0; i < attachments.size(); i++) {
-      items.add(new KeyToPathBuilder().withKey(key(i)).withPath(attachmentPath(attachments.get(i))).build());
+      items.add(
+          new KeyToPathBuilder()
+              .withKey(key(i))
+              .withPath(attachmentPath(attachments.get(i)))
+              .build());
     }
     return items;
   }
@@ -70,12 +79,17 @@ public final class RunInputSecret {
    */
   static List<Attachment> inlineAttachments(Run run) {
     List<Attachment> inline = new ArrayList<>();
-    for (Attachment attachment : Objects.requireNonNullElse(run.getSpec().getAttachments(), List.<Attachment>of())) {
+    for (Attachment attachment :
+        Objects.requireNonNullElse(run.getSpec().getAttachments(), List.<Attachment>of())) {
       if (attachment.getContent() == null || attachment.getContent().isEmpty()) {
         continue;
       }
       String name = attachment.getName();
-      if (name == null || name.isBlank() || name.contains("/") || name.contains("\\") || name.matches("\\.+")) {
+      if (name == null
+          || name.isBlank()
+          || name.contains("/")
+          || name.contains("\\")
+          || name.matches("\\.+")) {
         throw new AgentStartException("Attachment name '" + name + "' must be a plain file name");
       }
       try {

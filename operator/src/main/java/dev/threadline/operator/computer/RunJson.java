@@ -24,18 +24,23 @@ import java.util.Objects;
 public final class RunJson {
   /** Where the input Secret is mounted in the agent Pod. */
   public static final String INPUT_DIR = "/threadline/input";
+
   public static final String FILE = "run.json";
 
   private RunJson() {}
 
   /**
-   * @param history the thread's messages, oldest first, ending with this run's message (as
-   *     {@code ConversationHistory} gives them); the last one is the task, not history
-   * @param configured the operator's model settings: their base URL applies when the agent uses
-   *     the configured provider
+   * @param history the thread's messages, oldest first, ending with this run's message (as {@code
+   *     ConversationHistory} gives them); the last one is the task, not history
+   * @param configured the operator's model settings: their base URL applies when the agent uses the
+   *     configured provider
    * @param environment the Environment's spec (documentation, MCP servers), or null
    */
-  public static String of(Run run, AgentProfile agent, ModelSettings configured, List<ChatMessage> history,
+  public static String of(
+      Run run,
+      AgentProfile agent,
+      ModelSettings configured,
+      List<ChatMessage> history,
       EnvironmentSpec environment) {
     ObjectNode root = Serialization.jsonMapper().createObjectNode();
     root.put("runId", ResourceIds.toId(run.getMetadata().getName()));
@@ -51,14 +56,21 @@ public final class RunJson {
     }
     ArrayNode earlier = root.putArray("history");
     for (ChatMessage message : history.subList(0, Math.max(0, history.size() - 1))) {
-      earlier.addObject().put("role", message.role().name().toLowerCase(Locale.ROOT)).put("content", message.content());
+      earlier
+          .addObject()
+          .put("role", message.role().name().toLowerCase(Locale.ROOT))
+          .put("content", message.content());
     }
     root.put("message", run.getSpec().getMessage());
     ArrayNode attachments = root.putArray("attachments");
     for (Attachment attachment : RunInputSecret.inlineAttachments(run)) {
-      ObjectNode entry = attachments.addObject().put("name", attachment.getName())
-          // Relative to run.json's folder: the runner resolves it, in a Pod or as a local process.
-          .put("path", RunInputSecret.attachmentPath(attachment));
+      ObjectNode entry =
+          attachments
+              .addObject()
+              .put("name", attachment.getName())
+              // Relative to run.json's folder: the runner resolves it, in a Pod or as a local
+              // process.
+              .put("path", RunInputSecret.attachmentPath(attachment));
       if (attachment.getMediaType() != null) {
         entry.put("mediaType", attachment.getMediaType());
       }
@@ -76,11 +88,17 @@ public final class RunJson {
 
   /** Inline documents as they are; a linked one as a pointer the agent can follow. */
   private static void documentation(ArrayNode documents, EnvironmentSpec environment) {
-    for (EnvironmentDocument document : Objects.requireNonNullElse(environment.getDocumentation(), List.<EnvironmentDocument>of())) {
-      String content = document.getContent() != null && !document.getContent().isBlank() ? document.getContent()
-          : document.getUrl() != null ? "Read it at " + document.getUrl() : null;
+    for (EnvironmentDocument document :
+        Objects.requireNonNullElse(
+            environment.getDocumentation(), List.<EnvironmentDocument>of())) {
+      String content =
+          document.getContent() != null && !document.getContent().isBlank()
+              ? document.getContent()
+              : document.getUrl() != null ? "Read it at " + document.getUrl() : null;
       if (content != null) {
-        documents.addObject().put("title", Objects.requireNonNullElse(document.getTitle(), "Documentation"))
+        documents
+            .addObject()
+            .put("title", Objects.requireNonNullElse(document.getTitle(), "Documentation"))
             .put("content", content);
       }
     }
@@ -91,7 +109,8 @@ public final class RunJson {
     List<McpServer> all = EnvironmentValuesEnv.mcpServers(environment);
     for (int i = 0; i < all.size(); i++) {
       McpServer server = all.get(i);
-      ObjectNode entry = servers.addObject().put("type", server.getType()).put("name", server.getName());
+      ObjectNode entry =
+          servers.addObject().put("type", server.getType()).put("name", server.getName());
       if (server.getCommand() != null) {
         entry.put("command", server.getCommand());
         ArrayNode args = entry.putArray("args");
@@ -100,7 +119,8 @@ public final class RunJson {
       if (server.getUrl() != null) {
         entry.put("url", server.getUrl());
       }
-      if (server.getBearerTokenFrom() != null && server.getBearerTokenFrom().getSecretKeyRef() != null) {
+      if (server.getBearerTokenFrom() != null
+          && server.getBearerTokenFrom().getSecretKeyRef() != null) {
         entry.put("bearerTokenEnv", EnvironmentValuesEnv.bearerTokenVariable(i));
       }
       entry.put("enabled", !Boolean.FALSE.equals(server.getEnabled()));

@@ -10,11 +10,11 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * Writes a computer Run's status with optimistic locking. The change is a function of the status
- * it is applied to: on a conflict (another writer — a second operator, or the cache was behind)
- * the Run is read again and the change re-applied to what is really there, so appending events
- * "after runnerSeq" can never append one twice. The written Run goes into the controller's cache
- * at once, so the next reconcile starts from it.
+ * Writes a computer Run's status with optimistic locking. The change is a function of the status it
+ * is applied to: on a conflict (another writer — a second operator, or the cache was behind) the
+ * Run is read again and the change re-applied to what is really there, so appending events "after
+ * runnerSeq" can never append one twice. The written Run goes into the controller's cache at once,
+ * so the next reconcile starts from it.
  */
 final class RunStatusWriter {
   private static final int ATTEMPTS = 5;
@@ -40,15 +40,21 @@ final class RunStatusWriter {
       }
       try {
         Run written = client.resource(next).updateStatus();
-        context.eventSourceRetriever().getControllerEventSource()
+        context
+            .eventSourceRetriever()
+            .getControllerEventSource()
             .handleRecentResourceUpdate(ResourceID.fromResource(written), written, base);
         return Optional.of(written);
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409 || attempt == ATTEMPTS) {
           throw e;
         }
-        base = client.resources(Run.class).inNamespace(run.getMetadata().getNamespace())
-            .withName(run.getMetadata().getName()).get();
+        base =
+            client
+                .resources(Run.class)
+                .inNamespace(run.getMetadata().getNamespace())
+                .withName(run.getMetadata().getName())
+                .get();
         if (base == null) {
           return Optional.empty(); // deleted meanwhile: nothing left to record
         }

@@ -36,8 +36,12 @@ public final class UncountedSpend {
       return BigDecimal.ZERO;
     }
     if (RunPhase.fromValue(status.getPhase()).isTerminal()) {
-      return Boolean.TRUE.equals(status.getUsageRecorded()) ? BigDecimal.ZERO : Costs.of(status.getCost());
+      return Boolean.TRUE.equals(status.getUsageRecorded())
+          ? BigDecimal.ZERO
+          : Costs.of(status.getCost());
     }
-    return status.getModel() == null ? BigDecimal.ZERO : pricing.cost(status.getModel(), ComputerStatus.lastUsage(status));
+    return status.getModel() == null
+        ? BigDecimal.ZERO
+        : pricing.cost(status.getModel(), ComputerStatus.lastUsage(status));
   }
 }

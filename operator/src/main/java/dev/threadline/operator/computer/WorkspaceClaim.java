@@ -18,14 +18,25 @@ public final class WorkspaceClaim {
 
   public static PersistentVolumeClaim of(ConversationThread thread, AgentPodSettings settings) {
     String threadName = thread.getMetadata().getName();
-    return of(AgentObjects.workspaceClaimName(threadName), thread,
-        Map.of(Labels.MANAGED_BY, Labels.MANAGER, AgentObjects.COMPONENT, "workspace",
-            Labels.THREAD, AgentObjects.labelValue(threadName)), settings);
+    return of(
+        AgentObjects.workspaceClaimName(threadName),
+        thread,
+        Map.of(
+            Labels.MANAGED_BY,
+            Labels.MANAGER,
+            AgentObjects.COMPONENT,
+            "workspace",
+            Labels.THREAD,
+            AgentObjects.labelValue(threadName)),
+        settings);
   }
 
-  /** A workspace claim of the configured size and class, named and labelled as given, owned by {@code owner}. */
-  public static PersistentVolumeClaim of(String name, HasMetadata owner, Map<String, String> labels,
-      AgentPodSettings settings) {
+  /**
+   * A workspace claim of the configured size and class, named and labelled as given, owned by
+   * {@code owner}.
+   */
+  public static PersistentVolumeClaim of(
+      String name, HasMetadata owner, Map<String, String> labels, AgentPodSettings settings) {
     return new PersistentVolumeClaimBuilder()
         .withNewMetadata()
         .withName(name)
@@ -35,8 +46,11 @@ public final class WorkspaceClaim {
         .endMetadata()
         .withNewSpec()
         .withAccessModes("ReadWriteOnce")
-        .withStorageClassName(settings.workspaceStorageClass().isEmpty() ? null : settings.workspaceStorageClass())
-        .withNewResources().addToRequests("storage", settings.workspaceSize()).endResources()
+        .withStorageClassName(
+            settings.workspaceStorageClass().isEmpty() ? null : settings.workspaceStorageClass())
+        .withNewResources()
+        .addToRequests("storage", settings.workspaceSize())
+        .endResources()
         .endSpec()
         .build();
   }

@@ -27,11 +27,15 @@ import java.util.stream.Collectors;
  * @param leaseNamespace namespace of the leader-election Lease
  * @param healthPort port of /healthz, /readyz and /metrics; 0 for any free port, negative for none
  * @param model the default model and the provider credentials (THREADLINE_MODEL_*)
- * @param modelPrices per-model token prices, {@code model=input/output/cached} USD per million tokens
- * @param agentPod size, deadline and workspace of agent Pods (THREADLINE_AGENT_*, THREADLINE_WORKSPACE_*)
+ * @param modelPrices per-model token prices, {@code model=input/output/cached} USD per million
+ *     tokens
+ * @param agentPod size, deadline and workspace of agent Pods (THREADLINE_AGENT_*,
+ *     THREADLINE_WORKSPACE_*)
  * @param containers ports of the containers' file APIs (THREADLINE_CONTAINER_*)
- * @param usagePlans tiers and monthly allowances (THREADLINE_USAGE_TIERS, THREADLINE_USAGE_DEFAULT_TIER)
- * @param webhooks private targets, retries and retention of webhook deliveries (THREADLINE_WEBHOOK_*)
+ * @param usagePlans tiers and monthly allowances (THREADLINE_USAGE_TIERS,
+ *     THREADLINE_USAGE_DEFAULT_TIER)
+ * @param webhooks private targets, retries and retention of webhook deliveries
+ *     (THREADLINE_WEBHOOK_*)
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -53,33 +57,106 @@ public record OperatorSettings(
 
   public static final String DEFAULT_RUNNER_IMAGE = "ghcr.io/threadline/runner:0.1.0";
   public static final String DEFAULT_BASE_IMAGE = "ghcr.io/threadline/base:0.1.0";
+
   /** A maintained fork: the original GoogleContainerTools/kaniko is archived. */
   public static final String DEFAULT_BUILDER_IMAGE = "ghcr.io/osscontainertools/kaniko:v1.25.0";
 
   /** Settings with default agent Pods, for callers that predate them. */
-  public OperatorSettings(Set<String> watchNamespaces, String runnerImage, String baseImage, String builderImage,
-      String registry, String registryPushSecret, Duration buildTimeout, boolean leaderElection,
-      String leaseNamespace, int healthPort, ModelSettings model, String modelPrices) {
-    this(watchNamespaces, runnerImage, baseImage, builderImage, registry, registryPushSecret, buildTimeout,
-        leaderElection, leaseNamespace, healthPort, model, modelPrices, AgentPodSettings.defaults());
+  public OperatorSettings(
+      Set<String> watchNamespaces,
+      String runnerImage,
+      String baseImage,
+      String builderImage,
+      String registry,
+      String registryPushSecret,
+      Duration buildTimeout,
+      boolean leaderElection,
+      String leaseNamespace,
+      int healthPort,
+      ModelSettings model,
+      String modelPrices) {
+    this(
+        watchNamespaces,
+        runnerImage,
+        baseImage,
+        builderImage,
+        registry,
+        registryPushSecret,
+        buildTimeout,
+        leaderElection,
+        leaseNamespace,
+        healthPort,
+        model,
+        modelPrices,
+        AgentPodSettings.defaults());
   }
 
   /** Settings with default container ports and usage plans, for callers that predate them. */
-  public OperatorSettings(Set<String> watchNamespaces, String runnerImage, String baseImage, String builderImage,
-      String registry, String registryPushSecret, Duration buildTimeout, boolean leaderElection,
-      String leaseNamespace, int healthPort, ModelSettings model, String modelPrices, AgentPodSettings agentPod) {
-    this(watchNamespaces, runnerImage, baseImage, builderImage, registry, registryPushSecret, buildTimeout,
-        leaderElection, leaseNamespace, healthPort, model, modelPrices, agentPod, ContainerSettings.defaults(),
+  public OperatorSettings(
+      Set<String> watchNamespaces,
+      String runnerImage,
+      String baseImage,
+      String builderImage,
+      String registry,
+      String registryPushSecret,
+      Duration buildTimeout,
+      boolean leaderElection,
+      String leaseNamespace,
+      int healthPort,
+      ModelSettings model,
+      String modelPrices,
+      AgentPodSettings agentPod) {
+    this(
+        watchNamespaces,
+        runnerImage,
+        baseImage,
+        builderImage,
+        registry,
+        registryPushSecret,
+        buildTimeout,
+        leaderElection,
+        leaseNamespace,
+        healthPort,
+        model,
+        modelPrices,
+        agentPod,
+        ContainerSettings.defaults(),
         UsagePlans.defaults());
   }
 
   /** Settings with default webhook delivery, for callers that predate it. */
-  public OperatorSettings(Set<String> watchNamespaces, String runnerImage, String baseImage, String builderImage,
-      String registry, String registryPushSecret, Duration buildTimeout, boolean leaderElection,
-      String leaseNamespace, int healthPort, ModelSettings model, String modelPrices, AgentPodSettings agentPod,
-      ContainerSettings containers, UsagePlans usagePlans) {
-    this(watchNamespaces, runnerImage, baseImage, builderImage, registry, registryPushSecret, buildTimeout,
-        leaderElection, leaseNamespace, healthPort, model, modelPrices, agentPod, containers, usagePlans,
+  public OperatorSettings(
+      Set<String> watchNamespaces,
+      String runnerImage,
+      String baseImage,
+      String builderImage,
+      String registry,
+      String registryPushSecret,
+      Duration buildTimeout,
+      boolean leaderElection,
+      String leaseNamespace,
+      int healthPort,
+      ModelSettings model,
+      String modelPrices,
+      AgentPodSettings agentPod,
+      ContainerSettings containers,
+      UsagePlans usagePlans) {
+    this(
+        watchNamespaces,
+        runnerImage,
+        baseImage,
+        builderImage,
+        registry,
+        registryPushSecret,
+        buildTimeout,
+        leaderElection,
+        leaseNamespace,
+        healthPort,
+        model,
+        modelPrices,
+        agentPod,
+        containers,
+        usagePlans,
         WebhookSettings.defaults());
   }
 
@@ -111,7 +188,9 @@ public record OperatorSettings(
         or(get.apply("THREADLINE_REGISTRY_PUSH_SECRET"), ""),
         Duration.ofSeconds(integer(env, "THREADLINE_BUILD_TIMEOUT_SECONDS", 1800)),
         Boolean.parseBoolean(or(get.apply("THREADLINE_LEADER_ELECTION"), "false")),
-        or(get.apply("THREADLINE_LEASE_NAMESPACE"), or(get.apply("POD_NAMESPACE"), "threadline-system")),
+        or(
+            get.apply("THREADLINE_LEASE_NAMESPACE"),
+            or(get.apply("POD_NAMESPACE"), "threadline-system")),
         integer(env, "THREADLINE_OPERATOR_HEALTH_PORT", -1),
         ModelSettings.fromEnvironment(env),
         or(get.apply("THREADLINE_MODEL_PRICES"), ""),
@@ -122,33 +201,103 @@ public record OperatorSettings(
   }
 
   public OperatorSettings withHealthPort(int port) {
-    return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
-        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, port, model, modelPrices, agentPod, containers,
-        usagePlans, webhooks);
+    return new OperatorSettings(
+        watchNamespaces,
+        runnerImage,
+        baseImage,
+        builderImage,
+        registry,
+        registryPushSecret,
+        buildTimeout,
+        leaderElection,
+        leaseNamespace,
+        port,
+        model,
+        modelPrices,
+        agentPod,
+        containers,
+        usagePlans,
+        webhooks);
   }
 
   public OperatorSettings withAgentPod(AgentPodSettings settings) {
-    return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
-        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, settings,
-        containers, usagePlans, webhooks);
+    return new OperatorSettings(
+        watchNamespaces,
+        runnerImage,
+        baseImage,
+        builderImage,
+        registry,
+        registryPushSecret,
+        buildTimeout,
+        leaderElection,
+        leaseNamespace,
+        healthPort,
+        model,
+        modelPrices,
+        settings,
+        containers,
+        usagePlans,
+        webhooks);
   }
 
   public OperatorSettings withContainers(ContainerSettings settings) {
-    return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
-        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, agentPod,
-        settings, usagePlans, webhooks);
+    return new OperatorSettings(
+        watchNamespaces,
+        runnerImage,
+        baseImage,
+        builderImage,
+        registry,
+        registryPushSecret,
+        buildTimeout,
+        leaderElection,
+        leaseNamespace,
+        healthPort,
+        model,
+        modelPrices,
+        agentPod,
+        settings,
+        usagePlans,
+        webhooks);
   }
 
   public OperatorSettings withUsagePlans(UsagePlans plans) {
-    return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
-        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, agentPod,
-        containers, plans, webhooks);
+    return new OperatorSettings(
+        watchNamespaces,
+        runnerImage,
+        baseImage,
+        builderImage,
+        registry,
+        registryPushSecret,
+        buildTimeout,
+        leaderElection,
+        leaseNamespace,
+        healthPort,
+        model,
+        modelPrices,
+        agentPod,
+        containers,
+        plans,
+        webhooks);
   }
 
   public OperatorSettings withWebhooks(WebhookSettings settings) {
-    return new OperatorSettings(watchNamespaces, runnerImage, baseImage, builderImage, registry,
-        registryPushSecret, buildTimeout, leaderElection, leaseNamespace, healthPort, model, modelPrices, agentPod,
-        containers, usagePlans, settings);
+    return new OperatorSettings(
+        watchNamespaces,
+        runnerImage,
+        baseImage,
+        builderImage,
+        registry,
+        registryPushSecret,
+        buildTimeout,
+        leaderElection,
+        leaseNamespace,
+        healthPort,
+        model,
+        modelPrices,
+        agentPod,
+        containers,
+        usagePlans,
+        settings);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {
@@ -167,7 +316,10 @@ public record OperatorSettings(
     if (value == null) {
       return Set.of();
     }
-    return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
+    return Arrays.stream(value.split(","))
+        .map(String::trim)
+        .filter(s -> !s.isEmpty())
+        .collect(Collectors.toSet());
   }
 
   private static String or(String value, String fallback) {

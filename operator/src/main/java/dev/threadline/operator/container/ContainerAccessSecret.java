@@ -31,8 +31,14 @@ final class ContainerAccessSecret {
         .endMetadata()
         .withType("Opaque")
         // data, not stringData: every API (and the test mocks) stores it as given.
-        .addToData(ContainerObjects.TOKEN_KEY, Base64.getEncoder().encodeToString(
-            Base64.getUrlEncoder().withoutPadding().encodeToString(token).getBytes(StandardCharsets.US_ASCII)))
+        .addToData(
+            ContainerObjects.TOKEN_KEY,
+            Base64.getEncoder()
+                .encodeToString(
+                    Base64.getUrlEncoder()
+                        .withoutPadding()
+                        .encodeToString(token)
+                        .getBytes(StandardCharsets.US_ASCII)))
         .build();
   }
 }

@@ -26,8 +26,9 @@ final class ContainerExpiry {
   /** The last use, never earlier than the creation. */
   static Optional<Instant> lastActivity(Container container) {
     Optional<Instant> created = Timestamps.parse(container.getMetadata().getCreationTimestamp());
-    Optional<Instant> used = Optional.ofNullable(container.getStatus())
-        .flatMap(status -> Timestamps.parse(status.getLastActivityAt()));
+    Optional<Instant> used =
+        Optional.ofNullable(container.getStatus())
+            .flatMap(status -> Timestamps.parse(status.getLastActivityAt()));
     if (used.isPresent() && created.isPresent()) {
       return Optional.of(used.get().isAfter(created.get()) ? used.get() : created.get());
     }
@@ -40,6 +41,7 @@ final class ContainerExpiry {
   }
 
   private static long timeoutMs(Container container) {
-    return Objects.requireNonNullElse(container.getSpec().getTimeoutMs(), ContainerSpec.DEFAULT_TIMEOUT_MS);
+    return Objects.requireNonNullElse(
+        container.getSpec().getTimeoutMs(), ContainerSpec.DEFAULT_TIMEOUT_MS);
   }
 }

@@ -14,40 +14,46 @@ import java.util.Map;
 /**
  * A container's Pod accepts connections only on its file API port and only from the api-server's
  * Pods (the file API's one legitimate caller, which holds the access token); other tenants' Pods
- * and agent code elsewhere cannot even connect. Without internet access (its environment's
- * {@code internetAccess: false}) it may reach DNS and nothing else.
+ * and agent code elsewhere cannot even connect. Without internet access (its environment's {@code
+ * internetAccess: false}) it may reach DNS and nothing else.
  */
 public final class ContainerNetworkPolicy {
   private static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
 
   private ContainerNetworkPolicy() {}
 
-  public static NetworkPolicy of(Container container, int fileApiPort, boolean internetAccess,
-      ContainerSettings settings) {
+  public static NetworkPolicy of(
+      Container container, int fileApiPort, boolean internetAccess, ContainerSettings settings) {
     String name = container.getMetadata().getName();
-    List<NetworkPolicyEgressRule> egress = internetAccess ? List.of() : List.of(AgentNetworkPolicy.dns());
+    List<NetworkPolicyEgressRule> egress =
+        internetAccess ? List.of() : List.of(AgentNetworkPolicy.dns());
     return new NetworkPolicyBuilder()
         .withNewMetadata()
-            .withName(ContainerObjects.networkPolicyName(name))
-            .withNamespace(container.getMetadata().getNamespace())
-            .withLabels(ContainerPod.labels(container, "network"))
-            .withOwnerReferences(OwnerReferences.controller(container))
+        .withName(ContainerObjects.networkPolicyName(name))
+        .withNamespace(container.getMetadata().getNamespace())
+        .withLabels(ContainerPod.labels(container, "network"))
+        .withOwnerReferences(OwnerReferences.controller(container))
         .endMetadata()
         .withNewSpec()
-            .withNewPodSelector()
-                .addToMatchLabels(ContainerPod.labels(container, ContainerPod.COMPONENT))
-            .endPodSelector()
-            .withPolicyTypes(internetAccess ? List.of("Ingress") : List.of("Ingress", "Egress"))
-            .addNewIngress()
-                .addNewFrom()
-                    .withNewNamespaceSelector()
-                        .addToMatchLabels(NAMESPACE_NAME_LABEL, settings.apiServerNamespace())
-                    .endNamespaceSelector()
-                    .withNewPodSelector().addToMatchLabels(Map.copyOf(settings.apiServerPodLabels())).endPodSelector()
-                .endFrom()
-                .addNewPort().withProtocol("TCP").withPort(new IntOrString(fileApiPort)).endPort()
-            .endIngress()
-            .withEgress(egress)
+        .withNewPodSelector()
+        .addToMatchLabels(ContainerPod.labels(container, ContainerPod.COMPONENT))
+        .endPodSelector()
+        .withPolicyTypes(internetAccess ? List.of("Ingress") : List.of("Ingress", "Egress"))
+        .addNewIngress()
+        .addNewFrom()
+        .withNewNamespaceSelector()
+        .addToMatchLabels(NAMESPACE_NAME_LABEL, settings.apiServerNamespace())
+        .endNamespaceSelector()
+        .withNewPodSelector()
+        .addToMatchLabels(Map.copyOf(settings.apiServerPodLabels()))
+        .endPodSelector()
+        .endFrom()
+        .addNewPort()
+        .withProtocol("TCP")
+        .withPort(new IntOrString(fileApiPort))
+        .endPort()
+        .endIngress()
+        .withEgress(egress)
         .endSpec()
         .build();
   }

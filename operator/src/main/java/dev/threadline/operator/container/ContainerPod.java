@@ -18,15 +18,16 @@ import java.util.Map;
 
 /**
  * A container's Pod: the runner's {@code serve} command in the environment's image, locked down as
- * agent Pods are ({@link PodSecurity}, no service-account token, no service links), listening on the
- * port the operator chose, with the access token mounted read-only. A persistent container's
+ * agent Pods are ({@link PodSecurity}, no service-account token, no service links), listening on
+ * the port the operator chose, with the access token mounted read-only. A persistent container's
  * workspace is its claim; an ephemeral one's is an emptyDir that lives as long as the Pod. The
- * kubelet restarts the runner if it stops; a readiness probe on {@code /health} makes the Pod
- * ready only once the file API answers.
+ * kubelet restarts the runner if it stops; a readiness probe on {@code /health} makes the Pod ready
+ * only once the file API answers.
  *
  * @param image the environment's image (or the runner image)
  */
-record ContainerPod(Container container, String image, int port, String bindAddress, AgentPodSettings settings) {
+record ContainerPod(
+    Container container, String image, int port, String bindAddress, AgentPodSettings settings) {
   static final String COMPONENT = "container";
   static final String ACCESS_DIR = "/var/run/threadline/access";
 
@@ -50,14 +51,32 @@ record ContainerPod(Container container, String image, int port, String bindAddr
         .withImage(image)
         .withImagePullPolicy("IfNotPresent")
         .withCommand(AgentPod.RUNNER)
-        .withArgs("serve", "--workspace", AgentPod.WORKSPACE, "--port", Integer.toString(port),
-            "--address", bindAddress, "--token-file", ACCESS_DIR + "/" + ContainerObjects.TOKEN_KEY)
+        .withArgs(
+            "serve",
+            "--workspace",
+            AgentPod.WORKSPACE,
+            "--port",
+            Integer.toString(port),
+            "--address",
+            bindAddress,
+            "--token-file",
+            ACCESS_DIR + "/" + ContainerObjects.TOKEN_KEY)
         .withWorkingDir(AgentPod.WORKSPACE)
         // Tools keep caches under HOME; /tmp is writable.
-        .addNewEnv().withName("HOME").withValue("/tmp").endEnv()
-        .addNewPort().withName("files").withContainerPort(port).withProtocol("TCP").endPort()
+        .addNewEnv()
+        .withName("HOME")
+        .withValue("/tmp")
+        .endEnv()
+        .addNewPort()
+        .withName("files")
+        .withContainerPort(port)
+        .withProtocol("TCP")
+        .endPort()
         .withNewReadinessProbe()
-        .withNewHttpGet().withPath("/health").withPort(new IntOrString(port)).endHttpGet()
+        .withNewHttpGet()
+        .withPath("/health")
+        .withPort(new IntOrString(port))
+        .endHttpGet()
         .withPeriodSeconds(2)
         .withFailureThreshold(3)
         .endReadinessProbe()
@@ -70,15 +89,25 @@ record ContainerPod(Container container, String image, int port, String bindAddr
         .withSecurityContext(PodSecurity.container())
         .withTerminationMessagePolicy("FallbackToLogsOnError")
         .withVolumeMounts(
-            new VolumeMountBuilder().withName("access").withMountPath(ACCESS_DIR).withReadOnly(true).build(),
-            new VolumeMountBuilder().withName("workspace").withMountPath(AgentPod.WORKSPACE).build(),
+            new VolumeMountBuilder()
+                .withName("access")
+                .withMountPath(ACCESS_DIR)
+                .withReadOnly(true)
+                .build(),
+            new VolumeMountBuilder()
+                .withName("workspace")
+                .withMountPath(AgentPod.WORKSPACE)
+                .build(),
             new VolumeMountBuilder().withName("tmp").withMountPath("/tmp").build())
         .endContainer()
         .withVolumes(
-            new VolumeBuilder().withName("access").withNewSecret()
+            new VolumeBuilder()
+                .withName("access")
+                .withNewSecret()
                 .withSecretName(ContainerObjects.accessSecretName(name))
                 .withDefaultMode(0440)
-                .endSecret().build(),
+                .endSecret()
+                .build(),
             workspace(),
             new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build())
         .endSpec()
@@ -87,9 +116,12 @@ record ContainerPod(Container container, String image, int port, String bindAddr
 
   private Volume workspace() {
     if (Boolean.TRUE.equals(container.getSpec().getPersistent())) {
-      return new VolumeBuilder().withName("workspace").withNewPersistentVolumeClaim()
+      return new VolumeBuilder()
+          .withName("workspace")
+          .withNewPersistentVolumeClaim()
           .withClaimName(ContainerObjects.workspaceClaimName(container.getMetadata().getName()))
-          .endPersistentVolumeClaim().build();
+          .endPersistentVolumeClaim()
+          .build();
     }
     return new VolumeBuilder().withName("workspace").withNewEmptyDir().endEmptyDir().build();
   }
@@ -105,6 +137,12 @@ record ContainerPod(Container container, String image, int port, String bindAddr
 
   /** The label selector of the operator's container Pod informer. */
   static String podSelector() {
-    return Labels.MANAGED_BY + "=" + Labels.MANAGER + "," + AgentObjects.COMPONENT + "=" + COMPONENT;
+    return Labels.MANAGED_BY
+        + "="
+        + Labels.MANAGER
+        + ","
+        + AgentObjects.COMPONENT
+        + "="
+        + COMPONENT;
   }
 }

@@ -12,14 +12,15 @@ import java.util.Set;
 import java.util.function.IntPredicate;
 
 /**
- * Chooses the port of a container's file API. On a Pod network every container may use the
- * range's first port. On a shared network a port is free when no other container holds it (as
- * their statuses say, plus ports just handed out whose status write the cache has not seen yet)
- * and it can be bound here — the operator runs on the same host as the Pods then.
+ * Chooses the port of a container's file API. On a Pod network every container may use the range's
+ * first port. On a shared network a port is free when no other container holds it (as their
+ * statuses say, plus ports just handed out whose status write the cache has not seen yet) and it
+ * can be bound here — the operator runs on the same host as the Pods then.
  */
 final class ContainerPorts {
   private final ContainerSettings settings;
   private final IntPredicate bindable;
+
   /** Container key → port handed out; dropped once the container is gone. */
   private final Map<String, Integer> handedOut = new HashMap<>();
 

@@ -4,14 +4,16 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Where containers' file APIs listen. In a cluster every Pod has its own IP, so each container
- * can use the first port of the range ({@code sharedNetwork=false}). Where Pods share one network
+ * Where containers' file APIs listen. In a cluster every Pod has its own IP, so each container can
+ * use the first port of the range ({@code sharedNetwork=false}). Where Pods share one network
  * (local mode runs them as host processes), the operator gives each container its own free port of
  * the range instead, and the runner binds only {@code bindAddress}.
  *
- * @param firstPort {@code THREADLINE_CONTAINER_PORTS}, default {@code 8080-8180}: the contract's range
+ * @param firstPort {@code THREADLINE_CONTAINER_PORTS}, default {@code 8080-8180}: the contract's
+ *     range
  * @param lastPort the range's last port
- * @param sharedNetwork {@code THREADLINE_CONTAINER_SHARED_NETWORK}, default false: ports must be unique
+ * @param sharedNetwork {@code THREADLINE_CONTAINER_SHARED_NETWORK}, default false: ports must be
+ *     unique
  * @param bindAddress {@code THREADLINE_CONTAINER_BIND_ADDRESS}, default {@code 0.0.0.0}
  * @param apiServerNamespace {@code THREADLINE_API_SERVER_NAMESPACE}, default the operator's own
  *     ({@code THREADLINE_LEASE_NAMESPACE}, {@code POD_NAMESPACE}, else {@code threadline-system}):
@@ -19,22 +21,33 @@ import java.util.Map;
  * @param apiServerPodLabels {@code THREADLINE_API_SERVER_POD_LABELS}, default {@code
  *     app.kubernetes.io/component=api-server}: {@code k=v,k=v} labels of those callers' Pods
  */
-public record ContainerSettings(int firstPort, int lastPort, boolean sharedNetwork, String bindAddress,
-    String apiServerNamespace, Map<String, String> apiServerPodLabels) {
+public record ContainerSettings(
+    int firstPort,
+    int lastPort,
+    boolean sharedNetwork,
+    String bindAddress,
+    String apiServerNamespace,
+    Map<String, String> apiServerPodLabels) {
   public static final String PORTS_VARIABLE = "THREADLINE_CONTAINER_PORTS";
   public static final String API_SERVER_POD_LABELS_VARIABLE = "THREADLINE_API_SERVER_POD_LABELS";
   static final String DEFAULT_API_SERVER_NAMESPACE = "threadline-system";
-  static final Map<String, String> DEFAULT_API_SERVER_POD_LABELS = Map.of("app.kubernetes.io/component", "api-server");
+  static final Map<String, String> DEFAULT_API_SERVER_POD_LABELS =
+      Map.of("app.kubernetes.io/component", "api-server");
 
   public ContainerSettings {
     if (firstPort < 1 || lastPort > 65535 || firstPort > lastPort) {
-      throw new IllegalArgumentException(PORTS_VARIABLE + " must be a range like 8080-8180, got " + firstPort + "-" + lastPort);
+      throw new IllegalArgumentException(
+          PORTS_VARIABLE + " must be a range like 8080-8180, got " + firstPort + "-" + lastPort);
     }
     bindAddress = bindAddress == null || bindAddress.isBlank() ? "0.0.0.0" : bindAddress.strip();
-    apiServerNamespace = apiServerNamespace == null || apiServerNamespace.isBlank()
-        ? DEFAULT_API_SERVER_NAMESPACE : apiServerNamespace.strip();
-    apiServerPodLabels = apiServerPodLabels == null || apiServerPodLabels.isEmpty()
-        ? DEFAULT_API_SERVER_POD_LABELS : Map.copyOf(apiServerPodLabels);
+    apiServerNamespace =
+        apiServerNamespace == null || apiServerNamespace.isBlank()
+            ? DEFAULT_API_SERVER_NAMESPACE
+            : apiServerNamespace.strip();
+    apiServerPodLabels =
+        apiServerPodLabels == null || apiServerPodLabels.isEmpty()
+            ? DEFAULT_API_SERVER_POD_LABELS
+            : Map.copyOf(apiServerPodLabels);
   }
 
   /** With the default callers (the api-server Pods of the default namespace). */
@@ -52,19 +65,31 @@ public record ContainerSettings(int firstPort, int lastPort, boolean sharedNetwo
     try {
       int first = Integer.parseInt(bounds[0].strip());
       int last = bounds.length == 1 ? first : Integer.parseInt(bounds[1].strip());
-      return new ContainerSettings(first, last,
-          Boolean.parseBoolean(env.getOrDefault("THREADLINE_CONTAINER_SHARED_NETWORK", "false").strip()),
+      return new ContainerSettings(
+          first,
+          last,
+          Boolean.parseBoolean(
+              env.getOrDefault("THREADLINE_CONTAINER_SHARED_NETWORK", "false").strip()),
           env.get("THREADLINE_CONTAINER_BIND_ADDRESS"),
-          firstGiven(env, "THREADLINE_API_SERVER_NAMESPACE", "THREADLINE_LEASE_NAMESPACE", "POD_NAMESPACE"),
+          firstGiven(
+              env,
+              "THREADLINE_API_SERVER_NAMESPACE",
+              "THREADLINE_LEASE_NAMESPACE",
+              "POD_NAMESPACE"),
           labels(env.get(API_SERVER_POD_LABELS_VARIABLE)));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(PORTS_VARIABLE + " must be a range like 8080-8180, got " + range);
+      throw new IllegalArgumentException(
+          PORTS_VARIABLE + " must be a range like 8080-8180, got " + range);
     }
   }
 
-  /** For Pods that share the host's network: unique ports from the range, bound on that address only. */
+  /**
+   * For Pods that share the host's network: unique ports from the range, bound on that address
+   * only.
+   */
   public ContainerSettings sharingNetwork(int first, int last, String address) {
-    return new ContainerSettings(first, last, true, address, apiServerNamespace, apiServerPodLabels);
+    return new ContainerSettings(
+        first, last, true, address, apiServerNamespace, apiServerPodLabels);
   }
 
   private static String firstGiven(Map<String, String> env, String... variables) {
@@ -77,7 +102,9 @@ public record ContainerSettings(int firstPort, int lastPort, boolean sharedNetwo
     return null;
   }
 
-  /** {@code k=v,k=v}; a part without {@code =} or with an empty key is an error naming the variable. */
+  /**
+   * {@code k=v,k=v}; a part without {@code =} or with an empty key is an error naming the variable.
+   */
   static Map<String, String> labels(String list) {
     Map<String, String> labels = new LinkedHashMap<>();
     if (list == null || list.isBlank()) {
@@ -86,7 +113,8 @@ public record ContainerSettings(int firstPort, int lastPort, boolean sharedNetwo
     for (String part : list.split(",")) {
       String[] pair = part.split("=", 2);
       if (pair.length != 2 || pair[0].isBlank()) {
-        throw new IllegalArgumentException(API_SERVER_POD_LABELS_VARIABLE + " must be labels like k=v,k=v, got: " + list);
+        throw new IllegalArgumentException(
+            API_SERVER_POD_LABELS_VARIABLE + " must be labels like k=v,k=v, got: " + list);
       }
       labels.put(pair[0].strip(), pair[1].strip());
     }

@@ -32,19 +32,25 @@ record ContainerState(ContainerPhase phase, String message) {
           ? new ContainerState(ContainerPhase.RUNNING, null)
           : new ContainerState(ContainerPhase.STARTING, "waiting for the file API to answer");
     }
-    return new ContainerState(ContainerPhase.PENDING, waiting(pod).orElse("waiting for the Pod to start"));
+    return new ContainerState(
+        ContainerPhase.PENDING, waiting(pod).orElse("waiting for the Pod to start"));
   }
 
   private static boolean isReady(Pod pod) {
-    return Objects.requireNonNullElse(pod.getStatus().getConditions(), List.<io.fabric8.kubernetes.api.model.PodCondition>of())
-        .stream().anyMatch(condition -> "Ready".equals(condition.getType()) && "True".equals(condition.getStatus()));
+    return Objects.requireNonNullElse(
+            pod.getStatus().getConditions(),
+            List.<io.fabric8.kubernetes.api.model.PodCondition>of())
+        .stream()
+        .anyMatch(condition ->
+            "Ready".equals(condition.getType()) && "True".equals(condition.getStatus()));
   }
 
   private static Optional<String> waiting(Pod pod) {
     return statuses(pod).stream()
         .filter(status -> status.getState() != null && status.getState().getWaiting() != null)
         .map(status -> status.getState().getWaiting())
-        .map(waiting -> waiting.getReason() + (waiting.getMessage() == null ? "" : ": " + waiting.getMessage()))
+        .map(waiting ->
+            waiting.getReason() + (waiting.getMessage() == null ? "" : ": " + waiting.getMessage()))
         .findFirst();
   }
 
@@ -52,19 +58,23 @@ record ContainerState(ContainerPhase phase, String message) {
     String reason = pod.getStatus().getReason();
     String message = pod.getStatus().getMessage();
     if (reason != null || message != null) {
-      return Objects.requireNonNullElse(reason, "") + (message == null ? "" : (reason == null ? "" : ": ") + message);
+      return Objects.requireNonNullElse(reason, "")
+          + (message == null ? "" : (reason == null ? "" : ": ") + message);
     }
     return statuses(pod).stream()
         .filter(status -> status.getState() != null && status.getState().getTerminated() != null)
         .map(status -> status.getState().getTerminated())
-        .map(terminated -> "exit code " + terminated.getExitCode()
-            + (terminated.getMessage() == null ? "" : ": " + terminated.getMessage().strip()))
+        .map(terminated ->
+            "exit code "
+                + terminated.getExitCode()
+                + (terminated.getMessage() == null ? "" : ": " + terminated.getMessage().strip()))
         .findFirst()
         .orElse(pod.getStatus().getPhase());
   }
 
   private static List<ContainerStatus> statuses(Pod pod) {
     return pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null
-        ? List.of() : pod.getStatus().getContainerStatuses();
+        ? List.of()
+        : pod.getStatus().getContainerStatuses();
   }
 }

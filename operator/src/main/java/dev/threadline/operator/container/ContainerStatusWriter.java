@@ -10,10 +10,10 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * Writes a Container's status with optimistic locking, so that the api-server's
- * {@code lastActivityAt} (written by merge patch in between) is never overwritten by an older
- * copy: on a conflict the Container is read again and the change re-applied. The written
- * Container goes into the controller's cache at once.
+ * Writes a Container's status with optimistic locking, so that the api-server's {@code
+ * lastActivityAt} (written by merge patch in between) is never overwritten by an older copy: on a
+ * conflict the Container is read again and the change re-applied. The written Container goes into
+ * the controller's cache at once.
  */
 final class ContainerStatusWriter {
   private static final int ATTEMPTS = 5;
@@ -28,7 +28,8 @@ final class ContainerStatusWriter {
    * @param change edits the status in place; returns false when there is nothing to write
    * @return the Container as written (or as it was, when nothing changed); empty when it is gone
    */
-  Optional<Container> write(Container container, Context<Container> context, Predicate<ContainerStatus> change) {
+  Optional<Container> write(
+      Container container, Context<Container> context, Predicate<ContainerStatus> change) {
     Container base = container;
     for (int attempt = 1; ; attempt++) {
       Container next = client.getKubernetesSerialization().clone(base);
@@ -39,15 +40,21 @@ final class ContainerStatusWriter {
       }
       try {
         Container written = client.resource(next).updateStatus();
-        context.eventSourceRetriever().getControllerEventSource()
+        context
+            .eventSourceRetriever()
+            .getControllerEventSource()
             .handleRecentResourceUpdate(ResourceID.fromResource(written), written, base);
         return Optional.of(written);
       } catch (KubernetesClientException e) {
         if ((e.getCode() != 409 && e.getCode() != 404) || attempt == ATTEMPTS) {
           throw e;
         }
-        base = client.resources(Container.class).inNamespace(container.getMetadata().getNamespace())
-            .withName(container.getMetadata().getName()).get();
+        base =
+            client
+                .resources(Container.class)
+                .inNamespace(container.getMetadata().getNamespace())
+                .withName(container.getMetadata().getName())
+                .get();
         if (base == null) {
           return Optional.empty();
         }

@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Deletes the finished build Jobs (with their Pods) and build-context ConfigMaps of an Environment
- * except the ones its status still names: the current or last build and test build. Their logs
- * live on in the build-logs ConfigMap.
+ * except the ones its status still names: the current or last build and test build. Their logs live
+ * on in the build-logs ConfigMap.
  */
 final class BuildCleanup {
   private static final Logger LOG = LoggerFactory.getLogger(BuildCleanup.class);
@@ -28,24 +28,33 @@ final class BuildCleanup {
     this.client = client;
   }
 
-  /** @param jobs the Environment's build Jobs, as the operator's cache has them */
+  /**
+   * @param jobs the Environment's build Jobs, as the operator's cache has them
+   */
   void removeStale(Environment environment, Collection<Job> jobs, Set<String> keep) {
     String namespace = environment.getMetadata().getNamespace();
     String uid = environment.getMetadata().getUid();
-    Set<String> running = jobs.stream()
-        .filter(job -> !BuildJobState.of(job).isFinished())
-        .map(job -> job.getMetadata().getName())
-        .collect(Collectors.toSet());
+    Set<String> running =
+        jobs.stream()
+            .filter(job -> !BuildJobState.of(job).isFinished())
+            .map(job -> job.getMetadata().getName())
+            .collect(Collectors.toSet());
     for (Job job : jobs) {
       String name = job.getMetadata().getName();
       if (!keep.contains(name) && !running.contains(name)) {
         delete(namespace, job);
       }
     }
-    List<? extends HasMetadata> contexts = client.configMaps().inNamespace(namespace)
-        .withLabel(EnvironmentValues.BUILD_KIND_LABEL).list().getItems().stream()
-        .filter(configMap -> isOwnedBy(configMap, uid))
-        .toList();
+    List<? extends HasMetadata> contexts =
+        client
+            .configMaps()
+            .inNamespace(namespace)
+            .withLabel(EnvironmentValues.BUILD_KIND_LABEL)
+            .list()
+            .getItems()
+            .stream()
+            .filter(configMap -> isOwnedBy(configMap, uid))
+            .toList();
     for (HasMetadata context : contexts) {
       String name = context.getMetadata().getName();
       if (!keep.contains(name) && !running.contains(name)) {
@@ -56,15 +65,28 @@ final class BuildCleanup {
 
   static boolean isOwnedBy(HasMetadata object, String uid) {
     return object.getMetadata().getOwnerReferences() != null
-        && object.getMetadata().getOwnerReferences().stream().anyMatch(owner -> uid.equals(owner.getUid()));
+        && object.getMetadata().getOwnerReferences().stream()
+            .anyMatch(owner -> uid.equals(owner.getUid()));
   }
 
   private void delete(String namespace, HasMetadata object) {
     try {
-      client.resource(object).inNamespace(namespace).withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
-      LOG.debug("{}({}/{}) deleted: an older build", object.getKind(), namespace, object.getMetadata().getName());
+      client
+          .resource(object)
+          .inNamespace(namespace)
+          .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+          .delete();
+      LOG.debug(
+          "{}({}/{}) deleted: an older build",
+          object.getKind(),
+          namespace,
+          object.getMetadata().getName());
     } catch (KubernetesClientException e) {
-      LOG.warn("{}({}/{}) could not be deleted: {}", object.getKind(), namespace, object.getMetadata().getName(),
+      LOG.warn(
+          "{}({}/{}) could not be deleted: {}",
+          object.getKind(),
+          namespace,
+          object.getMetadata().getName(),
           e.getMessage());
     }
   }

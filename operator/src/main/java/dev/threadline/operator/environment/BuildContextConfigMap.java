@@ -15,14 +15,18 @@ final class BuildContextConfigMap {
 
   private BuildContextConfigMap() {}
 
-  static ConfigMap desired(Environment environment, BuildKind kind, String name, BuildPlan.Buildable plan,
+  static ConfigMap desired(
+      Environment environment,
+      BuildKind kind,
+      String name,
+      BuildPlan.Buildable plan,
       OwnerReference owner) {
     return new ConfigMapBuilder()
         .withNewMetadata()
-            .withName(name)
-            .withNamespace(environment.getMetadata().getNamespace())
-            .withLabels(BuildLabels.of(environment.getMetadata().getName(), kind, plan.hash()))
-            .withOwnerReferences(List.of(owner))
+        .withName(name)
+        .withNamespace(environment.getMetadata().getNamespace())
+        .withLabels(BuildLabels.of(environment.getMetadata().getName(), kind, plan.hash()))
+        .withOwnerReferences(List.of(owner))
         .endMetadata()
         .withImmutable(true)
         .addToData(DOCKERFILE_KEY, plan.dockerfile().content())

@@ -20,11 +20,14 @@ enum BuildJobState {
     if (status == null) {
       return RUNNING;
     }
-    List<JobCondition> conditions = status.getConditions() == null ? List.of() : status.getConditions();
-    if (isTrue(conditions, "Complete") || (status.getSucceeded() != null && status.getSucceeded() > 0)) {
+    List<JobCondition> conditions =
+        status.getConditions() == null ? List.of() : status.getConditions();
+    if (isTrue(conditions, "Complete")
+        || (status.getSucceeded() != null && status.getSucceeded() > 0)) {
       return SUCCEEDED;
     }
-    Optional<JobCondition> failed = find(conditions, "Failed").filter(c -> "True".equals(c.getStatus()));
+    Optional<JobCondition> failed =
+        find(conditions, "Failed").filter(c -> "True".equals(c.getStatus()));
     if (failed.isPresent()) {
       return DEADLINE_EXCEEDED.equals(failed.get().getReason()) ? TIMED_OUT : FAILED;
     }

@@ -19,7 +19,8 @@ final class BuildLabels {
   static Map<String, String> forEnvironment(String environmentName) {
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put(Labels.MANAGED_BY, Labels.MANAGER);
-    // Label values hold 63 characters; longer names (kubectl users) are found through owners instead.
+    // Label values hold 63 characters; longer names (kubectl users) are found through owners
+    // instead.
     if (environmentName.length() <= 63) {
       labels.put(EnvironmentValues.ENVIRONMENT_LABEL, environmentName);
     }

@@ -26,17 +26,21 @@ final class BuildLogConfigMap {
     String name = BuildNames.logs(environment.getMetadata().getName());
     var existing = client.configMaps().inNamespace(namespace).withName(name);
     if (existing.get() == null) {
-      ConfigMap created = new ConfigMapBuilder()
-          .withNewMetadata()
+      ConfigMap created =
+          new ConfigMapBuilder()
+              .withNewMetadata()
               .withName(name)
               .withNamespace(namespace)
               .withLabels(BuildLabels.forEnvironment(environment.getMetadata().getName()))
               .withOwnerReferences(List.of(owner))
-          .endMetadata()
-          .withData(Map.of(kind.logKey(), log))
-          .build();
-      client.configMaps().inNamespace(namespace).resource(created).createOr(ignored ->
-          mergeKey(namespace, name, kind, log));
+              .endMetadata()
+              .withData(Map.of(kind.logKey(), log))
+              .build();
+      client
+          .configMaps()
+          .inNamespace(namespace)
+          .resource(created)
+          .createOr(ignored -> mergeKey(namespace, name, kind, log));
       return;
     }
     mergeKey(namespace, name, kind, log);
@@ -44,8 +48,12 @@ final class BuildLogConfigMap {
 
   /** A JSON merge patch of one key: the other kind's log stays as it is. */
   private ConfigMap mergeKey(String namespace, String name, BuildKind kind, String log) {
-    String json = client.getKubernetesSerialization().asJson(Map.of("data", Map.of(kind.logKey(), log)));
-    return client.configMaps().inNamespace(namespace).withName(name)
+    String json =
+        client.getKubernetesSerialization().asJson(Map.of("data", Map.of(kind.logKey(), log)));
+    return client
+        .configMaps()
+        .inNamespace(namespace)
+        .withName(name)
         .patch(PatchContext.of(PatchType.JSON_MERGE), json);
   }
 }

@@ -15,7 +15,8 @@ final class BuildNames {
   static String job(String environmentName, BuildKind kind, String hash, String requestId) {
     String suffix = "-" + kind.label() + "-" + hash + "-" + requestId;
     int room = MAX_NAME - suffix.length();
-    String prefix = environmentName.length() <= room ? environmentName : environmentName.substring(0, room);
+    String prefix =
+        environmentName.length() <= room ? environmentName : environmentName.substring(0, room);
     return prefix.replaceAll("[-.]+$", "") + suffix;
   }
 

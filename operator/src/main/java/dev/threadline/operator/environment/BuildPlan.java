@@ -8,7 +8,8 @@ import dev.threadline.core.environment.EffectiveDockerfile;
  */
 sealed interface BuildPlan {
   /** A buildable configuration. */
-  record Buildable(EffectiveDockerfile dockerfile, String imageTag, String destination, String cacheRepository)
+  record Buildable(
+      EffectiveDockerfile dockerfile, String imageTag, String destination, String cacheRepository)
       implements BuildPlan {
     String hash() {
       return dockerfile.buildHash().value();

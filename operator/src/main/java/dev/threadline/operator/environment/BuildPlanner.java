@@ -41,7 +41,10 @@ final class BuildPlanner {
       return new BuildPlan.Unbuildable("Invalid environment: " + invalid.getMessage());
     }
     String tag = imageTag(environment, dockerfile);
-    String cache = registry == null || registry.isBlank() ? null : ImageTags.reference(registry, CACHE_REPOSITORY);
+    String cache =
+        registry == null || registry.isBlank()
+            ? null
+            : ImageTags.reference(registry, CACHE_REPOSITORY);
     return new BuildPlan.Buildable(dockerfile, tag, ImageTags.reference(registry, tag), cache);
   }
 
@@ -52,7 +55,8 @@ final class BuildPlanner {
    */
   static String imageTag(Environment environment, EffectiveDockerfile dockerfile) {
     try {
-      return ImageTags.forEnvironment(environment.getSpec().getDisplayName(), dockerfile.buildHash());
+      return ImageTags.forEnvironment(
+          environment.getSpec().getDisplayName(), dockerfile.buildHash());
     } catch (IllegalArgumentException unusableName) {
       return ImageTags.forEnvironment(environment.getMetadata().getName(), dockerfile.buildHash());
     }

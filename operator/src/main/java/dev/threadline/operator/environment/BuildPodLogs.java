@@ -14,10 +14,13 @@ import org.slf4j.LoggerFactory;
  */
 final class BuildPodLogs {
   private static final Logger LOG = LoggerFactory.getLogger(BuildPodLogs.class);
+
   /** The Job controller's label on the Pods of a Job. */
   static final String JOB_NAME_LABEL = "job-name";
+
   /** At most this many characters of a log are kept (the tail). */
   static final int MAX_LOG = 64 * 1024;
+
   private static final int TAIL_LINES = 5000;
 
   private final KubernetesClient client;
@@ -29,14 +32,27 @@ final class BuildPodLogs {
   /** The log of the Job's newest Pod, or empty when there is none or it cannot be read. */
   Optional<String> read(String namespace, String jobName) {
     try {
-      Optional<Pod> pod = client.pods().inNamespace(namespace).withLabel(JOB_NAME_LABEL, jobName).list().getItems()
-          .stream()
-          .max(Comparator.comparing(p -> String.valueOf(p.getMetadata().getCreationTimestamp())));
+      Optional<Pod> pod =
+          client
+              .pods()
+              .inNamespace(namespace)
+              .withLabel(JOB_NAME_LABEL, jobName)
+              .list()
+              .getItems()
+              .stream()
+              .max(
+                  Comparator.comparing(
+                      p -> String.valueOf(p.getMetadata().getCreationTimestamp())));
       if (pod.isEmpty()) {
         return Optional.empty();
       }
-      String log = client.pods().inNamespace(namespace).withName(pod.get().getMetadata().getName())
-          .tailingLines(TAIL_LINES).getLog();
+      String log =
+          client
+              .pods()
+              .inNamespace(namespace)
+              .withName(pod.get().getMetadata().getName())
+              .tailingLines(TAIL_LINES)
+              .getLog();
       return Optional.ofNullable(log).map(BuildPodLogs::tail);
     } catch (KubernetesClientException e) {
       LOG.warn("Job({}/{}) cannot read its build log: {}", namespace, jobName, e.getMessage());

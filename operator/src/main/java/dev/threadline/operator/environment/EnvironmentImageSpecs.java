@@ -14,10 +14,12 @@ final class EnvironmentImageSpecs {
   private EnvironmentImageSpecs() {}
 
   static ImageSpec of(EnvironmentSpec spec) {
-    EnvironmentPackages packages = Optional.ofNullable(spec.getPackages()).orElseGet(EnvironmentPackages::new);
-    List<SetupScript> scripts = Optional.ofNullable(spec.getSetupScripts()).orElse(List.of()).stream()
-        .map(EnvironmentImageSpecs::script)
-        .toList();
+    EnvironmentPackages packages =
+        Optional.ofNullable(spec.getPackages()).orElseGet(EnvironmentPackages::new);
+    List<SetupScript> scripts =
+        Optional.ofNullable(spec.getSetupScripts()).orElse(List.of()).stream()
+            .map(EnvironmentImageSpecs::script)
+            .toList();
     return new ImageSpec(
         blankToNull(spec.getBaseImage()),
         spec.getRuntimes(),

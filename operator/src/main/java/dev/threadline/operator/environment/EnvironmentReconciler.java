@@ -37,18 +37,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Builds Environment images. An Environment starts {@code pending}; a new {@code spec.buildRequest}
- * renders the effective Dockerfile into a ConfigMap and starts a Kaniko Job ({@code building});
- * the Job's end makes it {@code ready} (imageTag, lastBuildAt) or {@code failed} (buildError
- * classified from the build Pod's log). {@code spec.testBuildRequest} runs the same build without
- * cache or push and reports in {@code status.testBuild}. Child names are deterministic per request,
- * so a restarted (or a second) operator adopts a Job instead of starting another. The status is
- * written at most once per reconcile, and only when it changed.
+ * renders the effective Dockerfile into a ConfigMap and starts a Kaniko Job ({@code building}); the
+ * Job's end makes it {@code ready} (imageTag, lastBuildAt) or {@code failed} (buildError classified
+ * from the build Pod's log). {@code spec.testBuildRequest} runs the same build without cache or
+ * push and reports in {@code status.testBuild}. Child names are deterministic per request, so a
+ * restarted (or a second) operator adopts a Job instead of starting another. The status is written
+ * at most once per reconcile, and only when it changed.
  */
 @ControllerConfiguration(name = "environment")
 public class EnvironmentReconciler implements Reconciler<Environment> {
   private static final Logger LOG = LoggerFactory.getLogger(EnvironmentReconciler.class);
+
   /** On a build Job: the image tag it builds, reported once it succeeds. */
   static final String IMAGE_TAG_ANNOTATION = "threadline.dev/image-tag";
+
   private static final int ERROR_LINES = 5;
 
   private final KubernetesClient client;
@@ -60,7 +62,8 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
   private final Conditions conditions;
   private final Clock clock;
 
-  public EnvironmentReconciler(KubernetesClient client, OperatorSettings settings, Conditions conditions, Clock clock) {
+  public EnvironmentReconciler(
+      KubernetesClient client, OperatorSettings settings, Conditions conditions, Clock clock) {
     this.client = client;
     this.settings = settings;
     this.planner = new BuildPlanner(settings);
@@ -72,18 +75,22 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
   }
 
   @Override
-  public List<EventSource<?, Environment>> prepareEventSources(EventSourceContext<Environment> context) {
-    var jobs = InformerEventSourceConfiguration.from(Job.class, Environment.class)
-        .withName("environment-build-jobs")
-        .withLabelSelector(EnvironmentValues.BUILD_KIND_LABEL)
-        .withNamespacesInheritedFromController()
-        .build();
+  public List<EventSource<?, Environment>> prepareEventSources(
+      EventSourceContext<Environment> context) {
+    var jobs =
+        InformerEventSourceConfiguration.from(Job.class, Environment.class)
+            .withName("environment-build-jobs")
+            .withLabelSelector(EnvironmentValues.BUILD_KIND_LABEL)
+            .withNamespacesInheritedFromController()
+            .build();
     return List.of(new InformerEventSource<>(jobs, context));
   }
 
   @Override
-  public UpdateControl<Environment> reconcile(Environment environment, Context<Environment> context) {
-    EnvironmentStatus current = Optional.ofNullable(environment.getStatus()).orElseGet(EnvironmentStatus::new);
+  public UpdateControl<Environment> reconcile(
+      Environment environment, Context<Environment> context) {
+    EnvironmentStatus current =
+        Optional.ofNullable(environment.getStatus()).orElseGet(EnvironmentStatus::new);
     EnvironmentStatus next = client.getKubernetesSerialization().clone(current);
     Set<Job> jobs = context.getSecondaryResources(Job.class);
     BuildPlan plan = planner.plan(environment);
@@ -117,7 +124,12 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     }
     Optional<Job> job = find(environment, jobs, status.getBuildJob());
     if (job.isEmpty()) {
-      finishImageBuild(environment, status, BuildJobState.FAILED, null, "The build Job was deleted before it finished");
+      finishImageBuild(
+          environment,
+          status,
+          BuildJobState.FAILED,
+          null,
+          "The build Job was deleted before it finished");
       return;
     }
     BuildJobState state = BuildJobState.of(job.get());
@@ -126,7 +138,11 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     }
   }
 
-  private void finishImageBuild(Environment environment, EnvironmentStatus status, BuildJobState state, Job job,
+  private void finishImageBuild(
+      Environment environment,
+      EnvironmentStatus status,
+      BuildJobState state,
+      Job job,
       String knownError) {
     String log = job == null ? "" : readAndStoreLog(environment, BuildKind.IMAGE, job);
     status.setLastBuildAt(Timestamps.format(clock.instant()));
@@ -138,18 +154,31 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
       status.setBuildStatus(BuildStatus.FAILED);
       status.setBuildError(knownError != null ? knownError : failureMessage(log, state));
     }
-    LOG.info("Environment({}/{}) build {} {}", environment.getMetadata().getNamespace(),
-        environment.getMetadata().getName(), status.getBuildJob(), status.getBuildStatus().value());
+    LOG.info(
+        "Environment({}/{}) build {} {}",
+        environment.getMetadata().getNamespace(),
+        environment.getMetadata().getName(),
+        status.getBuildJob(),
+        status.getBuildStatus().value());
   }
 
-  private void takeUpBuildRequest(Environment environment, EnvironmentStatus status, BuildPlan plan) {
-    BuildRequest request = environment.getSpec() == null ? null : environment.getSpec().getBuildRequest();
-    if (request == null || request.getId() == null || request.getId().equals(status.getBuildRequestId())
+  private void takeUpBuildRequest(
+      Environment environment, EnvironmentStatus status, BuildPlan plan) {
+    BuildRequest request =
+        environment.getSpec() == null ? null : environment.getSpec().getBuildRequest();
+    if (request == null
+        || request.getId() == null
+        || request.getId().equals(status.getBuildRequestId())
         || status.getBuildStatus() == BuildStatus.BUILDING) {
       return; // a request made while a build runs is taken up when that build ends
     }
     status.setBuildRequestId(request.getId());
-    String who = "Environment(" + environment.getMetadata().getNamespace() + "/" + environment.getMetadata().getName() + ")";
+    String who =
+        "Environment("
+            + environment.getMetadata().getNamespace()
+            + "/"
+            + environment.getMetadata().getName()
+            + ")";
     if (plan instanceof BuildPlan.Unbuildable unbuildable) {
       status.setBuildStatus(BuildStatus.FAILED);
       status.setBuildError(unbuildable.error());
@@ -158,12 +187,23 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
       return;
     }
     BuildPlan.Buildable buildable = (BuildPlan.Buildable) plan;
-    boolean upToDate = status.getBuildStatus() == BuildStatus.READY && buildable.hash().equals(status.getBuildHash());
+    boolean upToDate =
+        status.getBuildStatus() == BuildStatus.READY
+            && buildable.hash().equals(status.getBuildHash());
     if (upToDate && !Boolean.TRUE.equals(request.getForce())) {
-      LOG.info("{} is up to date ({}); build request {} needs no build", who, buildable.hash(), request.getId());
+      LOG.info(
+          "{} is up to date ({}); build request {} needs no build",
+          who,
+          buildable.hash(),
+          request.getId());
       return;
     }
-    String name = BuildNames.job(environment.getMetadata().getName(), BuildKind.IMAGE, buildable.hash(), request.getId());
+    String name =
+        BuildNames.job(
+            environment.getMetadata().getName(),
+            BuildKind.IMAGE,
+            buildable.hash(),
+            request.getId());
     startJob(environment, BuildKind.IMAGE, name, buildable);
     status.setBuildStatus(BuildStatus.BUILDING);
     status.setBuildJob(name);
@@ -188,14 +228,20 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
       test.setPhase(BuildStatus.READY);
     } else {
       test.setPhase(BuildStatus.FAILED);
-      test.setError(job.isEmpty() ? "The test build Job was deleted before it finished" : failureMessage(log, state));
+      test.setError(
+          job.isEmpty()
+              ? "The test build Job was deleted before it finished"
+              : failureMessage(log, state));
     }
   }
 
-  private void takeUpTestBuildRequest(Environment environment, EnvironmentStatus status, BuildPlan plan) {
-    TestBuildRequest request = environment.getSpec() == null ? null : environment.getSpec().getTestBuildRequest();
+  private void takeUpTestBuildRequest(
+      Environment environment, EnvironmentStatus status, BuildPlan plan) {
+    TestBuildRequest request =
+        environment.getSpec() == null ? null : environment.getSpec().getTestBuildRequest();
     TestBuildResult previous = status.getTestBuild();
-    if (request == null || request.getId() == null
+    if (request == null
+        || request.getId() == null
         || (previous != null && request.getId().equals(previous.getRequestId()))
         || (previous != null && previous.getPhase() == BuildStatus.BUILDING)) {
       return;
@@ -208,7 +254,12 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
       test.setFinishedAt(Timestamps.format(clock.instant()));
     } else {
       BuildPlan.Buildable buildable = (BuildPlan.Buildable) plan;
-      String name = BuildNames.job(environment.getMetadata().getName(), BuildKind.TEST, buildable.hash(), request.getId());
+      String name =
+          BuildNames.job(
+              environment.getMetadata().getName(),
+              BuildKind.TEST,
+              buildable.hash(),
+              request.getId());
       startJob(environment, BuildKind.TEST, name, buildable);
       test.setJob(name);
       test.setPhase(BuildStatus.BUILDING);
@@ -218,7 +269,8 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
   }
 
   /** Creates the build's ConfigMap and Job unless they exist (a restart, or another operator). */
-  private void startJob(Environment environment, BuildKind kind, String name, BuildPlan.Buildable plan) {
+  private void startJob(
+      Environment environment, BuildKind kind, String name, BuildPlan.Buildable plan) {
     OwnerReference owner = ownerReference(environment);
     createUnlessPresent(BuildContextConfigMap.desired(environment, kind, name, plan, owner));
     Job job = KanikoBuildJob.desired(environment, kind, name, plan, settings, owner);
@@ -233,28 +285,43 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
       if (e.getCode() != 409) {
         throw e;
       }
-      LOG.info("{}({}/{}) already exists; adopting it", object.getKind(), object.getMetadata().getNamespace(),
+      LOG.info(
+          "{}({}/{}) already exists; adopting it",
+          object.getKind(),
+          object.getMetadata().getNamespace(),
           object.getMetadata().getName());
     }
   }
 
   private Optional<Job> find(Environment environment, Set<Job> jobs, String name) {
-    Optional<Job> cached = jobs.stream().filter(job -> name.equals(job.getMetadata().getName())).findFirst();
+    Optional<Job> cached =
+        jobs.stream().filter(job -> name.equals(job.getMetadata().getName())).findFirst();
     if (cached.isPresent()) {
       return cached;
     }
     // Just created: the cache may not have it yet.
-    return Optional.ofNullable(client.batch().v1().jobs().inNamespace(environment.getMetadata().getNamespace())
-        .withName(name).get());
+    return Optional.ofNullable(
+        client
+            .batch()
+            .v1()
+            .jobs()
+            .inNamespace(environment.getMetadata().getNamespace())
+            .withName(name)
+            .get());
   }
 
   private String readAndStoreLog(Environment environment, BuildKind kind, Job job) {
-    String log = podLogs.read(job.getMetadata().getNamespace(), job.getMetadata().getName()).orElse("");
+    String log =
+        podLogs.read(job.getMetadata().getNamespace(), job.getMetadata().getName()).orElse("");
     try {
       logStore.store(environment, kind, log, ownerReference(environment));
     } catch (KubernetesClientException e) {
-      LOG.warn("Environment({}/{}) could not keep its {} log: {}", environment.getMetadata().getNamespace(),
-          environment.getMetadata().getName(), kind.label(), e.getMessage());
+      LOG.warn(
+          "Environment({}/{}) could not keep its {} log: {}",
+          environment.getMetadata().getNamespace(),
+          environment.getMetadata().getName(),
+          kind.label(),
+          e.getMessage());
     }
     return log;
   }
@@ -269,17 +336,42 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     return tail.isEmpty() ? "The build failed without a log" : tail;
   }
 
-  private List<io.fabric8.kubernetes.api.model.Condition> readyCondition(EnvironmentStatus status, long generation) {
+  private List<io.fabric8.kubernetes.api.model.Condition> readyCondition(
+      EnvironmentStatus status, long generation) {
     var existing = status.getConditions();
     return switch (status.getBuildStatus()) {
-      case READY -> conditions.set(existing, Conditions.READY, Conditions.TRUE, "Built",
-          "Image " + status.getImageTag() + " is built.", generation);
-      case BUILDING -> conditions.set(existing, Conditions.READY, Conditions.UNKNOWN, "Building",
-          "Job " + status.getBuildJob() + " is building the image.", generation);
-      case FAILED -> conditions.set(existing, Conditions.READY, Conditions.FALSE, "BuildFailed",
-          status.getBuildError(), generation);
-      case PENDING -> conditions.set(existing, Conditions.READY, Conditions.FALSE, "NotBuilt",
-          "No image has been built yet; request a build.", generation);
+      case READY ->
+          conditions.set(
+              existing,
+              Conditions.READY,
+              Conditions.TRUE,
+              "Built",
+              "Image " + status.getImageTag() + " is built.",
+              generation);
+      case BUILDING ->
+          conditions.set(
+              existing,
+              Conditions.READY,
+              Conditions.UNKNOWN,
+              "Building",
+              "Job " + status.getBuildJob() + " is building the image.",
+              generation);
+      case FAILED ->
+          conditions.set(
+              existing,
+              Conditions.READY,
+              Conditions.FALSE,
+              "BuildFailed",
+              status.getBuildError(),
+              generation);
+      case PENDING ->
+          conditions.set(
+              existing,
+              Conditions.READY,
+              Conditions.FALSE,
+              "NotBuilt",
+              "No image has been built yet; request a build.",
+              generation);
     };
   }
 

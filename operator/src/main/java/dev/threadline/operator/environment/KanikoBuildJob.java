@@ -37,60 +37,90 @@ final class KanikoBuildJob {
 
   private KanikoBuildJob() {}
 
-  static Job desired(Environment environment, BuildKind kind, String name, BuildPlan.Buildable plan,
-      OperatorSettings settings, OwnerReference owner) {
-    Map<String, String> labels = BuildLabels.of(environment.getMetadata().getName(), kind, plan.hash());
+  static Job desired(
+      Environment environment,
+      BuildKind kind,
+      String name,
+      BuildPlan.Buildable plan,
+      OperatorSettings settings,
+      OwnerReference owner) {
+    Map<String, String> labels =
+        BuildLabels.of(environment.getMetadata().getName(), kind, plan.hash());
     boolean push = kind == BuildKind.IMAGE;
     List<Volume> volumes = new ArrayList<>();
     List<VolumeMount> mounts = new ArrayList<>();
-    volumes.add(new VolumeBuilder().withName(CONTEXT_VOLUME)
-        .withNewConfigMap().withName(name).endConfigMap().build());
-    mounts.add(new VolumeMountBuilder().withName(CONTEXT_VOLUME).withMountPath(WORKSPACE).withReadOnly(true).build());
+    volumes.add(
+        new VolumeBuilder()
+            .withName(CONTEXT_VOLUME)
+            .withNewConfigMap()
+            .withName(name)
+            .endConfigMap()
+            .build());
+    mounts.add(
+        new VolumeMountBuilder()
+            .withName(CONTEXT_VOLUME)
+            .withMountPath(WORKSPACE)
+            .withReadOnly(true)
+            .build());
     String pushSecret = settings.registryPushSecret();
     if (push && pushSecret != null && !pushSecret.isBlank()) {
-      volumes.add(new VolumeBuilder().withName(DOCKER_CONFIG_VOLUME)
-          .withNewSecret()
+      volumes.add(
+          new VolumeBuilder()
+              .withName(DOCKER_CONFIG_VOLUME)
+              .withNewSecret()
               .withSecretName(pushSecret)
-              .withItems(new KeyToPathBuilder().withKey(".dockerconfigjson").withPath("config.json").build())
-          .endSecret()
-          .build());
-      mounts.add(new VolumeMountBuilder().withName(DOCKER_CONFIG_VOLUME).withMountPath(DOCKER_CONFIG_DIR)
-          .withReadOnly(true).build());
+              .withItems(
+                  new KeyToPathBuilder()
+                      .withKey(".dockerconfigjson")
+                      .withPath("config.json")
+                      .build())
+              .endSecret()
+              .build());
+      mounts.add(
+          new VolumeMountBuilder()
+              .withName(DOCKER_CONFIG_VOLUME)
+              .withMountPath(DOCKER_CONFIG_DIR)
+              .withReadOnly(true)
+              .build());
     }
     return new JobBuilder()
         .withNewMetadata()
-            .withName(name)
-            .withNamespace(environment.getMetadata().getNamespace())
-            .withLabels(labels)
-            .withOwnerReferences(List.of(owner))
+        .withName(name)
+        .withNamespace(environment.getMetadata().getNamespace())
+        .withLabels(labels)
+        .withOwnerReferences(List.of(owner))
         .endMetadata()
         .withNewSpec()
-            .withBackoffLimit(0)
-            .withActiveDeadlineSeconds(settings.buildTimeout().toSeconds())
-            .withNewTemplate()
-                .withNewMetadata().withLabels(labels).endMetadata()
-                .withNewSpec()
-                    .withRestartPolicy("Never")
-                    .withAutomountServiceAccountToken(false)
-                    .withEnableServiceLinks(false)
-                    .withContainers(new ContainerBuilder()
-                        .withName(CONTAINER)
-                        .withImage(settings.builderImage())
-                        .withArgs(args(plan, push))
-                        .withWorkingDir(WORKSPACE)
-                        .withVolumeMounts(mounts)
-                        .withResources(new ResourceRequirementsBuilder()
-                            .addToRequests("cpu", new Quantity("500m"))
-                            .addToRequests("memory", new Quantity("1Gi"))
-                            .build())
-                        .withNewSecurityContext()
-                            .withPrivileged(false)
-                            .withAllowPrivilegeEscalation(false)
-                        .endSecurityContext()
+        .withBackoffLimit(0)
+        .withActiveDeadlineSeconds(settings.buildTimeout().toSeconds())
+        .withNewTemplate()
+        .withNewMetadata()
+        .withLabels(labels)
+        .endMetadata()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .withAutomountServiceAccountToken(false)
+        .withEnableServiceLinks(false)
+        .withContainers(
+            new ContainerBuilder()
+                .withName(CONTAINER)
+                .withImage(settings.builderImage())
+                .withArgs(args(plan, push))
+                .withWorkingDir(WORKSPACE)
+                .withVolumeMounts(mounts)
+                .withResources(
+                    new ResourceRequirementsBuilder()
+                        .addToRequests("cpu", new Quantity("500m"))
+                        .addToRequests("memory", new Quantity("1Gi"))
                         .build())
-                    .withVolumes(volumes)
-                .endSpec()
-            .endTemplate()
+                .withNewSecurityContext()
+                .withPrivileged(false)
+                .withAllowPrivilegeEscalation(false)
+                .endSecurityContext()
+                .build())
+        .withVolumes(volumes)
+        .endSpec()
+        .endTemplate()
         .endSpec()
         .build();
   }
@@ -107,7 +137,8 @@ final class KanikoBuildJob {
         args.add("--cache-repo=" + plan.cacheRepository());
       }
     } else {
-      // A test build proves the image builds: nothing is pushed and no cached layer hides a failure.
+      // A test build proves the image builds: nothing is pushed and no cached layer hides a
+      // failure.
       args.add("--no-push");
       args.add("--cache=false");
     }

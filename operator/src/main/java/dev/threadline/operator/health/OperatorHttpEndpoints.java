@@ -12,8 +12,8 @@ import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
- * The operator's small HTTP face for the kubelet and Prometheus: {@code /healthz} (alive),
- * {@code /readyz} (started and every informer healthy) and {@code /metrics}.
+ * The operator's small HTTP face for the kubelet and Prometheus: {@code /healthz} (alive), {@code
+ * /readyz} (started and every informer healthy) and {@code /metrics}.
  */
 public final class OperatorHttpEndpoints implements AutoCloseable {
   private final HttpServer server;
@@ -22,20 +22,31 @@ public final class OperatorHttpEndpoints implements AutoCloseable {
     this.server = server;
   }
 
-  public static OperatorHttpEndpoints start(int port, Supplier<RuntimeInfo> runtime, PrometheusMeterRegistry metrics)
-      throws IOException {
+  public static OperatorHttpEndpoints start(
+      int port, Supplier<RuntimeInfo> runtime, PrometheusMeterRegistry metrics) throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
     server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
     server.createContext("/healthz", exchange -> respond(exchange, 200, "text/plain", "ok"));
-    server.createContext("/readyz", exchange -> {
-      RuntimeInfo info = runtime.get();
-      boolean ready = info != null && info.isStarted() && info.allEventSourcesAreHealthy();
-      respond(exchange, ready ? 200 : 503, "text/plain",
-          ready ? "ok" : "not ready: " + (info == null || !info.isStarted() ? "operator not started"
-              : "unhealthy event sources " + info.unhealthyEventSources().keySet()));
-    });
-    server.createContext("/metrics", exchange ->
-        respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape()));
+    server.createContext(
+        "/readyz",
+        exchange -> {
+          RuntimeInfo info = runtime.get();
+          boolean ready = info != null && info.isStarted() && info.allEventSourcesAreHealthy();
+          respond(
+              exchange,
+              ready ? 200 : 503,
+              "text/plain",
+              ready
+                  ? "ok"
+                  : "not ready: "
+                      + (info == null || !info.isStarted()
+                          ? "operator not started"
+                          : "unhealthy event sources " + info.unhealthyEventSources().keySet()));
+        });
+    server.createContext(
+        "/metrics",
+        exchange ->
+            respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape()));
     server.start();
     return new OperatorHttpEndpoints(server);
   }
@@ -44,7 +55,8 @@ public final class OperatorHttpEndpoints implements AutoCloseable {
     return server.getAddress().getPort();
   }
 
-  private static void respond(HttpExchange exchange, int status, String contentType, String body) throws IOException {
+  private static void respond(HttpExchange exchange, int status, String contentType, String body)
+      throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", contentType);
     exchange.sendResponseHeaders(status, bytes.length);

@@ -21,7 +21,9 @@ public final class AgentProfiles implements AutoCloseable {
     this.defaultProfile = new AgentProfile(defaults.provider(), defaults.model(), null);
   }
 
-  /** The named agent, the default when no name is given, or empty when the named agent is missing. */
+  /**
+   * The named agent, the default when no name is given, or empty when the named agent is missing.
+   */
   public Optional<AgentProfile> resolve(String namespace, String agentName) {
     if (agentName == null || agentName.isBlank()) {
       return Optional.of(defaultProfile);
@@ -31,8 +33,11 @@ public final class AgentProfiles implements AutoCloseable {
       return Optional.empty();
     }
     AgentSpec spec = agent.getSpec();
-    return Optional.of(new AgentProfile(
-        spec.getProvider() == null ? "scripted" : spec.getProvider(), spec.getModel(), spec.getInstructions()));
+    return Optional.of(
+        new AgentProfile(
+            spec.getProvider() == null ? "scripted" : spec.getProvider(),
+            spec.getModel(),
+            spec.getInstructions()));
   }
 
   @Override

@@ -36,9 +36,14 @@ public final class ModelCatalog implements AutoCloseable {
     if ("scripted".equals(name)) {
       return ModelProviders.create(ModelSettings.scripted());
     }
-    throw new ModelException(name, ModelErrorCode.AUTH,
-        "The agent asks for the " + name + " provider, but the operator is configured for "
-            + configured.provider() + " (set THREADLINE_MODEL_PROVIDER and THREADLINE_MODEL_API_KEY)");
+    throw new ModelException(
+        name,
+        ModelErrorCode.AUTH,
+        "The agent asks for the "
+            + name
+            + " provider, but the operator is configured for "
+            + configured.provider()
+            + " (set THREADLINE_MODEL_PROVIDER and THREADLINE_MODEL_API_KEY)");
   }
 
   @Override

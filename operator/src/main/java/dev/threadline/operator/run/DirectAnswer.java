@@ -15,10 +15,14 @@ import java.util.List;
 public final class DirectAnswer {
   public RunOutcome answer(AgentProfile agent, ModelProvider provider, List<ChatMessage> history) {
     try {
-      ModelReply reply = provider.complete(ModelRequest.of(agent.model(), agent.instructions(), history));
+      ModelReply reply =
+          provider.complete(ModelRequest.of(agent.model(), agent.instructions(), history));
       return RunOutcome.answered(reply.text(), reply.usage());
     } catch (ModelException e) {
-      RunErrorCode code = e.code() == ModelErrorCode.RATE_LIMITED ? RunErrorCode.RATE_LIMITED : RunErrorCode.EXECUTION_FAILED;
+      RunErrorCode code =
+          e.code() == ModelErrorCode.RATE_LIMITED
+              ? RunErrorCode.RATE_LIMITED
+              : RunErrorCode.EXECUTION_FAILED;
       return RunOutcome.failed(code, "The model could not answer: " + e.getMessage(), Usage.ZERO);
     }
   }

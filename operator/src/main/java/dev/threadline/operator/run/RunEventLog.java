@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Appends to a run's ordered event log. Sequence numbers never repeat or skip; when the log is
- * full the oldest entries go first and {@code droppedEvents} counts them, so readers can tell.
+ * Appends to a run's ordered event log. Sequence numbers never repeat or skip; when the log is full
+ * the oldest entries go first and {@code droppedEvents} counts them, so readers can tell.
  */
 public final class RunEventLog {
   /** Most events a Run keeps in its status (keeps the object well below etcd's size limit). */
@@ -24,7 +24,8 @@ public final class RunEventLog {
 
   /** Appends an event with the next sequence number. */
   public static void append(RunStatus status, String type, Instant time, Map<String, ?> data) {
-    List<RunEvent> events = new ArrayList<>(Objects.requireNonNullElse(status.getEvents(), List.of()));
+    List<RunEvent> events =
+        new ArrayList<>(Objects.requireNonNullElse(status.getEvents(), List.of()));
     long dropped = Objects.requireNonNullElse(status.getDroppedEvents(), 0L);
     long next = events.isEmpty() ? dropped + 1 : events.get(events.size() - 1).getSeq() + 1;
     RunEvent event = new RunEvent();

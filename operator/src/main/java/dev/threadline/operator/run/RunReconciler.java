@@ -9,15 +9,15 @@ import dev.threadline.crds.run.RunErrorCode;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.run.RunUsage;
+import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelException;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.Usage;
 import dev.threadline.models.pricing.ModelPricing;
+import dev.threadline.operator.computer.ComputerRuns;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
-import dev.threadline.models.ChatMessage;
-import dev.threadline.operator.computer.ComputerRuns;
 import dev.threadline.operator.usage.UsageLimits;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -55,8 +55,13 @@ public class RunReconciler implements Reconciler<Run> {
   private final ComputerRuns computer;
   private final UsageLimits limits;
 
-  public RunReconciler(AgentProfiles agents, ModelCatalog models, ModelPricing pricing, Clock clock,
-      ComputerRuns computer, UsageLimits limits) {
+  public RunReconciler(
+      AgentProfiles agents,
+      ModelCatalog models,
+      ModelPricing pricing,
+      Clock clock,
+      ComputerRuns computer,
+      UsageLimits limits) {
     this.limits = limits;
     this.agents = agents;
     this.models = models;
@@ -67,8 +72,14 @@ public class RunReconciler implements Reconciler<Run> {
 
   @Override
   public List<EventSource<?, Run>> prepareEventSources(EventSourceContext<Run> context) {
-    context.getPrimaryCache().addIndexer(BY_THREAD,
-        run -> List.of(Cache.namespaceKeyFunc(run.getMetadata().getNamespace(), run.getSpec().getThread())));
+    context
+        .getPrimaryCache()
+        .addIndexer(
+            BY_THREAD,
+            run ->
+                List.of(
+                    Cache.namespaceKeyFunc(
+                        run.getMetadata().getNamespace(), run.getSpec().getThread())));
     return computer.eventSources(context);
   }
 
@@ -91,55 +102,97 @@ public class RunReconciler implements Reconciler<Run> {
       status.setStartedAt(Timestamps.format(started));
     }
     if (Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
-      finish(status, RunOutcome.failed(RunErrorCode.CANCELLED, "Cancelled on request", Usage.ZERO), null, started);
+      finish(
+          status,
+          RunOutcome.failed(RunErrorCode.CANCELLED, "Cancelled on request", Usage.ZERO),
+          null,
+          started);
       return patch(run, status);
     }
     // Runs that schedules fire reach us without the api-server's 402, and the api-server does not
     // know what running runs spent so far: refuse here too.
     String namespace = run.getMetadata().getNamespace();
-    if (status.getRoute() == null && limits.exhausted(namespace, computer.uncountedSpend(namespace, context))) {
-      finish(status, RunOutcome.failed(RunErrorCode.USAGE_EXHAUSTED, UsageLimits.EXHAUSTED_MESSAGE, Usage.ZERO),
-          null, started);
+    if (status.getRoute() == null
+        && limits.exhausted(namespace, computer.uncountedSpend(namespace, context))) {
+      finish(
+          status,
+          RunOutcome.failed(
+              RunErrorCode.USAGE_EXHAUSTED, UsageLimits.EXHAUSTED_MESSAGE, Usage.ZERO),
+          null,
+          started);
       return patch(run, status);
     }
 
-    Optional<AgentProfile> agent = agents.resolve(run.getMetadata().getNamespace(), run.getSpec().getAgent());
+    Optional<AgentProfile> agent =
+        agents.resolve(run.getMetadata().getNamespace(), run.getSpec().getAgent());
     if (agent.isEmpty()) {
-      finish(status, RunOutcome.failed(RunErrorCode.EXECUTION_FAILED,
-          "Agent " + run.getSpec().getAgent() + " does not exist", Usage.ZERO), null, started);
+      finish(
+          status,
+          RunOutcome.failed(
+              RunErrorCode.EXECUTION_FAILED,
+              "Agent " + run.getSpec().getAgent() + " does not exist",
+              Usage.ZERO),
+          null,
+          started);
       return patch(run, status);
     }
     ModelProvider provider;
     try {
       provider = models.provider(agent.get().provider());
     } catch (ModelException | IllegalArgumentException e) {
-      finish(status, RunOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage(), Usage.ZERO), agent.get(), started);
+      finish(
+          status,
+          RunOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage(), Usage.ZERO),
+          agent.get(),
+          started);
       return patch(run, status);
     }
 
-    boolean attachments = run.getSpec().getAttachments() != null && !run.getSpec().getAttachments().isEmpty();
-    RoutingDecision decision = status.getRoute() != null
-        ? new RoutingDecision(Route.fromValue(status.getRoute()), status.getRouteReason())
-        : router.route(run.getSpec().getMessage(), attachments, agent.get(), provider);
+    boolean attachments =
+        run.getSpec().getAttachments() != null && !run.getSpec().getAttachments().isEmpty();
+    RoutingDecision decision =
+        status.getRoute() != null
+            ? new RoutingDecision(Route.fromValue(status.getRoute()), status.getRouteReason())
+            : router.route(run.getSpec().getMessage(), attachments, agent.get(), provider);
     status.setRoute(decision.route().value());
     status.setRouteReason(decision.reason());
     status.setModel(agent.get().model());
-    RunEventLog.append(status, "started", started, Map.of("route", decision.route().value(),
-        "reason", decision.reason(), "model", agent.get().model()));
+    RunEventLog.append(
+        status,
+        "started",
+        started,
+        Map.of(
+            "route",
+            decision.route().value(),
+            "reason",
+            decision.reason(),
+            "model",
+            agent.get().model()));
 
     if (decision.route() == Route.COMPUTER) {
       return computer.start(run, status, agent.get(), () -> history(run, context), context);
     }
     RunOutcome outcome = direct.answer(agent.get(), provider, history(run, context));
     finish(status, outcome, agent.get(), started);
-    LOG.info("Run({}/{}) {} via {} in {} ms", run.getMetadata().getNamespace(), run.getMetadata().getName(),
-        status.getPhase(), decision.route().value(), status.getDurationMs());
+    LOG.info(
+        "Run({}/{}) {} via {} in {} ms",
+        run.getMetadata().getNamespace(),
+        run.getMetadata().getName(),
+        status.getPhase(),
+        decision.route().value(),
+        status.getDurationMs());
     return patch(run, status);
   }
 
   private List<ChatMessage> history(Run run, Context<Run> context) {
-    return ConversationHistory.of(context.getPrimaryCache().byIndex(BY_THREAD,
-        Cache.namespaceKeyFunc(run.getMetadata().getNamespace(), run.getSpec().getThread())), run);
+    return ConversationHistory.of(
+        context
+            .getPrimaryCache()
+            .byIndex(
+                BY_THREAD,
+                Cache.namespaceKeyFunc(
+                    run.getMetadata().getNamespace(), run.getSpec().getThread())),
+        run);
   }
 
   private void finish(RunStatus status, RunOutcome outcome, AgentProfile agent, Instant started) {
@@ -148,14 +201,19 @@ public class RunReconciler implements Reconciler<Run> {
     status.setCompletedAt(Timestamps.format(now));
     status.setDurationMs(Math.max(0, Duration.between(begun, now).toMillis()));
     status.setUsage(usage(outcome.usage()));
-    status.setCost(agent == null ? 0.0 : pricing.cost(agent.model(), outcome.usage()).doubleValue());
+    status.setCost(
+        agent == null ? 0.0 : pricing.cost(agent.model(), outcome.usage()).doubleValue());
     Map<String, Object> result = new LinkedHashMap<>();
     if (outcome.succeeded()) {
       status.setPhase(RunPhase.COMPLETED.value());
       status.setResponse(outcome.response());
-      RunEventLog.append(status, "message", now, Map.of("role", "assistant", "text", outcome.response()));
+      RunEventLog.append(
+          status, "message", now, Map.of("role", "assistant", "text", outcome.response()));
     } else {
-      status.setPhase(outcome.errorCode() == RunErrorCode.CANCELLED ? RunPhase.CANCELLED.value() : RunPhase.FAILED.value());
+      status.setPhase(
+          outcome.errorCode() == RunErrorCode.CANCELLED
+              ? RunPhase.CANCELLED.value()
+              : RunPhase.FAILED.value());
       RunError error = new RunError();
       error.setCode(outcome.errorCode().code());
       error.setMessage(outcome.errorMessage());
@@ -164,8 +222,15 @@ public class RunReconciler implements Reconciler<Run> {
     }
     result.put("phase", status.getPhase());
     result.put("durationMs", status.getDurationMs());
-    result.put("usage", Map.of("inputTokens", outcome.usage().inputTokens(),
-        "outputTokens", outcome.usage().outputTokens(), "cachedTokens", outcome.usage().cachedTokens()));
+    result.put(
+        "usage",
+        Map.of(
+            "inputTokens",
+            outcome.usage().inputTokens(),
+            "outputTokens",
+            outcome.usage().outputTokens(),
+            "cachedTokens",
+            outcome.usage().cachedTokens()));
     RunEventLog.append(status, outcome.succeeded() ? "result" : "failed", now, result);
   }
 

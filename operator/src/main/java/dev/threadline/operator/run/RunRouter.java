@@ -19,30 +19,47 @@ import org.slf4j.LoggerFactory;
  */
 public final class RunRouter {
   private static final Logger LOG = LoggerFactory.getLogger(RunRouter.class);
-  static final String CLASSIFIER_INSTRUCTIONS = """
+  static final String CLASSIFIER_INSTRUCTIONS =
+      """
       You route messages for an agent service. Answer with one word.
       COMPUTER: the message asks to run commands, create, edit or delete files, change or test code, \
       install packages, or otherwise act in a workspace.
-      DIRECT: greetings, questions, explanations and anything answerable with text alone.""";
+      DIRECT: greetings, questions, explanations and anything answerable with text alone.\
+      """;
 
-  public RoutingDecision route(String message, boolean hasAttachments, AgentProfile agent, ModelProvider provider) {
+  public RoutingDecision route(
+      String message, boolean hasAttachments, AgentProfile agent, ModelProvider provider) {
     if ("scripted".equals(agent.provider())) {
       return RoutingRules.route(message, hasAttachments);
     }
     try {
       String text = (hasAttachments ? "[files are attached]\n" : "") + message;
-      String answer = provider.complete(new ModelRequest(agent.model(), CLASSIFIER_INSTRUCTIONS,
-          List.of(ChatMessage.user(text)), List.of(), 5)).text().strip().toUpperCase(Locale.ROOT);
+      String answer =
+          provider
+              .complete(
+                  new ModelRequest(
+                      agent.model(),
+                      CLASSIFIER_INSTRUCTIONS,
+                      List.of(ChatMessage.user(text)),
+                      List.of(),
+                      5))
+              .text()
+              .strip()
+              .toUpperCase(Locale.ROOT);
       if (answer.startsWith("COMPUTER")) {
-        return new RoutingDecision(Route.COMPUTER, "the model classified the message as work for the computer");
+        return new RoutingDecision(
+            Route.COMPUTER, "the model classified the message as work for the computer");
       }
       if (answer.startsWith("DIRECT")) {
-        return new RoutingDecision(Route.DIRECT, "the model classified the message as answerable directly");
+        return new RoutingDecision(
+            Route.DIRECT, "the model classified the message as answerable directly");
       }
       RoutingDecision rules = RoutingRules.route(message, hasAttachments);
-      return new RoutingDecision(rules.route(), rules.reason() + " (the model's classification was unclear)");
+      return new RoutingDecision(
+          rules.route(), rules.reason() + " (the model's classification was unclear)");
     } catch (ModelException e) {
-      LOG.warn("Routing by rules: the {} model could not classify ({})", agent.provider(), e.code());
+      LOG.warn(
+          "Routing by rules: the {} model could not classify ({})", agent.provider(), e.code());
       RoutingDecision rules = RoutingRules.route(message, hasAttachments);
       return new RoutingDecision(rules.route(), rules.reason() + " (the model was unavailable)");
     }

@@ -28,21 +28,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The CronJob of a recurring schedule: at each firing its Pod runs {@code runner trigger
- * --schedule <name>} as the namespace's trigger ServiceAccount. The operator compares a hash of
- * the spec it wants (kept in an annotation) rather than the live spec, which the API server fills
- * with defaults.
+ * The CronJob of a recurring schedule: at each firing its Pod runs {@code runner trigger --schedule
+ * <name>} as the namespace's trigger ServiceAccount. The operator compares a hash of the spec it
+ * wants (kept in an annotation) rather than the live spec, which the API server fills with
+ * defaults.
  */
 final class ScheduleCronJob {
   private static final Logger LOG = LoggerFactory.getLogger(ScheduleCronJob.class);
   static final String SPEC_HASH = ThreadlineGroup.GROUP + "/spec-hash";
+
   /** A firing that could not start within this long (operator or control plane down) is skipped. */
   static final long STARTING_DEADLINE_SECONDS = 300;
+
   static final int SUCCESSFUL_HISTORY = 3;
   static final int FAILED_HISTORY = 3;
+
   /** The trigger makes two API calls; anything longer is stuck. */
   static final long ACTIVE_DEADLINE_SECONDS = 120;
+
   static final int BACKOFF_LIMIT = 2;
+
   /** A non-root user any image can run as (the distroless "nonroot" id). */
   static final long RUN_AS_USER = 65532;
 
@@ -54,13 +59,20 @@ final class ScheduleCronJob {
   }
 
   /** Creates or updates the CronJob; {@code current} is the one the informer has, if any. */
-  void reconcile(KubernetesClient client, Schedule schedule, CronSchedule cron, Optional<CronJob> current) {
+  void reconcile(
+      KubernetesClient client, Schedule schedule, CronSchedule cron, Optional<CronJob> current) {
     CronJob desired = desired(schedule, cron);
     String hash = desired.getMetadata().getAnnotations().get(SPEC_HASH);
     if (current.isEmpty()) {
       client.resource(desired).create();
-      LOG.info("Schedule({}/{}) CronJob {} created (\"{}\" in {}, suspend={})", namespace(schedule), name(schedule),
-          desired.getMetadata().getName(), cron.expression(), cron.zone(), desired.getSpec().getSuspend());
+      LOG.info(
+          "Schedule({}/{}) CronJob {} created (\"{}\" in {}, suspend={})",
+          namespace(schedule),
+          name(schedule),
+          desired.getMetadata().getName(),
+          cron.expression(),
+          cron.zone(),
+          desired.getSpec().getSuspend());
       return;
     }
     Map<String, String> annotations = current.get().getMetadata().getAnnotations();
@@ -69,28 +81,38 @@ final class ScheduleCronJob {
     }
     desired.getMetadata().setResourceVersion(current.get().getMetadata().getResourceVersion());
     client.resource(desired).update();
-    LOG.info("Schedule({}/{}) CronJob {} updated (\"{}\" in {}, suspend={})", namespace(schedule), name(schedule),
-        desired.getMetadata().getName(), cron.expression(), cron.zone(), desired.getSpec().getSuspend());
+    LOG.info(
+        "Schedule({}/{}) CronJob {} updated (\"{}\" in {}, suspend={})",
+        namespace(schedule),
+        name(schedule),
+        desired.getMetadata().getName(),
+        cron.expression(),
+        cron.zone(),
+        desired.getSpec().getSuspend());
   }
 
   /** Removes the CronJob of a schedule that is no longer recurring. */
   void delete(KubernetesClient client, CronJob current) {
     client.resource(current).delete();
-    LOG.info("CronJob({}/{}) deleted: its schedule is no longer recurring", current.getMetadata().getNamespace(),
+    LOG.info(
+        "CronJob({}/{}) deleted: its schedule is no longer recurring",
+        current.getMetadata().getNamespace(),
         current.getMetadata().getName());
   }
 
   CronJob desired(Schedule schedule, CronSchedule cron) {
     String scheduleName = name(schedule);
-    Map<String, String> labels = Map.of(Labels.SCHEDULE, scheduleName, Labels.MANAGED_BY, Labels.MANAGER);
-    CronJob cronJob = new CronJobBuilder()
-        .withNewMetadata()
+    Map<String, String> labels =
+        Map.of(Labels.SCHEDULE, scheduleName, Labels.MANAGED_BY, Labels.MANAGER);
+    CronJob cronJob =
+        new CronJobBuilder()
+            .withNewMetadata()
             .withName(FiringNames.cronJobName(scheduleName))
             .withNamespace(namespace(schedule))
             .withLabels(labels)
             .withOwnerReferences(OwnerReferences.controller(schedule))
-        .endMetadata()
-        .withNewSpec()
+            .endMetadata()
+            .withNewSpec()
             .withSchedule(cron.expression())
             .withTimeZone(cron.zone().getId())
             .withSuspend(!Schedules.isEnabled(schedule))
@@ -99,61 +121,79 @@ final class ScheduleCronJob {
             .withSuccessfulJobsHistoryLimit(SUCCESSFUL_HISTORY)
             .withFailedJobsHistoryLimit(FAILED_HISTORY)
             .withNewJobTemplate()
-                .withNewMetadata().withLabels(labels).endMetadata()
-                .withNewSpec()
-                    .withBackoffLimit(BACKOFF_LIMIT)
-                    .withActiveDeadlineSeconds(ACTIVE_DEADLINE_SECONDS)
-                    .withNewTemplate()
-                        .withNewMetadata().withLabels(labels).endMetadata()
-                        .withNewSpec()
-                            .withRestartPolicy("Never")
-                            .withServiceAccountName(ScheduleTriggerAccount.NAME)
-                            // The one Threadline Pod with Kubernetes credentials; agent Pods get none.
-                            .withAutomountServiceAccountToken(true)
-                            .withNewSecurityContext()
-                                .withRunAsNonRoot(true)
-                                .withRunAsUser(RUN_AS_USER)
-                                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
-                            .endSecurityContext()
-                            .addNewContainer()
-                                .withName("trigger")
-                                .withImage(runnerImage)
-                                .withArgs(TriggerPod.COMMAND, TriggerPod.SCHEDULE_OPTION, scheduleName)
-                                .withEnv(env())
-                                .withNewResources()
-                                    .withRequests(Map.of("cpu", new Quantity("50m"), "memory", new Quantity("128Mi")))
-                                    .withLimits(Map.of("memory", new Quantity("256Mi")))
-                                .endResources()
-                                .withNewSecurityContext()
-                                    .withAllowPrivilegeEscalation(false)
-                                    .withNewCapabilities().withDrop("ALL").endCapabilities()
-                                .endSecurityContext()
-                            .endContainer()
-                        .endSpec()
-                    .endTemplate()
-                .endSpec()
+            .withNewMetadata()
+            .withLabels(labels)
+            .endMetadata()
+            .withNewSpec()
+            .withBackoffLimit(BACKOFF_LIMIT)
+            .withActiveDeadlineSeconds(ACTIVE_DEADLINE_SECONDS)
+            .withNewTemplate()
+            .withNewMetadata()
+            .withLabels(labels)
+            .endMetadata()
+            .withNewSpec()
+            .withRestartPolicy("Never")
+            .withServiceAccountName(ScheduleTriggerAccount.NAME)
+            // The one Threadline Pod with Kubernetes credentials; agent Pods get none.
+            .withAutomountServiceAccountToken(true)
+            .withNewSecurityContext()
+            .withRunAsNonRoot(true)
+            .withRunAsUser(RUN_AS_USER)
+            .withNewSeccompProfile()
+            .withType("RuntimeDefault")
+            .endSeccompProfile()
+            .endSecurityContext()
+            .addNewContainer()
+            .withName("trigger")
+            .withImage(runnerImage)
+            .withArgs(TriggerPod.COMMAND, TriggerPod.SCHEDULE_OPTION, scheduleName)
+            .withEnv(env())
+            .withNewResources()
+            .withRequests(Map.of("cpu", new Quantity("50m"), "memory", new Quantity("128Mi")))
+            .withLimits(Map.of("memory", new Quantity("256Mi")))
+            .endResources()
+            .withNewSecurityContext()
+            .withAllowPrivilegeEscalation(false)
+            .withNewCapabilities()
+            .withDrop("ALL")
+            .endCapabilities()
+            .endSecurityContext()
+            .endContainer()
+            .endSpec()
+            .endTemplate()
+            .endSpec()
             .endJobTemplate()
-        .endSpec()
-        .build();
+            .endSpec()
+            .build();
     cronJob.getMetadata().setAnnotations(Map.of(SPEC_HASH, hash(cronJob.getSpec())));
     return cronJob;
   }
 
   private static List<EnvVar> env() {
     return List.of(
-        new EnvVarBuilder().withName(TriggerPod.NAMESPACE_VARIABLE)
-            .withNewValueFrom().withNewFieldRef().withFieldPath("metadata.namespace").endFieldRef().endValueFrom()
+        new EnvVarBuilder()
+            .withName(TriggerPod.NAMESPACE_VARIABLE)
+            .withNewValueFrom()
+            .withNewFieldRef()
+            .withFieldPath("metadata.namespace")
+            .endFieldRef()
+            .endValueFrom()
             .build(),
-        new EnvVarBuilder().withName(TriggerPod.JOB_NAME_VARIABLE)
-            .withNewValueFrom().withNewFieldRef()
-                .withFieldPath("metadata.labels['" + TriggerPod.JOB_NAME_LABEL + "']").endFieldRef().endValueFrom()
+        new EnvVarBuilder()
+            .withName(TriggerPod.JOB_NAME_VARIABLE)
+            .withNewValueFrom()
+            .withNewFieldRef()
+            .withFieldPath("metadata.labels['" + TriggerPod.JOB_NAME_LABEL + "']")
+            .endFieldRef()
+            .endValueFrom()
             .build());
   }
 
   private String hash(CronJobSpec spec) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256")
-          .digest(serialization.asJson(spec).getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256")
+              .digest(serialization.asJson(spec).getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest, 0, 16);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is part of every JVM", e);

@@ -43,6 +43,7 @@ import org.slf4j.LoggerFactory;
 public class ScheduleReconciler implements Reconciler<Schedule> {
   private static final Logger LOG = LoggerFactory.getLogger(ScheduleReconciler.class);
   static final String COMPLETED = "Completed";
+
   /** Never wake up sooner than this: a clock a little behind must not make a busy loop. */
   private static final Duration MIN_WAKE_UP = Duration.ofMillis(500);
 
@@ -59,26 +60,30 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
 
   @Override
   public List<EventSource<?, Schedule>> prepareEventSources(EventSourceContext<Schedule> context) {
-    var runs = InformerEventSourceConfiguration.from(Run.class, Schedule.class)
-        .withName("schedule-runs")
-        .withLabelSelector(Labels.SCHEDULE)
-        .withSecondaryToPrimaryMapper(Mappers.fromLabel(Labels.SCHEDULE, null, Schedule.class))
-        .withNamespacesInheritedFromController()
-        .build();
-    var cronJobs = InformerEventSourceConfiguration.from(CronJob.class, Schedule.class)
-        .withName("schedule-cronjobs")
-        .withLabelSelector(Labels.SCHEDULE)
-        .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Schedule.class))
-        .withNamespacesInheritedFromController()
-        .build();
-    return List.of(new InformerEventSource<>(runs, context), new InformerEventSource<>(cronJobs, context));
+    var runs =
+        InformerEventSourceConfiguration.from(Run.class, Schedule.class)
+            .withName("schedule-runs")
+            .withLabelSelector(Labels.SCHEDULE)
+            .withSecondaryToPrimaryMapper(Mappers.fromLabel(Labels.SCHEDULE, null, Schedule.class))
+            .withNamespacesInheritedFromController()
+            .build();
+    var cronJobs =
+        InformerEventSourceConfiguration.from(CronJob.class, Schedule.class)
+            .withName("schedule-cronjobs")
+            .withLabelSelector(Labels.SCHEDULE)
+            .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Schedule.class))
+            .withNamespacesInheritedFromController()
+            .build();
+    return List.of(
+        new InformerEventSource<>(runs, context), new InformerEventSource<>(cronJobs, context));
   }
 
   @Override
   public UpdateControl<Schedule> reconcile(Schedule schedule, Context<Schedule> context) {
     Instant now = clock.instant();
     long generation = Objects.requireNonNullElse(schedule.getMetadata().getGeneration(), 0L);
-    ScheduleStatus current = schedule.getStatus() == null ? new ScheduleStatus() : schedule.getStatus();
+    ScheduleStatus current =
+        schedule.getStatus() == null ? new ScheduleStatus() : schedule.getStatus();
     ScheduleStatus next = new ScheduleStatus();
     next.setObservedGeneration(generation);
     next.setFiredAt(current.getFiredAt());
@@ -103,8 +108,18 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
           }
         }
         if (next.getFiredAt() != null) {
-          nextConditions = conditions.set(nextConditions, COMPLETED, Conditions.TRUE, "Fired",
-              "The one-time schedule ran at " + next.getFiredAt() + " (thread " + next.getFiredThread() + ").", generation);
+          nextConditions =
+              conditions.set(
+                  nextConditions,
+                  COMPLETED,
+                  Conditions.TRUE,
+                  "Fired",
+                  "The one-time schedule ran at "
+                      + next.getFiredAt()
+                      + " (thread "
+                      + next.getFiredThread()
+                      + ").",
+                  generation);
         }
       }
       schedule.setStatus(next);
@@ -114,11 +129,23 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
         // Only to keep status.nextRunAt current: the CronJob does the firing.
         wakeUp = nextRun;
       }
-      nextConditions = conditions.set(nextConditions, Conditions.READY, Conditions.TRUE, "Scheduled",
-          readyMessage(schedule, next), generation);
+      nextConditions =
+          conditions.set(
+              nextConditions,
+              Conditions.READY,
+              Conditions.TRUE,
+              "Scheduled",
+              readyMessage(schedule, next),
+              generation);
     } catch (InvalidScheduleException invalid) {
-      nextConditions = conditions.set(nextConditions, Conditions.READY, Conditions.FALSE, "InvalidSpec",
-          "spec." + invalid.field() + ": " + invalid.getMessage(), generation);
+      nextConditions =
+          conditions.set(
+              nextConditions,
+              Conditions.READY,
+              Conditions.FALSE,
+              "InvalidSpec",
+              "spec." + invalid.field() + ": " + invalid.getMessage(),
+              generation);
       next.setNextRunAt(null);
     }
     next.setConditions(nextConditions);
@@ -136,18 +163,26 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
       schedule.setStatus(next);
       control = UpdateControl.patchStatus(schedule);
     }
-    wakeUp.map(at -> max(Duration.between(now, at), MIN_WAKE_UP)).ifPresent(control::rescheduleAfter);
+    wakeUp
+        .map(at -> max(Duration.between(now, at), MIN_WAKE_UP))
+        .ifPresent(control::rescheduleAfter);
     return control;
   }
 
-  private void fire(Schedule schedule, Context<Schedule> context, Instant at, Instant now, ScheduleStatus next) {
+  private void fire(
+      Schedule schedule, Context<Schedule> context, Instant at, Instant now, ScheduleStatus next) {
     String threadName = FiringNames.threadName(schedule.getMetadata().getName(), at);
-    ScheduleFirer.Firing firing = new ScheduleFirer(context.getClient()).fire(schedule, threadName, at);
+    ScheduleFirer.Firing firing =
+        new ScheduleFirer(context.getClient()).fire(schedule, threadName, at);
     next.setFiredAt(Timestamps.format(now));
     next.setFiredThread(firing.threadName());
-    LOG.info("Schedule({}/{}) fired for {}: {} {}", schedule.getMetadata().getNamespace(),
-        schedule.getMetadata().getName(), Timestamps.format(at),
-        firing.created() ? "created thread" : "found the thread of an earlier attempt,", firing.threadName());
+    LOG.info(
+        "Schedule({}/{}) fired for {}: {} {}",
+        schedule.getMetadata().getNamespace(),
+        schedule.getMetadata().getName(),
+        Timestamps.format(at),
+        firing.created() ? "created thread" : "found the thread of an earlier attempt,",
+        firing.threadName());
   }
 
   private static String readyMessage(Schedule schedule, ScheduleStatus status) {
@@ -155,7 +190,9 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
       return "The schedule is disabled.";
     }
     if (status.getNextRunAt() == null) {
-      return Schedules.isRecurring(schedule) ? "The cron expression never fires again." : "The one-time schedule has run.";
+      return Schedules.isRecurring(schedule)
+          ? "The cron expression never fires again."
+          : "The one-time schedule has run.";
     }
     return "Next run at " + status.getNextRunAt() + ".";
   }

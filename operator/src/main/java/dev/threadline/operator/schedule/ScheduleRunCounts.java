@@ -1,7 +1,7 @@
 package dev.threadline.operator.schedule;
 
-import dev.threadline.crds.common.Timestamps;
 import dev.threadline.core.usage.Costs;
+import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
 import java.time.Instant;
@@ -10,11 +10,12 @@ import java.util.Optional;
 
 /**
  * How a schedule's firings went, counted from the Runs labelled with it: all of them, those that
- * completed, and those that failed or were cancelled (what did not succeed). Runs still in
- * progress count only in {@code runs}. Deleting a thread deletes its run, and so its count. The
- * cost is summed as every total is ({@link Costs}).
+ * completed, and those that failed or were cancelled (what did not succeed). Runs still in progress
+ * count only in {@code runs}. Deleting a thread deletes its run, and so its count. The cost is
+ * summed as every total is ({@link Costs}).
  */
-record ScheduleRunCounts(long runs, long successes, long failures, double totalCost, Optional<Instant> lastRunAt) {
+record ScheduleRunCounts(
+    long runs, long successes, long failures, double totalCost, Optional<Instant> lastRunAt) {
 
   static ScheduleRunCounts of(Collection<Run> runs) {
     long successes = 0;

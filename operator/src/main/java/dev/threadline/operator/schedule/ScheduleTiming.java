@@ -9,9 +9,9 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * When a schedule fires, read from its spec: the cron of a recurring one, the instant of a
- * one-time one. Invalid specs (possible through kubectl, which skips the REST checks) throw
- * {@link InvalidScheduleException} naming the field.
+ * When a schedule fires, read from its spec: the cron of a recurring one, the instant of a one-time
+ * one. Invalid specs (possible through kubectl, which skips the REST checks) throw {@link
+ * InvalidScheduleException} naming the field.
  */
 final class ScheduleTiming {
   private ScheduleTiming() {}
@@ -23,10 +23,16 @@ final class ScheduleTiming {
   static Instant scheduledTime(Schedule schedule) {
     String text = schedule.getSpec().getScheduledTime();
     if (text == null || text.isBlank()) {
-      throw new InvalidScheduleException("scheduledTime", "scheduledTime is required for one-time schedules");
+      throw new InvalidScheduleException(
+          "scheduledTime", "scheduledTime is required for one-time schedules");
     }
-    return Timestamps.parse(text).orElseThrow(() -> new InvalidScheduleException("scheduledTime",
-        "scheduledTime must be an ISO 8601 instant such as 2026-12-24T09:00:00Z, got \"" + text + "\""));
+    return Timestamps.parse(text)
+        .orElseThrow(() ->
+            new InvalidScheduleException(
+                "scheduledTime",
+                "scheduledTime must be an ISO 8601 instant such as 2026-12-24T09:00:00Z, got \""
+                    + text
+                    + "\""));
   }
 
   /** The next firing after {@code now}; empty when disabled or a one-time schedule has fired. */

@@ -22,10 +22,13 @@ import org.slf4j.LoggerFactory;
 final class ScheduleTriggerAccount {
   private static final Logger LOG = LoggerFactory.getLogger(ScheduleTriggerAccount.class);
   static final String NAME = "threadline-trigger";
+
   /** Installed by the Helm chart under this fixed name. */
   static final String CLUSTER_ROLE = "threadline-trigger";
 
-  /** Namespaces already provisioned by this process: two creates per namespace, not per reconcile. */
+  /**
+   * Namespaces already provisioned by this process: two creates per namespace, not per reconcile.
+   */
   private final Set<String> ensured = ConcurrentHashMap.newKeySet();
 
   void ensure(KubernetesClient client, String namespace) {
@@ -33,21 +36,45 @@ final class ScheduleTriggerAccount {
       return;
     }
     Map<String, String> labels = Map.of(Labels.MANAGED_BY, Labels.MANAGER);
-    createIfAbsent(client, new ServiceAccountBuilder()
-        .withNewMetadata().withName(NAME).withNamespace(namespace).withLabels(labels).endMetadata()
-        .build());
-    createIfAbsent(client, new RoleBindingBuilder()
-        .withNewMetadata().withName(NAME).withNamespace(namespace).withLabels(labels).endMetadata()
-        .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName(CLUSTER_ROLE).endRoleRef()
-        .addNewSubject().withKind("ServiceAccount").withName(NAME).withNamespace(namespace).endSubject()
-        .build());
+    createIfAbsent(
+        client,
+        new ServiceAccountBuilder()
+            .withNewMetadata()
+            .withName(NAME)
+            .withNamespace(namespace)
+            .withLabels(labels)
+            .endMetadata()
+            .build());
+    createIfAbsent(
+        client,
+        new RoleBindingBuilder()
+            .withNewMetadata()
+            .withName(NAME)
+            .withNamespace(namespace)
+            .withLabels(labels)
+            .endMetadata()
+            .withNewRoleRef()
+            .withApiGroup("rbac.authorization.k8s.io")
+            .withKind("ClusterRole")
+            .withName(CLUSTER_ROLE)
+            .endRoleRef()
+            .addNewSubject()
+            .withKind("ServiceAccount")
+            .withName(NAME)
+            .withNamespace(namespace)
+            .endSubject()
+            .build());
     ensured.add(namespace);
   }
 
   private static void createIfAbsent(KubernetesClient client, HasMetadata object) {
     try {
       client.resource(object).create();
-      LOG.info("{}({}/{}) created for schedule triggers", object.getKind(), object.getMetadata().getNamespace(), NAME);
+      LOG.info(
+          "{}({}/{}) created for schedule triggers",
+          object.getKind(),
+          object.getMetadata().getNamespace(),
+          NAME);
     } catch (KubernetesClientException e) {
       if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
         throw e;

@@ -28,21 +28,28 @@ public final class Conditions {
   }
 
   /** Returns a new list with the condition of {@code type} set. */
-  public List<Condition> set(List<Condition> current, String type, String status, String reason,
-      String message, Long observedGeneration) {
+  public List<Condition> set(
+      List<Condition> current,
+      String type,
+      String status,
+      String reason,
+      String message,
+      Long observedGeneration) {
     Optional<Condition> previous = find(current, type);
-    String transition = previous
-        .filter(c -> Objects.equals(c.getStatus(), status))
-        .map(Condition::getLastTransitionTime)
-        .orElseGet(this::now);
-    Condition next = new ConditionBuilder()
-        .withType(type)
-        .withStatus(status)
-        .withReason(reason)
-        .withMessage(message)
-        .withObservedGeneration(observedGeneration)
-        .withLastTransitionTime(transition)
-        .build();
+    String transition =
+        previous
+            .filter(c -> Objects.equals(c.getStatus(), status))
+            .map(Condition::getLastTransitionTime)
+            .orElseGet(this::now);
+    Condition next =
+        new ConditionBuilder()
+            .withType(type)
+            .withStatus(status)
+            .withReason(reason)
+            .withMessage(message)
+            .withObservedGeneration(observedGeneration)
+            .withLastTransitionTime(transition)
+            .build();
     List<Condition> result = new ArrayList<>();
     boolean replaced = false;
     for (Condition condition : current == null ? List.<Condition>of() : current) {
@@ -62,7 +69,8 @@ public final class Conditions {
   }
 
   public static Optional<Condition> find(List<Condition> conditions, String type) {
-    return conditions == null ? Optional.empty()
+    return conditions == null
+        ? Optional.empty()
         : conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
   }
 

@@ -29,16 +29,20 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
   }
 
   @Override
-  public List<EventSource<?, ConversationThread>> prepareEventSources(EventSourceContext<ConversationThread> context) {
-    var runs = InformerEventSourceConfiguration.from(Run.class, ConversationThread.class)
-        .withSecondaryToPrimaryMapper(run -> Set.of(new ResourceID(run.getSpec().getThread(), run.getMetadata().getNamespace())))
-        .withNamespacesInheritedFromController()
-        .build();
+  public List<EventSource<?, ConversationThread>> prepareEventSources(
+      EventSourceContext<ConversationThread> context) {
+    var runs =
+        InformerEventSourceConfiguration.from(Run.class, ConversationThread.class)
+            .withSecondaryToPrimaryMapper(run ->
+                Set.of(new ResourceID(run.getSpec().getThread(), run.getMetadata().getNamespace())))
+            .withNamespacesInheritedFromController()
+            .build();
     return List.of(new InformerEventSource<>(runs, context));
   }
 
   @Override
-  public UpdateControl<ConversationThread> reconcile(ConversationThread thread, Context<ConversationThread> context) {
+  public UpdateControl<ConversationThread> reconcile(
+      ConversationThread thread, Context<ConversationThread> context) {
     ThreadTotals totals = ThreadTotals.of(context.getSecondaryResources(Run.class));
     ThreadStatus current = thread.getStatus() == null ? new ThreadStatus() : thread.getStatus();
     ThreadStatus next = new ThreadStatus();

@@ -21,11 +21,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Counts every finished Run (direct or computer, from the API or a schedule) in its user's
- * {@code UsageLedger} for the month it ended in (UTC), exactly once: first the ledger (which
- * ignores a run it holds already), then {@code status.usageRecorded} on the Run. A Run that ends
- * while the operator is down, or an operator stopped between the two writes, is picked up on the
- * next start, when every Run is reconciled.
+ * Counts every finished Run (direct or computer, from the API or a schedule) in its user's {@code
+ * UsageLedger} for the month it ended in (UTC), exactly once: first the ledger (which ignores a run
+ * it holds already), then {@code status.usageRecorded} on the Run. A Run that ends while the
+ * operator is down, or an operator stopped between the two writes, is picked up on the next start,
+ * when every Run is reconciled.
  *
  * <p>Its own controller, so that it sees status changes (the run controller reacts to spec changes
  * only) and the run controller stays about running runs.
@@ -40,7 +40,8 @@ public class RunUsageRecorder implements Reconciler<Run> {
   private final TenantPlans tenants;
   private final Clock clock;
 
-  public RunUsageRecorder(KubernetesClient client, UsageLedgers ledgers, TenantPlans tenants, Clock clock) {
+  public RunUsageRecorder(
+      KubernetesClient client, UsageLedgers ledgers, TenantPlans tenants, Clock clock) {
     this.client = client;
     this.ledgers = ledgers;
     this.tenants = tenants;
@@ -57,19 +58,30 @@ public class RunUsageRecorder implements Reconciler<Run> {
       return UpdateControl.noUpdate();
     }
     RunStatus status = run.getStatus();
-    UsagePeriod period = UsagePeriod.of(Timestamps.parse(status.getCompletedAt()).orElseGet(clock::instant));
+    UsagePeriod period =
+        UsagePeriod.of(Timestamps.parse(status.getCompletedAt()).orElseGet(clock::instant));
     UsageEntry entry = entryOf(run);
-    ledgers.add(namespace, tenants.userOf(namespace), period, run.getMetadata().getUid(), entry,
+    ledgers.add(
+        namespace,
+        tenants.userOf(namespace),
+        period,
+        run.getMetadata().getUid(),
+        entry,
         (uid, name) -> isSettled(context, namespace, uid, name));
     markRecorded(run);
-    LOG.debug("Run({}/{}) counted in {}: {} USD", namespace, run.getMetadata().getName(), period.ledgerName(),
+    LOG.debug(
+        "Run({}/{}) counted in {}: {} USD",
+        namespace,
+        run.getMetadata().getName(),
+        period.ledgerName(),
         entry.getCost());
     return UpdateControl.noUpdate();
   }
 
   static UsageEntry entryOf(Run run) {
     RunUsage usage = Objects.requireNonNullElseGet(run.getStatus().getUsage(), RunUsage::new);
-    return new UsageEntry(run.getMetadata().getName(),
+    return new UsageEntry(
+        run.getMetadata().getName(),
         Objects.requireNonNullElse(usage.getInputTokens(), 0L),
         Objects.requireNonNullElse(usage.getOutputTokens(), 0L),
         Objects.requireNonNullElse(usage.getCachedTokens(), 0L),
@@ -83,18 +95,26 @@ public class RunUsageRecorder implements Reconciler<Run> {
    * count it twice. Reconciles of one Run never overlap, so the fresh read sees every earlier mark.
    */
   private boolean stillUncounted(Run run) {
-    Run current = client.resources(Run.class).inNamespace(run.getMetadata().getNamespace())
-        .withName(run.getMetadata().getName()).get();
-    return current != null && run.getMetadata().getUid().equals(current.getMetadata().getUid())
-        && current.getStatus() != null && !Boolean.TRUE.equals(current.getStatus().getUsageRecorded());
+    Run current =
+        client
+            .resources(Run.class)
+            .inNamespace(run.getMetadata().getNamespace())
+            .withName(run.getMetadata().getName())
+            .get();
+    return current != null
+        && run.getMetadata().getUid().equals(current.getMetadata().getUid())
+        && current.getStatus() != null
+        && !Boolean.TRUE.equals(current.getStatus().getUsageRecorded());
   }
 
   /** A pending run is settled once its Run says it was counted, or the Run is gone. */
-  private static boolean isSettled(Context<Run> context, String namespace, String uid, String name) {
+  private static boolean isSettled(
+      Context<Run> context, String namespace, String uid, String name) {
     Optional<Run> cached = context.getPrimaryCache().get(new ResourceID(name, namespace));
     return cached.isEmpty()
         || !uid.equals(cached.get().getMetadata().getUid())
-        || (cached.get().getStatus() != null && Boolean.TRUE.equals(cached.get().getStatus().getUsageRecorded()));
+        || (cached.get().getStatus() != null
+            && Boolean.TRUE.equals(cached.get().getStatus().getUsageRecorded()));
   }
 
   private void markRecorded(Run run) {
@@ -112,8 +132,12 @@ public class RunUsageRecorder implements Reconciler<Run> {
         if (e.getCode() != 409 || attempt == ATTEMPTS) {
           throw e;
         }
-        base = client.resources(Run.class).inNamespace(run.getMetadata().getNamespace())
-            .withName(run.getMetadata().getName()).get();
+        base =
+            client
+                .resources(Run.class)
+                .inNamespace(run.getMetadata().getNamespace())
+                .withName(run.getMetadata().getName())
+                .get();
         if (base == null || !run.getMetadata().getUid().equals(base.getMetadata().getUid())) {
           return; // deleted: nothing to mark, and its ledger entry is settled
         }

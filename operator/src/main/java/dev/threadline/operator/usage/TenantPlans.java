@@ -24,11 +24,14 @@ public final class TenantPlans {
 
   /** The user id of the namespace, or the namespace's name when it names none. */
   public String userOf(String namespace) {
-    return Optional.ofNullable(annotations(namespace).get(Labels.USER_ANNOTATION)).orElse(namespace);
+    return Optional.ofNullable(annotations(namespace).get(Labels.USER_ANNOTATION))
+        .orElse(namespace);
   }
 
   private Map<String, String> annotations(String namespace) {
     Namespace found = client.namespaces().withName(namespace).get();
-    return found == null || found.getMetadata().getAnnotations() == null ? Map.of() : found.getMetadata().getAnnotations();
+    return found == null || found.getMetadata().getAnnotations() == null
+        ? Map.of()
+        : found.getMetadata().getAnnotations();
   }
 }

@@ -30,8 +30,12 @@ public final class UsageLedgers {
   }
 
   public Optional<UsageLedger> get(String namespace, UsagePeriod period) {
-    return Optional.ofNullable(client.resources(UsageLedger.class).inNamespace(namespace)
-        .withName(period.ledgerName()).get());
+    return Optional.ofNullable(
+        client
+            .resources(UsageLedger.class)
+            .inNamespace(namespace)
+            .withName(period.ledgerName())
+            .get());
   }
 
   /**
@@ -40,16 +44,23 @@ public final class UsageLedgers {
    * @param settled given a pending run's uid and name: whether its counting is settled
    * @return the ledger as written (or as found, when the run was counted already)
    */
-  public UsageLedger add(String namespace, String userId, UsagePeriod period, String runUid, UsageEntry entry,
+  public UsageLedger add(
+      String namespace,
+      String userId,
+      UsagePeriod period,
+      String runUid,
+      UsageEntry entry,
       BiPredicate<String, String> settled) {
     UsageLedger ledger = getOrCreate(namespace, userId, period);
     for (int attempt = 1; ; attempt++) {
       UsageLedger next = client.getKubernetesSerialization().clone(ledger);
-      UsageLedgerStatus status = next.getStatus() == null ? new UsageLedgerStatus() : next.getStatus();
+      UsageLedgerStatus status =
+          next.getStatus() == null ? new UsageLedgerStatus() : next.getStatus();
       next.setStatus(status);
       boolean added = LedgerBook.add(status, runUid, entry);
-      int forgotten = LedgerBook.forgetSettled(status,
-          (uid, run) -> !uid.equals(runUid) && settled.test(uid, run));
+      int forgotten =
+          LedgerBook.forgetSettled(
+              status, (uid, run) -> !uid.equals(runUid) && settled.test(uid, run));
       if (!added && forgotten == 0) {
         return ledger;
       }
@@ -70,8 +81,12 @@ public final class UsageLedgers {
       return existing.get();
     }
     UsageLedger ledger = new UsageLedger();
-    ledger.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(period.ledgerName())
-        .addToLabels(Labels.MANAGED_BY, Labels.MANAGER).build());
+    ledger.setMetadata(
+        new ObjectMetaBuilder()
+            .withNamespace(namespace)
+            .withName(period.ledgerName())
+            .addToLabels(Labels.MANAGED_BY, Labels.MANAGER)
+            .build());
     UsageLedgerSpec spec = new UsageLedgerSpec();
     spec.setPeriod(period.value());
     spec.setUserId(userId);

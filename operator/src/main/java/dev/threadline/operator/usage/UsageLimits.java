@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class UsageLimits {
   private static final Logger LOG = LoggerFactory.getLogger(UsageLimits.class);
+
   /** The contract's wording, also carried by {@code response.failed}. */
   public static final String EXHAUSTED_MESSAGE = "monthly usage allowance exhausted";
 
@@ -34,24 +35,31 @@ public final class UsageLimits {
   }
 
   /**
-   * Whether the namespace's allowance is used up by the month's ledger plus {@code uncounted}: USD by
-   * Run uid that the ledger may not hold yet (running runs so far, finished runs not marked counted).
-   * Runs the ledger lists as pending are in its totals already and are not added twice.
+   * Whether the namespace's allowance is used up by the month's ledger plus {@code uncounted}: USD
+   * by Run uid that the ledger may not hold yet (running runs so far, finished runs not marked
+   * counted). Runs the ledger lists as pending are in its totals already and are not added twice.
    */
   public boolean exhausted(String namespace, Map<String, BigDecimal> uncounted) {
     UsagePlan plan = plans.planOf(namespace);
-    Optional<UsageLedgerStatus> ledger = ledgers.get(namespace, UsagePeriod.of(clock.instant()))
-        .map(UsageLedger::getStatus);
+    Optional<UsageLedgerStatus> ledger =
+        ledgers.get(namespace, UsagePeriod.of(clock.instant())).map(UsageLedger::getStatus);
     BigDecimal used = ledger.map(status -> Costs.of(status.getTotalCost())).orElse(BigDecimal.ZERO);
     Map<String, ?> counted = ledger.map(UsageLedgerStatus::getPending).orElse(Map.of());
-    BigDecimal inFlight = uncounted.entrySet().stream()
-        .filter(run -> !counted.containsKey(run.getKey()))
-        .map(Map.Entry::getValue)
-        .reduce(BigDecimal.ZERO, BigDecimal::add);
+    BigDecimal inFlight =
+        uncounted.entrySet().stream()
+            .filter(run -> !counted.containsKey(run.getKey()))
+            .map(Map.Entry::getValue)
+            .reduce(BigDecimal.ZERO, BigDecimal::add);
     boolean exhausted = plan.isExhaustedBy(used.add(inFlight));
     if (exhausted) {
-      LOG.info("Namespace {} ({} tier): allowance {} USD used up ({} USD counted, {} USD not counted yet)", namespace,
-          plan.tier(), plan.allowance(), used, inFlight);
+      LOG.info(
+          "Namespace {} ({} tier): allowance {} USD used up ({} USD counted, {} USD not counted"
+              + " yet)",
+          namespace,
+          plan.tier(),
+          plan.allowance(),
+          used,
+          inFlight);
     }
     return exhausted;
   }

@@ -43,7 +43,8 @@ public class BuildWebhooks implements Reconciler<Environment> {
   }
 
   @Override
-  public UpdateControl<Environment> reconcile(Environment environment, Context<Environment> context) {
+  public UpdateControl<Environment> reconcile(
+      Environment environment, Context<Environment> context) {
     EnvironmentStatus status = environment.getStatus();
     Optional<WebhookEvent> event = WebhookEvents.ofBuild(status);
     if (event.isEmpty()) {
@@ -55,12 +56,21 @@ public class BuildWebhooks implements Reconciler<Environment> {
     }
     Optional<Instant> endedAt = Timestamps.parse(status.getLastBuildAt());
     if (WebhookEvents.isTooOld(endedAt, clock.instant())) {
-      LOG.debug("Environment({}/{}) build {} ended too long ago to announce", environment.getMetadata().getNamespace(),
-          environment.getMetadata().getName(), occurrence);
+      LOG.debug(
+          "Environment({}/{}) build {} ended too long ago to announce",
+          environment.getMetadata().getNamespace(),
+          environment.getMetadata().getName(),
+          occurrence);
     } else {
       Instant at = endedAt.orElseGet(clock::instant);
-      deliveries.create(WebhookDeliveries.plan(environment, event.get(), occurrence, at,
-          WebhookEvents.buildData(environment), WebhookEvents.buildRecipients(event.get(), environment)));
+      deliveries.create(
+          WebhookDeliveries.plan(
+              environment,
+              event.get(),
+              occurrence,
+              at,
+              WebhookEvents.buildData(environment),
+              WebhookEvents.buildRecipients(event.get(), environment)));
     }
     markQueued(environment, occurrence);
     return UpdateControl.noUpdate();
@@ -72,9 +82,13 @@ public class BuildWebhooks implements Reconciler<Environment> {
    */
   private void markQueued(Environment environment, String occurrence) {
     try {
-      client.resources(Environment.class).inNamespace(environment.getMetadata().getNamespace())
-          .withName(environment.getMetadata().getName()).subresource("status")
-          .patch(PatchContext.of(PatchType.JSON_MERGE),
+      client
+          .resources(Environment.class)
+          .inNamespace(environment.getMetadata().getNamespace())
+          .withName(environment.getMetadata().getName())
+          .subresource("status")
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
               Serialization.asJson(Map.of("status", Map.of("webhooksQueuedFor", occurrence))));
     } catch (KubernetesClientException e) {
       if (e.getCode() != 404) {

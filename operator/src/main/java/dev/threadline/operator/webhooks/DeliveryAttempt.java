@@ -7,7 +7,8 @@ package dev.threadline.operator.webhooks;
 public record DeliveryAttempt(Integer statusCode, String error, boolean retryable) {
   public static DeliveryAttempt response(int statusCode) {
     boolean accepted = statusCode >= 200 && statusCode < 300;
-    return new DeliveryAttempt(statusCode, accepted ? null : "the endpoint answered HTTP " + statusCode, true);
+    return new DeliveryAttempt(
+        statusCode, accepted ? null : "the endpoint answered HTTP " + statusCode, true);
   }
 
   /** No response: a timeout, a refused or broken connection. */

@@ -8,13 +8,16 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 
-/** Where a delivery stands after an attempt, and what is due when: pure, so restarts only need the status. */
+/**
+ * Where a delivery stands after an attempt, and what is due when: pure, so restarts only need the
+ * status.
+ */
 public final class DeliveryProgress {
   private DeliveryProgress() {}
 
   /** The status after {@code attempt}, made at {@code now}, given the status before it. */
-  public static WebhookDeliveryStatus after(WebhookDeliveryStatus before, DeliveryAttempt attempt, Instant now,
-      RetrySchedule retries) {
+  public static WebhookDeliveryStatus after(
+      WebhookDeliveryStatus before, DeliveryAttempt attempt, Instant now, RetrySchedule retries) {
     WebhookDeliveryStatus next = new WebhookDeliveryStatus();
     int attempts = attemptsOf(before) + 1;
     next.setAttempts(attempts);
@@ -37,7 +40,9 @@ public final class DeliveryProgress {
     return next;
   }
 
-  /** How long until the next attempt is due (zero or negative: now), for a delivery still pending. */
+  /**
+   * How long until the next attempt is due (zero or negative: now), for a delivery still pending.
+   */
   public static Duration untilNextAttempt(WebhookDeliveryStatus status, Instant now) {
     return Timestamps.parse(status == null ? null : status.getNextAttemptAt())
         .map(due -> Duration.between(now, due))
@@ -45,7 +50,8 @@ public final class DeliveryProgress {
   }
 
   /** How long until a finished delivery's record is to be deleted (zero or negative: now). */
-  public static Duration untilExpiry(WebhookDeliveryStatus status, Instant now, Duration retention) {
+  public static Duration untilExpiry(
+      WebhookDeliveryStatus status, Instant now, Duration retention) {
     return Timestamps.parse(status.getFinishedAt())
         .or(() -> Timestamps.parse(status.getLastAttemptAt()))
         .map(finished -> Duration.between(now, finished.plus(retention)))

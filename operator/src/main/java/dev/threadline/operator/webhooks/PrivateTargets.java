@@ -20,16 +20,24 @@ public final class PrivateTargets {
   public static Optional<String> refusal(String host) throws UnknownHostException {
     for (InetAddress address : InetAddress.getAllByName(host)) {
       if (isPrivate(address)) {
-        return Optional.of("the host " + host + " resolves to a private address (" + address.getHostAddress()
-            + "); webhooks to private networks are off (THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS)");
+        return Optional.of(
+            "the host "
+                + host
+                + " resolves to a private address ("
+                + address.getHostAddress()
+                + "); webhooks to private networks are off"
+                + " (THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS)");
       }
     }
     return Optional.empty();
   }
 
   static boolean isPrivate(InetAddress address) {
-    if (address.isLoopbackAddress() || address.isAnyLocalAddress() || address.isLinkLocalAddress()
-        || address.isSiteLocalAddress() || address.isMulticastAddress()) {
+    if (address.isLoopbackAddress()
+        || address.isAnyLocalAddress()
+        || address.isLinkLocalAddress()
+        || address.isSiteLocalAddress()
+        || address.isMulticastAddress()) {
       return true;
     }
     byte[] bytes = address.getAddress();

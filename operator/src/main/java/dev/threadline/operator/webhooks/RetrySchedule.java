@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * When to try a delivery again: exponential backoff with a bounded number of attempts. The
- * default makes 5 attempts: at once, then after 10 s, 40 s, 2.5 min and 10 min (about 13 min in
- * all), enough to ride out a receiver's restart or deploy without hammering it.
+ * When to try a delivery again: exponential backoff with a bounded number of attempts. The default
+ * makes 5 attempts: at once, then after 10 s, 40 s, 2.5 min and 10 min (about 13 min in all),
+ * enough to ride out a receiver's restart or deploy without hammering it.
  */
 public record RetrySchedule(List<Duration> delays) {
   public static final RetrySchedule DEFAULT = exponential(Duration.ofSeconds(10), 4, 4);
@@ -32,7 +32,10 @@ public record RetrySchedule(List<Duration> delays) {
     return delays.size() + 1;
   }
 
-  /** How long to wait after failed attempt number {@code attempt} (from 1); empty when it was the last. */
+  /**
+   * How long to wait after failed attempt number {@code attempt} (from 1); empty when it was the
+   * last.
+   */
   public Optional<Duration> delayAfter(int attempt) {
     return attempt <= delays.size() ? Optional.of(delays.get(attempt - 1)) : Optional.empty();
   }

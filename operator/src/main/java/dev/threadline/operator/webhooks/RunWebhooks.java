@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * Run. Creation is idempotent (deliveries are named after their message id), so an operator stopped
  * between the two writes queues nothing twice. Runs that ended more than a day ago are only marked.
  *
- * <p>Its own controller, so that it sees status changes (the run controller reacts to spec changes only).
+ * <p>Its own controller, so that it sees status changes (the run controller reacts to spec changes
+ * only).
  */
 @ControllerConfiguration(name = "run-webhooks", generationAwareEventProcessing = false)
 public class RunWebhooks implements Reconciler<Run> {
@@ -50,33 +51,52 @@ public class RunWebhooks implements Reconciler<Run> {
   @Override
   public UpdateControl<Run> reconcile(Run run, Context<Run> context) {
     Optional<WebhookEvent> event = WebhookEvents.ofRun(RunPhase.of(run));
-    if (event.isEmpty() || Boolean.TRUE.equals(run.getStatus().getWebhooksQueued()) || run.getSpec() == null) {
+    if (event.isEmpty()
+        || Boolean.TRUE.equals(run.getStatus().getWebhooksQueued())
+        || run.getSpec() == null) {
       return UpdateControl.noUpdate();
     }
     String namespace = run.getMetadata().getNamespace();
     Optional<Instant> completedAt = Timestamps.parse(run.getStatus().getCompletedAt());
     Instant now = clock.instant();
     if (WebhookEvents.isTooOld(completedAt, now)) {
-      LOG.debug("Run({}/{}) ended {}: too long ago to announce", namespace, run.getMetadata().getName(),
+      LOG.debug(
+          "Run({}/{}) ended {}: too long ago to announce",
+          namespace,
+          run.getMetadata().getName(),
           run.getStatus().getCompletedAt());
     } else {
-      // The environment the run uses (named on it or its thread, else the default), as the computer path does.
-      Environment environment = AgentEnvironment.resourceOf(client, run,
-          find(ConversationThread.class, namespace, run.getSpec().getThread())).orElse(null);
-      List<WebhookRecipient> recipients = WebhookEvents.runRecipients(event.get(),
-          find(Agent.class, namespace, run.getSpec().getAgent()), environment,
-          find(Schedule.class, namespace, run.getSpec().getSchedule()));
+      // The environment the run uses (named on it or its thread, else the default), as the computer
+      // path does.
+      Environment environment =
+          AgentEnvironment.resourceOf(
+                  client, run, find(ConversationThread.class, namespace, run.getSpec().getThread()))
+              .orElse(null);
+      List<WebhookRecipient> recipients =
+          WebhookEvents.runRecipients(
+              event.get(),
+              find(Agent.class, namespace, run.getSpec().getAgent()),
+              environment,
+              find(Schedule.class, namespace, run.getSpec().getSchedule()));
       Instant at = completedAt.orElse(now);
-      deliveries.create(WebhookDeliveries.plan(run, event.get(), run.getMetadata().getUid(), at,
-          WebhookEvents.runData(run, environment == null ? null : environment.getMetadata().getName(), at),
-          recipients));
+      deliveries.create(
+          WebhookDeliveries.plan(
+              run,
+              event.get(),
+              run.getMetadata().getUid(),
+              at,
+              WebhookEvents.runData(
+                  run, environment == null ? null : environment.getMetadata().getName(), at),
+              recipients));
     }
     markQueued(run);
     return UpdateControl.noUpdate();
   }
 
   private <T extends HasMetadata> T find(Class<T> type, String namespace, String name) {
-    return name == null || name.isBlank() ? null : client.resources(type).inNamespace(namespace).withName(name).get();
+    return name == null || name.isBlank()
+        ? null
+        : client.resources(type).inNamespace(namespace).withName(name).get();
   }
 
   /**
@@ -85,8 +105,11 @@ public class RunWebhooks implements Reconciler<Run> {
    */
   private void markQueued(Run run) {
     try {
-      client.resources(Run.class).inNamespace(run.getMetadata().getNamespace())
-          .withName(run.getMetadata().getName()).subresource("status")
+      client
+          .resources(Run.class)
+          .inNamespace(run.getMetadata().getNamespace())
+          .withName(run.getMetadata().getName())
+          .subresource("status")
           .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"webhooksQueued\":true}}");
     } catch (KubernetesClientException e) {
       if (e.getCode() != 404) {

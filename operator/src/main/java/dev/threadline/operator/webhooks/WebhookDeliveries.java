@@ -34,9 +34,16 @@ public final class WebhookDeliveries {
     this.client = client;
   }
 
-  /** The deliveries of one event about {@code subject} to {@code recipients}; nothing is written. */
-  public static List<WebhookDelivery> plan(HasMetadata subject, WebhookEvent event, String occurrence,
-      Instant timestamp, Map<String, ?> data, List<WebhookRecipient> recipients) {
+  /**
+   * The deliveries of one event about {@code subject} to {@code recipients}; nothing is written.
+   */
+  public static List<WebhookDelivery> plan(
+      HasMetadata subject,
+      WebhookEvent event,
+      String occurrence,
+      Instant timestamp,
+      Map<String, ?> data,
+      List<WebhookRecipient> recipients) {
     String namespace = subject.getMetadata().getNamespace();
     WebhookSubject about = subjectOf(subject);
     List<WebhookDelivery> deliveries = new ArrayList<>();
@@ -58,33 +65,43 @@ public final class WebhookDeliveries {
       spec.setPayload(message.body());
 
       WebhookDelivery delivery = new WebhookDelivery();
-      delivery.setMetadata(new ObjectMetaBuilder()
-          .withNamespace(namespace)
-          .withName(WebhookMessage.deliveryName(id))
-          .addToLabels(Labels.MANAGED_BY, Labels.MANAGER)
-          .addToLabels(threadOf(subject))
-          .withOwnerReferences(OwnerReferences.controller(owner))
-          .build());
+      delivery.setMetadata(
+          new ObjectMetaBuilder()
+              .withNamespace(namespace)
+              .withName(WebhookMessage.deliveryName(id))
+              .addToLabels(Labels.MANAGED_BY, Labels.MANAGER)
+              .addToLabels(threadOf(subject))
+              .withOwnerReferences(OwnerReferences.controller(owner))
+              .build());
       delivery.setSpec(spec);
       deliveries.add(delivery);
     }
     return deliveries;
   }
 
-  /** Creates each delivery that does not exist yet; one that does was queued before and is left alone. */
+  /**
+   * Creates each delivery that does not exist yet; one that does was queued before and is left
+   * alone.
+   */
   public void create(List<WebhookDelivery> deliveries) {
     for (WebhookDelivery delivery : deliveries) {
       try {
         client.resource(delivery).create();
-        LOG.info("WebhookDelivery({}/{}) queued: {} about {} {} to {}", delivery.getMetadata().getNamespace(),
-            delivery.getMetadata().getName(), delivery.getSpec().getEvent().value(),
-            delivery.getSpec().getSubject().getKind(), delivery.getSpec().getSubject().getName(),
+        LOG.info(
+            "WebhookDelivery({}/{}) queued: {} about {} {} to {}",
+            delivery.getMetadata().getNamespace(),
+            delivery.getMetadata().getName(),
+            delivery.getSpec().getEvent().value(),
+            delivery.getSpec().getSubject().getKind(),
+            delivery.getSpec().getSubject().getName(),
             WebhookUrls.origin(delivery.getSpec().getUrl()));
       } catch (KubernetesClientException e) {
         if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
           throw e;
         }
-        LOG.debug("WebhookDelivery({}/{}) exists already", delivery.getMetadata().getNamespace(),
+        LOG.debug(
+            "WebhookDelivery({}/{}) exists already",
+            delivery.getMetadata().getNamespace(),
             delivery.getMetadata().getName());
       }
     }
@@ -93,7 +110,8 @@ public final class WebhookDeliveries {
   /** A run's deliveries carry its thread's label, so that they can be found by thread. */
   private static Map<String, String> threadOf(HasMetadata subject) {
     return subject instanceof Run run && run.getSpec() != null && run.getSpec().getThread() != null
-        ? Map.of(Labels.THREAD, run.getSpec().getThread()) : Map.of();
+        ? Map.of(Labels.THREAD, run.getSpec().getThread())
+        : Map.of();
   }
 
   static WebhookSubject subjectOf(HasMetadata resource) {

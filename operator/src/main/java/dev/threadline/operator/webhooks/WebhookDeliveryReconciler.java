@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * Delivers WebhookDeliveries: one attempt per reconcile when one is due, its outcome written to the
  * status, the next attempt (or the record's deletion, a retention period after it finished) left to
  * a rescheduled reconcile — never a sleep. Everything needed to go on is in the status, so a
- * restarted operator resumes where the last one stopped: at least once, always with the same
- * {@code webhook-id}.
+ * restarted operator resumes where the last one stopped: at least once, always with the same {@code
+ * webhook-id}.
  */
 @ControllerConfiguration(name = "webhook-delivery")
 public class WebhookDeliveryReconciler implements Reconciler<WebhookDelivery>, AutoCloseable {
@@ -47,10 +47,16 @@ public class WebhookDeliveryReconciler implements Reconciler<WebhookDelivery>, A
   }
 
   @Override
-  public UpdateControl<WebhookDelivery> reconcile(WebhookDelivery cached, Context<WebhookDelivery> context) {
-    // The API's copy, not the cache's: the last attempt's outcome must be seen, or it is made twice.
-    WebhookDelivery delivery = client.resources(WebhookDelivery.class)
-        .inNamespace(cached.getMetadata().getNamespace()).withName(cached.getMetadata().getName()).get();
+  public UpdateControl<WebhookDelivery> reconcile(
+      WebhookDelivery cached, Context<WebhookDelivery> context) {
+    // The API's copy, not the cache's: the last attempt's outcome must be seen, or it is made
+    // twice.
+    WebhookDelivery delivery =
+        client
+            .resources(WebhookDelivery.class)
+            .inNamespace(cached.getMetadata().getNamespace())
+            .withName(cached.getMetadata().getName())
+            .get();
     if (delivery == null || delivery.getSpec() == null) {
       return UpdateControl.noUpdate();
     }
@@ -70,22 +76,28 @@ public class WebhookDeliveryReconciler implements Reconciler<WebhookDelivery>, A
       Thread.currentThread().interrupt();
       return UpdateControl.noUpdate(); // nothing recorded: the next operator makes this attempt
     }
-    WebhookDeliveryStatus next = DeliveryProgress.after(status, attempt, clock.instant(), settings.retries());
+    WebhookDeliveryStatus next =
+        DeliveryProgress.after(status, attempt, clock.instant(), settings.retries());
     log(delivery, next);
     writeStatus(delivery, next);
-    Duration after = DeliveryProgress.isFinal(next)
-        ? DeliveryProgress.untilExpiry(next, clock.instant(), settings.retention())
-        : DeliveryProgress.untilNextAttempt(next, clock.instant());
+    Duration after =
+        DeliveryProgress.isFinal(next)
+            ? DeliveryProgress.untilExpiry(next, clock.instant(), settings.retention())
+            : DeliveryProgress.untilNextAttempt(next, clock.instant());
     return UpdateControl.<WebhookDelivery>noUpdate().rescheduleAfter(atLeastSoon(after));
   }
 
   private UpdateControl<WebhookDelivery> expireWhenDue(WebhookDelivery delivery) {
-    Duration left = DeliveryProgress.untilExpiry(delivery.getStatus(), clock.instant(), settings.retention());
+    Duration left =
+        DeliveryProgress.untilExpiry(delivery.getStatus(), clock.instant(), settings.retention());
     if (left.isPositive()) {
       return UpdateControl.<WebhookDelivery>noUpdate().rescheduleAfter(left);
     }
-    client.resources(WebhookDelivery.class).inNamespace(delivery.getMetadata().getNamespace())
-        .withName(delivery.getMetadata().getName()).delete();
+    client
+        .resources(WebhookDelivery.class)
+        .inNamespace(delivery.getMetadata().getNamespace())
+        .withName(delivery.getMetadata().getName())
+        .delete();
     LOG.debug("{} deleted after its retention of {}", who(delivery), settings.retention());
     return UpdateControl.noUpdate();
   }
@@ -140,7 +152,8 @@ public class WebhookDeliveryReconciler implements Reconciler<WebhookDelivery>, A
       String value = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
       return WebhookSigner.ofSecret(value.strip());
     } catch (IllegalArgumentException e) {
-      throw new SecretProblem(where + " key " + ref.getKey() + " is not a webhook secret: " + e.getMessage());
+      throw new SecretProblem(
+          where + " key " + ref.getKey() + " is not a webhook secret: " + e.getMessage());
     }
   }
 
@@ -159,8 +172,12 @@ public class WebhookDeliveryReconciler implements Reconciler<WebhookDelivery>, A
         if (e.getCode() != 409 || attempt == ATTEMPTS) {
           throw e;
         }
-        base = client.resources(WebhookDelivery.class).inNamespace(delivery.getMetadata().getNamespace())
-            .withName(delivery.getMetadata().getName()).get();
+        base =
+            client
+                .resources(WebhookDelivery.class)
+                .inNamespace(delivery.getMetadata().getNamespace())
+                .withName(delivery.getMetadata().getName())
+                .get();
         if (base == null || !delivery.getMetadata().getUid().equals(base.getMetadata().getUid())) {
           return;
         }
@@ -170,17 +187,28 @@ public class WebhookDeliveryReconciler implements Reconciler<WebhookDelivery>, A
 
   private static void log(WebhookDelivery delivery, WebhookDeliveryStatus next) {
     WebhookDeliverySpec spec = delivery.getSpec();
-    String outcome = switch (next.getState()) {
-      case DELIVERED -> "delivered (HTTP " + next.getLastStatusCode() + ")";
-      case PENDING -> "failed (" + next.getLastError() + "); next attempt at " + next.getNextAttemptAt();
-      case FAILED -> "failed (" + next.getLastError() + "); giving up";
-    };
-    LOG.info("{} {} to {}: attempt {} {}", who(delivery), spec.getEvent().value(), WebhookUrls.origin(spec.getUrl()), next.getAttempts(),
+    String outcome =
+        switch (next.getState()) {
+          case DELIVERED -> "delivered (HTTP " + next.getLastStatusCode() + ")";
+          case PENDING ->
+              "failed (" + next.getLastError() + "); next attempt at " + next.getNextAttemptAt();
+          case FAILED -> "failed (" + next.getLastError() + "); giving up";
+        };
+    LOG.info(
+        "{} {} to {}: attempt {} {}",
+        who(delivery),
+        spec.getEvent().value(),
+        WebhookUrls.origin(spec.getUrl()),
+        next.getAttempts(),
         outcome);
   }
 
   private static String who(WebhookDelivery delivery) {
-    return "WebhookDelivery(" + delivery.getMetadata().getNamespace() + "/" + delivery.getMetadata().getName() + ")";
+    return "WebhookDelivery("
+        + delivery.getMetadata().getNamespace()
+        + "/"
+        + delivery.getMetadata().getName()
+        + ")";
   }
 
   private static Duration atLeastSoon(Duration duration) {

@@ -29,11 +29,15 @@ import java.util.Optional;
 public final class WebhookEvents {
   /** Events older than this are not announced (an upgraded operator does not replay history). */
   public static final Duration ANNOUNCE_WINDOW = Duration.ofHours(24);
+
   static final int MAX_ERROR_LENGTH = 1000;
 
   private WebhookEvents() {}
 
-  /** run.completed, run.failed or run.cancelled for a finished phase; empty while the run is not finished. */
+  /**
+   * run.completed, run.failed or run.cancelled for a finished phase; empty while the run is not
+   * finished.
+   */
   public static Optional<WebhookEvent> ofRun(RunPhase phase) {
     return switch (phase) {
       case COMPLETED -> Optional.of(WebhookEvent.RUN_COMPLETED);
@@ -43,7 +47,9 @@ public final class WebhookEvents {
     };
   }
 
-  /** build.ready or build.failed once a build has ended ({@code lastBuildAt} set); empty otherwise. */
+  /**
+   * build.ready or build.failed once a build has ended ({@code lastBuildAt} set); empty otherwise.
+   */
   public static Optional<WebhookEvent> ofBuild(EnvironmentStatus status) {
     if (status == null || status.getLastBuildAt() == null) {
       return Optional.empty();
@@ -57,9 +63,14 @@ public final class WebhookEvents {
     return Optional.empty();
   }
 
-  /** Which build the status reports: {@code buildHash@lastBuildAt} (the hash may be absent for an unbuildable spec). */
+  /**
+   * Which build the status reports: {@code buildHash@lastBuildAt} (the hash may be absent for an
+   * unbuildable spec).
+   */
   public static String buildOccurrence(EnvironmentStatus status) {
-    return (status.getBuildHash() == null ? "" : status.getBuildHash()) + "@" + status.getLastBuildAt();
+    return (status.getBuildHash() == null ? "" : status.getBuildHash())
+        + "@"
+        + status.getLastBuildAt();
   }
 
   /** Whether something that happened at {@code when} is too old to announce at {@code now}. */
@@ -72,31 +83,54 @@ public final class WebhookEvents {
    * that fired it (each absent when the run names none or the resource does not exist), in that
    * order, each filtered by its {@code events}.
    */
-  public static List<WebhookRecipient> runRecipients(WebhookEvent event, Agent agent, Environment environment,
-      Schedule schedule) {
+  public static List<WebhookRecipient> runRecipients(
+      WebhookEvent event, Agent agent, Environment environment, Schedule schedule) {
     List<WebhookRecipient> recipients = new ArrayList<>();
-    add(recipients, event, agent, agent == null || agent.getSpec() == null ? null : agent.getSpec().getWebhooks());
-    add(recipients, event, environment,
-        environment == null || environment.getSpec() == null ? null : environment.getSpec().getWebhooks());
-    add(recipients, event, schedule,
+    add(
+        recipients,
+        event,
+        agent,
+        agent == null || agent.getSpec() == null ? null : agent.getSpec().getWebhooks());
+    add(
+        recipients,
+        event,
+        environment,
+        environment == null || environment.getSpec() == null
+            ? null
+            : environment.getSpec().getWebhooks());
+    add(
+        recipients,
+        event,
+        schedule,
         schedule == null || schedule.getSpec() == null ? null : schedule.getSpec().getWebhooks());
     return recipients;
   }
 
   /** The endpoints a build event goes to: the Environment's own. */
-  public static List<WebhookRecipient> buildRecipients(WebhookEvent event, Environment environment) {
+  public static List<WebhookRecipient> buildRecipients(
+      WebhookEvent event, Environment environment) {
     List<WebhookRecipient> recipients = new ArrayList<>();
-    add(recipients, event, environment, environment.getSpec() == null ? null : environment.getSpec().getWebhooks());
+    add(
+        recipients,
+        event,
+        environment,
+        environment.getSpec() == null ? null : environment.getSpec().getWebhooks());
     return recipients;
   }
 
-  private static void add(List<WebhookRecipient> recipients, WebhookEvent event, HasMetadata resource,
+  private static void add(
+      List<WebhookRecipient> recipients,
+      WebhookEvent event,
+      HasMetadata resource,
       List<WebhookEndpoint> endpoints) {
     if (resource == null || endpoints == null) {
       return;
     }
     for (WebhookEndpoint endpoint : endpoints) {
-      if (endpoint != null && endpoint.getUrl() != null && endpoint.getSecretRef() != null && endpoint.wants(event)) {
+      if (endpoint != null
+          && endpoint.getUrl() != null
+          && endpoint.getSecretRef() != null
+          && endpoint.wants(event)) {
         recipients.add(new WebhookRecipient(resource, endpoint));
       }
     }

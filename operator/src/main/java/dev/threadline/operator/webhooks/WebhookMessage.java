@@ -22,7 +22,8 @@ public record WebhookMessage(String id, WebhookEvent event, Instant timestamp, S
   private static final String NAME_PREFIX = "wh-";
 
   /** The message with this id, its body {@code {"type", "timestamp", "data"}} in that order. */
-  public static WebhookMessage of(String id, WebhookEvent event, Instant timestamp, Map<String, ?> data) {
+  public static WebhookMessage of(
+      String id, WebhookEvent event, Instant timestamp, Map<String, ?> data) {
     ObjectNode json = Serialization.jsonMapper().createObjectNode();
     json.put("type", event.value());
     json.put("timestamp", Timestamps.format(timestamp));
@@ -31,17 +32,33 @@ public record WebhookMessage(String id, WebhookEvent event, Instant timestamp, S
   }
 
   /**
-   * {@code msg_<32 hex>}, derived from everything that makes a delivery one delivery: the namespace,
-   * what the event is about, the event, which occurrence of it ({@code occurrence}: a Run's uid, a
-   * build's {@code buildHash@lastBuildAt}), the resource the endpoint is configured on and its URL.
-   * Deciding to send the same thing twice yields the same id, and so the same WebhookDelivery.
+   * {@code msg_<32 hex>}, derived from everything that makes a delivery one delivery: the
+   * namespace, what the event is about, the event, which occurrence of it ({@code occurrence}: a
+   * Run's uid, a build's {@code buildHash@lastBuildAt}), the resource the endpoint is configured on
+   * and its URL. Deciding to send the same thing twice yields the same id, and so the same
+   * WebhookDelivery.
    */
-  public static String messageId(String namespace, WebhookSubject subject, WebhookEvent event, String occurrence,
-      WebhookSubject configuredOn, String url) {
-    String seed = String.join("\n", namespace, subject.getKind(), subject.getName(), event.value(),
-        occurrence == null ? "" : occurrence, configuredOn.getKind(), configuredOn.getName(), url);
+  public static String messageId(
+      String namespace,
+      WebhookSubject subject,
+      WebhookEvent event,
+      String occurrence,
+      WebhookSubject configuredOn,
+      String url) {
+    String seed =
+        String.join(
+            "\n",
+            namespace,
+            subject.getKind(),
+            subject.getName(),
+            event.value(),
+            occurrence == null ? "" : occurrence,
+            configuredOn.getKind(),
+            configuredOn.getName(),
+            url);
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(seed.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(seed.getBytes(StandardCharsets.UTF_8));
       return ID_PREFIX + HexFormat.of().formatHex(digest, 0, 16);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JDK has SHA-256", e);

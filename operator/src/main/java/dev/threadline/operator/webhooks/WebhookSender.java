@@ -16,23 +16,29 @@ public final class WebhookSender implements AutoCloseable {
   static final Duration TIMEOUT = Duration.ofSeconds(10);
   static final String USER_AGENT = "Threadline-Webhooks/1";
 
-  private final HttpClient http = HttpClient.newBuilder()
-      .connectTimeout(TIMEOUT)
-      .followRedirects(HttpClient.Redirect.NEVER)
-      .build();
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .connectTimeout(TIMEOUT)
+          .followRedirects(HttpClient.Redirect.NEVER)
+          .build();
 
-  /** POSTs {@code body} to {@code url}; the outcome, never an exception, for anything the network does. */
-  public DeliveryAttempt send(URI url, String messageId, long timestampSeconds, String signature, String body)
+  /**
+   * POSTs {@code body} to {@code url}; the outcome, never an exception, for anything the network
+   * does.
+   */
+  public DeliveryAttempt send(
+      URI url, String messageId, long timestampSeconds, String signature, String body)
       throws InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(url)
-        .timeout(TIMEOUT)
-        .header("Content-Type", "application/json")
-        .header("User-Agent", USER_AGENT)
-        .header("webhook-id", messageId)
-        .header("webhook-timestamp", Long.toString(timestampSeconds))
-        .header("webhook-signature", signature)
-        .POST(HttpRequest.BodyPublishers.ofString(body))
-        .build();
+    HttpRequest request =
+        HttpRequest.newBuilder(url)
+            .timeout(TIMEOUT)
+            .header("Content-Type", "application/json")
+            .header("User-Agent", USER_AGENT)
+            .header("webhook-id", messageId)
+            .header("webhook-timestamp", Long.toString(timestampSeconds))
+            .header("webhook-signature", signature)
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
     try {
       HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
       return DeliveryAttempt.response(response.statusCode());

@@ -14,12 +14,13 @@ import java.util.regex.Pattern;
  * @param allowPrivateTargets {@code THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS}, default false: when
  *     false, an endpoint whose host resolves to a loopback, link-local, site-local, unique-local,
  *     carrier-grade NAT, wildcard or multicast address is refused (the delivery fails at once)
- * @param retries {@code THREADLINE_WEBHOOK_RETRY_DELAYS}, default {@code 10s,40s,160s,640s}
- *     ({@link RetrySchedule#DEFAULT}): the waits before each retry; their count is the number of retries
- * @param retention {@code THREADLINE_WEBHOOK_RETENTION}, default {@code 7d}: how long a delivered or
- *     failed WebhookDelivery is kept before it is deleted
+ * @param retries {@code THREADLINE_WEBHOOK_RETRY_DELAYS}, default {@code 10s,40s,160s,640s} ({@link
+ *     RetrySchedule#DEFAULT}): the waits before each retry; their count is the number of retries
+ * @param retention {@code THREADLINE_WEBHOOK_RETENTION}, default {@code 7d}: how long a delivered
+ *     or failed WebhookDelivery is kept before it is deleted
  */
-public record WebhookSettings(boolean allowPrivateTargets, RetrySchedule retries, Duration retention) {
+public record WebhookSettings(
+    boolean allowPrivateTargets, RetrySchedule retries, Duration retention) {
   public static final String ALLOW_PRIVATE_TARGETS = "THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS";
   public static final String RETRY_DELAYS = "THREADLINE_WEBHOOK_RETRY_DELAYS";
   public static final String RETENTION = "THREADLINE_WEBHOOK_RETENTION";
@@ -64,7 +65,9 @@ public record WebhookSettings(boolean allowPrivateTargets, RetrySchedule retries
     return new WebhookSettings(allowPrivateTargets, retries, duration);
   }
 
-  /** A comma-separated list of durations, e.g. {@code 10s,40s,160s}; {@code none} for no retries. */
+  /**
+   * A comma-separated list of durations, e.g. {@code 10s,40s,160s}; {@code none} for no retries.
+   */
   static List<Duration> durations(String variable, String text) {
     if (text.strip().equalsIgnoreCase("none")) {
       return List.of();
@@ -76,12 +79,17 @@ public record WebhookSettings(boolean allowPrivateTargets, RetrySchedule retries
     return result;
   }
 
-  /** One duration: a whole number with a unit, ms, s, m, h or d (e.g. {@code 250ms}, {@code 7d}). */
+  /**
+   * One duration: a whole number with a unit, ms, s, m, h or d (e.g. {@code 250ms}, {@code 7d}).
+   */
   static Duration duration(String variable, String text) {
     Matcher matcher = DURATION.matcher(text.strip().toLowerCase(Locale.ROOT));
     if (!matcher.matches()) {
-      throw new IllegalArgumentException(variable
-          + " takes durations like 250ms, 10s, 5m, 2h or 7d (comma-separated where several), got: " + text.strip());
+      throw new IllegalArgumentException(
+          variable
+              + " takes durations like 250ms, 10s, 5m, 2h or 7d (comma-separated where several),"
+              + " got: "
+              + text.strip());
     }
     long amount;
     try {

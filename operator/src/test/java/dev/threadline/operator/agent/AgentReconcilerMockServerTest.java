@@ -44,53 +44,87 @@ class AgentReconcilerMockServerTest {
   void validAgentBecomesReadyAndConditionsDoNotGrow() {
     Agent agent = client.resource(agent("agent-one", "scripted", "scripted-1")).create();
 
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-      Agent seen = client.resources(Agent.class).inNamespace("default").withName("agent-one").get();
-      assertThat(seen.getStatus()).isNotNull();
-      assertThat(seen.getStatus().getConditions()).singleElement()
-          .extracting(Condition::getType, Condition::getStatus).containsExactly("Ready", "True");
-      assertThat(seen.getStatus().getObservedGeneration()).isEqualTo(seen.getMetadata().getGeneration());
-    });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> {
+          Agent seen =
+              client.resources(Agent.class).inNamespace("default").withName("agent-one").get();
+          assertThat(seen.getStatus()).isNotNull();
+          assertThat(seen.getStatus().getConditions())
+              .singleElement()
+              .extracting(Condition::getType, Condition::getStatus)
+              .containsExactly("Ready", "True");
+          assertThat(seen.getStatus().getObservedGeneration())
+              .isEqualTo(seen.getMetadata().getGeneration());
+        });
 
     agent.getSpec().setInstructions("Be brief.");
-    client.resources(Agent.class).inNamespace("default").withName("agent-one")
-        .edit(a -> { a.getSpec().setInstructions("Be brief."); return a; });
+    client
+        .resources(Agent.class)
+        .inNamespace("default")
+        .withName("agent-one")
+        .edit(a -> {
+          a.getSpec().setInstructions("Be brief.");
+          return a;
+        });
 
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-      Agent seen = client.resources(Agent.class).inNamespace("default").withName("agent-one").get();
-      assertThat(seen.getMetadata().getGeneration()).isGreaterThan(1L);
-      assertThat(seen.getStatus().getObservedGeneration()).isEqualTo(seen.getMetadata().getGeneration());
-      assertThat(seen.getStatus().getConditions()).hasSize(1);
-    });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> {
+          Agent seen =
+              client.resources(Agent.class).inNamespace("default").withName("agent-one").get();
+          assertThat(seen.getMetadata().getGeneration()).isGreaterThan(1L);
+          assertThat(seen.getStatus().getObservedGeneration())
+              .isEqualTo(seen.getMetadata().getGeneration());
+          assertThat(seen.getStatus().getConditions()).hasSize(1);
+        });
   }
 
   @Test
   void unknownProviderIsReportedOnTheReadyCondition() {
     client.resource(agent("agent-bad", "acme", "m")).create();
 
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-      Agent seen = client.resources(Agent.class).inNamespace("default").withName("agent-bad").get();
-      assertThat(seen.getStatus()).isNotNull();
-      Condition ready = seen.getStatus().getConditions().get(0);
-      assertThat(ready.getStatus()).isEqualTo("False");
-      assertThat(ready.getReason()).isEqualTo("InvalidSpec");
-      assertThat(ready.getMessage()).contains("spec.provider");
-    });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> {
+          Agent seen =
+              client.resources(Agent.class).inNamespace("default").withName("agent-bad").get();
+          assertThat(seen.getStatus()).isNotNull();
+          Condition ready = seen.getStatus().getConditions().get(0);
+          assertThat(ready.getStatus()).isEqualTo("False");
+          assertThat(ready.getReason()).isEqualTo("InvalidSpec");
+          assertThat(ready.getMessage()).contains("spec.provider");
+        });
   }
 
   @Test
   void servesHealthReadinessAndMetrics() throws Exception {
     HttpClient http = HttpClient.newHttpClient();
     String base = "http://127.0.0.1:" + operator.healthPort();
-    assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/healthz")).build(),
-        HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
-    await().atMost(Duration.ofSeconds(10)).until(() -> http.send(
-        HttpRequest.newBuilder(URI.create(base + "/readyz")).build(),
-        HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
+    assertThat(
+            http.send(
+                    HttpRequest.newBuilder(URI.create(base + "/healthz")).build(),
+                    HttpResponse.BodyHandlers.ofString())
+                .statusCode())
+        .isEqualTo(200);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() ->
+            http.send(
+                        HttpRequest.newBuilder(URI.create(base + "/readyz")).build(),
+                        HttpResponse.BodyHandlers.ofString())
+                    .statusCode()
+                == 200);
     client.resource(agent("agent-metrics", "scripted", "m")).create();
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(http.send(
-            HttpRequest.newBuilder(URI.create(base + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body())
-        .contains("operator_sdk"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() ->
+            assertThat(
+                    http.send(
+                            HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
+                            HttpResponse.BodyHandlers.ofString())
+                        .body())
+                .contains("operator_sdk"));
   }
 
   private static Agent agent(String name, String provider, String model) {

@@ -25,12 +25,18 @@ class AgentObjectsTest {
   @Test
   void aModelEndpointGivenByIpIsTheOnlyAddressAllowed() {
     NetworkPolicyEgressRule byIp = AgentNetworkPolicy.modelEndpoint("http://10.1.2.3:11434/v1");
-    assertThat(byIp.getTo()).singleElement().satisfies(peer -> assertThat(peer.getIpBlock().getCidr()).isEqualTo("10.1.2.3/32"));
-    assertThat(byIp.getPorts()).singleElement().satisfies(port -> assertThat(port.getPort().getIntVal()).isEqualTo(11434));
+    assertThat(byIp.getTo())
+        .singleElement()
+        .satisfies(peer -> assertThat(peer.getIpBlock().getCidr()).isEqualTo("10.1.2.3/32"));
+    assertThat(byIp.getPorts())
+        .singleElement()
+        .satisfies(port -> assertThat(port.getPort().getIntVal()).isEqualTo(11434));
 
     // A host name cannot be expressed in a NetworkPolicy: its port, to any address.
     NetworkPolicyEgressRule byName = AgentNetworkPolicy.modelEndpoint("https://api.openai.com/v1");
     assertThat(byName.getTo()).isEmpty();
-    assertThat(byName.getPorts()).singleElement().satisfies(port -> assertThat(port.getPort().getIntVal()).isEqualTo(443));
+    assertThat(byName.getPorts())
+        .singleElement()
+        .satisfies(port -> assertThat(port.getPort().getIntVal()).isEqualTo(443));
   }
 }

@@ -17,47 +17,66 @@ import org.junit.jupiter.api.Test;
 
 class AgentOutcomeTest {
   private static final Duration DEADLINE = Duration.ofSeconds(600);
-  private static final RunnerEvent RESULT = new RunnerEvent(5, Instant.now(), RunnerEventType.RESULT,
-      RunnerEventData.result("ok", List.of(), RunnerEventData.usage(1, 1, 0), List.of(), 1));
-  private static final RunnerEvent FAILED = new RunnerEvent(5, Instant.now(), RunnerEventType.FAILED,
-      RunnerEventData.failed(RunnerFailureCode.EXECUTION_FAILED, "turn limit reached: 30"));
+  private static final RunnerEvent RESULT =
+      new RunnerEvent(
+          5,
+          Instant.now(),
+          RunnerEventType.RESULT,
+          RunnerEventData.result("ok", List.of(), RunnerEventData.usage(1, 1, 0), List.of(), 1));
+  private static final RunnerEvent FAILED =
+      new RunnerEvent(
+          5,
+          Instant.now(),
+          RunnerEventType.FAILED,
+          RunnerEventData.failed(RunnerFailureCode.EXECUTION_FAILED, "turn limit reached: 30"));
 
   @Test
   void aResultCompletesTheRunBeforeThePodHasEnded() {
-    Optional<AgentOutcome> outcome = AgentOutcome.decide(Optional.of(pod("Running", null)), log(RESULT, false), DEADLINE);
+    Optional<AgentOutcome> outcome =
+        AgentOutcome.decide(Optional.of(pod("Running", null)), log(RESULT, false), DEADLINE);
     assertThat(outcome).hasValueSatisfying(o -> assertThat(o.succeeded()).isTrue());
   }
 
   @Test
   void aRunningPodHasNoOutcomeYetEvenAfterTheRunnersFailedLine() {
-    assertThat(AgentOutcome.decide(Optional.of(pod("Running", null)), log(FAILED, false), DEADLINE)).isEmpty();
+    assertThat(AgentOutcome.decide(Optional.of(pod("Running", null)), log(FAILED, false), DEADLINE))
+        .isEmpty();
   }
 
   @Test
   void anEndedPodWaitsForTheRestOfItsLog() {
-    assertThat(AgentOutcome.decide(Optional.of(pod("Failed", null)), log(null, false), DEADLINE)).isEmpty();
+    assertThat(AgentOutcome.decide(Optional.of(pod("Failed", null)), log(null, false), DEADLINE))
+        .isEmpty();
   }
 
   @Test
   void theDeadlineWinsOverTheRunnersCancelledLine() {
-    RunnerEvent cancelled = new RunnerEvent(3, Instant.now(), RunnerEventType.FAILED,
-        RunnerEventData.failed(RunnerFailureCode.EXECUTION_FAILED, "cancelled"));
-    Optional<AgentOutcome> outcome = AgentOutcome.decide(Optional.of(pod("Failed", "DeadlineExceeded")),
-        log(cancelled, true), DEADLINE);
-    assertThat(outcome).hasValueSatisfying(o -> {
-      assertThat(o.error()).isEqualTo(RunErrorCode.EXECUTION_TIMEOUT);
-      assertThat(o.message()).contains("600 seconds");
-    });
+    RunnerEvent cancelled =
+        new RunnerEvent(
+            3,
+            Instant.now(),
+            RunnerEventType.FAILED,
+            RunnerEventData.failed(RunnerFailureCode.EXECUTION_FAILED, "cancelled"));
+    Optional<AgentOutcome> outcome =
+        AgentOutcome.decide(
+            Optional.of(pod("Failed", "DeadlineExceeded")), log(cancelled, true), DEADLINE);
+    assertThat(outcome)
+        .hasValueSatisfying(o -> {
+          assertThat(o.error()).isEqualTo(RunErrorCode.EXECUTION_TIMEOUT);
+          assertThat(o.message()).contains("600 seconds");
+        });
   }
 
   @Test
   void theRunnersFailureGivesCodeAndMessage() {
-    Optional<AgentOutcome> outcome = AgentOutcome.decide(Optional.of(pod("Failed", null)), log(FAILED, true), DEADLINE);
-    assertThat(outcome).hasValueSatisfying(o -> {
-      assertThat(o.error()).isEqualTo(RunErrorCode.EXECUTION_FAILED);
-      assertThat(o.message()).isEqualTo("turn limit reached: 30");
-      assertThat(o.runnerFailure()).isEqualTo(FAILED);
-    });
+    Optional<AgentOutcome> outcome =
+        AgentOutcome.decide(Optional.of(pod("Failed", null)), log(FAILED, true), DEADLINE);
+    assertThat(outcome)
+        .hasValueSatisfying(o -> {
+          assertThat(o.error()).isEqualTo(RunErrorCode.EXECUTION_FAILED);
+          assertThat(o.message()).isEqualTo("turn limit reached: 30");
+          assertThat(o.runnerFailure()).isEqualTo(FAILED);
+        });
   }
 
   @Test
@@ -75,11 +94,20 @@ class AgentOutcomeTest {
   }
 
   private static Optional<FollowedPod.Snapshot> log(RunnerEvent terminal, boolean ended) {
-    return Optional.of(new FollowedPod.Snapshot(List.of(), Optional.ofNullable(terminal), ended, ended ? Instant.now() : null));
+    return Optional.of(
+        new FollowedPod.Snapshot(
+            List.of(), Optional.ofNullable(terminal), ended, ended ? Instant.now() : null));
   }
 
   private static Pod pod(String phase, String reason) {
-    return new PodBuilder().withNewMetadata().withName("p").endMetadata()
-        .withNewStatus().withPhase(phase).withReason(reason).endStatus().build();
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName("p")
+        .endMetadata()
+        .withNewStatus()
+        .withPhase(phase)
+        .withReason(reason)
+        .endStatus()
+        .build();
   }
 }

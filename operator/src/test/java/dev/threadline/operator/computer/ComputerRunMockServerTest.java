@@ -88,17 +88,22 @@ class ComputerRunMockServerTest {
     Attachment attachment = new Attachment();
     attachment.setName("data.csv");
     attachment.setMediaType("text/csv");
-    attachment.setContent(Base64.getEncoder().encodeToString("a,b\n1,2\n".getBytes(StandardCharsets.UTF_8)));
+    attachment.setContent(
+        Base64.getEncoder().encodeToString("a,b\n1,2\n".getBytes(StandardCharsets.UTF_8)));
     created.getSpec().setAttachments(List.of(attachment));
     client.resource(created).create();
 
     Pod pod = awaitPod(NS, "run-spec-1");
-    assertThat(pod.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> {
-      assertThat(owner.getKind()).isEqualTo("Run");
-      assertThat(owner.getName()).isEqualTo("run-spec-1");
-      assertThat(owner.getController()).isTrue();
-    });
-    assertThat(pod.getMetadata().getLabels()).containsEntry(Labels.THREAD, "thread-spec").containsEntry(Labels.RUN, "run-spec-1");
+    assertThat(pod.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(owner -> {
+          assertThat(owner.getKind()).isEqualTo("Run");
+          assertThat(owner.getName()).isEqualTo("run-spec-1");
+          assertThat(owner.getController()).isTrue();
+        });
+    assertThat(pod.getMetadata().getLabels())
+        .containsEntry(Labels.THREAD, "thread-spec")
+        .containsEntry(Labels.RUN, "run-spec-1");
     var spec = pod.getSpec();
     assertThat(spec.getRestartPolicy()).isEqualTo("Never");
     assertThat(spec.getAutomountServiceAccountToken()).isFalse();
@@ -107,62 +112,101 @@ class ComputerRunMockServerTest {
     assertThat(spec.getSecurityContext().getRunAsUser()).isEqualTo(10001L);
     assertThat(spec.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
     var container = spec.getContainers().get(0);
-    assertThat(container.getImage()).isEqualTo("registry.local/threadline/env-env-offline:0123abcd");
+    assertThat(container.getImage())
+        .isEqualTo("registry.local/threadline/env-env-offline:0123abcd");
     assertThat(container.getCommand()).containsExactly("/opt/threadline/bin/runner");
-    assertThat(container.getArgs()).containsExactly("run", "--input", "/threadline/input/run.json", "--workspace", "/workspace");
+    assertThat(container.getArgs())
+        .containsExactly(
+            "run", "--input", "/threadline/input/run.json", "--workspace", "/workspace");
     assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
     assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
     assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
     assertThat(container.getResources().getLimits()).containsKeys("cpu", "memory");
     assertThat(container.getResources().getRequests()).containsKeys("cpu", "memory");
     // The environment's values by reference only: the Pod spec holds no value.
-    assertThat(container.getEnv()).filteredOn(e -> e.getName().equals("API_URL")).singleElement().satisfies(e -> {
-      assertThat(e.getValue()).isNull();
-      assertThat(e.getValueFrom().getSecretKeyRef().getName()).isEqualTo("env-offline-vars");
-      assertThat(e.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("env.API_URL");
-    });
-    assertThat(container.getEnv()).filteredOn(e -> e.getName().equals("THREADLINE_MCP_TOKEN_0")).singleElement()
-        .satisfies(e -> assertThat(e.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("mcp.docs.bearerToken"));
+    assertThat(container.getEnv())
+        .filteredOn(e -> e.getName().equals("API_URL"))
+        .singleElement()
+        .satisfies(e -> {
+          assertThat(e.getValue()).isNull();
+          assertThat(e.getValueFrom().getSecretKeyRef().getName()).isEqualTo("env-offline-vars");
+          assertThat(e.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("env.API_URL");
+        });
+    assertThat(container.getEnv())
+        .filteredOn(e -> e.getName().equals("THREADLINE_MCP_TOKEN_0"))
+        .singleElement()
+        .satisfies(e ->
+            assertThat(e.getValueFrom().getSecretKeyRef().getKey())
+                .isEqualTo("mcp.docs.bearerToken"));
     // The scripted model needs no key, so none is handed out.
-    assertThat(container.getEnv()).extracting(e -> e.getName()).doesNotContain("THREADLINE_MODEL_API_KEY");
-    assertThat(container.getVolumeMounts()).extracting(m -> m.getMountPath())
+    assertThat(container.getEnv())
+        .extracting(e -> e.getName())
+        .doesNotContain("THREADLINE_MODEL_API_KEY");
+    assertThat(container.getVolumeMounts())
+        .extracting(m -> m.getMountPath())
         .containsExactlyInAnyOrder("/threadline/input", "/workspace", "/tmp");
-    assertThat(spec.getVolumes()).filteredOn(v -> v.getSecret() != null).singleElement().satisfies(v -> {
-      assertThat(v.getSecret().getSecretName()).isEqualTo("run-spec-1-input");
-      assertThat(v.getSecret().getItems()).extracting(i -> i.getPath()).containsExactly("run.json", "attachments/data.csv");
-    });
-    assertThat(spec.getVolumes()).filteredOn(v -> v.getPersistentVolumeClaim() != null).singleElement()
-        .satisfies(v -> assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("workspace-spec"));
+    assertThat(spec.getVolumes())
+        .filteredOn(v -> v.getSecret() != null)
+        .singleElement()
+        .satisfies(v -> {
+          assertThat(v.getSecret().getSecretName()).isEqualTo("run-spec-1-input");
+          assertThat(v.getSecret().getItems())
+              .extracting(i -> i.getPath())
+              .containsExactly("run.json", "attachments/data.csv");
+        });
+    assertThat(spec.getVolumes())
+        .filteredOn(v -> v.getPersistentVolumeClaim() != null)
+        .singleElement()
+        .satisfies(v ->
+            assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("workspace-spec"));
     assertThat(spec.getVolumes()).filteredOn(v -> v.getEmptyDir() != null).hasSize(1);
 
-    PersistentVolumeClaim claim = client.persistentVolumeClaims().inNamespace(NS).withName("workspace-spec").get();
+    PersistentVolumeClaim claim =
+        client.persistentVolumeClaims().inNamespace(NS).withName("workspace-spec").get();
     assertThat(claim.getSpec().getAccessModes()).containsExactly("ReadWriteOnce");
-    assertThat(claim.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> assertThat(owner.getKind()).isEqualTo("Thread"));
+    assertThat(claim.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(owner -> assertThat(owner.getKind()).isEqualTo("Thread"));
 
     Secret input = client.secrets().inNamespace(NS).withName("run-spec-1-input").get();
-    JsonNode runJson = Serialization.unmarshal(new String(Base64.getDecoder().decode(input.getData().get("run.json")),
-        StandardCharsets.UTF_8), JsonNode.class);
+    JsonNode runJson =
+        Serialization.unmarshal(
+            new String(
+                Base64.getDecoder().decode(input.getData().get("run.json")),
+                StandardCharsets.UTF_8),
+            JsonNode.class);
     assertThat(runJson.path("message").asText()).isEqualTo("Run `ls -la`");
     assertThat(runJson.path("runId").asText()).isEqualTo("run_spec-1");
-    assertThat(runJson.path("attachments").get(0).path("path").asText()).isEqualTo("attachments/data.csv");
+    assertThat(runJson.path("attachments").get(0).path("path").asText())
+        .isEqualTo("attachments/data.csv");
     assertThat(input.getData().get("attachment-0")).isEqualTo(attachment.getContent());
-    assertThat(runJson.path("mcpServers").get(0).path("url").asText()).isEqualTo("https://mcp.example.com/mcp");
-    assertThat(runJson.path("mcpServers").get(0).path("bearerTokenEnv").asText()).isEqualTo("THREADLINE_MCP_TOKEN_0");
-    assertThat(runJson.path("documentation").get(0).path("content").asText()).isEqualTo("Use tabs.");
+    assertThat(runJson.path("mcpServers").get(0).path("url").asText())
+        .isEqualTo("https://mcp.example.com/mcp");
+    assertThat(runJson.path("mcpServers").get(0).path("bearerTokenEnv").asText())
+        .isEqualTo("THREADLINE_MCP_TOKEN_0");
+    assertThat(runJson.path("documentation").get(0).path("content").asText())
+        .isEqualTo("Use tabs.");
     assertThat(runJson.toString()).doesNotContain("env.API_URL");
 
-    NetworkPolicy policy = client.network().v1().networkPolicies().inNamespace(NS).withName("run-spec-1-egress").get();
-    assertThat(policy.getSpec().getPodSelector().getMatchLabels()).containsEntry(Labels.RUN, "run-spec-1");
+    NetworkPolicy policy =
+        client.network().v1().networkPolicies().inNamespace(NS).withName("run-spec-1-egress").get();
+    assertThat(policy.getSpec().getPodSelector().getMatchLabels())
+        .containsEntry(Labels.RUN, "run-spec-1");
     assertThat(policy.getSpec().getPolicyTypes()).containsExactlyInAnyOrder("Ingress", "Egress");
     // The scripted model has no endpoint: DNS only.
-    assertThat(policy.getSpec().getEgress()).singleElement().satisfies(rule ->
-        assertThat(rule.getPorts()).allSatisfy(port -> assertThat(port.getPort().getIntVal()).isEqualTo(53)));
+    assertThat(policy.getSpec().getEgress())
+        .singleElement()
+        .satisfies(rule ->
+            assertThat(rule.getPorts())
+                .allSatisfy(port -> assertThat(port.getPort().getIntVal()).isEqualTo(53)));
 
     Run running = client.resources(Run.class).inNamespace(NS).withName("run-spec-1").get();
     assertThat(running.getStatus().getPhase()).isEqualTo("running");
     assertThat(running.getStatus().getRoute()).isEqualTo("computer");
     assertThat(running.getStatus().getPod()).isEqualTo("run-spec-1");
-    assertThat(running.getStatus().getEvents()).extracting(RunEvent::getType).containsExactly("started");
+    assertThat(running.getStatus().getEvents())
+        .extracting(RunEvent::getType)
+        .containsExactly("started");
   }
 
   @Test
@@ -170,27 +214,56 @@ class ComputerRunMockServerTest {
     ConversationThread thread = createThread(NS, "thread-done", null);
     client.resource(run(thread, 1, "Run `echo hello > a.txt`")).create();
     Pod pod = awaitPod(NS, "run-done-1");
-    assertThat(pod.getSpec().getContainers().get(0).getImage()).isEqualTo(OperatorSettings.DEFAULT_RUNNER_IMAGE);
-    assertThat(client.network().v1().networkPolicies().inNamespace(NS).withName("run-done-1-egress").get()).isNull();
+    assertThat(pod.getSpec().getContainers().get(0).getImage())
+        .isEqualTo(OperatorSettings.DEFAULT_RUNNER_IMAGE);
+    assertThat(
+            client
+                .network()
+                .v1()
+                .networkPolicies()
+                .inNamespace(NS)
+                .withName("run-done-1-egress")
+                .get())
+        .isNull();
     setPhase(NS, "run-done-1", p -> p.getStatus().setPhase("Running"));
 
     ScriptedPodLogs.PodLog log = logs.log(NS, "run-done-1");
     log.line("Picked up JAVA_TOOL_OPTIONS: not a protocol line");
     log.emit(RunnerEventType.STARTED, RunnerEventData.started("run_x", "scripted", "/workspace"));
-    log.emit(RunnerEventType.PLANNING, RunnerEventData.planning("I will run `echo hello > a.txt`."));
+    log.emit(
+        RunnerEventType.PLANNING, RunnerEventData.planning("I will run `echo hello > a.txt`."));
     // Streaming: the planning item is in the Run while the agent still works.
-    await().atMost(WAIT).untilAsserted(() -> assertThat(types(get(NS, "run-done-1")))
-        .containsExactly("started", "started", "planning"));
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(types(get(NS, "run-done-1")))
+                .containsExactly("started", "started", "planning"));
     assertThat(get(NS, "run-done-1").getStatus().getPhase()).isEqualTo("running");
 
     log.emit(RunnerEventType.USAGE, RunnerEventData.usage(120, 30, 0));
-    log.emit(RunnerEventType.TOOL_CALL, RunnerEventData.toolCall("tool_1", "completed",
-        RunnerEventData.tool("command_execution", "run_command", "echo hello > a.txt", null, "x".repeat(10_000), 0), 12));
+    log.emit(
+        RunnerEventType.TOOL_CALL,
+        RunnerEventData.toolCall(
+            "tool_1",
+            "completed",
+            RunnerEventData.tool(
+                "command_execution",
+                "run_command",
+                "echo hello > a.txt",
+                null,
+                "x".repeat(10_000),
+                0),
+            12));
     log.emit(RunnerEventType.MESSAGE, RunnerEventData.message("Done: a.txt holds hello."));
     log.emit(RunnerEventType.FILE_CHANGE, RunnerEventData.fileChange("a.txt", "create", 1, 0));
-    log.emit(RunnerEventType.RESULT, RunnerEventData.result("Done: a.txt holds hello.",
-        List.of("ran `echo hello > a.txt` (exit 0)"), RunnerEventData.usage(120, 30, 0),
-        List.of(RunnerEventData.diffCreate("a.txt", "hello\n")), 40));
+    log.emit(
+        RunnerEventType.RESULT,
+        RunnerEventData.result(
+            "Done: a.txt holds hello.",
+            List.of("ran `echo hello > a.txt` (exit 0)"),
+            RunnerEventData.usage(120, 30, 0),
+            List.of(RunnerEventData.diffCreate("a.txt", "hello\n")),
+            40));
 
     Run done = awaitEnded(NS, "run-done-1");
     assertThat(done.getStatus().getPhase()).isEqualTo("completed");
@@ -198,27 +271,50 @@ class ComputerRunMockServerTest {
     assertThat(done.getStatus().getActions()).containsExactly("ran `echo hello > a.txt` (exit 0)");
     assertThat(done.getStatus().getUsage().getInputTokens()).isEqualTo(120L);
     assertThat(done.getStatus().getUsage().getOutputTokens()).isEqualTo(30L);
-    assertThat(done.getStatus().getDiffs()).singleElement().satisfies(diff -> {
-      assertThat(diff.getPath()).isEqualTo("a.txt");
-      assertThat(diff.getType()).isEqualTo("create");
-      assertThat(diff.getContent()).isEqualTo("hello\n");
-    });
-    assertThat(types(done)).containsExactly("started", "started", "planning", "usage", "tool_call", "message",
-        "file_change", "result");
-    assertThat(done.getStatus().getEvents()).extracting(RunEvent::getSeq).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
+    assertThat(done.getStatus().getDiffs())
+        .singleElement()
+        .satisfies(diff -> {
+          assertThat(diff.getPath()).isEqualTo("a.txt");
+          assertThat(diff.getType()).isEqualTo("create");
+          assertThat(diff.getContent()).isEqualTo("hello\n");
+        });
+    assertThat(types(done))
+        .containsExactly(
+            "started",
+            "started",
+            "planning",
+            "usage",
+            "tool_call",
+            "message",
+            "file_change",
+            "result");
+    assertThat(done.getStatus().getEvents())
+        .extracting(RunEvent::getSeq)
+        .containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
     assertThat(done.getStatus().getRunnerSeq()).isEqualTo(7L);
     JsonNode toolCall = done.getStatus().getEvents().get(4).getData();
     assertThat(toolCall.path("tool").path("command").asText()).isEqualTo("echo hello > a.txt");
     assertThat(toolCall.path("tool").path("exit_code").asInt()).isZero();
-    assertThat(toolCall.path("tool").path("output").asText()).hasSizeLessThan(4200).contains("more characters not kept");
+    assertThat(toolCall.path("tool").path("output").asText())
+        .hasSizeLessThan(4200)
+        .contains("more characters not kept");
 
-    await().atMost(WAIT).until(() -> client.pods().inNamespace(NS).withName("run-done-1").get() == null);
-    await().atMost(WAIT).untilAsserted(() -> {
-      ConversationThread rolled = client.resources(ConversationThread.class).inNamespace(NS).withName("thread-done").get();
-      assertThat(rolled.getStatus().getStatus()).isEqualTo("completed");
-      assertThat(rolled.getStatus().getInputTokens()).isEqualTo(120L);
-      assertThat(rolled.getStatus().getMessageCount()).isEqualTo(2L);
-    });
+    await()
+        .atMost(WAIT)
+        .until(() -> client.pods().inNamespace(NS).withName("run-done-1").get() == null);
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() -> {
+          ConversationThread rolled =
+              client
+                  .resources(ConversationThread.class)
+                  .inNamespace(NS)
+                  .withName("thread-done")
+                  .get();
+          assertThat(rolled.getStatus().getStatus()).isEqualTo("completed");
+          assertThat(rolled.getStatus().getInputTokens()).isEqualTo(120L);
+          assertThat(rolled.getStatus().getMessageCount()).isEqualTo(2L);
+        });
     // The input stays with the Run, for a look after the fact.
     assertThat(client.secrets().inNamespace(NS).withName("run-done-1-input").get()).isNotNull();
   }
@@ -232,19 +328,25 @@ class ComputerRunMockServerTest {
     ScriptedPodLogs.PodLog log = logs.log(NS, "run-slow-1");
     log.emit(RunnerEventType.STARTED, RunnerEventData.started("run_x", "scripted", "/workspace"));
     // activeDeadlineSeconds: the kubelet stops the runner, which says "cancelled" on its way out.
-    log.emit(RunnerEventType.FAILED, RunnerEventData.failed(RunnerFailureCode.EXECUTION_FAILED, "cancelled"));
+    log.emit(
+        RunnerEventType.FAILED,
+        RunnerEventData.failed(RunnerFailureCode.EXECUTION_FAILED, "cancelled"));
     log.end();
-    setPhase(NS, "run-slow-1", p -> {
-      p.getStatus().setPhase("Failed");
-      p.getStatus().setReason("DeadlineExceeded");
-      p.getStatus().setMessage("Pod was active on the node longer than the specified deadline");
-    });
+    setPhase(
+        NS,
+        "run-slow-1",
+        p -> {
+          p.getStatus().setPhase("Failed");
+          p.getStatus().setReason("DeadlineExceeded");
+          p.getStatus().setMessage("Pod was active on the node longer than the specified deadline");
+        });
 
     Run done = awaitEnded(NS, "run-slow-1");
     assertThat(done.getStatus().getPhase()).isEqualTo("failed");
     assertThat(done.getStatus().getError().getCode()).isEqualTo("execution_timeout");
     assertThat(types(done)).containsExactly("started", "started", "failed");
-    assertThat(done.getStatus().getEvents().get(2).getData().path("code").asText()).isEqualTo("execution_timeout");
+    assertThat(done.getStatus().getEvents().get(2).getData().path("code").asText())
+        .isEqualTo("execution_timeout");
   }
 
   @Test
@@ -254,19 +356,35 @@ class ComputerRunMockServerTest {
     awaitPod(NS, "run-crash-1");
     setPhase(NS, "run-crash-1", p -> p.getStatus().setPhase("Running"));
     logs.log(NS, "run-crash-1").line("runner run: run.json: message: is required").end();
-    setPhase(NS, "run-crash-1", p -> {
-      p.getStatus().setPhase("Failed");
-      p.getStatus().setContainerStatuses(List.of(new ContainerStatusBuilder().withName("runner")
-          .withNewState().withNewTerminated().withExitCode(2).withReason("Error")
-          .withMessage("runner run: run.json: message: is required").endTerminated().endState().build()));
-    });
+    setPhase(
+        NS,
+        "run-crash-1",
+        p -> {
+          p.getStatus().setPhase("Failed");
+          p.getStatus()
+              .setContainerStatuses(
+                  List.of(
+                      new ContainerStatusBuilder()
+                          .withName("runner")
+                          .withNewState()
+                          .withNewTerminated()
+                          .withExitCode(2)
+                          .withReason("Error")
+                          .withMessage("runner run: run.json: message: is required")
+                          .endTerminated()
+                          .endState()
+                          .build()));
+        });
 
     Run done = awaitEnded(NS, "run-crash-1");
     assertThat(done.getStatus().getPhase()).isEqualTo("failed");
     assertThat(done.getStatus().getError().getCode()).isEqualTo("execution_failed");
-    assertThat(done.getStatus().getError().getMessage()).contains("exit code 2", "message: is required");
+    assertThat(done.getStatus().getError().getMessage())
+        .contains("exit code 2", "message: is required");
     assertThat(types(done)).containsExactly("started", "failed");
-    await().atMost(WAIT).until(() -> client.pods().inNamespace(NS).withName("run-crash-1").get() == null);
+    await()
+        .atMost(WAIT)
+        .until(() -> client.pods().inNamespace(NS).withName("run-crash-1").get() == null);
   }
 
   @Test
@@ -280,25 +398,43 @@ class ComputerRunMockServerTest {
     log.emit(RunnerEventType.PLANNING, RunnerEventData.planning("I will run `sleep 30`."));
     await().atMost(WAIT).until(() -> types(get(NS, "run-stop-1")).size() == 3);
 
-    // A merge patch carries no resourceVersion: it does not race the status writes of the running run.
-    client.resources(Run.class).inNamespace(NS).withName("run-stop-1")
+    // A merge patch carries no resourceVersion: it does not race the status writes of the running
+    // run.
+    client
+        .resources(Run.class)
+        .inNamespace(NS)
+        .withName("run-stop-1")
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"cancelRequested\":true}}");
 
     Run done = awaitEnded(NS, "run-stop-1");
     assertThat(done.getStatus().getPhase()).isEqualTo("cancelled");
     assertThat(done.getStatus().getError().getCode()).isEqualTo("cancelled");
     assertThat(types(done)).containsExactly("started", "started", "planning", "failed");
-    assertThat(done.getStatus().getEvents().get(3).getData().path("code").asText()).isEqualTo("cancelled");
-    await().atMost(WAIT).until(() -> client.pods().inNamespace(NS).withName("run-stop-1").get() == null);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(client.resources(ConversationThread.class).inNamespace(NS)
-        .withName("thread-stop").get().getStatus().getStatus()).isEqualTo("cancelled"));
+    assertThat(done.getStatus().getEvents().get(3).getData().path("code").asText())
+        .isEqualTo("cancelled");
+    await()
+        .atMost(WAIT)
+        .until(() -> client.pods().inNamespace(NS).withName("run-stop-1").get() == null);
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(
+                    client
+                        .resources(ConversationThread.class)
+                        .inNamespace(NS)
+                        .withName("thread-stop")
+                        .get()
+                        .getStatus()
+                        .getStatus())
+                .isEqualTo("cancelled"));
   }
 
   @Test
   void restartedAndDoubledOperatorsKeepOnePodAndRecordEachEventOnce() {
     String ns = "bob";
     ScriptedPodLogs ownLogs = new ScriptedPodLogs();
-    ThreadlineOperator first = ThreadlineOperator.start(client, settings(ns), Clock.systemUTC(), ownLogs);
+    ThreadlineOperator first =
+        ThreadlineOperator.start(client, settings(ns), Clock.systemUTC(), ownLogs);
     ConversationThread thread = createThread(ns, "thread-again", null);
     client.resource(run(thread, 1, "Run `ls`")).create();
     String uid = awaitPod(ns, "run-again-1").getMetadata().getUid();
@@ -310,22 +446,38 @@ class ComputerRunMockServerTest {
     first.close();
 
     // Two operators at once on the same store, both reading the log again from its start.
-    ThreadlineOperator second = ThreadlineOperator.start(client, settings(ns), Clock.systemUTC(), ownLogs);
-    ThreadlineOperator third = ThreadlineOperator.start(client, settings(ns), Clock.systemUTC(), ownLogs);
+    ThreadlineOperator second =
+        ThreadlineOperator.start(client, settings(ns), Clock.systemUTC(), ownLogs);
+    ThreadlineOperator third =
+        ThreadlineOperator.start(client, settings(ns), Clock.systemUTC(), ownLogs);
     try {
       await().atMost(WAIT).until(() -> log.follows() >= 3);
-      log.emit(RunnerEventType.TOOL_CALL, RunnerEventData.toolCall("tool_1", "completed",
-          RunnerEventData.tool("command_execution", "run_command", "ls", null, "a.txt\n", 0), 5));
+      log.emit(
+          RunnerEventType.TOOL_CALL,
+          RunnerEventData.toolCall(
+              "tool_1",
+              "completed",
+              RunnerEventData.tool("command_execution", "run_command", "ls", null, "a.txt\n", 0),
+              5));
       log.emit(RunnerEventType.MESSAGE, RunnerEventData.message("One file."));
-      log.emit(RunnerEventType.RESULT, RunnerEventData.result("One file.", List.of("ran `ls` (exit 0)"),
-          RunnerEventData.usage(10, 5, 0), List.of(), 9));
+      log.emit(
+          RunnerEventType.RESULT,
+          RunnerEventData.result(
+              "One file.",
+              List.of("ran `ls` (exit 0)"),
+              RunnerEventData.usage(10, 5, 0),
+              List.of(),
+              9));
 
       Run done = awaitEnded(ns, "run-again-1");
       assertThat(done.getStatus().getPhase()).isEqualTo("completed");
-      assertThat(types(done)).containsExactly("started", "started", "planning", "tool_call", "message", "result");
-      assertThat(done.getStatus().getEvents()).extracting(RunEvent::getSeq).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
-      assertThat(client.pods().inNamespace(ns).list().getItems()).allSatisfy(pod ->
-          assertThat(pod.getMetadata().getUid()).isEqualTo(uid));
+      assertThat(types(done))
+          .containsExactly("started", "started", "planning", "tool_call", "message", "result");
+      assertThat(done.getStatus().getEvents())
+          .extracting(RunEvent::getSeq)
+          .containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+      assertThat(client.pods().inNamespace(ns).list().getItems())
+          .allSatisfy(pod -> assertThat(pod.getMetadata().getUid()).isEqualTo(uid));
     } finally {
       second.close();
       third.close();
@@ -354,7 +506,8 @@ class ComputerRunMockServerTest {
     spec.setDocumentation(List.of(document));
     environment.setSpec(spec);
     client.resource(environment).create();
-    // Play a finished build, once the environment reconciler has recorded the environment as pending.
+    // Play a finished build, once the environment reconciler has recorded the environment as
+    // pending.
     var environments = client.resources(Environment.class).inNamespace(NS).withName(name);
     await().atMost(WAIT).until(() -> environments.get().getStatus() != null);
     environments.editStatus(current -> {
@@ -362,7 +515,9 @@ class ComputerRunMockServerTest {
       current.getStatus().setImageTag(imageTag);
       return current;
     });
-    await().atMost(WAIT).until(() -> environments.get().getStatus().getBuildStatus() == BuildStatus.READY);
+    await()
+        .atMost(WAIT)
+        .until(() -> environments.get().getStatus().getBuildStatus() == BuildStatus.READY);
   }
 
   private static ValueSource secretValue(String secret, String key) {
@@ -388,17 +543,23 @@ class ComputerRunMockServerTest {
   }
 
   private static Pod awaitPod(String ns, String name) {
-    return await().atMost(WAIT).until(() -> client.pods().inNamespace(ns).withName(name).get(), pod -> pod != null);
+    return await()
+        .atMost(WAIT)
+        .until(() -> client.pods().inNamespace(ns).withName(name).get(), pod -> pod != null);
   }
 
   private static void setPhase(String ns, String name, Consumer<Pod> change) {
-    client.pods().inNamespace(ns).withName(name).editStatus(pod -> {
-      if (pod.getStatus() == null) {
-        pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatus());
-      }
-      change.accept(pod);
-      return pod;
-    });
+    client
+        .pods()
+        .inNamespace(ns)
+        .withName(name)
+        .editStatus(pod -> {
+          if (pod.getStatus() == null) {
+            pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatus());
+          }
+          change.accept(pod);
+          return pod;
+        });
   }
 
   private static Run get(String ns, String name) {
@@ -406,12 +567,17 @@ class ComputerRunMockServerTest {
   }
 
   private static List<String> types(Run run) {
-    return run.getStatus() == null || run.getStatus().getEvents() == null ? List.of()
+    return run.getStatus() == null || run.getStatus().getEvents() == null
+        ? List.of()
         : run.getStatus().getEvents().stream().map(RunEvent::getType).toList();
   }
 
   private static Run awaitEnded(String ns, String name) {
-    return await().atMost(WAIT).until(() -> get(ns, name),
-        run -> run != null && run.getStatus() != null && run.getStatus().getCompletedAt() != null);
+    return await()
+        .atMost(WAIT)
+        .until(
+            () -> get(ns, name),
+            run ->
+                run != null && run.getStatus() != null && run.getStatus().getCompletedAt() != null);
   }
 }

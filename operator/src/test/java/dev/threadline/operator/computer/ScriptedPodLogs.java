@@ -69,16 +69,20 @@ final class ScriptedPodLogs implements PodLogFollower {
         queue.add(Optional.empty());
       }
       readers.add(queue);
-      Thread reader = Thread.ofVirtual().start(() -> {
-        try {
-          for (Optional<String> next = queue.take(); next.isPresent(); next = queue.take()) {
-            listener.line(next.get());
-          }
-          listener.ended(null);
-        } catch (InterruptedException closed) {
-          Thread.currentThread().interrupt();
-        }
-      });
+      Thread reader =
+          Thread.ofVirtual()
+              .start(() -> {
+                try {
+                  for (Optional<String> next = queue.take();
+                      next.isPresent();
+                      next = queue.take()) {
+                    listener.line(next.get());
+                  }
+                  listener.ended(null);
+                } catch (InterruptedException closed) {
+                  Thread.currentThread().interrupt();
+                }
+              });
       return () -> {
         synchronized (this) {
           readers.remove(queue);

@@ -63,7 +63,11 @@ class UncountedSpendTest {
   }
 
   private static void report(Run run, long inputTokens, long outputTokens) {
-    RunEventLog.append(run.getStatus(), "usage", Instant.now(),
-        Serialization.jsonMapper().convertValue(RunnerEventData.usage(inputTokens, outputTokens, 0), Map.class));
+    RunEventLog.append(
+        run.getStatus(),
+        "usage",
+        Instant.now(),
+        Serialization.jsonMapper()
+            .convertValue(RunnerEventData.usage(inputTokens, outputTokens, 0), Map.class));
   }
 }

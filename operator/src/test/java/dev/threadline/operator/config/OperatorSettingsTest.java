@@ -20,32 +20,48 @@ class OperatorSettingsTest {
     assertThat(settings.healthPort()).isEqualTo(-1);
     assertThat(settings.webhooks().allowPrivateTargets()).isFalse();
     assertThat(settings.webhooks().retries()).isEqualTo(RetrySchedule.DEFAULT);
-    assertThat(settings.webhooks().retries().delays()).containsExactly(Duration.ofSeconds(10), Duration.ofSeconds(40),
-        Duration.ofSeconds(160), Duration.ofSeconds(640));
+    assertThat(settings.webhooks().retries().delays())
+        .containsExactly(
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(40),
+            Duration.ofSeconds(160),
+            Duration.ofSeconds(640));
     assertThat(settings.webhooks().retention()).isEqualTo(Duration.ofDays(7));
   }
 
   @Test
   void readsWebhookDeliverySettings() {
-    OperatorSettings settings = OperatorSettings.fromEnvironment(Map.of(
-        "THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS", "true",
-        "THREADLINE_WEBHOOK_RETRY_DELAYS", "50ms, 2s,5m,1h",
-        "THREADLINE_WEBHOOK_RETENTION", "36h"));
+    OperatorSettings settings =
+        OperatorSettings.fromEnvironment(
+            Map.of(
+                "THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS", "true",
+                "THREADLINE_WEBHOOK_RETRY_DELAYS", "50ms, 2s,5m,1h",
+                "THREADLINE_WEBHOOK_RETENTION", "36h"));
     assertThat(settings.webhooks().allowPrivateTargets()).isTrue();
-    assertThat(settings.webhooks().retries().delays()).containsExactly(Duration.ofMillis(50), Duration.ofSeconds(2),
-        Duration.ofMinutes(5), Duration.ofHours(1));
+    assertThat(settings.webhooks().retries().delays())
+        .containsExactly(
+            Duration.ofMillis(50),
+            Duration.ofSeconds(2),
+            Duration.ofMinutes(5),
+            Duration.ofHours(1));
     assertThat(settings.webhooks().retention()).isEqualTo(Duration.ofHours(36));
-    assertThat(OperatorSettings.fromEnvironment(Map.of("THREADLINE_WEBHOOK_RETRY_DELAYS", "none"))
-        .webhooks().retries().delays()).isEmpty();
+    assertThat(
+            OperatorSettings.fromEnvironment(Map.of("THREADLINE_WEBHOOK_RETRY_DELAYS", "none"))
+                .webhooks()
+                .retries()
+                .delays())
+        .isEmpty();
     assertThat(settings.withHealthPort(0).webhooks()).isEqualTo(settings.webhooks());
   }
 
   @Test
   void rejectsMalformedWebhookDurationsNamingTheVariable() {
-    for (var entry : List.of(Map.entry("THREADLINE_WEBHOOK_RETRY_DELAYS", "10s,soon"),
-        Map.entry("THREADLINE_WEBHOOK_RETRY_DELAYS", "10"),
-        Map.entry("THREADLINE_WEBHOOK_RETRY_DELAYS", "0s"),
-        Map.entry("THREADLINE_WEBHOOK_RETENTION", "7 days"))) {
+    for (var entry :
+        List.of(
+            Map.entry("THREADLINE_WEBHOOK_RETRY_DELAYS", "10s,soon"),
+            Map.entry("THREADLINE_WEBHOOK_RETRY_DELAYS", "10"),
+            Map.entry("THREADLINE_WEBHOOK_RETRY_DELAYS", "0s"),
+            Map.entry("THREADLINE_WEBHOOK_RETENTION", "7 days"))) {
       assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.ofEntries(entry)))
           .as(entry.toString())
           .isInstanceOf(IllegalArgumentException.class)
@@ -55,13 +71,15 @@ class OperatorSettingsTest {
 
   @Test
   void readsEnvironmentVariables() {
-    OperatorSettings settings = OperatorSettings.fromEnvironment(Map.of(
-        "THREADLINE_WATCH_NAMESPACES", "alice, bob,,",
-        "THREADLINE_REGISTRY", "registry.example.com/tl",
-        "THREADLINE_BUILD_TIMEOUT_SECONDS", "600",
-        "THREADLINE_LEADER_ELECTION", "true",
-        "POD_NAMESPACE", "tl-system",
-        "THREADLINE_OPERATOR_HEALTH_PORT", "8081"));
+    OperatorSettings settings =
+        OperatorSettings.fromEnvironment(
+            Map.of(
+                "THREADLINE_WATCH_NAMESPACES", "alice, bob,,",
+                "THREADLINE_REGISTRY", "registry.example.com/tl",
+                "THREADLINE_BUILD_TIMEOUT_SECONDS", "600",
+                "THREADLINE_LEADER_ELECTION", "true",
+                "POD_NAMESPACE", "tl-system",
+                "THREADLINE_OPERATOR_HEALTH_PORT", "8081"));
     assertThat(settings.watchNamespaces()).containsExactlyInAnyOrder("alice", "bob");
     assertThat(settings.registry()).isEqualTo("registry.example.com/tl");
     assertThat(settings.buildTimeout()).isEqualTo(Duration.ofSeconds(600));
@@ -72,7 +90,8 @@ class OperatorSettingsTest {
 
   @Test
   void rejectsMalformedNumbersNamingTheVariable() {
-    assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("THREADLINE_BUILD_TIMEOUT_SECONDS", "soon")))
+    assertThatThrownBy(() ->
+            OperatorSettings.fromEnvironment(Map.of("THREADLINE_BUILD_TIMEOUT_SECONDS", "soon")))
         .hasMessageContaining("THREADLINE_BUILD_TIMEOUT_SECONDS");
   }
 }

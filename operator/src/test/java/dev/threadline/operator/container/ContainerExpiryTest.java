@@ -18,14 +18,16 @@ class ContainerExpiryTest {
     Container container = container(false, 300_000L, null);
 
     assertThat(ContainerExpiry.expiresAt(container)).contains(CREATED.plusSeconds(300));
-    assertThat(ContainerExpiry.remaining(container, CREATED.plusSeconds(299))).contains(Duration.ofSeconds(1));
+    assertThat(ContainerExpiry.remaining(container, CREATED.plusSeconds(299)))
+        .contains(Duration.ofSeconds(1));
   }
 
   @Test
   void useMovesTheExpiry() {
     Container container = container(false, 60_000L, "2026-05-01T10:30:00.250Z");
 
-    assertThat(ContainerExpiry.expiresAt(container)).contains(Instant.parse("2026-05-01T10:31:00.250Z"));
+    assertThat(ContainerExpiry.expiresAt(container))
+        .contains(Instant.parse("2026-05-01T10:31:00.250Z"));
   }
 
   @Test
@@ -37,12 +39,19 @@ class ContainerExpiryTest {
 
   @Test
   void persistentContainersNeverExpire() {
-    assertThat(ContainerExpiry.remaining(container(true, 1_000L, null), CREATED.plus(Duration.ofDays(30)))).isEmpty();
+    assertThat(
+            ContainerExpiry.remaining(
+                container(true, 1_000L, null), CREATED.plus(Duration.ofDays(30))))
+        .isEmpty();
   }
 
   private static Container container(boolean persistent, long timeoutMs, String lastActivityAt) {
     Container container = new Container();
-    container.setMetadata(new ObjectMetaBuilder().withName("ctr-x").withCreationTimestamp(CREATED.toString()).build());
+    container.setMetadata(
+        new ObjectMetaBuilder()
+            .withName("ctr-x")
+            .withCreationTimestamp(CREATED.toString())
+            .build());
     ContainerSpec spec = new ContainerSpec();
     spec.setPersistent(persistent);
     spec.setTimeoutMs(timeoutMs);

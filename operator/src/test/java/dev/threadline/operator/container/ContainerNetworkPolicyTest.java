@@ -9,25 +9,41 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ContainerNetworkPolicyTest {
-  private static final ContainerSettings SETTINGS = ContainerSettings.fromEnvironment(Map.of(
-      "THREADLINE_API_SERVER_NAMESPACE", "tl-system", "THREADLINE_API_SERVER_POD_LABELS", "app=api"));
+  private static final ContainerSettings SETTINGS =
+      ContainerSettings.fromEnvironment(
+          Map.of(
+              "THREADLINE_API_SERVER_NAMESPACE",
+              "tl-system",
+              "THREADLINE_API_SERVER_POD_LABELS",
+              "app=api"));
 
   @Test
   void withoutInternetAccessOnlyDnsGoesOut() {
     NetworkPolicy policy = ContainerNetworkPolicy.of(container(), 8123, false, SETTINGS);
 
     assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress", "Egress");
-    assertThat(policy.getSpec().getEgress()).singleElement().satisfies(rule -> {
-      assertThat(rule.getTo()).isEmpty();
-      assertThat(rule.getPorts()).allSatisfy(port -> assertThat(port.getPort().getIntVal()).isEqualTo(53));
-    });
-    assertThat(policy.getSpec().getIngress()).singleElement().satisfies(ingress -> {
-      assertThat(ingress.getPorts()).singleElement().satisfies(port -> assertThat(port.getPort().getIntVal()).isEqualTo(8123));
-      assertThat(ingress.getFrom()).singleElement().satisfies(from -> {
-        assertThat(from.getNamespaceSelector().getMatchLabels()).containsExactly(Map.entry("kubernetes.io/metadata.name", "tl-system"));
-        assertThat(from.getPodSelector().getMatchLabels()).containsExactly(Map.entry("app", "api"));
-      });
-    });
+    assertThat(policy.getSpec().getEgress())
+        .singleElement()
+        .satisfies(rule -> {
+          assertThat(rule.getTo()).isEmpty();
+          assertThat(rule.getPorts())
+              .allSatisfy(port -> assertThat(port.getPort().getIntVal()).isEqualTo(53));
+        });
+    assertThat(policy.getSpec().getIngress())
+        .singleElement()
+        .satisfies(ingress -> {
+          assertThat(ingress.getPorts())
+              .singleElement()
+              .satisfies(port -> assertThat(port.getPort().getIntVal()).isEqualTo(8123));
+          assertThat(ingress.getFrom())
+              .singleElement()
+              .satisfies(from -> {
+                assertThat(from.getNamespaceSelector().getMatchLabels())
+                    .containsExactly(Map.entry("kubernetes.io/metadata.name", "tl-system"));
+                assertThat(from.getPodSelector().getMatchLabels())
+                    .containsExactly(Map.entry("app", "api"));
+              });
+        });
   }
 
   @Test
@@ -37,12 +53,14 @@ class ContainerNetworkPolicyTest {
     assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
     assertThat(policy.getSpec().getEgress()).isEmpty();
     assertThat(policy.getMetadata().getName()).isEqualTo("ctr-a");
-    assertThat(policy.getSpec().getPodSelector().getMatchLabels()).containsEntry("threadline.dev/container", "ctr-a");
+    assertThat(policy.getSpec().getPodSelector().getMatchLabels())
+        .containsEntry("threadline.dev/container", "ctr-a");
   }
 
   private static Container container() {
     Container container = new Container();
-    container.setMetadata(new ObjectMetaBuilder().withName("ctr-a").withNamespace("alice").withUid("u-1").build());
+    container.setMetadata(
+        new ObjectMetaBuilder().withName("ctr-a").withNamespace("alice").withUid("u-1").build());
     return container;
   }
 }

@@ -37,28 +37,50 @@ class ContainerPortsTest {
 
   @Test
   void portRangesAreReadFromTheEnvironment() {
-    ContainerSettings settings = ContainerSettings.fromEnvironment(Map.of("THREADLINE_CONTAINER_PORTS", "8100-8180",
-        "THREADLINE_CONTAINER_SHARED_NETWORK", "true", "THREADLINE_CONTAINER_BIND_ADDRESS", "127.0.0.1"));
+    ContainerSettings settings =
+        ContainerSettings.fromEnvironment(
+            Map.of(
+                "THREADLINE_CONTAINER_PORTS",
+                "8100-8180",
+                "THREADLINE_CONTAINER_SHARED_NETWORK",
+                "true",
+                "THREADLINE_CONTAINER_BIND_ADDRESS",
+                "127.0.0.1"));
 
     assertThat(settings).isEqualTo(new ContainerSettings(8100, 8180, true, "127.0.0.1"));
-    assertThat(ContainerSettings.defaults()).isEqualTo(new ContainerSettings(8080, 8180, false, "0.0.0.0"));
+    assertThat(ContainerSettings.defaults())
+        .isEqualTo(new ContainerSettings(8080, 8180, false, "0.0.0.0"));
   }
 
   @Test
   void theFileApisCallersAreTheApiServerPodsOfTheReleaseNamespace() {
-    ContainerSettings defaults = ContainerSettings.fromEnvironment(Map.of("THREADLINE_LEASE_NAMESPACE", "tl-system"));
+    ContainerSettings defaults =
+        ContainerSettings.fromEnvironment(Map.of("THREADLINE_LEASE_NAMESPACE", "tl-system"));
     assertThat(defaults.apiServerNamespace()).isEqualTo("tl-system");
-    assertThat(defaults.apiServerPodLabels()).containsExactly(Map.entry("app.kubernetes.io/component", "api-server"));
+    assertThat(defaults.apiServerPodLabels())
+        .containsExactly(Map.entry("app.kubernetes.io/component", "api-server"));
 
-    ContainerSettings given = ContainerSettings.fromEnvironment(Map.of("THREADLINE_API_SERVER_NAMESPACE", "platform",
-        "THREADLINE_LEASE_NAMESPACE", "tl-system",
-        "THREADLINE_API_SERVER_POD_LABELS", "app.kubernetes.io/component=api-server, app.kubernetes.io/instance=tl"));
+    ContainerSettings given =
+        ContainerSettings.fromEnvironment(
+            Map.of(
+                "THREADLINE_API_SERVER_NAMESPACE",
+                "platform",
+                "THREADLINE_LEASE_NAMESPACE",
+                "tl-system",
+                "THREADLINE_API_SERVER_POD_LABELS",
+                "app.kubernetes.io/component=api-server, app.kubernetes.io/instance=tl"));
     assertThat(given.apiServerNamespace()).isEqualTo("platform");
-    assertThat(given.apiServerPodLabels()).containsOnly(Map.entry("app.kubernetes.io/component", "api-server"),
-        Map.entry("app.kubernetes.io/instance", "tl"));
-    assertThat(given.sharingNetwork(8100, 8180, "127.0.0.1").apiServerPodLabels()).isEqualTo(given.apiServerPodLabels());
+    assertThat(given.apiServerPodLabels())
+        .containsOnly(
+            Map.entry("app.kubernetes.io/component", "api-server"),
+            Map.entry("app.kubernetes.io/instance", "tl"));
+    assertThat(given.sharingNetwork(8100, 8180, "127.0.0.1").apiServerPodLabels())
+        .isEqualTo(given.apiServerPodLabels());
 
-    assertThatThrownBy(() -> ContainerSettings.fromEnvironment(Map.of("THREADLINE_API_SERVER_POD_LABELS", "api-server")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("THREADLINE_API_SERVER_POD_LABELS");
+    assertThatThrownBy(() ->
+            ContainerSettings.fromEnvironment(
+                Map.of("THREADLINE_API_SERVER_POD_LABELS", "api-server")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("THREADLINE_API_SERVER_POD_LABELS");
   }
 }

@@ -53,14 +53,28 @@ class ContainerReconcilerMockServerTest {
 
   @BeforeEach
   void startOperator() {
-    OperatorSettings settings = new OperatorSettings(java.util.Set.of(), RUNNER_IMAGE, "base", "kaniko",
-        "registry.test/threadline", "", Duration.ofMinutes(5), false, "threadline-system", -1,
-        OperatorSettings.defaults().model(), "");
-    operator = new Operator(o -> o.withKubernetesClient(client)
-        .withCloseClientOnStop(false)
-        .withUseSSAToPatchPrimaryResource(false)
-        .withSSABasedCreateUpdateMatchForDependentResources(false));
-    operator.register(new ContainerReconciler(client, settings, new Conditions(clock), clock),
+    OperatorSettings settings =
+        new OperatorSettings(
+            java.util.Set.of(),
+            RUNNER_IMAGE,
+            "base",
+            "kaniko",
+            "registry.test/threadline",
+            "",
+            Duration.ofMinutes(5),
+            false,
+            "threadline-system",
+            -1,
+            OperatorSettings.defaults().model(),
+            "");
+    operator =
+        new Operator(o ->
+            o.withKubernetesClient(client)
+                .withCloseClientOnStop(false)
+                .withUseSSAToPatchPrimaryResource(false)
+                .withSSABasedCreateUpdateMatchForDependentResources(false));
+    operator.register(
+        new ContainerReconciler(client, settings, new Conditions(clock), clock),
         ControllerConfigurationOverrider::watchingAllNamespaces);
     operator.start();
   }
@@ -74,11 +88,17 @@ class ContainerReconcilerMockServerTest {
   void ephemeralContainerGetsALockedDownPodServingItsFileApi() {
     client.resource(container("eph", "ctr-files", false, 600_000L)).create();
 
-    Pod pod = await().atMost(WAIT).until(() -> client.pods().inNamespace("eph").withName("ctr-files").get(), p -> p != null);
+    Pod pod =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> client.pods().inNamespace("eph").withName("ctr-files").get(), p -> p != null);
     PodSpec spec = pod.getSpec();
-    assertThat(pod.getMetadata().getLabels()).containsEntry("app.kubernetes.io/component", "container")
+    assertThat(pod.getMetadata().getLabels())
+        .containsEntry("app.kubernetes.io/component", "container")
         .containsEntry("threadline.dev/container", "ctr-files");
-    assertThat(pod.getMetadata().getOwnerReferences()).singleElement()
+    assertThat(pod.getMetadata().getOwnerReferences())
+        .singleElement()
         .satisfies(owner -> assertThat(owner.getKind()).isEqualTo("Container"));
     assertThat(spec.getAutomountServiceAccountToken()).isFalse();
     assertThat(spec.getEnableServiceLinks()).isFalse();
@@ -87,40 +107,67 @@ class ContainerReconcilerMockServerTest {
     assertThat(spec.getSecurityContext().getRunAsNonRoot()).isTrue();
     assertThat(spec.getSecurityContext().getRunAsUser()).isEqualTo(10001L);
     assertThat(spec.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
-    assertThat(spec.getContainers()).singleElement().satisfies(runner -> {
-      assertThat(runner.getImage()).isEqualTo(RUNNER_IMAGE);
-      assertThat(runner.getCommand()).containsExactly("/opt/threadline/bin/runner");
-      assertThat(runner.getArgs()).containsExactly("serve", "--workspace", "/workspace", "--port", "8080",
-          "--address", "0.0.0.0", "--token-file", "/var/run/threadline/access/token");
-      assertThat(runner.getPorts()).singleElement().satisfies(port -> assertThat(port.getContainerPort()).isEqualTo(8080));
-      assertThat(runner.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/health");
-      assertThat(runner.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
-      assertThat(runner.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
-      assertThat(runner.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
-      assertThat(runner.getEnv()).noneMatch(env -> env.getName().startsWith("THREADLINE_MODEL"));
-    });
-    assertThat(spec.getVolumes()).extracting(Volume::getName).containsExactly("access", "workspace", "tmp");
+    assertThat(spec.getContainers())
+        .singleElement()
+        .satisfies(runner -> {
+          assertThat(runner.getImage()).isEqualTo(RUNNER_IMAGE);
+          assertThat(runner.getCommand()).containsExactly("/opt/threadline/bin/runner");
+          assertThat(runner.getArgs())
+              .containsExactly(
+                  "serve",
+                  "--workspace",
+                  "/workspace",
+                  "--port",
+                  "8080",
+                  "--address",
+                  "0.0.0.0",
+                  "--token-file",
+                  "/var/run/threadline/access/token");
+          assertThat(runner.getPorts())
+              .singleElement()
+              .satisfies(port -> assertThat(port.getContainerPort()).isEqualTo(8080));
+          assertThat(runner.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/health");
+          assertThat(runner.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+          assertThat(runner.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+          assertThat(runner.getSecurityContext().getCapabilities().getDrop())
+              .containsExactly("ALL");
+          assertThat(runner.getEnv())
+              .noneMatch(env -> env.getName().startsWith("THREADLINE_MODEL"));
+        });
+    assertThat(spec.getVolumes())
+        .extracting(Volume::getName)
+        .containsExactly("access", "workspace", "tmp");
     assertThat(spec.getVolumes().get(0).getSecret().getSecretName()).isEqualTo("ctr-files-access");
     assertThat(spec.getVolumes().get(1).getEmptyDir()).isNotNull();
     Secret access = client.secrets().inNamespace("eph").withName("ctr-files-access").get();
-    assertThat(access.getMetadata().getOwnerReferences()).singleElement()
+    assertThat(access.getMetadata().getOwnerReferences())
+        .singleElement()
         .satisfies(owner -> assertThat(owner.getName()).isEqualTo("ctr-files"));
     assertThat(access.getData()).containsKey("token");
     assertThat(client.persistentVolumeClaims().inNamespace("eph").list().getItems()).isEmpty();
-    NetworkPolicy policy = client.network().v1().networkPolicies().inNamespace("eph").withName("ctr-files").get();
-    assertThat(policy.getMetadata().getOwnerReferences()).singleElement()
+    NetworkPolicy policy =
+        client.network().v1().networkPolicies().inNamespace("eph").withName("ctr-files").get();
+    assertThat(policy.getMetadata().getOwnerReferences())
+        .singleElement()
         .satisfies(owner -> assertThat(owner.getName()).isEqualTo("ctr-files"));
-    assertThat(policy.getSpec().getPodSelector().getMatchLabels()).isEqualTo(pod.getMetadata().getLabels());
+    assertThat(policy.getSpec().getPodSelector().getMatchLabels())
+        .isEqualTo(pod.getMetadata().getLabels());
     assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
-    assertThat(policy.getSpec().getIngress()).singleElement().satisfies(ingress -> {
-      assertThat(ingress.getPorts()).singleElement().satisfies(port -> assertThat(port.getPort().getIntVal()).isEqualTo(8080));
-      assertThat(ingress.getFrom()).singleElement().satisfies(from -> {
-        assertThat(from.getNamespaceSelector().getMatchLabels())
-            .containsExactly(Map.entry("kubernetes.io/metadata.name", "threadline-system"));
-        assertThat(from.getPodSelector().getMatchLabels())
-            .containsExactly(Map.entry("app.kubernetes.io/component", "api-server"));
-      });
-    });
+    assertThat(policy.getSpec().getIngress())
+        .singleElement()
+        .satisfies(ingress -> {
+          assertThat(ingress.getPorts())
+              .singleElement()
+              .satisfies(port -> assertThat(port.getPort().getIntVal()).isEqualTo(8080));
+          assertThat(ingress.getFrom())
+              .singleElement()
+              .satisfies(from -> {
+                assertThat(from.getNamespaceSelector().getMatchLabels())
+                    .containsExactly(Map.entry("kubernetes.io/metadata.name", "threadline-system"));
+                assertThat(from.getPodSelector().getMatchLabels())
+                    .containsExactly(Map.entry("app.kubernetes.io/component", "api-server"));
+              });
+        });
 
     Container pending = awaitContainer("eph", "ctr-files", c -> "pending".equals(phase(c)));
     assertThat(pending.getStatus().getPort()).isEqualTo(8080);
@@ -133,51 +180,86 @@ class ContainerReconcilerMockServerTest {
     Container running = awaitContainer("eph", "ctr-files", c -> "running".equals(phase(c)));
     assertThat(running.getStatus().getPodIP()).isEqualTo("10.1.2.3");
     assertThat(running.getStatus().getPod()).isEqualTo("ctr-files");
-    assertThat(running.getStatus().getConditions()).anySatisfy(condition -> {
-      assertThat(condition.getType()).isEqualTo("Ready");
-      assertThat(condition.getStatus()).isEqualTo("True");
-    });
+    assertThat(running.getStatus().getConditions())
+        .anySatisfy(condition -> {
+          assertThat(condition.getType()).isEqualTo("Ready");
+          assertThat(condition.getStatus()).isEqualTo("True");
+        });
   }
 
   @Test
   void ephemeralContainerIsDeletedOnceUnusedForItsTimeout() {
     client.resource(container("expiry", "ctr-short", false, 2_000L)).create();
-    awaitContainer("expiry", "ctr-short", c -> c.getStatus() != null && c.getStatus().getPort() != null);
+    awaitContainer(
+        "expiry", "ctr-short", c -> c.getStatus() != null && c.getStatus().getPort() != null);
 
     // The operator's clock stands still: the container outlives its two seconds of real time.
-    await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
-        .until(() -> client.resources(Container.class).inNamespace("expiry").withName("ctr-short").get() != null);
+    await()
+        .during(Duration.ofSeconds(3))
+        .atMost(Duration.ofSeconds(5))
+        .until(() ->
+            client.resources(Container.class).inNamespace("expiry").withName("ctr-short").get()
+                != null);
 
     clock.advance(Duration.ofMinutes(1));
-    await().atMost(WAIT)
-        .until(() -> client.resources(Container.class).inNamespace("expiry").withName("ctr-short").get() == null);
+    await()
+        .atMost(WAIT)
+        .until(() ->
+            client.resources(Container.class).inNamespace("expiry").withName("ctr-short").get()
+                == null);
   }
 
   @Test
   void persistentContainerKeepsItsClaimOutlivesItsTimeoutAndGetsANewPodWhenItsPodEnds() {
     client.resource(container("keep", "ctr-keep", true, 1_000L)).create();
 
-    Pod first = await().atMost(WAIT).until(() -> client.pods().inNamespace("keep").withName("ctr-keep").get(), p -> p != null);
-    assertThat(first.getSpec().getVolumes()).filteredOn(volume -> volume.getName().equals("workspace")).singleElement()
-        .satisfies(volume -> assertThat(volume.getPersistentVolumeClaim().getClaimName()).isEqualTo("ctr-keep-workspace"));
-    PersistentVolumeClaim claim = client.persistentVolumeClaims().inNamespace("keep").withName("ctr-keep-workspace").get();
+    Pod first =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> client.pods().inNamespace("keep").withName("ctr-keep").get(), p -> p != null);
+    assertThat(first.getSpec().getVolumes())
+        .filteredOn(volume -> volume.getName().equals("workspace"))
+        .singleElement()
+        .satisfies(volume ->
+            assertThat(volume.getPersistentVolumeClaim().getClaimName())
+                .isEqualTo("ctr-keep-workspace"));
+    PersistentVolumeClaim claim =
+        client.persistentVolumeClaims().inNamespace("keep").withName("ctr-keep-workspace").get();
     assertThat(claim.getSpec().getAccessModes()).containsExactly("ReadWriteOnce");
-    assertThat(claim.getMetadata().getOwnerReferences()).singleElement()
+    assertThat(claim.getMetadata().getOwnerReferences())
+        .singleElement()
         .satisfies(owner -> assertThat(owner.getKind()).isEqualTo("Container"));
 
     clock.advance(Duration.ofDays(2));
-    client.pods().inNamespace("keep").withName("ctr-keep").editStatus(pod -> {
-      pod.setStatus(new PodStatusBuilder().withPhase("Failed").withReason("Evicted").build());
-      return pod;
-    });
+    client
+        .pods()
+        .inNamespace("keep")
+        .withName("ctr-keep")
+        .editStatus(pod -> {
+          pod.setStatus(new PodStatusBuilder().withPhase("Failed").withReason("Evicted").build());
+          return pod;
+        });
 
-    await().atMost(WAIT).until(() -> {
-      Pod next = client.pods().inNamespace("keep").withName("ctr-keep").get();
-      return next != null && !next.getMetadata().getUid().equals(first.getMetadata().getUid());
-    });
-    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
-        .until(() -> client.resources(Container.class).inNamespace("keep").withName("ctr-keep").get() != null);
-    assertThat(client.persistentVolumeClaims().inNamespace("keep").withName("ctr-keep-workspace").get()).isNotNull();
+    await()
+        .atMost(WAIT)
+        .until(() -> {
+          Pod next = client.pods().inNamespace("keep").withName("ctr-keep").get();
+          return next != null && !next.getMetadata().getUid().equals(first.getMetadata().getUid());
+        });
+    await()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(4))
+        .until(() ->
+            client.resources(Container.class).inNamespace("keep").withName("ctr-keep").get()
+                != null);
+    assertThat(
+            client
+                .persistentVolumeClaims()
+                .inNamespace("keep")
+                .withName("ctr-keep-workspace")
+                .get())
+        .isNotNull();
   }
 
   @Test
@@ -191,7 +273,8 @@ class ContainerReconcilerMockServerTest {
     assertThat(client.pods().inNamespace("noenv").withName("ctr-noenv").get()).isNull();
   }
 
-  private static Container container(String namespace, String name, boolean persistent, long timeoutMs) {
+  private static Container container(
+      String namespace, String name, boolean persistent, long timeoutMs) {
     Container container = new Container();
     container.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(name).build());
     ContainerSpec spec = new ContainerSpec();
@@ -202,18 +285,32 @@ class ContainerReconcilerMockServerTest {
   }
 
   private static void markRunning(String namespace, String name, boolean ready) {
-    client.pods().inNamespace(namespace).withName(name).editStatus(pod -> {
-      pod.setStatus(new PodStatusBuilder().withPhase("Running").withPodIP("10.1.2.3")
-          .withConditions(new PodConditionBuilder().withType("Ready").withStatus(ready ? "True" : "False").build())
-          .build());
-      return pod;
-    });
+    client
+        .pods()
+        .inNamespace(namespace)
+        .withName(name)
+        .editStatus(pod -> {
+          pod.setStatus(
+              new PodStatusBuilder()
+                  .withPhase("Running")
+                  .withPodIP("10.1.2.3")
+                  .withConditions(
+                      new PodConditionBuilder()
+                          .withType("Ready")
+                          .withStatus(ready ? "True" : "False")
+                          .build())
+                  .build());
+          return pod;
+        });
   }
 
-  private static Container awaitContainer(String namespace, String name, Predicate<Container> condition) {
-    return await().atMost(WAIT).until(
-        () -> client.resources(Container.class).inNamespace(namespace).withName(name).get(),
-        c -> c != null && condition.test(c));
+  private static Container awaitContainer(
+      String namespace, String name, Predicate<Container> condition) {
+    return await()
+        .atMost(WAIT)
+        .until(
+            () -> client.resources(Container.class).inNamespace(namespace).withName(name).get(),
+            c -> c != null && condition.test(c));
   }
 
   private static String phase(Container container) {

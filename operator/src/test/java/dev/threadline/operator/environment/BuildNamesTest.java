@@ -9,16 +9,25 @@ class BuildNamesTest {
 
   @Test
   void namesAJobAfterItsEnvironmentKindHashAndRequest() {
-    assertThat(BuildNames.job("env-abc", BuildKind.IMAGE, HASH, "r1")).isEqualTo("env-abc-build-" + HASH + "-r1");
-    assertThat(BuildNames.job("env-abc", BuildKind.TEST, HASH, "r1")).isEqualTo("env-abc-test-" + HASH + "-r1");
+    assertThat(BuildNames.job("env-abc", BuildKind.IMAGE, HASH, "r1"))
+        .isEqualTo("env-abc-build-" + HASH + "-r1");
+    assertThat(BuildNames.job("env-abc", BuildKind.TEST, HASH, "r1"))
+        .isEqualTo("env-abc-test-" + HASH + "-r1");
   }
 
   @Test
   void shortensLongEnvironmentNamesToFitALabelValueWithoutATrailingDash() {
-    String name = BuildNames.job("env-" + "a".repeat(26) + "-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", BuildKind.IMAGE, HASH,
-        "k3j9a2x1");
+    String name =
+        BuildNames.job(
+            "env-" + "a".repeat(26) + "-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+            BuildKind.IMAGE,
+            HASH,
+            "k3j9a2x1");
 
-    assertThat(name).hasSizeLessThanOrEqualTo(63).endsWith("-build-" + HASH + "-k3j9a2x1").doesNotContain("--");
+    assertThat(name)
+        .hasSizeLessThanOrEqualTo(63)
+        .endsWith("-build-" + HASH + "-k3j9a2x1")
+        .doesNotContain("--");
   }
 
   @Test

@@ -13,17 +13,22 @@ class BuildOutcomeTest {
   void readsTheJobControllersConditions() {
     assertThat(BuildJobState.of(new JobBuilder().build())).isEqualTo(BuildJobState.RUNNING);
     assertThat(BuildJobState.of(job("Complete", null))).isEqualTo(BuildJobState.SUCCEEDED);
-    assertThat(BuildJobState.of(job("Failed", "BackoffLimitExceeded"))).isEqualTo(BuildJobState.FAILED);
-    assertThat(BuildJobState.of(job("Failed", "DeadlineExceeded"))).isEqualTo(BuildJobState.TIMED_OUT);
+    assertThat(BuildJobState.of(job("Failed", "BackoffLimitExceeded")))
+        .isEqualTo(BuildJobState.FAILED);
+    assertThat(BuildJobState.of(job("Failed", "DeadlineExceeded")))
+        .isEqualTo(BuildJobState.TIMED_OUT);
     assertThat(BuildJobState.of(new JobBuilder().withNewStatus().withFailed(1).endStatus().build()))
         .isEqualTo(BuildJobState.FAILED);
   }
 
   @Test
   void classifiesKnownCausesAndOtherwiseQuotesTheLogsLastLines() {
-    assertThat(EnvironmentReconciler.failureMessage("error parsing dockerfile: bad", BuildJobState.FAILED))
+    assertThat(
+            EnvironmentReconciler.failureMessage(
+                "error parsing dockerfile: bad", BuildJobState.FAILED))
         .isEqualTo("Dockerfile syntax error");
-    assertThat(EnvironmentReconciler.failureMessage("anything", BuildJobState.TIMED_OUT)).isEqualTo("Build timeout");
+    assertThat(EnvironmentReconciler.failureMessage("anything", BuildJobState.TIMED_OUT))
+        .isEqualTo("Build timeout");
     assertThat(EnvironmentReconciler.failureMessage("1\n2\n\n3\n4\n5\n6\n", BuildJobState.FAILED))
         .isEqualTo("2\n3\n4\n5\n6");
     assertThat(EnvironmentReconciler.failureMessage("", BuildJobState.FAILED))
@@ -41,8 +46,15 @@ class BuildOutcomeTest {
   }
 
   private static Job job(String condition, String reason) {
-    return new JobBuilder().withNewStatus()
-        .withConditions(new JobConditionBuilder().withType(condition).withStatus("True").withReason(reason).build())
-        .endStatus().build();
+    return new JobBuilder()
+        .withNewStatus()
+        .withConditions(
+            new JobConditionBuilder()
+                .withType(condition)
+                .withStatus("True")
+                .withReason(reason)
+                .build())
+        .endStatus()
+        .build();
   }
 }

@@ -37,14 +37,19 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The Environment reconciler against fabric8's CRUD mock: builds as Kaniko Jobs, their outcomes as status. */
+/**
+ * The Environment reconciler against fabric8's CRUD mock: builds as Kaniko Jobs, their outcomes as
+ * status.
+ */
 class EnvironmentReconcilerMockServerTest {
   private static final String NS = "default";
   private static final Duration WAIT = Duration.ofSeconds(15);
-  private static final OperatorSettings SETTINGS = OperatorSettings.fromEnvironment(Map.of(
-      "THREADLINE_REGISTRY", "registry.example.com/tl",
-      "THREADLINE_REGISTRY_PUSH_SECRET", "registry-push",
-      "THREADLINE_BUILD_TIMEOUT_SECONDS", "600"));
+  private static final OperatorSettings SETTINGS =
+      OperatorSettings.fromEnvironment(
+          Map.of(
+              "THREADLINE_REGISTRY", "registry.example.com/tl",
+              "THREADLINE_REGISTRY_PUSH_SECRET", "registry-push",
+              "THREADLINE_BUILD_TIMEOUT_SECONDS", "600"));
 
   private static PodLogDispatcher dispatcher;
   private static KubernetesMockServer server;
@@ -54,7 +59,9 @@ class EnvironmentReconcilerMockServerTest {
   @BeforeAll
   static void start() {
     dispatcher = new PodLogDispatcher();
-    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
+    server =
+        new KubernetesMockServer(
+            new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
     server.init();
     client = server.createClient();
     OperatorMockServer.registerCrds(server, client);
@@ -72,31 +79,38 @@ class EnvironmentReconcilerMockServerTest {
   void createdEnvironmentIsPendingWithTheHashOfItsConfiguration() {
     create("env-fresh", spec -> {});
 
-    EnvironmentStatus status = awaitStatus("env-fresh", s -> s.getBuildStatus() == BuildStatus.PENDING);
+    EnvironmentStatus status =
+        awaitStatus("env-fresh", s -> s.getBuildStatus() == BuildStatus.PENDING);
 
     assertThat(status.getBuildHash()).matches("[0-9a-f]{16}");
     assertThat(status.getImageTag()).isNull();
-    assertThat(status.getConditions()).singleElement()
-        .satisfies(c -> assertThat(List.of(c.getType(), c.getStatus(), c.getReason()))
-            .containsExactly("Ready", "False", "NotBuilt"));
+    assertThat(status.getConditions())
+        .singleElement()
+        .satisfies(c ->
+            assertThat(List.of(c.getType(), c.getStatus(), c.getReason()))
+                .containsExactly("Ready", "False", "NotBuilt"));
     assertThat(client.batch().v1().jobs().inNamespace(NS).list().getItems())
         .noneMatch(job -> job.getMetadata().getName().startsWith("env-fresh-"));
   }
 
   @Test
   void buildRequestStartsOneKanikoJobThatSucceedsIntoReady() {
-    create("env-web", spec -> {
-      spec.setRuntimes(Map.of("python", "3.12"));
-      spec.setBuildRequest(new BuildRequest("r1", false));
-    });
+    create(
+        "env-web",
+        spec -> {
+          spec.setRuntimes(Map.of("python", "3.12"));
+          spec.setBuildRequest(new BuildRequest("r1", false));
+        });
 
-    EnvironmentStatus building = awaitStatus("env-web", s -> s.getBuildStatus() == BuildStatus.BUILDING);
+    EnvironmentStatus building =
+        awaitStatus("env-web", s -> s.getBuildStatus() == BuildStatus.BUILDING);
     String jobName = building.getBuildJob();
     assertThat(jobName).isEqualTo("env-web-build-" + building.getBuildHash() + "-r1");
     Job job = client.batch().v1().jobs().inNamespace(NS).withName(jobName).get();
     assertThat(job.getSpec().getBackoffLimit()).isZero();
     assertThat(job.getSpec().getActiveDeadlineSeconds()).isEqualTo(600L);
-    assertThat(job.getMetadata().getOwnerReferences()).singleElement()
+    assertThat(job.getMetadata().getOwnerReferences())
+        .singleElement()
         .satisfies(owner -> assertThat(owner.getName()).isEqualTo("env-web"));
     assertThat(job.getMetadata().getLabels())
         .containsEntry(EnvironmentValues.ENVIRONMENT_LABEL, "env-web")
@@ -107,16 +121,20 @@ class EnvironmentReconcilerMockServerTest {
     assertThat(pod.getAutomountServiceAccountToken()).isFalse();
     Container kaniko = pod.getContainers().get(0);
     assertThat(kaniko.getImage()).isEqualTo(SETTINGS.builderImage());
-    assertThat(kaniko.getArgs()).containsExactly(
-        "--dockerfile=/workspace/Dockerfile",
-        "--context=dir:///workspace",
-        "--destination=registry.example.com/tl/env-web:" + building.getBuildHash(),
-        "--cache=true",
-        "--cache-repo=registry.example.com/tl/cache");
-    assertThat(pod.getVolumes()).extracting(Volume::getName).containsExactly("build-context", "docker-config");
+    assertThat(kaniko.getArgs())
+        .containsExactly(
+            "--dockerfile=/workspace/Dockerfile",
+            "--context=dir:///workspace",
+            "--destination=registry.example.com/tl/env-web:" + building.getBuildHash(),
+            "--cache=true",
+            "--cache-repo=registry.example.com/tl/cache");
+    assertThat(pod.getVolumes())
+        .extracting(Volume::getName)
+        .containsExactly("build-context", "docker-config");
     assertThat(pod.getVolumes().get(0).getConfigMap().getName()).isEqualTo(jobName);
     assertThat(pod.getVolumes().get(1).getSecret().getSecretName()).isEqualTo("registry-push");
-    assertThat(kaniko.getVolumeMounts()).extracting(m -> m.getMountPath())
+    assertThat(kaniko.getVolumeMounts())
+        .extracting(m -> m.getMountPath())
         .containsExactly("/workspace", "/kaniko/.docker");
     ConfigMap context = client.configMaps().inNamespace(NS).withName(jobName).get();
     assertThat(context.getData().get("Dockerfile"))
@@ -129,39 +147,67 @@ class EnvironmentReconcilerMockServerTest {
     assertThat(ready.getImageTag()).isEqualTo("env-web:" + building.getBuildHash());
     assertThat(ready.getLastBuildAt()).endsWith("Z");
     assertThat(ready.getBuildError()).isNull();
-    assertThat(ready.getConditions()).singleElement().satisfies(c -> assertThat(c.getStatus()).isEqualTo("True"));
-    await().atMost(WAIT).untilAsserted(() -> assertThat(
-        client.configMaps().inNamespace(NS).withName("env-web-build-logs").get().getData())
-        .containsEntry("build.log", "INFO pushed registry.example.com/tl/env-web\n"));
+    assertThat(ready.getConditions())
+        .singleElement()
+        .satisfies(c -> assertThat(c.getStatus()).isEqualTo("True"));
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(
+                    client
+                        .configMaps()
+                        .inNamespace(NS)
+                        .withName("env-web-build-logs")
+                        .get()
+                        .getData())
+                .containsEntry("build.log", "INFO pushed registry.example.com/tl/env-web\n"));
 
     // The same configuration is up to date: a new request builds nothing unless forced.
     requestBuild("env-web", "r2", false);
-    awaitStatus("env-web", s -> "r2".equals(s.getBuildRequestId()) && s.getBuildStatus() == BuildStatus.READY);
+    awaitStatus(
+        "env-web",
+        s -> "r2".equals(s.getBuildRequestId()) && s.getBuildStatus() == BuildStatus.READY);
     assertThat(buildJobsOf("env-web")).hasSize(1);
     requestBuild("env-web", "r3", true);
-    EnvironmentStatus forced = awaitStatus("env-web", s -> "r3".equals(s.getBuildRequestId())
-        && s.getBuildStatus() == BuildStatus.BUILDING);
+    EnvironmentStatus forced =
+        awaitStatus(
+            "env-web",
+            s -> "r3".equals(s.getBuildRequestId()) && s.getBuildStatus() == BuildStatus.BUILDING);
     assertThat(forced.getBuildJob()).endsWith("-r3");
     // The finished older Job is cleaned up; the running one stays.
-    await().atMost(WAIT).untilAsserted(() -> assertThat(buildJobsOf("env-web"))
-        .extracting(j -> j.getMetadata().getName()).containsExactly(forced.getBuildJob()));
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(buildJobsOf("env-web"))
+                .extracting(j -> j.getMetadata().getName())
+                .containsExactly(forced.getBuildJob()));
   }
 
   @Test
   void failedBuildIsClassifiedFromTheBuildPodsLog() {
-    create("env-missing", spec -> {
-      spec.getPackages().setSystem(List.of("no-such-package"));
-      spec.setBuildRequest(new BuildRequest("r1", false));
-    });
-    String jobName = awaitStatus("env-missing", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
+    create(
+        "env-missing",
+        spec -> {
+          spec.getPackages().setSystem(List.of("no-such-package"));
+          spec.setBuildRequest(new BuildRequest("r1", false));
+        });
+    String jobName =
+        awaitStatus("env-missing", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
 
-    finishJob(jobName, false, null, "Step 3/9 : RUN apt-get install\nE: Unable to locate package no-such-package\n");
+    finishJob(
+        jobName,
+        false,
+        null,
+        "Step 3/9 : RUN apt-get install\nE: Unable to locate package no-such-package\n");
 
-    EnvironmentStatus failed = awaitStatus("env-missing", s -> s.getBuildStatus() == BuildStatus.FAILED);
+    EnvironmentStatus failed =
+        awaitStatus("env-missing", s -> s.getBuildStatus() == BuildStatus.FAILED);
     assertThat(failed.getBuildError()).isEqualTo("Package not found");
-    assertThat(failed.getConditions()).singleElement()
-        .satisfies(c -> assertThat(List.of(c.getStatus(), c.getReason(), c.getMessage()))
-            .containsExactly("False", "BuildFailed", "Package not found"));
+    assertThat(failed.getConditions())
+        .singleElement()
+        .satisfies(c ->
+            assertThat(List.of(c.getStatus(), c.getReason(), c.getMessage()))
+                .containsExactly("False", "BuildFailed", "Package not found"));
 
     // A new request after a failure builds again; the old error is gone from the status.
     requestBuild("env-missing", "r2", false);
@@ -173,26 +219,33 @@ class EnvironmentReconcilerMockServerTest {
   @Test
   void jobPastItsDeadlineIsABuildTimeoutAndAnUnknownFailureShowsTheLogsLastLines() {
     create("env-slow", spec -> spec.setBuildRequest(new BuildRequest("r1", false)));
-    String slowJob = awaitStatus("env-slow", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
+    String slowJob =
+        awaitStatus("env-slow", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
     finishJob(slowJob, false, "DeadlineExceeded", "still downloading\n");
-    assertThat(awaitStatus("env-slow", s -> s.getBuildStatus() == BuildStatus.FAILED).getBuildError())
+    assertThat(
+            awaitStatus("env-slow", s -> s.getBuildStatus() == BuildStatus.FAILED).getBuildError())
         .isEqualTo("Build timeout");
 
     create("env-odd", spec -> spec.setBuildRequest(new BuildRequest("r1", false)));
-    String oddJob = awaitStatus("env-odd", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
+    String oddJob =
+        awaitStatus("env-odd", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
     finishJob(oddJob, false, null, "step one\nstep two\nerror: disk full\n");
-    assertThat(awaitStatus("env-odd", s -> s.getBuildStatus() == BuildStatus.FAILED).getBuildError())
+    assertThat(
+            awaitStatus("env-odd", s -> s.getBuildStatus() == BuildStatus.FAILED).getBuildError())
         .isEqualTo("step one\nstep two\nerror: disk full");
   }
 
   @Test
   void invalidExtensionsFailFastWithoutAJob() {
-    create("env-syntax", spec -> {
-      spec.setDockerfileExtensions("RUN echo ok\nFROBNICATE now\n");
-      spec.setBuildRequest(new BuildRequest("r1", false));
-    });
+    create(
+        "env-syntax",
+        spec -> {
+          spec.setDockerfileExtensions("RUN echo ok\nFROBNICATE now\n");
+          spec.setBuildRequest(new BuildRequest("r1", false));
+        });
 
-    EnvironmentStatus failed = awaitStatus("env-syntax", s -> s.getBuildStatus() == BuildStatus.FAILED);
+    EnvironmentStatus failed =
+        awaitStatus("env-syntax", s -> s.getBuildStatus() == BuildStatus.FAILED);
 
     assertThat(failed.getBuildError()).isEqualTo("Dockerfile syntax error");
     assertThat(buildJobsOf("env-syntax")).isEmpty();
@@ -202,7 +255,8 @@ class EnvironmentReconcilerMockServerTest {
   void aSecondOperatorOnTheSameStoreAdoptsTheJobInsteadOfStartingAnother() {
     try (ThreadlineOperator second = ThreadlineOperator.start(client, SETTINGS)) {
       create("env-twice", spec -> spec.setBuildRequest(new BuildRequest("r1", false)));
-      String jobName = awaitStatus("env-twice", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
+      String jobName =
+          awaitStatus("env-twice", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
       finishJob(jobName, true, null, "done\n");
       awaitStatus("env-twice", s -> s.getBuildStatus() == BuildStatus.READY);
     }
@@ -213,21 +267,30 @@ class EnvironmentReconcilerMockServerTest {
   void testBuildRunsWithoutCacheOrPushAndReportsInItsOwnStatus() {
     create("env-trial", spec -> spec.setTestBuildRequest(new TestBuildRequest("t1")));
 
-    EnvironmentStatus started = awaitStatus("env-trial",
-        s -> s.getTestBuild() != null && s.getTestBuild().getPhase() == BuildStatus.BUILDING);
+    EnvironmentStatus started =
+        awaitStatus(
+            "env-trial",
+            s -> s.getTestBuild() != null && s.getTestBuild().getPhase() == BuildStatus.BUILDING);
     String jobName = started.getTestBuild().getJob();
     assertThat(jobName).startsWith("env-trial-test-");
     Job job = client.batch().v1().jobs().inNamespace(NS).withName(jobName).get();
     Container kaniko = job.getSpec().getTemplate().getSpec().getContainers().get(0);
-    assertThat(kaniko.getArgs()).containsExactly(
-        "--dockerfile=/workspace/Dockerfile", "--context=dir:///workspace", "--no-push", "--cache=false");
-    assertThat(job.getSpec().getTemplate().getSpec().getVolumes()).extracting(Volume::getName)
+    assertThat(kaniko.getArgs())
+        .containsExactly(
+            "--dockerfile=/workspace/Dockerfile",
+            "--context=dir:///workspace",
+            "--no-push",
+            "--cache=false");
+    assertThat(job.getSpec().getTemplate().getSpec().getVolumes())
+        .extracting(Volume::getName)
         .containsExactly("build-context");
 
     finishJob(jobName, true, null, "built, not pushed\n");
 
-    EnvironmentStatus done = awaitStatus("env-trial",
-        s -> s.getTestBuild() != null && s.getTestBuild().getPhase() == BuildStatus.READY);
+    EnvironmentStatus done =
+        awaitStatus(
+            "env-trial",
+            s -> s.getTestBuild() != null && s.getTestBuild().getPhase() == BuildStatus.READY);
     assertThat(done.getTestBuild().getImageTag()).isEqualTo("env-trial:" + done.getBuildHash());
     assertThat(done.getBuildStatus()).isEqualTo(BuildStatus.PENDING);
   }
@@ -243,41 +306,91 @@ class EnvironmentReconcilerMockServerTest {
   }
 
   private static void requestBuild(String name, String id, boolean force) {
-    client.resources(Environment.class).inNamespace(NS).withName(name)
-        .patch(PatchContext.of(PatchType.JSON_MERGE), // no resourceVersion: the operator writes status meanwhile
-            Serialization.asJson(Map.of("spec", Map.of("buildRequest", new BuildRequest(id, force)))));
+    client
+        .resources(Environment.class)
+        .inNamespace(NS)
+        .withName(name)
+        .patch(
+            PatchContext.of(
+                PatchType.JSON_MERGE), // no resourceVersion: the operator writes status meanwhile
+            Serialization.asJson(
+                Map.of("spec", Map.of("buildRequest", new BuildRequest(id, force)))));
   }
 
-  private static EnvironmentStatus awaitStatus(String name, java.util.function.Predicate<EnvironmentStatus> condition) {
-    return await().atMost(WAIT).until(() -> {
-      Environment seen = client.resources(Environment.class).inNamespace(NS).withName(name).get();
-      return seen == null ? null : seen.getStatus();
-    }, status -> status != null && condition.test(status));
+  private static EnvironmentStatus awaitStatus(
+      String name, java.util.function.Predicate<EnvironmentStatus> condition) {
+    return await()
+        .atMost(WAIT)
+        .until(
+            () -> {
+              Environment seen =
+                  client.resources(Environment.class).inNamespace(NS).withName(name).get();
+              return seen == null ? null : seen.getStatus();
+            },
+            status -> status != null && condition.test(status));
   }
 
   private static List<Job> buildJobsOf(String environment) {
-    return client.batch().v1().jobs().inNamespace(NS)
-        .withLabel(EnvironmentValues.ENVIRONMENT_LABEL, environment).list().getItems();
+    return client
+        .batch()
+        .v1()
+        .jobs()
+        .inNamespace(NS)
+        .withLabel(EnvironmentValues.ENVIRONMENT_LABEL, environment)
+        .list()
+        .getItems();
   }
 
-  /** Plays the Job controller and the kubelet: a Pod that printed {@code log}, then the Job's end. */
-  private static void finishJob(String jobName, boolean succeeded, String failureReason, String log) {
+  /**
+   * Plays the Job controller and the kubelet: a Pod that printed {@code log}, then the Job's end.
+   */
+  private static void finishJob(
+      String jobName, boolean succeeded, String failureReason, String log) {
     String podName = jobName + "-x1y2z";
-    client.pods().inNamespace(NS).resource(new PodBuilder()
-        .withNewMetadata().withName(podName).withNamespace(NS).addToLabels("job-name", jobName).endMetadata()
-        .withNewSpec().addNewContainer().withName("kaniko").withImage("kaniko").endContainer().endSpec()
-        .build()).create();
+    client
+        .pods()
+        .inNamespace(NS)
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName(podName)
+                .withNamespace(NS)
+                .addToLabels("job-name", jobName)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("kaniko")
+                .withImage("kaniko")
+                .endContainer()
+                .endSpec()
+                .build())
+        .create();
     dispatcher.setLog(NS, podName, log);
     var status = new JobStatusBuilder();
     if (succeeded) {
-      status.withSucceeded(1).withConditions(new JobConditionBuilder().withType("Complete").withStatus("True").build());
+      status
+          .withSucceeded(1)
+          .withConditions(
+              new JobConditionBuilder().withType("Complete").withStatus("True").build());
     } else {
-      status.withFailed(1).withConditions(new JobConditionBuilder().withType("Failed").withStatus("True")
-          .withReason(failureReason == null ? "BackoffLimitExceeded" : failureReason).build());
+      status
+          .withFailed(1)
+          .withConditions(
+              new JobConditionBuilder()
+                  .withType("Failed")
+                  .withStatus("True")
+                  .withReason(failureReason == null ? "BackoffLimitExceeded" : failureReason)
+                  .build());
     }
-    client.batch().v1().jobs().inNamespace(NS).withName(jobName).editStatus(job -> {
-      job.setStatus(status.build());
-      return job;
-    });
+    client
+        .batch()
+        .v1()
+        .jobs()
+        .inNamespace(NS)
+        .withName(jobName)
+        .editStatus(job -> {
+          job.setStatus(status.build());
+          return job;
+        });
   }
 }

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * object in the store. Tests put the log a build Pod "printed" with {@link #setLog}.
  */
 final class PodLogDispatcher extends KubernetesMixedDispatcher {
-  private static final Pattern LOG_PATH = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/?]+)/log(\\?.*)?");
+  private static final Pattern LOG_PATH =
+      Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/?]+)/log(\\?.*)?");
 
   private final Map<String, String> logs = new ConcurrentHashMap<>();
 

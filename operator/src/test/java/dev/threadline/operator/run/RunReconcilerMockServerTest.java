@@ -52,18 +52,31 @@ class RunReconcilerMockServerTest {
     assertThat(run.getStatus().getUsage().getInputTokens()).isPositive();
     assertThat(run.getStatus().getUsage().getOutputTokens()).isPositive();
     assertThat(run.getStatus().getDurationMs()).isNotNegative();
-    assertThat(run.getStatus().getEvents()).extracting(RunEvent::getSeq).containsExactly(1L, 2L, 3L);
-    assertThat(run.getStatus().getEvents()).extracting(RunEvent::getType).containsExactly("started", "message", "result");
+    assertThat(run.getStatus().getEvents())
+        .extracting(RunEvent::getSeq)
+        .containsExactly(1L, 2L, 3L);
+    assertThat(run.getStatus().getEvents())
+        .extracting(RunEvent::getType)
+        .containsExactly("started", "message", "result");
 
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-      ConversationThread seen = client.resources(ConversationThread.class).inNamespace(NS).withName("thread-greet").get();
-      assertThat(seen.getStatus()).isNotNull();
-      assertThat(seen.getStatus().getStatus()).isEqualTo("completed");
-      assertThat(seen.getStatus().getMessageCount()).isEqualTo(2L);
-      assertThat(seen.getStatus().getInputTokens()).isEqualTo(run.getStatus().getUsage().getInputTokens());
-      assertThat(seen.getStatus().getOutputTokens()).isEqualTo(run.getStatus().getUsage().getOutputTokens());
-      assertThat(seen.getStatus().getActiveRun()).isNull();
-    });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(() -> {
+          ConversationThread seen =
+              client
+                  .resources(ConversationThread.class)
+                  .inNamespace(NS)
+                  .withName("thread-greet")
+                  .get();
+          assertThat(seen.getStatus()).isNotNull();
+          assertThat(seen.getStatus().getStatus()).isEqualTo("completed");
+          assertThat(seen.getStatus().getMessageCount()).isEqualTo(2L);
+          assertThat(seen.getStatus().getInputTokens())
+              .isEqualTo(run.getStatus().getUsage().getInputTokens());
+          assertThat(seen.getStatus().getOutputTokens())
+              .isEqualTo(run.getStatus().getUsage().getOutputTokens());
+          assertThat(seen.getStatus().getActiveRun()).isNull();
+        });
   }
 
   @Test
@@ -75,9 +88,18 @@ class RunReconcilerMockServerTest {
 
     Run second = awaitTerminal("run-history-2");
     assertThat(second.getStatus().getResponse()).contains("Hello there");
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
-        client.resources(ConversationThread.class).inNamespace(NS).withName("thread-history").get()
-            .getStatus().getMessageCount()).isEqualTo(4L));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(() ->
+            assertThat(
+                    client
+                        .resources(ConversationThread.class)
+                        .inNamespace(NS)
+                        .withName("thread-history")
+                        .get()
+                        .getStatus()
+                        .getMessageCount())
+                .isEqualTo(4L));
   }
 
   @Test
@@ -88,9 +110,18 @@ class RunReconcilerMockServerTest {
     Run run = awaitTerminal("run-cancel-1");
     assertThat(run.getStatus().getPhase()).isEqualTo("cancelled");
     assertThat(run.getStatus().getError().getCode()).isEqualTo("cancelled");
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
-        client.resources(ConversationThread.class).inNamespace(NS).withName("thread-cancel").get()
-            .getStatus().getStatus()).isEqualTo("cancelled"));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(() ->
+            assertThat(
+                    client
+                        .resources(ConversationThread.class)
+                        .inNamespace(NS)
+                        .withName("thread-cancel")
+                        .get()
+                        .getStatus()
+                        .getStatus())
+                .isEqualTo("cancelled"));
   }
 
   @Test
@@ -113,7 +144,8 @@ class RunReconcilerMockServerTest {
     return client.resource(thread).create();
   }
 
-  private static void createRun(ConversationThread thread, long sequence, String message, Boolean cancel) {
+  private static void createRun(
+      ConversationThread thread, long sequence, String message, Boolean cancel) {
     Run run = run(thread, sequence, message, cancel);
     client.resource(run).create();
   }
@@ -124,10 +156,12 @@ class RunReconcilerMockServerTest {
     return run;
   }
 
-
   private static Run awaitTerminal(String name) {
-    return await().atMost(Duration.ofSeconds(30)).until(
-        () -> client.resources(Run.class).inNamespace(NS).withName(name).get(),
-        run -> run != null && run.getStatus() != null && run.getStatus().getCompletedAt() != null);
+    return await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> client.resources(Run.class).inNamespace(NS).withName(name).get(),
+            run ->
+                run != null && run.getStatus() != null && run.getStatus().getCompletedAt() != null);
   }
 }

@@ -20,11 +20,14 @@ final class ScheduleOperator implements AutoCloseable {
   }
 
   static ScheduleOperator start(KubernetesClient client, Clock clock) {
-    Operator operator = new Operator(o -> o.withKubernetesClient(client)
-        .withCloseClientOnStop(false)
-        .withUseSSAToPatchPrimaryResource(false)
-        .withSSABasedCreateUpdateMatchForDependentResources(false));
-    operator.register(new ScheduleReconciler(RUNNER_IMAGE, new Conditions(clock), clock),
+    Operator operator =
+        new Operator(o ->
+            o.withKubernetesClient(client)
+                .withCloseClientOnStop(false)
+                .withUseSSAToPatchPrimaryResource(false)
+                .withSSABasedCreateUpdateMatchForDependentResources(false));
+    operator.register(
+        new ScheduleReconciler(RUNNER_IMAGE, new Conditions(clock), clock),
         ControllerConfigurationOverrider::watchingAllNamespaces);
     operator.start();
     return new ScheduleOperator(operator);

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.run.RunStatus;
+import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.schedule.FiringNames;
 import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleSpec;
@@ -46,7 +46,8 @@ class ScheduleReconcilerMockServerTest {
       Schedule schedule = recurring("recurring", "sched-daily", "0 9 * * 1-5", "Europe/Berlin");
       client.resource(schedule).create();
 
-      CronJob cronJob = await().atMost(WAIT).until(() -> cronJob("recurring", "sched-daily"), c -> c != null);
+      CronJob cronJob =
+          await().atMost(WAIT).until(() -> cronJob("recurring", "sched-daily"), c -> c != null);
       assertThat(cronJob.getSpec().getSchedule()).isEqualTo("0 9 * * 1-5");
       assertThat(cronJob.getSpec().getTimeZone()).isEqualTo("Europe/Berlin");
       assertThat(cronJob.getSpec().getSuspend()).isFalse();
@@ -54,7 +55,8 @@ class ScheduleReconcilerMockServerTest {
       assertThat(cronJob.getSpec().getStartingDeadlineSeconds()).isEqualTo(300L);
       assertThat(cronJob.getSpec().getSuccessfulJobsHistoryLimit()).isEqualTo(3);
       assertThat(cronJob.getSpec().getFailedJobsHistoryLimit()).isEqualTo(3);
-      assertThat(cronJob.getMetadata().getOwnerReferences()).singleElement()
+      assertThat(cronJob.getMetadata().getOwnerReferences())
+          .singleElement()
           .satisfies(owner -> {
             assertThat(owner.getKind()).isEqualTo("Schedule");
             assertThat(owner.getName()).isEqualTo("sched-daily");
@@ -65,44 +67,74 @@ class ScheduleReconcilerMockServerTest {
       assertThat(pod.getAutomountServiceAccountToken()).isTrue();
       assertThat(pod.getRestartPolicy()).isEqualTo("Never");
       assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
-      assertThat(pod.getContainers()).singleElement().satisfies(container -> {
-        assertThat(container.getImage()).isEqualTo(ScheduleOperator.RUNNER_IMAGE);
-        assertThat(container.getCommand()).isEmpty();
-        assertThat(container.getArgs()).containsExactly("trigger", "--schedule", "sched-daily");
-        assertThat(container.getEnv()).extracting(EnvVar::getName)
-            .containsExactly("POD_NAMESPACE", "THREADLINE_TRIGGER_JOB_NAME");
-        assertThat(container.getEnv().get(1).getValueFrom().getFieldRef().getFieldPath())
-            .isEqualTo("metadata.labels['batch.kubernetes.io/job-name']");
-        assertThat(container.getResources().getRequests()).containsKeys("cpu", "memory");
-        assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
-      });
-      assertThat(client.serviceAccounts().inNamespace("recurring").withName("threadline-trigger").get()).isNotNull();
-      RoleBinding binding = client.rbac().roleBindings().inNamespace("recurring").withName("threadline-trigger").get();
+      assertThat(pod.getContainers())
+          .singleElement()
+          .satisfies(container -> {
+            assertThat(container.getImage()).isEqualTo(ScheduleOperator.RUNNER_IMAGE);
+            assertThat(container.getCommand()).isEmpty();
+            assertThat(container.getArgs()).containsExactly("trigger", "--schedule", "sched-daily");
+            assertThat(container.getEnv())
+                .extracting(EnvVar::getName)
+                .containsExactly("POD_NAMESPACE", "THREADLINE_TRIGGER_JOB_NAME");
+            assertThat(container.getEnv().get(1).getValueFrom().getFieldRef().getFieldPath())
+                .isEqualTo("metadata.labels['batch.kubernetes.io/job-name']");
+            assertThat(container.getResources().getRequests()).containsKeys("cpu", "memory");
+            assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+          });
+      assertThat(
+              client
+                  .serviceAccounts()
+                  .inNamespace("recurring")
+                  .withName("threadline-trigger")
+                  .get())
+          .isNotNull();
+      RoleBinding binding =
+          client
+              .rbac()
+              .roleBindings()
+              .inNamespace("recurring")
+              .withName("threadline-trigger")
+              .get();
       assertThat(binding.getRoleRef().getKind()).isEqualTo("ClusterRole");
       assertThat(binding.getRoleRef().getName()).isEqualTo("threadline-trigger");
-      assertThat(binding.getSubjects()).singleElement()
+      assertThat(binding.getSubjects())
+          .singleElement()
           .satisfies(subject -> assertThat(subject.getName()).isEqualTo("threadline-trigger"));
 
       // Monday 07:58 UTC is 08:58 in Berlin: next 09:00 Berlin = 08:00 UTC.
-      Schedule ready = awaitStatus("recurring", "sched-daily", s -> "2026-03-02T08:00:00Z".equals(s.getStatus().getNextRunAt()));
+      Schedule ready =
+          awaitStatus(
+              "recurring",
+              "sched-daily",
+              s -> "2026-03-02T08:00:00Z".equals(s.getStatus().getNextRunAt()));
       assertThat(ready(ready).getStatus()).isEqualTo("True");
       assertThat(ready.getStatus().getCronJob()).isEqualTo("sched-daily");
 
-      client.resources(Schedule.class).inNamespace("recurring").withName("sched-daily")
-          .edit(s -> { s.getSpec().setEnabled(false); return s; });
+      client
+          .resources(Schedule.class)
+          .inNamespace("recurring")
+          .withName("sched-daily")
+          .edit(s -> {
+            s.getSpec().setEnabled(false);
+            return s;
+          });
 
       await().atMost(WAIT).until(() -> cronJob("recurring", "sched-daily").getSpec().getSuspend());
-      awaitStatus("recurring", "sched-daily", s -> s.getStatus().getNextRunAt() == null
-          && ready(s).getMessage().contains("disabled"));
+      awaitStatus(
+          "recurring",
+          "sched-daily",
+          s -> s.getStatus().getNextRunAt() == null && ready(s).getMessage().contains("disabled"));
     }
   }
 
   @Test
   void invalidCronIsReportedOnTheReadyCondition() {
-    try (ScheduleOperator ignored = ScheduleOperator.start(client, new MutableClock(Instant.parse("2026-03-02T00:00:00Z")))) {
+    try (ScheduleOperator ignored =
+        ScheduleOperator.start(client, new MutableClock(Instant.parse("2026-03-02T00:00:00Z")))) {
       client.resource(recurring("invalid", "sched-bad", "61 * * * *", "UTC")).create();
 
-      Schedule seen = awaitStatus("invalid", "sched-bad", s -> !s.getStatus().getConditions().isEmpty());
+      Schedule seen =
+          awaitStatus("invalid", "sched-bad", s -> !s.getStatus().getConditions().isEmpty());
       assertThat(ready(seen).getStatus()).isEqualTo("False");
       assertThat(ready(seen).getReason()).isEqualTo("InvalidSpec");
       assertThat(ready(seen).getMessage()).startsWith("spec.cronExpression:");
@@ -118,7 +150,8 @@ class ScheduleReconcilerMockServerTest {
     try (ScheduleOperator ignored = ScheduleOperator.start(client, clock)) {
       client.resource(oneTime("once", "sched-once", at)).create();
 
-      awaitStatus("once", "sched-once", s -> "2026-06-01T12:00:00Z".equals(s.getStatus().getNextRunAt()));
+      awaitStatus(
+          "once", "sched-once", s -> "2026-06-01T12:00:00Z".equals(s.getStatus().getNextRunAt()));
       assertThat(threadsOf("once", "sched-once")).isEmpty();
 
       clock.set(at.plusSeconds(1));
@@ -126,32 +159,60 @@ class ScheduleReconcilerMockServerTest {
       Schedule fired = awaitStatus("once", "sched-once", s -> s.getStatus().getFiredAt() != null);
       assertThat(fired.getStatus().getFiredThread()).isEqualTo(threadName);
       assertThat(fired.getStatus().getNextRunAt()).isNull();
-      assertThat(fired.getStatus().getConditions()).anySatisfy(c -> {
-        assertThat(c.getType()).isEqualTo("Completed");
-        assertThat(c.getStatus()).isEqualTo("True");
-      });
-      ConversationThread thread = client.resources(ConversationThread.class).inNamespace("once").withName(threadName).get();
+      assertThat(fired.getStatus().getConditions())
+          .anySatisfy(c -> {
+            assertThat(c.getType()).isEqualTo("Completed");
+            assertThat(c.getStatus()).isEqualTo("True");
+          });
+      ConversationThread thread =
+          client.resources(ConversationThread.class).inNamespace("once").withName(threadName).get();
       assertThat(thread.getMetadata().getLabels()).containsEntry(Labels.SCHEDULE, "sched-once");
       assertThat(thread.getSpec().getTitle()).isEqualTo("Once — 2026-06-01T12:00:00Z");
-      Run run = client.resources(Run.class).inNamespace("once").withName(ThreadRuns.runName(threadName, 1)).get();
+      Run run =
+          client
+              .resources(Run.class)
+              .inNamespace("once")
+              .withName(ThreadRuns.runName(threadName, 1))
+              .get();
       assertThat(run.getSpec().getMessage()).isEqualTo("Hello!");
       assertThat(run.getSpec().getSource()).isEqualTo("schedule");
       assertThat(run.getSpec().getSchedule()).isEqualTo("sched-once");
-      assertThat(run.getMetadata().getOwnerReferences()).singleElement()
+      assertThat(run.getMetadata().getOwnerReferences())
+          .singleElement()
           .satisfies(owner -> assertThat(owner.getUid()).isEqualTo(thread.getMetadata().getUid()));
       awaitStatus("once", "sched-once", s -> Long.valueOf(1).equals(s.getStatus().getRunCount()));
     }
 
     clock.advance(Duration.ofMinutes(5));
-    // Changed while no operator runs, so that the restarted one must reconcile it (a change made just
-    // as it starts could fall between its list and its watch, which the mock server does not replay).
-    Schedule changed = client.resources(Schedule.class).inNamespace("once").withName("sched-once")
-        .edit(s -> { s.getSpec().setDescription("after the restart"); return s; });
+    // Changed while no operator runs, so that the restarted one must reconcile it (a change made
+    // just
+    // as it starts could fall between its list and its watch, which the mock server does not
+    // replay).
+    Schedule changed =
+        client
+            .resources(Schedule.class)
+            .inNamespace("once")
+            .withName("sched-once")
+            .edit(s -> {
+              s.getSpec().setDescription("after the restart");
+              return s;
+            });
     long generation = changed.getMetadata().getGeneration();
     try (ScheduleOperator restarted = ScheduleOperator.start(client, clock)) {
-      awaitStatus("once", "sched-once", s -> Long.valueOf(generation).equals(s.getStatus().getObservedGeneration()));
-      assertThat(threadsOf("once", "sched-once")).extracting(t -> t.getMetadata().getName()).containsExactly(threadName);
-      assertThat(client.resources(Run.class).inNamespace("once").withLabel(Labels.SCHEDULE, "sched-once").list().getItems())
+      awaitStatus(
+          "once",
+          "sched-once",
+          s -> Long.valueOf(generation).equals(s.getStatus().getObservedGeneration()));
+      assertThat(threadsOf("once", "sched-once"))
+          .extracting(t -> t.getMetadata().getName())
+          .containsExactly(threadName);
+      assertThat(
+              client
+                  .resources(Run.class)
+                  .inNamespace("once")
+                  .withLabel(Labels.SCHEDULE, "sched-once")
+                  .list()
+                  .getItems())
           .hasSize(1);
     }
   }
@@ -159,7 +220,8 @@ class ScheduleReconcilerMockServerTest {
   @Test
   void disabledOneTimeScheduleDoesNotFire() {
     Instant at = Instant.parse("2026-06-01T12:00:00Z");
-    try (ScheduleOperator ignored = ScheduleOperator.start(client, new MutableClock(at.plusSeconds(60)))) {
+    try (ScheduleOperator ignored =
+        ScheduleOperator.start(client, new MutableClock(at.plusSeconds(60)))) {
       Schedule schedule = oneTime("off", "sched-off", at);
       schedule.getSpec().setEnabled(false);
       client.resource(schedule).create();
@@ -173,7 +235,8 @@ class ScheduleReconcilerMockServerTest {
 
   @Test
   void countsFollowTheOutcomesOfTheSchedulesRuns() {
-    try (ScheduleOperator ignored = ScheduleOperator.start(client, new MutableClock(Instant.parse("2026-03-02T00:00:00Z")))) {
+    try (ScheduleOperator ignored =
+        ScheduleOperator.start(client, new MutableClock(Instant.parse("2026-03-02T00:00:00Z")))) {
       client.resource(recurring("counts", "sched-count", "0 * * * *", "UTC")).create();
       awaitStatus("counts", "sched-count", s -> ready(s) != null);
 
@@ -182,18 +245,32 @@ class ScheduleReconcilerMockServerTest {
       createRun("counts", "sched-count", "run-c-1", null);
       createRun("counts", null, "run-other-1", "completed");
 
-      Schedule counted = awaitStatus("counts", "sched-count", s -> Long.valueOf(3).equals(s.getStatus().getRunCount())
-          && Long.valueOf(1).equals(s.getStatus().getSuccessCount())
-          && Long.valueOf(1).equals(s.getStatus().getFailureCount()));
+      Schedule counted =
+          awaitStatus(
+              "counts",
+              "sched-count",
+              s ->
+                  Long.valueOf(3).equals(s.getStatus().getRunCount())
+                      && Long.valueOf(1).equals(s.getStatus().getSuccessCount())
+                      && Long.valueOf(1).equals(s.getStatus().getFailureCount()));
       assertThat(counted.getStatus().getLastRunAt()).endsWith("Z");
-      awaitStatus("counts", "sched-count", s -> Double.valueOf(0.2).equals(s.getStatus().getTotalCost()));
+      awaitStatus(
+          "counts", "sched-count", s -> Double.valueOf(0.2).equals(s.getStatus().getTotalCost()));
 
       setPhase("counts", "run-c-1", "cancelled");
-      awaitStatus("counts", "sched-count", s -> Long.valueOf(2).equals(s.getStatus().getFailureCount())
-          && Double.valueOf(0.3).equals(s.getStatus().getTotalCost()));
+      awaitStatus(
+          "counts",
+          "sched-count",
+          s ->
+              Long.valueOf(2).equals(s.getStatus().getFailureCount())
+                  && Double.valueOf(0.3).equals(s.getStatus().getTotalCost()));
       setPhase("counts", "run-b-1", "completed");
-      awaitStatus("counts", "sched-count", s -> Long.valueOf(2).equals(s.getStatus().getSuccessCount())
-          && Long.valueOf(1).equals(s.getStatus().getFailureCount()));
+      awaitStatus(
+          "counts",
+          "sched-count",
+          s ->
+              Long.valueOf(2).equals(s.getStatus().getSuccessCount())
+                  && Long.valueOf(1).equals(s.getStatus().getFailureCount()));
     }
   }
 
@@ -241,13 +318,17 @@ class ScheduleReconcilerMockServerTest {
   }
 
   private static void setPhase(String namespace, String name, String phase) {
-    client.resources(Run.class).inNamespace(namespace).withName(name).editStatus(run -> {
-      RunStatus status = new RunStatus();
-      status.setPhase(phase);
-      status.setCost(0.1);
-      run.setStatus(status);
-      return run;
-    });
+    client
+        .resources(Run.class)
+        .inNamespace(namespace)
+        .withName(name)
+        .editStatus(run -> {
+          RunStatus status = new RunStatus();
+          status.setPhase(phase);
+          status.setCost(0.1);
+          run.setStatus(status);
+          return run;
+        });
   }
 
   private static CronJob cronJob(String namespace, String name) {
@@ -255,17 +336,27 @@ class ScheduleReconcilerMockServerTest {
   }
 
   private static List<ConversationThread> threadsOf(String namespace, String schedule) {
-    return client.resources(ConversationThread.class).inNamespace(namespace).withLabel(Labels.SCHEDULE, schedule)
-        .list().getItems();
+    return client
+        .resources(ConversationThread.class)
+        .inNamespace(namespace)
+        .withLabel(Labels.SCHEDULE, schedule)
+        .list()
+        .getItems();
   }
 
-  private static Schedule awaitStatus(String namespace, String name, java.util.function.Predicate<Schedule> condition) {
-    return await().atMost(WAIT).until(
-        () -> client.resources(Schedule.class).inNamespace(namespace).withName(name).get(),
-        s -> s != null && s.getStatus() != null && condition.test(s));
+  private static Schedule awaitStatus(
+      String namespace, String name, java.util.function.Predicate<Schedule> condition) {
+    return await()
+        .atMost(WAIT)
+        .until(
+            () -> client.resources(Schedule.class).inNamespace(namespace).withName(name).get(),
+            s -> s != null && s.getStatus() != null && condition.test(s));
   }
 
   private static Condition ready(Schedule schedule) {
-    return schedule.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType())).findFirst().orElse(null);
+    return schedule.getStatus().getConditions().stream()
+        .filter(c -> "Ready".equals(c.getType()))
+        .findFirst()
+        .orElse(null);
   }
 }

@@ -11,7 +11,14 @@ import java.util.List;
 /** Prepares fabric8's CRUD mock server the way a cluster with Threadline's CRDs installed looks. */
 public final class OperatorMockServer {
   private static final List<String> CRDS =
-      List.of("agents", "environments", "threads", "runs", "schedules", "containers", "usageledgers",
+      List.of(
+          "agents",
+          "environments",
+          "threads",
+          "runs",
+          "schedules",
+          "containers",
+          "usageledgers",
           "webhookdeliveries");
 
   private OperatorMockServer() {}
@@ -19,9 +26,10 @@ public final class OperatorMockServer {
   /** Registers every Threadline CRD so that the mock honours their status subresource. */
   public static void registerCrds(KubernetesMockServer server, KubernetesClient client) {
     for (String plural : CRDS) {
-      try (InputStream manifest = OperatorMockServer.class.getResourceAsStream(
-          CrdManifests.resourceOf(plural))) {
-        CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(manifest).item();
+      try (InputStream manifest =
+          OperatorMockServer.class.getResourceAsStream(CrdManifests.resourceOf(plural))) {
+        CustomResourceDefinition crd =
+            client.apiextensions().v1().customResourceDefinitions().load(manifest).item();
         server.expectCustomResource(CustomResourceDefinitionContext.fromCrd(crd));
       } catch (java.io.IOException e) {
         throw new IllegalStateException("cannot read the CRD of " + plural, e);

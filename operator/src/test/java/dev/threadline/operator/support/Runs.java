@@ -10,9 +10,17 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 public final class Runs {
   private Runs() {}
 
-  public static Run run(long sequence, String message, String phase, String response, long in, long out, double cost) {
+  public static Run run(
+      long sequence,
+      String message,
+      String phase,
+      String response,
+      long in,
+      long out,
+      double cost) {
     Run run = new Run();
-    run.setMetadata(new ObjectMetaBuilder().withName("thread-t-" + sequence).withNamespace("ns").build());
+    run.setMetadata(
+        new ObjectMetaBuilder().withName("thread-t-" + sequence).withNamespace("ns").build());
     RunSpec spec = new RunSpec();
     spec.setThread("thread-t");
     spec.setSequence(sequence);

@@ -31,8 +31,13 @@ public final class StrictStatusDispatcher extends KubernetesMixedDispatcher {
   /** A started CRUD mock server with this dispatcher. */
   public static KubernetesMockServer startServer() {
     Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-        new StrictStatusDispatcher(responses), false);
+    KubernetesMockServer server =
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            responses,
+            new StrictStatusDispatcher(responses),
+            false);
     server.init();
     return server;
   }
@@ -47,19 +52,40 @@ public final class StrictStatusDispatcher extends KubernetesMixedDispatcher {
       if (request.method() == HttpMethod.PUT && path.endsWith("/status")) {
         // Reading the body consumes it: hand the rest of the mock a copy.
         String body = request.getUtf8Body();
-        request = new RecordedRequest(request.getRequestLine(), request.method(), request.getPath(),
-            request.getHeaders(), new Buffer().writeUtf8(body));
-        String expected = Serialization.unmarshal(body, JsonNode.class).path("metadata").path("resourceVersion").asText("");
+        request =
+            new RecordedRequest(
+                request.getRequestLine(),
+                request.method(),
+                request.getPath(),
+                request.getHeaders(),
+                new Buffer().writeUtf8(body));
+        String expected =
+            Serialization.unmarshal(body, JsonNode.class)
+                .path("metadata")
+                .path("resourceVersion")
+                .asText("");
         String objectPath = path.substring(0, path.length() - "/status".length());
-        MockResponse current = super.dispatch(new RecordedRequest("GET " + objectPath + " HTTP/1.1", HttpMethod.GET,
-            objectPath, request.getHeaders(), new Buffer()));
+        MockResponse current =
+            super.dispatch(
+                new RecordedRequest(
+                    "GET " + objectPath + " HTTP/1.1",
+                    HttpMethod.GET,
+                    objectPath,
+                    request.getHeaders(),
+                    new Buffer()));
         if (!expected.isEmpty() && current.code() == 200) {
-          String actual = Serialization.unmarshal(current.getBody().readUtf8(), JsonNode.class)
-              .path("metadata").path("resourceVersion").asText("");
+          String actual =
+              Serialization.unmarshal(current.getBody().readUtf8(), JsonNode.class)
+                  .path("metadata")
+                  .path("resourceVersion")
+                  .asText("");
           if (!expected.equals(actual)) {
-            return new MockResponse().setResponseCode(409).setBody("{\"apiVersion\":\"v1\",\"kind\":\"Status\","
-                + "\"status\":\"Failure\",\"reason\":\"Conflict\",\"code\":409,\"message\":\"the object has been "
-                + "modified; please apply your changes to the latest version and try again\"}");
+            return new MockResponse()
+                .setResponseCode(409)
+                .setBody(
+                    "{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"status\":\"Failure\",\"reason\":\"Conflict\",\"code\":409,\"message\":\"the"
+                        + " object has been modified; please apply your changes to the latest"
+                        + " version and try again\"}");
           }
         }
       }

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Many runs of one user end at the same moment: each is added to the month's ledger by its own
- * thread, twice (as a redelivered event or a restarted operator would), against a mock that
- * refuses stale status writes. The totals must be exact: nothing lost, nothing doubled.
+ * thread, twice (as a redelivered event or a restarted operator would), against a mock that refuses
+ * stale status writes. The totals must be exact: nothing lost, nothing doubled.
  */
 class UsageLedgersConcurrencyMockServerTest {
   private static final String NS = "dora";
@@ -53,11 +53,13 @@ class UsageLedgersConcurrencyMockServerTest {
     for (int i = 1; i <= runs; i++) {
       String uid = "uid-" + i;
       // Costs with many decimals, so that a lost or doubled run cannot hide in rounding; each one a
-      // decimal as a run's cost is (i * 0.000123 in doubles is not, and its sum depends on the order).
+      // decimal as a run's cost is (i * 0.000123 in doubles is not, and its sum depends on the
+      // order).
       double cost = new BigDecimal("0.000123").multiply(BigDecimal.valueOf(i)).doubleValue();
       UsageEntry entry = new UsageEntry("run-" + i, 100 + i, 10 + i, i, cost);
       for (int copy = 0; copy < 2; copy++) {
-        additions.add(() -> ledgers.add(NS, "dora", PERIOD, uid, entry, (pendingUid, name) -> false));
+        additions.add(
+            () -> ledgers.add(NS, "dora", PERIOD, uid, entry, (pendingUid, name) -> false));
       }
     }
     ExecutorService pool = Executors.newFixedThreadPool(32);
@@ -86,9 +88,16 @@ class UsageLedgersConcurrencyMockServerTest {
   void settledRunsLeaveThePendingListButKeepTheirFigures() {
     UsageLedgers ledgers = new UsageLedgers(client);
     UsagePeriod period = new UsagePeriod(YearMonth.of(2026, 12));
-    ledgers.add(NS, "dora", period, "uid-a", new UsageEntry("run-a", 5, 1, 0, 0.5), (uid, name) -> false);
-    UsageLedger after = ledgers.add(NS, "dora", period, "uid-b", new UsageEntry("run-b", 7, 2, 0, 0.25),
-        (uid, name) -> name.equals("run-a"));
+    ledgers.add(
+        NS, "dora", period, "uid-a", new UsageEntry("run-a", 5, 1, 0, 0.5), (uid, name) -> false);
+    UsageLedger after =
+        ledgers.add(
+            NS,
+            "dora",
+            period,
+            "uid-b",
+            new UsageEntry("run-b", 7, 2, 0, 0.25),
+            (uid, name) -> name.equals("run-a"));
 
     assertThat(after.getStatus().getPending()).containsOnlyKeys("uid-b");
     assertThat(after.getStatus().getRuns()).isEqualTo(2L);

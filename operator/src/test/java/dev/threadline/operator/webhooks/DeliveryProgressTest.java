@@ -12,27 +12,35 @@ import org.junit.jupiter.api.Test;
 
 /** How a delivery's status moves with each attempt, and which targets are private. */
 class DeliveryProgressTest {
-  private static final RetrySchedule TWO_RETRIES = new RetrySchedule(List.of(Duration.ofSeconds(10), Duration.ofSeconds(40)));
+  private static final RetrySchedule TWO_RETRIES =
+      new RetrySchedule(List.of(Duration.ofSeconds(10), Duration.ofSeconds(40)));
   private static final Instant NOW = Instant.parse("2026-11-01T10:00:00Z");
 
   @Test
   void failedAttemptsArePendingWithTheNextDueTimeUntilTheScheduleRunsOut() {
-    WebhookDeliveryStatus first = DeliveryProgress.after(null, DeliveryAttempt.response(500), NOW, TWO_RETRIES);
+    WebhookDeliveryStatus first =
+        DeliveryProgress.after(null, DeliveryAttempt.response(500), NOW, TWO_RETRIES);
     assertThat(first.getState()).isEqualTo(WebhookDeliveryState.PENDING);
     assertThat(first.getAttempts()).isEqualTo(1);
     assertThat(first.getLastStatusCode()).isEqualTo(500);
     assertThat(first.getLastError()).isEqualTo("the endpoint answered HTTP 500");
     assertThat(first.getNextAttemptAt()).isEqualTo("2026-11-01T10:00:10Z");
-    assertThat(DeliveryProgress.untilNextAttempt(first, NOW.plusSeconds(4))).isEqualTo(Duration.ofSeconds(6));
+    assertThat(DeliveryProgress.untilNextAttempt(first, NOW.plusSeconds(4)))
+        .isEqualTo(Duration.ofSeconds(6));
 
-    WebhookDeliveryStatus second = DeliveryProgress.after(first, DeliveryAttempt.noResponse("no answer within 10 s"),
-        NOW.plusSeconds(10), TWO_RETRIES);
+    WebhookDeliveryStatus second =
+        DeliveryProgress.after(
+            first,
+            DeliveryAttempt.noResponse("no answer within 10 s"),
+            NOW.plusSeconds(10),
+            TWO_RETRIES);
     assertThat(second.getAttempts()).isEqualTo(2);
     assertThat(second.getLastStatusCode()).isZero();
     assertThat(second.getNextAttemptAt()).isEqualTo("2026-11-01T10:00:50Z");
 
-    WebhookDeliveryStatus third = DeliveryProgress.after(second, DeliveryAttempt.response(503), NOW.plusSeconds(50),
-        TWO_RETRIES);
+    WebhookDeliveryStatus third =
+        DeliveryProgress.after(
+            second, DeliveryAttempt.response(503), NOW.plusSeconds(50), TWO_RETRIES);
     assertThat(third.getState()).isEqualTo(WebhookDeliveryState.FAILED);
     assertThat(third.getAttempts()).isEqualTo(TWO_RETRIES.maxAttempts());
     assertThat(third.getNextAttemptAt()).isNull();
@@ -42,24 +50,29 @@ class DeliveryProgressTest {
 
   @Test
   void aTwoHundredSomethingDelivers() {
-    WebhookDeliveryStatus pending = DeliveryProgress.after(null, DeliveryAttempt.response(502), NOW, TWO_RETRIES);
-    WebhookDeliveryStatus done = DeliveryProgress.after(pending, DeliveryAttempt.response(204), NOW.plusSeconds(10),
-        TWO_RETRIES);
+    WebhookDeliveryStatus pending =
+        DeliveryProgress.after(null, DeliveryAttempt.response(502), NOW, TWO_RETRIES);
+    WebhookDeliveryStatus done =
+        DeliveryProgress.after(
+            pending, DeliveryAttempt.response(204), NOW.plusSeconds(10), TWO_RETRIES);
     assertThat(done.getState()).isEqualTo(WebhookDeliveryState.DELIVERED);
     assertThat(done.getAttempts()).isEqualTo(2);
     assertThat(done.getLastError()).isNull();
     assertThat(done.getNextAttemptAt()).isNull();
-    assertThat(DeliveryProgress.untilExpiry(done, NOW.plusSeconds(10), Duration.ofDays(7))).isEqualTo(Duration.ofDays(7));
+    assertThat(DeliveryProgress.untilExpiry(done, NOW.plusSeconds(10), Duration.ofDays(7)))
+        .isEqualTo(Duration.ofDays(7));
   }
 
   @Test
   void aRefusedTargetFailsAtOnceAndAMissingSecretIsRetried() {
-    WebhookDeliveryStatus refused = DeliveryProgress.after(null, DeliveryAttempt.refused("private"), NOW, TWO_RETRIES);
+    WebhookDeliveryStatus refused =
+        DeliveryProgress.after(null, DeliveryAttempt.refused("private"), NOW, TWO_RETRIES);
     assertThat(refused.getState()).isEqualTo(WebhookDeliveryState.FAILED);
     assertThat(refused.getLastStatusCode()).isNull();
 
-    WebhookDeliveryStatus noSecret = DeliveryProgress.after(null, DeliveryAttempt.notSent("Secret a/b not found"), NOW,
-        TWO_RETRIES);
+    WebhookDeliveryStatus noSecret =
+        DeliveryProgress.after(
+            null, DeliveryAttempt.notSent("Secret a/b not found"), NOW, TWO_RETRIES);
     assertThat(noSecret.getState()).isEqualTo(WebhookDeliveryState.PENDING);
     assertThat(noSecret.getLastError()).isEqualTo("Secret a/b not found");
   }
@@ -72,14 +85,28 @@ class DeliveryProgressTest {
 
   @Test
   void privateAndMetadataAddressesArePrivatePublicOnesAreNot() throws Exception {
-    for (String address : List.of("127.0.0.1", "::1", "0.0.0.0", "10.1.2.3", "172.16.0.1", "192.168.1.1",
-        "169.254.169.254", "fe80::1", "fd00::1", "fc00::1", "100.64.0.1", "224.0.0.1", "::ffff:127.0.0.1")) {
+    for (String address :
+        List.of(
+            "127.0.0.1",
+            "::1",
+            "0.0.0.0",
+            "10.1.2.3",
+            "172.16.0.1",
+            "192.168.1.1",
+            "169.254.169.254",
+            "fe80::1",
+            "fd00::1",
+            "fc00::1",
+            "100.64.0.1",
+            "224.0.0.1",
+            "::ffff:127.0.0.1")) {
       assertThat(PrivateTargets.isPrivate(InetAddress.getByName(address))).as(address).isTrue();
     }
-    for (String address : List.of("93.184.216.34", "8.8.8.8", "2606:4700::1111", "100.128.0.1", "172.32.0.1")) {
+    for (String address :
+        List.of("93.184.216.34", "8.8.8.8", "2606:4700::1111", "100.128.0.1", "172.32.0.1")) {
       assertThat(PrivateTargets.isPrivate(InetAddress.getByName(address))).as(address).isFalse();
     }
-    assertThat(PrivateTargets.refusal("127.0.0.1")).hasValueSatisfying(reason ->
-        assertThat(reason).contains("resolves to a private address"));
+    assertThat(PrivateTargets.refusal("127.0.0.1"))
+        .hasValueSatisfying(reason -> assertThat(reason).contains("resolves to a private address"));
   }
 }

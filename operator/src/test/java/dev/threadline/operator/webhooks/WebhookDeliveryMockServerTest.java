@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.agent.AgentSpec;
 import dev.threadline.crds.common.SecretKeyReference;
@@ -24,8 +26,6 @@ import dev.threadline.crds.webhook.WebhookDeliveryStatus;
 import dev.threadline.crds.webhook.WebhookEndpoint;
 import dev.threadline.crds.webhook.WebhookEvent;
 import dev.threadline.operator.support.OperatorMockServer;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -68,9 +68,12 @@ import org.junit.jupiter.api.TestInfo;
 @EnableKubernetesMockClient(crud = true)
 class WebhookDeliveryMockServerTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
-  private static final RetrySchedule FAST = new RetrySchedule(List.of(Duration.ofMillis(50), Duration.ofMillis(50)));
-  private static final WebhookSettings SETTINGS = new WebhookSettings(true, FAST, Duration.ofHours(1));
-  private static final String SECRET = "whsec_" + Base64.getEncoder().encodeToString(randomBytes(32));
+  private static final RetrySchedule FAST =
+      new RetrySchedule(List.of(Duration.ofMillis(50), Duration.ofMillis(50)));
+  private static final WebhookSettings SETTINGS =
+      new WebhookSettings(true, FAST, Duration.ofHours(1));
+  private static final String SECRET =
+      "whsec_" + Base64.getEncoder().encodeToString(randomBytes(32));
 
   static KubernetesMockServer server;
   static KubernetesClient client;
@@ -81,7 +84,12 @@ class WebhookDeliveryMockServerTest {
   private Operator operator;
   private String ns;
 
-  record Received(String path, String id, String timestamp, String body, Map<String, String> headers,
+  record Received(
+      String path,
+      String id,
+      String timestamp,
+      String body,
+      Map<String, String> headers,
       boolean verified) {
     JsonNode json() {
       return Serialization.unmarshal(body, JsonNode.class);
@@ -119,27 +127,42 @@ class WebhookDeliveryMockServerTest {
   void aCompletedRunOnAnAgentWithAWebhookIsAnnouncedOnceSignedAndThin() {
     createSecret();
     Agent agent = createAgent("agent-helper", endpoint("completed"));
-    Run run = finishRun(createRun("run-abc-1", "agent-helper", null, null), "completed", status -> {
-      status.setDurationMs(1500L);
-      status.setCost(0.02);
-      status.setResponse("a long answer that stays out of webhooks");
-    });
+    Run run =
+        finishRun(
+            createRun("run-abc-1", "agent-helper", null, null),
+            "completed",
+            status -> {
+              status.setDurationMs(1500L);
+              status.setCost(0.02);
+              status.setResponse("a long answer that stays out of webhooks");
+            });
 
     WebhookDelivery delivery = awaitDelivery(d -> d.getState() == WebhookDeliveryState.DELIVERED);
 
-    assertThat(requestsTo("completed")).singleElement().satisfies(request -> {
-      assertThat(request.verified()).isTrue();
-      assertThat(request.id()).isEqualTo(delivery.getSpec().getMessageId()).matches("msg_[0-9a-f]{32}");
-      assertThat(request.headers()).containsEntry("content-type", "application/json")
-          .containsEntry("user-agent", "Threadline-Webhooks/1");
-      assertThat(request.body()).isEqualTo(delivery.getSpec().getPayload());
-      assertThat(request.body()).isEqualTo("{\"type\":\"run.completed\",\"timestamp\":\""
-          + run.getStatus().getCompletedAt() + "\",\"data\":{\"threadId\":\"thread_abc\",\"runId\":\"run_abc-1\","
-          + "\"agentId\":\"agent_helper\",\"status\":\"completed\",\"completedAt\":\"" + run.getStatus().getCompletedAt()
-          + "\",\"durationMs\":1500,\"totalCost\":0.02}}");
-    });
-    assertThat(delivery.getMetadata().getName()).isEqualTo(WebhookMessage.deliveryName(delivery.getSpec().getMessageId()));
-    assertThat(delivery.getMetadata().getOwnerReferences()).singleElement()
+    assertThat(requestsTo("completed"))
+        .singleElement()
+        .satisfies(request -> {
+          assertThat(request.verified()).isTrue();
+          assertThat(request.id())
+              .isEqualTo(delivery.getSpec().getMessageId())
+              .matches("msg_[0-9a-f]{32}");
+          assertThat(request.headers())
+              .containsEntry("content-type", "application/json")
+              .containsEntry("user-agent", "Threadline-Webhooks/1");
+          assertThat(request.body()).isEqualTo(delivery.getSpec().getPayload());
+          assertThat(request.body())
+              .isEqualTo(
+                  "{\"type\":\"run.completed\",\"timestamp\":\""
+                      + run.getStatus().getCompletedAt()
+                      + "\",\"data\":{\"threadId\":\"thread_abc\",\"runId\":\"run_abc-1\","
+                      + "\"agentId\":\"agent_helper\",\"status\":\"completed\",\"completedAt\":\""
+                      + run.getStatus().getCompletedAt()
+                      + "\",\"durationMs\":1500,\"totalCost\":0.02}}");
+        });
+    assertThat(delivery.getMetadata().getName())
+        .isEqualTo(WebhookMessage.deliveryName(delivery.getSpec().getMessageId()));
+    assertThat(delivery.getMetadata().getOwnerReferences())
+        .singleElement()
         .satisfies(owner -> assertThat(owner.getUid()).isEqualTo(agent.getMetadata().getUid()));
     assertThat(delivery.getStatus().getAttempts()).isEqualTo(1);
     assertThat(delivery.getStatus().getLastStatusCode()).isEqualTo(200);
@@ -151,25 +174,34 @@ class WebhookDeliveryMockServerTest {
   @Test
   void aFailedRunIsAnnouncedAsRunFailedOnlyToEndpointsThatWantIt() {
     createSecret();
-    createAgent("agent-helper", endpoint("only-completed", WebhookEvent.RUN_COMPLETED),
+    createAgent(
+        "agent-helper",
+        endpoint("only-completed", WebhookEvent.RUN_COMPLETED),
         endpoint("only-failed", WebhookEvent.RUN_FAILED));
-    Run run = finishRun(createRun("run-abc-1", "agent-helper", null, null), "failed", status -> {
-      RunError error = new RunError();
-      error.setCode("execution_failed");
-      error.setMessage("the model is unavailable");
-      status.setError(error);
-    });
+    Run run =
+        finishRun(
+            createRun("run-abc-1", "agent-helper", null, null),
+            "failed",
+            status -> {
+              RunError error = new RunError();
+              error.setCode("execution_failed");
+              error.setMessage("the model is unavailable");
+              status.setError(error);
+            });
 
     awaitDelivery(d -> d.getState() == WebhookDeliveryState.DELIVERED);
     await().atMost(WAIT).until(() -> Boolean.TRUE.equals(run(run).getStatus().getWebhooksQueued()));
 
-    assertThat(requestsTo("only-failed")).singleElement().satisfies(request -> {
-      assertThat(request.verified()).isTrue();
-      assertThat(request.json().get("type").asText()).isEqualTo("run.failed");
-      assertThat(request.json().at("/data/status").asText()).isEqualTo("failed");
-      assertThat(request.json().at("/data/errorCode").asText()).isEqualTo("execution_failed");
-      assertThat(request.json().at("/data/errorMessage").asText()).isEqualTo("the model is unavailable");
-    });
+    assertThat(requestsTo("only-failed"))
+        .singleElement()
+        .satisfies(request -> {
+          assertThat(request.verified()).isTrue();
+          assertThat(request.json().get("type").asText()).isEqualTo("run.failed");
+          assertThat(request.json().at("/data/status").asText()).isEqualTo("failed");
+          assertThat(request.json().at("/data/errorCode").asText()).isEqualTo("execution_failed");
+          assertThat(request.json().at("/data/errorMessage").asText())
+              .isEqualTo("the model is unavailable");
+        });
     assertThat(requestsTo("only-completed")).isEmpty();
     assertThat(deliveries()).hasSize(1);
   }
@@ -184,23 +216,35 @@ class WebhookDeliveryMockServerTest {
     schedule.getSpec().setScheduleType("cron");
     schedule.getSpec().setWebhooks(List.of(endpoint("schedule")));
     client.resource(schedule).create();
-    createEnvironment("env-web", endpoint("environment-runs", WebhookEvent.RUN_COMPLETED),
+    createEnvironment(
+        "env-web",
+        endpoint("environment-runs", WebhookEvent.RUN_COMPLETED),
         endpoint("environment-builds", WebhookEvent.BUILD_READY));
-    finishRun(createRun("run-abc-1", null, "env-web", "schedule-nightly"), "completed", status -> {});
+    finishRun(
+        createRun("run-abc-1", null, "env-web", "schedule-nightly"), "completed", status -> {});
 
-    await().atMost(WAIT).until(() -> deliveries().size() == 2 && deliveries().stream().allMatch(d ->
-        d.getStatus() != null && d.getStatus().getState() == WebhookDeliveryState.DELIVERED));
+    await()
+        .atMost(WAIT)
+        .until(() ->
+            deliveries().size() == 2
+                && deliveries().stream()
+                    .allMatch(d ->
+                        d.getStatus() != null
+                            && d.getStatus().getState() == WebhookDeliveryState.DELIVERED));
 
-    assertThat(requestsTo("schedule")).singleElement().satisfies(request -> {
-      assertThat(request.verified()).isTrue();
-      assertThat(request.json().get("type").asText()).isEqualTo("run.completed");
-      assertThat(request.json().at("/data/scheduleId").asText()).isEqualTo("schedule_nightly");
-      assertThat(request.json().at("/data/environmentId").asText()).isEqualTo("env_web");
-      assertThat(request.json().at("/data/agentId").isMissingNode()).isTrue();
-    });
+    assertThat(requestsTo("schedule"))
+        .singleElement()
+        .satisfies(request -> {
+          assertThat(request.verified()).isTrue();
+          assertThat(request.json().get("type").asText()).isEqualTo("run.completed");
+          assertThat(request.json().at("/data/scheduleId").asText()).isEqualTo("schedule_nightly");
+          assertThat(request.json().at("/data/environmentId").asText()).isEqualTo("env_web");
+          assertThat(request.json().at("/data/agentId").isMissingNode()).isTrue();
+        });
     assertThat(requestsTo("environment-runs")).hasSize(1);
     assertThat(requestsTo("environment-builds")).isEmpty();
-    assertThat(requestsTo("environment-runs").getFirst().id()).isNotEqualTo(requestsTo("schedule").getFirst().id());
+    assertThat(requestsTo("environment-runs").getFirst().id())
+        .isNotEqualTo(requestsTo("schedule").getFirst().id());
   }
 
   @Test
@@ -213,7 +257,8 @@ class WebhookDeliveryMockServerTest {
     Run run = finishRun(createRun("run-abc-1", null, null, null), "completed", status -> {});
 
     await().atMost(WAIT).until(() -> requestsTo("default-environment").size() == 1);
-    assertThat(requestsTo("default-environment").getFirst().json().at("/data/environmentId").asText())
+    assertThat(
+            requestsTo("default-environment").getFirst().json().at("/data/environmentId").asText())
         .isEqualTo("env_main");
     await().atMost(WAIT).until(() -> Boolean.TRUE.equals(run(run).getStatus().getWebhooksQueued()));
     assertThat(requestsTo("other-environment")).isEmpty();
@@ -224,35 +269,52 @@ class WebhookDeliveryMockServerTest {
     createSecret();
     Environment environment = createEnvironment("env-web", endpoint("builds"));
     Instant readyAt = Instant.now().minusSeconds(5);
-    setBuildStatus(environment, status -> {
-      status.setBuildStatus(BuildStatus.READY);
-      status.setBuildHash("0123456789abcdef");
-      status.setImageTag("registry.example.com/tl/env-web:0123456789abcdef");
-      status.setLastBuildAt(Timestamps.format(readyAt));
-    });
+    setBuildStatus(
+        environment,
+        status -> {
+          status.setBuildStatus(BuildStatus.READY);
+          status.setBuildHash("0123456789abcdef");
+          status.setImageTag("registry.example.com/tl/env-web:0123456789abcdef");
+          status.setLastBuildAt(Timestamps.format(readyAt));
+        });
     await().atMost(WAIT).until(() -> requestsTo("builds").size() == 1);
     String firstBuild = "0123456789abcdef@" + Timestamps.format(readyAt);
-    await().atMost(WAIT).until(() -> firstBuild.equals(environment(environment).getStatus().getWebhooksQueuedFor()));
+    await()
+        .atMost(WAIT)
+        .until(
+            () -> firstBuild.equals(environment(environment).getStatus().getWebhooksQueuedFor()));
 
-    setBuildStatus(environment, status -> {
-      status.setBuildStatus(BuildStatus.FAILED);
-      status.setBuildHash("fedcba9876543210");
-      status.setBuildError("Package not found: nosuchpkg");
-      status.setLastBuildAt(Timestamps.format(readyAt.plusSeconds(3)));
-    });
+    setBuildStatus(
+        environment,
+        status -> {
+          status.setBuildStatus(BuildStatus.FAILED);
+          status.setBuildHash("fedcba9876543210");
+          status.setBuildError("Package not found: nosuchpkg");
+          status.setLastBuildAt(Timestamps.format(readyAt.plusSeconds(3)));
+        });
     await().atMost(WAIT).until(() -> requestsTo("builds").size() == 2);
 
     List<Received> builds = requestsTo("builds");
     assertThat(builds).allMatch(Received::verified);
-    assertThat(builds.get(0).body()).isEqualTo("{\"type\":\"build.ready\",\"timestamp\":\"" + Timestamps.format(readyAt)
-        + "\",\"data\":{\"environmentId\":\"env_web\",\"buildStatus\":\"ready\",\"buildHash\":\"0123456789abcdef\","
-        + "\"imageTag\":\"registry.example.com/tl/env-web:0123456789abcdef\",\"lastBuildAt\":\""
-        + Timestamps.format(readyAt) + "\"}}");
+    assertThat(builds.get(0).body())
+        .isEqualTo(
+            "{\"type\":\"build.ready\",\"timestamp\":\""
+                + Timestamps.format(readyAt)
+                + "\",\"data\":{\"environmentId\":\"env_web\",\"buildStatus\":\"ready\",\"buildHash\":\"0123456789abcdef\","
+                + "\"imageTag\":\"registry.example.com/tl/env-web:0123456789abcdef\",\"lastBuildAt\":\""
+                + Timestamps.format(readyAt)
+                + "\"}}");
     assertThat(builds.get(1).json().get("type").asText()).isEqualTo("build.failed");
-    assertThat(builds.get(1).json().at("/data/buildError").asText()).isEqualTo("Package not found: nosuchpkg");
+    assertThat(builds.get(1).json().at("/data/buildError").asText())
+        .isEqualTo("Package not found: nosuchpkg");
     assertThat(builds.get(1).json().at("/data/imageTag").isMissingNode()).isTrue();
-    await().atMost(WAIT).until(() -> deliveries().stream().allMatch(d ->
-        d.getStatus() != null && d.getStatus().getState() == WebhookDeliveryState.DELIVERED));
+    await()
+        .atMost(WAIT)
+        .until(() ->
+            deliveries().stream()
+                .allMatch(d ->
+                    d.getStatus() != null
+                        && d.getStatus().getState() == WebhookDeliveryState.DELIVERED));
     assertThat(deliveries()).hasSize(2);
   }
 
@@ -268,11 +330,13 @@ class WebhookDeliveryMockServerTest {
     assertThat(delivery.getStatus().getAttempts()).isEqualTo(3);
     assertThat(delivery.getStatus().getLastStatusCode()).isEqualTo(200);
     assertThat(delivery.getStatus().getLastError()).isNull();
-    assertThat(requestsTo("flaky")).hasSize(3).allSatisfy(request -> {
-      assertThat(request.verified()).isTrue();
-      assertThat(request.id()).isEqualTo(delivery.getSpec().getMessageId());
-      assertThat(request.body()).isEqualTo(delivery.getSpec().getPayload());
-    });
+    assertThat(requestsTo("flaky"))
+        .hasSize(3)
+        .allSatisfy(request -> {
+          assertThat(request.verified()).isTrue();
+          assertThat(request.id()).isEqualTo(delivery.getSpec().getMessageId());
+          assertThat(request.body()).isEqualTo(delivery.getSpec().getPayload());
+        });
   }
 
   @Test
@@ -303,7 +367,9 @@ class WebhookDeliveryMockServerTest {
     WebhookDelivery delivery = awaitDelivery(d -> d.getState() == WebhookDeliveryState.FAILED);
 
     assertThat(delivery.getStatus().getAttempts()).isEqualTo(1);
-    assertThat(delivery.getStatus().getLastError()).contains("resolves to a private address").contains("127.0.0.1");
+    assertThat(delivery.getStatus().getLastError())
+        .contains("resolves to a private address")
+        .contains("127.0.0.1");
     assertThat(delivery.getStatus().getLastStatusCode()).isNull();
     assertThat(requestsTo("private")).isEmpty();
   }
@@ -316,7 +382,8 @@ class WebhookDeliveryMockServerTest {
     WebhookDelivery delivery = awaitDelivery(d -> d.getState() == WebhookDeliveryState.FAILED);
 
     assertThat(delivery.getStatus().getAttempts()).isEqualTo(FAST.maxAttempts());
-    assertThat(delivery.getStatus().getLastError()).isEqualTo("Secret " + ns + "/hooks (spec.secretRef) not found");
+    assertThat(delivery.getStatus().getLastError())
+        .isEqualTo("Secret " + ns + "/hooks (spec.secretRef) not found");
     assertThat(requestsTo("no-secret")).isEmpty();
   }
 
@@ -335,13 +402,15 @@ class WebhookDeliveryMockServerTest {
 
   @Test
   void aRestartedOperatorResumesThePendingDeliveryWithTheSameIdAndQueuesNothingTwice() {
-    WebhookSettings slowRetry = SETTINGS.withRetries(new RetrySchedule(List.of(Duration.ofSeconds(2))));
+    WebhookSettings slowRetry =
+        SETTINGS.withRetries(new RetrySchedule(List.of(Duration.ofSeconds(2))));
     operator.stop();
     operator = startOperator(slowRetry);
     createSecret();
     createAgent("agent-helper", endpoint("restart"));
     answer("restart", 500, 200);
-    Run run = finishRun(createRun("run-abc-1", "agent-helper", null, null), "completed", status -> {});
+    Run run =
+        finishRun(createRun("run-abc-1", "agent-helper", null, null), "completed", status -> {});
 
     awaitDelivery(d -> d.getState() == WebhookDeliveryState.PENDING && d.getAttempts() == 1);
     operator.stop();
@@ -352,13 +421,17 @@ class WebhookDeliveryMockServerTest {
     WebhookDelivery delivery = awaitDelivery(d -> d.getState() == WebhookDeliveryState.DELIVERED);
 
     assertThat(delivery.getStatus().getAttempts()).isEqualTo(2);
-    assertThat(requestsTo("restart")).hasSize(2).extracting(Received::id)
+    assertThat(requestsTo("restart"))
+        .hasSize(2)
+        .extracting(Received::id)
         .containsOnly(delivery.getSpec().getMessageId());
     // the Run changes again after the restart: still queued once
     Run changed = run(run);
     changed.getStatus().setDurationMs(42L);
     client.resource(changed).updateStatus();
-    await().atMost(WAIT).until(() -> Long.valueOf(42L).equals(run(run).getStatus().getDurationMs()));
+    await()
+        .atMost(WAIT)
+        .until(() -> Long.valueOf(42L).equals(run(run).getStatus().getDurationMs()));
     assertThat(deliveries()).hasSize(1);
     assertThat(requestsTo("restart")).hasSize(2);
   }
@@ -367,25 +440,35 @@ class WebhookDeliveryMockServerTest {
   void aRunThatEndedMoreThanADayAgoIsOnlyMarked() {
     createSecret();
     createAgent("agent-helper", endpoint("old"));
-    Run run = finishRun(createRun("run-abc-1", "agent-helper", null, null), "completed",
-        status -> status.setCompletedAt(Timestamps.format(Instant.now().minus(Duration.ofDays(2)))));
+    Run run =
+        finishRun(
+            createRun("run-abc-1", "agent-helper", null, null),
+            "completed",
+            status ->
+                status.setCompletedAt(Timestamps.format(Instant.now().minus(Duration.ofDays(2)))));
 
     await().atMost(WAIT).until(() -> Boolean.TRUE.equals(run(run).getStatus().getWebhooksQueued()));
     assertThat(deliveries()).isEmpty();
     assertThat(requestsTo("old")).isEmpty();
   }
 
-  // --- the operator, the receiver and the resources -------------------------------------------------
+  // --- the operator, the receiver and the resources
+  // -------------------------------------------------
 
   private static Operator startOperator(WebhookSettings settings) {
-    Operator operator = new Operator(o -> o.withKubernetesClient(client)
-        .withCloseClientOnStop(false)
-        .withUseSSAToPatchPrimaryResource(false)
-        .withSSABasedCreateUpdateMatchForDependentResources(false));
+    Operator operator =
+        new Operator(o ->
+            o.withKubernetesClient(client)
+                .withCloseClientOnStop(false)
+                .withUseSSAToPatchPrimaryResource(false)
+                .withSSABasedCreateUpdateMatchForDependentResources(false));
     Clock clock = Clock.systemUTC();
-    operator.register(new RunWebhooks(client, clock), ControllerConfigurationOverrider::watchingAllNamespaces);
-    operator.register(new BuildWebhooks(client, clock), ControllerConfigurationOverrider::watchingAllNamespaces);
-    operator.register(new WebhookDeliveryReconciler(client, settings, clock),
+    operator.register(
+        new RunWebhooks(client, clock), ControllerConfigurationOverrider::watchingAllNamespaces);
+    operator.register(
+        new BuildWebhooks(client, clock), ControllerConfigurationOverrider::watchingAllNamespaces);
+    operator.register(
+        new WebhookDeliveryReconciler(client, settings, clock),
         ControllerConfigurationOverrider::watchingAllNamespaces);
     operator.start();
     return operator;
@@ -398,26 +481,36 @@ class WebhookDeliveryMockServerTest {
     String timestamp = exchange.getRequestHeaders().getFirst("webhook-timestamp");
     String signatures = exchange.getRequestHeaders().getFirst("webhook-signature");
     Map<String, String> headers = new ConcurrentHashMap<>();
-    exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(), values.getFirst()));
-    received.add(new Received(path, id, timestamp, body, headers, verify(id, timestamp, signatures, body)));
+    exchange
+        .getRequestHeaders()
+        .forEach((name, values) -> headers.put(name.toLowerCase(), values.getFirst()));
+    received.add(
+        new Received(path, id, timestamp, body, headers, verify(id, timestamp, signatures, body)));
     Deque<Integer> script = answers.get(path);
     Integer status = script == null ? null : script.pollFirst();
     exchange.sendResponseHeaders(status == null ? 200 : status, -1);
     exchange.close();
   }
 
-  /** The receiver's side of the spec: a fresh timestamp, and one v1 signature that matches, compared in constant time. */
+  /**
+   * The receiver's side of the spec: a fresh timestamp, and one v1 signature that matches, compared
+   * in constant time.
+   */
   private static boolean verify(String id, String timestamp, String signatures, String body) {
     try {
       if (Math.abs(Instant.now().getEpochSecond() - Long.parseLong(timestamp)) > 300) {
         return false;
       }
       Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(Base64.getDecoder().decode(SECRET.substring("whsec_".length())), "HmacSHA256"));
-      byte[] expected = mac.doFinal((id + "." + timestamp + "." + body).getBytes(StandardCharsets.UTF_8));
+      mac.init(
+          new SecretKeySpec(
+              Base64.getDecoder().decode(SECRET.substring("whsec_".length())), "HmacSHA256"));
+      byte[] expected =
+          mac.doFinal((id + "." + timestamp + "." + body).getBytes(StandardCharsets.UTF_8));
       for (String signature : signatures.split(" ")) {
         String[] parts = signature.split(",", 2);
-        if (parts[0].equals("v1") && MessageDigest.isEqual(expected, Base64.getDecoder().decode(parts[1]))) {
+        if (parts[0].equals("v1")
+            && MessageDigest.isEqual(expected, Base64.getDecoder().decode(parts[1]))) {
           return true;
         }
       }
@@ -436,14 +529,22 @@ class WebhookDeliveryMockServerTest {
   }
 
   private WebhookEndpoint endpoint(String path, WebhookEvent... events) {
-    return new WebhookEndpoint("http://127.0.0.1:" + receiver.getAddress().getPort() + "/" + ns + "/" + path,
-        List.of(events), new SecretKeyReference("hooks", "secret"));
+    return new WebhookEndpoint(
+        "http://127.0.0.1:" + receiver.getAddress().getPort() + "/" + ns + "/" + path,
+        List.of(events),
+        new SecretKeyReference("hooks", "secret"));
   }
 
   private void createSecret() {
-    client.resource(new SecretBuilder().withMetadata(meta("hooks"))
-        .addToData("secret", Base64.getEncoder().encodeToString(SECRET.getBytes(StandardCharsets.UTF_8)))
-        .build()).create();
+    client
+        .resource(
+            new SecretBuilder()
+                .withMetadata(meta("hooks"))
+                .addToData(
+                    "secret",
+                    Base64.getEncoder().encodeToString(SECRET.getBytes(StandardCharsets.UTF_8)))
+                .build())
+        .create();
   }
 
   private Agent createAgent(String name, WebhookEndpoint... endpoints) {
@@ -465,7 +566,8 @@ class WebhookDeliveryMockServerTest {
 
   private void setBuildStatus(Environment environment, Consumer<EnvironmentStatus> change) {
     Environment current = environment(environment);
-    EnvironmentStatus status = current.getStatus() == null ? new EnvironmentStatus() : current.getStatus();
+    EnvironmentStatus status =
+        current.getStatus() == null ? new EnvironmentStatus() : current.getStatus();
     change.accept(status);
     current.setStatus(status);
     client.resource(current).updateStatus();
@@ -486,7 +588,10 @@ class WebhookDeliveryMockServerTest {
     return client.resource(run).create();
   }
 
-  /** Ends a run as the run controller would: phase, completedAt (now unless the change sets it) and more. */
+  /**
+   * Ends a run as the run controller would: phase, completedAt (now unless the change sets it) and
+   * more.
+   */
   private Run finishRun(Run run, String phase, Consumer<RunStatus> change) {
     RunStatus status = new RunStatus();
     status.setPhase(phase);
@@ -502,7 +607,11 @@ class WebhookDeliveryMockServerTest {
   }
 
   private Environment environment(Environment environment) {
-    return client.resources(Environment.class).inNamespace(ns).withName(environment.getMetadata().getName()).get();
+    return client
+        .resources(Environment.class)
+        .inNamespace(ns)
+        .withName(environment.getMetadata().getName())
+        .get();
   }
 
   private List<WebhookDelivery> deliveries() {
@@ -510,12 +619,20 @@ class WebhookDeliveryMockServerTest {
   }
 
   /** The one delivery of the namespace, once its status satisfies {@code condition}. */
-  private WebhookDelivery awaitDelivery(java.util.function.Predicate<WebhookDeliveryStatus> condition) {
-    return await().atMost(WAIT).until(() -> {
-      List<WebhookDelivery> all = deliveries();
-      return all.size() == 1 ? all.getFirst() : null;
-    }, delivery -> delivery != null && delivery.getStatus() != null && delivery.getStatus().getState() != null
-        && condition.test(delivery.getStatus()));
+  private WebhookDelivery awaitDelivery(
+      java.util.function.Predicate<WebhookDeliveryStatus> condition) {
+    return await()
+        .atMost(WAIT)
+        .until(
+            () -> {
+              List<WebhookDelivery> all = deliveries();
+              return all.size() == 1 ? all.getFirst() : null;
+            },
+            delivery ->
+                delivery != null
+                    && delivery.getStatus() != null
+                    && delivery.getStatus().getState() != null
+                    && condition.test(delivery.getStatus()));
   }
 
   private io.fabric8.kubernetes.api.model.ObjectMeta meta(String name) {

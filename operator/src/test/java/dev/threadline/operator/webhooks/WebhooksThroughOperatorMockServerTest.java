@@ -32,7 +32,10 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
-/** The whole operator as {@link ThreadlineOperator} wires it: a run answered directly reaches its agent's webhook. */
+/**
+ * The whole operator as {@link ThreadlineOperator} wires it: a run answered directly reaches its
+ * agent's webhook.
+ */
 @EnableKubernetesMockClient(crud = true)
 class WebhooksThroughOperatorMockServerTest {
   private static final String NS = "alice";
@@ -45,41 +48,70 @@ class WebhooksThroughOperatorMockServerTest {
   void aGreetingAnsweredByTheOperatorIsAnnouncedToTheAgentsWebhook() throws Exception {
     OperatorMockServer.registerCrds(server, client);
     List<String> bodies = new CopyOnWriteArrayList<>();
-    HttpServer receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    receiver.createContext("/hook", exchange -> {
-      bodies.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-      exchange.sendResponseHeaders(204, -1);
-      exchange.close();
-    });
+    HttpServer receiver =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    receiver.createContext(
+        "/hook",
+        exchange -> {
+          bodies.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+          exchange.sendResponseHeaders(204, -1);
+          exchange.close();
+        });
     receiver.start();
-    OperatorSettings settings = OperatorSettings.fromEnvironment(Map.of(
-        "THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS", "true",
-        "THREADLINE_WEBHOOK_RETRY_DELAYS", "100ms"));
+    OperatorSettings settings =
+        OperatorSettings.fromEnvironment(
+            Map.of(
+                "THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS", "true",
+                "THREADLINE_WEBHOOK_RETRY_DELAYS", "100ms"));
     try (ThreadlineOperator operator = ThreadlineOperator.start(client, settings)) {
-      client.resource(new SecretBuilder().withMetadata(new ObjectMetaBuilder().withNamespace(NS).withName("hooks").build())
-          .addToData("secret", Base64.getEncoder().encodeToString(SECRET.getBytes(StandardCharsets.UTF_8)))
-          .build()).create();
+      client
+          .resource(
+              new SecretBuilder()
+                  .withMetadata(new ObjectMetaBuilder().withNamespace(NS).withName("hooks").build())
+                  .addToData(
+                      "secret",
+                      Base64.getEncoder().encodeToString(SECRET.getBytes(StandardCharsets.UTF_8)))
+                  .build())
+          .create();
       Agent agent = new Agent();
       agent.setMetadata(new ObjectMetaBuilder().withNamespace(NS).withName("agent-helper").build());
       agent.setSpec(new AgentSpec());
       agent.getSpec().setModel("scripted-1");
-      agent.getSpec().setWebhooks(List.of(new WebhookEndpoint(
-          "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook", List.of(), new SecretKeyReference("hooks", "secret"))));
+      agent
+          .getSpec()
+          .setWebhooks(
+              List.of(
+                  new WebhookEndpoint(
+                      "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook",
+                      List.of(),
+                      new SecretKeyReference("hooks", "secret"))));
       client.resource(agent).create();
       ConversationThread thread = new ConversationThread();
-      thread.setMetadata(new ObjectMetaBuilder().withNamespace(NS).withName("thread-greet").build());
+      thread.setMetadata(
+          new ObjectMetaBuilder().withNamespace(NS).withName("thread-greet").build());
       thread.setSpec(new ThreadSpec());
       thread.getSpec().setAgent("agent-helper");
       thread = client.resource(thread).create();
-      client.resource(ThreadRuns.newRun(thread, 1, "Hello!", List.of(), ThreadRuns.SOURCE_API)).create();
+      client
+          .resource(ThreadRuns.newRun(thread, 1, "Hello!", List.of(), ThreadRuns.SOURCE_API))
+          .create();
 
       await().atMost(Duration.ofSeconds(20)).until(() -> !bodies.isEmpty());
-      await().atMost(Duration.ofSeconds(10)).until(() -> client.resources(WebhookDelivery.class).inNamespace(NS).list()
-          .getItems().stream().anyMatch(d -> d.getStatus() != null && d.getStatus().getState() == WebhookDeliveryState.DELIVERED));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() ->
+              client.resources(WebhookDelivery.class).inNamespace(NS).list().getItems().stream()
+                  .anyMatch(d ->
+                      d.getStatus() != null
+                          && d.getStatus().getState() == WebhookDeliveryState.DELIVERED));
 
-      assertThat(bodies).singleElement().satisfies(body -> assertThat(body)
-          .startsWith("{\"type\":\"run.completed\"")
-          .contains("\"threadId\":\"thread_greet\",\"runId\":\"run_greet-1\",\"agentId\":\"agent_helper\""));
+      assertThat(bodies)
+          .singleElement()
+          .satisfies(body ->
+              assertThat(body)
+                  .startsWith("{\"type\":\"run.completed\"")
+                  .contains(
+                      "\"threadId\":\"thread_greet\",\"runId\":\"run_greet-1\",\"agentId\":\"agent_helper\""));
       Run run = client.resources(Run.class).inNamespace(NS).withName("run-greet-1").get();
       assertThat(run.getStatus().getWebhooksQueued()).isTrue();
     } finally {

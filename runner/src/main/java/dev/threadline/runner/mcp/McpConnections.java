@@ -56,7 +56,11 @@ public final class McpConnections implements AutoCloseable {
    * @param outputLimitBytes the most text of one tool result kept
    */
   public static McpConnections start(
-      List<McpServer> servers, Map<String, String> env, Path workspace, int outputLimitBytes, Listener listener) {
+      List<McpServer> servers,
+      Map<String, String> env,
+      Path workspace,
+      int outputLimitBytes,
+      Listener listener) {
     List<McpServer> enabled = servers.stream().filter(McpServer::enabled).toList();
     if (enabled.isEmpty()) {
       return none();
@@ -64,9 +68,11 @@ public final class McpConnections implements AutoCloseable {
     List<McpSyncClient> clients = new ArrayList<>();
     List<Tool> tools = new ArrayList<>();
     try (ExecutorService starter = Executors.newVirtualThreadPerTaskExecutor()) {
-      List<Future<Started>> starts = enabled.stream()
-          .map(server -> starter.submit(() -> connect(server, env, workspace, outputLimitBytes)))
-          .toList();
+      List<Future<Started>> starts =
+          enabled.stream()
+              .map(
+                  server -> starter.submit(() -> connect(server, env, workspace, outputLimitBytes)))
+              .toList();
       for (int i = 0; i < enabled.size(); i++) {
         McpServer server = enabled.get(i);
         try {
@@ -76,7 +82,8 @@ public final class McpConnections implements AutoCloseable {
           listener.started(server.name(), started.tools().stream().map(Tool::name).toList());
         } catch (TimeoutException e) {
           starts.get(i).cancel(true);
-          listener.failed(server.name(), "did not start within " + server.startupTimeoutSec() + " s");
+          listener.failed(
+              server.name(), "did not start within " + server.startupTimeoutSec() + " s");
         } catch (ExecutionException e) {
           listener.failed(server.name(), reason(server, e.getCause()));
         } catch (InterruptedException e) {
@@ -84,7 +91,8 @@ public final class McpConnections implements AutoCloseable {
           listener.failed(server.name(), "the run was interrupted while it started");
         }
       }
-      // Leaving the try waits for the start tasks; a timed-out one ends at its own initialize timeout.
+      // Leaving the try waits for the start tasks; a timed-out one ends at its own initialize
+      // timeout.
     }
     return new McpConnections(List.copyOf(clients), List.copyOf(tools));
   }
@@ -103,25 +111,30 @@ public final class McpConnections implements AutoCloseable {
 
   private record Started(McpSyncClient client, List<Tool> tools) {}
 
-  private static Started connect(McpServer server, Map<String, String> env, Path workspace, int outputLimitBytes) {
+  private static Started connect(
+      McpServer server, Map<String, String> env, Path workspace, int outputLimitBytes) {
     Duration startup = Duration.ofSeconds(server.startupTimeoutSec());
-    McpSyncClient client = McpClient.sync(McpTransports.create(server, env, workspace))
-        .clientInfo(new McpSchema.Implementation("threadline-runner", "0.1.0"))
-        .initializationTimeout(startup)
-        .requestTimeout(Duration.ofSeconds(server.toolTimeoutSec()))
-        .build();
+    McpSyncClient client =
+        McpClient.sync(McpTransports.create(server, env, workspace))
+            .clientInfo(new McpSchema.Implementation("threadline-runner", "0.1.0"))
+            .initializationTimeout(startup)
+            .requestTimeout(Duration.ofSeconds(server.toolTimeoutSec()))
+            .build();
     try {
       client.initialize();
       List<Tool> tools = new ArrayList<>();
       String cursor = null;
       do {
-        McpSchema.ListToolsResult page = cursor == null ? client.listTools() : client.listTools(cursor);
-        page.tools().forEach(tool -> tools.add(new McpTool(server.name(), tool, client, outputLimitBytes)));
+        McpSchema.ListToolsResult page =
+            cursor == null ? client.listTools() : client.listTools(cursor);
+        page.tools()
+            .forEach(tool -> tools.add(new McpTool(server.name(), tool, client, outputLimitBytes)));
         cursor = page.nextCursor();
       } while (cursor != null && !cursor.isEmpty());
       return new Started(client, tools);
     } catch (RuntimeException e) {
-      // A start abandoned at its timeout is interrupted: closing must still stop the server process.
+      // A start abandoned at its timeout is interrupted: closing must still stop the server
+      // process.
       boolean interrupted = Thread.interrupted();
       closeQuietly(client);
       if (interrupted) {
@@ -135,7 +148,10 @@ public final class McpConnections implements AutoCloseable {
     return tools;
   }
 
-  /** Stops the stdio servers and closes the HTTP sessions, in parallel, waiting a few seconds at most. */
+  /**
+   * Stops the stdio servers and closes the HTTP sessions, in parallel, waiting a few seconds at
+   * most.
+   */
   @Override
   public void close() {
     if (clients.isEmpty()) {

@@ -1,15 +1,15 @@
 package dev.threadline.runner.mcp;
 
 import dev.threadline.models.ToolDefinition;
+import dev.threadline.runner.tools.Tool;
 import dev.threadline.runner.tools.ToolException;
 import dev.threadline.runner.tools.ToolResult;
-import dev.threadline.runner.tools.Tool;
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Content;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
-import io.modelcontextprotocol.json.McpJsonDefaults;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,10 +42,15 @@ final class McpTool implements Tool {
 
   @Override
   public ToolDefinition definition() {
-    String description = "[MCP server " + server + "] " + (tool.description() == null ? tool.name() : tool.description());
-    Map<String, Object> schema = tool.inputSchema() == null || tool.inputSchema().isEmpty()
-        ? Map.of("type", "object", "properties", Map.of())
-        : tool.inputSchema();
+    String description =
+        "[MCP server "
+            + server
+            + "] "
+            + (tool.description() == null ? tool.name() : tool.description());
+    Map<String, Object> schema =
+        tool.inputSchema() == null || tool.inputSchema().isEmpty()
+            ? Map.of("type", "object", "properties", Map.of())
+            : tool.inputSchema();
     return new ToolDefinition(exposedName, description, schema);
   }
 
@@ -60,7 +65,8 @@ final class McpTool implements Tool {
     try {
       result = client.callTool(new McpSchema.CallToolRequest(tool.name(), arguments));
     } catch (RuntimeException e) {
-      throw new ToolException("MCP server " + server + " failed to run " + tool.name() + ": " + rootMessage(e), e);
+      throw new ToolException(
+          "MCP server " + server + " failed to run " + tool.name() + ": " + rootMessage(e), e);
     }
     String output = bounded(text(result));
     if (Boolean.TRUE.equals(result.isError())) {
@@ -72,7 +78,8 @@ final class McpTool implements Tool {
   private static String text(CallToolResult result) {
     List<String> parts = new ArrayList<>();
     for (Content content : result.content() == null ? List.<Content>of() : result.content()) {
-      parts.add(content instanceof TextContent text ? text.text() : "[" + content.type() + " content]");
+      parts.add(
+          content instanceof TextContent text ? text.text() : "[" + content.type() + " content]");
     }
     if (parts.isEmpty() && result.structuredContent() != null) {
       try {
@@ -88,7 +95,9 @@ final class McpTool implements Tool {
     if (text.length() <= outputLimitBytes) {
       return text;
     }
-    return text.substring(0, outputLimitBytes) + "\n[... output truncated: " + (text.length() - outputLimitBytes)
+    return text.substring(0, outputLimitBytes)
+        + "\n[... output truncated: "
+        + (text.length() - outputLimitBytes)
         + " characters omitted ...]";
   }
 
@@ -97,7 +106,8 @@ final class McpTool implements Tool {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    String message =
+        root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     return root == failure ? message : failure.getMessage() + " (" + message + ")";
   }
 }

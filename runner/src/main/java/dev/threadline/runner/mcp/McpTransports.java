@@ -16,7 +16,9 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Builds the SDK transport for one configured server, resolving its secrets from the environment. */
+/**
+ * Builds the SDK transport for one configured server, resolving its secrets from the environment.
+ */
 final class McpTransports {
 
   private static final Logger log = LoggerFactory.getLogger(McpTransports.class);
@@ -24,16 +26,21 @@ final class McpTransports {
   private McpTransports() {}
 
   static McpClientTransport create(McpServer server, Map<String, String> env, Path workspace) {
-    return server.type().equals(McpServer.STDIO) ? stdio(server, env, workspace) : http(server, env);
+    return server.type().equals(McpServer.STDIO)
+        ? stdio(server, env, workspace)
+        : http(server, env);
   }
 
-  private static McpClientTransport stdio(McpServer server, Map<String, String> env, Path workspace) {
+  private static McpClientTransport stdio(
+      McpServer server, Map<String, String> env, Path workspace) {
     requireExecutable(server.command(), env.getOrDefault("PATH", System.getenv("PATH")), workspace);
-    ServerParameters parameters = ServerParameters.builder(server.command())
-        .args(server.args())
-        .env(resolveEnv(server, env))
-        .build();
-    WorkspaceStdioTransport transport = new WorkspaceStdioTransport(parameters, McpJsonDefaults.getMapper(), workspace);
+    ServerParameters parameters =
+        ServerParameters.builder(server.command())
+            .args(server.args())
+            .env(resolveEnv(server, env))
+            .build();
+    WorkspaceStdioTransport transport =
+        new WorkspaceStdioTransport(parameters, McpJsonDefaults.getMapper(), workspace);
     transport.setStdErrorHandler(line -> log.info("[mcp {}] {}", server.name(), line));
     return transport;
   }
@@ -57,21 +64,26 @@ final class McpTransports {
     throw new McpStartException("its command " + command + " is not on the PATH");
   }
 
-  /** Values written {@code $NAME} come from the runner's environment, so run.json holds no secret. */
+  /**
+   * Values written {@code $NAME} come from the runner's environment, so run.json holds no secret.
+   */
   static Map<String, String> resolveEnv(McpServer server, Map<String, String> env) {
     Map<String, String> resolved = new LinkedHashMap<>();
-    server.env().forEach((key, value) -> {
-      if (value.startsWith("$") && value.length() > 1) {
-        String name = value.substring(1);
-        String secret = env.get(name);
-        if (secret == null) {
-          throw new McpStartException("its env " + key + " refers to $" + name + ", which is not set");
-        }
-        resolved.put(key, secret);
-      } else {
-        resolved.put(key, value);
-      }
-    });
+    server
+        .env()
+        .forEach((key, value) -> {
+          if (value.startsWith("$") && value.length() > 1) {
+            String name = value.substring(1);
+            String secret = env.get(name);
+            if (secret == null) {
+              throw new McpStartException(
+                  "its env " + key + " refers to $" + name + ", which is not set");
+            }
+            resolved.put(key, secret);
+          } else {
+            resolved.put(key, value);
+          }
+        });
     return resolved;
   }
 
@@ -82,7 +94,8 @@ final class McpTransports {
   private static McpClientTransport http(McpServer server, Map<String, String> env) {
     URI uri = URI.create(server.url());
     String base = uri.getScheme() + "://" + uri.getRawAuthority();
-    String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/mcp" : uri.getRawPath();
+    String path =
+        uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/mcp" : uri.getRawPath();
     if (uri.getRawQuery() != null) {
       path += "?" + uri.getRawQuery();
     }
@@ -90,16 +103,23 @@ final class McpTransports {
     if (server.bearerTokenEnv() != null) {
       String token = env.get(server.bearerTokenEnv());
       if (token == null || token.isBlank()) {
-        throw new McpStartException("its bearer token variable " + server.bearerTokenEnv() + " is not set");
+        throw new McpStartException(
+            "its bearer token variable " + server.bearerTokenEnv() + " is not set");
       }
       requests.header("Authorization", "Bearer " + token.strip());
     }
     Duration connectTimeout = Duration.ofSeconds(server.startupTimeoutSec());
     if (uri.getRawPath() != null && uri.getRawPath().endsWith("/sse")) {
-      return HttpClientSseClientTransport.builder(base).sseEndpoint(path).requestBuilder(requests)
-          .connectTimeout(connectTimeout).build();
+      return HttpClientSseClientTransport.builder(base)
+          .sseEndpoint(path)
+          .requestBuilder(requests)
+          .connectTimeout(connectTimeout)
+          .build();
     }
-    return HttpClientStreamableHttpTransport.builder(base).endpoint(path).requestBuilder(requests)
-        .connectTimeout(connectTimeout).build();
+    return HttpClientStreamableHttpTransport.builder(base)
+        .endpoint(path)
+        .requestBuilder(requests)
+        .connectTimeout(connectTimeout)
+        .build();
   }
 }

@@ -20,9 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Model ↔ tools until the model ends its turn. Each model call is a turn; its text becomes a
- * {@code reasoning} event when it comes with tool calls, a {@code message} when it ends the run;
- * each tool call becomes a {@code tool_call} event and a tool result the model reads next turn.
+ * Model ↔ tools until the model ends its turn. Each model call is a turn; its text becomes a {@code
+ * reasoning} event when it comes with tool calls, a {@code message} when it ends the run; each tool
+ * call becomes a {@code tool_call} event and a tool result the model reads next turn.
  */
 final class AgentLoop {
 
@@ -48,10 +48,18 @@ final class AgentLoop {
 
   /**
    * @param cancelled asked before every turn and tool call
-   * @param redact applied to every model error message, so a key a provider echoes never reaches an event
+   * @param redact applied to every model error message, so a key a provider echoes never reaches an
+   *     event
    */
-  AgentLoop(ModelProvider model, String modelName, ToolRegistry tools, RunEvents events, ActionLog actions,
-      RunInput.Limits limits, BooleanSupplier cancelled, UnaryOperator<String> redact) {
+  AgentLoop(
+      ModelProvider model,
+      String modelName,
+      ToolRegistry tools,
+      RunEvents events,
+      ActionLog actions,
+      RunInput.Limits limits,
+      BooleanSupplier cancelled,
+      UnaryOperator<String> redact) {
     this.model = model;
     this.modelName = modelName;
     this.tools = tools;
@@ -70,14 +78,22 @@ final class AgentLoop {
       }
       ModelReply reply;
       try {
-        reply = model.complete(new ModelRequest(modelName, instructions, messages, tools.definitions(),
-            limits.maxOutputTokens()));
+        reply =
+            model.complete(
+                new ModelRequest(
+                    modelName,
+                    instructions,
+                    messages,
+                    tools.definitions(),
+                    limits.maxOutputTokens()));
       } catch (ModelException e) {
         return new Outcome.Failed(RunnerFailureCode.EXECUTION_FAILED, redact.apply(e.getMessage()));
       } catch (RuntimeException e) {
         log.warn("Model call failed unexpectedly", e);
-        return new Outcome.Failed(RunnerFailureCode.EXECUTION_FAILED,
-            redact.apply("model call failed: " + e.getClass().getSimpleName() + ": " + e.getMessage()));
+        return new Outcome.Failed(
+            RunnerFailureCode.EXECUTION_FAILED,
+            redact.apply(
+                "model call failed: " + e.getClass().getSimpleName() + ": " + e.getMessage()));
       }
       usage = usage.plus(reply.usage());
       if (!reply.hasToolCalls()) {
@@ -99,8 +115,11 @@ final class AgentLoop {
         messages.add(ChatMessage.toolResult(call.id(), runTool(call)));
       }
     }
-    return new Outcome.Failed(RunnerFailureCode.EXECUTION_FAILED,
-        "turn limit reached: the model was still calling tools after " + limits.maxTurns() + " turns");
+    return new Outcome.Failed(
+        RunnerFailureCode.EXECUTION_FAILED,
+        "turn limit reached: the model was still calling tools after "
+            + limits.maxTurns()
+            + " turns");
   }
 
   /** The model calls since the run began, added up. */
@@ -114,7 +133,10 @@ final class AgentLoop {
     if (tool.isEmpty()) {
       String problem = "the model called an unknown tool '" + call.name() + "'";
       events.error(problem);
-      return "error: unknown tool '" + call.name() + "'; the tools are " + String.join(", ", tools.names());
+      return "error: unknown tool '"
+          + call.name()
+          + "'; the tools are "
+          + String.join(", ", tools.names());
     }
     long start = System.nanoTime();
     ToolResult result = ToolRegistry.execute(tool.get(), call);

@@ -13,7 +13,9 @@ final class Attachments {
 
   static final String FOLDER = "attachments";
 
-  /** @param placed the names copied; @param problems one line per attachment that could not be */
+  /**
+   * @param placed the names copied; @param problems one line per attachment that could not be
+   */
   record Placement(List<String> placed, List<String> problems) {}
 
   private Attachments() {}
@@ -28,11 +30,19 @@ final class Attachments {
     for (Attachment attachment : attachments) {
       try {
         Files.createDirectories(folder);
-        Files.copy(Path.of(attachment.path()), folder.resolve(attachment.name()), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(
+            Path.of(attachment.path()),
+            folder.resolve(attachment.name()),
+            StandardCopyOption.REPLACE_EXISTING);
         placed.add(attachment.name());
       } catch (IOException | RuntimeException e) {
-        problems.add("attachment " + attachment.name() + " could not be placed: " + e.getClass().getSimpleName()
-            + ": " + e.getMessage());
+        problems.add(
+            "attachment "
+                + attachment.name()
+                + " could not be placed: "
+                + e.getClass().getSimpleName()
+                + ": "
+                + e.getMessage());
       }
     }
     return new Placement(placed, problems);

@@ -17,17 +17,22 @@ final class Planner {
     List<String> commands = BacktickCommands.extract(task);
     StringBuilder plan = new StringBuilder();
     if (!commands.isEmpty()) {
-      plan.append("I will run ").append(commands.size() == 1 ? "1 command" : commands.size() + " commands")
+      plan.append("I will run ")
+          .append(commands.size() == 1 ? "1 command" : commands.size() + " commands")
           .append(" in the workspace");
       plan.append(commands.size() == 1 ? ": " : ", in order: ");
       plan.append(String.join(", then ", commands.stream().map(c -> "`" + c + "`").toList()));
-      plan.append(", and report what ").append(commands.size() == 1 ? "it" : "they").append(" printed.");
+      plan.append(", and report what ")
+          .append(commands.size() == 1 ? "it" : "they")
+          .append(" printed.");
     } else {
-      plan.append("I will work on the task in the workspace with ").append(String.join(", ", toolNames))
+      plan.append("I will work on the task in the workspace with ")
+          .append(String.join(", ", toolNames))
           .append(", then summarise what I did.");
     }
     if (attachments > 0) {
-      plan.append(" The ").append(attachments == 1 ? "attached file is" : attachments + " attached files are")
+      plan.append(" The ")
+          .append(attachments == 1 ? "attached file is" : attachments + " attached files are")
           .append(" in attachments/.");
     }
     return plan.toString();

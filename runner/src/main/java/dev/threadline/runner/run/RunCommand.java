@@ -24,7 +24,10 @@ public final class RunCommand {
   private final Map<String, String> env;
   private final Function<ModelSettings, ModelProvider> models;
 
-  public RunCommand(PrintStream out, PrintStream err, Map<String, String> env,
+  public RunCommand(
+      PrintStream out,
+      PrintStream err,
+      Map<String, String> env,
       Function<ModelSettings, ModelProvider> models) {
     this.out = out;
     this.err = err;
@@ -48,9 +51,15 @@ public final class RunCommand {
       err.println("runner run: " + e.getMessage());
       return 2;
     }
-    RunSession session = new RunSession(input, Path.of(options.get("--workspace")), env, models,
-        new RunEvents(new RunnerEventWriter(out)));
-    // SIGTERM (Pod deletion, activeDeadlineSeconds) runs shutdown hooks: end the run with a last line.
+    RunSession session =
+        new RunSession(
+            input,
+            Path.of(options.get("--workspace")),
+            env,
+            models,
+            new RunEvents(new RunnerEventWriter(out)));
+    // SIGTERM (Pod deletion, activeDeadlineSeconds) runs shutdown hooks: end the run with a last
+    // line.
     Thread onTermination = new Thread(session::cancel, "runner-sigterm");
     Runtime.getRuntime().addShutdownHook(onTermination);
     try {

@@ -11,7 +11,10 @@ import dev.threadline.runner.workspace.FileDiff;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The events of one run, in the runner's words; numbers the tool calls {@code tool_1}, {@code tool_2}... */
+/**
+ * The events of one run, in the runner's words; numbers the tool calls {@code tool_1}, {@code
+ * tool_2}...
+ */
 public final class RunEvents {
 
   private final RunnerEventWriter writer;
@@ -51,27 +54,46 @@ public final class RunEvents {
 
   /** A finished tool call, as the contract's tool_call item. */
   public void toolCall(String toolName, ToolResult result, long durationMs) {
-    ObjectNode tool = RunnerEventData.tool(result.type(), toolName, result.command(), result.path(), result.output(),
-        result.exitCode());
-    String status = result.succeeded() ? RunnerEventData.TOOL_STATUS_COMPLETED : RunnerEventData.TOOL_STATUS_FAILED;
-    writer.emit(RunnerEventType.TOOL_CALL,
+    ObjectNode tool =
+        RunnerEventData.tool(
+            result.type(),
+            toolName,
+            result.command(),
+            result.path(),
+            result.output(),
+            result.exitCode());
+    String status =
+        result.succeeded()
+            ? RunnerEventData.TOOL_STATUS_COMPLETED
+            : RunnerEventData.TOOL_STATUS_FAILED;
+    writer.emit(
+        RunnerEventType.TOOL_CALL,
         RunnerEventData.toolCall("tool_" + toolCalls.incrementAndGet(), status, tool, durationMs));
   }
 
   public void fileChange(FileDiff diff) {
-    writer.emit(RunnerEventType.FILE_CHANGE,
+    writer.emit(
+        RunnerEventType.FILE_CHANGE,
         RunnerEventData.fileChange(diff.path(), diff.change(), diff.additions(), diff.deletions()));
   }
 
-  /** The last line of a run that succeeded; deleted files are in file_change events only, as the contract's diffs know create and modify. */
-  public void result(String response, List<String> actions, Usage usage, List<FileDiff> diffs, long durationMs) {
-    List<ObjectNode> entries = diffs.stream()
-        .filter(diff -> !diff.change().equals(RunnerEventData.CHANGE_DELETE))
-        .map(diff -> diff.change().equals(RunnerEventData.CHANGE_CREATE)
-            ? RunnerEventData.diffCreate(diff.path(), diff.content())
-            : RunnerEventData.diffModify(diff.path(), diff.additions(), diff.deletions()))
-        .toList();
-    writer.emit(RunnerEventType.RESULT, RunnerEventData.result(response, actions, usageData(usage), entries, durationMs));
+  /**
+   * The last line of a run that succeeded; deleted files are in file_change events only, as the
+   * contract's diffs know create and modify.
+   */
+  public void result(
+      String response, List<String> actions, Usage usage, List<FileDiff> diffs, long durationMs) {
+    List<ObjectNode> entries =
+        diffs.stream()
+            .filter(diff -> !diff.change().equals(RunnerEventData.CHANGE_DELETE))
+            .map(diff ->
+                diff.change().equals(RunnerEventData.CHANGE_CREATE)
+                    ? RunnerEventData.diffCreate(diff.path(), diff.content())
+                    : RunnerEventData.diffModify(diff.path(), diff.additions(), diff.deletions()))
+            .toList();
+    writer.emit(
+        RunnerEventType.RESULT,
+        RunnerEventData.result(response, actions, usageData(usage), entries, durationMs));
   }
 
   /** The last line of a run that failed. Later events, and a second failure, are dropped. */

@@ -39,13 +39,20 @@ public record RunInput(
     mcpServers = List.copyOf(mcpServers);
   }
 
-  /** @param baseUrl null for the provider's public endpoint */
+  /**
+   * @param baseUrl null for the provider's public endpoint
+   */
   public record ModelChoice(String provider, String model, String baseUrl) {}
 
-  /** @param role {@code user} or {@code assistant} */
+  /**
+   * @param role {@code user} or {@code assistant}
+   */
   public record HistoryMessage(String role, String content) {}
 
-  /** @param path where the file is now; run.json gives it relative to its own folder, the reader resolves it */
+  /**
+   * @param path where the file is now; run.json gives it relative to its own folder, the reader
+   *     resolves it
+   */
   public record Attachment(String name, String mediaType, String path) {}
 
   public record Documentation(String title, String content) {}
@@ -53,9 +60,12 @@ public record RunInput(
   /**
    * An MCP server.
    *
-   * @param type {@code stdio} (a subprocess) or {@code http} (streamable HTTP; SSE when the URL ends in /sse)
-   * @param name a short name, letters, digits, {@code _} and {@code -}; tools appear as {@code mcp__<name>__<tool>}
-   * @param env for stdio: extra variables; a value {@code $NAME} is read from the runner's environment
+   * @param type {@code stdio} (a subprocess) or {@code http} (streamable HTTP; SSE when the URL
+   *     ends in /sse)
+   * @param name a short name, letters, digits, {@code _} and {@code -}; tools appear as {@code
+   *     mcp__<name>__<tool>}
+   * @param env for stdio: extra variables; a value {@code $NAME} is read from the runner's
+   *     environment
    * @param bearerTokenEnv for http: the variable holding the bearer token; null for none
    */
   public record McpServer(
@@ -85,7 +95,8 @@ public record RunInput(
    * @param outputLimitBytes the most output of one tool call kept
    * @param maxOutputTokens the most tokens one model reply may have
    */
-  public record Limits(int maxTurns, int commandTimeoutSec, int outputLimitBytes, int maxOutputTokens) {
+  public record Limits(
+      int maxTurns, int commandTimeoutSec, int outputLimitBytes, int maxOutputTokens) {
     public static final Limits DEFAULT = new Limits(30, 300, 65_536, 4096);
   }
 }

@@ -47,7 +47,9 @@ public final class RunInputReader {
     return parse(json, null);
   }
 
-  /** @param folder where run.json lies: relative attachment paths are resolved against it */
+  /**
+   * @param folder where run.json lies: relative attachment paths are resolved against it
+   */
   private static RunInput parse(String json, Path folder) {
     JsonNode root;
     try {
@@ -76,14 +78,17 @@ public final class RunInputReader {
       return new ModelChoice(null, null, null);
     }
     requireObject(node, "model");
-    return new ModelChoice(optionalText(node, "provider", "model.provider", null),
-        optionalText(node, "model", "model.model", null), optionalText(node, "baseUrl", "model.baseUrl", null));
+    return new ModelChoice(
+        optionalText(node, "provider", "model.provider", null),
+        optionalText(node, "model", "model.model", null),
+        optionalText(node, "baseUrl", "model.baseUrl", null));
   }
 
   private static HistoryMessage historyMessage(JsonNode node, String field) {
     String role = requiredText(node, "role", field + ".role");
     if (!role.equals("user") && !role.equals("assistant")) {
-      throw new InvalidRunInputException(field + ".role", "must be 'user' or 'assistant', was '" + role + "'");
+      throw new InvalidRunInputException(
+          field + ".role", "must be 'user' or 'assistant', was '" + role + "'");
     }
     return new HistoryMessage(role, optionalText(node, "content", field + ".content", ""));
   }
@@ -95,7 +100,8 @@ public final class RunInputReader {
   private static Attachment attachment(JsonNode node, String field, Path folder) {
     String name = requiredText(node, "name", field + ".name");
     if (name.contains("/") || name.contains("\\") || name.equals(".") || name.equals("..")) {
-      throw new InvalidRunInputException(field + ".name", "must be a plain file name, was '" + name + "'");
+      throw new InvalidRunInputException(
+          field + ".name", "must be a plain file name, was '" + name + "'");
     }
     String path = requiredText(node, "path", field + ".path");
     if (folder != null && !Path.of(path).isAbsolute()) {
@@ -105,7 +111,8 @@ public final class RunInputReader {
   }
 
   private static Documentation documentation(JsonNode node, String field) {
-    return new Documentation(optionalText(node, "title", field + ".title", ""),
+    return new Documentation(
+        optionalText(node, "title", field + ".title", ""),
         requiredText(node, "content", field + ".content"));
   }
 
@@ -113,8 +120,8 @@ public final class RunInputReader {
     String type = requiredText(node, "type", field + ".type");
     String name = requiredText(node, "name", field + ".name");
     if (!SERVER_NAME.matcher(name).matches()) {
-      throw new InvalidRunInputException(field + ".name",
-          "must be 1-32 letters, digits, '_' or '-', was '" + name + "'");
+      throw new InvalidRunInputException(
+          field + ".name", "must be 1-32 letters, digits, '_' or '-', was '" + name + "'");
     }
     String command = null;
     String url = null;
@@ -126,10 +133,17 @@ public final class RunInputReader {
           throw new InvalidRunInputException(field + ".url", "must be an http:// or https:// URL");
         }
       }
-      default -> throw new InvalidRunInputException(field + ".type", "must be 'stdio' or 'http', was '" + type + "'");
+      default ->
+          throw new InvalidRunInputException(
+              field + ".type", "must be 'stdio' or 'http', was '" + type + "'");
     }
-    return new McpServer(type, name, command, strings(node.get("args"), field + ".args"),
-        stringMap(node.get("env"), field + ".env"), url,
+    return new McpServer(
+        type,
+        name,
+        command,
+        strings(node.get("args"), field + ".args"),
+        stringMap(node.get("env"), field + ".env"),
+        url,
         optionalText(node, "bearerTokenEnv", field + ".bearerTokenEnv", null),
         optionalBoolean(node, "enabled", field + ".enabled", true),
         positiveInt(node, "startupTimeoutSec", field + ".startupTimeoutSec", 30),
@@ -140,7 +154,8 @@ public final class RunInputReader {
     Set<String> names = new HashSet<>();
     for (int i = 0; i < servers.size(); i++) {
       if (!names.add(servers.get(i).name())) {
-        throw new InvalidRunInputException("mcpServers[" + i + "].name",
+        throw new InvalidRunInputException(
+            "mcpServers[" + i + "].name",
             "'" + servers.get(i).name() + "' is used by an earlier server");
       }
     }
@@ -155,12 +170,15 @@ public final class RunInputReader {
     requireObject(node, "limits");
     return new Limits(
         positiveInt(node, "maxTurns", "limits.maxTurns", defaults.maxTurns()),
-        positiveInt(node, "commandTimeoutSec", "limits.commandTimeoutSec", defaults.commandTimeoutSec()),
-        positiveInt(node, "outputLimitBytes", "limits.outputLimitBytes", defaults.outputLimitBytes()),
+        positiveInt(
+            node, "commandTimeoutSec", "limits.commandTimeoutSec", defaults.commandTimeoutSec()),
+        positiveInt(
+            node, "outputLimitBytes", "limits.outputLimitBytes", defaults.outputLimitBytes()),
         positiveInt(node, "maxOutputTokens", "limits.maxOutputTokens", defaults.maxOutputTokens()));
   }
 
-  private static <T> List<T> list(JsonNode root, String name, BiFunction<JsonNode, String, T> element) {
+  private static <T> List<T> list(
+      JsonNode root, String name, BiFunction<JsonNode, String, T> element) {
     JsonNode node = root.get(name);
     if (node == null || node.isNull()) {
       return List.of();
@@ -242,7 +260,8 @@ public final class RunInputReader {
     return value.asText();
   }
 
-  private static boolean optionalBoolean(JsonNode node, String name, String field, boolean fallback) {
+  private static boolean optionalBoolean(
+      JsonNode node, String name, String field, boolean fallback) {
     JsonNode value = node.get(name);
     if (value == null || value.isNull()) {
       return fallback;

@@ -46,11 +46,16 @@ public final class RunSession {
   private volatile McpConnections mcp = McpConnections.none();
 
   /**
-   * @param env the runner's environment: the model key, MCP tokens and {@code $NAME} values come from it
+   * @param env the runner's environment: the model key, MCP tokens and {@code $NAME} values come
+   *     from it
    * @param models makes the model client (the real factory is {@code ModelProviders::create})
    */
-  public RunSession(RunInput input, Path workspace, Map<String, String> env,
-      Function<ModelSettings, ModelProvider> models, RunEvents events) {
+  public RunSession(
+      RunInput input,
+      Path workspace,
+      Map<String, String> env,
+      Function<ModelSettings, ModelProvider> models,
+      RunEvents events) {
     this.input = input;
     this.workspace = workspace.toAbsolutePath().normalize();
     this.env = Map.copyOf(env);
@@ -58,15 +63,18 @@ public final class RunSession {
     this.events = events;
   }
 
-  /** Runs to the end; returns the process exit code: 0 after {@code result}, 1 after {@code failed}. */
+  /**
+   * Runs to the end; returns the process exit code: 0 after {@code result}, 1 after {@code failed}.
+   */
   public int run() {
     long start = System.nanoTime();
     try {
       return runAgent(start);
     } catch (RuntimeException e) {
       log.error("Run {} failed", input.runId(), e);
-      events.failed(RunnerFailureCode.EXECUTION_FAILED, redact("the runner failed: " + e.getClass().getSimpleName()
-          + ": " + e.getMessage()));
+      events.failed(
+          RunnerFailureCode.EXECUTION_FAILED,
+          redact("the runner failed: " + e.getClass().getSimpleName() + ": " + e.getMessage()));
       return 1;
     } finally {
       mcp.close();
@@ -74,8 +82,9 @@ public final class RunSession {
   }
 
   /**
-   * Stops the run from another thread (the JVM's shutdown hook on SIGTERM): kills the running command,
-   * writes {@code failed} "cancelled" unless the run already wrote its last line, stops the MCP servers.
+   * Stops the run from another thread (the JVM's shutdown hook on SIGTERM): kills the running
+   * command, writes {@code failed} "cancelled" unless the run already wrote its last line, stops
+   * the MCP servers.
    */
   public void cancel() {
     cancelled = true;
@@ -101,18 +110,32 @@ public final class RunSession {
 
     Attachments.Placement placement = Attachments.place(input.attachments(), workspace);
     if (!placement.placed().isEmpty()) {
-      events.setup("Placed " + placement.placed().size() + (placement.placed().size() == 1 ? " attachment" : " attachments")
-          + " in " + Attachments.FOLDER + "/: " + String.join(", ", placement.placed()));
+      events.setup(
+          "Placed "
+              + placement.placed().size()
+              + (placement.placed().size() == 1 ? " attachment" : " attachments")
+              + " in "
+              + Attachments.FOLDER
+              + "/: "
+              + String.join(", ", placement.placed()));
     }
     placement.problems().forEach(events::error);
     WorkspaceSnapshot before = WorkspaceSnapshot.take(workspace);
 
     RunInput.Limits limits = input.limits();
-    commands = new CommandTool(workspace, Duration.ofSeconds(limits.commandTimeoutSec()), limits.outputLimitBytes(),
-        hiddenEnvironment());
-    mcp = McpConnections.start(input.mcpServers(), env, workspace, limits.outputLimitBytes(), mcpListener());
-    List<Tool> tools = new ArrayList<>(
-        ToolRegistry.builtIns(commands, new WorkspacePaths(workspace), limits.outputLimitBytes()));
+    commands =
+        new CommandTool(
+            workspace,
+            Duration.ofSeconds(limits.commandTimeoutSec()),
+            limits.outputLimitBytes(),
+            hiddenEnvironment());
+    mcp =
+        McpConnections.start(
+            input.mcpServers(), env, workspace, limits.outputLimitBytes(), mcpListener());
+    List<Tool> tools =
+        new ArrayList<>(
+            ToolRegistry.builtIns(
+                commands, new WorkspacePaths(workspace), limits.outputLimitBytes()));
     tools.addAll(mcp.tools());
     ToolRegistry registry = new ToolRegistry(tools);
 
@@ -127,15 +150,25 @@ public final class RunSession {
       return 1;
     }
     try (model) {
-      AgentLoop loop = new AgentLoop(model, settings.model(), registry, events, actions, limits, () -> cancelled,
-          this::redact);
+      AgentLoop loop =
+          new AgentLoop(
+              model,
+              settings.model(),
+              registry,
+              events,
+              actions,
+              limits,
+              () -> cancelled,
+              this::redact);
       AgentLoop.Outcome outcome =
-          loop.run(AgentPrompt.instructions(input, workspace.toString()), AgentPrompt.messages(input));
+          loop.run(
+              AgentPrompt.instructions(input, workspace.toString()), AgentPrompt.messages(input));
       return finish(outcome, loop, before, start);
     }
   }
 
-  private int finish(AgentLoop.Outcome outcome, AgentLoop loop, WorkspaceSnapshot before, long start) {
+  private int finish(
+      AgentLoop.Outcome outcome, AgentLoop loop, WorkspaceSnapshot before, long start) {
     List<FileDiff> diffs = WorkspaceDiff.between(before, WorkspaceSnapshot.take(workspace));
     diffs.forEach(events::fileChange);
     if (outcome instanceof AgentLoop.Outcome.Failed failed) {
@@ -143,7 +176,8 @@ public final class RunSession {
       return 1;
     }
     String response = ((AgentLoop.Outcome.Finished) outcome).response();
-    events.result(response, actions.lines(), loop.usage(), diffs, (System.nanoTime() - start) / 1_000_000);
+    events.result(
+        response, actions.lines(), loop.usage(), diffs, (System.nanoTime() - start) / 1_000_000);
     return 0;
   }
 
@@ -152,7 +186,10 @@ public final class RunSession {
     ModelSettings fromEnv = ModelSettings.fromEnvironment(env);
     RunInput.ModelChoice choice = input.model();
     String provider = choice.provider() != null ? choice.provider() : fromEnv.provider();
-    String model = choice.model() != null ? choice.model() : (choice.provider() != null ? null : fromEnv.model());
+    String model =
+        choice.model() != null
+            ? choice.model()
+            : (choice.provider() != null ? null : fromEnv.model());
     String baseUrl = choice.provider() != null ? choice.baseUrl() : fromEnv.baseUrl();
     return new ModelSettings(provider, model, baseUrl, fromEnv.apiKey(), fromEnv.timeout());
   }
@@ -172,8 +209,13 @@ public final class RunSession {
     return new McpConnections.Listener() {
       @Override
       public void started(String server, List<String> toolNames) {
-        events.setup("Started MCP server " + server + " with " + toolNames.size()
-            + (toolNames.size() == 1 ? " tool: " : " tools: ") + String.join(", ", toolNames));
+        events.setup(
+            "Started MCP server "
+                + server
+                + " with "
+                + toolNames.size()
+                + (toolNames.size() == 1 ? " tool: " : " tools: ")
+                + String.join(", ", toolNames));
       }
 
       @Override
@@ -187,7 +229,8 @@ public final class RunSession {
     try {
       Files.createDirectories(workspace);
     } catch (IOException e) {
-      throw new IllegalStateException("cannot create the workspace " + workspace + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot create the workspace " + workspace + ": " + e.getMessage(), e);
     }
   }
 

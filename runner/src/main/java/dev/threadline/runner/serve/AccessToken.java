@@ -9,8 +9,8 @@ import java.security.MessageDigest;
 
 /**
  * The shared secret between the api-server and this file API: the operator puts a random token in
- * the container's own Secret, mounted here and read by the api-server. Other Pods that can reach the
- * port do not have it. Compared in constant time.
+ * the container's own Secret, mounted here and read by the api-server. Other Pods that can reach
+ * the port do not have it. Compared in constant time.
  */
 final class AccessToken {
   private final byte[] expected;
@@ -46,6 +46,7 @@ final class AccessToken {
     if (expected == null) {
       return true;
     }
-    return presented != null && MessageDigest.isEqual(expected, presented.strip().getBytes(StandardCharsets.UTF_8));
+    return presented != null
+        && MessageDigest.isEqual(expected, presented.strip().getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /health} → {@code {healthy: true, startedAt}}
  *   <li>{@code GET /files?path=} → {@code {path, entries: [{name, path, type, size, modifiedAt}]}}
  *   <li>{@code GET /files/download?path=} → the bytes
- *   <li>{@code PUT /files?path=} with the raw bytes → {@code {path, size, created}} (201 new, 200 replaced)
+ *   <li>{@code PUT /files?path=} with the raw bytes → {@code {path, size, created}} (201 new, 200
+ *       replaced)
  *   <li>{@code DELETE /files?path=} → {@code {path, deleted: true}}
  * </ul>
  *
@@ -43,7 +44,11 @@ public final class FileApiServer implements AutoCloseable {
   private final long maxUploadBytes;
   private final Instant startedAt = Instant.now();
 
-  private FileApiServer(HttpServer server, ExecutorService executor, WorkspaceFiles files, AccessToken token,
+  private FileApiServer(
+      HttpServer server,
+      ExecutorService executor,
+      WorkspaceFiles files,
+      AccessToken token,
       long maxUploadBytes) {
     this.server = server;
     this.executor = executor;
@@ -58,7 +63,8 @@ public final class FileApiServer implements AutoCloseable {
 
   static FileApiServer start(ServeOptions options, AccessToken token) throws IOException {
     WorkspaceFiles files = new WorkspaceFiles(Files.createDirectories(options.workspace()));
-    HttpServer server = HttpServer.create(new InetSocketAddress(options.address(), options.port()), 64);
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(options.address(), options.port()), 64);
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     server.setExecutor(executor);
     FileApiServer api = new FileApiServer(server, executor, files, token, options.maxUploadBytes());
@@ -82,9 +88,12 @@ public final class FileApiServer implements AutoCloseable {
     try (exchange) {
       try {
         if (!exchange.getRequestURI().getPath().equals(exchange.getHttpContext().getPath())) {
-          throw FileApiException.notFound("no such endpoint: " + exchange.getRequestURI().getPath());
+          throw FileApiException.notFound(
+              "no such endpoint: " + exchange.getRequestURI().getPath());
         }
-        if (guarded && !token.accepts(exchange.getRequestHeaders().getFirst(ContainerObjects.TOKEN_HEADER))) {
+        if (guarded
+            && !token.accepts(
+                exchange.getRequestHeaders().getFirst(ContainerObjects.TOKEN_HEADER))) {
           throw new FileApiException(401, "missing or wrong access token");
         }
         handler.handle(exchange);
@@ -92,11 +101,16 @@ public final class FileApiServer implements AutoCloseable {
         drain(exchange);
         Exchanges.error(exchange, refused.status(), refused.getMessage());
       } catch (IOException | RuntimeException e) {
-        LOG.warn("{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI().getPath(), e);
+        LOG.warn(
+            "{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI().getPath(), e);
         Exchanges.error(exchange, 500, "the file operation failed: " + e.getMessage());
       }
     } finally {
-      LOG.info("{} {} {} ({} ms)", exchange.getRequestMethod(), describe(exchange), exchange.getResponseCode(),
+      LOG.info(
+          "{} {} {} ({} ms)",
+          exchange.getRequestMethod(),
+          describe(exchange),
+          exchange.getResponseCode(),
           (System.nanoTime() - start) / 1_000_000);
     }
   }
@@ -125,10 +139,13 @@ public final class FileApiServer implements AutoCloseable {
         try (InputStream body = exchange.getRequestBody()) {
           written = files.write(path, body, maxUploadBytes);
         }
-        Exchanges.json(exchange, written.created() ? 201 : 200,
+        Exchanges.json(
+            exchange,
+            written.created() ? 201 : 200,
             Map.of("path", written.path(), "size", written.size(), "created", written.created()));
       }
-      case "DELETE" -> Exchanges.json(exchange, 200, Map.of("path", files.delete(path), "deleted", true));
+      case "DELETE" ->
+          Exchanges.json(exchange, 200, Map.of("path", files.delete(path), "deleted", true));
       default -> throw new FileApiException(405, "use GET, PUT or DELETE");
     }
   }

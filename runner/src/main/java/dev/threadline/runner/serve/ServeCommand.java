@@ -33,17 +33,32 @@ public final class ServeCommand {
     try {
       server = FileApiServer.start(options);
     } catch (IOException | RuntimeException e) {
-      err.println("cannot serve the workspace on " + options.address() + ":" + options.port() + ": " + e.getMessage());
+      err.println(
+          "cannot serve the workspace on "
+              + options.address()
+              + ":"
+              + options.port()
+              + ": "
+              + e.getMessage());
       return 1;
     }
-    LOG.info("Serving workspace {} on {}:{} (uploads up to {} bytes{})", options.workspace(), options.address(),
-        server.port(), options.maxUploadBytes(), options.tokenFile() == null ? ", no access token" : "");
+    LOG.info(
+        "Serving workspace {} on {}:{} (uploads up to {} bytes{})",
+        options.workspace(),
+        options.address(),
+        server.port(),
+        options.maxUploadBytes(),
+        options.tokenFile() == null ? ", no access token" : "");
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      LOG.info("Stopping the file API");
-      server.close();
-      stopped.countDown();
-    }, "serve-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  LOG.info("Stopping the file API");
+                  server.close();
+                  stopped.countDown();
+                },
+                "serve-shutdown"));
     try {
       stopped.await();
     } catch (InterruptedException e) {

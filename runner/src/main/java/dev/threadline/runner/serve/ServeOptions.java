@@ -7,16 +7,21 @@ import java.util.List;
  * The options of {@code runner serve}.
  *
  * @param workspace the folder the file API serves (every path is confined to it)
- * @param address the address to listen on; {@code 0.0.0.0} in a Pod, {@code 127.0.0.1} on a shared host
+ * @param address the address to listen on; {@code 0.0.0.0} in a Pod, {@code 127.0.0.1} on a shared
+ *     host
  * @param port the port to listen on; 0 picks a free one
- * @param tokenFile a file with the access token callers must send; null serves without one (tests, local use)
+ * @param tokenFile a file with the access token callers must send; null serves without one (tests,
+ *     local use)
  * @param maxUploadBytes the largest body an upload may have
  */
-public record ServeOptions(Path workspace, String address, int port, Path tokenFile, long maxUploadBytes) {
+public record ServeOptions(
+    Path workspace, String address, int port, Path tokenFile, long maxUploadBytes) {
   /** 10 MiB: uploads are whole files held by the api-server on their way through. */
   public static final long DEFAULT_MAX_UPLOAD_BYTES = 10L * 1024 * 1024;
-  static final String USAGE = "usage: runner serve --workspace <dir> --port <n> [--address <ip>] [--token-file <file>]"
-      + " [--max-upload-bytes <n>]";
+
+  static final String USAGE =
+      "usage: runner serve --workspace <dir> --port <n> [--address <ip>] [--token-file <file>]"
+          + " [--max-upload-bytes <n>]";
 
   public ServeOptions {
     if (port < 0 || port > 65535) {

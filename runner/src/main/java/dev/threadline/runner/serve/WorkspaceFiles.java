@@ -21,10 +21,10 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The file operations of the file API, every path confined to the workspace by the runner's
- * {@link WorkspacePaths} ({@code ..}, absolute paths outside it and symbolic links that lead out
- * are refused). Uploads are written to a temporary file next to the target and moved into place,
- * so a reader never sees half a file and a failed upload leaves the old content.
+ * The file operations of the file API, every path confined to the workspace by the runner's {@link
+ * WorkspacePaths} ({@code ..}, absolute paths outside it and symbolic links that lead out are
+ * refused). Uploads are written to a temporary file next to the target and moved into place, so a
+ * reader never sees half a file and a failed upload leaves the old content.
  */
 final class WorkspaceFiles {
   private final WorkspacePaths paths;
@@ -48,7 +48,9 @@ final class WorkspaceFiles {
         entries.add(entry(child));
       }
     }
-    entries.sort(Comparator.comparing((FileEntry e) -> !"directory".equals(e.type())).thenComparing(FileEntry::name));
+    entries.sort(
+        Comparator.comparing((FileEntry e) -> !"directory".equals(e.type()))
+            .thenComparing(FileEntry::name));
     return entries;
   }
 
@@ -99,7 +101,8 @@ final class WorkspaceFiles {
   String delete(String path) throws IOException {
     Path target = resolve(path);
     if (target.equals(paths.root())) {
-      throw FileApiException.badRequest("path must name a file or folder inside the workspace, not the workspace");
+      throw FileApiException.badRequest(
+          "path must name a file or folder inside the workspace, not the workspace");
     }
     if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
       throw FileApiException.notFound("'" + path + "' does not exist");
@@ -125,13 +128,20 @@ final class WorkspaceFiles {
   }
 
   private FileEntry entry(Path child) throws IOException {
-    BasicFileAttributes attributes = Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    String type = attributes.isSymbolicLink() ? "symlink" : attributes.isDirectory() ? "directory" : "file";
-    return new FileEntry(child.getFileName().toString(), paths.relative(child), type,
-        attributes.isRegularFile() ? attributes.size() : 0, attributes.lastModifiedTime().toInstant().toString());
+    BasicFileAttributes attributes =
+        Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    String type =
+        attributes.isSymbolicLink() ? "symlink" : attributes.isDirectory() ? "directory" : "file";
+    return new FileEntry(
+        child.getFileName().toString(),
+        paths.relative(child),
+        type,
+        attributes.isRegularFile() ? attributes.size() : 0,
+        attributes.lastModifiedTime().toInstant().toString());
   }
 
-  private static long copyBounded(InputStream content, Path target, long maxBytes) throws IOException {
+  private static long copyBounded(InputStream content, Path target, long maxBytes)
+      throws IOException {
     byte[] buffer = new byte[64 * 1024];
     long total = 0;
     try (var out = Files.newOutputStream(target)) {
@@ -148,7 +158,8 @@ final class WorkspaceFiles {
 
   private static void move(Path source, Path target) throws IOException {
     try {
-      Files.move(source, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      Files.move(
+          source, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (AtomicMoveNotSupportedException e) {
       Files.move(source, target, StandardCopyOption.REPLACE_EXISTING);
     }
@@ -156,28 +167,33 @@ final class WorkspaceFiles {
 
   private static void deleteTree(Path folder) throws IOException {
     // Links are removed, never followed: what they point to stays.
-    Files.walkFileTree(folder, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        Files.delete(file);
-        return FileVisitResult.CONTINUE;
-      }
+    Files.walkFileTree(
+        folder,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
+            Files.delete(file);
+            return FileVisitResult.CONTINUE;
+          }
 
-      @Override
-      public FileVisitResult postVisitDirectory(Path dir, IOException failure) throws IOException {
-        if (failure != null) {
-          throw failure;
-        }
-        try {
-          Files.delete(dir);
-        } catch (DirectoryNotEmptyException e) {
-          throw FileApiException.conflict("'" + dir.getFileName() + "' changed while it was deleted");
-        } catch (NoSuchFileException gone) {
-          // deleted meanwhile: the goal is reached
-        }
-        return FileVisitResult.CONTINUE;
-      }
-    });
+          @Override
+          public FileVisitResult postVisitDirectory(Path dir, IOException failure)
+              throws IOException {
+            if (failure != null) {
+              throw failure;
+            }
+            try {
+              Files.delete(dir);
+            } catch (DirectoryNotEmptyException e) {
+              throw FileApiException.conflict(
+                  "'" + dir.getFileName() + "' changed while it was deleted");
+            } catch (NoSuchFileException gone) {
+              // deleted meanwhile: the goal is reached
+            }
+            return FileVisitResult.CONTINUE;
+          }
+        });
   }
 
   /** An upload's result. */

@@ -4,8 +4,8 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Collects a command's output up to a byte limit. When there is more, it keeps the beginning and the
- * end (where errors usually are) and says how much was left out in between. Thread-safe.
+ * Collects a command's output up to a byte limit. When there is more, it keeps the beginning and
+ * the end (where errors usually are) and says how much was left out in between. Thread-safe.
  */
 public final class BoundedOutput {
 
@@ -19,7 +19,8 @@ public final class BoundedOutput {
 
   public BoundedOutput(int limitBytes) {
     if (limitBytes < 2) {
-      throw new IllegalArgumentException("the output limit must be at least 2 bytes, was " + limitBytes);
+      throw new IllegalArgumentException(
+          "the output limit must be at least 2 bytes, was " + limitBytes);
     }
     this.headLimit = limitBytes / 2;
     this.tailLimit = limitBytes - headLimit;
@@ -58,7 +59,10 @@ public final class BoundedOutput {
     if (omitted <= 0) {
       return start + new String(end, StandardCharsets.UTF_8);
     }
-    return start + "\n[... output truncated: " + omitted + " bytes omitted ...]\n"
+    return start
+        + "\n[... output truncated: "
+        + omitted
+        + " bytes omitted ...]\n"
         + new String(end, StandardCharsets.UTF_8);
   }
 }

@@ -17,18 +17,25 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code run_command}: runs a shell command with {@code /bin/sh -c} in the workspace, stdout and
- * stderr interleaved as a terminal shows them, with no stdin. A command that outlives its timeout is
- * killed with everything it started and reports exit code 124, as coreutils' {@code timeout} does.
+ * stderr interleaved as a terminal shows them, with no stdin. A command that outlives its timeout
+ * is killed with everything it started and reports exit code 124, as coreutils' {@code timeout}
+ * does.
  */
 public final class CommandTool implements Tool {
 
   public static final String NAME = "run_command";
+
   /** The exit code of a command stopped at its timeout. */
   public static final int TIMEOUT_EXIT_CODE = 124;
 
   private static final Logger log = LoggerFactory.getLogger(CommandTool.class);
-  /** How long to wait for the output pipe to close once the shell is gone (background jobs may hold it). */
+
+  /**
+   * How long to wait for the output pipe to close once the shell is gone (background jobs may hold
+   * it).
+   */
   private static final Duration DRAIN_WAIT = Duration.ofSeconds(1);
+
   private static final File NO_INPUT = new File("/dev/null");
 
   private final Path workspace;
@@ -42,7 +49,8 @@ public final class CommandTool implements Tool {
    * @param hiddenEnvironment names of the runner's environment variables that commands must not see
    *     (the model API key, MCP tokens): the model could otherwise print them
    */
-  public CommandTool(Path workspace, Duration timeout, int outputLimitBytes, Set<String> hiddenEnvironment) {
+  public CommandTool(
+      Path workspace, Duration timeout, int outputLimitBytes, Set<String> hiddenEnvironment) {
     this.workspace = workspace;
     this.timeout = timeout;
     this.outputLimitBytes = outputLimitBytes;
@@ -51,10 +59,14 @@ public final class CommandTool implements Tool {
 
   @Override
   public ToolDefinition definition() {
-    return new ToolDefinition(NAME,
-        "Run a shell command with /bin/sh -c in the workspace directory and get its exit code and combined "
-            + "stdout/stderr. Commands time out after " + timeout.toSeconds() + " s; there is no stdin.",
-        JsonSchemas.stringObject(Map.of("command", "The shell command to run"), List.of("command")));
+    return new ToolDefinition(
+        NAME,
+        "Run a shell command with /bin/sh -c in the workspace directory and get its exit code and"
+            + " combined stdout/stderr. Commands time out after "
+            + timeout.toSeconds()
+            + " s; there is no stdin.",
+        JsonSchemas.stringObject(
+            Map.of("command", "The shell command to run"), List.of("command")));
   }
 
   @Override
@@ -70,10 +82,11 @@ public final class CommandTool implements Tool {
     }
     Process process;
     try {
-      ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", command)
-          .directory(workspace.toFile())
-          .redirectErrorStream(true)
-          .redirectInput(ProcessBuilder.Redirect.from(NO_INPUT));
+      ProcessBuilder builder =
+          new ProcessBuilder("/bin/sh", "-c", command)
+              .directory(workspace.toFile())
+              .redirectErrorStream(true)
+              .redirectInput(ProcessBuilder.Redirect.from(NO_INPUT));
       hiddenEnvironment.forEach(builder.environment()::remove);
       process = builder.start();
     } catch (IOException e) {
@@ -89,7 +102,11 @@ public final class CommandTool implements Tool {
 
   private ToolResult await(String command, Process process) {
     BoundedOutput output = new BoundedOutput(outputLimitBytes);
-    Thread reader = Thread.ofPlatform().daemon().name("command-output").start(() -> copy(process.getInputStream(), output));
+    Thread reader =
+        Thread.ofPlatform()
+            .daemon()
+            .name("command-output")
+            .start(() -> copy(process.getInputStream(), output));
     boolean exited;
     try {
       exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -106,8 +123,10 @@ public final class CommandTool implements Tool {
       Thread.currentThread().interrupt();
     }
     if (!exited) {
-      String note = cancelled ? "[command stopped: the run was cancelled]" : "[command timed out after "
-          + timeout.toSeconds() + " s and was killed]";
+      String note =
+          cancelled
+              ? "[command stopped: the run was cancelled]"
+              : "[command timed out after " + timeout.toSeconds() + " s and was killed]";
       return ToolResult.command(command, TIMEOUT_EXIT_CODE, withNote(output.text(), note));
     }
     return ToolResult.command(command, process.exitValue(), output.text());
@@ -122,7 +141,8 @@ public final class CommandTool implements Tool {
   private static void killTree(Process process) {
     // The whole tree is listed before anything dies, so no child escapes by being re-parented; the
     // shell dies first, so it cannot run the rest of its script when it sees a child killed.
-    List<ProcessHandle> tree = Stream.concat(Stream.of(process.toHandle()), process.descendants()).toList();
+    List<ProcessHandle> tree =
+        Stream.concat(Stream.of(process.toHandle()), process.descendants()).toList();
     tree.forEach(ProcessHandle::destroyForcibly);
     try {
       process.waitFor(2, TimeUnit.SECONDS);

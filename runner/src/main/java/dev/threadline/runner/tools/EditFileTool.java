@@ -27,8 +27,10 @@ public final class EditFileTool implements Tool {
     properties.put("path", "File path relative to the workspace");
     properties.put("old_text", "The exact text to replace; it must occur exactly once in the file");
     properties.put("new_text", "The text to put in its place");
-    return new ToolDefinition("edit_file", "Replace one exact occurrence of old_text with new_text in a text "
-        + "file. Include enough surrounding text to make old_text unique.",
+    return new ToolDefinition(
+        "edit_file",
+        "Replace one exact occurrence of old_text with new_text in a text "
+            + "file. Include enough surrounding text to make old_text unique.",
         JsonSchemas.stringObject(properties, List.of("path", "old_text", "new_text")));
   }
 
@@ -50,15 +52,20 @@ public final class EditFileTool implements Tool {
       throw new ToolException(shown + " does not exist");
     }
     try {
-      String content = TextFiles.decode(Files.readAllBytes(file))
-          .orElseThrow(() -> new ToolException(shown + " is a binary file"));
+      String content =
+          TextFiles.decode(Files.readAllBytes(file))
+              .orElseThrow(() -> new ToolException(shown + " is a binary file"));
       int occurrences = occurrences(content, oldText);
       if (occurrences == 0) {
         throw new ToolException("old_text was not found in " + shown);
       }
       if (occurrences > 1) {
-        throw new ToolException("old_text occurs " + occurrences + " times in " + shown
-            + "; include more surrounding text so it occurs exactly once");
+        throw new ToolException(
+            "old_text occurs "
+                + occurrences
+                + " times in "
+                + shown
+                + "; include more surrounding text so it occurs exactly once");
       }
       int at = content.indexOf(oldText);
       String edited = content.substring(0, at) + newText + content.substring(at + oldText.length());
@@ -71,7 +78,9 @@ public final class EditFileTool implements Tool {
 
   private static int occurrences(String content, String piece) {
     int count = 0;
-    for (int at = content.indexOf(piece); at >= 0; at = content.indexOf(piece, at + piece.length())) {
+    for (int at = content.indexOf(piece);
+        at >= 0;
+        at = content.indexOf(piece, at + piece.length())) {
       count++;
     }
     return count;

@@ -17,7 +17,8 @@ final class JsonSchemas {
    */
   static Map<String, Object> stringObject(Map<String, String> properties, List<String> required) {
     Map<String, Object> props = new LinkedHashMap<>();
-    properties.forEach((name, description) -> props.put(name, Map.of("type", "string", "description", description)));
+    properties.forEach((name, description) ->
+        props.put(name, Map.of("type", "string", "description", description)));
     Map<String, Object> schema = new LinkedHashMap<>();
     schema.put("type", "object");
     schema.put("properties", props);

@@ -28,10 +28,14 @@ public final class ListFilesTool implements Tool {
 
   @Override
   public ToolDefinition definition() {
-    return new ToolDefinition("list_files", "List files and folders (folders end with /) under a workspace "
-        + "folder, " + MAX_DEPTH + " levels deep. Without a path, lists the workspace.",
-        JsonSchemas.stringObject(Map.of("path", "Folder relative to the workspace; default: the workspace"),
-            List.of()));
+    return new ToolDefinition(
+        "list_files",
+        "List files and folders (folders end with /) under a workspace "
+            + "folder, "
+            + MAX_DEPTH
+            + " levels deep. Without a path, lists the workspace.",
+        JsonSchemas.stringObject(
+            Map.of("path", "Folder relative to the workspace; default: the workspace"), List.of()));
   }
 
   @Override
@@ -49,41 +53,46 @@ public final class ListFilesTool implements Tool {
     List<String> lines = new ArrayList<>();
     boolean[] truncated = {false};
     try {
-      Files.walkFileTree(folder, java.util.Set.of(), MAX_DEPTH, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-          if (dir.equals(folder)) {
-            return FileVisitResult.CONTINUE;
-          }
-          if (dir.getFileName().toString().equals(".git")) {
-            return FileVisitResult.SKIP_SUBTREE;
-          }
-          return add(folder.relativize(dir) + "/");
-        }
+      Files.walkFileTree(
+          folder,
+          java.util.Set.of(),
+          MAX_DEPTH,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+              if (dir.equals(folder)) {
+                return FileVisitResult.CONTINUE;
+              }
+              if (dir.getFileName().toString().equals(".git")) {
+                return FileVisitResult.SKIP_SUBTREE;
+              }
+              return add(folder.relativize(dir) + "/");
+            }
 
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-          if (file.getFileName().toString().equals(".git")) {
-            return FileVisitResult.CONTINUE; // at the depth limit folders arrive here, not in preVisitDirectory
-          }
-          String name = folder.relativize(file).toString();
-          return add(attrs.isDirectory() ? name + "/" : name);
-        }
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+              if (file.getFileName().toString().equals(".git")) {
+                return FileVisitResult
+                    .CONTINUE; // at the depth limit folders arrive here, not in preVisitDirectory
+              }
+              String name = folder.relativize(file).toString();
+              return add(attrs.isDirectory() ? name + "/" : name);
+            }
 
-        @Override
-        public FileVisitResult visitFileFailed(Path file, IOException e) {
-          return FileVisitResult.CONTINUE;
-        }
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+              return FileVisitResult.CONTINUE;
+            }
 
-        private FileVisitResult add(String line) {
-          if (lines.size() >= MAX_ENTRIES) {
-            truncated[0] = true;
-            return FileVisitResult.TERMINATE;
-          }
-          lines.add(line.replace('\\', '/'));
-          return FileVisitResult.CONTINUE;
-        }
-      });
+            private FileVisitResult add(String line) {
+              if (lines.size() >= MAX_ENTRIES) {
+                truncated[0] = true;
+                return FileVisitResult.TERMINATE;
+              }
+              lines.add(line.replace('\\', '/'));
+              return FileVisitResult.CONTINUE;
+            }
+          });
     } catch (IOException e) {
       throw new ToolException("cannot list " + shown + ": " + e.getMessage(), e);
     }

@@ -21,8 +21,11 @@ public final class ReadFileTool implements Tool {
 
   @Override
   public ToolDefinition definition() {
-    return new ToolDefinition("read_file", "Read a UTF-8 text file of the workspace.",
-        JsonSchemas.stringObject(Map.of("path", "File path relative to the workspace"), List.of("path")));
+    return new ToolDefinition(
+        "read_file",
+        "Read a UTF-8 text file of the workspace.",
+        JsonSchemas.stringObject(
+            Map.of("path", "File path relative to the workspace"), List.of("path")));
   }
 
   @Override
@@ -46,13 +49,20 @@ public final class ReadFileTool implements Tool {
       if (head.length < size) {
         // Cut at the limit: the last character may be split, so decode leniently.
         String text = new String(head, StandardCharsets.UTF_8);
-        return ToolResult.success(type(), shown,
+        return ToolResult.success(
+            type(),
+            shown,
             text + "\n[... file truncated: showing " + head.length + " of " + size + " bytes ...]");
       }
       return TextFiles.decode(head)
           .map(text -> ToolResult.success(type(), shown, text))
-          .orElseThrow(() -> new ToolException(shown + " is a binary file (" + size + " bytes); inspect it with "
-              + "run_command instead"));
+          .orElseThrow(() ->
+              new ToolException(
+                  shown
+                      + " is a binary file ("
+                      + size
+                      + " bytes); inspect it with "
+                      + "run_command instead"));
     } catch (IOException e) {
       throw new ToolException("cannot read " + shown + ": " + e.getMessage(), e);
     }

@@ -3,13 +3,18 @@ package dev.threadline.runner.tools;
 import dev.threadline.models.ToolDefinition;
 import java.util.Map;
 
-/** Something the model may ask the runner to do. Implementations are safe to call from any thread. */
+/**
+ * Something the model may ask the runner to do. Implementations are safe to call from any thread.
+ */
 public interface Tool {
 
   /** The name, description and argument schema the model sees. */
   ToolDefinition definition();
 
-  /** The contract's tool type: command_execution, file_read, file_write, file_edit, file_list or mcp_tool. */
+  /**
+   * The contract's tool type: command_execution, file_read, file_write, file_edit, file_list or
+   * mcp_tool.
+   */
   String type();
 
   /**

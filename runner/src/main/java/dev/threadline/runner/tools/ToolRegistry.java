@@ -26,9 +26,14 @@ public final class ToolRegistry {
   }
 
   /** The built-in tools: run_command, read_file, write_file, edit_file and list_files. */
-  public static List<Tool> builtIns(CommandTool commands, WorkspacePaths paths, int outputLimitBytes) {
-    return List.of(commands, new ReadFileTool(paths, outputLimitBytes), new WriteFileTool(paths),
-        new EditFileTool(paths), new ListFilesTool(paths));
+  public static List<Tool> builtIns(
+      CommandTool commands, WorkspacePaths paths, int outputLimitBytes) {
+    return List.of(
+        commands,
+        new ReadFileTool(paths, outputLimitBytes),
+        new WriteFileTool(paths),
+        new EditFileTool(paths),
+        new ListFilesTool(paths));
   }
 
   private void add(Tool tool) {
@@ -55,26 +60,35 @@ public final class ToolRegistry {
     try {
       arguments = call.arguments();
     } catch (IllegalArgumentException e) {
-      return ToolResult.failure(tool.type(), null, null, "the arguments are not a JSON object: " + e.getMessage());
+      return ToolResult.failure(
+          tool.type(), null, null, "the arguments are not a JSON object: " + e.getMessage());
     }
     try {
       return tool.run(arguments);
     } catch (ToolException e) {
-      return ToolResult.failure(tool.type(), commandOf(tool, arguments), pathOf(tool, arguments), e.getMessage());
+      return ToolResult.failure(
+          tool.type(), commandOf(tool, arguments), pathOf(tool, arguments), e.getMessage());
     } catch (RuntimeException e) {
       log.warn("Tool {} failed unexpectedly", tool.name(), e);
-      return ToolResult.failure(tool.type(), commandOf(tool, arguments), pathOf(tool, arguments),
+      return ToolResult.failure(
+          tool.type(),
+          commandOf(tool, arguments),
+          pathOf(tool, arguments),
           "the tool failed: " + e.getClass().getSimpleName() + ": " + e.getMessage());
     }
   }
 
   /** A failed call still shows what it tried; MCP tools' arguments mean what their server says. */
   private static String commandOf(Tool tool, Map<String, Object> arguments) {
-    return tool.type().equals("command_execution") && arguments.get("command") instanceof String command
-        ? command : null;
+    return tool.type().equals("command_execution")
+            && arguments.get("command") instanceof String command
+        ? command
+        : null;
   }
 
   private static String pathOf(Tool tool, Map<String, Object> arguments) {
-    return tool.type().startsWith("file_") && arguments.get("path") instanceof String path ? path : null;
+    return tool.type().startsWith("file_") && arguments.get("path") instanceof String path
+        ? path
+        : null;
   }
 }

@@ -6,7 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What one tool call did: the fields a {@code tool_call} event shows, and what the model reads back.
+ * What one tool call did: the fields a {@code tool_call} event shows, and what the model reads
+ * back.
  *
  * @param type the contract's tool type, e.g. {@code command_execution}
  * @param succeeded whether the call did what was asked (a command: exited 0)
@@ -17,7 +18,13 @@ import java.util.Map;
  * @param forModel the tool result message the model reads
  */
 public record ToolResult(
-    String type, boolean succeeded, String command, String path, String output, Integer exitCode, String forModel) {
+    String type,
+    boolean succeeded,
+    String command,
+    String path,
+    String output,
+    Integer exitCode,
+    String forModel) {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -32,7 +39,13 @@ public record ToolResult(
     result.put("exit_code", exitCode);
     result.put("output", output);
     try {
-      return new ToolResult("command_execution", exitCode == 0, command, null, output, exitCode,
+      return new ToolResult(
+          "command_execution",
+          exitCode == 0,
+          command,
+          null,
+          output,
+          exitCode,
           JSON.writeValueAsString(result));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a map of a number and a string always serialises", e);

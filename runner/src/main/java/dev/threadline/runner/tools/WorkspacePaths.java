@@ -54,9 +54,12 @@ public final class WorkspacePaths {
     return candidate;
   }
 
-  /** How a path under the workspace is shown: relative, with {@code /} separators; "." for the root. */
+  /**
+   * How a path under the workspace is shown: relative, with {@code /} separators; "." for the root.
+   */
   public String relative(Path path) {
-    String relative = root.relativize(path.toAbsolutePath().normalize()).toString().replace('\\', '/');
+    String relative =
+        root.relativize(path.toAbsolutePath().normalize()).toString().replace('\\', '/');
     return relative.isEmpty() ? "." : relative;
   }
 
@@ -90,6 +93,7 @@ public final class WorkspacePaths {
   }
 
   private static ToolException outside(String given) {
-    return new ToolException("'" + given + "' is outside the workspace; use a path relative to the workspace");
+    return new ToolException(
+        "'" + given + "' is outside the workspace; use a path relative to the workspace");
   }
 }

@@ -23,8 +23,10 @@ public final class WriteFileTool implements Tool {
     Map<String, String> properties = new LinkedHashMap<>();
     properties.put("path", "File path relative to the workspace");
     properties.put("content", "The whole new content of the file");
-    return new ToolDefinition("write_file", "Create a file, or replace its whole content; folders are created "
-        + "as needed.", JsonSchemas.stringObject(properties, List.of("path", "content")));
+    return new ToolDefinition(
+        "write_file",
+        "Create a file, or replace its whole content; folders are created " + "as needed.",
+        JsonSchemas.stringObject(properties, List.of("path", "content")));
   }
 
   @Override
@@ -45,7 +47,9 @@ public final class WriteFileTool implements Tool {
       Files.createDirectories(file.getParent());
       byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
       Files.write(file, bytes);
-      return ToolResult.success(type(), shown,
+      return ToolResult.success(
+          type(),
+          shown,
           (existed ? "replaced " : "created ") + shown + " (" + bytes.length + " bytes)");
     } catch (IOException e) {
       throw new ToolException("cannot write " + shown + ": " + e.getMessage(), e);

@@ -11,9 +11,9 @@ import java.util.Optional;
 
 /**
  * Which firing this trigger is, as the instant it was scheduled for: the same for every start of
- * the same firing, so that they all name the same thread. In order: an explicit
- * {@value TriggerPod#FIRING_TIME_VARIABLE}; the Job's name, which the CronJob controller makes
- * {@code <cronjob>-<scheduled epoch minutes>}; else the current minute (a Job made by hand).
+ * the same firing, so that they all name the same thread. In order: an explicit {@value
+ * TriggerPod#FIRING_TIME_VARIABLE}; the Job's name, which the CronJob controller makes {@code
+ * <cronjob>-<scheduled epoch minutes>}; else the current minute (a Job made by hand).
  */
 final class FiringTime {
   private FiringTime() {}
@@ -24,24 +24,35 @@ final class FiringTime {
   static Resolved resolve(String scheduleName, Map<String, String> env, Clock clock) {
     String explicit = env.get(TriggerPod.FIRING_TIME_VARIABLE);
     if (explicit != null && !explicit.isBlank()) {
-      Instant instant = Timestamps.parse(explicit.strip()).orElseThrow(() -> new IllegalArgumentException(
-          TriggerPod.FIRING_TIME_VARIABLE + " must be an ISO 8601 instant, got \"" + explicit + "\""));
+      Instant instant =
+          Timestamps.parse(explicit.strip())
+              .orElseThrow(() ->
+                  new IllegalArgumentException(
+                      TriggerPod.FIRING_TIME_VARIABLE
+                          + " must be an ISO 8601 instant, got \""
+                          + explicit
+                          + "\""));
       return new Resolved(instant, TriggerPod.FIRING_TIME_VARIABLE);
     }
-    Optional<Instant> fromJob = fromJobName(FiringNames.cronJobName(scheduleName), env.get(TriggerPod.JOB_NAME_VARIABLE));
+    Optional<Instant> fromJob =
+        fromJobName(FiringNames.cronJobName(scheduleName), env.get(TriggerPod.JOB_NAME_VARIABLE));
     if (fromJob.isPresent()) {
       return new Resolved(fromJob.get(), "job " + env.get(TriggerPod.JOB_NAME_VARIABLE));
     }
     return new Resolved(clock.instant().truncatedTo(ChronoUnit.MINUTES), "the current minute");
   }
 
-  /** {@code sched-a-29412345} of CronJob {@code sched-a} → minute 29412345; anything else → empty. */
+  /**
+   * {@code sched-a-29412345} of CronJob {@code sched-a} → minute 29412345; anything else → empty.
+   */
   static Optional<Instant> fromJobName(String cronJobName, String jobName) {
     if (jobName == null || !jobName.startsWith(cronJobName + "-")) {
       return Optional.empty();
     }
     String minutes = jobName.substring(cronJobName.length() + 1);
-    if (minutes.isEmpty() || minutes.length() > 12 || !minutes.chars().allMatch(Character::isDigit)) {
+    if (minutes.isEmpty()
+        || minutes.length() > 12
+        || !minutes.chars().allMatch(Character::isDigit)) {
       return Optional.empty();
     }
     return Optional.of(Instant.ofEpochSecond(Long.parseLong(minutes) * 60));

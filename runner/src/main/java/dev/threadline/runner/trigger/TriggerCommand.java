@@ -31,15 +31,18 @@ public final class TriggerCommand {
   static final int OK = 0;
   static final int FAILED = 1;
   static final int USAGE = 2;
+
   /** Where Kubernetes mounts the Pod's namespace with its service-account token. */
-  static final Path SERVICE_ACCOUNT_NAMESPACE = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
+  static final Path SERVICE_ACCOUNT_NAMESPACE =
+      Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
 
   private final Supplier<KubernetesClient> clients;
   private final Map<String, String> env;
   private final Clock clock;
   private final PrintStream err;
 
-  TriggerCommand(Supplier<KubernetesClient> clients, Map<String, String> env, Clock clock, PrintStream err) {
+  TriggerCommand(
+      Supplier<KubernetesClient> clients, Map<String, String> env, Clock clock, PrintStream err) {
     this.clients = clients;
     this.env = env;
     this.clock = clock;
@@ -48,7 +51,8 @@ public final class TriggerCommand {
 
   /** As the Pod runs it: the environment's client, variables and clock. */
   public static TriggerCommand fromEnvironment(PrintStream err) {
-    return new TriggerCommand(() -> new KubernetesClientBuilder().build(), System.getenv(), Clock.systemUTC(), err);
+    return new TriggerCommand(
+        () -> new KubernetesClientBuilder().build(), System.getenv(), Clock.systemUTC(), err);
   }
 
   public int execute(String[] args) {
@@ -71,7 +75,12 @@ public final class TriggerCommand {
         return FAILED;
       }
       String described = "Schedule(" + namespace.get() + "/" + scheduleName + ")";
-      Schedule schedule = client.resources(Schedule.class).inNamespace(namespace.get()).withName(scheduleName).get();
+      Schedule schedule =
+          client
+              .resources(Schedule.class)
+              .inNamespace(namespace.get())
+              .withName(scheduleName)
+              .get();
       if (schedule == null) {
         err.println("trigger: " + described + " does not exist");
         return FAILED;
@@ -82,14 +91,24 @@ public final class TriggerCommand {
         return OK;
       }
       String threadName = FiringNames.threadName(scheduleName, firingTime.instant());
-      ScheduleFirer.Firing firing = new ScheduleFirer(client).fire(schedule, threadName, firingTime.instant());
-      err.println("trigger: " + described + " firing of " + Timestamps.format(firingTime.instant())
-          + " (from " + firingTime.source() + "): "
-          + (firing.created() ? "created thread " : "thread already exists, nothing to do: ") + firing.threadName()
-          + " with run " + firing.runName());
+      ScheduleFirer.Firing firing =
+          new ScheduleFirer(client).fire(schedule, threadName, firingTime.instant());
+      err.println(
+          "trigger: "
+              + described
+              + " firing of "
+              + Timestamps.format(firingTime.instant())
+              + " (from "
+              + firingTime.source()
+              + "): "
+              + (firing.created() ? "created thread " : "thread already exists, nothing to do: ")
+              + firing.threadName()
+              + " with run "
+              + firing.runName());
       return OK;
     } catch (KubernetesClientException e) {
-      err.println("trigger: the Kubernetes API refused or failed (" + e.getCode() + "): " + e.getMessage());
+      err.println(
+          "trigger: the Kubernetes API refused or failed (" + e.getCode() + "): " + e.getMessage());
       return FAILED;
     }
   }

@@ -23,18 +23,25 @@ public final class WorkspaceDiff {
   public static List<FileDiff> between(WorkspaceSnapshot before, WorkspaceSnapshot after) {
     List<FileDiff> diffs = new ArrayList<>();
     Map<String, FileState> old = before.files();
-    after.files().forEach((path, now) -> {
-      FileState was = old.get(path);
-      if (was == null) {
-        diffs.add(created(path, now));
-      } else if (!was.sameContentAs(now)) {
-        diffs.add(modified(path, was, now));
-      }
-    });
+    after
+        .files()
+        .forEach((path, now) -> {
+          FileState was = old.get(path);
+          if (was == null) {
+            diffs.add(created(path, now));
+          } else if (!was.sameContentAs(now)) {
+            diffs.add(modified(path, was, now));
+          }
+        });
     old.forEach((path, was) -> {
       if (!after.files().containsKey(path)) {
-        diffs.add(new FileDiff(path, RunnerEventData.CHANGE_DELETE, 0, text(was).map(TextFiles::lineCount).orElse(0),
-            null));
+        diffs.add(
+            new FileDiff(
+                path,
+                RunnerEventData.CHANGE_DELETE,
+                0,
+                text(was).map(TextFiles::lineCount).orElse(0),
+                null));
       }
     });
     diffs.sort((a, b) -> a.path().compareTo(b.path()));
@@ -43,14 +50,24 @@ public final class WorkspaceDiff {
 
   private static FileDiff created(String path, FileState now) {
     if (now.content() == null) {
-      return new FileDiff(path, RunnerEventData.CHANGE_CREATE, 0, 0,
+      return new FileDiff(
+          path,
+          RunnerEventData.CHANGE_CREATE,
+          0,
+          0,
           "[file too large to show: " + now.size() + " bytes]");
     }
     Optional<String> text = text(now);
     if (text.isEmpty()) {
-      return new FileDiff(path, RunnerEventData.CHANGE_CREATE, 0, 0, "[binary file: " + now.size() + " bytes]");
+      return new FileDiff(
+          path, RunnerEventData.CHANGE_CREATE, 0, 0, "[binary file: " + now.size() + " bytes]");
     }
-    return new FileDiff(path, RunnerEventData.CHANGE_CREATE, TextFiles.lineCount(text.get()), 0, shown(now.content()));
+    return new FileDiff(
+        path,
+        RunnerEventData.CHANGE_CREATE,
+        TextFiles.lineCount(text.get()),
+        0,
+        shown(now.content()));
   }
 
   private static FileDiff modified(String path, FileState was, FileState now) {
@@ -61,8 +78,9 @@ public final class WorkspaceDiff {
     }
     int additions = 0;
     int deletions = 0;
-    for (AbstractDelta<String> delta : DiffUtils.diff(oldText.get().lines().toList(), newText.get().lines().toList())
-        .getDeltas()) {
+    for (AbstractDelta<String> delta :
+        DiffUtils.diff(oldText.get().lines().toList(), newText.get().lines().toList())
+            .getDeltas()) {
       deletions += delta.getSource().size();
       additions += delta.getTarget().size();
     }
@@ -78,6 +96,8 @@ public final class WorkspaceDiff {
       return new String(content, StandardCharsets.UTF_8);
     }
     return new String(content, 0, MAX_SHOWN_BYTES, StandardCharsets.UTF_8)
-        + "\n[truncated: " + (content.length - MAX_SHOWN_BYTES) + " more bytes]";
+        + "\n[truncated: "
+        + (content.length - MAX_SHOWN_BYTES)
+        + " more bytes]";
   }
 }

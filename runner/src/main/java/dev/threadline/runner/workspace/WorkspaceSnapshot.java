@@ -18,15 +18,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The regular files of a workspace at one moment: each file's size and content hash, and the content
- * itself for files small enough to diff later. {@code .git} folders and symbolic links are left out.
- * Contents are kept up to a total budget, so a workspace full of dependencies cannot exhaust memory;
- * past it, a change is still seen (by hash) but its lines are not counted.
+ * The regular files of a workspace at one moment: each file's size and content hash, and the
+ * content itself for files small enough to diff later. {@code .git} folders and symbolic links are
+ * left out. Contents are kept up to a total budget, so a workspace full of dependencies cannot
+ * exhaust memory; past it, a change is still seen (by hash) but its lines are not counted.
  */
 public final class WorkspaceSnapshot {
 
   /** Files larger than this are compared by hash only, and never shown. */
   public static final long MAX_CONTENT_BYTES = 1024 * 1024;
+
   /** The most content bytes one snapshot keeps. */
   static final long CONTENT_BUDGET_BYTES = 64L * 1024 * 1024;
 
@@ -56,37 +57,44 @@ public final class WorkspaceSnapshot {
     Map<String, FileState> files = new TreeMap<>();
     long[] kept = {0};
     try {
-      Files.walkFileTree(root, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-          return dir.getFileName() != null && dir.getFileName().toString().equals(".git") && !dir.equals(root)
-              ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
-        }
-
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-          if (!attrs.isRegularFile()) {
-            return FileVisitResult.CONTINUE;
-          }
-          boolean keep = attrs.size() <= MAX_CONTENT_BYTES && kept[0] + attrs.size() <= CONTENT_BUDGET_BYTES;
-          try {
-            FileState state = read(file, attrs.size(), keep);
-            if (state.content() != null) {
-              kept[0] += state.content().length;
+      Files.walkFileTree(
+          root,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+              return dir.getFileName() != null
+                      && dir.getFileName().toString().equals(".git")
+                      && !dir.equals(root)
+                  ? FileVisitResult.SKIP_SUBTREE
+                  : FileVisitResult.CONTINUE;
             }
-            files.put(root.relativize(file).toString().replace('\\', '/'), state);
-          } catch (IOException e) {
-            log.warn("Cannot read {} for the workspace diff: {}", file, e.getMessage());
-          }
-          return FileVisitResult.CONTINUE;
-        }
 
-        @Override
-        public FileVisitResult visitFileFailed(Path file, IOException e) {
-          log.warn("Cannot visit {} for the workspace diff: {}", file, e.getMessage());
-          return FileVisitResult.CONTINUE;
-        }
-      });
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+              if (!attrs.isRegularFile()) {
+                return FileVisitResult.CONTINUE;
+              }
+              boolean keep =
+                  attrs.size() <= MAX_CONTENT_BYTES
+                      && kept[0] + attrs.size() <= CONTENT_BUDGET_BYTES;
+              try {
+                FileState state = read(file, attrs.size(), keep);
+                if (state.content() != null) {
+                  kept[0] += state.content().length;
+                }
+                files.put(root.relativize(file).toString().replace('\\', '/'), state);
+              } catch (IOException e) {
+                log.warn("Cannot read {} for the workspace diff: {}", file, e.getMessage());
+              }
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+              log.warn("Cannot visit {} for the workspace diff: {}", file, e.getMessage());
+              return FileVisitResult.CONTINUE;
+            }
+          });
     } catch (IOException e) {
       throw new UncheckedIOException("cannot walk the workspace " + root, e);
     }

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 class AgentLoopTest {
 
   private static final String KEY = "sk-test-0123456789abcdef";
-  private static final String RUN = """
+  private static final String RUN =
+      """
       {"runId":"run_fake","threadId":"thread_fake","model":{"provider":"openai","model":"fake-1","baseUrl":"http://127.0.0.1:9/v1"},
        "instructions":"Be brief.","documentation":[{"title":"Style","content":"Use tabs."}],
        "history":[{"role":"user","content":"earlier"},{"role":"assistant","content":"earlier answer"}],
@@ -44,8 +45,12 @@ class AgentLoopTest {
     RunHarness harness = harness();
     Files.createDirectories(harness.workspace());
     Files.writeString(harness.workspace().resolve("notes.txt"), "title\nteh end\n");
-    model.then(() -> FakeModel.callReply("Fixing the typo.", "edit_file",
-            Map.of("path", "notes.txt", "old_text", "teh", "new_text", "the")))
+    model
+        .then(() ->
+            FakeModel.callReply(
+                "Fixing the typo.",
+                "edit_file",
+                Map.of("path", "notes.txt", "old_text", "teh", "new_text", "the")))
         .thenSay("Fixed the typo in notes.txt.");
 
     RunHarness.Output run = harness.run(RUN);
@@ -59,7 +64,8 @@ class AgentLoopTest {
     assertThat(call.path("tool").path("path").asText()).isEqualTo("notes.txt");
     assertThat(run.ofType(REASONING).getFirst().text("text")).isEqualTo("Fixing the typo.");
     assertThat(run.ofType(FILE_CHANGE).getFirst().data().toString())
-        .isEqualTo("{\"path\":\"notes.txt\",\"change\":\"modify\",\"additions\":1,\"deletions\":1}");
+        .isEqualTo(
+            "{\"path\":\"notes.txt\",\"change\":\"modify\",\"additions\":1,\"deletions\":1}");
     JsonNode result = run.last().data();
     assertThat(result.path("actions").get(0).asText()).isEqualTo("edited notes.txt");
     assertThat(result.path("usage").toString())
@@ -74,10 +80,14 @@ class AgentLoopTest {
     assertThat(model.closed).isTrue();
     // ...saw the instructions, documentation, history and tools, then read the tool's result.
     var firstRequest = model.requests.getFirst();
-    assertThat(firstRequest.instructions()).contains("Be brief.").contains("## Documentation: Style\nUse tabs.");
-    assertThat(firstRequest.messages()).extracting(ChatMessage::content)
+    assertThat(firstRequest.instructions())
+        .contains("Be brief.")
+        .contains("## Documentation: Style\nUse tabs.");
+    assertThat(firstRequest.messages())
+        .extracting(ChatMessage::content)
         .containsExactly("earlier", "earlier answer", "Fix notes.txt");
-    assertThat(firstRequest.tools()).extracting(ToolDefinition::name)
+    assertThat(firstRequest.tools())
+        .extracting(ToolDefinition::name)
         .containsExactly("run_command", "read_file", "write_file", "edit_file", "list_files");
     assertThat(firstRequest.maxOutputTokens()).isEqualTo(500);
     ChatMessage toolResult = model.requests.get(1).messages().getLast();
@@ -88,7 +98,8 @@ class AgentLoopTest {
   @Test
   void aModelErrorFailsTheRunWithoutRevealingTheKey() {
     model.then(() -> {
-      throw new ModelException("openai", ModelErrorCode.AUTH, 401, "Incorrect API key provided: " + KEY, null);
+      throw new ModelException(
+          "openai", ModelErrorCode.AUTH, 401, "Incorrect API key provided: " + KEY, null);
     });
 
     RunHarness.Output run = harness().run(RUN);
@@ -122,7 +133,8 @@ class AgentLoopTest {
     RunHarness.Output run = harness().run(RUN);
 
     assertThat(run.exitCode()).isZero();
-    assertThat(run.ofType(ERROR).getFirst().text("message")).isEqualTo("the model called an unknown tool 'teleport'");
+    assertThat(run.ofType(ERROR).getFirst().text("message"))
+        .isEqualTo("the model called an unknown tool 'teleport'");
     assertThat(model.requests.get(1).messages().getLast().content())
         .startsWith("error: unknown tool 'teleport'; the tools are run_command, read_file");
     assertThat(run.last().text("response")).isEqualTo("I cannot teleport.");
@@ -130,7 +142,8 @@ class AgentLoopTest {
 
   @Test
   void aProviderThatNeedsAKeyFailsClearlyWithoutOne() {
-    RunHarness.Output run = new RunHarness(dir, Map.of(), dev.threadline.models.ModelProviders::create).run(RUN);
+    RunHarness.Output run =
+        new RunHarness(dir, Map.of(), dev.threadline.models.ModelProviders::create).run(RUN);
 
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.last().text("message")).startsWith("model provider openai needs an API key");

@@ -14,7 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-/** A model that answers from a script, and remembers what it was asked and how it was configured. */
+/**
+ * A model that answers from a script, and remembers what it was asked and how it was configured.
+ */
 final class FakeModel implements ModelProvider {
 
   private final Deque<Supplier<ModelReply>> script = new ArrayDeque<>();
@@ -52,8 +54,11 @@ final class FakeModel implements ModelProvider {
   }
 
   static ModelReply callReply(String text, String tool, Map<String, ?> arguments) {
-    return new ModelReply(text, List.of(ToolCall.of("call_" + System.nanoTime(), tool, arguments)),
-        new Usage(100, 10, 40), StopReason.TOOL_USE);
+    return new ModelReply(
+        text,
+        List.of(ToolCall.of("call_" + System.nanoTime(), tool, arguments)),
+        new Usage(100, 10, 40),
+        StopReason.TOOL_USE);
   }
 
   @Override

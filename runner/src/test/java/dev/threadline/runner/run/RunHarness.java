@@ -58,11 +58,19 @@ final class RunHarness {
       Path input = Files.writeString(dir.resolve("run.json"), runJson);
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       ByteArrayOutputStream err = new ByteArrayOutputStream();
-      int exit = new RunCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
-          new PrintStream(err, true, StandardCharsets.UTF_8), env, models)
-          .execute(new String[] {"--input", input.toString(), "--workspace", workspace().toString()});
+      int exit =
+          new RunCommand(
+                  new PrintStream(out, true, StandardCharsets.UTF_8),
+                  new PrintStream(err, true, StandardCharsets.UTF_8),
+                  env,
+                  models)
+              .execute(
+                  new String[] {
+                    "--input", input.toString(), "--workspace", workspace().toString()
+                  });
       String stdout = out.toString(StandardCharsets.UTF_8);
-      return new Output(exit, stdout, err.toString(StandardCharsets.UTF_8), RunnerEventReader.readAll(stdout));
+      return new Output(
+          exit, stdout, err.toString(StandardCharsets.UTF_8), RunnerEventReader.readAll(stdout));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -71,9 +79,10 @@ final class RunHarness {
   /** A minimal run.json for {@code message}, with the scripted model. */
   static String scriptedRun(String message) {
     return """
-        {"runId":"run_test","threadId":"thread_test","model":{"provider":"scripted","model":"scripted-1"},
-         "message":%s,"limits":{"maxTurns":10,"commandTimeoutSec":10,"outputLimitBytes":4096}}
-        """.formatted(quote(message));
+    {"runId":"run_test","threadId":"thread_test","model":{"provider":"scripted","model":"scripted-1"},
+     "message":%s,"limits":{"maxTurns":10,"commandTimeoutSec":10,"outputLimitBytes":4096}}
+    """
+        .formatted(quote(message));
   }
 
   static String quote(String text) {

@@ -28,9 +28,14 @@ class RunSessionCancelTest {
   @Test
   void cancellingStopsTheRunningCommandAndEndsWithFailedCancelled() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    RunSession session = new RunSession(RunInputReader.parse(RunHarness.scriptedRun("Run `sleep 30` and `echo never`")),
-        workspace, Map.of(), ModelProviders::create,
-        new RunEvents(new RunnerEventWriter(new PrintStream(out, true, StandardCharsets.UTF_8))));
+    RunSession session =
+        new RunSession(
+            RunInputReader.parse(RunHarness.scriptedRun("Run `sleep 30` and `echo never`")),
+            workspace,
+            Map.of(),
+            ModelProviders::create,
+            new RunEvents(
+                new RunnerEventWriter(new PrintStream(out, true, StandardCharsets.UTF_8))));
     CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(session::run);
     waitForTheCommandToStart();
 
@@ -48,11 +53,15 @@ class RunSessionCancelTest {
   }
 
   private static void waitForTheCommandToStart() {
-    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(RunSessionCancelTest::sleeping);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(20))
+        .until(RunSessionCancelTest::sleeping);
   }
 
   private static boolean sleeping() {
-    return ProcessHandle.current().descendants()
+    return ProcessHandle.current()
+        .descendants()
         .anyMatch(process -> process.info().commandLine().orElse("").contains("sleep 30"));
   }
 }

@@ -26,13 +26,16 @@ class ScriptedRunTest {
 
   @Test
   void runsTheTasksCommandsAndReportsEveryStepThenTheResult() {
-    RunHarness.Output run = new RunHarness(dir).run(RunHarness.scriptedRun("Run `echo hello > a.txt` and `cat a.txt`"));
+    RunHarness.Output run =
+        new RunHarness(dir).run(RunHarness.scriptedRun("Run `echo hello > a.txt` and `cat a.txt`"));
 
     assertThat(run.exitCode()).isZero();
     // Only protocol lines on stdout, numbered 1, 2, 3...
     assertThat(run.stdout().lines().count()).isEqualTo(run.events().size());
-    assertThat(run.events()).extracting(RunnerEvent::seq)
-        .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, run.events().size()).boxed().toList());
+    assertThat(run.events())
+        .extracting(RunnerEvent::seq)
+        .containsExactlyElementsOf(
+            java.util.stream.LongStream.rangeClosed(1, run.events().size()).boxed().toList());
     // Each model call is followed by a usage event; reasoning lines accompany tool calls.
     Set<RunnerEventType> named = Set.of(STARTED, PLANNING, TOOL_CALL, MESSAGE, FILE_CHANGE, RESULT);
     assertThat(run.types().stream().filter(named::contains).toList())
@@ -42,8 +45,9 @@ class ScriptedRunTest {
 
     assertThat(run.events().getFirst().text("run_id")).isEqualTo("run_test");
     assertThat(run.ofType(PLANNING).getFirst().text("text"))
-        .isEqualTo("I will run 2 commands in the workspace, in order: `echo hello > a.txt`, then `cat a.txt`, "
-            + "and report what they printed.");
+        .isEqualTo(
+            "I will run 2 commands in the workspace, in order: `echo hello > a.txt`, then `cat"
+                + " a.txt`, and report what they printed.");
     JsonNode first = run.ofType(TOOL_CALL).get(0).data();
     JsonNode second = run.ofType(TOOL_CALL).get(1).data();
     assertThat(first.path("id").asText()).isEqualTo("tool_1");
@@ -57,14 +61,17 @@ class ScriptedRunTest {
     assertThat(run.ofType(FILE_CHANGE).getFirst().data().toString())
         .isEqualTo("{\"path\":\"a.txt\",\"change\":\"create\",\"additions\":1,\"deletions\":0}");
     JsonNode result = run.last().data();
-    assertThat(result.path("response").asText()).isEqualTo(run.ofType(MESSAGE).getFirst().text("text"))
+    assertThat(result.path("response").asText())
+        .isEqualTo(run.ofType(MESSAGE).getFirst().text("text"))
         .contains("All 2 commands succeeded.");
-    assertThat(result.path("actions")).extracting(JsonNode::asText)
+    assertThat(result.path("actions"))
+        .extracting(JsonNode::asText)
         .containsExactly("ran `echo hello > a.txt` (exit 0)", "ran `cat a.txt` (exit 0)");
     assertThat(result.path("diffs").toString())
         .isEqualTo("[{\"path\":\"a.txt\",\"type\":\"create\",\"content\":\"hello\\n\"}]");
     assertThat(result.path("usage").path("input_tokens").asLong())
-        .isEqualTo(run.ofType(USAGE).getLast().number("input_tokens")).isPositive();
+        .isEqualTo(run.ofType(USAGE).getLast().number("input_tokens"))
+        .isPositive();
   }
 
   @Test
@@ -72,10 +79,12 @@ class ScriptedRunTest {
     RunHarness harness = new RunHarness(dir);
     harness.run(RunHarness.scriptedRun("Run `printf 'one\\ntwo\\n' > a.txt`"));
 
-    RunHarness.Output second = harness.run(RunHarness.scriptedRun("Run `printf 'one\\nTWO\\nthree\\n' > a.txt`"));
+    RunHarness.Output second =
+        harness.run(RunHarness.scriptedRun("Run `printf 'one\\nTWO\\nthree\\n' > a.txt`"));
 
     assertThat(second.exitCode()).isZero();
-    assertThat(Files.readString(harness.workspace().resolve("a.txt"))).isEqualTo("one\nTWO\nthree\n");
+    assertThat(Files.readString(harness.workspace().resolve("a.txt")))
+        .isEqualTo("one\nTWO\nthree\n");
     assertThat(second.ofType(FILE_CHANGE).getFirst().data().toString())
         .isEqualTo("{\"path\":\"a.txt\",\"change\":\"modify\",\"additions\":2,\"deletions\":1}");
     assertThat(second.last().data().path("diffs").toString())
@@ -85,10 +94,12 @@ class ScriptedRunTest {
   @Test
   void placesAttachmentsAndSaysSoInASetupEvent() throws Exception {
     Path data = Files.writeString(dir.resolve("data.csv"), "a,b\n1,2\n");
-    String runJson = """
+    String runJson =
+        """
         {"runId":"run_att","message":"Run `wc -l attachments/data.csv`",
          "attachments":[{"name":"data.csv","mediaType":"text/csv","path":%s}]}
-        """.formatted(RunHarness.quote(data.toString()));
+        """
+            .formatted(RunHarness.quote(data.toString()));
 
     RunHarness.Output run = new RunHarness(dir).run(runJson);
 

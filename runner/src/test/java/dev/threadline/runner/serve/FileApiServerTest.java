@@ -20,7 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** {@code runner serve} over real HTTP on loopback: every file operation, confinement, limits, token. */
+/**
+ * {@code runner serve} over real HTTP on loopback: every file operation, confinement, limits,
+ * token.
+ */
 class FileApiServerTest {
   private static final String TOKEN = "s3cret-token";
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -33,7 +36,9 @@ class FileApiServerTest {
   @BeforeEach
   void start() throws IOException {
     workspace = Files.createDirectories(temp.resolve("workspace"));
-    server = FileApiServer.start(new ServeOptions(workspace, "127.0.0.1", 0, null, 1024), AccessToken.of(TOKEN));
+    server =
+        FileApiServer.start(
+            new ServeOptions(workspace, "127.0.0.1", 0, null, 1024), AccessToken.of(TOKEN));
   }
 
   @AfterEach
@@ -53,8 +58,10 @@ class FileApiServerTest {
     assertThat(json(created).get("created").asBoolean()).isTrue();
     assertThat(Files.readAllBytes(workspace.resolve("src/data.bin"))).isEqualTo(binary);
 
-    HttpResponse<byte[]> download = HTTP.send(request("GET", "/files/download?path=src/data.bin", null).build(),
-        HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> download =
+        HTTP.send(
+            request("GET", "/files/download?path=src/data.bin", null).build(),
+            HttpResponse.BodyHandlers.ofByteArray());
     assertThat(download.statusCode()).isEqualTo(200);
     assertThat(download.body()).isEqualTo(binary);
     assertThat(download.headers().firstValue("Content-Type")).contains("application/octet-stream");
@@ -89,20 +96,31 @@ class FileApiServerTest {
     Files.createDirectories(workspace.resolve("folder"));
     Files.writeString(workspace.resolve("file.txt"), "x");
 
-    assertError(send("GET", "/files/download?path=nope.txt", null), 404, "'nope.txt' does not exist");
+    assertError(
+        send("GET", "/files/download?path=nope.txt", null), 404, "'nope.txt' does not exist");
     assertError(send("DELETE", "/files?path=nope.txt", null), 404, "'nope.txt' does not exist");
     assertError(send("GET", "/files?path=nope", null), 404, "'nope' does not exist");
     assertThat(send("GET", "/files/download?path=folder", null).statusCode()).isEqualTo(400);
     assertThat(send("GET", "/files?path=file.txt", null).statusCode()).isEqualTo(400);
     assertThat(send("PUT", "/files?path=folder", "x".getBytes()).statusCode()).isEqualTo(409);
-    assertThat(send("PUT", "/files?path=file.txt/inner", "x".getBytes()).statusCode()).isEqualTo(409);
+    assertThat(send("PUT", "/files?path=file.txt/inner", "x".getBytes()).statusCode())
+        .isEqualTo(409);
     assertThat(send("DELETE", "/files?path=.", null).statusCode()).isEqualTo(400);
     assertThat(send("PUT", "/files", "x".getBytes()).statusCode()).isEqualTo(400);
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"../x", "..%2fx", "..%2F..%2Fetc%2Fpasswd", "a/../../x", "/etc/passwd", "%2Fetc%2Fpasswd",
-      "link/secret.txt", "linkfile"})
+  @ValueSource(
+      strings = {
+        "../x",
+        "..%2fx",
+        "..%2F..%2Fetc%2Fpasswd",
+        "a/../../x",
+        "/etc/passwd",
+        "%2Fetc%2Fpasswd",
+        "link/secret.txt",
+        "linkfile"
+      })
   void pathsOutsideTheWorkspaceAreRefusedForEveryOperation(String path) throws Exception {
     Path outside = Files.createDirectories(temp.resolve("outside"));
     Files.writeString(outside.resolve("secret.txt"), "secret");
@@ -131,16 +149,22 @@ class FileApiServerTest {
 
   @Test
   void healthNeedsNoTokenButFilesDo() throws Exception {
-    HttpResponse<String> health = HTTP.send(HttpRequest.newBuilder(uri("/health")).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> health =
+        HTTP.send(
+            HttpRequest.newBuilder(uri("/health")).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(health.statusCode()).isEqualTo(200);
     assertThat(json(health).get("healthy").asBoolean()).isTrue();
 
-    HttpResponse<String> anonymous = HTTP.send(HttpRequest.newBuilder(uri("/files")).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> anonymous =
+        HTTP.send(
+            HttpRequest.newBuilder(uri("/files")).build(), HttpResponse.BodyHandlers.ofString());
     assertError(anonymous, 401, "missing or wrong access token");
-    HttpResponse<String> wrong = HTTP.send(HttpRequest.newBuilder(uri("/files"))
-        .header(ContainerObjects.TOKEN_HEADER, "guess").build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> wrong =
+        HTTP.send(
+            HttpRequest.newBuilder(uri("/files"))
+                .header(ContainerObjects.TOKEN_HEADER, "guess")
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(wrong.statusCode()).isEqualTo(401);
     assertThat(send("GET", "/elsewhere", null).statusCode()).isEqualTo(404);
   }
@@ -154,14 +178,20 @@ class FileApiServerTest {
     assertThat(err.toString()).contains("--port must be a whole number");
   }
 
-  private HttpResponse<String> send(String method, String pathAndQuery, byte[] body) throws Exception {
-    return HTTP.send(request(method, pathAndQuery, body).build(), HttpResponse.BodyHandlers.ofString());
+  private HttpResponse<String> send(String method, String pathAndQuery, byte[] body)
+      throws Exception {
+    return HTTP.send(
+        request(method, pathAndQuery, body).build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpRequest.Builder request(String method, String pathAndQuery, byte[] body) {
     return HttpRequest.newBuilder(uri(pathAndQuery))
         .header(ContainerObjects.TOKEN_HEADER, TOKEN)
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+        .method(
+            method,
+            body == null
+                ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofByteArray(body));
   }
 
   private URI uri(String pathAndQuery) {
@@ -172,7 +202,8 @@ class FileApiServerTest {
     return JSON.readTree(response.body());
   }
 
-  private static void assertError(HttpResponse<String> response, int status, String message) throws IOException {
+  private static void assertError(HttpResponse<String> response, int status, String message)
+      throws IOException {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
     assertThat(json(response).get("message").asText()).isEqualTo(message);
   }

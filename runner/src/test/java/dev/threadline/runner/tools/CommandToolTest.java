@@ -21,8 +21,9 @@ class CommandToolTest {
 
   @Test
   void runsInTheWorkspaceWithStdoutAndStderrInterleaved() throws Exception {
-    ToolResult result = tool(Duration.ofSeconds(10), 4096)
-        .run(Map.of("command", "echo one; echo two >&2; echo three > made.txt; pwd"));
+    ToolResult result =
+        tool(Duration.ofSeconds(10), 4096)
+            .run(Map.of("command", "echo one; echo two >&2; echo three > made.txt; pwd"));
 
     assertThat(result.exitCode()).isZero();
     assertThat(result.succeeded()).isTrue();
@@ -33,7 +34,8 @@ class CommandToolTest {
 
   @Test
   void reportsTheExitCodeOfAFailingCommand() {
-    ToolResult result = tool(Duration.ofSeconds(10), 4096).run(Map.of("command", "echo oops; exit 3"));
+    ToolResult result =
+        tool(Duration.ofSeconds(10), 4096).run(Map.of("command", "echo oops; exit 3"));
 
     assertThat(result.exitCode()).isEqualTo(3);
     assertThat(result.succeeded()).isFalse();
@@ -44,26 +46,36 @@ class CommandToolTest {
   void killsACommandAtItsTimeoutWithExitCode124() {
     long start = System.nanoTime();
 
-    ToolResult result = tool(Duration.ofSeconds(1), 4096).run(Map.of("command", "echo before; sleep 5; echo after"));
+    ToolResult result =
+        tool(Duration.ofSeconds(1), 4096)
+            .run(Map.of("command", "echo before; sleep 5; echo after"));
 
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
     assertThat(result.exitCode()).isEqualTo(CommandTool.TIMEOUT_EXIT_CODE);
-    assertThat(result.output()).startsWith("before\n").contains("timed out after 1 s").doesNotContain("after\n");
+    assertThat(result.output())
+        .startsWith("before\n")
+        .contains("timed out after 1 s")
+        .doesNotContain("after\n");
   }
 
   @Test
   void boundsTheOutputKeepingItsBeginningAndEnd() {
     ToolResult result = tool(Duration.ofSeconds(10), 100).run(Map.of("command", "seq 1 10000"));
 
-    assertThat(result.output()).startsWith("1\n2\n").endsWith("9999\n10000\n").contains("output truncated");
+    assertThat(result.output())
+        .startsWith("1\n2\n")
+        .endsWith("9999\n10000\n")
+        .contains("output truncated");
     assertThat(result.output().length()).isLessThan(200);
   }
 
   @Test
   void hidesTheNamedVariablesFromCommands() {
-    // The test JVM has no model key to hide; HOME stands in for it: a hidden name is removed when present.
-    ToolResult result = new CommandTool(workspace, Duration.ofSeconds(10), 4096, Set.of("HOME"))
-        .run(Map.of("command", "echo \"home=${HOME:-unset}\""));
+    // The test JVM has no model key to hide; HOME stands in for it: a hidden name is removed when
+    // present.
+    ToolResult result =
+        new CommandTool(workspace, Duration.ofSeconds(10), 4096, Set.of("HOME"))
+            .run(Map.of("command", "echo \"home=${HOME:-unset}\""));
 
     assertThat(result.output()).isEqualTo("home=unset\n");
   }
@@ -77,8 +89,10 @@ class CommandToolTest {
 
   @Test
   void aMissingCommandArgumentIsAToolError() {
-    ToolResult result = ToolRegistry.execute(tool(Duration.ofSeconds(5), 4096),
-        new dev.threadline.models.ToolCall("c1", "run_command", "{\"cmd\":\"ls\"}"));
+    ToolResult result =
+        ToolRegistry.execute(
+            tool(Duration.ofSeconds(5), 4096),
+            new dev.threadline.models.ToolCall("c1", "run_command", "{\"cmd\":\"ls\"}"));
 
     assertThat(result.succeeded()).isFalse();
     assertThat(result.forModel()).isEqualTo("error: missing argument 'command'");

@@ -23,7 +23,8 @@ class FileToolsTest {
 
   @Test
   void writesCreatingFoldersThenReadsBack() {
-    ToolResult written = call(new WriteFileTool(paths()), Map.of("path", "src/notes.txt", "content", "héllo\n"));
+    ToolResult written =
+        call(new WriteFileTool(paths()), Map.of("path", "src/notes.txt", "content", "héllo\n"));
     ToolResult read = call(new ReadFileTool(paths(), 1000), Map.of("path", "src/notes.txt"));
 
     assertThat(written.succeeded()).isTrue();
@@ -39,10 +40,13 @@ class FileToolsTest {
     Files.write(workspace.resolve("blob.bin"), new byte[] {1, 0, 2});
 
     assertThat(call(new ReadFileTool(paths(), 10), Map.of("path", "big.txt")).output())
-        .startsWith("xxxxxxxxxx\n").contains("showing 10 of 50 bytes");
+        .startsWith("xxxxxxxxxx\n")
+        .contains("showing 10 of 50 bytes");
     assertThat(call(new ReadFileTool(paths(), 10), Map.of("path", "blob.bin")).output())
-        .isEqualTo("error: blob.bin is a binary file (3 bytes); inspect it with run_command instead");
-    assertThat(call(new ReadFileTool(paths(), 10), Map.of("path", "nope.txt")).succeeded()).isFalse();
+        .isEqualTo(
+            "error: blob.bin is a binary file (3 bytes); inspect it with run_command instead");
+    assertThat(call(new ReadFileTool(paths(), 10), Map.of("path", "nope.txt")).succeeded())
+        .isFalse();
   }
 
   @Test
@@ -50,12 +54,17 @@ class FileToolsTest {
     Files.writeString(workspace.resolve("app.py"), "x = 1\ny = 1\n");
     EditFileTool edit = new EditFileTool(paths());
 
-    ToolResult ambiguous = call(edit, Map.of("path", "app.py", "old_text", "= 1", "new_text", "= 2"));
-    ToolResult missing = call(edit, Map.of("path", "app.py", "old_text", "z = 1", "new_text", "z = 2"));
-    ToolResult done = call(edit, Map.of("path", "app.py", "old_text", "y = 1", "new_text", "y = 2"));
+    ToolResult ambiguous =
+        call(edit, Map.of("path", "app.py", "old_text", "= 1", "new_text", "= 2"));
+    ToolResult missing =
+        call(edit, Map.of("path", "app.py", "old_text", "z = 1", "new_text", "z = 2"));
+    ToolResult done =
+        call(edit, Map.of("path", "app.py", "old_text", "y = 1", "new_text", "y = 2"));
 
-    assertThat(ambiguous.output()).isEqualTo(
-        "error: old_text occurs 2 times in app.py; include more surrounding text so it occurs exactly once");
+    assertThat(ambiguous.output())
+        .isEqualTo(
+            "error: old_text occurs 2 times in app.py; include more surrounding text so it occurs"
+                + " exactly once");
     assertThat(missing.output()).isEqualTo("error: old_text was not found in app.py");
     assertThat(done.succeeded()).isTrue();
     assertThat(workspace.resolve("app.py")).hasContent("x = 1\ny = 2");
@@ -78,7 +87,8 @@ class FileToolsTest {
 
   @Test
   void argumentsThatAreNotAnObjectAreAToolError() {
-    ToolResult result = ToolRegistry.execute(new ReadFileTool(paths(), 10), new ToolCall("c", "read_file", "[1"));
+    ToolResult result =
+        ToolRegistry.execute(new ReadFileTool(paths(), 10), new ToolCall("c", "read_file", "[1"));
 
     assertThat(result.succeeded()).isFalse();
     assertThat(result.forModel()).startsWith("error: the arguments are not a JSON object");

@@ -48,17 +48,25 @@ class WorkspacePathsTest {
     Files.createSymbolicLink(root.resolve("dangling"), outside.resolve("new.txt"));
     WorkspacePaths paths = new WorkspacePaths(root);
 
-    assertThatThrownBy(() -> paths.resolve("link.txt")).hasMessageContaining("outside the workspace");
-    assertThatThrownBy(() -> paths.resolve("linkdir/new.txt")).hasMessageContaining("outside the workspace");
+    assertThatThrownBy(() -> paths.resolve("link.txt"))
+        .hasMessageContaining("outside the workspace");
+    assertThatThrownBy(() -> paths.resolve("linkdir/new.txt"))
+        .hasMessageContaining("outside the workspace");
     assertThatThrownBy(() -> paths.resolve("dangling")).hasMessageContaining("does not exist");
 
-    ToolResult write = ToolRegistry.execute(new WriteFileTool(paths),
-        ToolCall.of("c", "write_file", Map.of("path", "linkdir/new.txt", "content", "x")));
-    ToolResult read = ToolRegistry.execute(new ReadFileTool(paths, 100),
-        ToolCall.of("c", "read_file", Map.of("path", "/etc/passwd")));
+    ToolResult write =
+        ToolRegistry.execute(
+            new WriteFileTool(paths),
+            ToolCall.of("c", "write_file", Map.of("path", "linkdir/new.txt", "content", "x")));
+    ToolResult read =
+        ToolRegistry.execute(
+            new ReadFileTool(paths, 100),
+            ToolCall.of("c", "read_file", Map.of("path", "/etc/passwd")));
     assertThat(write.succeeded()).isFalse();
-    assertThat(read.output()).isEqualTo("error: '/etc/passwd' is outside the workspace; use a path relative to the "
-        + "workspace");
+    assertThat(read.output())
+        .isEqualTo(
+            "error: '/etc/passwd' is outside the workspace; use a path relative to the "
+                + "workspace");
     assertThat(outside.resolve("new.txt")).doesNotExist();
   }
 
@@ -68,6 +76,7 @@ class WorkspacePathsTest {
     Files.createDirectories(root.resolve("real"));
     Files.createSymbolicLink(root.resolve("alias"), root.resolve("real"));
 
-    assertThat(new WorkspacePaths(root).resolve("alias/file.txt")).isEqualTo(root.resolve("alias/file.txt"));
+    assertThat(new WorkspacePaths(root).resolve("alias/file.txt"))
+        .isEqualTo(root.resolve("alias/file.txt"));
   }
 }

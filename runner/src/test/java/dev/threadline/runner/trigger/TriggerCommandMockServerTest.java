@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 
 @EnableKubernetesMockClient(crud = true)
 class TriggerCommandMockServerTest {
-  private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-05-04T10:17:42Z"), ZoneOffset.UTC);
+  private static final Clock CLOCK =
+      Clock.fixed(Instant.parse("2026-05-04T10:17:42Z"), ZoneOffset.UTC);
   static KubernetesMockServer server;
   static KubernetesClient client;
 
@@ -38,9 +39,10 @@ class TriggerCommandMockServerTest {
   @BeforeAll
   static void crds() throws IOException {
     for (String plural : List.of("schedules", "threads", "runs")) {
-      try (InputStream manifest = TriggerCommandMockServerTest.class.getResourceAsStream(
-          CrdManifests.resourceOf(plural))) {
-        CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(manifest).item();
+      try (InputStream manifest =
+          TriggerCommandMockServerTest.class.getResourceAsStream(CrdManifests.resourceOf(plural))) {
+        CustomResourceDefinition crd =
+            client.apiextensions().v1().customResourceDefinitions().load(manifest).item();
         server.expectCustomResource(CustomResourceDefinitionContext.fromCrd(crd));
       }
     }
@@ -49,25 +51,36 @@ class TriggerCommandMockServerTest {
   @Test
   void createsTheFiringsThreadAndFirstRunOnceHoweverOftenTheJobStarts() {
     client.resource(schedule("team-a", "sched-daily", true)).create();
-    Map<String, String> env = Map.of("POD_NAMESPACE", "team-a", "THREADLINE_TRIGGER_JOB_NAME", "sched-daily-29412345");
+    Map<String, String> env =
+        Map.of("POD_NAMESPACE", "team-a", "THREADLINE_TRIGGER_JOB_NAME", "sched-daily-29412345");
 
     assertThat(trigger(env, "--schedule", "sched-daily")).isZero();
-    assertThat(stderr()).contains("created thread thread-daily-29412345 with run run-daily-29412345-1");
+    assertThat(stderr())
+        .contains("created thread thread-daily-29412345 with run run-daily-29412345-1");
 
-    ConversationThread thread = client.resources(ConversationThread.class).inNamespace("team-a")
-        .withName("thread-daily-29412345").get();
+    ConversationThread thread =
+        client
+            .resources(ConversationThread.class)
+            .inNamespace("team-a")
+            .withName("thread-daily-29412345")
+            .get();
     assertThat(thread.getMetadata().getLabels()).containsEntry(Labels.SCHEDULE, "sched-daily");
-    assertThat(thread.getSpec().getTitle()).isEqualTo("Daily report — " + Instant.ofEpochSecond(29412345L * 60));
+    assertThat(thread.getSpec().getTitle())
+        .isEqualTo("Daily report — " + Instant.ofEpochSecond(29412345L * 60));
     assertThat(thread.getSpec().getAgent()).isEqualTo("agent-helper");
     assertThat(thread.getSpec().getEnvironment()).isEqualTo("env-main");
     assertThat(thread.getSpec().getAppId()).isEqualTo("app-1");
-    Run run = client.resources(Run.class).inNamespace("team-a").withName("run-daily-29412345-1").get();
+    Run run =
+        client.resources(Run.class).inNamespace("team-a").withName("run-daily-29412345-1").get();
     assertThat(run.getMetadata().getLabels())
-        .containsEntry(Labels.SCHEDULE, "sched-daily").containsEntry(Labels.THREAD, "thread-daily-29412345");
-    assertThat(run.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> {
-      assertThat(owner.getKind()).isEqualTo("Thread");
-      assertThat(owner.getUid()).isEqualTo(thread.getMetadata().getUid());
-    });
+        .containsEntry(Labels.SCHEDULE, "sched-daily")
+        .containsEntry(Labels.THREAD, "thread-daily-29412345");
+    assertThat(run.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(owner -> {
+          assertThat(owner.getKind()).isEqualTo("Thread");
+          assertThat(owner.getUid()).isEqualTo(thread.getMetadata().getUid());
+        });
     assertThat(run.getSpec().getThread()).isEqualTo("thread-daily-29412345");
     assertThat(run.getSpec().getSequence()).isEqualTo(1L);
     assertThat(run.getSpec().getMessage()).isEqualTo("Hello! Summarise yesterday.");
@@ -78,22 +91,32 @@ class TriggerCommandMockServerTest {
     err.reset();
     assertThat(trigger(env, "--schedule", "sched-daily")).isZero();
     assertThat(stderr()).contains("thread already exists, nothing to do: thread-daily-29412345");
-    assertThat(client.resources(ConversationThread.class).inNamespace("team-a").list().getItems()).hasSize(1);
+    assertThat(client.resources(ConversationThread.class).inNamespace("team-a").list().getItems())
+        .hasSize(1);
     assertThat(client.resources(Run.class).inNamespace("team-a").list().getItems()).hasSize(1);
   }
 
   @Test
   void finishesAFiringInterruptedAfterItsThreadWasCreated() {
     client.resource(schedule("team-b", "sched-daily", true)).create();
-    Map<String, String> env = Map.of("POD_NAMESPACE", "team-b", "THREADLINE_FIRING_TIME", "2026-05-04T09:00:00Z");
+    Map<String, String> env =
+        Map.of("POD_NAMESPACE", "team-b", "THREADLINE_FIRING_TIME", "2026-05-04T09:00:00Z");
     ConversationThread orphan = new ConversationThread();
-    String threadName = "thread-daily-" + Instant.parse("2026-05-04T09:00:00Z").getEpochSecond() / 60;
-    orphan.setMetadata(new ObjectMetaBuilder().withName(threadName).withNamespace("team-b").build());
+    String threadName =
+        "thread-daily-" + Instant.parse("2026-05-04T09:00:00Z").getEpochSecond() / 60;
+    orphan.setMetadata(
+        new ObjectMetaBuilder().withName(threadName).withNamespace("team-b").build());
     client.resource(orphan).create();
 
     assertThat(trigger(env, "--schedule", "sched-daily")).isZero();
 
-    assertThat(client.resources(Run.class).inNamespace("team-b").withLabel(Labels.THREAD, threadName).list().getItems())
+    assertThat(
+            client
+                .resources(Run.class)
+                .inNamespace("team-b")
+                .withLabel(Labels.THREAD, threadName)
+                .list()
+                .getItems())
         .hasSize(1);
   }
 
@@ -104,7 +127,8 @@ class TriggerCommandMockServerTest {
     assertThat(trigger(Map.of("POD_NAMESPACE", "team-c"), "--schedule", "sched-daily")).isZero();
 
     assertThat(stderr()).contains("Schedule(team-c/sched-daily) is disabled; not firing");
-    assertThat(client.resources(ConversationThread.class).inNamespace("team-c").list().getItems()).isEmpty();
+    assertThat(client.resources(ConversationThread.class).inNamespace("team-c").list().getItems())
+        .isEmpty();
   }
 
   @Test
@@ -117,7 +141,8 @@ class TriggerCommandMockServerTest {
   }
 
   private int trigger(Map<String, String> env, String... args) {
-    return new TriggerCommand(server::createClient, env, CLOCK, new PrintStream(err, true, StandardCharsets.UTF_8))
+    return new TriggerCommand(
+            server::createClient, env, CLOCK, new PrintStream(err, true, StandardCharsets.UTF_8))
         .execute(args);
   }
 

@@ -25,10 +25,11 @@ class WorkspaceDiffTest {
     Files.writeString(workspace.resolve("src/new.txt"), "hello\n");
     List<FileDiff> diffs = WorkspaceDiff.between(before, WorkspaceSnapshot.take(workspace));
 
-    assertThat(diffs).containsExactly(
-        new FileDiff("edit.txt", "modify", 2, 1, null),
-        new FileDiff("gone.txt", "delete", 0, 2, null),
-        new FileDiff("src/new.txt", "create", 1, 0, "hello\n"));
+    assertThat(diffs)
+        .containsExactly(
+            new FileDiff("edit.txt", "modify", 2, 1, null),
+            new FileDiff("gone.txt", "delete", 0, 2, null),
+            new FileDiff("src/new.txt", "create", 1, 0, "hello\n"));
   }
 
   @Test

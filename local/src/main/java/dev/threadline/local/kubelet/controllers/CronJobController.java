@@ -31,15 +31,30 @@ public final class CronJobController implements AutoCloseable {
   public CronJobController(KubernetesClient client, InstantSource clock) {
     this.client = client;
     CronJobSync sync = new CronJobSync(client, clock);
-    this.queue = new ReconcileQueue("cronjob-controller", clock, key -> sync.sync(key.namespace(), key.name()));
+    this.queue =
+        new ReconcileQueue(
+            "cronjob-controller", clock, key -> sync.sync(key.namespace(), key.name()));
   }
 
   public synchronized void start() {
-    informers.add(client.batch().v1().cronjobs().inAnyNamespace().inform(JobController.handler(
-        cronJob -> queue.enqueue(keyOf(cronJob)),
-        cronJob -> queue.forget(keyOf(cronJob))), 0));
-    informers.add(client.batch().v1().jobs().inAnyNamespace().inform(JobController.handler(
-        this::jobChanged, this::jobChanged), 0));
+    informers.add(
+        client
+            .batch()
+            .v1()
+            .cronjobs()
+            .inAnyNamespace()
+            .inform(
+                JobController.handler(
+                    cronJob -> queue.enqueue(keyOf(cronJob)),
+                    cronJob -> queue.forget(keyOf(cronJob))),
+                0));
+    informers.add(
+        client
+            .batch()
+            .v1()
+            .jobs()
+            .inAnyNamespace()
+            .inform(JobController.handler(this::jobChanged, this::jobChanged), 0));
     LOG.info("cronjob controller started");
   }
 
@@ -52,7 +67,8 @@ public final class CronJobController implements AutoCloseable {
 
   private void jobChanged(Job job) {
     Owners.controllerOfKind(job, "CronJob")
-        .ifPresent(owner -> queue.enqueue(new ObjectKey(job.getMetadata().getNamespace(), owner.getName())));
+        .ifPresent(owner ->
+            queue.enqueue(new ObjectKey(job.getMetadata().getNamespace(), owner.getName())));
   }
 
   private static ObjectKey keyOf(HasMetadata object) {

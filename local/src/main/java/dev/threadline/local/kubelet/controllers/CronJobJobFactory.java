@@ -34,16 +34,21 @@ final class CronJobJobFactory {
 
   Job jobFor(CronJob cronJob, Instant scheduledTime, ZoneId zone) {
     JobTemplateSpec template = cronJob.getSpec().getJobTemplate();
-    ObjectMeta templateMeta = template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
-    Map<String, String> annotations = new LinkedHashMap<>(templateMeta.getAnnotations() == null ? Map.of() : templateMeta.getAnnotations());
-    annotations.put(SCHEDULED_TIMESTAMP, DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(scheduledTime.atZone(zone)));
+    ObjectMeta templateMeta =
+        template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
+    Map<String, String> annotations =
+        new LinkedHashMap<>(
+            templateMeta.getAnnotations() == null ? Map.of() : templateMeta.getAnnotations());
+    annotations.put(
+        SCHEDULED_TIMESTAMP,
+        DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(scheduledTime.atZone(zone)));
     return new JobBuilder()
         .withNewMetadata()
-            .withName(jobName(cronJob.getMetadata().getName(), scheduledTime))
-            .withNamespace(cronJob.getMetadata().getNamespace())
-            .withLabels(templateMeta.getLabels())
-            .withAnnotations(annotations)
-            .withOwnerReferences(List.of(Owners.controllerReference(cronJob)))
+        .withName(jobName(cronJob.getMetadata().getName(), scheduledTime))
+        .withNamespace(cronJob.getMetadata().getNamespace())
+        .withLabels(templateMeta.getLabels())
+        .withAnnotations(annotations)
+        .withOwnerReferences(List.of(Owners.controllerReference(cronJob)))
         .endMetadata()
         .withSpec(serialization.clone(template.getSpec()))
         .build();

@@ -41,7 +41,10 @@ final class CronJobSync {
   private final KubernetesClient client;
   private final InstantSource clock;
   private final CronJobJobFactory jobs;
-  /** Schedules already reported as invalid, so a broken CronJob is logged once, not at every event. */
+
+  /**
+   * Schedules already reported as invalid, so a broken CronJob is logged once, not at every event.
+   */
   private final Map<String, String> reportedInvalid = new ConcurrentHashMap<>();
 
   CronJobSync(KubernetesClient client, InstantSource clock) {
@@ -59,26 +62,33 @@ final class CronJobSync {
     String described = Describe.of(cronJob);
     CronSchedule schedule;
     try {
-      schedule = CronSchedule.parseCronJob(cronJob.getSpec().getSchedule(), cronJob.getSpec().getTimeZone());
+      schedule =
+          CronSchedule.parseCronJob(
+              cronJob.getSpec().getSchedule(), cronJob.getSpec().getTimeZone());
       reportedInvalid.remove(cronJob.getMetadata().getUid());
     } catch (IllegalArgumentException e) {
-      if (!e.getMessage().equals(reportedInvalid.put(cronJob.getMetadata().getUid(), e.getMessage()))) {
+      if (!e.getMessage()
+          .equals(reportedInvalid.put(cronJob.getMetadata().getUid(), e.getMessage()))) {
         LOG.warn("{} cannot be scheduled: {}", described, e.getMessage());
       }
       return Optional.empty();
     }
 
     Instant now = clock.instant();
-    List<Job> owned = new ArrayList<>(client.batch().v1().jobs().inNamespace(namespace).list().getItems().stream()
-        .filter(job -> Owners.isControlledBy(job, cronJob))
-        .toList());
-    CronJobStatus previous = cronJob.getStatus() == null ? new CronJobStatus() : cronJob.getStatus();
+    List<Job> owned =
+        new ArrayList<>(
+            client.batch().v1().jobs().inNamespace(namespace).list().getItems().stream()
+                .filter(job -> Owners.isControlledBy(job, cronJob))
+                .toList());
+    CronJobStatus previous =
+        cronJob.getStatus() == null ? new CronJobStatus() : cronJob.getStatus();
     CronJobStatus status = client.getKubernetesSerialization().clone(previous);
     boolean suspended = Boolean.TRUE.equals(cronJob.getSpec().getSuspend());
 
     if (!suspended) {
-      Instant earliest = Optional.ofNullable(KubeTime.parse(previous.getLastScheduleTime()))
-          .orElse(KubeTime.parse(cronJob.getMetadata().getCreationTimestamp()));
+      Instant earliest =
+          Optional.ofNullable(KubeTime.parse(previous.getLastScheduleTime()))
+              .orElse(KubeTime.parse(cronJob.getMetadata().getCreationTimestamp()));
       Optional<Instant> due = schedule.mostRecent(earliest == null ? Instant.EPOCH : earliest, now);
       if (due.isPresent()) {
         startRun(cronJob, schedule, due.get(), now, owned, status, described);
@@ -87,49 +97,77 @@ final class CronJobSync {
 
     pruneHistory(cronJob, owned, described);
     List<Job> active = owned.stream().filter(job -> !JobConditions.isFinished(job)).toList();
-    status.setActive(active.isEmpty() ? null : active.stream().map(CronJobSync::referenceTo).toList());
-    lastSuccess(owned).filter(time -> isAfter(time, previous.getLastSuccessfulTime()))
+    status.setActive(
+        active.isEmpty() ? null : active.stream().map(CronJobSync::referenceTo).toList());
+    lastSuccess(owned)
+        .filter(time -> isAfter(time, previous.getLastSuccessfulTime()))
         .ifPresent(time -> status.setLastSuccessfulTime(KubeTime.format(time)));
     writeStatus(cronJob, status);
     // A suspended CronJob waits for the change that resumes it; the informer brings that.
     return suspended ? Optional.empty() : schedule.nextAfter(now);
   }
 
-  private void startRun(CronJob cronJob, CronSchedule schedule, Instant scheduledTime, Instant now, List<Job> owned,
-      CronJobStatus status, String described) {
+  private void startRun(
+      CronJob cronJob,
+      CronSchedule schedule,
+      Instant scheduledTime,
+      Instant now,
+      List<Job> owned,
+      CronJobStatus status,
+      String described) {
     Long startingDeadline = cronJob.getSpec().getStartingDeadlineSeconds();
     if (startingDeadline != null && scheduledTime.plusSeconds(startingDeadline).isBefore(now)) {
-      LOG.info("{} missed the run at {} by more than startingDeadlineSeconds ({}s); skipping it",
-          described, scheduledTime, startingDeadline);
+      LOG.info(
+          "{} missed the run at {} by more than startingDeadlineSeconds ({}s); skipping it",
+          described,
+          scheduledTime,
+          startingDeadline);
       return;
     }
     List<Job> active = owned.stream().filter(job -> !JobConditions.isFinished(job)).toList();
-    String policy = cronJob.getSpec().getConcurrencyPolicy() == null ? "Allow" : cronJob.getSpec().getConcurrencyPolicy();
+    String policy =
+        cronJob.getSpec().getConcurrencyPolicy() == null
+            ? "Allow"
+            : cronJob.getSpec().getConcurrencyPolicy();
     String name = CronJobJobFactory.jobName(cronJob.getMetadata().getName(), scheduledTime);
-    boolean alreadyStarted = owned.stream().anyMatch(job -> job.getMetadata().getName().equals(name));
+    boolean alreadyStarted =
+        owned.stream().anyMatch(job -> job.getMetadata().getName().equals(name));
     if (!alreadyStarted && "Forbid".equals(policy) && !active.isEmpty()) {
-      // As Kubernetes does: the run stays due and starts when the active Job ends (within the starting deadline).
-      LOG.info("{} run at {} waits: concurrencyPolicy Forbid and {} Job(s) active", described, scheduledTime, active.size());
+      // As Kubernetes does: the run stays due and starts when the active Job ends (within the
+      // starting deadline).
+      LOG.info(
+          "{} run at {} waits: concurrencyPolicy Forbid and {} Job(s) active",
+          described,
+          scheduledTime,
+          active.size());
       return;
     }
     if (!alreadyStarted && "Replace".equals(policy)) {
       for (Job job : active) {
         LOG.info("{} replacing active {}", described, Describe.of(job));
-        client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace()).withName(job.getMetadata().getName())
-            .withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+        client
+            .batch()
+            .v1()
+            .jobs()
+            .inNamespace(job.getMetadata().getNamespace())
+            .withName(job.getMetadata().getName())
+            .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+            .delete();
         owned.remove(job);
       }
     }
     if (!alreadyStarted) {
       try {
-        Job created = client.resource(jobs.jobFor(cronJob, scheduledTime, schedule.zone())).create();
+        Job created =
+            client.resource(jobs.jobFor(cronJob, scheduledTime, schedule.zone())).create();
         owned.add(created);
         LOG.info("{} started {} for its run at {}", described, Describe.of(created), scheduledTime);
       } catch (KubernetesClientException e) {
         if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
           throw e;
         }
-        // Created before (by an earlier controller): the run has started, which is all that matters.
+        // Created before (by an earlier controller): the run has started, which is all that
+        // matters.
         LOG.debug("{} Job {} exists already", described, name);
       }
     }
@@ -137,25 +175,49 @@ final class CronJobSync {
   }
 
   private void pruneHistory(CronJob cronJob, List<Job> owned, String described) {
-    int successfulLimit = Optional.ofNullable(cronJob.getSpec().getSuccessfulJobsHistoryLimit()).orElse(DEFAULT_SUCCESSFUL_HISTORY);
-    int failedLimit = Optional.ofNullable(cronJob.getSpec().getFailedJobsHistoryLimit()).orElse(DEFAULT_FAILED_HISTORY);
-    prune(owned, owned.stream().filter(job -> JobConditions.isTrue(job, JobConditions.COMPLETE)).toList(), successfulLimit, described);
-    prune(owned, owned.stream().filter(job -> JobConditions.isTrue(job, JobConditions.FAILED)).toList(), failedLimit, described);
+    int successfulLimit =
+        Optional.ofNullable(cronJob.getSpec().getSuccessfulJobsHistoryLimit())
+            .orElse(DEFAULT_SUCCESSFUL_HISTORY);
+    int failedLimit =
+        Optional.ofNullable(cronJob.getSpec().getFailedJobsHistoryLimit())
+            .orElse(DEFAULT_FAILED_HISTORY);
+    prune(
+        owned,
+        owned.stream().filter(job -> JobConditions.isTrue(job, JobConditions.COMPLETE)).toList(),
+        successfulLimit,
+        described);
+    prune(
+        owned,
+        owned.stream().filter(job -> JobConditions.isTrue(job, JobConditions.FAILED)).toList(),
+        failedLimit,
+        described);
   }
 
   private void prune(List<Job> owned, List<Job> finished, int keep, String described) {
-    List<Job> oldestFirst = finished.stream().sorted(Comparator.comparing(CronJobSync::startedAt)).toList();
+    List<Job> oldestFirst =
+        finished.stream().sorted(Comparator.comparing(CronJobSync::startedAt)).toList();
     for (Job job : oldestFirst.subList(0, Math.max(0, oldestFirst.size() - keep))) {
       LOG.info("{} deleting old {} (history limit {})", described, Describe.of(job), keep);
-      client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace()).withName(job.getMetadata().getName())
-          .withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+      client
+          .batch()
+          .v1()
+          .jobs()
+          .inNamespace(job.getMetadata().getNamespace())
+          .withName(job.getMetadata().getName())
+          .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+          .delete();
       owned.remove(job);
     }
   }
 
   private void writeStatus(CronJob cronJob, CronJobStatus status) {
-    StatusUpdates.update(client, CronJob.class, cronJob.getMetadata().getNamespace(), cronJob.getMetadata().getName(),
-        cronJob.getMetadata().getUid(), latest -> {
+    StatusUpdates.update(
+        client,
+        CronJob.class,
+        cronJob.getMetadata().getNamespace(),
+        cronJob.getMetadata().getName(),
+        cronJob.getMetadata().getUid(),
+        latest -> {
           if (Objects.equals(latest.getStatus(), status)) {
             return false;
           }

@@ -49,19 +49,37 @@ final class JobConditions {
   }
 
   /** Sets a condition; its transition time changes only when its status does. */
-  static void set(JobStatus status, String type, boolean value, String reason, String message, Instant now) {
-    List<JobCondition> conditions = status.getConditions() == null ? new ArrayList<>() : new ArrayList<>(status.getConditions());
+  static void set(
+      JobStatus status, String type, boolean value, String reason, String message, Instant now) {
+    List<JobCondition> conditions =
+        status.getConditions() == null
+            ? new ArrayList<>()
+            : new ArrayList<>(status.getConditions());
     String text = value ? "True" : "False";
-    Optional<JobCondition> current = conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
-    String transition = current.filter(c -> text.equals(c.getStatus())).map(JobCondition::getLastTransitionTime)
-        .orElse(KubeTime.format(now));
-    String probe = current.filter(c -> text.equals(c.getStatus()) && java.util.Objects.equals(reason, c.getReason()))
-        .map(JobCondition::getLastProbeTime).orElse(KubeTime.format(now));
-    JobCondition updated = new JobConditionBuilder()
-        .withType(type).withStatus(text).withReason(reason).withMessage(message)
-        .withLastTransitionTime(transition).withLastProbeTime(probe)
-        .build();
-    current.ifPresentOrElse(c -> conditions.set(conditions.indexOf(c), updated), () -> conditions.add(updated));
+    Optional<JobCondition> current =
+        conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+    String transition =
+        current
+            .filter(c -> text.equals(c.getStatus()))
+            .map(JobCondition::getLastTransitionTime)
+            .orElse(KubeTime.format(now));
+    String probe =
+        current
+            .filter(
+                c -> text.equals(c.getStatus()) && java.util.Objects.equals(reason, c.getReason()))
+            .map(JobCondition::getLastProbeTime)
+            .orElse(KubeTime.format(now));
+    JobCondition updated =
+        new JobConditionBuilder()
+            .withType(type)
+            .withStatus(text)
+            .withReason(reason)
+            .withMessage(message)
+            .withLastTransitionTime(transition)
+            .withLastProbeTime(probe)
+            .build();
+    current.ifPresentOrElse(
+        c -> conditions.set(conditions.indexOf(c), updated), () -> conditions.add(updated));
     status.setConditions(conditions);
   }
 }

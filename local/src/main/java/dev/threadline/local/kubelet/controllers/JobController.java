@@ -4,7 +4,6 @@ import dev.threadline.local.kubelet.controllers.ReconcileQueue.ObjectKey;
 import dev.threadline.local.kubelet.support.Owners;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -34,14 +33,20 @@ public final class JobController implements AutoCloseable {
   public JobController(KubernetesClient client, InstantSource clock) {
     this.client = client;
     JobSync sync = new JobSync(client, clock);
-    this.queue = new ReconcileQueue("job-controller", clock, key -> sync.sync(key.namespace(), key.name()));
+    this.queue =
+        new ReconcileQueue("job-controller", clock, key -> sync.sync(key.namespace(), key.name()));
   }
 
   public synchronized void start() {
-    informers.add(client.batch().v1().jobs().inAnyNamespace().inform(handler(
-        job -> queue.enqueue(keyOf(job)),
-        job -> queue.forget(keyOf(job))), 0));
-    informers.add(client.pods().inAnyNamespace().inform(handler(this::podChanged, this::podChanged), 0));
+    informers.add(
+        client
+            .batch()
+            .v1()
+            .jobs()
+            .inAnyNamespace()
+            .inform(handler(job -> queue.enqueue(keyOf(job)), job -> queue.forget(keyOf(job))), 0));
+    informers.add(
+        client.pods().inAnyNamespace().inform(handler(this::podChanged, this::podChanged), 0));
     LOG.info("job controller started");
   }
 
@@ -54,7 +59,8 @@ public final class JobController implements AutoCloseable {
 
   private void podChanged(Pod pod) {
     Owners.controllerOfKind(pod, "Job")
-        .ifPresent(owner -> queue.enqueue(new ObjectKey(pod.getMetadata().getNamespace(), owner.getName())));
+        .ifPresent(owner ->
+            queue.enqueue(new ObjectKey(pod.getMetadata().getNamespace(), owner.getName())));
   }
 
   private static ObjectKey keyOf(HasMetadata object) {

@@ -28,24 +28,28 @@ final class JobPodFactory {
 
   Pod podFor(Job job) {
     PodTemplateSpec template = job.getSpec().getTemplate();
-    ObjectMeta templateMeta = template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
-    Map<String, String> labels = new LinkedHashMap<>(templateMeta.getLabels() == null ? Map.of() : templateMeta.getLabels());
+    ObjectMeta templateMeta =
+        template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
+    Map<String, String> labels =
+        new LinkedHashMap<>(templateMeta.getLabels() == null ? Map.of() : templateMeta.getLabels());
     labels.putAll(labelsFor(job));
     return new PodBuilder()
         .withNewMetadata()
-            .withName(job.getMetadata().getName() + "-" + RandomSuffix.of(5))
-            .withNamespace(job.getMetadata().getNamespace())
-            .withLabels(labels)
-            .withAnnotations(templateMeta.getAnnotations())
-            .withOwnerReferences(List.of(Owners.controllerReference(job)))
+        .withName(job.getMetadata().getName() + "-" + RandomSuffix.of(5))
+        .withNamespace(job.getMetadata().getNamespace())
+        .withLabels(labels)
+        .withAnnotations(templateMeta.getAnnotations())
+        .withOwnerReferences(List.of(Owners.controllerReference(job)))
         .endMetadata()
-        .withSpec(serialization.clone(template.getSpec() == null ? new PodSpec() : template.getSpec()))
+        .withSpec(
+            serialization.clone(template.getSpec() == null ? new PodSpec() : template.getSpec()))
         .build();
   }
 
   static Map<String, String> labelsFor(Job job) {
     String name = job.getMetadata().getName();
     String uid = job.getMetadata().getUid();
-    return Map.of(JOB_NAME, name, BATCH_JOB_NAME, name, CONTROLLER_UID, uid, BATCH_CONTROLLER_UID, uid);
+    return Map.of(
+        JOB_NAME, name, BATCH_JOB_NAME, name, CONTROLLER_UID, uid, BATCH_CONTROLLER_UID, uid);
   }
 }

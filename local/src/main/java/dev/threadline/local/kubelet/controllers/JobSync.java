@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
  * One reconcile of one Job, for the shape Threadline uses: one Pod at a time until one succeeds
  * (parallelism 1, completions 1). A failed Pod is replaced until more than {@code backoffLimit}
  * (default 6) have failed; {@code activeDeadlineSeconds} and {@code suspend} stop the active Pod;
- * {@code ttlSecondsAfterFinished} deletes the finished Job. Pods are found by their
- * controller-uid label, so after a restart existing Pods are adopted, not duplicated.
+ * {@code ttlSecondsAfterFinished} deletes the finished Job. Pods are found by their controller-uid
+ * label, so after a restart existing Pods are adopted, not duplicated.
  */
 final class JobSync {
   private static final Logger LOG = LoggerFactory.getLogger(JobSync.class);
@@ -49,8 +49,13 @@ final class JobSync {
     }
     Instant now = clock.instant();
     String described = Describe.of(job);
-    List<Pod> owned = client.pods().inNamespace(namespace)
-        .withLabel(JobPodFactory.BATCH_CONTROLLER_UID, job.getMetadata().getUid()).list().getItems();
+    List<Pod> owned =
+        client
+            .pods()
+            .inNamespace(namespace)
+            .withLabel(JobPodFactory.BATCH_CONTROLLER_UID, job.getMetadata().getUid())
+            .list()
+            .getItems();
     List<Pod> active = owned.stream().filter(JobSync::isActive).toList();
 
     if (JobConditions.isFinished(job)) {
@@ -61,8 +66,10 @@ final class JobSync {
     JobStatus previous = job.getStatus() == null ? new JobStatus() : job.getStatus();
     JobStatus status = client.getKubernetesSerialization().clone(previous);
     int succeeded = (int) owned.stream().filter(pod -> "Succeeded".equals(phaseOf(pod))).count();
-    int failed = Math.max(orZero(previous.getFailed()),
-        (int) owned.stream().filter(pod -> "Failed".equals(phaseOf(pod))).count());
+    int failed =
+        Math.max(
+            orZero(previous.getFailed()),
+            (int) owned.stream().filter(pod -> "Failed".equals(phaseOf(pod))).count());
     status.setSucceeded(succeeded);
     status.setFailed(failed);
 
@@ -70,9 +77,12 @@ final class JobSync {
     if (Boolean.TRUE.equals(job.getSpec().getSuspend())) {
       deleteAll(active, described);
       active = List.of();
-      JobConditions.set(status, JobConditions.SUSPENDED, true, "JobSuspended", "Job suspended", now);
+      JobConditions.set(
+          status, JobConditions.SUSPENDED, true, "JobSuspended", "Job suspended", now);
     } else {
-      if (JobConditions.find(status, JobConditions.SUSPENDED).map(c -> "True".equals(c.getStatus())).orElse(false)) {
+      if (JobConditions.find(status, JobConditions.SUSPENDED)
+          .map(c -> "True".equals(c.getStatus()))
+          .orElse(false)) {
         JobConditions.set(status, JobConditions.SUSPENDED, false, "JobResumed", "Job resumed", now);
         status.setStartTime(null);
       }
@@ -80,17 +90,30 @@ final class JobSync {
         status.setStartTime(KubeTime.format(now));
       }
       Instant startTime = KubeTime.parse(status.getStartTime());
-      int backoffLimit = job.getSpec().getBackoffLimit() == null ? DEFAULT_BACKOFF_LIMIT : job.getSpec().getBackoffLimit();
+      int backoffLimit =
+          job.getSpec().getBackoffLimit() == null
+              ? DEFAULT_BACKOFF_LIMIT
+              : job.getSpec().getBackoffLimit();
       Long deadlineSeconds = job.getSpec().getActiveDeadlineSeconds();
       Instant deadline = deadlineSeconds == null ? null : startTime.plusSeconds(deadlineSeconds);
 
       if (succeeded >= 1) {
         deleteAll(active, described);
         active = List.of();
-        JobConditions.set(status, JobConditions.SUCCESS_CRITERIA_MET, true, "CompletionsReached",
-            "Reached expected number of succeeded pods", now);
-        JobConditions.set(status, JobConditions.COMPLETE, true, "CompletionsReached",
-            "Reached expected number of succeeded pods", now);
+        JobConditions.set(
+            status,
+            JobConditions.SUCCESS_CRITERIA_MET,
+            true,
+            "CompletionsReached",
+            "Reached expected number of succeeded pods",
+            now);
+        JobConditions.set(
+            status,
+            JobConditions.COMPLETE,
+            true,
+            "CompletionsReached",
+            "Reached expected number of succeeded pods",
+            now);
         status.setCompletionTime(KubeTime.format(now));
         LOG.info("{} complete", described);
       } else if (failed > backoffLimit) {
@@ -114,7 +137,9 @@ final class JobSync {
     status.setReady((int) active.stream().filter(JobSync::isReady).count());
     status.setTerminating(0);
     writeStatus(job, status);
-    return JobConditions.isFinished(withStatus(job, status)) ? expireAfterTtl(withStatus(job, status), now) : wakeAt;
+    return JobConditions.isFinished(withStatus(job, status))
+        ? expireAfterTtl(withStatus(job, status), now)
+        : wakeAt;
   }
 
   private Optional<Pod> create(Job job, String described) {
@@ -144,14 +169,25 @@ final class JobSync {
       return Optional.of(expiry);
     }
     LOG.info("{} finished {} s ago (ttlSecondsAfterFinished); deleting it", Describe.of(job), ttl);
-    client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace()).withName(job.getMetadata().getName())
-        .withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+    client
+        .batch()
+        .v1()
+        .jobs()
+        .inNamespace(job.getMetadata().getNamespace())
+        .withName(job.getMetadata().getName())
+        .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+        .delete();
     return Optional.empty();
   }
 
   private void writeStatus(Job job, JobStatus status) {
-    StatusUpdates.update(client, Job.class, job.getMetadata().getNamespace(), job.getMetadata().getName(),
-        job.getMetadata().getUid(), latest -> {
+    StatusUpdates.update(
+        client,
+        Job.class,
+        job.getMetadata().getNamespace(),
+        job.getMetadata().getName(),
+        job.getMetadata().getUid(),
+        latest -> {
           if (Objects.equals(latest.getStatus(), status)) {
             return false;
           }
@@ -163,7 +199,11 @@ final class JobSync {
   private void deleteAll(List<Pod> active, String described) {
     for (Pod pod : active) {
       LOG.info("{} deleting its active {}", described, Describe.of(pod));
-      client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+      client
+          .pods()
+          .inNamespace(pod.getMetadata().getNamespace())
+          .withName(pod.getMetadata().getName())
+          .delete();
     }
   }
 
@@ -180,12 +220,16 @@ final class JobSync {
 
   private static boolean isActive(Pod pod) {
     String phase = phaseOf(pod);
-    return pod.getMetadata().getDeletionTimestamp() == null && !"Succeeded".equals(phase) && !"Failed".equals(phase);
+    return pod.getMetadata().getDeletionTimestamp() == null
+        && !"Succeeded".equals(phase)
+        && !"Failed".equals(phase);
   }
 
   private static boolean isReady(Pod pod) {
-    return pod.getStatus() != null && pod.getStatus().getConditions() != null && pod.getStatus().getConditions().stream()
-        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    return pod.getStatus() != null
+        && pod.getStatus().getConditions() != null
+        && pod.getStatus().getConditions().stream()
+            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
   private static String phaseOf(Pod pod) {

@@ -32,10 +32,13 @@ final class ReconcileQueue implements AutoCloseable {
   private final Map<ObjectKey, ScheduledFuture<?>> timers = new ConcurrentHashMap<>();
 
   /** {@code reconciler} returns when it wants to run again for that object, if ever. */
-  ReconcileQueue(String name, InstantSource clock, Function<ObjectKey, Optional<Instant>> reconciler) {
+  ReconcileQueue(
+      String name, InstantSource clock, Function<ObjectKey, Optional<Instant>> reconciler) {
     this.reconciler = reconciler;
     this.clock = clock;
-    this.worker = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name(name).daemon().factory());
+    this.worker =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name(name).daemon().factory());
   }
 
   void enqueue(ObjectKey key) {

@@ -7,7 +7,8 @@ public final class Describe {
   private Describe() {}
 
   public static String of(HasMetadata object) {
-    return of(object.getKind(), object.getMetadata().getNamespace(), object.getMetadata().getName());
+    return of(
+        object.getKind(), object.getMetadata().getNamespace(), object.getMetadata().getName());
   }
 
   public static String of(String kind, String namespace, String name) {

@@ -13,7 +13,10 @@ public final class KubeTime {
     return DateTimeFormatter.ISO_INSTANT.format(instant.truncatedTo(ChronoUnit.SECONDS));
   }
 
-  /** Parses a timestamp written by any API server (UTC {@code Z} or with an offset); null stays null. */
+  /**
+   * Parses a timestamp written by any API server (UTC {@code Z} or with an offset); null stays
+   * null.
+   */
   public static Instant parse(String timestamp) {
     if (timestamp == null || timestamp.isBlank()) {
       return null;

@@ -10,7 +10,9 @@ import java.util.Optional;
 public final class Owners {
   private Owners() {}
 
-  /** The reference a controller puts on what it creates: controller=true, blockOwnerDeletion=true. */
+  /**
+   * The reference a controller puts on what it creates: controller=true, blockOwnerDeletion=true.
+   */
   public static OwnerReference controllerReference(HasMetadata owner) {
     return OwnerReferences.blockingController(owner);
   }
@@ -35,6 +37,7 @@ public final class Owners {
 
   public static boolean isOwnedByUid(HasMetadata object, String uid) {
     List<OwnerReference> references = object.getMetadata().getOwnerReferences();
-    return references != null && references.stream().anyMatch(reference -> uid.equals(reference.getUid()));
+    return references != null
+        && references.stream().anyMatch(reference -> uid.equals(reference.getUid()));
   }
 }

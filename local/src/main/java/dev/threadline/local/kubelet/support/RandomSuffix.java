@@ -2,7 +2,10 @@ package dev.threadline.local.kubelet.support;
 
 import java.security.SecureRandom;
 
-/** The random part of generated names, from the alphabet Kubernetes uses (no vowels, no look-alikes). */
+/**
+ * The random part of generated names, from the alphabet Kubernetes uses (no vowels, no
+ * look-alikes).
+ */
 public final class RandomSuffix {
   private static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
   private static final SecureRandom RANDOM = new SecureRandom();

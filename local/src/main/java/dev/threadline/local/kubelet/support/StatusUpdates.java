@@ -28,7 +28,12 @@ public final class StatusUpdates {
    * the object is gone or nothing changed.
    */
   public static <T extends HasMetadata> Optional<T> update(
-      KubernetesClient client, Class<T> type, String namespace, String name, String uid, Predicate<T> change) {
+      KubernetesClient client,
+      Class<T> type,
+      String namespace,
+      String name,
+      String uid,
+      Predicate<T> change) {
     String described = Describe.of(type.getSimpleName(), namespace, name);
     RuntimeException last = null;
     for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -41,14 +46,16 @@ public final class StatusUpdates {
         if (!change.test(latest)) {
           return Optional.empty();
         }
-        return Optional.of(client.resources(type).inNamespace(namespace).resource(latest).updateStatus());
+        return Optional.of(
+            client.resources(type).inNamespace(namespace).resource(latest).updateStatus());
       } catch (KubernetesClientException e) {
         if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
           return Optional.empty();
         }
         last = e;
         if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-          // The API may be briefly unreachable: a terminal status must still land, so back off and retry.
+          // The API may be briefly unreachable: a terminal status must still land, so back off and
+          // retry.
           pause(Duration.ofMillis(Math.min(2000, 50L * attempt)));
         }
       }
