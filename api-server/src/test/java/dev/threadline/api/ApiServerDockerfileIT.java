@@ -1,0 +1,20 @@
+package dev.threadline.api;
+
+import dev.threadline.core.image.Dockerfile;
+import dev.threadline.core.image.ImageInputs;
+import org.junit.jupiter.api.Test;
+
+/** After {@code package}: the Dockerfile's inputs are in target/image and it starts the API server. */
+class ApiServerDockerfileIT {
+  private final Dockerfile dockerfile = Dockerfile.read(ImageInputs.module().resolve("Dockerfile"));
+
+  @Test
+  void copiesOnlyFromTheImageLayout() {
+    ImageInputs.assertCopiesOnlyFromTheLayout(dockerfile);
+  }
+
+  @Test
+  void startsTheApiServerFromTheCopiedJars() {
+    ImageInputs.assertRunsMainFromTheLayoutLib(dockerfile, ThreadlineApiServer.class);
+  }
+}
