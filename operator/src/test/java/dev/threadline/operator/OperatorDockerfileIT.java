@@ -4,7 +4,9 @@ import dev.threadline.core.image.Dockerfile;
 import dev.threadline.core.image.ImageInputs;
 import org.junit.jupiter.api.Test;
 
-/** After {@code package}: the Dockerfile's inputs are in target/image and it starts the operator. */
+/**
+ * After {@code package}: the Dockerfile's inputs are in target/image and it starts the operator.
+ */
 class OperatorDockerfileIT {
   private final Dockerfile dockerfile = Dockerfile.read(ImageInputs.module().resolve("Dockerfile"));
 

@@ -48,14 +48,18 @@ public record Dockerfile(List<Instruction> instructions) {
       pending.setLength(0);
       if (!joined.isEmpty()) {
         String[] parts = joined.split("\\s+", 2);
-        instructions.add(new Instruction(parts[0].toUpperCase(Locale.ROOT), parts.length > 1 ? parts[1] : ""));
+        instructions.add(
+            new Instruction(parts[0].toUpperCase(Locale.ROOT), parts.length > 1 ? parts[1] : ""));
       }
     }
     return new Dockerfile(List.copyOf(instructions));
   }
 
   public List<String> arguments(String keyword) {
-    return instructions.stream().filter(i -> i.keyword().equals(keyword)).map(Instruction::arguments).toList();
+    return instructions.stream()
+        .filter(i -> i.keyword().equals(keyword))
+        .map(Instruction::arguments)
+        .toList();
   }
 
   /** The last value of {@code keyword} (the final stage's, for FROM, USER, ENTRYPOINT). */
@@ -71,13 +75,17 @@ public record Dockerfile(List<Instruction> instructions) {
     return arguments("COPY").stream()
         .filter(arguments -> !arguments.startsWith("--from="))
         .map(arguments -> {
-          List<String> words = Arrays.stream(arguments.split("\\s+")).filter(w -> !w.startsWith("--")).toList();
+          List<String> words =
+              Arrays.stream(arguments.split("\\s+")).filter(w -> !w.startsWith("--")).toList();
           return new ContextCopy(words.subList(0, words.size() - 1), words.getLast());
         })
         .toList();
   }
 
-  /** The final ENTRYPOINT, which must use the exec (JSON array) form: a shell form would not get signals. */
+  /**
+   * The final ENTRYPOINT, which must use the exec (JSON array) form: a shell form would not get
+   * signals.
+   */
   public List<String> entrypoint() {
     String entrypoint = last("ENTRYPOINT");
     try {

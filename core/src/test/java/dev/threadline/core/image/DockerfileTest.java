@@ -7,20 +7,22 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DockerfileTest {
-  private static final Dockerfile DOCKERFILE = Dockerfile.parse("""
-      # comment
-      FROM eclipse-temurin:25-jdk AS build
-      COPY target/image/jre-modules /tmp/jre-modules
-      RUN jlink --add-modules "$(cat /tmp/jre-modules)" \\
-            # a comment inside a continued instruction
-            --output /opt/jre
+  private static final Dockerfile DOCKERFILE =
+      Dockerfile.parse(
+          """
+          # comment
+          FROM eclipse-temurin:25-jdk AS build
+          COPY target/image/jre-modules /tmp/jre-modules
+          RUN jlink --add-modules "$(cat /tmp/jre-modules)" \\
+                # a comment inside a continued instruction
+                --output /opt/jre
 
-      FROM debian:12-slim
-      COPY --from=build /opt/jre /opt/jre
-      COPY --chown=10001 target/image/lib target/image/bin /app/
-      USER 10001:10001
-      ENTRYPOINT ["java", "-cp", "/app/lib/*", "x.Main"]
-      """);
+          FROM debian:12-slim
+          COPY --from=build /opt/jre /opt/jre
+          COPY --chown=10001 target/image/lib target/image/bin /app/
+          USER 10001:10001
+          ENTRYPOINT ["java", "-cp", "/app/lib/*", "x.Main"]
+          """);
 
   @Test
   void joinsContinuedLinesAndSkipsComments() {
@@ -32,9 +34,10 @@ class DockerfileTest {
 
   @Test
   void contextCopiesLeaveOutCopiesFromStagesAndFlags() {
-    assertThat(DOCKERFILE.contextCopies()).containsExactly(
-        new Dockerfile.ContextCopy(List.of("target/image/jre-modules"), "/tmp/jre-modules"),
-        new Dockerfile.ContextCopy(List.of("target/image/lib", "target/image/bin"), "/app/"));
+    assertThat(DOCKERFILE.contextCopies())
+        .containsExactly(
+            new Dockerfile.ContextCopy(List.of("target/image/jre-modules"), "/tmp/jre-modules"),
+            new Dockerfile.ContextCopy(List.of("target/image/lib", "target/image/bin"), "/app/"));
   }
 
   @Test

@@ -35,7 +35,9 @@ public final class ImageInputs {
     for (Dockerfile.ContextCopy copy : copies) {
       for (String source : copy.sources()) {
         assertThat(source).as("COPY source").startsWith(LAYOUT + "/");
-        assertThat(module().resolve(source)).as("COPY source %s (made by ./mvnw package)", source).exists();
+        assertThat(module().resolve(source))
+            .as("COPY source %s (made by ./mvnw package)", source)
+            .exists();
       }
     }
   }
@@ -61,7 +63,11 @@ public final class ImageInputs {
 
   private static Method loadFromLib(String className) {
     try (Stream<Path> files = Files.list(module().resolve(LAYOUT + "/lib"))) {
-      URL[] jars = files.filter(f -> f.toString().endsWith(".jar")).map(ImageInputs::url).toArray(URL[]::new);
+      URL[] jars =
+          files
+              .filter(f -> f.toString().endsWith(".jar"))
+              .map(ImageInputs::url)
+              .toArray(URL[]::new);
       // The platform loader as parent: the test class path must not stand in for a missing jar.
       try (URLClassLoader lib = new URLClassLoader(jars, ClassLoader.getPlatformClassLoader())) {
         return Class.forName(className, false, lib).getMethod("main", String[].class);

@@ -34,7 +34,9 @@ import java.util.zip.ZipFile;
 final class JdkModuleReferences {
   private static final int CLASS_MAGIC = 0xCAFEBABE;
 
-  /** JDK package (internal form, {@code java/net/http}) to its module, for every module of this JDK. */
+  /**
+   * JDK package (internal form, {@code java/net/http}) to its module, for every module of this JDK.
+   */
   private final Map<String, String> moduleOfPackage = new HashMap<>();
 
   JdkModuleReferences() {
@@ -45,18 +47,23 @@ final class JdkModuleReferences {
     }
   }
 
-  /** Each JDK module referred to, with one class that refers to it ({@code jar!class}) to say why. */
+  /**
+   * Each JDK module referred to, with one class that refers to it ({@code jar!class}) to say why.
+   */
   Map<String, String> of(List<Path> jars) throws Exception {
     Map<String, String> referrers = new ConcurrentHashMap<>();
     // Largest first, one jar per task: two model SDK jars hold over half of the runner's classes.
-    List<Callable<Void>> tasks = jars.stream()
-        .sorted(Comparator.comparingLong(JdkModuleReferences::size).reversed())
-        .<Callable<Void>>map(jar -> () -> {
-          read(jar, referrers);
-          return null;
-        })
-        .toList();
-    try (ExecutorService threads = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors())) {
+    List<Callable<Void>> tasks =
+        jars.stream()
+            .sorted(Comparator.comparingLong(JdkModuleReferences::size).reversed())
+            .<Callable<Void>>map(jar ->
+                () -> {
+                  read(jar, referrers);
+                  return null;
+                })
+            .toList();
+    try (ExecutorService threads =
+        Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors())) {
       for (Future<Void> done : threads.invokeAll(tasks)) {
         done.get();
       }
@@ -70,7 +77,9 @@ final class JdkModuleReferences {
         if (entry.getName().endsWith(".class") && !entry.getName().endsWith("module-info.class")) {
           String referrer = jar.getFileName() + "!" + entry.getName();
           try (InputStream in = zip.getInputStream(entry)) {
-            readConstantPool(ByteBuffer.wrap(in.readAllBytes()), module -> referrers.putIfAbsent(module, referrer));
+            readConstantPool(
+                ByteBuffer.wrap(in.readAllBytes()),
+                module -> referrers.putIfAbsent(module, referrer));
           }
         }
       }
@@ -102,13 +111,16 @@ final class JdkModuleReferences {
         case 1 -> {
           int length = Short.toUnsignedInt(in.getShort());
           if (containsSlash(in.array(), in.position(), length)) {
-            typesIn(new String(in.array(), in.position(), length, StandardCharsets.ISO_8859_1), modules);
+            typesIn(
+                new String(in.array(), in.position(), length, StandardCharsets.ISO_8859_1),
+                modules);
           }
           skip(in, length);
         }
         case 7, 8, 16, 19, 20 -> skip(in, 2); // Class, String, MethodType, Module, Package
         case 15 -> skip(in, 3); // MethodHandle
-        case 3, 4, 9, 10, 11, 12, 17, 18 -> skip(in, 4); // Integer, Float, member refs, NameAndType, (Invoke)Dynamic
+        case 3, 4, 9, 10, 11, 12, 17, 18 ->
+            skip(in, 4); // Integer, Float, member refs, NameAndType, (Invoke)Dynamic
         case 5, 6 -> { // Long and Double take two slots
           skip(in, 8);
           index++;
@@ -131,13 +143,17 @@ final class JdkModuleReferences {
     return false;
   }
 
-  /** {@code java/sql/Date}, {@code [Ljava/sql/Date;} or {@code (Ljava/sql/Date;)V}: each type's module. */
+  /**
+   * {@code java/sql/Date}, {@code [Ljava/sql/Date;} or {@code (Ljava/sql/Date;)V}: each type's
+   * module.
+   */
   private void typesIn(String text, ModuleSink modules) {
     if (text.indexOf(';') < 0) {
       addModuleOf(text, modules);
       return;
     }
-    // Every L...; (or L...< in a generic signature); a false start (an L inside a name) matches no JDK package.
+    // Every L...; (or L...< in a generic signature); a false start (an L inside a name) matches no
+    // JDK package.
     for (int start = text.indexOf('L'); start >= 0; start = text.indexOf('L', start + 1)) {
       int end = start + 1;
       while (end < text.length() && text.charAt(end) != ';' && text.charAt(end) != '<') {

@@ -25,28 +25,36 @@ class RunnerDockerfileIT {
 
   @Test
   void linksTheRuntimeFromTheCommittedModuleList() {
-    Dockerfile.ContextCopy moduleList = dockerfile.contextCopies().stream()
-        .filter(copy -> copy.sources().equals(List.of(ImageInputs.LAYOUT + "/jre-modules")))
-        .findFirst().orElseThrow(() -> new AssertionError("no COPY of the module list"));
+    Dockerfile.ContextCopy moduleList =
+        dockerfile.contextCopies().stream()
+            .filter(copy -> copy.sources().equals(List.of(ImageInputs.LAYOUT + "/jre-modules")))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no COPY of the module list"));
     assertThat(dockerfile.arguments("RUN"))
-        .anySatisfy(run -> assertThat(run).startsWith("jlink --add-modules")
-            .contains(moduleList.destination())
-            .contains("--output " + DockerfileRenderer.RUNNER_HOME + "/jre"));
+        .anySatisfy(run ->
+            assertThat(run)
+                .startsWith("jlink --add-modules")
+                .contains(moduleList.destination())
+                .contains("--output " + DockerfileRenderer.RUNNER_HOME + "/jre"));
   }
 
   @Test
   void startsBinRunnerFromTheRunnerHomeAsTheAgentUser() throws Exception {
     String home = DockerfileRenderer.RUNNER_HOME;
     assertThat(dockerfile.entrypoint()).containsExactly(home + "/bin/runner");
-    assertThat(dockerfile.contextCopies()).contains(
-        new Dockerfile.ContextCopy(List.of(ImageInputs.LAYOUT + "/lib"), home + "/lib"),
-        new Dockerfile.ContextCopy(List.of(ImageInputs.LAYOUT + "/bin"), home + "/bin"));
+    assertThat(dockerfile.contextCopies())
+        .contains(
+            new Dockerfile.ContextCopy(List.of(ImageInputs.LAYOUT + "/lib"), home + "/lib"),
+            new Dockerfile.ContextCopy(List.of(ImageInputs.LAYOUT + "/bin"), home + "/bin"));
     assertThat(dockerfile.arguments("ENV")).contains("THREADLINE_RUNNER_HOME=" + home);
     int uid = DockerfileRenderer.RUNNER_UID;
     assertThat(dockerfile.last("USER")).isEqualTo(uid + ":" + uid);
 
-    assertThat(Files.isExecutable(RunnerImageLayout.SCRIPT)).as("bin/runner is executable").isTrue();
-    assertThat(Files.readString(RunnerImageLayout.SCRIPT)).startsWith("#!/bin/sh\n")
+    assertThat(Files.isExecutable(RunnerImageLayout.SCRIPT))
+        .as("bin/runner is executable")
+        .isTrue();
+    assertThat(Files.readString(RunnerImageLayout.SCRIPT))
+        .startsWith("#!/bin/sh\n")
         .contains(" " + RunnerMain.class.getName() + " \"$@\"");
   }
 }

@@ -14,8 +14,10 @@ final class RunnerImageLayout {
   static final Path ROOT = ImageInputs.module().resolve(ImageInputs.LAYOUT);
   static final Path LIB = ROOT.resolve("lib");
   static final Path SCRIPT = ROOT.resolve("bin/runner");
+
   /** The committed src/main/image/jre-modules, as copied into the layout. */
   static final Path JRE_MODULES = ROOT.resolve("jre-modules");
+
   static final String JRE_MODULES_SOURCE = "runner/src/main/image/jre-modules";
 
   private static final Pattern MODULE_NAME = Pattern.compile("[a-z][a-z0-9]*(\\.[a-z][a-z0-9]*)*");
@@ -41,8 +43,13 @@ final class RunnerImageLayout {
         continue;
       }
       if (!MODULE_NAME.matcher(line).matches()) {
-        throw new IllegalStateException(JRE_MODULES_SOURCE + " line " + (i + 1)
-            + ": expected a module name alone, a comment starting with # or an empty line: '" + line + "'");
+        throw new IllegalStateException(
+            JRE_MODULES_SOURCE
+                + " line "
+                + (i + 1)
+                + ": expected a module name alone, a comment starting with # or an empty line: '"
+                + line
+                + "'");
       }
       modules.add(line);
     }

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The runner as its image runs it: the real bin/runner script, the layout's jars, and a runtime
  * jlink'ed from exactly the committed module list, in a home laid out like /opt/threadline
- * (target/runner-home). The processes get an empty environment but PATH and HOME, like a
- * container, so nothing of the test's JDK can stand in for a missing module.
+ * (target/runner-home). The processes get an empty environment but PATH and HOME, like a container,
+ * so nothing of the test's JDK can stand in for a missing module.
  */
 class RunnerOnLinkedRuntimeIT {
   static final Path RUNNER_HOME = ImageInputs.module().resolve("target/runner-home");
@@ -51,11 +51,19 @@ class RunnerOnLinkedRuntimeIT {
     }
     Files.createDirectories(RUNNER_HOME.resolve("bin"));
     // As in the Dockerfile but for --strip-debug, which only saves space and costs 3 s here.
-    jlink("--add-modules", String.join(",", RunnerImageLayout.jreModules()),
-        "--no-man-pages", "--no-header-files", "--output", RUNNER_HOME.resolve("jre").toString());
+    jlink(
+        "--add-modules",
+        String.join(",", RunnerImageLayout.jreModules()),
+        "--no-man-pages",
+        "--no-header-files",
+        "--output",
+        RUNNER_HOME.resolve("jre").toString());
     Files.createSymbolicLink(RUNNER_HOME.resolve("lib"), RunnerImageLayout.LIB);
     // A copy, not a link: the script finds its home as its own folder's parent.
-    Files.copy(RunnerImageLayout.SCRIPT, RUNNER_HOME.resolve("bin/runner"), StandardCopyOption.COPY_ATTRIBUTES);
+    Files.copy(
+        RunnerImageLayout.SCRIPT,
+        RUNNER_HOME.resolve("bin/runner"),
+        StandardCopyOption.COPY_ATTRIBUTES);
   }
 
   @Test
@@ -66,44 +74,65 @@ class RunnerOnLinkedRuntimeIT {
     assertThat(version.stdout()).isEqualTo("threadline-runner 0.1.0\n");
   }
 
-  /** Jackson (run.json, events), logback (logback.xml), processes: an agent run end to end. */
+  /**
+   * Jackson (run.json, events), logback (logback.xml), processes: an agent run end to end, in a
+   * workspace with a file name outside ASCII although the environment sets no locale.
+   */
   @Test
   void runsAScriptedRunToItsResult() throws Exception {
-    Path input = Files.writeString(dir.resolve("run.json"), """
-        {"runId":"run_image","model":{"provider":"scripted","model":"scripted-1"},
-         "message":"Run `echo hello > a.txt`","limits":{"maxTurns":5,"commandTimeoutSec":10}}
-        """);
+    Path input =
+        Files.writeString(
+            dir.resolve("run.json"),
+            """
+            {"runId":"run_image","model":{"provider":"scripted","model":"scripted-1"},
+             "message":"Run `echo hello > a.txt` then `echo salut > café.txt`",
+             "limits":{"maxTurns":5,"commandTimeoutSec":10}}
+            """);
     Path workspace = Files.createDirectories(dir.resolve("workspace"));
 
-    Output run = runner(Map.of(), "run", "--input", input.toString(), "--workspace", workspace.toString());
+    Output run =
+        runner(Map.of(), "run", "--input", input.toString(), "--workspace", workspace.toString());
 
     assertThat(run.exitCode()).as(run.stderr()).isZero();
     List<RunnerEvent> events = RunnerEventReader.readAll(run.stdout());
     assertThat(events.getLast().type()).isEqualTo(RunnerEventType.RESULT);
-    assertThat(events).filteredOn(e -> e.type() == RunnerEventType.FILE_CHANGE).singleElement()
-        .satisfies(change -> assertThat(change.text("path")).isEqualTo("a.txt"));
+    assertThat(events)
+        .filteredOn(e -> e.type() == RunnerEventType.FILE_CHANGE)
+        .extracting(change -> change.text("path"))
+        .containsExactlyInAnyOrder("a.txt", "café.txt");
     assertThat(Files.readString(workspace.resolve("a.txt"))).isEqualTo("hello\n");
     // logback.xml's pattern (level, then the abbreviated logger): logback read its configuration.
-    assertThat(run.stderr()).contains("INFO  d.threadline.models.ModelProviders - Model provider scripted");
+    assertThat(run.stderr())
+        .contains("INFO  d.threadline.models.ModelProviders - Model provider scripted");
   }
 
-  /** TLS, java.net.http and fabric8: {@code runner trigger} reads its Schedule from an HTTPS API server. */
+  /**
+   * TLS, java.net.http and fabric8: {@code runner trigger} reads its Schedule from an HTTPS API
+   * server.
+   */
   @Test
   void triggerReadsItsScheduleOverTls() throws Exception {
     KubernetesMockServer server = new KubernetesMockServer(true);
     server.init();
     try {
-      server.expect().get()
+      server
+          .expect()
+          .get()
           .withPath("/apis/" + ThreadlineGroup.API_VERSION + "/namespaces/team-a/schedules/nightly")
-          .andReturn(200, disabledSchedule("team-a", "nightly")).once();
+          .andReturn(200, disabledSchedule("team-a", "nightly"))
+          .once();
 
-      Output trigger = runner(Map.of(
-              "KUBERNETES_MASTER", server.url("/"),
-              "KUBERNETES_TRUST_CERTIFICATES", "true",
-              "KUBERNETES_AUTH_TRYKUBECONFIG", "false",
-              "KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false",
-              "POD_NAMESPACE", "team-a"),
-          "trigger", "--schedule", "nightly");
+      Output trigger =
+          runner(
+              Map.of(
+                  "KUBERNETES_MASTER", server.url("/"),
+                  "KUBERNETES_TRUST_CERTIFICATES", "true",
+                  "KUBERNETES_AUTH_TRYKUBECONFIG", "false",
+                  "KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false",
+                  "POD_NAMESPACE", "team-a"),
+              "trigger",
+              "--schedule",
+              "nightly");
 
       assertThat(server.url("/")).startsWith("https://");
       assertThat(trigger.exitCode()).as(trigger.stderr()).isZero();
@@ -139,11 +168,15 @@ class RunnerOnLinkedRuntimeIT {
     builder.environment().putAll(env);
     Path stdout = dir.resolve("stdout");
     Path stderr = dir.resolve("stderr");
-    Process process = builder.redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+    Process process =
+        builder.redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
     if (!process.waitFor(60, TimeUnit.SECONDS)) {
       process.destroyForcibly();
-      throw new AssertionError("bin/runner " + String.join(" ", args) + " did not end in 60 s: "
-          + Files.readString(stderr));
+      throw new AssertionError(
+          "bin/runner "
+              + String.join(" ", args)
+              + " did not end in 60 s: "
+              + Files.readString(stderr));
     }
     return new Output(process.exitValue(), Files.readString(stdout), Files.readString(stderr));
   }
@@ -151,8 +184,12 @@ class RunnerOnLinkedRuntimeIT {
   private static void jlink(String... args) {
     ByteArrayOutputStream output = new ByteArrayOutputStream();
     PrintStream print = new PrintStream(output, true, StandardCharsets.UTF_8);
-    int exit = ToolProvider.findFirst("jlink").orElseThrow(() -> new AssertionError("no jlink in this JDK"))
-        .run(print, print, args);
-    assertThat(exit).as("jlink %s: %s", String.join(" ", args), output.toString(StandardCharsets.UTF_8)).isZero();
+    int exit =
+        ToolProvider.findFirst("jlink")
+            .orElseThrow(() -> new AssertionError("no jlink in this JDK"))
+            .run(print, print, args);
+    assertThat(exit)
+        .as("jlink %s: %s", String.join(" ", args), output.toString(StandardCharsets.UTF_8))
+        .isZero();
   }
 }
