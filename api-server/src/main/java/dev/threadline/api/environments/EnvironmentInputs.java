@@ -74,7 +74,7 @@ final class EnvironmentInputs {
       return null;
     }
     String image = value.strip();
-    ImageReferences.check(image)
+    ImageReferences.checkBaseImage(image)
         .ifPresent(problem -> {
           throw ApiException.badRequest("baseImage " + problem);
         });

@@ -196,6 +196,13 @@ class EnvironmentsMockServerTest {
                     "{\"name\": \"x\", \"runtimes\": {\"cobol\": \"85\"}}")
                 .text("message"))
         .startsWith("runtimes.cobol: Unknown runtime");
+    assertError(
+        api.post(
+            "/environments", bea.key(), "{\"name\": \"x\", \"baseImage\": \"python:3.12-alpine\"}"),
+        400,
+        "Bad Request",
+        "baseImage python:3.12-alpine is Alpine/musl-based; agents need a glibc Linux image such as"
+            + " debian:bookworm-slim, ubuntu:24.04 or python:3.12-slim");
     assertThat(
             api.post(
                     "/environments",

@@ -58,6 +58,38 @@ public final class ImageReferences {
     return Optional.empty();
   }
 
+  /**
+   * Why {@code reference} cannot be an Environment's base image, or empty when it can: it must be a
+   * valid reference to a glibc Linux image, since the runner's Java runtime is copied onto it.
+   */
+  public static Optional<String> checkBaseImage(String reference) {
+    Optional<String> problem = check(reference);
+    if (problem.isEmpty() && looksMuslBased(reference)) {
+      return Optional.of(
+          reference
+              + " is Alpine/musl-based; agents need a glibc Linux image such as"
+              + " debian:bookworm-slim, ubuntu:24.04 or python:3.12-slim");
+    }
+    return problem;
+  }
+
+  /**
+   * Whether a (valid) reference names an Alpine or other musl-based image, by the conventions image
+   * publishers follow ({@code alpine:3.20}, {@code python:3.12-alpine}, {@code
+   * node:20-alpine3.19}). The runner's Java runtime is linked against glibc and cannot start there.
+   */
+  private static boolean looksMuslBased(String reference) {
+    String withoutDigest = reference.split("@", 2)[0];
+    String lastComponent = withoutDigest.substring(withoutDigest.lastIndexOf('/') + 1);
+    int colon = lastComponent.indexOf(':');
+    String repository = colon < 0 ? lastComponent : lastComponent.substring(0, colon);
+    String tag = colon < 0 ? "" : lastComponent.substring(colon + 1);
+    return repository.equals("alpine")
+        || repository.equals("busybox")
+        || tag.contains("alpine")
+        || tag.contains("musl");
+  }
+
   public static boolean isValid(String reference) {
     return check(reference).isEmpty();
   }

@@ -20,7 +20,7 @@ public final class ImageSpecValidator {
   public static List<FieldError> validate(ImageSpec spec) {
     var errors = new ArrayList<FieldError>();
     if (spec.baseImage() != null) {
-      ImageReferences.check(spec.baseImage())
+      ImageReferences.checkBaseImage(spec.baseImage())
           .ifPresent(problem -> errors.add(new FieldError("baseImage", "baseImage " + problem)));
     }
     errors.addAll(RuntimeCatalog.validate(spec.runtimes()));
