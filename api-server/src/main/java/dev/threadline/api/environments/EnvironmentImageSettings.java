@@ -1,18 +1,17 @@
 package dev.threadline.api.environments;
 
+import dev.threadline.core.environment.ImageDefaults;
 import java.time.Duration;
 import java.util.Map;
 
 /**
  * What the API server needs to render an environment's effective Dockerfile exactly as the operator
  * will: the same default base image and runner image (the Helm chart gives both Deployments the
- * same {@code THREADLINE_BASE_IMAGE} and {@code THREADLINE_RUNNER_IMAGE}; the defaults equal the
- * operator's), and how long {@code POST .../build/test} waits for its test build.
+ * same {@code THREADLINE_BASE_IMAGE} and {@code THREADLINE_RUNNER_IMAGE}; both default to {@link
+ * ImageDefaults}), and how long {@code POST .../build/test} waits for its test build.
  */
 public record EnvironmentImageSettings(
     String baseImage, String runnerImage, Duration testBuildWait) {
-  public static final String DEFAULT_BASE_IMAGE = "ghcr.io/threadline/base:0.1.0";
-  public static final String DEFAULT_RUNNER_IMAGE = "ghcr.io/threadline/runner:0.1.0";
   public static final Duration DEFAULT_TEST_BUILD_WAIT = Duration.ofMinutes(5);
 
   public EnvironmentImageSettings {
@@ -36,8 +35,8 @@ public record EnvironmentImageSettings(
           "THREADLINE_TEST_BUILD_WAIT_SECONDS must be a whole number, got: " + wait);
     }
     return new EnvironmentImageSettings(
-        or(blankToNull(env.get("THREADLINE_BASE_IMAGE")), DEFAULT_BASE_IMAGE),
-        or(blankToNull(env.get("THREADLINE_RUNNER_IMAGE")), DEFAULT_RUNNER_IMAGE),
+        or(blankToNull(env.get("THREADLINE_BASE_IMAGE")), ImageDefaults.BASE_IMAGE),
+        or(blankToNull(env.get("THREADLINE_RUNNER_IMAGE")), ImageDefaults.RUNNER_IMAGE),
         testBuildWait);
   }
 

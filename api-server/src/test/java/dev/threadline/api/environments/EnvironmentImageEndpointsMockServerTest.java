@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.SharedApiServer;
 import dev.threadline.api.support.TestUser;
+import dev.threadline.core.environment.ImageDefaults;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -169,7 +170,7 @@ class EnvironmentImageEndpointsMockServerTest {
     assertThat(dockerfile.get("baseImage").isNull()).isTrue();
     assertThat(dockerfile.get("dockerfileExtensions").isNull()).isTrue();
     assertThat(dockerfile.get("effectiveDockerfile").asString())
-        .startsWith("FROM " + EnvironmentImageSettings.DEFAULT_BASE_IMAGE)
+        .startsWith("FROM " + ImageDefaults.BASE_IMAGE)
         .contains("git");
 
     ApiClient.Response validation =

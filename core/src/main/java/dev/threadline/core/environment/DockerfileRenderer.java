@@ -33,8 +33,8 @@ public final class DockerfileRenderer {
   private final String runnerImage;
 
   /**
-   * @param defaultBaseImage the service's own base image, used when a spec names none (e.g. {@code
-   *     ghcr.io/threadline/base:0.1.0})
+   * @param defaultBaseImage the service's own base image, used when a spec names none (e.g. {@link
+   *     ImageDefaults#BASE_IMAGE})
    * @param runnerImage the image that carries the runner under {@code /opt/threadline}
    */
   public DockerfileRenderer(String defaultBaseImage, String runnerImage) {

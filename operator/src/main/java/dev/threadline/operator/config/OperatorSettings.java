@@ -1,5 +1,6 @@
 package dev.threadline.operator.config;
 
+import dev.threadline.core.environment.ImageDefaults;
 import dev.threadline.core.usage.UsagePlans;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.computer.AgentPodSettings;
@@ -54,9 +55,6 @@ public record OperatorSettings(
     ContainerSettings containers,
     UsagePlans usagePlans,
     WebhookSettings webhooks) {
-
-  public static final String DEFAULT_RUNNER_IMAGE = "ghcr.io/threadline/runner:0.1.0";
-  public static final String DEFAULT_BASE_IMAGE = "ghcr.io/threadline/base:0.1.0";
 
   /** A maintained fork: the original GoogleContainerTools/kaniko is archived. */
   public static final String DEFAULT_BUILDER_IMAGE = "ghcr.io/osscontainertools/kaniko:v1.25.0";
@@ -181,8 +179,8 @@ public record OperatorSettings(
     Function<String, String> get = key -> blankToNull(env.get(key));
     return new OperatorSettings(
         csv(get.apply("THREADLINE_WATCH_NAMESPACES")),
-        or(get.apply("THREADLINE_RUNNER_IMAGE"), DEFAULT_RUNNER_IMAGE),
-        or(get.apply("THREADLINE_BASE_IMAGE"), DEFAULT_BASE_IMAGE),
+        or(get.apply("THREADLINE_RUNNER_IMAGE"), ImageDefaults.RUNNER_IMAGE),
+        or(get.apply("THREADLINE_BASE_IMAGE"), ImageDefaults.BASE_IMAGE),
         or(get.apply("THREADLINE_BUILDER_IMAGE"), DEFAULT_BUILDER_IMAGE),
         or(get.apply("THREADLINE_REGISTRY"), "registry.local/threadline"),
         or(get.apply("THREADLINE_REGISTRY_PUSH_SECRET"), ""),

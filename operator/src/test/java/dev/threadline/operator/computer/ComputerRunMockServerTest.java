@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.environment.ImageDefaults;
 import dev.threadline.core.events.RunnerEventData;
 import dev.threadline.core.events.RunnerEventType;
 import dev.threadline.core.events.RunnerFailureCode;
@@ -215,7 +216,7 @@ class ComputerRunMockServerTest {
     client.resource(run(thread, 1, "Run `echo hello > a.txt`")).create();
     Pod pod = awaitPod(NS, "run-done-1");
     assertThat(pod.getSpec().getContainers().get(0).getImage())
-        .isEqualTo(OperatorSettings.DEFAULT_RUNNER_IMAGE);
+        .isEqualTo(ImageDefaults.RUNNER_IMAGE);
     assertThat(
             client
                 .network()

@@ -3,6 +3,7 @@ package dev.threadline.operator.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.threadline.core.environment.ImageDefaults;
 import dev.threadline.operator.webhooks.RetrySchedule;
 import java.time.Duration;
 import java.util.List;
@@ -14,7 +15,7 @@ class OperatorSettingsTest {
   void defaultsWhenNothingIsSet() {
     OperatorSettings settings = OperatorSettings.fromEnvironment(Map.of());
     assertThat(settings.watchNamespaces()).isEmpty();
-    assertThat(settings.runnerImage()).isEqualTo(OperatorSettings.DEFAULT_RUNNER_IMAGE);
+    assertThat(settings.runnerImage()).isEqualTo(ImageDefaults.RUNNER_IMAGE);
     assertThat(settings.buildTimeout()).isEqualTo(Duration.ofMinutes(30));
     assertThat(settings.leaderElection()).isFalse();
     assertThat(settings.healthPort()).isEqualTo(-1);
