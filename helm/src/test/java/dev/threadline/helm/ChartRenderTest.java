@@ -324,7 +324,15 @@ class ChartRenderTest {
   @Test
   void withEgressRestrictedTheApiServerStillReachesContainerFileApis() {
     JsonNode egress = nonDefault.get("NetworkPolicy", "tl-api-server").at("/spec/egress");
-    assertThat(egress.findValues("endPort")).extracting(JsonNode::asInt).contains(8180);
+    assertThat(egress.findValues("port")).extracting(JsonNode::asInt).contains(9090);
+    assertThat(egress.findValues("endPort")).isEmpty();
+    assertThat(
+            env(container(nonDefault.get("Deployment", "tl-operator")))
+                .get("THREADLINE_CONTAINER_PORTS")
+                .path("value")
+                .asText())
+        .as("the operator gives container Pods the port the egress rule allows")
+        .isEqualTo("9090-9090");
     assertThat(egress.toString()).contains("\"app.kubernetes.io/component\":\"container\"");
   }
 
@@ -372,6 +380,7 @@ class ChartRenderTest {
     assertThat(env.get("THREADLINE_WEBHOOK_RETRY_DELAYS").path("value").asText())
         .isEqualTo("10s,40s,160s,640s");
     assertThat(env.get("THREADLINE_WEBHOOK_RETENTION").path("value").asText()).isEqualTo("7d");
+    assertThat(env.get("THREADLINE_CONTAINER_PORTS").path("value").asText()).isEqualTo("8080-8080");
     assertThat(env.get("THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS").path("value").asText())
         .isEqualTo("false");
     assertThat(container(defaults.get("Deployment", "threadline-operator")).path("image").asText())
@@ -645,6 +654,10 @@ class ChartRenderTest {
             "/operator/replicaCount"),
         Arguments.of(
             "a port out of range", new Object[] {"apiServer.port", 70000}, "/apiServer/port"),
+        Arguments.of(
+            "a container port out of range",
+            new Object[] {"containers.port", 0},
+            "/containers/port"),
         Arguments.of(
             "a build timeout under a minute",
             new Object[] {"builds.timeoutSeconds", 5},
