@@ -68,24 +68,32 @@ public final class ScheduleService {
    * delegates here.)
    */
   public ScheduleView createForThread(Tenant tenant, ThreadScheduleRequest request) {
-    String name = request.name() == null ? "Scheduled task" : request.name();
-    return create(
-        tenant,
-        IN_THREAD_REQUEST,
-        new ScheduleRequests.Create(
-            name,
-            request.task(),
-            request.type(),
-            request.cronExpression(),
-            request.scheduledTime(),
-            request.agentId(),
-            request.environmentId(),
-            request.timezone(),
-            null,
-            null,
-            request.appId(),
-            null,
-            request.webhooks()));
+    return create(tenant, IN_THREAD_REQUEST, forThread(request));
+  }
+
+  /**
+   * Checks a thread's schedule before the thread is written, with the same 400s as {@link
+   * #createForThread}, so that a refused schedule never leaves a thread behind.
+   */
+  public void validateForThread(ThreadScheduleRequest request) {
+    validate(IN_THREAD_REQUEST, forThread(request), clock.instant());
+  }
+
+  private static ScheduleRequests.Create forThread(ThreadScheduleRequest request) {
+    return new ScheduleRequests.Create(
+        request.name() == null ? "Scheduled task" : request.name(),
+        request.task(),
+        request.type(),
+        request.cronExpression(),
+        request.scheduledTime(),
+        request.agentId(),
+        request.environmentId(),
+        request.timezone(),
+        null,
+        null,
+        request.appId(),
+        null,
+        request.webhooks());
   }
 
   public ListEnvelope<ScheduleView> list(Tenant tenant, ScheduleFilter filter, PageRequest page) {
@@ -213,6 +221,35 @@ public final class ScheduleService {
 
   private ScheduleView create(Tenant tenant, ScheduleRules rules, ScheduleRequests.Create request) {
     Instant now = clock.instant();
+    Validated valid = validate(rules, request, now);
+    ScheduleSpec spec = valid.spec();
+    String id = ResourceIds.newId(ScheduleMapper.ID_PREFIX);
+    String name = ResourceIds.toName(id).orElseThrow();
+    WebhookChange.Resolved resolved =
+        valid.webhooks() == null ? null : valid.webhooks().resolve(name, List.of(), Map.of());
+    if (resolved != null) {
+      spec.setWebhooks(resolved.endpoints());
+    }
+    Schedule created = store.create(ScheduleMapper.newSchedule(tenant.namespace(), id, spec, now));
+    if (resolved != null) {
+      webhookSecrets.writeForNew(created, resolved, () -> store.delete(tenant.namespace(), name));
+    }
+    LOG.info(
+        "Schedule({}/{}) created: {} {}",
+        tenant.namespace(),
+        created.getMetadata().getName(),
+        spec.getScheduleType(),
+        spec.getCronExpression() != null ? spec.getCronExpression() : spec.getScheduledTime());
+    return ScheduleMapper.toView(
+        created, tenant.userId(), now, resolved == null ? Map.of() : resolved.generated());
+  }
+
+  /** The spec a request asks for, and its webhooks. */
+  private record Validated(ScheduleSpec spec, WebhookChange webhooks) {}
+
+  /** Checks every field before anything is written: a 400 naming the first bad one. */
+  private static Validated validate(
+      ScheduleRules rules, ScheduleRequests.Create request, Instant now) {
     ScheduleSpec spec = new ScheduleSpec();
     spec.setDisplayName(rules.requiredText("name", request.name(), ScheduleRules.MAX_NAME));
     spec.setTask(rules.requiredText("task", request.task(), ScheduleRules.MAX_TASK));
@@ -238,27 +275,8 @@ public final class ScheduleService {
         rules.optionalText("description", request.description(), ScheduleRules.MAX_DESCRIPTION));
     spec.setAppId(rules.optionalText("appId", request.appId(), ScheduleRules.MAX_APP_ID));
     spec.setMetadata(ScheduleMapper.metadataTree(request.metadata()));
-    WebhookChange webhooks =
-        WebhookChange.of(request.webhooks(), ConfiguredOn.SCHEDULE, rules.field("webhooks"));
-    String id = ResourceIds.newId(ScheduleMapper.ID_PREFIX);
-    String name = ResourceIds.toName(id).orElseThrow();
-    WebhookChange.Resolved resolved =
-        webhooks == null ? null : webhooks.resolve(name, List.of(), Map.of());
-    if (resolved != null) {
-      spec.setWebhooks(resolved.endpoints());
-    }
-    Schedule created = store.create(ScheduleMapper.newSchedule(tenant.namespace(), id, spec, now));
-    if (resolved != null) {
-      webhookSecrets.writeForNew(created, resolved, () -> store.delete(tenant.namespace(), name));
-    }
-    LOG.info(
-        "Schedule({}/{}) created: {} {}",
-        tenant.namespace(),
-        created.getMetadata().getName(),
-        spec.getScheduleType(),
-        spec.getCronExpression() != null ? spec.getCronExpression() : spec.getScheduledTime());
-    return ScheduleMapper.toView(
-        created, tenant.userId(), now, resolved == null ? Map.of() : resolved.generated());
+    return new Validated(
+        spec, WebhookChange.of(request.webhooks(), ConfiguredOn.SCHEDULE, rules.field("webhooks")));
   }
 
   private static void setEnabled(Schedule schedule, String scheduleId, boolean enabled) {

@@ -19,22 +19,16 @@ final class ThreadScheduleCreator implements ScheduleCreator {
   }
 
   @Override
+  public void validate(ScheduleRequest request) {
+    schedules.validateForThread(forThread(request, null, null, null));
+  }
+
+  @Override
   public Optional<ScheduleSummary> create(
       Tenant tenant, ThreadView thread, ScheduleRequest request) {
     ScheduleView created =
         schedules.createForThread(
-            tenant,
-            new ThreadScheduleRequest(
-                request.type(),
-                request.name(),
-                request.cronExpression(),
-                request.timezone(),
-                request.scheduledTime(),
-                request.task(),
-                thread.agentId(),
-                thread.environmentId(),
-                thread.appId(),
-                request.webhooks()));
+            tenant, forThread(request, thread.agentId(), thread.environmentId(), thread.appId()));
     return Optional.of(
         new ScheduleSummary(
             created.id(),
@@ -43,5 +37,20 @@ final class ThreadScheduleCreator implements ScheduleCreator {
             created.cronExpression(),
             created.enabled(),
             created.webhooks()));
+  }
+
+  private static ThreadScheduleRequest forThread(
+      ScheduleRequest request, String agentId, String environmentId, String appId) {
+    return new ThreadScheduleRequest(
+        request.type(),
+        request.name(),
+        request.cronExpression(),
+        request.timezone(),
+        request.scheduledTime(),
+        request.task(),
+        agentId,
+        environmentId,
+        appId,
+        request.webhooks());
   }
 }

@@ -11,6 +11,7 @@ import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.run.RunUsage;
 import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.crds.thread.ThreadSpec;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -97,9 +98,15 @@ public final class ExecutionService {
       allowance.requireAllowance(tenant);
     }
     // Everything is validated before the first write: a 400 never leaves a thread behind.
-    ConversationThread thread = threads.create(tenant, threads.newSpec(tenant, body, task));
+    ThreadSpec spec = threads.newSpec(tenant, body, task);
+    ScheduleRequest scheduleRequest = null;
     if (scheduler.isPresent()) {
-      return schedule(tenant, thread, scheduler.get(), body.schedule(), task);
+      scheduleRequest = scheduleRequest(body.schedule(), task);
+      scheduler.get().validate(scheduleRequest);
+    }
+    ConversationThread thread = threads.create(tenant, spec);
+    if (scheduler.isPresent()) {
+      return schedule(tenant, thread, scheduler.get(), scheduleRequest);
     }
     if (task == null) {
       return new EmptyThread(threads.view(tenant, thread));
@@ -205,27 +212,27 @@ public final class ExecutionService {
         error);
   }
 
+  private static ScheduleRequest scheduleRequest(ThreadRequests.ScheduleInput input, String task) {
+    return new ScheduleRequest(
+        input.type(),
+        input.name(),
+        input.cronExpression(),
+        input.timezone(),
+        input.scheduledTime(),
+        task,
+        input.webhooks());
+  }
+
   private Created schedule(
       Tenant tenant,
       ConversationThread thread,
       ScheduleCreator scheduler,
-      ThreadRequests.ScheduleInput input,
-      String task) {
+      ScheduleRequest request) {
     ThreadView view = threads.view(tenant, thread);
     try {
       ScheduleSummary summary =
           scheduler
-              .create(
-                  tenant,
-                  view,
-                  new ScheduleRequest(
-                      input.type(),
-                      input.name(),
-                      input.cronExpression(),
-                      input.timezone(),
-                      input.scheduledTime(),
-                      task,
-                      input.webhooks()))
+              .create(tenant, view, request)
               .orElseThrow(ExecutionService::schedulesUnavailable);
       return new ScheduledThread(view, summary);
     } catch (RuntimeException failed) {

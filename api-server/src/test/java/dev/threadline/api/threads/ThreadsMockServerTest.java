@@ -2,6 +2,7 @@ package dev.threadline.api.threads;
 
 import static dev.threadline.api.support.ErrorAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.FakeOperator;
@@ -9,11 +10,16 @@ import dev.threadline.api.support.SharedApiServer;
 import dev.threadline.api.support.TestUser;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -446,6 +452,41 @@ class ThreadsMockServerTest {
 
   private static String withAttachments(String items) {
     return "{\"task\": \"look\", \"attachments\": [" + items + "]}";
+  }
+
+  @Test
+  void aRefusedScheduleNeverWritesTheThread() {
+    TestUser hal = shared.newUser("hal");
+    List<String> added = new CopyOnWriteArrayList<>();
+    try (Watch watch =
+        shared
+            .client()
+            .resources(ConversationThread.class)
+            .inNamespace(hal.namespace())
+            .watch(
+                new Watcher<>() {
+                  @Override
+                  public void eventReceived(Action action, ConversationThread thread) {
+                    added.add(action + " " + thread.getSpec().getTitle());
+                  }
+
+                  @Override
+                  public void onClose(WatcherException cause) {}
+                })) {
+      assertBadRequest(
+          hal,
+          "{\"title\": \"refused\", \"task\": \"daily\", \"schedule\": {\"type\": \"recurring\","
+              + " \"cronExpression\": \"61 9 * * *\"}}",
+          "schedule.cronExpression is invalid: Invalid cron expression \"61 9 * * *\": Failed to"
+              + " parse cron expression. Value 61 not in range [0, 59]");
+      assertThat(api.post("/v1/threads", hal.key(), "{\"title\": \"accepted\"}").status())
+          .isEqualTo(201);
+
+      // Watch events come in order: had the refused thread been written, it would come first.
+      await().atMost(Duration.ofSeconds(10)).until(() -> added.contains("ADDED accepted"));
+      assertThat(added).first().isEqualTo("ADDED accepted");
+      assertThat(added).noneMatch(event -> event.endsWith("refused"));
+    }
   }
 
   private static void assertBadRequest(TestUser user, String body, String message) {
