@@ -11,6 +11,7 @@ import dev.threadline.local.podlog.PodLogSource;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.container.ContainerSettings;
+import dev.threadline.operator.webhooks.WebhookSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -129,27 +131,31 @@ public final class LocalMode implements AutoCloseable {
     }
   }
 
-  /** The operator as a cluster would run it, pointed at images the local kubelet knows. */
+  /**
+   * The operator as a cluster would run it, from the same variables, pointed at the images the
+   * local kubelet knows, without leader election or a health port, and free to deliver webhooks to
+   * loopback (everything here is on loopback, receivers included).
+   */
   static OperatorSettings operatorSettings() {
-    OperatorSettings defaults = OperatorSettings.fromEnvironment(System.getenv());
-    return new OperatorSettings(
-            defaults.watchNamespaces(),
+    Map<String, String> env = new HashMap<>(System.getenv());
+    env.putAll(
+        Map.of(
+            "THREADLINE_RUNNER_IMAGE",
             LocalImageCatalog.RUNNER_IMAGE,
-            defaults.baseImage(),
-            defaults.builderImage(),
+            "THREADLINE_REGISTRY",
             LocalImageCatalog.REGISTRY,
+            "THREADLINE_REGISTRY_PUSH_SECRET",
             "",
-            defaults.buildTimeout(),
-            false,
+            "THREADLINE_LEADER_ELECTION",
+            "false",
+            "THREADLINE_LEASE_NAMESPACE",
             SYSTEM_NAMESPACE,
-            -1,
-            defaults.model(),
-            defaults.modelPrices(),
-            defaults.agentPod())
-        .withContainers(localContainers(defaults.containers()))
-        .withUsagePlans(defaults.usagePlans())
-        // Everything here is on loopback, receivers included.
-        .withWebhooks(defaults.webhooks().withAllowPrivateTargets(true));
+            "THREADLINE_OPERATOR_HEALTH_PORT",
+            "-1",
+            WebhookSettings.ALLOW_PRIVATE_TARGETS,
+            "true"));
+    OperatorSettings settings = OperatorSettings.fromEnvironment(env);
+    return settings.withContainers(localContainers(settings.containers()));
   }
 
   /**

@@ -59,105 +59,6 @@ public record OperatorSettings(
   /** A maintained fork: the original GoogleContainerTools/kaniko is archived. */
   public static final String DEFAULT_BUILDER_IMAGE = "ghcr.io/osscontainertools/kaniko:v1.25.0";
 
-  /** Settings with default agent Pods, for callers that predate them. */
-  public OperatorSettings(
-      Set<String> watchNamespaces,
-      String runnerImage,
-      String baseImage,
-      String builderImage,
-      String registry,
-      String registryPushSecret,
-      Duration buildTimeout,
-      boolean leaderElection,
-      String leaseNamespace,
-      int healthPort,
-      ModelSettings model,
-      String modelPrices) {
-    this(
-        watchNamespaces,
-        runnerImage,
-        baseImage,
-        builderImage,
-        registry,
-        registryPushSecret,
-        buildTimeout,
-        leaderElection,
-        leaseNamespace,
-        healthPort,
-        model,
-        modelPrices,
-        AgentPodSettings.defaults());
-  }
-
-  /** Settings with default container ports and usage plans, for callers that predate them. */
-  public OperatorSettings(
-      Set<String> watchNamespaces,
-      String runnerImage,
-      String baseImage,
-      String builderImage,
-      String registry,
-      String registryPushSecret,
-      Duration buildTimeout,
-      boolean leaderElection,
-      String leaseNamespace,
-      int healthPort,
-      ModelSettings model,
-      String modelPrices,
-      AgentPodSettings agentPod) {
-    this(
-        watchNamespaces,
-        runnerImage,
-        baseImage,
-        builderImage,
-        registry,
-        registryPushSecret,
-        buildTimeout,
-        leaderElection,
-        leaseNamespace,
-        healthPort,
-        model,
-        modelPrices,
-        agentPod,
-        ContainerSettings.defaults(),
-        UsagePlans.defaults());
-  }
-
-  /** Settings with default webhook delivery, for callers that predate it. */
-  public OperatorSettings(
-      Set<String> watchNamespaces,
-      String runnerImage,
-      String baseImage,
-      String builderImage,
-      String registry,
-      String registryPushSecret,
-      Duration buildTimeout,
-      boolean leaderElection,
-      String leaseNamespace,
-      int healthPort,
-      ModelSettings model,
-      String modelPrices,
-      AgentPodSettings agentPod,
-      ContainerSettings containers,
-      UsagePlans usagePlans) {
-    this(
-        watchNamespaces,
-        runnerImage,
-        baseImage,
-        builderImage,
-        registry,
-        registryPushSecret,
-        buildTimeout,
-        leaderElection,
-        leaseNamespace,
-        healthPort,
-        model,
-        modelPrices,
-        agentPod,
-        containers,
-        usagePlans,
-        WebhookSettings.defaults());
-  }
-
   public OperatorSettings {
     watchNamespaces = Set.copyOf(watchNamespaces);
     agentPod = agentPod == null ? AgentPodSettings.defaults() : agentPod;
@@ -199,86 +100,32 @@ public record OperatorSettings(
   }
 
   public OperatorSettings withHealthPort(int port) {
-    return new OperatorSettings(
-        watchNamespaces,
-        runnerImage,
-        baseImage,
-        builderImage,
-        registry,
-        registryPushSecret,
-        buildTimeout,
-        leaderElection,
-        leaseNamespace,
-        port,
-        model,
-        modelPrices,
-        agentPod,
-        containers,
-        usagePlans,
-        webhooks);
+    return copy(port, agentPod, containers, usagePlans, webhooks);
   }
 
   public OperatorSettings withAgentPod(AgentPodSettings settings) {
-    return new OperatorSettings(
-        watchNamespaces,
-        runnerImage,
-        baseImage,
-        builderImage,
-        registry,
-        registryPushSecret,
-        buildTimeout,
-        leaderElection,
-        leaseNamespace,
-        healthPort,
-        model,
-        modelPrices,
-        settings,
-        containers,
-        usagePlans,
-        webhooks);
+    return copy(healthPort, settings, containers, usagePlans, webhooks);
   }
 
   public OperatorSettings withContainers(ContainerSettings settings) {
-    return new OperatorSettings(
-        watchNamespaces,
-        runnerImage,
-        baseImage,
-        builderImage,
-        registry,
-        registryPushSecret,
-        buildTimeout,
-        leaderElection,
-        leaseNamespace,
-        healthPort,
-        model,
-        modelPrices,
-        agentPod,
-        settings,
-        usagePlans,
-        webhooks);
+    return copy(healthPort, agentPod, settings, usagePlans, webhooks);
   }
 
   public OperatorSettings withUsagePlans(UsagePlans plans) {
-    return new OperatorSettings(
-        watchNamespaces,
-        runnerImage,
-        baseImage,
-        builderImage,
-        registry,
-        registryPushSecret,
-        buildTimeout,
-        leaderElection,
-        leaseNamespace,
-        healthPort,
-        model,
-        modelPrices,
-        agentPod,
-        containers,
-        plans,
-        webhooks);
+    return copy(healthPort, agentPod, containers, plans, webhooks);
   }
 
   public OperatorSettings withWebhooks(WebhookSettings settings) {
+    return copy(healthPort, agentPod, containers, usagePlans, settings);
+  }
+
+  /** These settings with the parts the {@code with…} methods may change. */
+  private OperatorSettings copy(
+      int healthPort,
+      AgentPodSettings agentPod,
+      ContainerSettings containers,
+      UsagePlans usagePlans,
+      WebhookSettings webhooks) {
     return new OperatorSettings(
         watchNamespaces,
         runnerImage,
@@ -295,7 +142,7 @@ public record OperatorSettings(
         agentPod,
         containers,
         usagePlans,
-        settings);
+        webhooks);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {

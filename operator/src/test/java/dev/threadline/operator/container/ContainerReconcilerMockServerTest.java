@@ -54,19 +54,13 @@ class ContainerReconcilerMockServerTest {
   @BeforeEach
   void startOperator() {
     OperatorSettings settings =
-        new OperatorSettings(
-            java.util.Set.of(),
-            RUNNER_IMAGE,
-            "base",
-            "kaniko",
-            "registry.test/threadline",
-            "",
-            Duration.ofMinutes(5),
-            false,
-            "threadline-system",
-            -1,
-            OperatorSettings.defaults().model(),
-            "");
+        OperatorSettings.fromEnvironment(
+            Map.of(
+                "THREADLINE_RUNNER_IMAGE", RUNNER_IMAGE,
+                "THREADLINE_BASE_IMAGE", "base",
+                "THREADLINE_BUILDER_IMAGE", "kaniko",
+                "THREADLINE_REGISTRY", "registry.test/threadline",
+                "THREADLINE_BUILD_TIMEOUT_SECONDS", "300"));
     operator =
         new Operator(o ->
             o.withKubernetesClient(client)
