@@ -25,6 +25,11 @@ public final class LatencyBenchmark {
   private static final String KEY = "tl_benchmark_key_000000000000";
   private static final int WARMUP = 20;
 
+  /**
+   * The runner image's inputs, as {@code package} lays them out (the benchmark runs from the root).
+   */
+  private static final Path RUNNER_LAYOUT = Path.of("runner", "target", "image");
+
   private LatencyBenchmark() {}
 
   public static void main(String[] args) throws Exception {
@@ -85,6 +90,9 @@ public final class LatencyBenchmark {
 
       Percentiles webhooks = webhookDelays(http, local.apiUrl(), iterations);
       System.err.println("run completed -> webhook received: " + webhooks);
+      RunnerStart.Result runnerStart = RunnerStart.measure(RUNNER_LAYOUT, computerIterations);
+      System.err.println("agent run, image layout, no AOT cache: " + runnerStart.withoutCache());
+      System.err.println("agent run, image layout, AOT cache: " + runnerStart.withCache());
       write(
           report,
           iterations,
@@ -95,7 +103,8 @@ public final class LatencyBenchmark {
           starting,
           started,
           relay,
-          webhooks);
+          webhooks,
+          runnerStart);
       System.err.println("report written to " + report.toAbsolutePath());
     }
   }
@@ -158,7 +167,8 @@ public final class LatencyBenchmark {
       Percentiles starting,
       Percentiles started,
       Percentiles relay,
-      Percentiles webhooks)
+      Percentiles webhooks,
+      RunnerStart.Result runnerStart)
       throws IOException {
     String text =
         String.join(
@@ -188,6 +198,11 @@ public final class LatencyBenchmark {
             Percentiles.row("POST /v1/threads → `response.started`", started),
             Percentiles.row("runner event written → SSE item received", relay),
             Percentiles.row("run completed → signed webhook received", webhooks),
+            Percentiles.row(
+                "agent run as a Pod starts it, start → exit, no AOT cache",
+                runnerStart.withoutCache()),
+            Percentiles.row(
+                "agent run as a Pod starts it, start → exit, AOT cache", runnerStart.withCache()),
             "",
             "The computer path starts a runner JVM per run in local mode (a container in a"
                 + " cluster), so",
@@ -201,6 +216,15 @@ public final class LatencyBenchmark {
                 + " machine) to",
             "the receiver's arrival time: the final status seen, a WebhookDelivery created and"
                 + " seen, the POST.",
+            "",
+            "\"Agent run as a Pod starts it\" runs the runner image's `bin/runner` on a runtime"
+                + " jlink'ed from its",
+            "module list with the image's AOT training input (a scripted run of three commands),"
+                + " from process",
+            "start to exit: without the AOT cache, then with the cache the image build records"
+                + " (JDK 25,",
+            "JEP 483/514). Local mode runs its runner from class folders, where no AOT cache"
+                + " applies.",
             "",
             "Numbers from a shared machine carry its load; compare rows of the same run, not runs"
                 + " of",

@@ -157,6 +157,39 @@ class RunnerOnLinkedRuntimeIT {
     return schedule;
   }
 
+  /**
+   * The Dockerfile's training run records an AOT cache that a later run can use: with {@code
+   * AOTMode=on} the JVM refuses to start unless the cache fits the runtime and the jars.
+   */
+  @Test
+  void theTrainingRunRecordsAnAotCacheThatLaterRunsUse() throws Exception {
+    Path cache = RUNNER_HOME.resolve("runner.aot");
+    Files.deleteIfExists(cache);
+    Path training = RunnerImageLayout.ROOT.resolve("aot/training-run.json");
+    Path trainingWorkspace = Files.createDirectories(dir.resolve("training"));
+    try {
+      Output trained =
+          runner(
+              Map.of("THREADLINE_RUNNER_AOT_OUTPUT", cache.toString()),
+              "run",
+              "--input",
+              training.toString(),
+              "--workspace",
+              trainingWorkspace.toString());
+      assertThat(trained.exitCode()).as(trained.stderr()).isZero();
+      assertThat(RunnerEventReader.readAll(trained.stdout()).getLast().type())
+          .isEqualTo(RunnerEventType.RESULT);
+      assertThat(cache).isNotEmptyFile();
+
+      Output cached = runner(Map.of("JAVA_TOOL_OPTIONS", "-XX:AOTMode=on"), "version");
+
+      assertThat(cached.exitCode()).as(cached.stderr()).isZero();
+      assertThat(cached.stdout()).isEqualTo("threadline-runner 0.1.0\n");
+    } finally {
+      Files.deleteIfExists(cache); // the other tests run as an image without a cache would
+    }
+  }
+
   record Output(int exitCode, String stdout, String stderr) {}
 
   private Output runner(Map<String, String> env, String... args) throws Exception {
