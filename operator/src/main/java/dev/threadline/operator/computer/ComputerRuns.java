@@ -2,6 +2,7 @@ package dev.threadline.operator.computer;
 
 import dev.threadline.core.events.RunnerEvent;
 import dev.threadline.core.events.RunnerEventType;
+import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunErrorCode;
 import dev.threadline.crds.run.RunPhase;
@@ -135,8 +136,9 @@ public final class ComputerRuns implements AutoCloseable {
               status.setDroppedEvents(routed.getDroppedEvents());
               return true;
             });
-    written.ifPresent(run1 -> launch(run1, agent, history, context));
-    return UpdateControl.noUpdate();
+    return written
+        .map(routedRun -> launch(routedRun, agent, history, context))
+        .orElseGet(UpdateControl::noUpdate);
   }
 
   /** A running computer Run: its Pod moved, its log has news, or it was asked to stop. */
@@ -147,7 +149,8 @@ public final class ComputerRuns implements AutoCloseable {
       return UpdateControl.noUpdate();
     }
     if (run.getStatus().getPod() == null) {
-      // Routed, but the Pod was not made yet (the operator stopped in between).
+      // Routed, but the Pod was not made yet: the operator stopped in between, or a quota had no
+      // room.
       Optional<AgentProfile> agent =
           agents.resolve(run.getMetadata().getNamespace(), run.getSpec().getAgent());
       if (agent.isEmpty()) {
@@ -158,10 +161,9 @@ public final class ComputerRuns implements AutoCloseable {
             AgentOutcome.failed(
                 RunErrorCode.EXECUTION_FAILED,
                 "Agent " + run.getSpec().getAgent() + " does not exist"));
-      } else {
-        launch(run, agent.get(), history, context);
+        return UpdateControl.noUpdate();
       }
-      return UpdateControl.noUpdate();
+      return launch(run, agent.get(), history, context);
     }
     return follow(run, context);
   }
@@ -307,7 +309,7 @@ public final class ComputerRuns implements AutoCloseable {
         .delete();
   }
 
-  private void launch(
+  private UpdateControl<Run> launch(
       Run run, AgentProfile agent, Supplier<List<ChatMessage>> history, Context<Run> context) {
     String namespace = run.getMetadata().getNamespace();
     Pod pod;
@@ -355,7 +357,13 @@ public final class ComputerRuns implements AutoCloseable {
           context,
           List.of(),
           AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage()));
-      return;
+      return UpdateControl.noUpdate();
+    } catch (KubernetesClientException e) {
+      Optional<String> quota = QuotaWait.refusal(e);
+      if (quota.isEmpty()) {
+        throw e;
+      }
+      return waitForQuota(run, context, quota.get());
     }
     if (pods != null) {
       pods.handleRecentResourceCreate(ResourceID.fromResource(pod), pod);
@@ -370,6 +378,39 @@ public final class ComputerRuns implements AutoCloseable {
           status.setPod(pod.getMetadata().getName());
           return true;
         });
+    return UpdateControl.noUpdate();
+  }
+
+  /**
+   * The namespace's ResourceQuota has no room for the agent yet: the run stays routed without a Pod
+   * and tries again later, until its deadline (counted from its start) ends it with {@code
+   * execution_timeout}.
+   */
+  private UpdateControl<Run> waitForQuota(Run run, Context<Run> context, String refusal) {
+    Instant now = clock.instant();
+    Duration waited =
+        Duration.between(Timestamps.parse(run.getStatus().getStartedAt()).orElse(now), now);
+    Duration deadline = settings.agentPod().deadline();
+    if (waited.compareTo(deadline) >= 0) {
+      finish(
+          run,
+          context,
+          List.of(),
+          AgentOutcome.failed(
+              RunErrorCode.EXECUTION_TIMEOUT,
+              "No agent Pod could start within " + deadline.toSeconds() + " s: " + refusal));
+      cleanUp(run, false);
+      return UpdateControl.noUpdate();
+    }
+    LOG.info(
+        "Run({}/{}) waits for room in its namespace's quota ({} s so far): {}",
+        run.getMetadata().getNamespace(),
+        run.getMetadata().getName(),
+        waited.toSeconds(),
+        refusal);
+    Duration retry = QuotaWait.nextRetry(waited);
+    Duration left = deadline.minus(waited);
+    return UpdateControl.<Run>noUpdate().rescheduleAfter(retry.compareTo(left) < 0 ? retry : left);
   }
 
   private void finish(

@@ -1,0 +1,35 @@
+package dev.threadline.operator.computer;
+
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A tenant namespace's ResourceQuota refusing an agent's objects (its Pod, its workspace claim):
+ * the run waits for room instead of failing, re-trying sooner at first and less often the longer it
+ * waits, until its deadline. Room appears when another run's Pod goes, which is not this run's
+ * event, so waiting is by retry.
+ */
+final class QuotaWait {
+  static final Duration FIRST_RETRY = Duration.ofSeconds(1);
+  static final Duration LONGEST_RETRY = Duration.ofSeconds(30);
+
+  private QuotaWait() {}
+
+  /** The API server's refusal when it is a quota's (403 "exceeded quota"), else empty. */
+  static Optional<String> refusal(KubernetesClientException e) {
+    String message = e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage();
+    return e.getCode() == 403 && message != null && message.contains("exceeded quota")
+        ? Optional.of(message)
+        : Optional.empty();
+  }
+
+  /** When to try again after waiting {@code waited}: a quarter of it, from 1 s up to 30 s. */
+  static Duration nextRetry(Duration waited) {
+    Duration quarter = waited.dividedBy(4);
+    if (quarter.compareTo(FIRST_RETRY) < 0) {
+      return FIRST_RETRY;
+    }
+    return quarter.compareTo(LONGEST_RETRY) > 0 ? LONGEST_RETRY : quarter;
+  }
+}

@@ -1,0 +1,139 @@
+package dev.threadline.operator.computer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.ThreadRuns;
+import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.crds.thread.ThreadSpec;
+import dev.threadline.operator.ThreadlineOperator;
+import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.StrictStatusDispatcher;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A tenant namespace whose ResourceQuota has no room for another agent Pod: the run waits, without
+ * failing, and starts once the API server accepts its Pod; a run that never gets room ends at its
+ * deadline with the quota's words.
+ */
+class AgentQuotaMockServerTest {
+  private static final Duration WAIT = Duration.ofSeconds(20);
+  private static final String PODS = "/api/v1/namespaces/%s/pods";
+  private static final String FULL =
+      "pods \"%s\" is forbidden: exceeded quota: agents, requested: pods=1, used: pods=4,"
+          + " limited: pods=4";
+  private static KubernetesMockServer server;
+  private static KubernetesClient client;
+  private static ThreadlineOperator operator;
+
+  @BeforeAll
+  static void start() {
+    server = StrictStatusDispatcher.startServer();
+    client = server.createClient();
+    OperatorMockServer.registerCrds(server, client);
+    operator =
+        ThreadlineOperator.start(
+            client,
+            OperatorSettings.fromEnvironment(
+                Map.of(
+                    "THREADLINE_WATCH_NAMESPACES", "busy,full",
+                    "THREADLINE_AGENT_DEADLINE_SECONDS", "4")),
+            Clock.systemUTC(),
+            new ScriptedPodLogs());
+  }
+
+  @AfterAll
+  static void stop() {
+    operator.close();
+    client.close();
+    server.destroy();
+  }
+
+  @Test
+  void aRunWaitsForRoomInTheQuotaAndThenStarts() {
+    refusePods("busy", "run-wait-1", 2);
+    client.resource(run("busy", "thread-wait")).create();
+
+    Pod pod =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> client.pods().inNamespace("busy").withName("run-wait-1").get(),
+                p -> p != null);
+
+    assertThat(pod.getMetadata().getLabels()).containsEntry("threadline.dev/run", "run-wait-1");
+    Run run = client.resources(Run.class).inNamespace("busy").withName("run-wait-1").get();
+    assertThat(run.getStatus().getPhase()).isEqualTo("running");
+    assertThat(run.getStatus().getError()).isNull();
+    await()
+        .atMost(WAIT)
+        .until(() ->
+            "run-wait-1"
+                .equals(
+                    client
+                        .resources(Run.class)
+                        .inNamespace("busy")
+                        .withName("run-wait-1")
+                        .get()
+                        .getStatus()
+                        .getPod()));
+  }
+
+  @Test
+  void aRunThatNeverGetsRoomEndsAtItsDeadlineWithTheQuotasWords() {
+    refusePods("full", "run-never-1", 1000);
+    client.resource(run("full", "thread-never")).create();
+
+    Run ended =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> client.resources(Run.class).inNamespace("full").withName("run-never-1").get(),
+                r -> r != null && r.getStatus() != null && r.getStatus().getCompletedAt() != null);
+
+    assertThat(ended.getStatus().getPhase()).isEqualTo("failed");
+    assertThat(ended.getStatus().getError().getCode()).isEqualTo("execution_timeout");
+    assertThat(ended.getStatus().getError().getMessage())
+        .startsWith("No agent Pod could start within 4 s: ")
+        .contains("exceeded quota: agents");
+    assertThat(client.pods().inNamespace("full").list().getItems()).isEmpty();
+  }
+
+  private static void refusePods(String namespace, String pod, int times) {
+    server
+        .expect()
+        .post()
+        .withPath(PODS.formatted(namespace))
+        .andReturn(
+            403,
+            new StatusBuilder()
+                .withStatus("Failure")
+                .withReason("Forbidden")
+                .withCode(403)
+                .withMessage(FULL.formatted(pod))
+                .build())
+        .times(times);
+  }
+
+  private static Run run(String namespace, String threadName) {
+    ConversationThread thread = new ConversationThread();
+    thread.setMetadata(
+        new ObjectMetaBuilder().withName(threadName).withNamespace(namespace).build());
+    thread.setSpec(new ThreadSpec());
+    thread = client.resource(thread).create();
+    return ThreadRuns.newRun(thread, 1, "Run `make`", List.of(), ThreadRuns.SOURCE_API);
+  }
+}
