@@ -7,6 +7,7 @@ import dev.threadline.crds.container.ContainerPhase;
 import dev.threadline.crds.container.ContainerStatus;
 import dev.threadline.operator.computer.AgentEnvironment;
 import dev.threadline.operator.computer.AgentStartException;
+import dev.threadline.operator.computer.QuotaWait;
 import dev.threadline.operator.computer.WorkspaceClaim;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.status.Conditions;
@@ -108,6 +109,7 @@ public class ContainerReconciler implements Reconciler<Container> {
     ContainerState state;
     String image = null;
     Optional<Pod> pod = Optional.empty();
+    Optional<Duration> quotaRetry = Optional.empty();
     if (current.getStatus().getPort() == null) {
       state =
           new ContainerState(
@@ -127,12 +129,24 @@ public class ContainerReconciler implements Reconciler<Container> {
         state = ContainerState.of(pod);
       } catch (AgentStartException e) {
         state = new ContainerState(ContainerPhase.FAILED, e.getMessage());
+      } catch (KubernetesClientException e) {
+        String refusal = QuotaWait.refusal(e).orElseThrow(() -> e);
+        // Until it expires, the container waits for room, as a run does.
+        state =
+            new ContainerState(
+                ContainerPhase.PENDING, "waiting for room in the namespace's quota: " + refusal);
+        quotaRetry =
+            Optional.of(
+                QuotaWait.nextRetry(
+                    Duration.between(
+                        Timestamps.parse(current.getMetadata().getCreationTimestamp()).orElse(now),
+                        now)));
       }
     }
     recordState(current, context, state, pod, image);
-    // Without a port nothing else would bring another reconcile: look for a free one again later.
+    // Without a port, or refused by a quota, nothing else would bring another reconcile: try later.
     Optional<Duration> wakeUp =
-        current.getStatus().getPort() == null ? Optional.of(PORT_RETRY) : Optional.empty();
+        current.getStatus().getPort() == null ? Optional.of(PORT_RETRY) : quotaRetry;
     Optional<Duration> next =
         remaining
             .map(left -> max(left, MIN_WAKE_UP))

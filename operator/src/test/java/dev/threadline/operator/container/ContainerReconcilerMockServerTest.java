@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -265,6 +266,43 @@ class ContainerReconcilerMockServerTest {
     Container failed = awaitContainer("noenv", "ctr-noenv", c -> "failed".equals(phase(c)));
     assertThat(failed.getStatus().getMessage()).isEqualTo("Environment env-gone does not exist");
     assertThat(client.pods().inNamespace("noenv").withName("ctr-noenv").get()).isNull();
+  }
+
+  @Test
+  void containerWhosePodAQuotaRefusesWaitsForRoomThenStarts() {
+    String refusal =
+        "pods \"ctr-quota\" is forbidden: exceeded quota: agents, requested: pods=1, used:"
+            + " pods=4, limited: pods=4";
+    server
+        .expect()
+        .post()
+        .withPath("/api/v1/namespaces/quota/pods")
+        .andReturn(
+            403,
+            new StatusBuilder()
+                .withStatus("Failure")
+                .withReason("Forbidden")
+                .withCode(403)
+                .withMessage(refusal)
+                .build())
+        .times(2);
+    client.resource(container("quota", "ctr-quota", false, 600_000L)).create();
+
+    Container waiting =
+        awaitContainer(
+            "quota",
+            "ctr-quota",
+            c ->
+                c.getStatus() != null
+                    && c.getStatus().getMessage() != null
+                    && c.getStatus().getMessage().startsWith("waiting for room"));
+    assertThat(phase(waiting)).isEqualTo("pending");
+    assertThat(waiting.getStatus().getMessage())
+        .isEqualTo("waiting for room in the namespace's quota: " + refusal);
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> client.pods().inNamespace("quota").withName("ctr-quota").get() != null);
   }
 
   private static Container container(
