@@ -1,16 +1,13 @@
 package dev.threadline.api.agents;
 
-import dev.threadline.api.kubernetes.Annotations;
+import dev.threadline.api.kubernetes.RestResources;
 import dev.threadline.api.webhooks.WebhookViews;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.agent.AgentSpec;
-import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Instant;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -33,16 +30,8 @@ final class AgentMapper {
   static AgentView toView(Agent agent, String userId, Map<String, String> generatedSecrets) {
     AgentSpec spec = Optional.ofNullable(agent.getSpec()).orElseGet(AgentSpec::new);
     Instant created = createdAt(agent);
-    // Our annotation is written just before the API server stamps creationTimestamp (whole
-    // seconds, its own clock): never let updatedAt read as earlier than createdAt.
-    Instant updated =
-        Optional.ofNullable(agent.getMetadata().getAnnotations())
-            .map(annotations -> annotations.get(Annotations.UPDATED_AT))
-            .flatMap(Timestamps::parse)
-            .filter(time -> created == null || !time.isBefore(created))
-            .orElse(created);
     String createdAt = Timestamps.format(created);
-    String updatedAt = Timestamps.format(updated);
+    String updatedAt = Timestamps.format(RestResources.updatedAt(agent, created));
     return new AgentView(
         ResourceIds.toId(agent.getMetadata().getName()),
         userId,
@@ -60,33 +49,16 @@ final class AgentMapper {
    * {@code agent-} prefix) could be listed but never fetched, so it is not listed either.
    */
   static boolean hasRestId(Agent agent) {
-    String name = agent.getMetadata().getName();
-    return ResourceIds.isValidName(name)
-        && ResourceIds.toName(ResourceIds.toId(name), ID_PREFIX).isPresent();
+    return RestResources.hasRestId(agent, ID_PREFIX);
   }
 
   /** A new Agent resource for a validated create request. */
   static Agent newAgent(String namespace, String id, AgentSpec spec, Instant now) {
     Agent agent = new Agent();
     agent.setMetadata(
-        new ObjectMetaBuilder()
-            .withNamespace(namespace)
-            .withName(ResourceIds.toName(id).orElseThrow())
-            .withLabels(new LinkedHashMap<>(Map.of(Labels.MANAGED_BY, Labels.MANAGER)))
-            .withAnnotations(
-                new LinkedHashMap<>(Map.of(Annotations.UPDATED_AT, Timestamps.format(now))))
-            .build());
+        RestResources.newMetadata(namespace, ResourceIds.toName(id).orElseThrow(), now));
     agent.setSpec(spec);
     return agent;
-  }
-
-  /** Records a change the client made; {@code agent} must be a private copy. */
-  static void touch(Agent agent, Instant now) {
-    Map<String, String> annotations =
-        new LinkedHashMap<>(
-            Optional.ofNullable(agent.getMetadata().getAnnotations()).orElse(Map.of()));
-    annotations.put(Annotations.UPDATED_AT, Timestamps.format(now));
-    agent.getMetadata().setAnnotations(annotations);
   }
 
   private static Instant createdAt(Agent agent) {

@@ -2,6 +2,7 @@ package dev.threadline.api.agents;
 
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.kubernetes.RestResources;
 import dev.threadline.api.paging.ListEnvelope;
 import dev.threadline.api.paging.PageRequest;
 import dev.threadline.api.webhooks.ConfiguredOn;
@@ -101,7 +102,7 @@ public final class AgentService {
                     resolved.set(webhooks.resolve(name, spec.getWebhooks(), stored));
                     spec.setWebhooks(resolved.get().endpoints());
                   }
-                  AgentMapper.touch(current, clock.instant());
+                  RestResources.touch(current, clock.instant());
                   return current;
                 })
             .orElseThrow(() -> notFound(agentId));

@@ -1,6 +1,7 @@
 package dev.threadline.api.environments;
 
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.kubernetes.RestResources;
 import dev.threadline.crds.common.ThreadlineGroup;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentSpec;
@@ -86,9 +87,8 @@ final class DefaultEnvironments {
               spec.setIsDefault(true);
               spec.setIsActive(true);
               environment.setSpec(spec);
-              EnvironmentMapper.setAnnotation(
-                  environment, DEFAULT_SINCE, clock.instant().toString());
-              EnvironmentMapper.touch(environment, clock.instant());
+              RestResources.setAnnotation(environment, DEFAULT_SINCE, clock.instant().toString());
+              RestResources.touch(environment, clock.instant());
               return environment;
             })
         .orElseThrow(() -> ApiException.notFound("Environment " + EnvironmentService.idOf(name)));
@@ -118,7 +118,7 @@ final class DefaultEnvironments {
               // Marked again since we read it: it may be the newest now; the next round decides.
               if (LATEST_MARK_FIRST.compare(fresh, winner) > 0) {
                 EnvironmentMapper.spec(fresh).setIsDefault(false);
-                EnvironmentMapper.setAnnotation(fresh, DEFAULT_SINCE, null);
+                RestResources.setAnnotation(fresh, DEFAULT_SINCE, null);
               }
               return fresh;
             });
@@ -131,7 +131,7 @@ final class DefaultEnvironments {
   }
 
   private static Instant markedAt(Environment environment) {
-    String mark = EnvironmentMapper.annotation(environment, DEFAULT_SINCE);
+    String mark = RestResources.annotation(environment, DEFAULT_SINCE);
     if (mark == null) {
       return Instant.EPOCH; // marked default with kubectl: older than any REST call
     }

@@ -2,6 +2,7 @@ package dev.threadline.api.environments;
 
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.kubernetes.RestResources;
 import dev.threadline.core.environment.DockerfileValidator;
 import dev.threadline.core.environment.PackageNames;
 import dev.threadline.core.environment.PackageRequestException;
@@ -154,7 +155,7 @@ public final class EnvironmentImageService {
               EnvironmentSpec spec = EnvironmentMapper.spec(current);
               current.setSpec(spec);
               change.accept(spec);
-              EnvironmentMapper.touch(current, store.clock().instant());
+              RestResources.touch(current, store.clock().instant());
               return current;
             })
         .orElseThrow(() -> EnvironmentService.notFound(environmentId));

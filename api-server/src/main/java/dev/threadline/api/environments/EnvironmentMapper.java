@@ -1,8 +1,7 @@
 package dev.threadline.api.environments;
 
-import dev.threadline.api.kubernetes.Annotations;
+import dev.threadline.api.kubernetes.RestResources;
 import dev.threadline.api.webhooks.WebhookViews;
-import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.environment.BuildStatus;
@@ -12,7 +11,6 @@ import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.crds.environment.EnvironmentStatus;
 import dev.threadline.crds.environment.EnvironmentValues;
 import dev.threadline.crds.environment.McpServer;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -81,7 +79,7 @@ final class EnvironmentMapper {
         isDefault(environment),
         isActive(environment),
         Timestamps.format(createdAt(environment)),
-        Timestamps.format(updatedAt(environment)),
+        Timestamps.format(RestResources.updatedAt(environment, createdAt(environment))),
         WebhookViews.of(spec.getWebhooks(), generatedSecrets));
   }
 
@@ -139,46 +137,15 @@ final class EnvironmentMapper {
    * (no {@code env-} prefix) could be listed but never fetched, so it is not listed either.
    */
   static boolean hasRestId(Environment environment) {
-    String name = environment.getMetadata().getName();
-    return ResourceIds.isValidName(name)
-        && ResourceIds.toName(ResourceIds.toId(name), ID_PREFIX).isPresent();
+    return RestResources.hasRestId(environment, ID_PREFIX);
   }
 
   static Environment newEnvironment(
       String namespace, String name, EnvironmentSpec spec, Instant now) {
     Environment environment = new Environment();
-    environment.setMetadata(
-        new ObjectMetaBuilder()
-            .withNamespace(namespace)
-            .withName(name)
-            .withLabels(new LinkedHashMap<>(Map.of(Labels.MANAGED_BY, Labels.MANAGER)))
-            .withAnnotations(
-                new LinkedHashMap<>(Map.of(Annotations.UPDATED_AT, Timestamps.format(now))))
-            .build());
+    environment.setMetadata(RestResources.newMetadata(namespace, name, now));
     environment.setSpec(spec);
     return environment;
-  }
-
-  /** Records a change the client made; {@code environment} must be a private copy. */
-  static void touch(Environment environment, Instant now) {
-    setAnnotation(environment, Annotations.UPDATED_AT, Timestamps.format(now));
-  }
-
-  static void setAnnotation(Environment environment, String key, String value) {
-    Map<String, String> annotations =
-        new LinkedHashMap<>(
-            Optional.ofNullable(environment.getMetadata().getAnnotations()).orElse(Map.of()));
-    if (value == null) {
-      annotations.remove(key);
-    } else {
-      annotations.put(key, value);
-    }
-    environment.getMetadata().setAnnotations(annotations);
-  }
-
-  static String annotation(Environment environment, String key) {
-    Map<String, String> annotations = environment.getMetadata().getAnnotations();
-    return annotations == null ? null : annotations.get(key);
   }
 
   static EnvironmentSpec spec(Environment environment) {
@@ -202,16 +169,6 @@ final class EnvironmentMapper {
         Objects.requireNonNullElse(
             server.getStartupTimeoutSec(), McpServer.DEFAULT_STARTUP_TIMEOUT_SEC),
         Objects.requireNonNullElse(server.getToolTimeoutSec(), McpServer.DEFAULT_TOOL_TIMEOUT_SEC));
-  }
-
-  // Our annotation is written just before the API server stamps creationTimestamp (whole seconds,
-  // its own clock): never let updatedAt read as earlier than createdAt.
-  private static Instant updatedAt(Environment environment) {
-    Instant created = createdAt(environment);
-    return Optional.ofNullable(annotation(environment, Annotations.UPDATED_AT))
-        .flatMap(Timestamps::parse)
-        .filter(time -> created == null || !time.isBefore(created))
-        .orElse(created);
   }
 
   private static <T> List<T> list(List<T> items) {

@@ -2,6 +2,7 @@ package dev.threadline.api.environments;
 
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.kubernetes.RestResources;
 import dev.threadline.api.paging.ListEnvelope;
 import dev.threadline.api.paging.PageRequest;
 import dev.threadline.api.webhooks.ConfiguredOn;
@@ -149,7 +150,7 @@ public final class EnvironmentService {
                     resolved.set(webhooks.resolve(name, spec.getWebhooks(), storedSecrets));
                     spec.setWebhooks(resolved.get().endpoints());
                   }
-                  EnvironmentMapper.touch(current, clock.instant());
+                  RestResources.touch(current, clock.instant());
                   return current;
                 })
             .orElseThrow(() -> notFound(environmentId));
@@ -188,8 +189,8 @@ public final class EnvironmentService {
                 spec.setIsActive(false);
                 spec.setIsDefault(false);
                 current.setSpec(spec);
-                EnvironmentMapper.setAnnotation(current, DefaultEnvironments.DEFAULT_SINCE, null);
-                EnvironmentMapper.touch(current, clock.instant());
+                RestResources.setAnnotation(current, DefaultEnvironments.DEFAULT_SINCE, null);
+                RestResources.touch(current, clock.instant());
                 return current;
               })
           .orElseThrow(() -> notFound(environmentId));

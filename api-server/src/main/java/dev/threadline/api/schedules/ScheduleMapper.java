@@ -1,21 +1,18 @@
 package dev.threadline.api.schedules;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.threadline.api.kubernetes.Annotations;
+import dev.threadline.api.kubernetes.RestResources;
 import dev.threadline.api.webhooks.WebhookViews;
 import dev.threadline.core.schedule.CronSchedule;
 import dev.threadline.core.schedule.InvalidScheduleException;
-import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleSpec;
 import dev.threadline.crds.schedule.ScheduleStatus;
 import dev.threadline.crds.schedule.Schedules;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Instant;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -50,12 +47,7 @@ final class ScheduleMapper {
     ScheduleStatus status =
         Optional.ofNullable(schedule.getStatus()).orElseGet(ScheduleStatus::new);
     Instant created = createdAt(schedule);
-    Instant updated =
-        Optional.ofNullable(schedule.getMetadata().getAnnotations())
-            .map(annotations -> annotations.get(Annotations.UPDATED_AT))
-            .flatMap(Timestamps::parse)
-            .filter(time -> created == null || !time.isBefore(created))
-            .orElse(created);
+    Instant updated = RestResources.updatedAt(schedule, created);
     boolean recurring = Schedules.isRecurring(schedule);
     return new ScheduleView(
         ResourceIds.toId(schedule.getMetadata().getName()),
@@ -111,32 +103,15 @@ final class ScheduleMapper {
 
   /** Whether a REST id can name this schedule (one made with kubectl under another name cannot). */
   static boolean hasRestId(Schedule schedule) {
-    String name = schedule.getMetadata().getName();
-    return ResourceIds.isValidName(name)
-        && ResourceIds.toName(ResourceIds.toId(name), ID_PREFIX).isPresent();
+    return RestResources.hasRestId(schedule, ID_PREFIX);
   }
 
   static Schedule newSchedule(String namespace, String id, ScheduleSpec spec, Instant now) {
     Schedule schedule = new Schedule();
     schedule.setMetadata(
-        new ObjectMetaBuilder()
-            .withNamespace(namespace)
-            .withName(ResourceIds.toName(id).orElseThrow())
-            .withLabels(new LinkedHashMap<>(Map.of(Labels.MANAGED_BY, Labels.MANAGER)))
-            .withAnnotations(
-                new LinkedHashMap<>(Map.of(Annotations.UPDATED_AT, Timestamps.format(now))))
-            .build());
+        RestResources.newMetadata(namespace, ResourceIds.toName(id).orElseThrow(), now));
     schedule.setSpec(spec);
     return schedule;
-  }
-
-  /** Records a change the client made; {@code schedule} must be a private copy. */
-  static void touch(Schedule schedule, Instant now) {
-    Map<String, String> annotations =
-        new LinkedHashMap<>(
-            Optional.ofNullable(schedule.getMetadata().getAnnotations()).orElse(Map.of()));
-    annotations.put(Annotations.UPDATED_AT, Timestamps.format(now));
-    schedule.getMetadata().setAnnotations(annotations);
   }
 
   static com.fasterxml.jackson.databind.JsonNode metadataTree(Map<String, Object> metadata) {

@@ -2,6 +2,7 @@ package dev.threadline.api.schedules;
 
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.kubernetes.RestResources;
 import dev.threadline.api.paging.ListEnvelope;
 import dev.threadline.api.paging.PageRequest;
 import dev.threadline.api.usage.ExecutionAllowance;
@@ -301,7 +302,7 @@ public final class ScheduleService {
                 current.setSpec(new ScheduleSpec());
               }
               change.accept(current);
-              ScheduleMapper.touch(current, clock.instant());
+              RestResources.touch(current, clock.instant());
               return current;
             })
         .orElseThrow(() -> notFound(scheduleId));

@@ -2,20 +2,17 @@ package dev.threadline.api.threads;
 
 import dev.threadline.api.common.JsonBridge;
 import dev.threadline.api.kubernetes.Annotations;
+import dev.threadline.api.kubernetes.RestResources;
 import dev.threadline.core.threads.ThreadTotals;
-import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Instant;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
@@ -61,34 +58,16 @@ final class ThreadMapper {
 
   /** Whether a REST id can name this thread (one made with kubectl under another name cannot). */
   static boolean hasRestId(ConversationThread thread) {
-    String name = thread.getMetadata().getName();
-    return ResourceIds.isValidName(name)
-        && ResourceIds.toName(ResourceIds.toId(name), ID_PREFIX).isPresent();
+    return RestResources.hasRestId(thread, ID_PREFIX);
   }
 
   static ConversationThread newThread(String namespace, String id, ThreadSpec spec, Instant now) {
     ConversationThread thread = new ConversationThread();
-    String time = Timestamps.format(now);
     thread.setMetadata(
-        new ObjectMetaBuilder()
-            .withNamespace(namespace)
-            .withName(ResourceIds.toName(id).orElseThrow())
-            .withLabels(new LinkedHashMap<>(Map.of(Labels.MANAGED_BY, Labels.MANAGER)))
-            .withAnnotations(
-                new LinkedHashMap<>(
-                    Map.of(Annotations.CREATED_AT, time, Annotations.UPDATED_AT, time)))
-            .build());
+        RestResources.newMetadata(namespace, ResourceIds.toName(id).orElseThrow(), now));
+    RestResources.setAnnotation(thread, Annotations.CREATED_AT, Timestamps.format(now));
     thread.setSpec(spec);
     return thread;
-  }
-
-  /** Records a change the client made; {@code thread} must be a private copy. */
-  static void touch(ConversationThread thread, Instant now) {
-    Map<String, String> annotations =
-        new LinkedHashMap<>(
-            Optional.ofNullable(thread.getMetadata().getAnnotations()).orElse(Map.of()));
-    annotations.put(Annotations.UPDATED_AT, Timestamps.format(now));
-    thread.getMetadata().setAnnotations(annotations);
   }
 
   /** Our millisecond annotation when present, else the API server's creation time. */

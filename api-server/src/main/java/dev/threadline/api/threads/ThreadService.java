@@ -2,6 +2,7 @@ package dev.threadline.api.threads;
 
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.kubernetes.RestResources;
 import dev.threadline.api.paging.ListEnvelope;
 import dev.threadline.api.paging.PageRequest;
 import dev.threadline.crds.common.ResourceIds;
@@ -96,7 +97,7 @@ public final class ThreadService {
                     spec.setMetadata(metadata);
                   }
                   current.setSpec(spec);
-                  ThreadMapper.touch(current, clock.instant());
+                  RestResources.touch(current, clock.instant());
                   return current;
                 })
             .orElseThrow(() -> notFound(threadId));
