@@ -1,5 +1,6 @@
 package dev.threadline.api.environments;
 
+import dev.threadline.api.common.McpServerChecks;
 import dev.threadline.api.environments.EnvironmentRequests.DocumentInput;
 import dev.threadline.api.environments.EnvironmentRequests.McpServerInput;
 import dev.threadline.api.environments.EnvironmentRequests.PackagesInput;
@@ -48,7 +49,6 @@ final class EnvironmentInputs {
   static final int MAX_VALUE = 65536;
   static final int MAX_TEXT = 65536;
   private static final Pattern VARIABLE_NAME = Pattern.compile(EnvironmentValues.NAME_PATTERN);
-  private static final Pattern MCP_NAME = Pattern.compile(EnvironmentValues.MCP_NAME_PATTERN);
 
   private EnvironmentInputs() {}
 
@@ -244,51 +244,29 @@ final class EnvironmentInputs {
     for (int i = 0; i < inputs.size(); i++) {
       String field = "mcpServers[" + i + "]";
       McpServerInput input = required(field, inputs.get(i));
-      McpServer server = new McpServer();
-      if (!McpServer.STDIO.equals(input.type()) && !McpServer.HTTP.equals(input.type())) {
-        throw ApiException.badRequest(field + ".type", "must be stdio or http");
-      }
-      server.setType(input.type());
+      McpServer server = McpServerChecks.ofType(field, input.type());
       String name = requiredText(field + ".name", input.name(), 63);
-      if (!MCP_NAME.matcher(name).matches()) {
-        throw ApiException.badRequest(
-            field + ".name",
-            "must start with a letter or digit and hold only letters, digits, '.', '_' and '-'");
-      }
+      McpServerChecks.checkName(field, name);
       if (!seen.add(name)) {
         throw ApiException.badRequest(field + ".name", "\"" + name + "\" is given twice");
       }
       server.setName(name);
-      server.setEnabled(input.enabled() == null || input.enabled());
-      server.setStartupTimeoutSec(
-          seconds(
-              field + ".startupTimeoutSec",
-              input.startupTimeoutSec(),
-              McpServer.DEFAULT_STARTUP_TIMEOUT_SEC,
-              McpServer.MAX_STARTUP_TIMEOUT_SEC));
-      server.setToolTimeoutSec(
-          seconds(
-              field + ".toolTimeoutSec",
-              input.toolTimeoutSec(),
-              McpServer.DEFAULT_TOOL_TIMEOUT_SEC,
-              McpServer.MAX_TOOL_TIMEOUT_SEC));
+      McpServerChecks.setEnabledAndTimeouts(
+          field, server, input.enabled(), input.startupTimeoutSec(), input.toolTimeoutSec());
       if (McpServer.STDIO.equals(input.type())) {
         server.setCommand(requiredText(field + ".command", input.command(), 1024));
-        server.setArgs(arguments(field + ".args", input.args()));
+        server.setArgs(McpServerChecks.arguments(field, input.args()));
+        // An empty bearerToken means "remove the stored token", so a stdio server may send one.
         if (input.url() != null
             || (input.bearerToken() != null && !input.bearerToken().isEmpty())) {
-          throw ApiException.badRequest(
-              field, "of type stdio takes command and args, not url or bearerToken");
+          throw McpServerChecks.stdioGivenUrlOrToken(field);
         }
       } else {
         if (input.url() == null) {
           throw ApiException.badRequest(field + ".url", "is required for an http server");
         }
         server.setUrl(httpUrl(field + ".url", input.url()));
-        if (input.command() != null || (input.args() != null && !input.args().isEmpty())) {
-          throw ApiException.badRequest(
-              field, "of type http takes url and bearerToken, not command or args");
-        }
+        McpServerChecks.refuseCommand(field, input.command(), input.args());
         server.setArgs(null);
         server.setBearerTokenFrom(
             bearerToken(field, name, input.bearerToken(), existing, secretName, values));
@@ -333,28 +311,6 @@ final class EnvironmentInputs {
   /** Absent, or the mask a client read back: keep what is stored. */
   private static boolean isKept(String value) {
     return value == null || EnvironmentValues.MASK.equals(value);
-  }
-
-  private static int seconds(String field, Integer value, int fallback, int max) {
-    if (value == null) {
-      return fallback;
-    }
-    if (value < 1 || value > max) {
-      throw ApiException.badRequest(field, "must be between 1 and " + max);
-    }
-    return value;
-  }
-
-  private static List<String> arguments(String field, List<String> args) {
-    if (args == null) {
-      return new ArrayList<>();
-    }
-    for (int i = 0; i < args.size(); i++) {
-      if (args.get(i) == null) {
-        throw ApiException.badRequest(field + "[" + i + "]", "must be a string");
-      }
-    }
-    return new ArrayList<>(args);
   }
 
   static String httpUrl(String field, String value) {
