@@ -17,6 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * What goes into an environment's image: runtimes, packages and Dockerfile extensions. A runtimes
@@ -72,14 +73,7 @@ public final class EnvironmentImageService {
     EnvironmentInputs.firstError(PackageNames.validate(type, names));
     List<String> installed = List.copyOf(new LinkedHashSet<>(names));
     EnvironmentView view =
-        change(
-            tenant,
-            environmentId,
-            spec ->
-                spec.setPackages(
-                    EnvironmentInputs.toSpec(
-                        EnvironmentInputs.fromSpec(spec.getPackages())
-                            .withAdded(type, installed))));
+        changePackages(tenant, environmentId, packages -> packages.withAdded(type, installed));
     return new EnvironmentResponses.Installed(view, installed);
   }
 
@@ -97,13 +91,7 @@ public final class EnvironmentImageService {
           "Package " + name + " in the " + type.wireName() + " packages of " + environmentId);
     }
     EnvironmentView view =
-        change(
-            tenant,
-            environmentId,
-            spec ->
-                spec.setPackages(
-                    EnvironmentInputs.toSpec(
-                        EnvironmentInputs.fromSpec(spec.getPackages()).without(type, name))));
+        changePackages(tenant, environmentId, packages -> packages.without(type, name));
     return new EnvironmentResponses.Uninstalled(true, view, type.wireName(), name);
   }
 
@@ -143,6 +131,18 @@ public final class EnvironmentImageService {
   private EnvironmentView change(
       Tenant tenant, String environmentId, Consumer<EnvironmentSpec> change) {
     return EnvironmentMapper.toView(update(tenant, environmentId, change), tenant.userId());
+  }
+
+  /** Changes the stored packages, as read from the spec in their checked form. */
+  private EnvironmentView changePackages(
+      Tenant tenant, String environmentId, UnaryOperator<Packages> change) {
+    return change(
+        tenant,
+        environmentId,
+        spec ->
+            spec.setPackages(
+                EnvironmentInputs.toSpec(
+                    change.apply(EnvironmentInputs.fromSpec(spec.getPackages())))));
   }
 
   private Environment update(
