@@ -28,7 +28,8 @@ final class EnvironmentRequests {
       List<DocumentInput> documentation,
       Boolean internetAccess,
       @JsonProperty("isDefault") Boolean isDefault,
-      List<WebhookInput> webhooks) {}
+      List<WebhookInput> webhooks)
+      implements SpecFields {}
 
   /**
    * {@code PATCH /environments/:id}: every field optional; an absent or null field stays as it is.
@@ -54,7 +55,33 @@ final class EnvironmentRequests {
       Boolean internetAccess,
       @JsonProperty("isDefault") Boolean isDefault,
       @JsonProperty("isActive") Boolean isActive,
-      List<WebhookInput> webhooks) {}
+      List<WebhookInput> webhooks)
+      implements SpecFields {}
+
+  /** The optional spec fields that create and update both carry, read by one validation. */
+  interface SpecFields {
+    String description();
+
+    String baseImage();
+
+    Map<String, String> runtimes();
+
+    PackagesInput packages();
+
+    String dockerfileExtensions();
+
+    List<VariableInput> environmentVariables();
+
+    List<SecretInput> secrets();
+
+    List<SetupScriptInput> setupScripts();
+
+    List<McpServerInput> mcpServers();
+
+    List<DocumentInput> documentation();
+
+    Boolean internetAccess();
+  }
 
   record PackagesInput(List<String> system, List<String> python, List<String> node) {}
 

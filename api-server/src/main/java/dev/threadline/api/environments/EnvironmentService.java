@@ -236,22 +236,7 @@ public final class EnvironmentService {
     private final List<dev.threadline.crds.environment.EnvironmentDocument> documentation;
     private final Boolean internetAccess;
 
-    SpecChange(EnvironmentRequests.Create request) {
-      this(
-          request.description(),
-          request.baseImage(),
-          request.runtimes(),
-          request.packages(),
-          request.dockerfileExtensions(),
-          request.environmentVariables(),
-          request.secrets(),
-          request.setupScripts(),
-          request.mcpServers(),
-          request.documentation(),
-          request.internetAccess());
-    }
-
-    SpecChange(EnvironmentRequests.Update request) {
+    SpecChange(EnvironmentRequests.SpecFields request) {
       this(
           request.description(),
           request.baseImage(),
