@@ -5,6 +5,7 @@ import dev.threadline.crds.common.OwnerReferences;
 import dev.threadline.crds.run.Run;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -93,6 +94,22 @@ public final class AgentObjects {
   /** The reference that makes the Run own an object: deleting the Run deletes it. */
   public static OwnerReference ownedBy(HasMetadata owner) {
     return OwnerReferences.blockingController(owner);
+  }
+
+  /**
+   * An immutable Opaque Secret of the run (labelled and owned like its other objects); the caller
+   * adds the data.
+   */
+  static SecretBuilder immutableSecret(Run run, String name) {
+    return new SecretBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(run.getMetadata().getNamespace())
+        .withLabels(labels(run))
+        .withOwnerReferences(ownedBy(run))
+        .endMetadata()
+        .withType("Opaque")
+        .withImmutable(true);
   }
 
   private static String sha256(String text) {

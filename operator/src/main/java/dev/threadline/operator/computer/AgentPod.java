@@ -55,12 +55,7 @@ public record AgentPod(
             "run", "--input", RunJson.INPUT_DIR + "/" + RunJson.FILE, "--workspace", WORKSPACE)
         .withWorkingDir(WORKSPACE)
         .withEnv(env())
-        .withNewResources()
-        .addToRequests("cpu", settings.cpuRequest())
-        .addToRequests("memory", settings.memoryRequest())
-        .addToLimits("cpu", settings.cpuLimit())
-        .addToLimits("memory", settings.memoryLimit())
-        .endResources()
+        .withResources(settings.resources())
         .withSecurityContext(PodSecurity.container())
         .withTerminationMessagePolicy("FallbackToLogsOnError")
         .withVolumeMounts(

@@ -1,6 +1,8 @@
 package dev.threadline.operator.computer;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import java.time.Duration;
 import java.util.Map;
 
@@ -68,6 +70,16 @@ public record AgentPodSettings(
         workspaceSize,
         workspaceStorageClass,
         cancelGracePeriod);
+  }
+
+  /** The requests and limits of the runner's container (agent runs and containers alike). */
+  public ResourceRequirements resources() {
+    return new ResourceRequirementsBuilder()
+        .addToRequests("cpu", cpuRequest)
+        .addToRequests("memory", memoryRequest)
+        .addToLimits("cpu", cpuLimit)
+        .addToLimits("memory", memoryLimit)
+        .build();
   }
 
   private static Quantity quantity(Map<String, String> env, String key, String fallback) {

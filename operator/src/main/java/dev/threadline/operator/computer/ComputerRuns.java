@@ -12,10 +12,10 @@ import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.kubernetes.IdempotentCreate;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.usage.UsageLimits;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -329,17 +329,17 @@ public final class ComputerRuns implements AutoCloseable {
       ModelSettings model = settings.model();
       boolean modelKey = agent.provider().equals(model.provider()) && model.hasApiKey();
       String runJson = RunJson.of(run, agent, model, history.get(), environment.spec());
-      createIfAbsent(WorkspaceClaim.of(thread, settings.agentPod()));
-      createIfAbsent(RunInputSecret.of(run, runJson));
+      IdempotentCreate.createOrGet(client, WorkspaceClaim.of(thread, settings.agentPod()));
+      IdempotentCreate.createOrGet(client, RunInputSecret.of(run, runJson));
       if (modelKey) {
-        createIfAbsent(ModelKeySecret.of(run, model.apiKey()));
+        IdempotentCreate.createOrGet(client, ModelKeySecret.of(run, model.apiKey()));
       }
       if (!environment.internetAccess()) {
-        createIfAbsent(AgentNetworkPolicy.of(run, agent, model));
+        IdempotentCreate.createOrGet(client, AgentNetworkPolicy.of(run, agent, model));
       }
       pod =
-          createIfAbsent(
-              new AgentPod(run, environment, modelKey, model, settings.agentPod()).build());
+          IdempotentCreate.createOrGet(
+              client, new AgentPod(run, environment, modelKey, model, settings.agentPod()).build());
       LOG.info(
           "Run({}/{}) agent Pod {} started with image {}",
           namespace,
@@ -444,19 +444,6 @@ public final class ComputerRuns implements AutoCloseable {
             .inNamespace(run.getMetadata().getNamespace())
             .withName(run.getStatus().getPod())
             .get());
-  }
-
-  @SuppressWarnings("unchecked")
-  private <T extends HasMetadata> T createIfAbsent(T object) {
-    try {
-      return client.resource(object).create();
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 409) {
-        throw e;
-      }
-      T existing = client.resource(object).get();
-      return existing == null ? object : existing;
-    }
   }
 
   private static boolean isPending(Pod pod) {

@@ -2,7 +2,6 @@ package dev.threadline.operator.computer;
 
 import dev.threadline.crds.run.Run;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.util.Map;
 
 /**
@@ -19,15 +18,7 @@ public final class ModelKeySecret {
   private ModelKeySecret() {}
 
   public static Secret of(Run run, String apiKey) {
-    return new SecretBuilder()
-        .withNewMetadata()
-        .withName(AgentObjects.modelKeySecretName(run))
-        .withNamespace(run.getMetadata().getNamespace())
-        .withLabels(AgentObjects.labels(run))
-        .withOwnerReferences(AgentObjects.ownedBy(run))
-        .endMetadata()
-        .withType("Opaque")
-        .withImmutable(true)
+    return AgentObjects.immutableSecret(run, AgentObjects.modelKeySecretName(run))
         .withStringData(Map.of(KEY, apiKey))
         .build();
   }

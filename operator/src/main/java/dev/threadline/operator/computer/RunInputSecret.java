@@ -5,7 +5,6 @@ import dev.threadline.crds.run.Run;
 import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.KeyToPathBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -45,15 +44,7 @@ public final class RunInputSecret {
               + MAX_BYTES / 1024
               + " KiB of input");
     }
-    return new SecretBuilder()
-        .withNewMetadata()
-        .withName(AgentObjects.inputSecretName(run))
-        .withNamespace(run.getMetadata().getNamespace())
-        .withLabels(AgentObjects.labels(run))
-        .withOwnerReferences(AgentObjects.ownedBy(run))
-        .endMetadata()
-        .withType("Opaque")
-        .withImmutable(true)
+    return AgentObjects.immutableSecret(run, AgentObjects.inputSecretName(run))
         .withData(data)
         .build();
   }

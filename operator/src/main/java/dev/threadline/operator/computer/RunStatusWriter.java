@@ -2,8 +2,8 @@ package dev.threadline.operator.computer;
 
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunStatus;
+import dev.threadline.operator.kubernetes.StatusWriteLoop;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.Optional;
@@ -30,35 +30,30 @@ final class RunStatusWriter {
    * @return the Run as written, or empty when nothing was written
    */
   Optional<Run> write(Run run, Context<Run> context, Predicate<RunStatus> change) {
-    Run base = run;
-    for (int attempt = 1; ; attempt++) {
-      Run next = client.getKubernetesSerialization().clone(base);
-      RunStatus status = next.getStatus() == null ? new RunStatus() : next.getStatus();
-      next.setStatus(status);
-      if (!change.test(status)) {
-        return Optional.empty();
-      }
-      try {
-        Run written = client.resource(next).updateStatus();
-        context
-            .eventSourceRetriever()
-            .getControllerEventSource()
-            .handleRecentResourceUpdate(ResourceID.fromResource(written), written, base);
-        return Optional.of(written);
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 409 || attempt == ATTEMPTS) {
-          throw e;
-        }
-        base =
-            client
-                .resources(Run.class)
-                .inNamespace(run.getMetadata().getNamespace())
-                .withName(run.getMetadata().getName())
-                .get();
-        if (base == null) {
-          return Optional.empty(); // deleted meanwhile: nothing left to record
-        }
-      }
+    StatusWriteLoop.Outcome<Run> outcome =
+        StatusWriteLoop.write(
+            client,
+            run,
+            ATTEMPTS,
+            code -> code == 409,
+            () ->
+                client
+                    .resources(Run.class)
+                    .inNamespace(run.getMetadata().getNamespace())
+                    .withName(run.getMetadata().getName())
+                    .get(),
+            next -> {
+              RunStatus status = next.getStatus() == null ? new RunStatus() : next.getStatus();
+              next.setStatus(status);
+              return change.test(status);
+            });
+    if (outcome instanceof StatusWriteLoop.Written<Run>(Run written, Run base)) {
+      context
+          .eventSourceRetriever()
+          .getControllerEventSource()
+          .handleRecentResourceUpdate(ResourceID.fromResource(written), written, base);
+      return Optional.of(written);
     }
+    return Optional.empty(); // nothing to write, or deleted meanwhile: nothing left to record
   }
 }

@@ -80,12 +80,7 @@ record ContainerPod(
         .withPeriodSeconds(2)
         .withFailureThreshold(3)
         .endReadinessProbe()
-        .withNewResources()
-        .addToRequests("cpu", settings.cpuRequest())
-        .addToRequests("memory", settings.memoryRequest())
-        .addToLimits("cpu", settings.cpuLimit())
-        .addToLimits("memory", settings.memoryLimit())
-        .endResources()
+        .withResources(settings.resources())
         .withSecurityContext(PodSecurity.container())
         .withTerminationMessagePolicy("FallbackToLogsOnError")
         .withVolumeMounts(

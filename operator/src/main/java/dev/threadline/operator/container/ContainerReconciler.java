@@ -10,9 +10,9 @@ import dev.threadline.operator.computer.AgentStartException;
 import dev.threadline.operator.computer.QuotaWait;
 import dev.threadline.operator.computer.WorkspaceClaim;
 import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.kubernetes.IdempotentCreate;
 import dev.threadline.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -212,16 +212,18 @@ public class ContainerReconciler implements Reconciler<Container> {
   private Optional<Pod> ensureObjects(
       Container container, Context<Container> context, AgentEnvironment environment) {
     String image = environment.image();
-    createIfAbsent(ContainerAccessSecret.of(container));
+    IdempotentCreate.createOrGet(client, ContainerAccessSecret.of(container));
     // Before the Pod, so that it never listens unprotected.
-    createIfAbsent(
+    IdempotentCreate.createOrGet(
+        client,
         ContainerNetworkPolicy.of(
             container,
             container.getStatus().getPort(),
             environment.internetAccess(),
             settings.containers()));
     if (Boolean.TRUE.equals(container.getSpec().getPersistent())) {
-      createIfAbsent(
+      IdempotentCreate.createOrGet(
+          client,
           WorkspaceClaim.of(
               ContainerObjects.workspaceClaimName(container.getMetadata().getName()),
               container,
@@ -243,7 +245,8 @@ public class ContainerReconciler implements Reconciler<Container> {
     }
     if (pod.isEmpty()) {
       Pod made =
-          createIfAbsent(
+          IdempotentCreate.createOrGet(
+              client,
               new ContainerPod(
                       container,
                       image,
@@ -336,19 +339,6 @@ public class ContainerReconciler implements Reconciler<Container> {
                   generation));
           return true;
         });
-  }
-
-  @SuppressWarnings("unchecked")
-  private <T extends HasMetadata> T createIfAbsent(T object) {
-    try {
-      return client.resource(object).create();
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 409) {
-        throw e;
-      }
-      T existing = client.resource(object).get();
-      return existing == null ? object : existing;
-    }
   }
 
   private boolean stillExists(Container container) {

@@ -2,8 +2,8 @@ package dev.threadline.operator.container;
 
 import dev.threadline.crds.container.Container;
 import dev.threadline.crds.container.ContainerStatus;
+import dev.threadline.operator.kubernetes.StatusWriteLoop;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.Optional;
@@ -30,35 +30,34 @@ final class ContainerStatusWriter {
    */
   Optional<Container> write(
       Container container, Context<Container> context, Predicate<ContainerStatus> change) {
-    Container base = container;
-    for (int attempt = 1; ; attempt++) {
-      Container next = client.getKubernetesSerialization().clone(base);
-      ContainerStatus status = next.getStatus() == null ? new ContainerStatus() : next.getStatus();
-      next.setStatus(status);
-      if (!change.test(status)) {
-        return Optional.of(base);
-      }
-      try {
-        Container written = client.resource(next).updateStatus();
+    StatusWriteLoop.Outcome<Container> outcome =
+        StatusWriteLoop.write(
+            client,
+            container,
+            ATTEMPTS,
+            code -> code == 409 || code == 404,
+            () ->
+                client
+                    .resources(Container.class)
+                    .inNamespace(container.getMetadata().getNamespace())
+                    .withName(container.getMetadata().getName())
+                    .get(),
+            next -> {
+              ContainerStatus status =
+                  next.getStatus() == null ? new ContainerStatus() : next.getStatus();
+              next.setStatus(status);
+              return change.test(status);
+            });
+    return switch (outcome) {
+      case StatusWriteLoop.Written<Container>(Container written, Container base) -> {
         context
             .eventSourceRetriever()
             .getControllerEventSource()
             .handleRecentResourceUpdate(ResourceID.fromResource(written), written, base);
-        return Optional.of(written);
-      } catch (KubernetesClientException e) {
-        if ((e.getCode() != 409 && e.getCode() != 404) || attempt == ATTEMPTS) {
-          throw e;
-        }
-        base =
-            client
-                .resources(Container.class)
-                .inNamespace(container.getMetadata().getNamespace())
-                .withName(container.getMetadata().getName())
-                .get();
-        if (base == null) {
-          return Optional.empty();
-        }
+        yield Optional.of(written);
       }
-    }
+      case StatusWriteLoop.Unchanged<Container>(Container current) -> Optional.of(current);
+      case StatusWriteLoop.Gone<Container> gone -> Optional.empty();
+    };
   }
 }

@@ -11,6 +11,7 @@ import dev.threadline.crds.environment.EnvironmentValues;
 import dev.threadline.crds.environment.TestBuildRequest;
 import dev.threadline.crds.environment.TestBuildResult;
 import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.kubernetes.IdempotentCreate;
 import dev.threadline.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -279,12 +280,7 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
   }
 
   private void createUnlessPresent(HasMetadata object) {
-    try {
-      client.resource(object).create();
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 409) {
-        throw e;
-      }
+    if (!IdempotentCreate.createUnlessExists(client, object)) {
       LOG.info(
           "{}({}/{}) already exists; adopting it",
           object.getKind(),

@@ -65,14 +65,7 @@ final class ScheduleCronJob {
     String hash = desired.getMetadata().getAnnotations().get(SPEC_HASH);
     if (current.isEmpty()) {
       client.resource(desired).create();
-      LOG.info(
-          "Schedule({}/{}) CronJob {} created (\"{}\" in {}, suspend={})",
-          namespace(schedule),
-          name(schedule),
-          desired.getMetadata().getName(),
-          cron.expression(),
-          cron.zone(),
-          desired.getSpec().getSuspend());
+      logWritten(schedule, cron, desired, "created");
       return;
     }
     Map<String, String> annotations = current.get().getMetadata().getAnnotations();
@@ -81,11 +74,17 @@ final class ScheduleCronJob {
     }
     desired.getMetadata().setResourceVersion(current.get().getMetadata().getResourceVersion());
     client.resource(desired).update();
+    logWritten(schedule, cron, desired, "updated");
+  }
+
+  private static void logWritten(
+      Schedule schedule, CronSchedule cron, CronJob desired, String written) {
     LOG.info(
-        "Schedule({}/{}) CronJob {} updated (\"{}\" in {}, suspend={})",
+        "Schedule({}/{}) CronJob {} {} (\"{}\" in {}, suspend={})",
         namespace(schedule),
         name(schedule),
         desired.getMetadata().getName(),
+        written,
         cron.expression(),
         cron.zone(),
         desired.getSpec().getSuspend());

@@ -1,12 +1,11 @@
 package dev.threadline.operator.schedule;
 
 import dev.threadline.crds.common.Labels;
+import dev.threadline.operator.kubernetes.IdempotentCreate;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.net.HttpURLConnection;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -68,17 +67,12 @@ final class ScheduleTriggerAccount {
   }
 
   private static void createIfAbsent(KubernetesClient client, HasMetadata object) {
-    try {
-      client.resource(object).create();
+    if (IdempotentCreate.createUnlessExists(client, object)) {
       LOG.info(
           "{}({}/{}) created for schedule triggers",
           object.getKind(),
           object.getMetadata().getNamespace(),
           NAME);
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-        throw e;
-      }
     }
   }
 }

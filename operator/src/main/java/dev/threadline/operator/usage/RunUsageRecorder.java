@@ -7,8 +7,8 @@ import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.run.RunUsage;
 import dev.threadline.crds.usage.UsageEntry;
+import dev.threadline.operator.kubernetes.StatusWriteLoop;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -118,30 +118,31 @@ public class RunUsageRecorder implements Reconciler<Run> {
   }
 
   private void markRecorded(Run run) {
-    Run base = run;
-    for (int attempt = 1; ; attempt++) {
-      Run next = client.getKubernetesSerialization().clone(base);
-      if (next.getStatus() == null || Boolean.TRUE.equals(next.getStatus().getUsageRecorded())) {
-        return;
-      }
-      next.getStatus().setUsageRecorded(true);
-      try {
-        client.resource(next).updateStatus();
-        return;
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 409 || attempt == ATTEMPTS) {
-          throw e;
-        }
-        base =
-            client
-                .resources(Run.class)
-                .inNamespace(run.getMetadata().getNamespace())
-                .withName(run.getMetadata().getName())
-                .get();
-        if (base == null || !run.getMetadata().getUid().equals(base.getMetadata().getUid())) {
-          return; // deleted: nothing to mark, and its ledger entry is settled
-        }
-      }
-    }
+    // Every outcome is fine: written, marked already, or deleted (nothing to mark, and its ledger
+    // entry is settled).
+    StatusWriteLoop.write(
+        client,
+        run,
+        ATTEMPTS,
+        code -> code == 409,
+        () -> {
+          Run latest =
+              client
+                  .resources(Run.class)
+                  .inNamespace(run.getMetadata().getNamespace())
+                  .withName(run.getMetadata().getName())
+                  .get();
+          return latest == null || !run.getMetadata().getUid().equals(latest.getMetadata().getUid())
+              ? null
+              : latest;
+        },
+        next -> {
+          if (next.getStatus() == null
+              || Boolean.TRUE.equals(next.getStatus().getUsageRecorded())) {
+            return false;
+          }
+          next.getStatus().setUsageRecorded(true);
+          return true;
+        });
   }
 }

@@ -7,6 +7,7 @@ import dev.threadline.crds.usage.UsageEntry;
 import dev.threadline.crds.usage.UsageLedger;
 import dev.threadline.crds.usage.UsageLedgerSpec;
 import dev.threadline.crds.usage.UsageLedgerStatus;
+import dev.threadline.operator.kubernetes.StatusWriteLoop;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -51,28 +52,29 @@ public final class UsageLedgers {
       String runUid,
       UsageEntry entry,
       BiPredicate<String, String> settled) {
-    UsageLedger ledger = getOrCreate(namespace, userId, period);
-    for (int attempt = 1; ; attempt++) {
-      UsageLedger next = client.getKubernetesSerialization().clone(ledger);
-      UsageLedgerStatus status =
-          next.getStatus() == null ? new UsageLedgerStatus() : next.getStatus();
-      next.setStatus(status);
-      boolean added = LedgerBook.add(status, runUid, entry);
-      int forgotten =
-          LedgerBook.forgetSettled(
-              status, (uid, run) -> !uid.equals(runUid) && settled.test(uid, run));
-      if (!added && forgotten == 0) {
-        return ledger;
-      }
-      try {
-        return client.resource(next).updateStatus();
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 409 || attempt == ATTEMPTS) {
-          throw e;
-        }
-        ledger = getOrCreate(namespace, userId, period);
-      }
-    }
+    StatusWriteLoop.Outcome<UsageLedger> outcome =
+        StatusWriteLoop.write(
+            client,
+            getOrCreate(namespace, userId, period),
+            ATTEMPTS,
+            code -> code == 409,
+            () -> getOrCreate(namespace, userId, period),
+            next -> {
+              UsageLedgerStatus status =
+                  next.getStatus() == null ? new UsageLedgerStatus() : next.getStatus();
+              next.setStatus(status);
+              boolean added = LedgerBook.add(status, runUid, entry);
+              int forgotten =
+                  LedgerBook.forgetSettled(
+                      status, (uid, run) -> !uid.equals(runUid) && settled.test(uid, run));
+              return added || forgotten != 0;
+            });
+    return switch (outcome) {
+      case StatusWriteLoop.Written<UsageLedger>(UsageLedger written, UsageLedger base) -> written;
+      case StatusWriteLoop.Unchanged<UsageLedger>(UsageLedger current) -> current;
+      case StatusWriteLoop.Gone<UsageLedger> gone ->
+          throw new IllegalStateException("getOrCreate never finds the ledger gone");
+    };
   }
 
   private UsageLedger getOrCreate(String namespace, String userId, UsagePeriod period) {

@@ -8,11 +8,10 @@ import dev.threadline.crds.webhook.WebhookDelivery;
 import dev.threadline.crds.webhook.WebhookDeliverySpec;
 import dev.threadline.crds.webhook.WebhookEvent;
 import dev.threadline.crds.webhook.WebhookSubject;
+import dev.threadline.operator.kubernetes.IdempotentCreate;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.net.HttpURLConnection;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,8 +84,7 @@ public final class WebhookDeliveries {
    */
   public void create(List<WebhookDelivery> deliveries) {
     for (WebhookDelivery delivery : deliveries) {
-      try {
-        client.resource(delivery).create();
+      if (IdempotentCreate.createUnlessExists(client, delivery)) {
         LOG.info(
             "WebhookDelivery({}/{}) queued: {} about {} {} to {}",
             delivery.getMetadata().getNamespace(),
@@ -95,10 +93,7 @@ public final class WebhookDeliveries {
             delivery.getSpec().getSubject().getKind(),
             delivery.getSpec().getSubject().getName(),
             WebhookUrls.origin(delivery.getSpec().getUrl()));
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-          throw e;
-        }
+      } else {
         LOG.debug(
             "WebhookDelivery({}/{}) exists already",
             delivery.getMetadata().getNamespace(),

@@ -4,6 +4,7 @@ import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.webhook.WebhookDelivery;
 import dev.threadline.crds.webhook.WebhookDeliverySpec;
 import dev.threadline.crds.webhook.WebhookDeliveryStatus;
+import dev.threadline.operator.kubernetes.StatusWriteLoop;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -158,30 +159,33 @@ public class WebhookDeliveryReconciler implements Reconciler<WebhookDelivery>, A
   }
 
   private void writeStatus(WebhookDelivery delivery, WebhookDeliveryStatus status) {
-    WebhookDelivery base = delivery;
-    for (int attempt = 1; ; attempt++) {
-      WebhookDelivery next = client.getKubernetesSerialization().clone(base);
-      next.setStatus(status);
-      try {
-        client.resource(next).updateStatus();
-        return;
-      } catch (KubernetesClientException e) {
-        if (e.getCode() == 404) {
-          return; // deleted meanwhile (its owner went): nothing to record
-        }
-        if (e.getCode() != 409 || attempt == ATTEMPTS) {
-          throw e;
-        }
-        base =
-            client
-                .resources(WebhookDelivery.class)
-                .inNamespace(delivery.getMetadata().getNamespace())
-                .withName(delivery.getMetadata().getName())
-                .get();
-        if (base == null || !delivery.getMetadata().getUid().equals(base.getMetadata().getUid())) {
-          return;
-        }
+    try {
+      StatusWriteLoop.write(
+          client,
+          delivery,
+          ATTEMPTS,
+          code -> code == 409,
+          () -> {
+            WebhookDelivery latest =
+                client
+                    .resources(WebhookDelivery.class)
+                    .inNamespace(delivery.getMetadata().getNamespace())
+                    .withName(delivery.getMetadata().getName())
+                    .get();
+            return latest == null
+                    || !delivery.getMetadata().getUid().equals(latest.getMetadata().getUid())
+                ? null
+                : latest;
+          },
+          next -> {
+            next.setStatus(status);
+            return true;
+          });
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
       }
+      // deleted meanwhile (its owner went): nothing to record
     }
   }
 

@@ -5,15 +5,12 @@ import dev.threadline.local.kubelet.support.Describe;
 import dev.threadline.local.kubelet.support.KubeTime;
 import dev.threadline.local.kubelet.support.Owners;
 import dev.threadline.local.kubelet.support.StatusUpdates;
-import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJobStatus;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.net.HttpURLConnection;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -102,7 +99,8 @@ final class CronJobSync {
     lastSuccess(owned)
         .filter(time -> isAfter(time, previous.getLastSuccessfulTime()))
         .ifPresent(time -> status.setLastSuccessfulTime(KubeTime.format(time)));
-    writeStatus(cronJob, status);
+    StatusUpdates.replace(
+        client, CronJob.class, cronJob, CronJob::getStatus, CronJob::setStatus, status);
     // A suspended CronJob waits for the change that resumes it; the informer brings that.
     return suspended ? Optional.empty() : schedule.nextAfter(now);
   }
@@ -145,31 +143,24 @@ final class CronJobSync {
     if (!alreadyStarted && "Replace".equals(policy)) {
       for (Job job : active) {
         LOG.info("{} replacing active {}", described, Describe.of(job));
-        client
-            .batch()
-            .v1()
-            .jobs()
-            .inNamespace(job.getMetadata().getNamespace())
-            .withName(job.getMetadata().getName())
-            .withPropagationPolicy(DeletionPropagation.BACKGROUND)
-            .delete();
+        ChildObjects.deleteJob(client, job);
         owned.remove(job);
       }
     }
     if (!alreadyStarted) {
-      try {
-        Job created =
-            client.resource(jobs.jobFor(cronJob, scheduledTime, schedule.zone())).create();
-        owned.add(created);
-        LOG.info("{} started {} for its run at {}", described, Describe.of(created), scheduledTime);
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-          throw e;
-        }
-        // Created before (by an earlier controller): the run has started, which is all that
-        // matters.
-        LOG.debug("{} Job {} exists already", described, name);
-      }
+      ChildObjects.createUnlessTaken(client, jobs.jobFor(cronJob, scheduledTime, schedule.zone()))
+          .ifPresentOrElse(
+              created -> {
+                owned.add(created);
+                LOG.info(
+                    "{} started {} for its run at {}",
+                    described,
+                    Describe.of(created),
+                    scheduledTime);
+              },
+              // Created before (by an earlier controller): the run has started, which is all that
+              // matters.
+              () -> LOG.debug("{} Job {} exists already", described, name));
     }
     status.setLastScheduleTime(KubeTime.format(scheduledTime));
   }
@@ -198,32 +189,9 @@ final class CronJobSync {
         finished.stream().sorted(Comparator.comparing(CronJobSync::startedAt)).toList();
     for (Job job : oldestFirst.subList(0, Math.max(0, oldestFirst.size() - keep))) {
       LOG.info("{} deleting old {} (history limit {})", described, Describe.of(job), keep);
-      client
-          .batch()
-          .v1()
-          .jobs()
-          .inNamespace(job.getMetadata().getNamespace())
-          .withName(job.getMetadata().getName())
-          .withPropagationPolicy(DeletionPropagation.BACKGROUND)
-          .delete();
+      ChildObjects.deleteJob(client, job);
       owned.remove(job);
     }
-  }
-
-  private void writeStatus(CronJob cronJob, CronJobStatus status) {
-    StatusUpdates.update(
-        client,
-        CronJob.class,
-        cronJob.getMetadata().getNamespace(),
-        cronJob.getMetadata().getName(),
-        cronJob.getMetadata().getUid(),
-        latest -> {
-          if (Objects.equals(latest.getStatus(), status)) {
-            return false;
-          }
-          latest.setStatus(status);
-          return true;
-        });
   }
 
   private static Optional<Instant> lastSuccess(List<Job> owned) {

@@ -3,17 +3,13 @@ package dev.threadline.local.kubelet.controllers;
 import dev.threadline.local.kubelet.support.Describe;
 import dev.threadline.local.kubelet.support.KubeTime;
 import dev.threadline.local.kubelet.support.StatusUpdates;
-import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.net.HttpURLConnection;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -136,7 +132,7 @@ final class JobSync {
     status.setActive(active.size());
     status.setReady((int) active.stream().filter(JobSync::isReady).count());
     status.setTerminating(0);
-    writeStatus(job, status);
+    StatusUpdates.replace(client, Job.class, job, Job::getStatus, Job::setStatus, status);
     return JobConditions.isFinished(withStatus(job, status))
         ? expireAfterTtl(withStatus(job, status), now)
         : wakeAt;
@@ -144,18 +140,14 @@ final class JobSync {
 
   private Optional<Pod> create(Job job, String described) {
     Pod pod = pods.podFor(job);
-    try {
-      Pod created = client.resource(pod).create();
-      LOG.info("{} created {}", described, Describe.of(created));
-      return Optional.of(created);
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
-        // The random name was taken; the next reconcile picks another.
-        LOG.debug("{} pod name {} taken", described, pod.getMetadata().getName());
-        return Optional.empty();
-      }
-      throw e;
+    Optional<Pod> created = ChildObjects.createUnlessTaken(client, pod);
+    if (created.isPresent()) {
+      LOG.info("{} created {}", described, Describe.of(created.get()));
+    } else {
+      // The random name was taken; the next reconcile picks another.
+      LOG.debug("{} pod name {} taken", described, pod.getMetadata().getName());
     }
+    return created;
   }
 
   private Optional<Instant> expireAfterTtl(Job job, Instant now) {
@@ -169,31 +161,8 @@ final class JobSync {
       return Optional.of(expiry);
     }
     LOG.info("{} finished {} s ago (ttlSecondsAfterFinished); deleting it", Describe.of(job), ttl);
-    client
-        .batch()
-        .v1()
-        .jobs()
-        .inNamespace(job.getMetadata().getNamespace())
-        .withName(job.getMetadata().getName())
-        .withPropagationPolicy(DeletionPropagation.BACKGROUND)
-        .delete();
+    ChildObjects.deleteJob(client, job);
     return Optional.empty();
-  }
-
-  private void writeStatus(Job job, JobStatus status) {
-    StatusUpdates.update(
-        client,
-        Job.class,
-        job.getMetadata().getNamespace(),
-        job.getMetadata().getName(),
-        job.getMetadata().getUid(),
-        latest -> {
-          if (Objects.equals(latest.getStatus(), status)) {
-            return false;
-          }
-          latest.setStatus(status);
-          return true;
-        });
   }
 
   private void deleteAll(List<Pod> active, String described) {

@@ -5,7 +5,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,6 +65,29 @@ public final class StatusUpdates {
     }
     LOG.warn("{} status could not be written after {} attempts", described, MAX_ATTEMPTS, last);
     return Optional.empty();
+  }
+
+  /** Replaces the object's status with {@code status}, unless the latest one equals it already. */
+  public static <T extends HasMetadata, S> Optional<T> replace(
+      KubernetesClient client,
+      Class<T> type,
+      T object,
+      Function<T, S> statusOf,
+      BiConsumer<T, S> setStatus,
+      S status) {
+    return update(
+        client,
+        type,
+        object.getMetadata().getNamespace(),
+        object.getMetadata().getName(),
+        object.getMetadata().getUid(),
+        latest -> {
+          if (Objects.equals(statusOf.apply(latest), status)) {
+            return false;
+          }
+          setStatus.accept(latest, status);
+          return true;
+        });
   }
 
   private static void pause(Duration duration) {
