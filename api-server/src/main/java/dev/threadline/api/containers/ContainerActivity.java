@@ -1,5 +1,6 @@
 package dev.threadline.api.containers;
 
+import dev.threadline.core.containers.ContainerExpiry;
 import dev.threadline.crds.container.Container;
 import dev.threadline.crds.container.ContainerSpec;
 import java.time.Clock;
@@ -28,7 +29,7 @@ final class ContainerActivity {
 
   void used(Container container) {
     Instant now = clock.instant();
-    Optional<Instant> recorded = ContainerMapper.lastActivity(container);
+    Optional<Instant> recorded = ContainerExpiry.lastActivity(container);
     if (recorded.isEmpty() || !recorded.get().plus(interval(container)).isAfter(now)) {
       store.recordActivity(
           container.getMetadata().getNamespace(), container.getMetadata().getName(), now);

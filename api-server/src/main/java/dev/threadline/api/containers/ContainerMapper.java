@@ -1,5 +1,6 @@
 package dev.threadline.api.containers;
 
+import dev.threadline.core.containers.ContainerExpiry;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.container.Container;
@@ -34,7 +35,6 @@ final class ContainerMapper {
     boolean persistent = Boolean.TRUE.equals(spec.getPersistent());
     long timeoutMs =
         Objects.requireNonNullElse(spec.getTimeoutMs(), ContainerSpec.DEFAULT_TIMEOUT_MS);
-    Optional<Instant> lastActivity = lastActivity(container);
     return new ContainerView(
         ResourceIds.toId(container.getMetadata().getName()),
         userId,
@@ -50,10 +50,8 @@ final class ContainerMapper {
             : spec.getMcpServers().stream().map(ContainerMapper::mcpView).toList(),
         status.getPort(),
         createdAt(container).map(Timestamps::format).orElse(null),
-        lastActivity.map(Timestamps::format).orElse(null),
-        persistent
-            ? null
-            : lastActivity.map(last -> Timestamps.format(last.plusMillis(timeoutMs))).orElse(null));
+        ContainerExpiry.lastActivity(container).map(Timestamps::format).orElse(null),
+        ContainerExpiry.expiresAt(container).map(Timestamps::format).orElse(null));
   }
 
   /** Being deleted reads as stopping, whatever the operator last wrote. */
@@ -67,18 +65,6 @@ final class ContainerMapper {
 
   static Optional<Instant> createdAt(Container container) {
     return Timestamps.parse(container.getMetadata().getCreationTimestamp());
-  }
-
-  /** The last use as recorded, never earlier than the creation (as the operator reads it). */
-  static Optional<Instant> lastActivity(Container container) {
-    Optional<Instant> created = createdAt(container);
-    Optional<Instant> used =
-        Optional.ofNullable(container.getStatus())
-            .flatMap(status -> Timestamps.parse(status.getLastActivityAt()));
-    if (used.isPresent() && created.isPresent()) {
-      return Optional.of(used.get().isAfter(created.get()) ? used.get() : created.get());
-    }
-    return used.or(() -> created);
   }
 
   static ContainerView.McpServerView mcpView(McpServer server) {

@@ -1,4 +1,4 @@
-package dev.threadline.operator.container;
+package dev.threadline.core.containers;
 
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.container.Container;
@@ -11,12 +11,12 @@ import java.util.Optional;
 /**
  * When an ephemeral container expires: {@code timeoutMs} after its last use (status.lastActivityAt,
  * written by the api-server), or after its creation when it was never used. Persistent containers
- * never expire.
+ * never expire. The operator deletes expired containers; the api-server shows when they expire.
  */
-final class ContainerExpiry {
+public final class ContainerExpiry {
   private ContainerExpiry() {}
 
-  static Optional<Instant> expiresAt(Container container) {
+  public static Optional<Instant> expiresAt(Container container) {
     if (Boolean.TRUE.equals(container.getSpec().getPersistent())) {
       return Optional.empty();
     }
@@ -24,7 +24,7 @@ final class ContainerExpiry {
   }
 
   /** The last use, never earlier than the creation. */
-  static Optional<Instant> lastActivity(Container container) {
+  public static Optional<Instant> lastActivity(Container container) {
     Optional<Instant> created = Timestamps.parse(container.getMetadata().getCreationTimestamp());
     Optional<Instant> used =
         Optional.ofNullable(container.getStatus())
@@ -36,7 +36,7 @@ final class ContainerExpiry {
   }
 
   /** How long until expiry; zero or negative when expired; empty when it never expires. */
-  static Optional<Duration> remaining(Container container, Instant now) {
+  public static Optional<Duration> remaining(Container container, Instant now) {
     return expiresAt(container).map(at -> Duration.between(now, at));
   }
 

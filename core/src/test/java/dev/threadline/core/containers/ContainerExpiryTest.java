@@ -1,4 +1,4 @@
-package dev.threadline.operator.container;
+package dev.threadline.core.containers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
