@@ -456,12 +456,7 @@ class WebhooksMockServerTest {
     assertThat(repeatSchedule.get("webhooks").get(1).has("secret")).isFalse();
     assertThat(api.get("/v1/schedules", frank.key()).json().get("total_count").asInt())
         .isEqualTo(1);
-    List<ConfigMap> records =
-        shared.client().configMaps().inNamespace(frank.namespace()).list().getItems();
-    assertThat(records).isNotEmpty();
-    assertThat(shared.client().getKubernetesSerialization().asJson(records))
-        .doesNotContain(secret)
-        .doesNotContain(GIVEN);
+    assertRecordsHoldNoSecret(frank, secret);
   }
 
   @Test
@@ -663,12 +658,7 @@ class WebhooksMockServerTest {
                 .list()
                 .getItems())
         .hasSize(1);
-    List<ConfigMap> records =
-        shared.client().configMaps().inNamespace(kim.namespace()).list().getItems();
-    assertThat(records).isNotEmpty();
-    assertThat(shared.client().getKubernetesSerialization().asJson(records))
-        .doesNotContain(secret)
-        .doesNotContain(GIVEN);
+    assertRecordsHoldNoSecret(kim, secret);
   }
 
   @Test
@@ -860,5 +850,15 @@ class WebhooksMockServerTest {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  /** The idempotency records (ConfigMaps) never hold a webhook secret, generated or given. */
+  private static void assertRecordsHoldNoSecret(TestUser user, String generated) {
+    List<ConfigMap> records =
+        shared.client().configMaps().inNamespace(user.namespace()).list().getItems();
+    assertThat(records).isNotEmpty();
+    assertThat(shared.client().getKubernetesSerialization().asJson(records))
+        .doesNotContain(generated)
+        .doesNotContain(GIVEN);
   }
 }
