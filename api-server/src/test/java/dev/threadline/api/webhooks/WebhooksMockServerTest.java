@@ -23,6 +23,7 @@ import dev.threadline.crds.webhook.WebhookEndpoint;
 import dev.threadline.crds.webhook.WebhookEvent;
 import dev.threadline.crds.webhook.WebhookSubject;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import java.io.IOException;
@@ -107,17 +108,7 @@ class WebhooksMockServerTest {
         .containsExactly(
             WebhookSecrets.keyOf("https://hooks.example/generated"),
             WebhookSecrets.keyOf("https://hooks.example/given"));
-    String specJson = shared.client().getKubernetesSerialization().asJson(stored);
-    assertThat(specJson).doesNotContain(generated).doesNotContain(GIVEN);
-    Secret secret =
-        shared.client().secrets().inNamespace(alice.namespace()).withName(name + "-webhooks").get();
-    assertThat(decode(secret))
-        .isEqualTo(
-            Map.of(
-                WebhookSecrets.keyOf("https://hooks.example/generated"), generated,
-                WebhookSecrets.keyOf("https://hooks.example/given"), GIVEN));
-    assertThat(secret.getMetadata().getOwnerReferences().getFirst().getUid())
-        .isEqualTo(stored.getMetadata().getUid());
+    Secret secret = assertSecretsLiveInTheOwnedSecret(alice, stored, generated);
     assertThat(secret.getMetadata().getLabels()).containsEntry(WebhookSecrets.RESOURCE_LABEL, name);
 
     ApiClient.Response fetched = api.get("/v1/agents/" + agent.get("id").asString(), alice.key());
@@ -497,18 +488,7 @@ class WebhooksMockServerTest {
         .containsExactly(
             WebhookSecrets.keyOf("https://hooks.example/generated"),
             WebhookSecrets.keyOf("https://hooks.example/given"));
-    assertThat(shared.client().getKubernetesSerialization().asJson(stored))
-        .doesNotContain(generated)
-        .doesNotContain(GIVEN);
-    Secret secret =
-        shared.client().secrets().inNamespace(ida.namespace()).withName(name + "-webhooks").get();
-    assertThat(decode(secret))
-        .isEqualTo(
-            Map.of(
-                WebhookSecrets.keyOf("https://hooks.example/generated"), generated,
-                WebhookSecrets.keyOf("https://hooks.example/given"), GIVEN));
-    assertThat(secret.getMetadata().getOwnerReferences().getFirst().getUid())
-        .isEqualTo(stored.getMetadata().getUid());
+    assertSecretsLiveInTheOwnedSecret(ida, stored, generated);
 
     ApiClient.Response fetched = api.get("/v1/schedules/" + id, ida.key());
     assertThat(fetched.json().get("schedule").get("webhooks")).hasSize(2);
@@ -860,5 +840,31 @@ class WebhooksMockServerTest {
     assertThat(shared.client().getKubernetesSerialization().asJson(records))
         .doesNotContain(generated)
         .doesNotContain(GIVEN);
+  }
+
+  /**
+   * The generated and the given secret are in {@code <name>-webhooks}, owned by {@code stored}, and
+   * nowhere in the resource itself.
+   */
+  private static Secret assertSecretsLiveInTheOwnedSecret(
+      TestUser user, HasMetadata stored, String generated) {
+    assertThat(shared.client().getKubernetesSerialization().asJson(stored))
+        .doesNotContain(generated)
+        .doesNotContain(GIVEN);
+    Secret secret =
+        shared
+            .client()
+            .secrets()
+            .inNamespace(user.namespace())
+            .withName(stored.getMetadata().getName() + "-webhooks")
+            .get();
+    assertThat(decode(secret))
+        .isEqualTo(
+            Map.of(
+                WebhookSecrets.keyOf("https://hooks.example/generated"), generated,
+                WebhookSecrets.keyOf("https://hooks.example/given"), GIVEN));
+    assertThat(secret.getMetadata().getOwnerReferences().getFirst().getUid())
+        .isEqualTo(stored.getMetadata().getUid());
+    return secret;
   }
 }
