@@ -25,14 +25,14 @@ import java.util.Objects;
 /**
  * The last status of a computer run: its events, outcome, answer, usage, cost, duration and diffs.
  */
-final class ComputerStatus {
+public final class ComputerStatus {
   private ComputerStatus() {}
 
   /**
    * Records the remaining events and the outcome. Returns false when the run has already ended (a
    * second operator got there first), so that nothing is written.
    */
-  static boolean finish(
+  public static boolean finish(
       RunStatus status,
       List<RunnerEvent> pending,
       AgentOutcome outcome,

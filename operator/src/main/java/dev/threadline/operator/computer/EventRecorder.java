@@ -23,14 +23,14 @@ import java.util.Objects;
  * {@value #MAX_TEXT}, with a note of what was cut. A {@code result}'s diffs are not repeated in the
  * log; they are in {@code status.diffs}.
  */
-final class EventRecorder {
+public final class EventRecorder {
   static final int MAX_OUTPUT = 4096;
   static final int MAX_TEXT = 16384;
 
   private EventRecorder() {}
 
   /** Appends the events newer than the status's high-water mark; returns how many were new. */
-  static int record(RunStatus status, List<RunnerEvent> events) {
+  public static int record(RunStatus status, List<RunnerEvent> events) {
     int recorded = 0;
     for (RunnerEvent event : events) {
       long seen = Objects.requireNonNullElse(status.getRunnerSeq(), 0L);

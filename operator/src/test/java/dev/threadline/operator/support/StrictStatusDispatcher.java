@@ -17,10 +17,10 @@ import java.util.Map;
 import java.util.Queue;
 
 /**
- * fabric8's CRUD mock with one more rule of a real API server: a status PUT that carries a stale
- * {@code resourceVersion} is refused with 409 (the stock mock accepts it), so tests of concurrent
- * writers see the conflicts they would see in a cluster. Writes are serialised to keep the check
- * and the write together.
+ * fabric8's CRUD mock with one more rule of a real API server: a PUT (of the status or of the
+ * object) that carries a stale {@code resourceVersion} is refused with 409 (the stock mock accepts
+ * it), so tests of concurrent writers see the conflicts they would see in a cluster. Writes are
+ * serialised to keep the check and the write together.
  */
 public final class StrictStatusDispatcher extends KubernetesMixedDispatcher {
 
@@ -49,7 +49,7 @@ public final class StrictStatusDispatcher extends KubernetesMixedDispatcher {
     }
     synchronized (this) {
       String path = request.getPath().split("\\?", 2)[0];
-      if (request.method() == HttpMethod.PUT && path.endsWith("/status")) {
+      if (request.method() == HttpMethod.PUT) {
         // Reading the body consumes it: hand the rest of the mock a copy.
         String body = request.getUtf8Body();
         request =
@@ -64,7 +64,8 @@ public final class StrictStatusDispatcher extends KubernetesMixedDispatcher {
                 .path("metadata")
                 .path("resourceVersion")
                 .asText("");
-        String objectPath = path.substring(0, path.length() - "/status".length());
+        String objectPath =
+            path.endsWith("/status") ? path.substring(0, path.length() - "/status".length()) : path;
         MockResponse current =
             super.dispatch(
                 new RecordedRequest(

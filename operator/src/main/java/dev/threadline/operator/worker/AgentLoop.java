@@ -1,0 +1,168 @@
+package dev.threadline.operator.worker;
+
+import dev.threadline.core.events.RunnerEvent;
+import dev.threadline.crds.run.RunErrorCode;
+import dev.threadline.models.ChatMessage;
+import dev.threadline.models.ModelException;
+import dev.threadline.models.ModelProvider;
+import dev.threadline.models.ModelReply;
+import dev.threadline.models.ModelRequest;
+import dev.threadline.models.ToolCall;
+import dev.threadline.models.Usage;
+import dev.threadline.operator.computer.AgentOutcome;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Model ↔ sandbox until the model ends its turn, one recorded step at a time: after every model
+ * reply and every tool result the run's memory is written, so that another worker goes on from
+ * there. Each model call is a turn; its text becomes a {@code reasoning} event when it comes with
+ * tool calls and a {@code message} when it ends the run; each tool call becomes a {@code tool_call}
+ * event and a tool result the model reads next turn. Usage only ever comes from the model's
+ * replies.
+ */
+final class AgentLoop {
+  private static final Logger LOG = LoggerFactory.getLogger(AgentLoop.class);
+
+  /** What a step recorder does with the memory: write it (and wait for the events before it). */
+  interface Recorder {
+    void record(RunMemory memory);
+  }
+
+  private final RunTask task;
+  private final ModelProvider model;
+  private final SandboxTools tools;
+  private final SandboxCalls sandbox;
+  private final WorkerEvents events;
+  private final Recorder recorder;
+  private final BooleanSupplier stopped;
+  private final UnaryOperator<String> redact;
+
+  AgentLoop(
+      RunTask task,
+      ModelProvider model,
+      SandboxCalls sandbox,
+      WorkerEvents events,
+      Recorder recorder,
+      BooleanSupplier stopped,
+      UnaryOperator<String> redact) {
+    this.task = task;
+    this.model = model;
+    this.tools = new SandboxTools(task.limits().commandTimeoutSeconds());
+    this.sandbox = sandbox;
+    this.events = events;
+    this.recorder = recorder;
+    this.stopped = stopped;
+    this.redact = redact;
+  }
+
+  /** Ends in a finished memory and the outcome; empty when the loop was stopped from outside. */
+  Optional<Ended> run(RunMemory start, java.util.function.LongSupplier elapsedMs) {
+    RunMemory memory = start;
+    boolean resumed = true; // the first unanswered call may have been in flight at a failover
+    while (true) {
+      if (stopped.getAsBoolean()) {
+        return Optional.empty();
+      }
+      Optional<String> reply = memory.finalReply();
+      if (reply.isPresent()) {
+        return Optional.of(finish(memory, reply.get(), elapsedMs.getAsLong()));
+      }
+      List<ToolCall> unanswered = memory.unansweredCalls();
+      if (!unanswered.isEmpty()) {
+        ToolCall call = unanswered.get(0);
+        memory = answer(memory, call, resumed);
+        resumed = false;
+        recorder.record(memory);
+        continue;
+      }
+      resumed = false;
+      if (memory.turns() >= task.limits().maxTurns()) {
+        return Optional.of(
+            new Ended(
+                memory,
+                AgentOutcome.failed(
+                    RunErrorCode.EXECUTION_FAILED,
+                    "turn limit reached: the model was still calling tools after "
+                        + task.limits().maxTurns()
+                        + " turns")));
+      }
+      ModelReply answer;
+      try {
+        answer =
+            model.complete(
+                new ModelRequest(
+                    task.model(),
+                    task.instructions(),
+                    memory.messages(),
+                    tools.definitions(),
+                    task.limits().maxOutputTokens()));
+      } catch (ModelException e) {
+        return Optional.of(failed(memory, redact.apply(e.getMessage())));
+      } catch (RuntimeException e) {
+        LOG.warn("Model call failed unexpectedly", e);
+        return Optional.of(
+            failed(
+                memory,
+                redact.apply(
+                    "model call failed: " + e.getClass().getSimpleName() + ": " + e.getMessage())));
+      }
+      Usage usage = memory.usage().plus(answer.usage());
+      if (!answer.text().isBlank()) {
+        if (answer.hasToolCalls()) {
+          events.reasoning(answer.text());
+        } else {
+          events.message(answer.text());
+        }
+      }
+      events.usage(usage);
+      memory = memory.afterReply(ChatMessage.fromReply(answer), usage, events.lastSeq());
+      recorder.record(memory);
+    }
+  }
+
+  /** How a loop ended: its last memory and the run's outcome. */
+  record Ended(RunMemory memory, AgentOutcome outcome) {}
+
+  private Ended failed(RunMemory memory, String message) {
+    return new Ended(memory, AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED, message));
+  }
+
+  private Ended finish(RunMemory memory, String response, long durationMs) {
+    List<com.fasterxml.jackson.databind.node.ObjectNode> diffs =
+        memory.snapshot() == null ? List.of() : events.fileChanges(sandbox.diff(memory.snapshot()));
+    RunnerEvent result =
+        events.result(response, memory.actions(), memory.usage(), diffs, durationMs);
+    return new Ended(memory, AgentOutcome.completed(result));
+  }
+
+  /** Runs one call in the sandbox (or learns what it did before a failover) and reports it. */
+  private RunMemory answer(RunMemory memory, ToolCall call, boolean resumed) {
+    String id = memory.nextCallId();
+    Optional<SandboxTools.SandboxTool> tool = tools.find(call.name());
+    if (tool.isEmpty()) {
+      events.error("the model called an unknown tool '" + call.name() + "'");
+      return memory.afterTool(
+          ChatMessage.toolResult(
+              call.id(),
+              "error: unknown tool '"
+                  + call.name()
+                  + "'; the tools are "
+                  + String.join(", ", tools.names())),
+          null,
+          events.lastSeq());
+    }
+    long start = System.nanoTime();
+    SandboxToolResult result = sandbox.run(id, tool.get(), call, resumed);
+    long durationMs = (System.nanoTime() - start) / 1_000_000;
+    events.toolCall(id, result, call.name(), durationMs);
+    return memory.afterTool(
+        ChatMessage.toolResult(call.id(), result.forModel()),
+        Actions.describe(call.name(), result),
+        events.lastSeq());
+  }
+}

@@ -1,0 +1,234 @@
+package dev.threadline.operator.worker;
+
+import dev.threadline.core.routing.Route;
+import dev.threadline.crds.run.Run;
+import dev.threadline.models.pricing.ModelPricing;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The trusted side of the computer path: runs the agent loops of the computer Runs whose sandbox is
+ * up, one virtual thread each, never on a reconcile thread. Several replicas share the Runs by
+ * claims (see {@link RunClaims}); a replica learns of Runs from a watch, renews its claims on a
+ * timer and takes over the Runs whose claim expired (their replica stopped), which go on from their
+ * last recorded step.
+ */
+public final class AgentWorker implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(AgentWorker.class);
+
+  static final Duration CLAIM_PAUSE_PER_RUN = Duration.ofMillis(20);
+  static final int MAX_CLAIM_PAUSE_RUNS = 50;
+
+  private final KubernetesClient client;
+  private final WorkerSettings settings;
+  private final RunClaims claims;
+  private final RunWork.Parts parts;
+  private final Map<String, RunWork> working = new ConcurrentHashMap<>();
+  private final ExecutorService loops = Executors.newVirtualThreadPerTaskExecutor();
+  private SharedIndexInformer<Run> runs;
+  private Thread renewer;
+  private volatile boolean closed;
+
+  public AgentWorker(
+      KubernetesClient client,
+      WorkerSettings settings,
+      RunTasks tasks,
+      WorkerModels models,
+      SandboxLocator sandboxes,
+      SandboxClient sandboxClient,
+      ModelPricing pricing,
+      Clock clock) {
+    this.client = client;
+    this.settings = settings;
+    this.claims = new RunClaims(client, settings.holder(), settings.claimTtl(), clock);
+    this.parts =
+        new RunWork.Parts(
+            client,
+            tasks,
+            models,
+            sandboxes,
+            sandboxClient,
+            pricing,
+            clock,
+            new RunMemoryStore(client));
+  }
+
+  /** Starts watching Runs and renewing claims. */
+  public AgentWorker start() {
+    var resources = client.resources(Run.class);
+    runs =
+        (settings.namespace() == null
+                ? resources.inAnyNamespace()
+                : resources.inNamespace(settings.namespace()))
+            .inform(
+                new ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(Run run) {
+                    considerSafely(run);
+                  }
+
+                  @Override
+                  public void onUpdate(Run before, Run run) {
+                    considerSafely(run);
+                  }
+
+                  @Override
+                  public void onDelete(Run run, boolean unknownFinalState) {
+                    stop(run, "deleted");
+                  }
+                });
+    renewer = Thread.ofVirtual().name("worker-claims").start(this::renewLoop);
+    return this;
+  }
+
+  /** The Runs this replica works on now. */
+  public int working() {
+    return working.size();
+  }
+
+  /** Whether this replica works on the Run now. */
+  public boolean isWorkingOn(Run run) {
+    return working.containsKey(run.getMetadata().getUid());
+  }
+
+  private void considerSafely(Run run) {
+    try {
+      consider(run);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Run({}/{}) not claimed: {}",
+          run.getMetadata().getNamespace(),
+          run.getMetadata().getName(),
+          e.getMessage());
+    }
+  }
+
+  private void consider(Run run) {
+    if (closed) {
+      return;
+    }
+    String uid = run.getMetadata().getUid();
+    if (!eligible(run)) {
+      stop(run, "ended");
+      return;
+    }
+    if (working.containsKey(uid) || claims.heldByAnother(run)) {
+      return;
+    }
+    if (parts.sandboxes().locate(run).isEmpty()) {
+      return; // its sandbox is not up yet: the Run changes when it is
+    }
+    int load = working.size();
+    if (load == 0) {
+      claims.take(run).ifPresent(this::begin);
+      return;
+    }
+    // A busy replica lets a less busy one claim first: replicas take new runs in proportion to
+    // their free room, without talking to each other.
+    Duration pause = CLAIM_PAUSE_PER_RUN.multipliedBy(Math.min(load, MAX_CLAIM_PAUSE_RUNS));
+    loops.execute(() -> {
+      try {
+        Thread.sleep(pause);
+      } catch (InterruptedException e) {
+        return;
+      }
+      Run latest = runs.getStore().get(run);
+      if (latest != null
+          && !closed
+          && eligible(latest)
+          && !working.containsKey(uid)
+          && !claims.heldByAnother(latest)) {
+        claims.take(latest).ifPresent(this::begin);
+      }
+    });
+  }
+
+  private void begin(Run claimed) {
+    RunWork work = new RunWork(parts, claimed);
+    if (working.putIfAbsent(claimed.getMetadata().getUid(), work) != null) {
+      return;
+    }
+    LOG.info(
+        "Run({}/{}) claimed by worker {}",
+        claimed.getMetadata().getNamespace(),
+        claimed.getMetadata().getName(),
+        settings.holder());
+    loops.execute(() -> {
+      try {
+        work.run();
+      } finally {
+        working.remove(claimed.getMetadata().getUid());
+        if (!closed) {
+          claims.release(claimed.getMetadata().getNamespace(), claimed.getMetadata().getName());
+        }
+      }
+    });
+  }
+
+  private void stop(Run run, String why) {
+    RunWork work = working.get(run.getMetadata().getUid());
+    if (work != null) {
+      LOG.info(
+          "Run({}/{}) {}: its loop stops",
+          run.getMetadata().getNamespace(),
+          run.getMetadata().getName(),
+          why);
+      work.stop();
+    }
+  }
+
+  /** Running, routed to the computer, not asked to stop. */
+  private static boolean eligible(Run run) {
+    return run.getStatus() != null
+        && Route.COMPUTER.value().equals(run.getStatus().getRoute())
+        && !RunStatusUpdates.ended(run.getStatus())
+        && !Boolean.TRUE.equals(run.getSpec().getCancelRequested())
+        && run.getMetadata().getDeletionTimestamp() == null;
+  }
+
+  /** Renews this replica's claims and looks for Runs whose claim expired. */
+  private void renewLoop() {
+    while (!closed) {
+      try {
+        Thread.sleep(settings.renewEvery());
+      } catch (InterruptedException e) {
+        return;
+      }
+      for (RunWork work : working.values()) {
+        try {
+          if (!claims.renew(work.namespace(), work.name())) {
+            LOG.warn("Run({}/{}) claim lost: its loop stops", work.namespace(), work.name());
+            work.stop();
+          }
+        } catch (RuntimeException e) {
+          LOG.warn(
+              "Run({}/{}) claim not renewed: {}", work.namespace(), work.name(), e.getMessage());
+        }
+      }
+      runs.getStore().list().forEach(this::considerSafely);
+    }
+  }
+
+  /** Stops this replica: its loops end where they are, its claims expire and move elsewhere. */
+  @Override
+  public void close() {
+    closed = true;
+    if (runs != null) {
+      runs.close();
+    }
+    if (renewer != null) {
+      renewer.interrupt();
+    }
+    working.values().forEach(RunWork::abandon);
+    loops.shutdownNow();
+  }
+}

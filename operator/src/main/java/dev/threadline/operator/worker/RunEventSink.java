@@ -1,0 +1,122 @@
+package dev.threadline.operator.worker;
+
+import dev.threadline.core.events.RunnerEvent;
+import dev.threadline.crds.run.Run;
+import dev.threadline.operator.computer.EventRecorder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Appends one run's events to {@code Run.status.events}. An event is written at once when no write
+ * is in flight; the events that arrive during a write go together in the next one, so a busy run
+ * makes one status write per round trip, not one per event. Each write re-reads the Run on a
+ * conflict and records only events above {@code status.runnerSeq}, so an event is never recorded
+ * twice, not even by a second worker that repeats a step.
+ */
+final class RunEventSink implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RunEventSink.class);
+  private final KubernetesClient client;
+  private final String namespace;
+  private final String name;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
+  private final List<RunnerEvent> queued = new ArrayList<>();
+  private final Thread flusher;
+  private long emittedSeq;
+  private long writtenSeq;
+  private boolean closed;
+
+  RunEventSink(KubernetesClient client, Run run, long recordedSeq) {
+    this.client = client;
+    this.namespace = run.getMetadata().getNamespace();
+    this.name = run.getMetadata().getName();
+    this.emittedSeq = recordedSeq;
+    this.writtenSeq = recordedSeq;
+    this.flusher = Thread.ofVirtual().name("events-" + name).start(this::flushLoop);
+  }
+
+  void emit(RunnerEvent event) {
+    lock.lock();
+    try {
+      queued.add(event);
+      emittedSeq = Math.max(emittedSeq, event.seq());
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Waits until every event emitted so far is in the Run (or the sink was closed). */
+  void awaitWritten() throws InterruptedException {
+    lock.lock();
+    try {
+      while (writtenSeq < emittedSeq && !closed) {
+        changed.await();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void flushLoop() {
+    while (true) {
+      List<RunnerEvent> batch;
+      lock.lock();
+      try {
+        while (queued.isEmpty() && !closed) {
+          changed.await();
+        }
+        if (queued.isEmpty()) {
+          return;
+        }
+        batch = List.copyOf(queued);
+        queued.clear();
+      } catch (InterruptedException e) {
+        return;
+      } finally {
+        lock.unlock();
+      }
+      write(batch);
+      lock.lock();
+      try {
+        writtenSeq = Math.max(writtenSeq, batch.get(batch.size() - 1).seq());
+        changed.signalAll();
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  private void write(List<RunnerEvent> batch) {
+    try {
+      RunStatusUpdates.write(
+          client, namespace, name, status -> EventRecorder.record(status, batch) > 0);
+    } catch (KubernetesClientException e) {
+      // The events stay unrecorded; the worker that repeats this step writes them again.
+      LOG.warn("Run({}/{}) events not recorded: {}", namespace, name, e.getMessage());
+    }
+  }
+
+  /** Writes what is queued, then stops. */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      closed = true;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    try {
+      flusher.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package dev.threadline.operator.worker;
+
+import dev.threadline.models.ChatMessage;
+import java.util.List;
+
+/**
+ * What the agent of one run is asked: which model, the system prompt and the opening messages (the
+ * thread's history, then the task), and the limits of its loop.
+ *
+ * @param provider the model provider the agent names
+ * @param model the model name
+ */
+public record RunTask(
+    String provider,
+    String model,
+    String instructions,
+    List<ChatMessage> opening,
+    String plan,
+    Limits limits) {
+
+  public RunTask {
+    opening = List.copyOf(opening);
+  }
+
+  /**
+   * @param maxTurns the most model calls in the run
+   * @param commandTimeoutSeconds how long one tool call may take in the sandbox
+   * @param outputLimitBytes the most output a tool call keeps
+   * @param maxOutputTokens the most tokens one model reply may have
+   */
+  public record Limits(
+      int maxTurns, int commandTimeoutSeconds, int outputLimitBytes, int maxOutputTokens) {
+    public static final Limits DEFAULT = new Limits(30, 300, 65_536, 4096);
+  }
+}

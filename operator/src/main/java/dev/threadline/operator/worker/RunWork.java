@@ -1,0 +1,185 @@
+package dev.threadline.operator.worker;
+
+import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunErrorCode;
+import dev.threadline.models.ModelProvider;
+import dev.threadline.models.pricing.ModelPricing;
+import dev.threadline.operator.computer.AgentOutcome;
+import dev.threadline.operator.computer.ComputerStatus;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One claimed run on one worker: reads the run's memory (or starts it: {@code started}, {@code
+ * planning}, the workspace's baseline), runs the loop from the last recorded step, and writes the
+ * outcome. Stopped from outside when the Run ends or the claim is lost; abandoned (no write at all)
+ * when the worker itself stops, so another replica goes on.
+ */
+final class RunWork {
+  private static final Logger LOG = LoggerFactory.getLogger(RunWork.class);
+
+  /** Where the sandbox's workspace is, as the model is told. */
+  static final String WORKSPACE = "/workspace";
+
+  /** What every run's work needs from its worker. */
+  record Parts(
+      KubernetesClient client,
+      RunTasks tasks,
+      WorkerModels models,
+      SandboxLocator sandboxes,
+      SandboxClient sandboxClient,
+      ModelPricing pricing,
+      Clock clock,
+      RunMemoryStore memories) {}
+
+  private final Parts parts;
+  private final Run run;
+  private volatile boolean stopped;
+  private volatile boolean abandoned;
+
+  RunWork(Parts parts, Run run) {
+    this.parts = parts;
+    this.run = run;
+  }
+
+  String namespace() {
+    return run.getMetadata().getNamespace();
+  }
+
+  String name() {
+    return run.getMetadata().getName();
+  }
+
+  /** The Run ended or the claim moved: the loop stops before its next step. */
+  void stop() {
+    stopped = true;
+  }
+
+  /** The worker stops: nothing more is written, the claim expires and another worker goes on. */
+  void abandon() {
+    abandoned = true;
+    stopped = true;
+  }
+
+  void run() {
+    long recordedSeq = Objects.requireNonNullElse(run.getStatus().getRunnerSeq(), 0L);
+    try (RunEventSink sink = new RunEventSink(parts.client(), run, recordedSeq)) {
+      Optional<AgentLoop.Ended> ended = work(sink, recordedSeq);
+      if (ended.isPresent() && !abandoned) {
+        sink.awaitWritten();
+        finish(ended.get().outcome());
+      }
+    } catch (RunMemoryStore.Superseded e) {
+      LOG.info("Run({}/{}) {}", namespace(), name(), e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      if (abandoned) {
+        return;
+      }
+      LOG.warn("Run({}/{}) the agent's loop failed", namespace(), name(), e);
+      finish(
+          AgentOutcome.failed(
+              RunErrorCode.EXECUTION_FAILED,
+              parts.models().redact("the agent's loop failed: " + e.getMessage())));
+    }
+  }
+
+  private Optional<AgentLoop.Ended> work(RunEventSink sink, long recordedSeq)
+      throws InterruptedException {
+    RunTask task;
+    try {
+      task = parts.tasks().task(run);
+    } catch (IllegalArgumentException e) {
+      return Optional.of(
+          new AgentLoop.Ended(
+              null, AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage())));
+    }
+    SandboxAddress address =
+        parts
+            .sandboxes()
+            .locate(run)
+            .orElseThrow(() -> new SandboxException("the run's sandbox is gone"));
+    SandboxCalls calls = new SandboxCalls(parts.sandboxClient(), address, task.limits());
+    Optional<RunMemoryStore.Stored> stored = parts.memories().read(run);
+    WorkerEvents events =
+        new WorkerEvents(
+            sink::emit,
+            parts.clock(),
+            stored.map(s -> s.memory().lastEventSeq()).orElse(recordedSeq));
+    RunMemoryStore.Stored[] last = {stored.orElse(null)};
+    if (stored.isEmpty()) {
+      events.started(run.getMetadata().getName(), task.model(), WORKSPACE);
+      events.planning(task.plan());
+      RunMemory opening = RunMemory.opening(task.opening(), calls.snapshot(), events.lastSeq());
+      sink.awaitWritten();
+      last[0] = parts.memories().write(run, null, opening);
+    }
+    AgentLoop.Recorder recorder =
+        memory -> {
+          try {
+            sink.awaitWritten();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunMemoryStore.Superseded(name());
+          }
+          if (abandoned) {
+            throw new RunMemoryStore.Superseded(name());
+          }
+          last[0] = parts.memories().write(run, last[0], memory);
+        };
+    ModelProvider model;
+    try {
+      model = parts.models().open(task);
+    } catch (IllegalArgumentException e) {
+      return Optional.of(
+          new AgentLoop.Ended(
+              last[0].memory(),
+              AgentOutcome.failed(
+                  RunErrorCode.EXECUTION_FAILED, parts.models().redact(e.getMessage()))));
+    }
+    try (model) {
+      return new AgentLoop(
+              task, model, calls, events, recorder, () -> stopped, parts.models()::redact)
+          .run(last[0].memory(), this::elapsedMs);
+    }
+  }
+
+  /** Since the run started (not since this worker took it). */
+  private long elapsedMs() {
+    Instant now = parts.clock().instant();
+    Instant started = Timestamps.parse(run.getStatus().getStartedAt()).orElse(now);
+    return Math.max(0, Duration.between(started, now).toMillis());
+  }
+
+  private void finish(AgentOutcome outcome) {
+    try {
+      boolean written =
+          RunStatusUpdates.write(
+              parts.client(),
+              namespace(),
+              name(),
+              status ->
+                  ComputerStatus.finish(
+                      status, List.of(), outcome, parts.clock().instant(), parts.pricing()));
+      if (written) {
+        LOG.info(
+            "Run({}/{}) {}",
+            namespace(),
+            name(),
+            outcome.succeeded() ? "completed" : "failed (" + outcome.error().code() + ")");
+      }
+    } catch (KubernetesClientException e) {
+      LOG.warn("Run({}/{}) outcome not written: {}", namespace(), name(), e.getMessage());
+    }
+  }
+}

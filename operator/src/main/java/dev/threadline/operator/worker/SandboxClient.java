@@ -1,0 +1,187 @@
+package dev.threadline.operator.worker;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The worker's side of docs/sandbox-api.md: tool calls (streamed, idempotent by id), the state of a
+ * call, workspace snapshots and diffs, cancel. Every request carries the sandbox's credential.
+ * Thread-safe; one per worker, shared by all its runs.
+ */
+public final class SandboxClient {
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
+  /** How long past a call's own timeout the worker waits for its answer. */
+  static final Duration CALL_MARGIN = Duration.ofSeconds(30);
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final HttpClient http;
+
+  public SandboxClient() {
+    this(HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build());
+  }
+
+  SandboxClient(HttpClient http) {
+    this.http = http;
+  }
+
+  /** The limits the sandbox applies to one call. */
+  public record Limits(int timeoutSeconds, int outputLimitBytes) {}
+
+  /** How a call ended: its result and whether the sandbox had run it before. */
+  public record Answer(JsonNode result, boolean replayed) {}
+
+  /** What {@code GET /calls/{id}} says of a call the sandbox received. */
+  public record CallState(boolean finished, JsonNode result) {}
+
+  /**
+   * Runs (or joins, or replays) the call {@code id} and waits for its result.
+   *
+   * @throws SandboxException when the sandbox is unreachable, refuses the call or its answer ends
+   *     without a result
+   */
+  public Answer call(
+      SandboxAddress sandbox,
+      String id,
+      String tool,
+      Map<String, Object> arguments,
+      Limits limits) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("id", id);
+    body.put("tool", tool);
+    body.set("arguments", JSON.valueToTree(arguments));
+    body.putObject("limits")
+        .put("timeoutSeconds", limits.timeoutSeconds())
+        .put("outputLimitBytes", limits.outputLimitBytes());
+    HttpRequest request =
+        request(sandbox, "/calls")
+            .timeout(Duration.ofSeconds(limits.timeoutSeconds()).plus(CALL_MARGIN))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(write(body)))
+            .build();
+    HttpResponse<InputStream> response = send(request, HttpResponse.BodyHandlers.ofInputStream());
+    try (BufferedReader lines =
+        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+      if (response.statusCode() != 200) {
+        throw refusal("POST /calls", response.statusCode(), lines.lines().findFirst().orElse(""));
+      }
+      for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+        if (line.isBlank()) {
+          continue;
+        }
+        JsonNode message = JSON.readTree(line);
+        if ("result".equals(message.path("type").asText())) {
+          return new Answer(message.path("result"), message.path("replayed").asBoolean(false));
+        }
+      }
+      throw new SandboxException("the sandbox's answer to call " + id + " ended without a result");
+    } catch (JsonProcessingException e) {
+      throw new SandboxException("the sandbox answered a line that is not JSON", 200, null);
+    } catch (IOException e) {
+      throw new SandboxException("the sandbox's answer broke off: " + e.getMessage(), 0, e);
+    }
+  }
+
+  /** The state of a call the sandbox received; empty when it never received it. */
+  public Optional<CallState> state(SandboxAddress sandbox, String id) {
+    HttpResponse<String> response =
+        send(
+            request(sandbox, "/calls/" + encode(id)).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() == 404) {
+      return Optional.empty();
+    }
+    JsonNode state = expectOk("GET /calls/{id}", response);
+    return Optional.of(
+        new CallState("finished".equals(state.path("state").asText()), state.path("result")));
+  }
+
+  /** Takes the workspace's baseline for diffs; returns the snapshot's id. */
+  public String snapshot(SandboxAddress sandbox) {
+    HttpRequest request =
+        request(sandbox, "/workspace/snapshot").POST(HttpRequest.BodyPublishers.noBody()).build();
+    return expectOk("POST /workspace/snapshot", send(request, HttpResponse.BodyHandlers.ofString()))
+        .path("snapshot")
+        .asText();
+  }
+
+  /** The workspace's changes since {@code snapshot}: {@code {diffs, changes}}. */
+  public JsonNode diff(SandboxAddress sandbox, String snapshot) {
+    HttpRequest request =
+        request(sandbox, "/workspace/diff?snapshot=" + encode(snapshot)).GET().build();
+    return expectOk("GET /workspace/diff", send(request, HttpResponse.BodyHandlers.ofString()));
+  }
+
+  /** Kills every running call (the run was cancelled or stopped). */
+  public void cancelAll(SandboxAddress sandbox) {
+    send(request(sandbox, "/calls").DELETE().build(), HttpResponse.BodyHandlers.discarding());
+  }
+
+  private static HttpRequest.Builder request(SandboxAddress sandbox, String pathAndQuery) {
+    return HttpRequest.newBuilder(sandbox.resolve(pathAndQuery))
+        .timeout(CONNECT_TIMEOUT.plus(CALL_MARGIN))
+        .header("Authorization", "Bearer " + sandbox.credential());
+  }
+
+  private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> body) {
+    try {
+      return http.send(request, body);
+    } catch (IOException e) {
+      throw new SandboxException(
+          "the sandbox at " + request.uri().getAuthority() + " cannot be reached: " + e, 0, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SandboxException("interrupted while waiting for the sandbox", 0, e);
+    }
+  }
+
+  private static JsonNode expectOk(String what, HttpResponse<String> response) {
+    if (response.statusCode() / 100 != 2) {
+      throw refusal(what, response.statusCode(), response.body());
+    }
+    try {
+      return JSON.readTree(response.body());
+    } catch (JsonProcessingException e) {
+      throw new SandboxException(what + ": the sandbox answered something that is not JSON");
+    }
+  }
+
+  /** The sandbox's {@code {error, message}}, bounded: it is untrusted text. */
+  private static SandboxException refusal(String what, int status, String body) {
+    String detail = body == null ? "" : body.strip();
+    if (detail.length() > 300) {
+      detail = detail.substring(0, 300);
+    }
+    return new SandboxException(
+        what + " was refused with " + status + (detail.isEmpty() ? "" : ": " + detail),
+        status,
+        null);
+  }
+
+  private static String write(JsonNode body) {
+    try {
+      return JSON.writeValueAsString(body);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a JSON tree always serialises", e);
+    }
+  }
+
+  private static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
+  }
+}

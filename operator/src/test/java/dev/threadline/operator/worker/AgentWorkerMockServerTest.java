@@ -1,0 +1,238 @@
+package dev.threadline.operator.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.threadline.core.routing.Route;
+import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunEvent;
+import dev.threadline.crds.run.RunPhase;
+import dev.threadline.crds.run.RunSpec;
+import dev.threadline.crds.run.RunStatus;
+import dev.threadline.models.ChatMessage;
+import dev.threadline.models.ModelProvider;
+import dev.threadline.models.pricing.ModelPricing;
+import dev.threadline.models.scripted.ScriptedModelProvider;
+import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.StrictStatusDispatcher;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The worker against fabric8's CRUD mock (stale writes refused) with a scripted model and an
+ * in-process stand-in sandbox: a run's loop records its events, result and usage in the Run; two
+ * workers share the runs; a worker stopped mid-run loses the run to the other, which completes it
+ * without executing the call in flight a second time.
+ */
+class AgentWorkerMockServerTest {
+  private static final String NS = "erin";
+
+  private KubernetesMockServer server;
+  private KubernetesClient client;
+
+  /** One sandbox per run, as in a cluster. */
+  private final Map<String, StandInSandbox> sandboxes = new ConcurrentHashMap<>();
+
+  private final List<AgentWorker> workers = new ArrayList<>();
+  private final CountDownLatch slowMayEnd = new CountDownLatch(1);
+  private final Map<String, CountDownLatch> slowStarted = new ConcurrentHashMap<>();
+
+  @BeforeEach
+  void start() throws Exception {
+    server = StrictStatusDispatcher.startServer();
+    client = server.createClient();
+    OperatorMockServer.registerCrds(server, client);
+  }
+
+  private StandInSandbox sandbox(Run run) {
+    return sandboxes.computeIfAbsent(run.getMetadata().getName(), name -> newSandbox());
+  }
+
+  private int executions() {
+    return sandboxes.values().stream().mapToInt(StandInSandbox::executions).sum();
+  }
+
+  private StandInSandbox newSandbox() {
+    try {
+      return new StandInSandbox(command -> {
+        if (command.startsWith("slow")) {
+          slowStarted.computeIfAbsent(command, c -> new CountDownLatch(1)).countDown();
+          try {
+            slowMayEnd.await(30, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+        return new StandInSandbox.CommandOutcome(0, "ran " + command + "\n");
+      });
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @AfterEach
+  void stop() {
+    slowMayEnd.countDown();
+    workers.forEach(AgentWorker::close);
+    sandboxes.values().forEach(StandInSandbox::close);
+    client.close();
+    server.destroy();
+  }
+
+  @Test
+  void aRunsLoopRecordsItsEventsResultAndUsageInTheRun() {
+    worker("worker-a");
+    create("run-1", "Run `echo one`, then `echo two`");
+
+    Run done = awaitEnded("run-1");
+
+    RunStatus status = done.getStatus();
+    assertThat(status.getPhase()).isEqualTo(RunPhase.COMPLETED.value());
+    assertThat(types(done))
+        .containsSubsequence(
+            "started",
+            "planning",
+            "reasoning",
+            "usage",
+            "tool_call",
+            "tool_call",
+            "message",
+            "result");
+    assertThat(status.getResponse()).contains("echo one").contains("echo two");
+    assertThat(status.getActions())
+        .containsExactly("ran `echo one` (exit 0)", "ran `echo two` (exit 0)");
+    assertThat(status.getUsage().getInputTokens()).isPositive();
+    RunEvent firstCall =
+        status.getEvents().stream()
+            .filter(e -> e.getType().equals("tool_call"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(firstCall.getData().path("id").asText()).isEqualTo("tool_1");
+    assertThat(firstCall.getData().path("tool").path("output").asText())
+        .isEqualTo("ran echo one\n");
+    assertThat(executions()).isEqualTo(2);
+    await() // the claim is given up once the outcome is written
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> !get("run-1").getMetadata().getAnnotations().containsKey(RunClaims.HOLDER));
+  }
+
+  @Test
+  void twoWorkersSplitTheRunsAndAStoppedOnesRunCompletesOnTheOtherWithoutRunningACallTwice()
+      throws Exception {
+    AgentWorker a = worker("worker-a");
+    AgentWorker b = worker("worker-b");
+    for (int i = 1; i <= 4; i++) {
+      create("run-" + i, "Run `slow " + i + "`, then `echo after " + i + "`");
+      int started = i;
+      await().atMost(Duration.ofSeconds(10)).until(() -> slowStarted.size() == started);
+    }
+    assertThat(a.working()).isPositive();
+    assertThat(b.working()).isPositive();
+    assertThat(a.working() + b.working()).isEqualTo(4);
+
+    // worker-a stops while its runs' first calls run in the sandbox; then the calls finish.
+    List<String> aRuns = new ArrayList<>();
+    for (int i = 1; i <= 4; i++) {
+      if (a.isWorkingOn(get("run-" + i))) {
+        aRuns.add("run-" + i);
+      }
+    }
+    a.close();
+    slowMayEnd.countDown();
+
+    for (int i = 1; i <= 4; i++) {
+      Run done = awaitEnded("run-" + i);
+      assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.COMPLETED.value());
+      assertThat(done.getStatus().getActions())
+          .containsExactly("ran `slow " + i + "` (exit 0)", "ran `echo after " + i + "` (exit 0)");
+      assertThat(types(done).stream().filter("tool_call"::equals)).hasSize(2);
+    }
+    assertThat(aRuns).isNotEmpty();
+    assertThat(executions()).isEqualTo(8); // every command once, none twice
+  }
+
+  private AgentWorker worker(String name) {
+    RunTasks tasks =
+        run ->
+            new RunTask(
+                "scripted",
+                "scripted",
+                "You are a test agent.",
+                List.of(ChatMessage.user(run.getSpec().getMessage())),
+                "I will run the commands.",
+                RunTask.Limits.DEFAULT);
+    WorkerModels models =
+        new WorkerModels() {
+          @Override
+          public ModelProvider open(RunTask task) {
+            return new ScriptedModelProvider();
+          }
+
+          @Override
+          public String redact(String message) {
+            return message;
+          }
+        };
+    AgentWorker worker =
+        new AgentWorker(
+                client,
+                new WorkerSettings(name, Duration.ofMillis(1500), NS),
+                tasks,
+                models,
+                run -> Optional.of(sandbox(run).address()),
+                new SandboxClient(),
+                ModelPricing.none(),
+                Clock.systemUTC())
+            .start();
+    workers.add(worker);
+    return worker;
+  }
+
+  private void create(String name, String message) {
+    Run run = new Run();
+    run.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+    RunSpec spec = new RunSpec();
+    spec.setThread("t");
+    spec.setSequence(1L);
+    spec.setMessage(message);
+    spec.setAgent("default");
+    run.setSpec(spec);
+    Run created = client.resource(run).create();
+    RunStatus status = new RunStatus();
+    status.setRoute(Route.COMPUTER.value());
+    status.setPhase(RunPhase.RUNNING.value());
+    status.setModel("scripted");
+    status.setStartedAt(Timestamps.format(Clock.systemUTC().instant()));
+    created.setStatus(status);
+    client.resource(created).updateStatus();
+  }
+
+  private Run get(String name) {
+    return client.resources(Run.class).inNamespace(NS).withName(name).get();
+  }
+
+  private Run awaitEnded(String name) {
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> RunStatusUpdates.ended(get(name).getStatus()));
+    return get(name);
+  }
+
+  private static List<String> types(Run run) {
+    return run.getStatus().getEvents().stream().map(RunEvent::getType).toList();
+  }
+}
