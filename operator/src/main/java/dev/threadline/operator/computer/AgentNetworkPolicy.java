@@ -4,6 +4,7 @@ import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.run.Run;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.model.AgentProfile;
+import dev.threadline.operator.sandbox.SandboxNetworkPolicy;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
@@ -30,7 +31,7 @@ public final class AgentNetworkPolicy {
 
   public static NetworkPolicy of(Run run, AgentProfile agent, ModelSettings configured) {
     List<NetworkPolicyEgressRule> egress = new ArrayList<>();
-    egress.add(dns());
+    egress.add(SandboxNetworkPolicy.dns());
     if (!ModelSettings.SCRIPTED.equals(agent.provider())) {
       egress.add(
           modelEndpoint(
@@ -50,20 +51,6 @@ public final class AgentNetworkPolicy {
         .withPolicyTypes("Ingress", "Egress")
         .withEgress(egress)
         .endSpec()
-        .build();
-  }
-
-  /** Name lookups, to any DNS server (cluster DNS lives in another namespace). */
-  public static NetworkPolicyEgressRule dns() {
-    return new NetworkPolicyEgressRuleBuilder()
-        .addNewPort()
-        .withProtocol("UDP")
-        .withPort(new IntOrString(53))
-        .endPort()
-        .addNewPort()
-        .withProtocol("TCP")
-        .withPort(new IntOrString(53))
-        .endPort()
         .build();
   }
 

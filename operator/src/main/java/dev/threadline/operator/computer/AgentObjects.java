@@ -48,6 +48,11 @@ public final class AgentObjects {
     return run.getMetadata().getName() + "-model";
   }
 
+  /** The Secret with the sandbox's credential, which only the worker reads. */
+  public static String sandboxCredentialName(Run run) {
+    return run.getMetadata().getName() + "-sandbox";
+  }
+
   public static String networkPolicyName(Run run) {
     return run.getMetadata().getName() + "-egress";
   }

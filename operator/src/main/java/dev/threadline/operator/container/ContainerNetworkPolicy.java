@@ -3,13 +3,10 @@ package dev.threadline.operator.container;
 import dev.threadline.crds.common.OwnerReferences;
 import dev.threadline.crds.container.Container;
 import dev.threadline.crds.container.ContainerObjects;
-import dev.threadline.operator.computer.AgentNetworkPolicy;
-import io.fabric8.kubernetes.api.model.IntOrString;
+import dev.threadline.operator.sandbox.SandboxNetworkPolicy;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
-import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyEgressRule;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A container's Pod accepts connections only on its file API port and only from the api-server's
@@ -18,43 +15,21 @@ import java.util.Map;
  * internetAccess: false}) it may reach DNS and nothing else.
  */
 public final class ContainerNetworkPolicy {
-  private static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
-
   private ContainerNetworkPolicy() {}
 
   public static NetworkPolicy of(
       Container container, int fileApiPort, boolean internetAccess, ContainerSettings settings) {
     String name = container.getMetadata().getName();
-    List<NetworkPolicyEgressRule> egress =
-        internetAccess ? List.of() : List.of(AgentNetworkPolicy.dns());
-    return new NetworkPolicyBuilder()
-        .withNewMetadata()
-        .withName(ContainerObjects.networkPolicyName(name))
-        .withNamespace(container.getMetadata().getNamespace())
-        .withLabels(ContainerPod.labels(container, "network"))
-        .withOwnerReferences(OwnerReferences.controller(container))
-        .endMetadata()
-        .withNewSpec()
-        .withNewPodSelector()
-        .addToMatchLabels(ContainerPod.labels(container, ContainerPod.COMPONENT))
-        .endPodSelector()
-        .withPolicyTypes(internetAccess ? List.of("Ingress") : List.of("Ingress", "Egress"))
-        .addNewIngress()
-        .addNewFrom()
-        .withNewNamespaceSelector()
-        .addToMatchLabels(NAMESPACE_NAME_LABEL, settings.apiServerNamespace())
-        .endNamespaceSelector()
-        .withNewPodSelector()
-        .addToMatchLabels(Map.copyOf(settings.apiServerPodLabels()))
-        .endPodSelector()
-        .endFrom()
-        .addNewPort()
-        .withProtocol("TCP")
-        .withPort(new IntOrString(fileApiPort))
-        .endPort()
-        .endIngress()
-        .withEgress(egress)
-        .endSpec()
-        .build();
+    return SandboxNetworkPolicy.of(
+        new ObjectMetaBuilder()
+            .withName(ContainerObjects.networkPolicyName(name))
+            .withNamespace(container.getMetadata().getNamespace())
+            .withLabels(ContainerPod.labels(container, "network"))
+            .withOwnerReferences(OwnerReferences.controller(container))
+            .build(),
+        ContainerPod.labels(container, ContainerPod.COMPONENT),
+        fileApiPort,
+        internetAccess,
+        List.of(settings.apiServer()));
   }
 }

@@ -4,16 +4,14 @@ import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.container.Container;
 import dev.threadline.crds.container.ContainerObjects;
 import dev.threadline.operator.computer.AgentObjects;
-import dev.threadline.operator.computer.AgentPod;
 import dev.threadline.operator.computer.AgentPodSettings;
-import dev.threadline.operator.computer.PodSecurity;
-import io.fabric8.kubernetes.api.model.IntOrString;
+import dev.threadline.operator.sandbox.SandboxPod;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
-import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -29,96 +27,42 @@ import java.util.Map;
 record ContainerPod(
     Container container, String image, int port, String bindAddress, AgentPodSettings settings) {
   static final String COMPONENT = "container";
-  static final String ACCESS_DIR = "/var/run/threadline/access";
 
   Pod build() {
     String name = container.getMetadata().getName();
-    return new PodBuilder()
-        .withNewMetadata()
-        .withName(ContainerObjects.podName(name))
-        .withNamespace(container.getMetadata().getNamespace())
-        .withLabels(labels(container, COMPONENT))
-        .withOwnerReferences(AgentObjects.ownedBy(container))
-        .endMetadata()
-        .withNewSpec()
-        .withRestartPolicy("Always")
-        .withAutomountServiceAccountToken(false)
-        .withEnableServiceLinks(false)
-        .withTerminationGracePeriodSeconds(10L)
-        .withSecurityContext(PodSecurity.pod())
-        .addNewContainer()
-        .withName(AgentObjects.CONTAINER)
-        .withImage(image)
-        .withImagePullPolicy("IfNotPresent")
-        .withCommand(AgentPod.RUNNER)
-        .withArgs(
-            "serve",
-            "--workspace",
-            AgentPod.WORKSPACE,
-            "--port",
-            Integer.toString(port),
-            "--address",
+    return new SandboxPod(
+            new ObjectMetaBuilder()
+                .withName(ContainerObjects.podName(name))
+                .withNamespace(container.getMetadata().getNamespace())
+                .withLabels(labels(container, COMPONENT))
+                .withOwnerReferences(AgentObjects.ownedBy(container))
+                .build(),
+            image,
+            port,
             bindAddress,
-            "--token-file",
-            ACCESS_DIR + "/" + ContainerObjects.TOKEN_KEY)
-        .withWorkingDir(AgentPod.WORKSPACE)
-        // Tools keep caches under HOME; /tmp is writable.
-        .addNewEnv()
-        .withName("HOME")
-        .withValue("/tmp")
-        .endEnv()
-        .addNewPort()
-        .withName("files")
-        .withContainerPort(port)
-        .withProtocol("TCP")
-        .endPort()
-        .withNewReadinessProbe()
-        .withNewHttpGet()
-        .withPath("/health")
-        .withPort(new IntOrString(port))
-        .endHttpGet()
-        .withPeriodSeconds(2)
-        .withFailureThreshold(3)
-        .endReadinessProbe()
-        .withResources(settings.resources())
-        .withSecurityContext(PodSecurity.container())
-        .withTerminationMessagePolicy("FallbackToLogsOnError")
-        .withVolumeMounts(
-            new VolumeMountBuilder()
-                .withName("access")
-                .withMountPath(ACCESS_DIR)
-                .withReadOnly(true)
-                .build(),
-            new VolumeMountBuilder()
-                .withName("workspace")
-                .withMountPath(AgentPod.WORKSPACE)
-                .build(),
-            new VolumeMountBuilder().withName("tmp").withMountPath("/tmp").build())
-        .endContainer()
-        .withVolumes(
-            new VolumeBuilder()
-                .withName("access")
-                .withNewSecret()
-                .withSecretName(ContainerObjects.accessSecretName(name))
-                .withDefaultMode(0440)
-                .endSecret()
-                .build(),
+            ContainerObjects.accessSecretName(name),
             workspace(),
-            new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build())
-        .endSpec()
+            List.of(),
+            "Always",
+            null,
+            settings.resources())
         .build();
   }
 
   private Volume workspace() {
     if (Boolean.TRUE.equals(container.getSpec().getPersistent())) {
       return new VolumeBuilder()
-          .withName("workspace")
+          .withName(SandboxPod.WORKSPACE_VOLUME)
           .withNewPersistentVolumeClaim()
           .withClaimName(ContainerObjects.workspaceClaimName(container.getMetadata().getName()))
           .endPersistentVolumeClaim()
           .build();
     }
-    return new VolumeBuilder().withName("workspace").withNewEmptyDir().endEmptyDir().build();
+    return new VolumeBuilder()
+        .withName(SandboxPod.WORKSPACE_VOLUME)
+        .withNewEmptyDir()
+        .endEmptyDir()
+        .build();
   }
 
   /** Labels of every object made for a container; {@code component} tells them apart. */

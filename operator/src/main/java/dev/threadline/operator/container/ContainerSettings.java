@@ -1,5 +1,6 @@
 package dev.threadline.operator.container;
 
+import dev.threadline.operator.sandbox.SandboxCallers;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -20,6 +21,9 @@ import java.util.Map;
  *     where the only callers of a file API run
  * @param apiServerPodLabels {@code THREADLINE_API_SERVER_POD_LABELS}, default {@code
  *     app.kubernetes.io/component=api-server}: {@code k=v,k=v} labels of those callers' Pods
+ * @param workerPodLabels {@code THREADLINE_WORKER_POD_LABELS}, default {@code
+ *     app.kubernetes.io/component=operator}: the labels of the worker's Pods (the operator's, in
+ *     the api-server's namespace), the only callers of a run's sandbox
  */
 public record ContainerSettings(
     int firstPort,
@@ -27,12 +31,16 @@ public record ContainerSettings(
     boolean sharedNetwork,
     String bindAddress,
     String apiServerNamespace,
-    Map<String, String> apiServerPodLabels) {
+    Map<String, String> apiServerPodLabels,
+    Map<String, String> workerPodLabels) {
   public static final String PORTS_VARIABLE = "THREADLINE_CONTAINER_PORTS";
   public static final String API_SERVER_POD_LABELS_VARIABLE = "THREADLINE_API_SERVER_POD_LABELS";
   static final String DEFAULT_API_SERVER_NAMESPACE = "threadline-system";
   static final Map<String, String> DEFAULT_API_SERVER_POD_LABELS =
       Map.of("app.kubernetes.io/component", "api-server");
+  public static final String WORKER_POD_LABELS_VARIABLE = "THREADLINE_WORKER_POD_LABELS";
+  static final Map<String, String> DEFAULT_WORKER_POD_LABELS =
+      Map.of("app.kubernetes.io/component", "operator");
 
   public ContainerSettings {
     if (firstPort < 1 || lastPort > 65535 || firstPort > lastPort) {
@@ -48,11 +56,25 @@ public record ContainerSettings(
         apiServerPodLabels == null || apiServerPodLabels.isEmpty()
             ? DEFAULT_API_SERVER_POD_LABELS
             : Map.copyOf(apiServerPodLabels);
+    workerPodLabels =
+        workerPodLabels == null || workerPodLabels.isEmpty()
+            ? DEFAULT_WORKER_POD_LABELS
+            : Map.copyOf(workerPodLabels);
+  }
+
+  /** The api-server's Pods: the callers of a container's sandbox. */
+  public SandboxCallers apiServer() {
+    return new SandboxCallers(apiServerNamespace, apiServerPodLabels);
+  }
+
+  /** The worker's Pods: the callers of a run's sandbox. */
+  public SandboxCallers worker() {
+    return new SandboxCallers(apiServerNamespace, workerPodLabels);
   }
 
   /** With the default callers (the api-server Pods of the default namespace). */
   public ContainerSettings(int firstPort, int lastPort, boolean sharedNetwork, String bindAddress) {
-    this(firstPort, lastPort, sharedNetwork, bindAddress, null, null);
+    this(firstPort, lastPort, sharedNetwork, bindAddress, null, null, null);
   }
 
   public static ContainerSettings defaults() {
@@ -76,7 +98,8 @@ public record ContainerSettings(
               "THREADLINE_API_SERVER_NAMESPACE",
               "THREADLINE_LEASE_NAMESPACE",
               "POD_NAMESPACE"),
-          labels(env.get(API_SERVER_POD_LABELS_VARIABLE)));
+          labels(API_SERVER_POD_LABELS_VARIABLE, env.get(API_SERVER_POD_LABELS_VARIABLE)),
+          labels(WORKER_POD_LABELS_VARIABLE, env.get(WORKER_POD_LABELS_VARIABLE)));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
           PORTS_VARIABLE + " must be a range like 8080-8180, got " + range);
@@ -89,7 +112,7 @@ public record ContainerSettings(
    */
   public ContainerSettings sharingNetwork(int first, int last, String address) {
     return new ContainerSettings(
-        first, last, true, address, apiServerNamespace, apiServerPodLabels);
+        first, last, true, address, apiServerNamespace, apiServerPodLabels, workerPodLabels);
   }
 
   private static String firstGiven(Map<String, String> env, String... variables) {
@@ -105,7 +128,7 @@ public record ContainerSettings(
   /**
    * {@code k=v,k=v}; a part without {@code =} or with an empty key is an error naming the variable.
    */
-  static Map<String, String> labels(String list) {
+  static Map<String, String> labels(String variable, String list) {
     Map<String, String> labels = new LinkedHashMap<>();
     if (list == null || list.isBlank()) {
       return labels;
@@ -113,8 +136,7 @@ public record ContainerSettings(
     for (String part : list.split(",")) {
       String[] pair = part.split("=", 2);
       if (pair.length != 2 || pair[0].isBlank()) {
-        throw new IllegalArgumentException(
-            API_SERVER_POD_LABELS_VARIABLE + " must be labels like k=v,k=v, got: " + list);
+        throw new IllegalArgumentException(variable + " must be labels like k=v,k=v, got: " + list);
       }
       labels.put(pair[0].strip(), pair[1].strip());
     }

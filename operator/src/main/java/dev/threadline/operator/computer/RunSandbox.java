@@ -1,0 +1,77 @@
+package dev.threadline.operator.computer;
+
+import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.run.Run;
+import dev.threadline.operator.sandbox.SandboxCallers;
+import dev.threadline.operator.sandbox.SandboxCredential;
+import dev.threadline.operator.sandbox.SandboxNetworkPolicy;
+import dev.threadline.operator.sandbox.SandboxPod;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The sandbox of one run: the {@link SandboxPod} in the environment's image on the thread's
+ * workspace, its credential Secret (read by the worker only) and its NetworkPolicy (connections
+ * only from the worker). The agent loop runs in the worker; nothing in these objects holds a model
+ * key, an API key or a cluster credential.
+ *
+ * @param port where the sandbox's API listens
+ * @param bindAddress the address it binds (all addresses on a Pod network)
+ * @param worker the worker's Pods, the sandbox's only callers
+ */
+public record RunSandbox(
+    Run run,
+    AgentEnvironment environment,
+    int port,
+    String bindAddress,
+    SandboxCallers worker,
+    AgentPodSettings settings) {
+
+  public Pod pod() {
+    return new SandboxPod(
+            metadata(AgentObjects.podName(run)),
+            environment.image(),
+            port,
+            bindAddress,
+            AgentObjects.sandboxCredentialName(run),
+            new VolumeBuilder()
+                .withName(SandboxPod.WORKSPACE_VOLUME)
+                .withNewPersistentVolumeClaim()
+                .withClaimName(AgentObjects.workspaceClaimName(run.getSpec().getThread()))
+                .endPersistentVolumeClaim()
+                .build(),
+            EnvironmentValuesEnv.of(environment.spec()),
+            "Never",
+            settings.deadline(),
+            settings.resources())
+        .build();
+  }
+
+  public Secret credential() {
+    return SandboxCredential.secret(metadata(AgentObjects.sandboxCredentialName(run)));
+  }
+
+  public NetworkPolicy networkPolicy() {
+    return SandboxNetworkPolicy.of(
+        metadata(AgentObjects.networkPolicyName(run)),
+        Map.of(Labels.RUN, AgentObjects.labels(run).get(Labels.RUN)),
+        port,
+        environment.internetAccess(),
+        List.of(worker));
+  }
+
+  private ObjectMeta metadata(String name) {
+    return new ObjectMetaBuilder()
+        .withName(name)
+        .withNamespace(run.getMetadata().getNamespace())
+        .withLabels(AgentObjects.labels(run))
+        .withOwnerReferences(AgentObjects.ownedBy(run))
+        .build();
+  }
+}

@@ -1,0 +1,135 @@
+package dev.threadline.operator.sandbox;
+
+import dev.threadline.operator.computer.PodSecurity;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The one shape of a sandbox Pod, for a run's agent and for a container alike: the runner's {@code
+ * serve} mode in the environment's image, listening on {@code port}, with its credential mounted
+ * read-only as a file; locked down ({@link PodSecurity}, no service-account token, no service
+ * links); the workspace and a scratch {@code /tmp} its only writable places. A readiness probe on
+ * {@code /health} makes the Pod ready only once the API answers. Nothing of the platform enters it:
+ * its environment is the environment's own variables and secrets, and HOME.
+ *
+ * @param metadata the Pod's name, namespace, labels and owner
+ * @param credentialSecret the Secret made by {@link SandboxCredential}
+ * @param workspace the volume named {@value #WORKSPACE_VOLUME} mounted at {@value #WORKSPACE}
+ * @param env the environment's variables (names starting THREADLINE_ and HOME are dropped)
+ * @param restartPolicy {@code Always} for a container, {@code Never} for a run
+ * @param deadline the Pod's {@code activeDeadlineSeconds}, or null for none
+ */
+public record SandboxPod(
+    ObjectMeta metadata,
+    String image,
+    int port,
+    String bindAddress,
+    String credentialSecret,
+    Volume workspace,
+    List<EnvVar> env,
+    String restartPolicy,
+    Duration deadline,
+    ResourceRequirements resources) {
+  public static final String RUNNER = "/opt/threadline/bin/runner";
+  public static final String WORKSPACE = "/workspace";
+  public static final String WORKSPACE_VOLUME = "workspace";
+  public static final String CREDENTIAL_DIR = "/var/run/threadline/access";
+  public static final String CONTAINER = "runner";
+  public static final String PORT_NAME = "files";
+
+  public Pod build() {
+    return new PodBuilder()
+        .withMetadata(metadata)
+        .withNewSpec()
+        .withRestartPolicy(restartPolicy)
+        .withAutomountServiceAccountToken(false)
+        .withEnableServiceLinks(false)
+        .withActiveDeadlineSeconds(deadline == null ? null : deadline.toSeconds())
+        .withTerminationGracePeriodSeconds(10L)
+        .withSecurityContext(PodSecurity.pod())
+        .addNewContainer()
+        .withName(CONTAINER)
+        .withImage(image)
+        .withImagePullPolicy("IfNotPresent")
+        .withCommand(RUNNER)
+        .withArgs(
+            "serve",
+            "--workspace",
+            WORKSPACE,
+            "--port",
+            Integer.toString(port),
+            "--address",
+            bindAddress,
+            "--token-file",
+            CREDENTIAL_DIR + "/" + SandboxCredential.KEY)
+        .withWorkingDir(WORKSPACE)
+        .withEnv(environment())
+        .addNewPort()
+        .withName(PORT_NAME)
+        .withContainerPort(port)
+        .withProtocol("TCP")
+        .endPort()
+        .withNewReadinessProbe()
+        .withNewHttpGet()
+        .withPath("/health")
+        .withPort(new IntOrString(port))
+        .endHttpGet()
+        .withPeriodSeconds(2)
+        .withFailureThreshold(3)
+        .endReadinessProbe()
+        .withResources(resources)
+        .withSecurityContext(PodSecurity.container())
+        .withTerminationMessagePolicy("FallbackToLogsOnError")
+        .withVolumeMounts(
+            new VolumeMountBuilder()
+                .withName("access")
+                .withMountPath(CREDENTIAL_DIR)
+                .withReadOnly(true)
+                .build(),
+            new VolumeMountBuilder().withName(WORKSPACE_VOLUME).withMountPath(WORKSPACE).build(),
+            new VolumeMountBuilder().withName("tmp").withMountPath("/tmp").build())
+        .endContainer()
+        .withVolumes(
+            new VolumeBuilder()
+                .withName("access")
+                .withNewSecret()
+                .withSecretName(credentialSecret)
+                .withDefaultMode(0440)
+                .endSecret()
+                .build(),
+            workspace,
+            new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build())
+        .endSpec()
+        .build();
+  }
+
+  /** The port a sandbox Pod's API listens on, as its spec says. */
+  public static int port(Pod pod) {
+    return pod.getSpec().getContainers().get(0).getPorts().stream()
+        .filter(port -> PORT_NAME.equals(port.getName()))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("not a sandbox Pod: no port " + PORT_NAME))
+        .getContainerPort();
+  }
+
+  private List<EnvVar> environment() {
+    // The environment's first, so that a variable of the same name cannot replace HOME; no
+    // THREADLINE_ variable: the platform's settings (and keys) have no business in a sandbox.
+    List<EnvVar> all = new ArrayList<>(env);
+    all.removeIf(variable ->
+        variable.getName().equals("HOME") || variable.getName().startsWith("THREADLINE_"));
+    // Tools keep caches under HOME; /tmp is writable and not part of the workspace's diffs.
+    all.add(new EnvVar("HOME", "/tmp", null));
+    return all;
+  }
+}
