@@ -68,7 +68,7 @@ public final class RunInputSecret {
    * The attachments given inline. Attachments by URL are not fetched by the operator; a file name
    * with a folder or a dot-only name is refused, since it would escape {@code attachments/}.
    */
-  static List<Attachment> inlineAttachments(Run run) {
+  public static List<Attachment> inlineAttachments(Run run) {
     List<Attachment> inline = new ArrayList<>();
     for (Attachment attachment :
         Objects.requireNonNullElse(run.getSpec().getAttachments(), List.<Attachment>of())) {
@@ -93,7 +93,7 @@ public final class RunInputSecret {
     return inline;
   }
 
-  static String attachmentPath(Attachment attachment) {
+  public static String attachmentPath(Attachment attachment) {
     return "attachments/" + attachment.getName();
   }
 

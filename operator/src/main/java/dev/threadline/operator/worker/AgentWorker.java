@@ -6,6 +6,7 @@ import dev.threadline.models.pricing.ModelPricing;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -86,6 +87,14 @@ public final class AgentWorker implements AutoCloseable {
                     stop(run, "deleted");
                   }
                 });
+    if (parts.sandboxes() instanceof PodSandboxLocator watched) {
+      watched.onReady((namespace, name) -> {
+        Run run = runs.getStore().getByKey(Cache.namespaceKeyFunc(namespace, name));
+        if (run != null) {
+          considerSafely(run);
+        }
+      });
+    }
     renewer = Thread.ofVirtual().name("worker-claims").start(this::renewLoop);
     return this;
   }

@@ -9,6 +9,7 @@ import java.util.List;
  *
  * @param provider the model provider the agent names
  * @param model the model name
+ * @param files placed in the workspace before its baseline for diffs is taken
  */
 public record RunTask(
     String provider,
@@ -16,11 +17,16 @@ public record RunTask(
     String instructions,
     List<ChatMessage> opening,
     String plan,
+    List<WorkspaceFile> files,
     Limits limits) {
 
   public RunTask {
     opening = List.copyOf(opening);
+    files = List.copyOf(files);
   }
+
+  /** A file the sandbox's workspace gets before the agent starts (an attachment). */
+  public record WorkspaceFile(String path, byte[] content) {}
 
   /**
    * @param maxTurns the most model calls in the run

@@ -62,6 +62,10 @@ final class SandboxCalls {
     return client.diff(address, snapshot);
   }
 
+  void put(RunTask.WorkspaceFile file) {
+    client.put(address, file.path(), file.content());
+  }
+
   String snapshot() {
     return client.snapshot(address);
   }

@@ -111,6 +111,15 @@ public final class SandboxClient {
         new CallState("finished".equals(state.path("state").asText()), state.path("result")));
   }
 
+  /** Writes a file of the workspace ({@code PUT /files}), folders made as needed. */
+  public void put(SandboxAddress sandbox, String path, byte[] content) {
+    HttpRequest request =
+        request(sandbox, "/files?path=" + encode(path))
+            .PUT(HttpRequest.BodyPublishers.ofByteArray(content))
+            .build();
+    expectOk("PUT /files", send(request, HttpResponse.BodyHandlers.ofString()));
+  }
+
   /** Takes the workspace's baseline for diffs; returns the snapshot's id. */
   public String snapshot(SandboxAddress sandbox) {
     HttpRequest request =

@@ -35,6 +35,10 @@ final class WorkerEvents {
     emit(RunnerEventType.STARTED, RunnerEventData.started(runId, model, workspace));
   }
 
+  void setup(String text) {
+    emit(RunnerEventType.SETUP, RunnerEventData.setup(text));
+  }
+
   void planning(String text) {
     emit(RunnerEventType.PLANNING, RunnerEventData.planning(text));
   }

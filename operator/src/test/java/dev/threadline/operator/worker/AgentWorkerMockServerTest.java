@@ -174,6 +174,7 @@ class AgentWorkerMockServerTest {
                 "You are a test agent.",
                 List.of(ChatMessage.user(run.getSpec().getMessage())),
                 "I will run the commands.",
+                List.of(),
                 RunTask.Limits.DEFAULT);
     WorkerModels models =
         new WorkerModels() {

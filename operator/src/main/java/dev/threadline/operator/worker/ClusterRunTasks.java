@@ -1,0 +1,86 @@
+package dev.threadline.operator.worker;
+
+import dev.threadline.crds.run.Attachment;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.operator.computer.AgentEnvironment;
+import dev.threadline.operator.computer.AgentStartException;
+import dev.threadline.operator.computer.RunInputSecret;
+import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.model.AgentProfile;
+import dev.threadline.operator.model.AgentProfiles;
+import dev.threadline.operator.run.ConversationHistory;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Base64;
+import java.util.List;
+
+/**
+ * A run's task from the cluster: its Agent (provider, model, instructions), its Thread's earlier
+ * messages, and its Environment's documentation.
+ */
+public final class ClusterRunTasks implements RunTasks {
+  private final KubernetesClient client;
+  private final AgentProfiles agents;
+  private final OperatorSettings settings;
+
+  public ClusterRunTasks(KubernetesClient client, AgentProfiles agents, OperatorSettings settings) {
+    this.client = client;
+    this.agents = agents;
+    this.settings = settings;
+  }
+
+  @Override
+  public RunTask task(Run run) {
+    String namespace = run.getMetadata().getNamespace();
+    AgentProfile agent =
+        agents
+            .resolve(namespace, run.getSpec().getAgent())
+            .orElseThrow(() ->
+                new IllegalArgumentException(
+                    "Agent " + run.getSpec().getAgent() + " does not exist"));
+    ConversationThread thread =
+        client
+            .resources(ConversationThread.class)
+            .inNamespace(namespace)
+            .withName(run.getSpec().getThread())
+            .get();
+    if (thread == null) {
+      throw new IllegalArgumentException("Thread " + run.getSpec().getThread() + " does not exist");
+    }
+    AgentEnvironment environment;
+    try {
+      environment =
+          AgentEnvironment.resolve(
+              client, run, thread, settings.registry(), settings.runnerImage());
+    } catch (AgentStartException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    List<Run> threadRuns =
+        client.resources(Run.class).inNamespace(namespace).list().getItems().stream()
+            .filter(other -> run.getSpec().getThread().equals(other.getSpec().getThread()))
+            .toList();
+    List<Attachment> attachments;
+    try {
+      attachments = RunInputSecret.inlineAttachments(run);
+    } catch (AgentStartException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    RunTask.Limits limits = RunTask.Limits.DEFAULT;
+    return new RunTask(
+        agent.provider(),
+        agent.model(),
+        AgentPrompt.instructions(agent.instructions(), environment.spec()),
+        AgentPrompt.opening(
+            ConversationHistory.of(threadRuns, run),
+            attachments.stream().map(AgentPrompt::describe).toList()),
+        AgentPrompt.plan(
+            run.getSpec().getMessage(), new SandboxTools(limits.commandTimeoutSeconds()).names()),
+        attachments.stream()
+            .map(attachment ->
+                new RunTask.WorkspaceFile(
+                    RunInputSecret.attachmentPath(attachment),
+                    Base64.getDecoder().decode(attachment.getContent())))
+            .toList(),
+        limits);
+  }
+}

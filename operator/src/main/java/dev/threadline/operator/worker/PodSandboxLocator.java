@@ -1,0 +1,115 @@
+package dev.threadline.operator.worker;
+
+import dev.threadline.crds.run.Run;
+import dev.threadline.operator.computer.AgentObjects;
+import dev.threadline.operator.sandbox.SandboxCredential;
+import dev.threadline.operator.sandbox.SandboxPod;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+
+/**
+ * Finds runs' sandboxes in the cluster: the run's sandbox Pod (from a watch of sandbox Pods) once
+ * it is ready, at its Pod IP (the process kubelet of local mode reports 127.0.0.1) and the port its
+ * spec names; the credential from the run's credential Secret, read once per run.
+ */
+public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
+  private final KubernetesClient client;
+  private final SharedIndexInformer<Pod> pods;
+  private final Map<String, String> credentials = new ConcurrentHashMap<>();
+  private volatile BiConsumer<String, String> readyListener = (namespace, run) -> {};
+
+  /**
+   * @param namespace the namespace to watch, or null for all
+   */
+  public PodSandboxLocator(KubernetesClient client, String namespace) {
+    this.client = client;
+    var resources =
+        namespace == null ? client.pods().inAnyNamespace() : client.pods().inNamespace(namespace);
+    this.pods =
+        resources
+            .withLabelSelector(AgentObjects.podSelector())
+            .inform(
+                new ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(Pod pod) {
+                    changed(pod);
+                  }
+
+                  @Override
+                  public void onUpdate(Pod before, Pod pod) {
+                    changed(pod);
+                  }
+
+                  @Override
+                  public void onDelete(Pod pod, boolean unknownFinalState) {}
+                });
+  }
+
+  /** Tells {@code listener} (namespace, Run name) whenever a run's sandbox Pod is ready. */
+  public void onReady(BiConsumer<String, String> listener) {
+    this.readyListener = listener;
+  }
+
+  @Override
+  public Optional<SandboxAddress> locate(Run run) {
+    Pod pod =
+        pods.getStore()
+            .getByKey(
+                Cache.namespaceKeyFunc(
+                    run.getMetadata().getNamespace(), AgentObjects.podName(run)));
+    if (pod == null || !ready(pod)) {
+      return Optional.empty();
+    }
+    return credential(run)
+        .map(credential ->
+            SandboxAddress.of(pod.getStatus().getPodIP(), SandboxPod.port(pod), credential));
+  }
+
+  private Optional<String> credential(Run run) {
+    String uid = run.getMetadata().getUid();
+    String known = credentials.get(uid);
+    if (known != null) {
+      return Optional.of(known);
+    }
+    Optional<String> read =
+        SandboxCredential.read(
+            client
+                .secrets()
+                .inNamespace(run.getMetadata().getNamespace())
+                .withName(AgentObjects.sandboxCredentialName(run))
+                .get());
+    read.ifPresent(credential -> credentials.put(uid, credential));
+    return read;
+  }
+
+  private void changed(Pod pod) {
+    if (ready(pod)) {
+      // The sandbox Pod is named after its Run.
+      readyListener.accept(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+    }
+  }
+
+  static boolean ready(Pod pod) {
+    return pod.getStatus() != null
+        && pod.getStatus().getPodIP() != null
+        && "Running".equals(pod.getStatus().getPhase())
+        && Objects.requireNonNullElse(
+                pod.getStatus().getConditions(),
+                java.util.List.<io.fabric8.kubernetes.api.model.PodCondition>of())
+            .stream()
+            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  @Override
+  public void close() {
+    pods.close();
+  }
+}
