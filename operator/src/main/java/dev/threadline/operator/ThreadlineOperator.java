@@ -22,6 +22,11 @@ import dev.threadline.operator.usage.UsageLimits;
 import dev.threadline.operator.webhooks.BuildWebhooks;
 import dev.threadline.operator.webhooks.RunWebhooks;
 import dev.threadline.operator.webhooks.WebhookDeliveryReconciler;
+import dev.threadline.operator.worker.AgentWorker;
+import dev.threadline.operator.worker.ClusterRunTasks;
+import dev.threadline.operator.worker.PlatformModels;
+import dev.threadline.operator.worker.PodSandboxLocator;
+import dev.threadline.operator.worker.SandboxClient;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
@@ -34,6 +39,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -118,6 +124,24 @@ public final class ThreadlineOperator implements AutoCloseable {
         new WebhookDeliveryReconciler(client, settings.webhooks(), clock);
     register(operator, webhooks, settings);
     operator.start();
+    List<AutoCloseable> resources = new ArrayList<>(List.of(computer, agents, models, webhooks));
+    if (settings.worker().enabled()) {
+      // Every replica works on runs (claims share them), leader or not.
+      PodSandboxLocator sandboxes = new PodSandboxLocator(client, singleNamespace(settings));
+      AgentWorker worker =
+          new AgentWorker(
+                  client,
+                  settings.worker(),
+                  new ClusterRunTasks(client, agents, settings),
+                  new PlatformModels(settings.model()),
+                  sandboxes,
+                  new SandboxClient(),
+                  pricing,
+                  clock)
+              .start();
+      resources.add(0, worker);
+      resources.add(1, sandboxes);
+    }
 
     OperatorHttpEndpoints endpoints = null;
     if (settings.healthPort() >= 0) {
@@ -134,7 +158,14 @@ public final class ThreadlineOperator implements AutoCloseable {
         "Threadline operator started (namespaces: {}, leader election: {})",
         settings.watchNamespaces().isEmpty() ? "all" : settings.watchNamespaces(),
         settings.leaderElection());
-    return new ThreadlineOperator(operator, endpoints, List.of(computer, agents, models, webhooks));
+    return new ThreadlineOperator(operator, endpoints, resources);
+  }
+
+  /** The one namespace watched, or null for all (several are filtered by the worker's claims). */
+  private static String singleNamespace(OperatorSettings settings) {
+    return settings.watchNamespaces().size() == 1
+        ? settings.watchNamespaces().iterator().next()
+        : null;
   }
 
   private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> void register(

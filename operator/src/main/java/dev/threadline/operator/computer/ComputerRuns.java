@@ -15,6 +15,8 @@ import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
+import dev.threadline.operator.sandbox.SandboxPod;
+import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.usage.UsageLimits;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -62,6 +64,7 @@ public final class ComputerRuns implements AutoCloseable {
   private final AgentLogs logs;
   private final RunStatusWriter writer;
   private final UsageLimits limits;
+  private final SandboxPorts ports;
   private InformerEventSource<Pod, Run> pods;
 
   public ComputerRuns(
@@ -80,6 +83,7 @@ public final class ComputerRuns implements AutoCloseable {
     this.clock = clock;
     this.logs = new AgentLogs(follower);
     this.writer = new RunStatusWriter(client);
+    this.ports = new SandboxPorts(settings.containers());
   }
 
   /** The agent Pods (only those: selected by label) and the log wake-ups. */
@@ -169,6 +173,9 @@ public final class ComputerRuns implements AutoCloseable {
   }
 
   private UpdateControl<Run> follow(Run run, Context<Run> context) {
+    if (settings.worker().enabled()) {
+      return watchSandbox(run, context);
+    }
     ResourceID id = ResourceID.fromResource(run);
     long recorded = Objects.requireNonNullElse(run.getStatus().getRunnerSeq(), 0L);
     Optional<Pod> pod = pod(run, context);
@@ -210,6 +217,21 @@ public final class ComputerRuns implements AutoCloseable {
           run, context, status -> !isTerminal(status) && EventRecorder.record(status, pending) > 0);
     }
     return control;
+  }
+
+  /**
+   * A run whose loop is in the worker: the worker writes its events and outcome; the operator only
+   * ends it when its sandbox Pod ends (its deadline) or disappears before the worker did.
+   */
+  private UpdateControl<Run> watchSandbox(Run run, Context<Run> context) {
+    Optional<Pod> pod = pod(run, context);
+    Optional<AgentOutcome> outcome =
+        AgentOutcome.decide(pod, Optional.empty(), settings.agentPod().deadline());
+    if (outcome.isPresent()) {
+      finish(run, context, List.of(), outcome.get());
+      cleanUp(run, pod.isPresent());
+    }
+    return UpdateControl.noUpdate();
   }
 
   /**
@@ -300,13 +322,7 @@ public final class ComputerRuns implements AutoCloseable {
     }
     // Kept: the input Secret (owned by the Run) and the workspace (owned by the Thread).
     client.secrets().inNamespace(namespace).withName(AgentObjects.modelKeySecretName(run)).delete();
-    client
-        .network()
-        .v1()
-        .networkPolicies()
-        .inNamespace(namespace)
-        .withName(AgentObjects.networkPolicyName(run))
-        .delete();
+    RunSandbox.deleteAccess(client, run);
   }
 
   private UpdateControl<Run> launch(
@@ -326,20 +342,25 @@ public final class ComputerRuns implements AutoCloseable {
       AgentEnvironment environment =
           AgentEnvironment.resolve(
               client, run, thread, settings.registry(), settings.runnerImage());
-      ModelSettings model = settings.model();
-      boolean modelKey = agent.provider().equals(model.provider()) && model.hasApiKey();
-      String runJson = RunJson.of(run, agent, model, history.get(), environment.spec());
-      IdempotentCreate.createOrGet(client, WorkspaceClaim.of(thread, settings.agentPod()));
-      IdempotentCreate.createOrGet(client, RunInputSecret.of(run, runJson));
-      if (modelKey) {
-        IdempotentCreate.createOrGet(client, ModelKeySecret.of(run, model.apiKey()));
+      if (settings.worker().enabled()) {
+        pod = launchSandbox(run, thread, environment);
+      } else {
+        ModelSettings model = settings.model();
+        boolean modelKey = agent.provider().equals(model.provider()) && model.hasApiKey();
+        String runJson = RunJson.of(run, agent, model, history.get(), environment.spec());
+        IdempotentCreate.createOrGet(client, WorkspaceClaim.of(thread, settings.agentPod()));
+        IdempotentCreate.createOrGet(client, RunInputSecret.of(run, runJson));
+        if (modelKey) {
+          IdempotentCreate.createOrGet(client, ModelKeySecret.of(run, model.apiKey()));
+        }
+        if (!environment.internetAccess()) {
+          IdempotentCreate.createOrGet(client, AgentNetworkPolicy.of(run, agent, model));
+        }
+        pod =
+            IdempotentCreate.createOrGet(
+                client,
+                new AgentPod(run, environment, modelKey, model, settings.agentPod()).build());
       }
-      if (!environment.internetAccess()) {
-        IdempotentCreate.createOrGet(client, AgentNetworkPolicy.of(run, agent, model));
-      }
-      pod =
-          IdempotentCreate.createOrGet(
-              client, new AgentPod(run, environment, modelKey, model, settings.agentPod()).build());
       LOG.info(
           "Run({}/{}) agent Pod {} started with image {}",
           namespace,
@@ -379,6 +400,48 @@ public final class ComputerRuns implements AutoCloseable {
           return true;
         });
     return UpdateControl.noUpdate();
+  }
+
+  /**
+   * The run's sandbox: the workspace claim, the credential Secret and the NetworkPolicy before the
+   * Pod, so that it never listens unprotected. The worker runs the loop once the Pod is ready.
+   */
+  private Pod launchSandbox(Run run, ConversationThread thread, AgentEnvironment environment) {
+    RunSandbox sandbox =
+        new RunSandbox(
+            run,
+            environment,
+            sandboxPort(run),
+            settings.containers().bindAddress(),
+            settings.containers().worker(),
+            settings.agentPod());
+    IdempotentCreate.createOrGet(client, WorkspaceClaim.of(thread, settings.agentPod()));
+    IdempotentCreate.createOrGet(client, sandbox.credential());
+    IdempotentCreate.createOrGet(client, sandbox.networkPolicy());
+    return IdempotentCreate.createOrGet(client, sandbox.pod());
+  }
+
+  /**
+   * On a Pod network every sandbox listens on the range's first port; where Pods share the host's
+   * network (local mode) each gets a free one of the range.
+   */
+  private int sandboxPort(Run run) {
+    Map<String, Integer> held =
+        pods == null
+            ? Map.of()
+            : pods.list()
+                .filter(pod -> SandboxPod.port(pod).isPresent())
+                .collect(
+                    Collectors.toMap(
+                        pod -> pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName(),
+                        pod -> SandboxPod.port(pod).orElseThrow(),
+                        (a, b) -> a));
+    String key = run.getMetadata().getNamespace() + "/" + AgentObjects.podName(run);
+    return ports
+        .allocate(key, held)
+        .orElseThrow(() ->
+            new AgentStartException(
+                "No port of " + settings.containers().range() + " is free for the sandbox"));
   }
 
   /**

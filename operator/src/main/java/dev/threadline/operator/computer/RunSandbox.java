@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Map;
 
@@ -64,6 +65,36 @@ public record RunSandbox(
         port,
         environment.internetAccess(),
         List.of(worker));
+  }
+
+  /** Removes a run's sandbox: its Pod, then its credential and NetworkPolicy. */
+  public static void delete(KubernetesClient client, Run run) {
+    client
+        .pods()
+        .inNamespace(run.getMetadata().getNamespace())
+        .withName(AgentObjects.podName(run))
+        .delete();
+    deleteAccess(client, run);
+  }
+
+  /**
+   * Removes what guarded a run's sandbox, its credential Secret and NetworkPolicy (by their
+   * deterministic names; absent ones are skipped), once its Pod is gone or going.
+   */
+  public static void deleteAccess(KubernetesClient client, Run run) {
+    String namespace = run.getMetadata().getNamespace();
+    client
+        .secrets()
+        .inNamespace(namespace)
+        .withName(AgentObjects.sandboxCredentialName(run))
+        .delete();
+    client
+        .network()
+        .v1()
+        .networkPolicies()
+        .inNamespace(namespace)
+        .withName(AgentObjects.networkPolicyName(run))
+        .delete();
   }
 
   private ObjectMeta metadata(String name) {

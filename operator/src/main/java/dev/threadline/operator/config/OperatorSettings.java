@@ -6,6 +6,7 @@ import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.computer.AgentPodSettings;
 import dev.threadline.operator.container.ContainerSettings;
 import dev.threadline.operator.webhooks.WebhookSettings;
+import dev.threadline.operator.worker.WorkerSettings;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -37,6 +38,8 @@ import java.util.stream.Collectors;
  *     THREADLINE_USAGE_DEFAULT_TIER)
  * @param webhooks private targets, retries and retention of webhook deliveries
  *     (THREADLINE_WEBHOOK_*)
+ * @param worker whether and how this replica runs agent loops (THREADLINE_AGENT_WORKER,
+ *     THREADLINE_WORKER_*)
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -54,7 +57,8 @@ public record OperatorSettings(
     AgentPodSettings agentPod,
     ContainerSettings containers,
     UsagePlans usagePlans,
-    WebhookSettings webhooks) {
+    WebhookSettings webhooks,
+    WorkerSettings worker) {
 
   /** A maintained fork: the original GoogleContainerTools/kaniko is archived. */
   public static final String DEFAULT_BUILDER_IMAGE = "ghcr.io/osscontainertools/kaniko:v1.25.0";
@@ -65,6 +69,7 @@ public record OperatorSettings(
     containers = containers == null ? ContainerSettings.defaults() : containers;
     usagePlans = usagePlans == null ? UsagePlans.defaults() : usagePlans;
     webhooks = webhooks == null ? WebhookSettings.defaults() : webhooks;
+    worker = worker == null ? WorkerSettings.fromEnvironment(Map.of()) : worker;
     if (buildTimeout.isNegative() || buildTimeout.isZero()) {
       throw new IllegalArgumentException("buildTimeout must be positive");
     }
@@ -96,7 +101,8 @@ public record OperatorSettings(
         AgentPodSettings.fromEnvironment(env),
         ContainerSettings.fromEnvironment(env),
         UsagePlans.fromEnvironment(env),
-        WebhookSettings.fromEnvironment(env));
+        WebhookSettings.fromEnvironment(env),
+        WorkerSettings.fromEnvironment(env));
   }
 
   public OperatorSettings withHealthPort(int port) {
@@ -117,6 +123,27 @@ public record OperatorSettings(
 
   public OperatorSettings withWebhooks(WebhookSettings settings) {
     return copy(healthPort, agentPod, containers, usagePlans, settings);
+  }
+
+  public OperatorSettings withWorker(WorkerSettings settings) {
+    return new OperatorSettings(
+        watchNamespaces,
+        runnerImage,
+        baseImage,
+        builderImage,
+        registry,
+        registryPushSecret,
+        buildTimeout,
+        leaderElection,
+        leaseNamespace,
+        healthPort,
+        model,
+        modelPrices,
+        agentPod,
+        containers,
+        usagePlans,
+        webhooks,
+        settings);
   }
 
   /** These settings with the parts the {@code with…} methods may change. */
@@ -142,7 +169,8 @@ public record OperatorSettings(
         agentPod,
         containers,
         usagePlans,
-        webhooks);
+        webhooks,
+        worker);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {

@@ -12,6 +12,7 @@ import dev.threadline.operator.computer.QuotaWait;
 import dev.threadline.operator.computer.WorkspaceClaim;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
+import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -62,7 +63,7 @@ public class ContainerReconciler implements Reconciler<Container> {
 
   private final KubernetesClient client;
   private final OperatorSettings settings;
-  private final ContainerPorts ports;
+  private final SandboxPorts ports;
   private final ContainerStatusWriter writer;
   private final Conditions conditions;
   private final Clock clock;
@@ -71,7 +72,7 @@ public class ContainerReconciler implements Reconciler<Container> {
       KubernetesClient client, OperatorSettings settings, Conditions conditions, Clock clock) {
     this.client = client;
     this.settings = settings;
-    this.ports = new ContainerPorts(settings.containers());
+    this.ports = new SandboxPorts(settings.containers());
     this.writer = new ContainerStatusWriter(client);
     this.conditions = conditions;
     this.clock = clock;

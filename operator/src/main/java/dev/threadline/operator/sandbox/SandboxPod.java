@@ -1,6 +1,7 @@
 package dev.threadline.operator.sandbox;
 
 import dev.threadline.operator.computer.PodSecurity;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -13,6 +14,7 @@ import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The one shape of a sandbox Pod, for a run's agent and for a container alike: the runner's {@code
@@ -113,13 +115,15 @@ public record SandboxPod(
         .build();
   }
 
-  /** The port a sandbox Pod's API listens on, as its spec says. */
-  public static int port(Pod pod) {
-    return pod.getSpec().getContainers().get(0).getPorts().stream()
-        .filter(port -> PORT_NAME.equals(port.getName()))
-        .findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("not a sandbox Pod: no port " + PORT_NAME))
-        .getContainerPort();
+  /** The port a sandbox Pod's API listens on, as its spec says; empty for another Pod. */
+  public static Optional<Integer> port(Pod pod) {
+    return pod.getSpec() == null
+        ? Optional.empty()
+        : pod.getSpec().getContainers().stream()
+            .flatMap(container -> container.getPorts().stream())
+            .filter(port -> PORT_NAME.equals(port.getName()))
+            .map(ContainerPort::getContainerPort)
+            .findFirst();
   }
 
   private List<EnvVar> environment() {

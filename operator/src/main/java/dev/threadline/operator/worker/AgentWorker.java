@@ -66,7 +66,7 @@ public final class AgentWorker implements AutoCloseable {
   /** Starts watching Runs and renewing claims. */
   public AgentWorker start() {
     var resources = client.resources(Run.class);
-    runs =
+    runs = // this replica's watch of Runs: new ones, ended ones, cancel requests
         (settings.namespace() == null
                 ? resources.inAnyNamespace()
                 : resources.inNamespace(settings.namespace()))

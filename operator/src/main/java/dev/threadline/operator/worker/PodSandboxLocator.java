@@ -2,6 +2,7 @@ package dev.threadline.operator.worker;
 
 import dev.threadline.crds.run.Run;
 import dev.threadline.operator.computer.AgentObjects;
+import dev.threadline.operator.computer.RunSandbox;
 import dev.threadline.operator.sandbox.SandboxCredential;
 import dev.threadline.operator.sandbox.SandboxPod;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -68,9 +69,18 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
     if (pod == null || !ready(pod)) {
       return Optional.empty();
     }
+    Optional<Integer> port = SandboxPod.port(pod);
+    if (port.isEmpty()) {
+      return Optional.empty(); // an agent Pod of the retiring path
+    }
     return credential(run)
-        .map(credential ->
-            SandboxAddress.of(pod.getStatus().getPodIP(), SandboxPod.port(pod), credential));
+        .map(credential -> SandboxAddress.of(pod.getStatus().getPodIP(), port.get(), credential));
+  }
+
+  @Override
+  public void release(Run run) {
+    credentials.remove(run.getMetadata().getUid());
+    RunSandbox.delete(client, run);
   }
 
   private Optional<String> credential(Run run) {

@@ -185,6 +185,7 @@ final class RunWork {
                   ComputerStatus.finish(
                       status, List.of(), outcome, parts.clock().instant(), parts.pricing()));
       if (written) {
+        parts.sandboxes().release(run);
         LOG.info(
             "Run({}/{}) {}",
             namespace(),

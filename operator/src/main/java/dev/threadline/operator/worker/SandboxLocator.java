@@ -8,4 +8,7 @@ import java.util.Optional;
 public interface SandboxLocator {
   /** Empty while the sandbox is not ready to take calls. */
   Optional<SandboxAddress> locate(Run run);
+
+  /** The run has ended: its sandbox goes. */
+  default void release(Run run) {}
 }

@@ -1,22 +1,62 @@
 package dev.threadline.operator.worker;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 
 /**
  * One worker replica's settings.
  *
- * @param holder this replica's name in the claims it takes (its Pod name: unique among replicas)
- * @param claimTtl how long a claim lives without renewal: a stopped replica's runs go on elsewhere
- *     after at most this long; it is renewed every third of it
+ * @param enabled {@code THREADLINE_AGENT_WORKER}, default false: whether computer runs get a
+ *     sandbox Pod and their agent loop runs in the worker (true), or the runner's whole loop runs
+ *     in the agent Pod and its log is followed (false, the path being retired)
+ * @param holder {@code THREADLINE_WORKER_NAME}, default {@code POD_NAME}, else a random name: this
+ *     replica's name in the claims it takes (unique among replicas)
+ * @param claimTtl {@code THREADLINE_WORKER_CLAIM_SECONDS}, default 10: how long a claim lives
+ *     without renewal; a stopped replica's runs go on elsewhere after at most this long. It is
+ *     renewed every third of it
  * @param namespace the namespace to work in, or null for all
  */
-public record WorkerSettings(String holder, Duration claimTtl, String namespace) {
+public record WorkerSettings(boolean enabled, String holder, Duration claimTtl, String namespace) {
   public static final Duration DEFAULT_CLAIM_TTL = Duration.ofSeconds(10);
 
   public WorkerSettings {
     Objects.requireNonNull(holder, "holder");
     claimTtl = claimTtl == null ? DEFAULT_CLAIM_TTL : claimTtl;
+    if (claimTtl.toMillis() < 300) {
+      throw new IllegalArgumentException("the worker's claim must live at least 300 ms");
+    }
+  }
+
+  /** An enabled worker with that name and claim lifetime, in one namespace (null: all). */
+  public static WorkerSettings of(String holder, Duration claimTtl, String namespace) {
+    return new WorkerSettings(true, holder, claimTtl, namespace);
+  }
+
+  public static WorkerSettings fromEnvironment(Map<String, String> env) {
+    String name = env.get("THREADLINE_WORKER_NAME");
+    if (name == null || name.isBlank()) {
+      name = env.get("POD_NAME");
+    }
+    if (name == null || name.isBlank()) {
+      name = "worker-" + UUID.randomUUID();
+    }
+    String ttl = env.getOrDefault("THREADLINE_WORKER_CLAIM_SECONDS", "10").strip();
+    try {
+      return new WorkerSettings(
+          Boolean.parseBoolean(env.getOrDefault("THREADLINE_AGENT_WORKER", "false").strip()),
+          name.strip(),
+          Duration.ofSeconds(Long.parseLong(ttl)),
+          null);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "THREADLINE_WORKER_CLAIM_SECONDS must be a whole number, got: " + ttl);
+    }
+  }
+
+  public WorkerSettings enabled(boolean value) {
+    return new WorkerSettings(value, holder, claimTtl, namespace);
   }
 
   Duration renewEvery() {

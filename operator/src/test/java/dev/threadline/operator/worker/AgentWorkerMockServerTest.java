@@ -191,7 +191,7 @@ class AgentWorkerMockServerTest {
     AgentWorker worker =
         new AgentWorker(
                 client,
-                new WorkerSettings(name, Duration.ofMillis(1500), NS),
+                WorkerSettings.of(name, Duration.ofMillis(1500), NS),
                 tasks,
                 models,
                 run -> Optional.of(sandbox(run).address()),

@@ -28,7 +28,7 @@ public final class StandInSandbox implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpServer server;
-  private final String credential = "stand-in-credential-" + System.nanoTime();
+  private volatile String credential = "stand-in-credential-" + System.nanoTime();
   private final Function<String, CommandOutcome> commands;
   private final Map<String, Call> calls = new ConcurrentHashMap<>();
   private final Map<String, String> files = new ConcurrentHashMap<>();
@@ -49,6 +49,11 @@ public final class StandInSandbox implements AutoCloseable {
 
   public SandboxAddress address() {
     return SandboxAddress.of("127.0.0.1", server.getAddress().getPort(), credential);
+  }
+
+  /** Accepts this credential from now on (the one the operator made for the sandbox). */
+  public void credential(String value) {
+    this.credential = value;
   }
 
   /** How many calls were executed (a replayed or joined call is not executed again). */

@@ -1,17 +1,18 @@
-package dev.threadline.operator.container;
+package dev.threadline.operator.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.threadline.operator.container.ContainerSettings;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class ContainerPortsTest {
+class SandboxPortsTest {
 
   @Test
   void onAPodNetworkEveryContainerUsesTheFirstPort() {
-    ContainerPorts ports = new ContainerPorts(ContainerSettings.defaults(), port -> false);
+    SandboxPorts ports = new SandboxPorts(ContainerSettings.defaults(), port -> false);
 
     assertThat(ports.allocate("a/one", Map.of("b/two", 8080))).contains(8080);
   }
@@ -19,7 +20,7 @@ class ContainerPortsTest {
   @Test
   void onASharedNetworkPortsAreUniqueAndSkipPortsTakenOnTheHost() {
     ContainerSettings shared = ContainerSettings.defaults().sharingNetwork(9000, 9003, "127.0.0.1");
-    ContainerPorts ports = new ContainerPorts(shared, port -> port != 9001);
+    SandboxPorts ports = new SandboxPorts(shared, port -> port != 9001);
     Map<String, Integer> held = new HashMap<>();
     held.put("ns/held", 9000);
     held.put("ns/a", null);

@@ -1,5 +1,6 @@
-package dev.threadline.operator.container;
+package dev.threadline.operator.sandbox;
 
+import dev.threadline.operator.container.ContainerSettings;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -12,23 +13,23 @@ import java.util.Set;
 import java.util.function.IntPredicate;
 
 /**
- * Chooses the port of a container's file API. On a Pod network every container may use the range's
- * first port. On a shared network a port is free when no other container holds it (as their
- * statuses say, plus ports just handed out whose status write the cache has not seen yet) and it
- * can be bound here — the operator runs on the same host as the Pods then.
+ * Chooses the port of a sandbox's API (a container's or a run's). On a Pod network every container
+ * may use the range's first port. On a shared network a port is free when no other container holds
+ * it (as their statuses say, plus ports just handed out whose status write the cache has not seen
+ * yet) and it can be bound here — the operator runs on the same host as the Pods then.
  */
-final class ContainerPorts {
+public final class SandboxPorts {
   private final ContainerSettings settings;
   private final IntPredicate bindable;
 
   /** Container key → port handed out; dropped once the container is gone. */
   private final Map<String, Integer> handedOut = new HashMap<>();
 
-  ContainerPorts(ContainerSettings settings) {
+  public SandboxPorts(ContainerSettings settings) {
     this(settings, port -> canBind(settings.bindAddress(), port));
   }
 
-  ContainerPorts(ContainerSettings settings, IntPredicate bindable) {
+  SandboxPorts(ContainerSettings settings, IntPredicate bindable) {
     this.settings = settings;
     this.bindable = bindable;
   }
@@ -39,7 +40,7 @@ final class ContainerPorts {
    * @param held container key → its recorded port, for every container that exists
    * @return empty when every port of the range is taken
    */
-  synchronized Optional<Integer> allocate(String key, Map<String, Integer> held) {
+  public synchronized Optional<Integer> allocate(String key, Map<String, Integer> held) {
     if (!settings.sharedNetwork()) {
       return Optional.of(settings.firstPort());
     }
