@@ -25,6 +25,24 @@ import java.util.Optional;
 public record AgentEnvironment(
     String name, String image, boolean internetAccess, EnvironmentSpec spec) {
 
+  /**
+   * The run's Thread.
+   *
+   * @throws AgentStartException when it does not exist
+   */
+  public static ConversationThread thread(KubernetesClient client, Run run) {
+    ConversationThread thread =
+        client
+            .resources(ConversationThread.class)
+            .inNamespace(run.getMetadata().getNamespace())
+            .withName(run.getSpec().getThread())
+            .get();
+    if (thread == null) {
+      throw new AgentStartException("Thread " + run.getSpec().getThread() + " does not exist");
+    }
+    return thread;
+  }
+
   public static AgentEnvironment resolve(
       KubernetesClient client,
       Run run,

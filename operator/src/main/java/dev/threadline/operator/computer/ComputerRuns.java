@@ -330,15 +330,7 @@ public final class ComputerRuns implements AutoCloseable {
     String namespace = run.getMetadata().getNamespace();
     Pod pod;
     try {
-      ConversationThread thread =
-          client
-              .resources(ConversationThread.class)
-              .inNamespace(namespace)
-              .withName(run.getSpec().getThread())
-              .get();
-      if (thread == null) {
-        throw new AgentStartException("Thread " + run.getSpec().getThread() + " does not exist");
-      }
+      ConversationThread thread = AgentEnvironment.thread(client, run);
       AgentEnvironment environment =
           AgentEnvironment.resolve(
               client, run, thread, settings.registry(), settings.runnerImage());

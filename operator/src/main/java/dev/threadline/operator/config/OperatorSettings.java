@@ -106,44 +106,27 @@ public record OperatorSettings(
   }
 
   public OperatorSettings withHealthPort(int port) {
-    return copy(port, agentPod, containers, usagePlans, webhooks);
+    return copy(port, agentPod, containers, usagePlans, webhooks, worker);
   }
 
   public OperatorSettings withAgentPod(AgentPodSettings settings) {
-    return copy(healthPort, settings, containers, usagePlans, webhooks);
+    return copy(healthPort, settings, containers, usagePlans, webhooks, worker);
   }
 
   public OperatorSettings withContainers(ContainerSettings settings) {
-    return copy(healthPort, agentPod, settings, usagePlans, webhooks);
+    return copy(healthPort, agentPod, settings, usagePlans, webhooks, worker);
   }
 
   public OperatorSettings withUsagePlans(UsagePlans plans) {
-    return copy(healthPort, agentPod, containers, plans, webhooks);
+    return copy(healthPort, agentPod, containers, plans, webhooks, worker);
   }
 
   public OperatorSettings withWebhooks(WebhookSettings settings) {
-    return copy(healthPort, agentPod, containers, usagePlans, settings);
+    return copy(healthPort, agentPod, containers, usagePlans, settings, worker);
   }
 
   public OperatorSettings withWorker(WorkerSettings settings) {
-    return new OperatorSettings(
-        watchNamespaces,
-        runnerImage,
-        baseImage,
-        builderImage,
-        registry,
-        registryPushSecret,
-        buildTimeout,
-        leaderElection,
-        leaseNamespace,
-        healthPort,
-        model,
-        modelPrices,
-        agentPod,
-        containers,
-        usagePlans,
-        webhooks,
-        settings);
+    return copy(healthPort, agentPod, containers, usagePlans, webhooks, settings);
   }
 
   /** These settings with the parts the {@code with…} methods may change. */
@@ -152,7 +135,8 @@ public record OperatorSettings(
       AgentPodSettings agentPod,
       ContainerSettings containers,
       UsagePlans usagePlans,
-      WebhookSettings webhooks) {
+      WebhookSettings webhooks,
+      WorkerSettings worker) {
     return new OperatorSettings(
         watchNamespaces,
         runnerImage,

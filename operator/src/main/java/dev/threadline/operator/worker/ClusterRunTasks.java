@@ -2,7 +2,6 @@ package dev.threadline.operator.worker;
 
 import dev.threadline.crds.run.Attachment;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.operator.computer.AgentEnvironment;
 import dev.threadline.operator.computer.AgentStartException;
 import dev.threadline.operator.computer.RunInputSecret;
@@ -38,20 +37,15 @@ public final class ClusterRunTasks implements RunTasks {
             .orElseThrow(() ->
                 new IllegalArgumentException(
                     "Agent " + run.getSpec().getAgent() + " does not exist"));
-    ConversationThread thread =
-        client
-            .resources(ConversationThread.class)
-            .inNamespace(namespace)
-            .withName(run.getSpec().getThread())
-            .get();
-    if (thread == null) {
-      throw new IllegalArgumentException("Thread " + run.getSpec().getThread() + " does not exist");
-    }
     AgentEnvironment environment;
     try {
       environment =
           AgentEnvironment.resolve(
-              client, run, thread, settings.registry(), settings.runnerImage());
+              client,
+              run,
+              AgentEnvironment.thread(client, run),
+              settings.registry(),
+              settings.runnerImage());
     } catch (AgentStartException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
