@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.crds.container.ContainerObjects;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,10 +11,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -23,22 +20,19 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code runner serve} over real HTTP on loopback: every file operation, confinement, limits,
  * token.
  */
-class FileApiServerTest {
+class FileApiServerTest extends SandboxServerTest {
   private static final HttpClient HTTP = SandboxHarness.http();
 
-  @TempDir Path temp;
-  private SandboxHarness sandbox;
   private Path workspace;
 
-  @BeforeEach
-  void start() throws IOException {
-    sandbox = new SandboxHarness(temp, 1024);
-    workspace = sandbox.workspace;
+  @Override
+  long maxUploadBytes() {
+    return 1024;
   }
 
-  @AfterEach
-  void stop() {
-    sandbox.close();
+  @BeforeEach
+  void workspace() {
+    workspace = sandbox.workspace;
   }
 
   @Test

@@ -14,28 +14,12 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code /calls} of a real {@code serve} over loopback HTTP: tools, streaming, idempotency, kill.
  */
-class SandboxCallsTest {
-  @TempDir Path temp;
-  private SandboxHarness sandbox;
-
-  @BeforeEach
-  void start() throws Exception {
-    sandbox = new SandboxHarness(temp, 1024 * 1024);
-  }
-
-  @AfterEach
-  void stop() {
-    sandbox.close();
-  }
-
+class SandboxCallsTest extends SandboxServerTest {
   @Test
   void commandStreamsItsOutputThenItsResult() throws Exception {
     List<JsonNode> lines =

@@ -7,29 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Workspace diffs and piped stdio MCP servers of a real {@code serve} over loopback HTTP. */
-class SandboxWorkspaceAndMcpTest {
-  @TempDir Path temp;
-  private SandboxHarness sandbox;
-
-  @BeforeEach
-  void start() throws Exception {
-    sandbox = new SandboxHarness(temp, 1024 * 1024);
-  }
-
-  @AfterEach
-  void stop() {
-    sandbox.close();
-  }
-
+class SandboxWorkspaceAndMcpTest extends SandboxServerTest {
   @Test
   void diffShowsWhatChangedSinceTheSnapshot() throws Exception {
     Files.writeString(sandbox.workspace.resolve("kept.txt"), "a\nb\n");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadline.runner.serve.FileApiException;
+import dev.threadline.runner.serve.JsonBody;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -26,15 +27,7 @@ public record CallRequest(String id, String tool, String argumentsJson, CallLimi
   private static final ObjectMapper JSON = new ObjectMapper();
 
   public static CallRequest parse(byte[] body) {
-    JsonNode root;
-    try {
-      root = JSON.readTree(body);
-    } catch (java.io.IOException e) {
-      throw FileApiException.badRequest("the body is not JSON");
-    }
-    if (root == null || !root.isObject()) {
-      throw FileApiException.badRequest("the body must be a JSON object");
-    }
+    JsonNode root = JsonBody.object(body, "a tool call");
     String id = text(root, "id");
     requireId(id);
     String tool = text(root, "tool");

@@ -1,9 +1,8 @@
 package dev.threadline.runner.serve.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadline.runner.serve.FileApiException;
-import java.io.IOException;
+import dev.threadline.runner.serve.JsonBody;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,23 +16,13 @@ import java.util.Map;
  * @param env variables added to the sandbox's own environment
  */
 public record McpServerSpec(String command, List<String> args, Map<String, String> env) {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   public McpServerSpec {
     args = List.copyOf(args);
     env = Map.copyOf(env);
   }
 
   public static McpServerSpec parse(byte[] body) {
-    JsonNode root;
-    try {
-      root = JSON.readTree(body);
-    } catch (IOException e) {
-      throw FileApiException.badRequest("the body is not JSON");
-    }
-    if (root == null || !root.isObject()) {
-      throw FileApiException.badRequest("the body must be a JSON object");
-    }
+    JsonNode root = JsonBody.object(body, "an MCP server's {command, args, env}");
     JsonNode command = root.get("command");
     if (command == null || !command.isTextual() || command.asText().isBlank()) {
       throw FileApiException.badRequest("command is required and must be a string");

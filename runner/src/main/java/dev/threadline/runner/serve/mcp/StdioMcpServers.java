@@ -1,8 +1,8 @@
 package dev.threadline.runner.serve.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadline.runner.serve.FileApiException;
+import dev.threadline.runner.serve.JsonBody;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +17,6 @@ import java.util.regex.Pattern;
  */
 public final class StdioMcpServers implements AutoCloseable {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,63}");
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path workspace;
   private final Map<String, StdioMcpServer> servers = new HashMap<>();
@@ -50,15 +49,7 @@ public final class StdioMcpServers implements AutoCloseable {
 
   /** Writes one JSON-RPC message to the server's stdin, as one line. */
   public void send(String name, byte[] message) throws IOException {
-    JsonNode parsed;
-    try {
-      parsed = JSON.readTree(message);
-    } catch (IOException e) {
-      throw FileApiException.badRequest("the body is not a JSON-RPC message");
-    }
-    if (parsed == null || !parsed.isObject()) {
-      throw FileApiException.badRequest("the body must be one JSON-RPC message (an object)");
-    }
+    JsonNode parsed = JsonBody.object(message, "one JSON-RPC message");
     StdioMcpServer server = running(name);
     try {
       server.send(parsed.toString());
