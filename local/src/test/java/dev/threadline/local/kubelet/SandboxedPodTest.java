@@ -94,11 +94,12 @@ class SandboxedPodTest {
     run(
         "reader",
         "echo own=$POD_CANARY; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f; done;"
-            + " echo parent-pid=$PPID",
+            + " echo parent-pid=$PPID; grep CapEff /proc/self/status",
         Map.of("POD_CANARY", "declared-value"));
 
     String seen = log("reader");
     assertThat(seen).contains("own=declared-value");
+    assertThat(seen).containsPattern("CapEff:\\s+0+\\n"); // no capabilities, even as root
     // Every variable of the launcher (this JVM) is a canary: none may be visible inside.
     System.getenv().entrySet().stream()
         .filter(variable -> variable.getValue().length() >= 6)

@@ -58,7 +58,10 @@ public final class Bubblewrap {
             "--unshare-pid",
             "--unshare-ipc",
             "--unshare-uts",
-            "--unshare-cgroup-try"));
+            "--unshare-cgroup-try",
+            // A launcher running as root would otherwise hand root's capabilities to agent code.
+            "--cap-drop",
+            "ALL"));
     if (!sandbox.network()) {
       line.add("--unshare-net");
     }
