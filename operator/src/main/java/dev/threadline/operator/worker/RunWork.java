@@ -83,7 +83,9 @@ final class RunWork {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
-      if (abandoned) {
+      if (stopped) {
+        // The run ended meanwhile (cancelled: its sandbox went) or this worker stops.
+        LOG.info("Run({}/{}) loop stopped: {}", namespace(), name(), e.getMessage());
         return;
       }
       LOG.warn("Run({}/{}) the agent's loop failed", namespace(), name(), e);
@@ -110,6 +112,7 @@ final class RunWork {
             .locate(run)
             .orElseThrow(() -> new SandboxException("the run's sandbox is gone"));
     SandboxCalls calls = new SandboxCalls(parts.sandboxClient(), address, task.limits());
+    calls.awaitHealthy();
     Optional<RunMemoryStore.Stored> stored = parts.memories().read(run);
     WorkerEvents events =
         new WorkerEvents(

@@ -62,6 +62,13 @@ final class SandboxCalls {
     return client.diff(address, snapshot);
   }
 
+  /** How long a sandbox just reported ready may take to answer. */
+  static final java.time.Duration STARTUP_PATIENCE = java.time.Duration.ofSeconds(60);
+
+  void awaitHealthy() {
+    client.awaitHealthy(address, STARTUP_PATIENCE);
+  }
+
   void put(RunTask.WorkspaceFile file) {
     client.put(address, file.path(), file.content());
   }

@@ -111,6 +111,54 @@ public final class SandboxClient {
         new CallState("finished".equals(state.path("state").asText()), state.path("result")));
   }
 
+  /**
+   * Waits until the sandbox answers {@code GET /health}: a Pod reported ready may not listen yet
+   * (the process kubelet of local mode runs no readiness probe).
+   *
+   * @throws SandboxException when it has not answered within {@code patience}
+   */
+  public void awaitHealthy(SandboxAddress sandbox, Duration patience) {
+    long deadline = System.nanoTime() + patience.toNanos();
+    Duration pause = Duration.ofMillis(20);
+    while (true) {
+      try {
+        HttpResponse<Void> response =
+            http.send(
+                HttpRequest.newBuilder(sandbox.resolve("/health"))
+                    .timeout(CONNECT_TIMEOUT)
+                    .GET()
+                    .build(),
+                HttpResponse.BodyHandlers.discarding());
+        if (response.statusCode() == 200) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // not listening yet
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SandboxException("interrupted while waiting for the sandbox", 0, e);
+      }
+      if (System.nanoTime() > deadline) {
+        throw new SandboxException(
+            "the sandbox at "
+                + sandbox.base().getAuthority()
+                + " did not answer within "
+                + patience.toSeconds()
+                + " s");
+      }
+      try {
+        Thread.sleep(pause);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SandboxException("interrupted while waiting for the sandbox", 0, e);
+      }
+      pause =
+          pause.multipliedBy(2).compareTo(Duration.ofMillis(500)) > 0
+              ? Duration.ofMillis(500)
+              : pause.multipliedBy(2);
+    }
+  }
+
   /** Writes a file of the workspace ({@code PUT /files}), folders made as needed. */
   public void put(SandboxAddress sandbox, String path, byte[] content) {
     HttpRequest request =

@@ -68,6 +68,10 @@ public final class StandInSandbox implements AutoCloseable {
 
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
+      if (exchange.getRequestURI().getPath().equals("/health")) {
+        send(exchange, 200, "{\"healthy\":true}");
+        return;
+      }
       String auth = exchange.getRequestHeaders().getFirst("Authorization");
       if (!("Bearer " + credential).equals(auth)) {
         send(exchange, 401, "{\"error\":\"unauthorized\",\"message\":\"no credential\"}");
