@@ -73,11 +73,19 @@ public final class ThreadlineOperator implements AutoCloseable {
 
   public static ThreadlineOperator start(
       KubernetesClient client, OperatorSettings settings, Clock clock) {
-    return start(client, settings, clock, new KubernetesPodLogFollower(client));
+    return launch(client, settings, clock, new KubernetesPodLogFollower(client));
   }
 
-  /** With another way to read agent Pods' logs (tests play the runner's output through it). */
+  /**
+   * The retiring agent-Pod path (the worker off), with another way to read agent Pods' logs (tests
+   * play the runner's output through it).
+   */
   public static ThreadlineOperator start(
+      KubernetesClient client, OperatorSettings settings, Clock clock, PodLogFollower podLogs) {
+    return launch(client, settings.withWorker(settings.worker().enabled(false)), clock, podLogs);
+  }
+
+  private static ThreadlineOperator launch(
       KubernetesClient client, OperatorSettings settings, Clock clock, PodLogFollower podLogs) {
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Operator operator =

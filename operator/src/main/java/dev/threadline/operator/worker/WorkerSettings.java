@@ -8,9 +8,9 @@ import java.util.UUID;
 /**
  * One worker replica's settings.
  *
- * @param enabled {@code THREADLINE_AGENT_WORKER}, default false: whether computer runs get a
- *     sandbox Pod and their agent loop runs in the worker (true), or the runner's whole loop runs
- *     in the agent Pod and its log is followed (false, the path being retired)
+ * @param enabled {@code THREADLINE_AGENT_WORKER}, default true: whether computer runs get a sandbox
+ *     Pod and their agent loop runs in the worker (true), or the runner's whole loop runs in the
+ *     agent Pod and its log is followed (false: the retiring path, to be deleted)
  * @param holder {@code THREADLINE_WORKER_NAME}, default {@code POD_NAME}, else a random name: this
  *     replica's name in the claims it takes (unique among replicas)
  * @param claimTtl {@code THREADLINE_WORKER_CLAIM_SECONDS}, default 10: how long a claim lives
@@ -45,7 +45,7 @@ public record WorkerSettings(boolean enabled, String holder, Duration claimTtl, 
     String ttl = env.getOrDefault("THREADLINE_WORKER_CLAIM_SECONDS", "10").strip();
     try {
       return new WorkerSettings(
-          Boolean.parseBoolean(env.getOrDefault("THREADLINE_AGENT_WORKER", "false").strip()),
+          Boolean.parseBoolean(env.getOrDefault("THREADLINE_AGENT_WORKER", "true").strip()),
           name.strip(),
           Duration.ofSeconds(Long.parseLong(ttl)),
           null);
