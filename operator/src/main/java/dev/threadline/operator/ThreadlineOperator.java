@@ -24,6 +24,7 @@ import dev.threadline.operator.webhooks.RunWebhooks;
 import dev.threadline.operator.webhooks.WebhookDeliveryReconciler;
 import dev.threadline.operator.worker.AgentWorker;
 import dev.threadline.operator.worker.ClusterRunTasks;
+import dev.threadline.operator.worker.LedgerAllowance;
 import dev.threadline.operator.worker.PlatformModels;
 import dev.threadline.operator.worker.PodSandboxLocator;
 import dev.threadline.operator.worker.SandboxClient;
@@ -145,6 +146,7 @@ public final class ThreadlineOperator implements AutoCloseable {
                   sandboxes,
                   new SandboxClient(),
                   pricing,
+                  new LedgerAllowance(limits, pricing),
                   clock)
               .start();
       resources.add(0, worker);

@@ -10,6 +10,7 @@ import dev.threadline.models.ModelRequest;
 import dev.threadline.models.ToolCall;
 import dev.threadline.models.Usage;
 import dev.threadline.operator.computer.AgentOutcome;
+import dev.threadline.operator.usage.UsageLimits;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -41,6 +42,7 @@ final class AgentLoop {
   private final Recorder recorder;
   private final BooleanSupplier stopped;
   private final UnaryOperator<String> redact;
+  private final java.util.function.Predicate<Usage> overAllowance;
 
   AgentLoop(
       RunTask task,
@@ -49,7 +51,8 @@ final class AgentLoop {
       WorkerEvents events,
       Recorder recorder,
       BooleanSupplier stopped,
-      UnaryOperator<String> redact) {
+      UnaryOperator<String> redact,
+      java.util.function.Predicate<Usage> overAllowance) {
     this.task = task;
     this.model = model;
     this.tools = new SandboxTools(task.limits().commandTimeoutSeconds());
@@ -58,6 +61,7 @@ final class AgentLoop {
     this.recorder = recorder;
     this.stopped = stopped;
     this.redact = redact;
+    this.overAllowance = overAllowance;
   }
 
   /** Ends in a finished memory and the outcome; empty when the loop was stopped from outside. */
@@ -122,6 +126,12 @@ final class AgentLoop {
       events.usage(usage);
       memory = memory.afterReply(ChatMessage.fromReply(answer), usage, events.lastSeq());
       recorder.record(memory);
+      if (overAllowance.test(usage)) {
+        return Optional.of(
+            new Ended(
+                memory,
+                AgentOutcome.failed(RunErrorCode.USAGE_EXHAUSTED, UsageLimits.EXHAUSTED_MESSAGE)));
+      }
     }
   }
 

@@ -47,6 +47,7 @@ public final class AgentWorker implements AutoCloseable {
       SandboxLocator sandboxes,
       SandboxClient sandboxClient,
       ModelPricing pricing,
+      Allowance allowance,
       Clock clock) {
     this.client = client;
     this.settings = settings;
@@ -60,7 +61,11 @@ public final class AgentWorker implements AutoCloseable {
             sandboxClient,
             pricing,
             clock,
-            new RunMemoryStore(client));
+            new RunMemoryStore(client),
+            allowance,
+            namespace ->
+                runs.getStore().list().stream()
+                    .filter(run -> namespace.equals(run.getMetadata().getNamespace())));
   }
 
   /** Starts watching Runs and renewing claims. */

@@ -39,7 +39,9 @@ final class RunWork {
       SandboxClient sandboxClient,
       ModelPricing pricing,
       Clock clock,
-      RunMemoryStore memories) {}
+      RunMemoryStore memories,
+      Allowance allowance,
+      java.util.function.Function<String, java.util.stream.Stream<Run>> runsIn) {}
 
   private final Parts parts;
   private final Run run;
@@ -165,7 +167,14 @@ final class RunWork {
     }
     try (model) {
       return new AgentLoop(
-              task, model, calls, events, recorder, () -> stopped, parts.models()::redact)
+              task,
+              model,
+              calls,
+              events,
+              recorder,
+              () -> stopped,
+              parts.models()::redact,
+              usage -> parts.allowance().exhausted(run, usage, parts.runsIn().apply(namespace())))
           .run(last[0].memory(), this::elapsedMs);
     }
   }

@@ -165,7 +165,24 @@ class AgentWorkerMockServerTest {
     assertThat(executions()).isEqualTo(8); // every command once, none twice
   }
 
+  @Test
+  void aRunWhoseUserHasSpentTheAllowanceStopsAfterTheReplyThatSpentIt() {
+    worker("worker-a", (run, total, others) -> total.outputTokens() > 0);
+    create("run-1", "Run `echo one`");
+
+    Run done = awaitEnded("run-1");
+
+    assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.FAILED.value());
+    assertThat(done.getStatus().getError().getCode()).isEqualTo("usage_exhausted");
+    assertThat(done.getStatus().getUsage().getOutputTokens()).isPositive();
+    assertThat(executions()).isZero();
+  }
+
   private AgentWorker worker(String name) {
+    return worker(name, Allowance.UNLIMITED);
+  }
+
+  private AgentWorker worker(String name, Allowance allowance) {
     RunTasks tasks =
         run ->
             new RunTask(
@@ -197,6 +214,7 @@ class AgentWorkerMockServerTest {
                 run -> Optional.of(sandbox(run).address()),
                 new SandboxClient(),
                 ModelPricing.none(),
+                allowance,
                 Clock.systemUTC())
             .start();
     workers.add(worker);
