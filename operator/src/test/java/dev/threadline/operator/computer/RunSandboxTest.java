@@ -10,6 +10,7 @@ import dev.threadline.crds.environment.ValueSource;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunSpec;
 import dev.threadline.operator.container.ContainerSettings;
+import dev.threadline.operator.support.SandboxPolicies;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -56,21 +57,7 @@ class RunSandboxTest {
   void onlyTheWorkerMayConnectToARunsSandbox() {
     NetworkPolicy policy = sandbox(false).networkPolicy();
 
-    assertThat(policy.getSpec().getIngress())
-        .singleElement()
-        .satisfies(ingress -> {
-          assertThat(ingress.getPorts())
-              .singleElement()
-              .satisfies(port -> assertThat(port.getPort().getIntVal()).isEqualTo(8080));
-          assertThat(ingress.getFrom())
-              .singleElement()
-              .satisfies(from -> {
-                assertThat(from.getNamespaceSelector().getMatchLabels())
-                    .containsExactly(Map.entry("kubernetes.io/metadata.name", "tl-system"));
-                assertThat(from.getPodSelector().getMatchLabels())
-                    .containsExactly(Map.entry("app", "worker"));
-              });
-        });
+    SandboxPolicies.admitsOnly(policy, 8080, "tl-system", Map.entry("app", "worker"));
     assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress", "Egress");
     assertThat(sandbox(true).networkPolicy().getSpec().getPolicyTypes()).containsExactly("Ingress");
   }

@@ -3,6 +3,7 @@ package dev.threadline.operator.container;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.crds.container.Container;
+import dev.threadline.operator.support.SandboxPolicies;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import java.util.Map;
@@ -29,21 +30,7 @@ class ContainerNetworkPolicyTest {
           assertThat(rule.getPorts())
               .allSatisfy(port -> assertThat(port.getPort().getIntVal()).isEqualTo(53));
         });
-    assertThat(policy.getSpec().getIngress())
-        .singleElement()
-        .satisfies(ingress -> {
-          assertThat(ingress.getPorts())
-              .singleElement()
-              .satisfies(port -> assertThat(port.getPort().getIntVal()).isEqualTo(8123));
-          assertThat(ingress.getFrom())
-              .singleElement()
-              .satisfies(from -> {
-                assertThat(from.getNamespaceSelector().getMatchLabels())
-                    .containsExactly(Map.entry("kubernetes.io/metadata.name", "tl-system"));
-                assertThat(from.getPodSelector().getMatchLabels())
-                    .containsExactly(Map.entry("app", "api"));
-              });
-        });
+    SandboxPolicies.admitsOnly(policy, 8123, "tl-system", Map.entry("app", "api"));
   }
 
   @Test

@@ -9,6 +9,7 @@ import dev.threadline.crds.container.ContainerSpec;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.SandboxPolicies;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -148,21 +149,8 @@ class ContainerReconcilerMockServerTest {
     assertThat(policy.getSpec().getPodSelector().getMatchLabels())
         .isEqualTo(pod.getMetadata().getLabels());
     assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
-    assertThat(policy.getSpec().getIngress())
-        .singleElement()
-        .satisfies(ingress -> {
-          assertThat(ingress.getPorts())
-              .singleElement()
-              .satisfies(port -> assertThat(port.getPort().getIntVal()).isEqualTo(8080));
-          assertThat(ingress.getFrom())
-              .singleElement()
-              .satisfies(from -> {
-                assertThat(from.getNamespaceSelector().getMatchLabels())
-                    .containsExactly(Map.entry("kubernetes.io/metadata.name", "threadline-system"));
-                assertThat(from.getPodSelector().getMatchLabels())
-                    .containsExactly(Map.entry("app.kubernetes.io/component", "api-server"));
-              });
-        });
+    SandboxPolicies.admitsOnly(
+        policy, 8080, "threadline-system", Map.entry("app.kubernetes.io/component", "api-server"));
 
     Container pending = awaitContainer("eph", "ctr-files", c -> "pending".equals(phase(c)));
     assertThat(pending.getStatus().getPort()).isEqualTo(8080);
