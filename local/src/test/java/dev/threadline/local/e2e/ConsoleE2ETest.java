@@ -1,0 +1,275 @@
+package dev.threadline.local.e2e;
+
+import static dev.threadline.local.e2e.LocalModeFixture.ALICE_KEY;
+import static dev.threadline.local.e2e.LocalModeFixture.BOB_KEY;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+
+/**
+ * The web console in a real browser against the local mode: a person signs in with a key, talks to
+ * the agent, watches commands run, cancels, makes an environment and a schedule, and reads the
+ * usage; every request the page makes is one the API accepts, and another user sees nothing of it.
+ * Screenshots of each page go to {@code target/console-screenshots/}.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ConsoleE2ETest {
+  private static LocalModeFixture fixture;
+  private static ConsoleBrowser browser;
+
+  @BeforeAll
+  static void start() {
+    ConsoleBrowser.assumeInstalled();
+    fixture = LocalModeFixture.start();
+    browser = ConsoleBrowser.open(fixture.local().apiUrl());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (browser != null) {
+      browser.close();
+    }
+    if (fixture != null) {
+      fixture.close();
+    }
+  }
+
+  /** Script errors fail the test; refused requests are checked by {@link #assertNoRefusals}. */
+  @AfterEach
+  void pageLoggedNoErrors() {
+    assertThat(browser.consoleLog().lines())
+        .filteredOn(line -> !line.contains("Failed to load resource"))
+        .noneMatch(line -> line.startsWith("SEVERE"));
+  }
+
+  @Test
+  @Order(1)
+  void aWrongKeyIsRefusedAsTheApiWordsItAndTheRightOneIsKeptOnlyInSessionStorage() {
+    browser.go("");
+    browser.type(By.name("apiKey"), "tl_not_a_key");
+    browser.find(By.cssSelector("#sign-in button[type=submit]")).click();
+    browser.findText(By.cssSelector("#sign-in [role=alert]"), "Missing or invalid API key");
+    browser.screenshot("sign-in");
+    assertThat(browser.takeRequests())
+        .as("only the refused key check")
+        .allMatch(request -> request.status() < 400 || request.url().contains("/v1/threads"));
+
+    signIn(ALICE_KEY);
+
+    assertThat(browser.script("return sessionStorage.getItem('threadline.apiKey')"))
+        .isEqualTo(ALICE_KEY);
+    assertThat(browser.driver().manage().getCookies()).isEmpty();
+    assertThat(browser.driver().getCurrentUrl()).doesNotContain(ALICE_KEY);
+    assertNoRefusals();
+  }
+
+  @Test
+  @Order(2)
+  void aQuestionIsAnsweredDirectlyAndStreamsIn() {
+    startThread("Hello!");
+    WebElement answer = browser.find(By.cssSelector(".conversation .item.answer .text"));
+    assertThat(answer.getText()).isNotBlank();
+    browser.until(driver -> driver.getCurrentUrl().matches(".*#/threads/thread_[^/]+$"));
+    browser.findText(By.id("thread-status"), "completed");
+    browser.screenshot("thread-direct-answer");
+
+    browser.go("#/threads");
+    browser.findText(By.cssSelector("table tbody"), "Hello!");
+    browser.screenshot("threads");
+    assertNoRefusals();
+  }
+
+  @Test
+  @Order(3)
+  void aBacktickedCommandShowsItsToolCallOutputDiffAndLogs() {
+    startThread("Run `echo hello-console > note.txt` and `cat note.txt`");
+    WebElement tool =
+        browser.findText(By.cssSelector(".conversation .item.tool-call"), "$ cat note.txt");
+    assertThat(tool.findElement(By.cssSelector(".output")).getText()).contains("hello-console");
+    assertThat(tool.getText()).contains("exit code 0");
+    browser.findText(By.cssSelector(".conversation .item.planning"), "");
+    browser.findText(By.cssSelector(".conversation .item.file-change"), "note.txt");
+    browser.findText(By.id("thread-status"), "completed");
+    browser.screenshot("thread-tool-calls");
+
+    browser.find(By.linkText("Diffs")).click();
+    WebElement diff = browser.findText(By.cssSelector("section.diff"), "note.txt");
+    assertThat(diff.findElement(By.cssSelector(".add")).getText()).isEqualTo("+hello-console");
+    browser.screenshot("thread-diffs");
+
+    browser.find(By.linkText("Logs")).click();
+    browser.findText(By.cssSelector("table tbody"), "tool_call");
+    browser.screenshot("thread-logs");
+
+    browser.find(By.linkText("Conversation")).click();
+    browser.type(By.name("content"), "Run `echo second-message`");
+    browser.find(By.cssSelector("#follow-up button[type=submit]")).click();
+    browser.findText(By.cssSelector(".conversation .item.tool-call .output"), "second-message");
+    assertNoRefusals();
+  }
+
+  @Test
+  @Order(4)
+  void aLongRunIsCancelled() {
+    startThread("Run `sleep 60`");
+    browser.until(driver -> driver.getCurrentUrl().matches(".*#/threads/thread_[^/]+$"));
+    browser.findText(By.cssSelector(".conversation .item"), "Starting a computer");
+    browser.findText(By.id("thread-status"), "running");
+    browser.find(By.id("cancel-run")).click();
+    browser.findText(By.id("thread-status"), "cancelled");
+    browser.screenshot("thread-cancelled");
+    assertNoRefusals();
+  }
+
+  @Test
+  @Order(5)
+  void anEnvironmentIsCreatedWithMaskedVariablesAndBuilt() {
+    browser.go("#/environments");
+    browser.find(By.linkText("New environment")).click();
+    browser.type(By.name("name"), "console-env");
+    new Select(browser.find(By.name("runtime-python"))).selectByVisibleText("3.12");
+    browser.type(By.name("packages-python"), "requests");
+    browser.type(By.name("dockerfileExtensions"), "RUN echo console");
+    browser.find(By.xpath("//button[text()='Add variable']")).click();
+    browser.type(By.cssSelector("#environment-form .pairs input[name=key]"), "GREETING");
+    browser.type(By.cssSelector("#environment-form .pairs input[name=value]"), "very-secret-value");
+    browser.screenshot("environment-new");
+    browser.find(By.cssSelector("#environment-form button[type=submit]")).click();
+
+    browser.findText(By.tagName("h1"), "console-env");
+    assertThat(browser.find(By.id("dockerfile")).getText())
+        .contains("requests", "RUN echo console");
+    assertThat(browser.driver().getPageSource()).doesNotContain("very-secret-value");
+    browser.findText(By.cssSelector("dl.facts"), "GREETING = ****");
+
+    browser.find(By.id("build")).click();
+    browser.until(driver -> {
+      String status = driver.findElement(By.id("build-status")).getText();
+      return status.equals("ready") || status.equals("failed");
+    });
+    assertThat(browser.find(By.id("build-log")).getText()).isNotBlank();
+    browser.screenshot("environment");
+
+    browser.go("#/environments");
+    browser.findText(By.cssSelector("table tbody"), "console-env");
+    browser.screenshot("environments");
+    assertNoRefusals();
+  }
+
+  @Test
+  @Order(6)
+  void aCronScheduleIsCreatedShowsItsNextRunAndItsRuns() {
+    browser.go("#/schedules/new");
+    browser.type(By.name("name"), "weekday-report");
+    browser.type(By.name("task"), "Run `echo report`");
+    browser.type(By.name("cronExpression"), "61 9 * * 1-5");
+    browser.type(By.name("timezone"), "Europe/Berlin");
+    browser.find(By.cssSelector("#schedule-form button[type=submit]")).click();
+    WebElement refusal = browser.find(By.cssSelector("#schedule-form [role=alert]"));
+    browser.until(ExpectedConditions.textToBePresentInElement(refusal, "cronExpression"));
+    assertThat(browser.takeRequests())
+        .as("the refused cron expression, as the API refused it")
+        .anyMatch(request -> request.status() == 400 && request.url().endsWith("/v1/schedules"));
+
+    browser.type(By.name("cronExpression"), "0 9 * * 1-5");
+    browser.find(By.cssSelector("#schedule-form button[type=submit]")).click();
+    browser.findText(By.tagName("h1"), "weekday-report");
+    assertThat(browser.find(By.id("next-run")).getText()).contains("Europe/Berlin", "Z)");
+    browser.screenshot("schedule");
+
+    browser.find(By.xpath("//button[text()='Disable']")).click();
+    browser.findText(By.id("schedule-enabled"), "disabled");
+    browser.find(By.xpath("//button[text()='Enable']")).click();
+    browser.findText(By.id("schedule-enabled"), "enabled");
+
+    browser.find(By.xpath("//button[text()='Run now']")).click();
+    browser.until(driver -> driver.getCurrentUrl().matches(".*#/threads/thread_[^/]+$"));
+    browser.findText(By.cssSelector(".conversation .item.tool-call .output"), "report");
+    browser.driver().navigate().back();
+    browser.findText(By.tagName("h1"), "weekday-report");
+    browser.findText(By.cssSelector("table tbody"), "weekday-report");
+
+    browser.go("#/schedules");
+    browser.findText(By.cssSelector("table tbody"), "weekday-report");
+    browser.screenshot("schedules");
+    assertNoRefusals();
+  }
+
+  @Test
+  @Order(7)
+  void usageShowsTheAllowanceAndACostChart() {
+    browser.go("#/usage");
+    assertThat(browser.find(By.id("usage-allowance")).getText()).isEqualTo("$10.00");
+    browser.find(By.id("usage-used"));
+    browser.find(By.id("usage-remaining"));
+    assertThat(browser.driver().findElements(By.cssSelector("#cost-chart rect.bar"))).isNotEmpty();
+    browser.screenshot("usage");
+
+    browser.phoneWidth(true);
+    browser.go("#/threads");
+    browser.find(By.cssSelector("table tbody"));
+    browser.screenshot("threads-phone");
+    browser.phoneWidth(false);
+    assertNoRefusals();
+  }
+
+  @Test
+  @Order(8)
+  void anotherUsersKeySeesNoneOfIt() {
+    browser.go("#/threads");
+    String aliceThread =
+        browser
+            .find(By.cssSelector("table tbody a[href^='#/threads/thread_']"))
+            .getAttribute("href");
+    browser.find(By.id("sign-out")).click();
+    signIn(BOB_KEY);
+
+    browser.go("#/threads");
+    browser.findText(By.cssSelector("table tbody"), "Nothing here yet.");
+    browser.go("#/environments");
+    assertThat(browser.find(By.cssSelector("table tbody")).getText()).doesNotContain("console-env");
+    browser.go("#/schedules");
+    browser.findText(By.cssSelector("table tbody"), "Nothing here yet.");
+    assertNoRefusals();
+
+    browser.driver().get(aliceThread);
+    browser.findText(By.cssSelector("[role=alert]"), "not found");
+    assertThat(browser.takeRequests())
+        .as("alice's thread is another user's: 404")
+        .anyMatch(request -> request.status() == 404);
+  }
+
+  private static void signIn(String key) {
+    browser.go("");
+    browser.type(By.name("apiKey"), key);
+    browser.find(By.cssSelector("#sign-in button[type=submit]")).click();
+    browser.find(By.id("nav"));
+  }
+
+  private static void startThread(String message) {
+    browser.go("#/threads");
+    browser.type(By.name("message"), message);
+    browser.find(By.cssSelector("#new-thread button[type=submit]")).click();
+  }
+
+  /** Every API request the page made since the last check was accepted. */
+  private static void assertNoRefusals() {
+    Predicate<ConsoleBrowser.Request> api =
+        request -> !request.url().contains("/console/") && !request.url().startsWith("data:");
+    List<ConsoleBrowser.Request> refused =
+        browser.takeRequests().stream().filter(api).filter(r -> r.status() >= 400).toList();
+    assertThat(refused).as("requests the API refused").isEmpty();
+  }
+}
