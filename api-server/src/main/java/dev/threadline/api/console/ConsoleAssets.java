@@ -14,7 +14,7 @@ public final class ConsoleAssets {
   public static final String PATH = "/console";
 
   private static final Pattern ASSET_PATH =
-      Pattern.compile("/console(/([A-Za-z0-9_-][A-Za-z0-9._-]*)?)*");
+      Pattern.compile("/console(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*/?");
 
   private ConsoleAssets() {}
 
