@@ -15,6 +15,7 @@ import java.util.function.Function;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -114,7 +115,10 @@ final class ConsoleBrowser implements AutoCloseable {
   }
 
   <T> T until(Function<? super WebDriver, T> condition) {
-    return new WebDriverWait(driver, PATIENCE).until(condition);
+    // The console re-renders as events arrive: an element found a moment ago may be replaced.
+    return new WebDriverWait(driver, PATIENCE)
+        .ignoring(StaleElementReferenceException.class)
+        .until(condition);
   }
 
   void type(By by, String text) {
@@ -153,24 +157,29 @@ final class ConsoleBrowser implements AutoCloseable {
     }
   }
 
-  /** The requests the page made since the last call: method, URL and the status it got. */
+  /**
+   * The requests the page made since the last call: method, URL, the status it got and the {@code
+   * Last-Event-ID} it sent.
+   */
   List<Request> takeRequests() {
-    Map<String, String> methods = new java.util.HashMap<>();
+    Map<String, Map<?, ?>> sent = new java.util.HashMap<>();
     List<Request> requests = new ArrayList<>();
     for (LogEntry entry : driver.manage().logs().get(LogType.PERFORMANCE)) {
       Map<?, ?> message = (Map<?, ?>) asMap(entry.getMessage()).get("message");
       Map<?, ?> params = (Map<?, ?>) message.get("params");
       String method = (String) message.get("method");
       if ("Network.requestWillBeSent".equals(method)) {
-        Map<?, ?> request = (Map<?, ?>) params.get("request");
-        methods.put((String) params.get("requestId"), (String) request.get("method"));
+        sent.put((String) params.get("requestId"), (Map<?, ?>) params.get("request"));
       } else if ("Network.responseReceived".equals(method)) {
         Map<?, ?> response = (Map<?, ?>) params.get("response");
+        Map<?, ?> request = sent.getOrDefault((String) params.get("requestId"), Map.of());
+        Map<?, ?> headers = (Map<?, ?>) request.get("headers");
         requests.add(
             new Request(
-                methods.getOrDefault((String) params.get("requestId"), "?"),
+                (String) request.get("method"),
                 (String) response.get("url"),
-                ((Number) response.get("status")).intValue()));
+                ((Number) response.get("status")).intValue(),
+                headers == null ? null : (String) headers.get("Last-Event-ID")));
       }
     }
     return requests;
@@ -193,7 +202,7 @@ final class ConsoleBrowser implements AutoCloseable {
     }
   }
 
-  record Request(String method, String url, int status) {}
+  record Request(String method, String url, int status, String lastEventId) {}
 
   @Override
   public void close() {

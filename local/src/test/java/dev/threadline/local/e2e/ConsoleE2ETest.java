@@ -55,7 +55,7 @@ class ConsoleE2ETest {
   }
 
   @Test
-  @Order(1)
+  @Order(10)
   void aWrongKeyIsRefusedAsTheApiWordsItAndTheRightOneIsKeptOnlyInSessionStorage() {
     browser.go("");
     browser.type(By.name("apiKey"), "tl_not_a_key");
@@ -76,7 +76,7 @@ class ConsoleE2ETest {
   }
 
   @Test
-  @Order(2)
+  @Order(20)
   void aQuestionIsAnsweredDirectlyAndStreamsIn() {
     startThread("Hello!");
     WebElement answer = browser.find(By.cssSelector(".conversation .item.answer .text"));
@@ -92,7 +92,7 @@ class ConsoleE2ETest {
   }
 
   @Test
-  @Order(3)
+  @Order(30)
   void aBacktickedCommandShowsItsToolCallOutputDiffAndLogs() {
     startThread("Run `echo hello-console > note.txt` and `cat note.txt`");
     WebElement tool =
@@ -120,8 +120,38 @@ class ConsoleE2ETest {
     assertNoRefusals();
   }
 
+  /**
+   * The page's first stream is cut right after {@code thread.created} (the way a dropped connection
+   * ends a fetch); the console resumes from the last event id it saw and shows each event once.
+   */
   @Test
-  @Order(4)
+  @Order(35)
+  void aDroppedStreamIsResumedFromTheLastEventId() {
+    browser.go("#/threads");
+    browser.find(By.name("message"));
+    browser.script(DROP_FIRST_THREAD_STREAM);
+    browser.takeRequests();
+    browser.type(By.name("message"), "Run `echo resumed-output`");
+    browser.find(By.cssSelector("#new-thread button[type=submit]")).click();
+
+    browser.findText(By.cssSelector(".conversation .item.tool-call .output"), "resumed-output");
+    browser.findText(By.id("thread-status"), "completed");
+    assertThat(browser.script("return window.threadlineTestDropped")).isEqualTo(true);
+    assertThat(browser.driver().findElements(By.cssSelector(".conversation .item.tool-call")))
+        .hasSize(1);
+    assertThat(browser.driver().findElements(By.xpath("//li[contains(., 'Starting a computer')]")))
+        .hasSize(1);
+    assertThat(browser.takeRequests())
+        .as("resumed through the thread's stream after the last event seen")
+        .anyMatch(request ->
+            request.url().matches(".*/v1/threads/thread_[^/]+/stream")
+                && request.lastEventId() != null
+                && request.lastEventId().matches("run_[-a-z0-9]+:[0-9]+:[0-9]+"));
+    browser.screenshot("thread-resumed");
+  }
+
+  @Test
+  @Order(40)
   void aLongRunIsCancelled() {
     startThread("Run `sleep 60`");
     browser.until(driver -> driver.getCurrentUrl().matches(".*#/threads/thread_[^/]+$"));
@@ -134,7 +164,7 @@ class ConsoleE2ETest {
   }
 
   @Test
-  @Order(5)
+  @Order(50)
   void anEnvironmentIsCreatedWithMaskedVariablesAndBuilt() {
     browser.go("#/environments");
     browser.find(By.linkText("New environment")).click();
@@ -169,7 +199,7 @@ class ConsoleE2ETest {
   }
 
   @Test
-  @Order(6)
+  @Order(60)
   void aCronScheduleIsCreatedShowsItsNextRunAndItsRuns() {
     browser.go("#/schedules/new");
     browser.type(By.name("name"), "weekday-report");
@@ -208,7 +238,7 @@ class ConsoleE2ETest {
   }
 
   @Test
-  @Order(7)
+  @Order(70)
   void usageShowsTheAllowanceAndACostChart() {
     browser.go("#/usage");
     assertThat(browser.find(By.id("usage-allowance")).getText()).isEqualTo("$10.00");
@@ -226,7 +256,7 @@ class ConsoleE2ETest {
   }
 
   @Test
-  @Order(8)
+  @Order(80)
   void anotherUsersKeySeesNoneOfIt() {
     browser.go("#/threads");
     String aliceThread =
@@ -250,6 +280,38 @@ class ConsoleE2ETest {
         .as("alice's thread is another user's: 404")
         .anyMatch(request -> request.status() == 404);
   }
+
+  /**
+   * Wraps the page's fetch: the first {@code POST /v1/threads} stream breaks (its next chunk is
+   * lost) as soon as {@code thread.created} has arrived.
+   */
+  private static final String DROP_FIRST_THREAD_STREAM =
+      """
+      const original = window.fetch;
+      window.fetch = async (input, init) => {
+        const response = await original(input, init);
+        if (window.threadlineTestDropped || init?.method !== 'POST' || input !== '/v1/threads') {
+          return response;
+        }
+        const reader = response.body.getReader();
+        let created = false;
+        const body = new ReadableStream({
+          async pull(controller) {
+            const { value, done } = await reader.read();
+            if (done) { controller.close(); return; }
+            if (created) {
+              window.threadlineTestDropped = true;
+              reader.cancel();
+              controller.error(new TypeError('network error'));
+              return;
+            }
+            created = new TextDecoder().decode(value).includes('thread.created');
+            controller.enqueue(value);
+          }
+        });
+        return new Response(body, { status: response.status, headers: response.headers });
+      };
+      """;
 
   private static void signIn(String key) {
     browser.go("");
