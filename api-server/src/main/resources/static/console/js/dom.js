@@ -86,16 +86,24 @@ export function table(caption, columns, rows) {
   );
 }
 
-/** Previous / next over a list envelope; onPage(offset) loads another page. */
-export function pager(envelope, offset, limit, onPage) {
+/** The offset a list page was asked for (`#/threads?offset=40`). */
+export function offsetOf(params) {
+  return Math.max(0, Number(params.get('offset')) || 0);
+}
+
+/** Previous / next over a list envelope; each page is its own address (`<base>?offset=`). */
+export function pager(envelope, offset, limit, base) {
   const count = envelope.data.length;
   const from = count === 0 ? 0 : offset + 1;
+  const go = (next) => () => {
+    location.hash = `${base}?offset=${next}`;
+  };
   return h(
     'nav',
     { class: 'toolbar', 'aria-label': 'Pages' },
-    h('button', { type: 'button', class: 'secondary', disabled: offset === 0, onclick: () => onPage(Math.max(0, offset - limit)) }, 'Previous'),
+    h('button', { type: 'button', class: 'secondary', disabled: offset === 0, onclick: go(Math.max(0, offset - limit)) }, 'Previous'),
     h('span', { class: 'muted' }, `${from}–${offset + count} of ${envelope.total_count}`),
-    h('button', { type: 'button', class: 'secondary', disabled: !envelope.has_more, onclick: () => onPage(offset + limit) }, 'Next')
+    h('button', { type: 'button', class: 'secondary', disabled: !envelope.has_more, onclick: go(offset + limit) }, 'Next')
   );
 }
 

@@ -1,14 +1,14 @@
 // Environments: the list, create and edit, builds with their live status and log, the Dockerfile.
 
 import { api, query } from '../api.js';
-import { h, fill, field, table, pager, badge, when, formStatus } from '../dom.js';
+import { h, fill, field, table, pager, offsetOf, badge, when, formStatus } from '../dom.js';
 
 const LIMIT = 20;
 const PACKAGE_TYPES = ['system', 'python', 'node'];
 const BUILD_POLL_MS = 1000;
 
 export function list(params) {
-  const offset = Math.max(0, Number(params.get('offset')) || 0);
+  const offset = offsetOf(params);
   return async ({ signal }) => {
     const envelope = await api('GET', `/environments${query({ limit: LIMIT, offset })}`, undefined, { signal });
     return [
@@ -24,9 +24,7 @@ export function list(params) {
         ],
         envelope.data
       ),
-      pager(envelope, offset, LIMIT, (next) => {
-        location.hash = `#/environments?offset=${next}`;
-      }),
+      pager(envelope, offset, LIMIT, '#/environments'),
     ];
   };
 }
@@ -61,6 +59,7 @@ export function show(id) {
         'dl',
         { class: 'facts' },
         h('dt', null, 'Id'), h('dd', null, h('code', null, environment.id)),
+        h('dt', null, 'Description'), h('dd', null, environment.description || '—'),
         h('dt', null, 'Default'), h('dd', null, environment.isDefault ? 'yes' : 'no'),
         h('dt', null, 'Image'), h('dd', null, environment.imageTag ?? '—'),
         h('dt', null, 'Variables'), h('dd', null, maskedList(environment.environmentVariables, 'key')),

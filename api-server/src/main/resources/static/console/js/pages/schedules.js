@@ -1,12 +1,12 @@
 // Schedules: the list, create (one-time or cron with a timezone), enable, disable, trigger, runs.
 
 import { api, query } from '../api.js';
-import { h, field, table, pager, badge, money, when, formStatus } from '../dom.js';
+import { h, field, table, pager, offsetOf, badge, money, when, formStatus } from '../dom.js';
 
 const LIMIT = 20;
 
 export function list(params) {
-  const offset = Math.max(0, Number(params.get('offset')) || 0);
+  const offset = offsetOf(params);
   return async ({ signal }) => {
     const envelope = await api('GET', `/v1/schedules${query({ limit: LIMIT, offset })}`, undefined, { signal });
     const stats = envelope.stats ?? {};
@@ -25,9 +25,7 @@ export function list(params) {
         ],
         envelope.data
       ),
-      pager(envelope, offset, LIMIT, (next) => {
-        location.hash = `#/schedules?offset=${next}`;
-      }),
+      pager(envelope, offset, LIMIT, '#/schedules'),
     ];
   };
 }

@@ -1,13 +1,13 @@
 // Threads: the list with paging, and the form that starts a new conversation.
 
 import { api, query } from '../api.js';
-import { h, field, table, pager, badge, money, when } from '../dom.js';
+import { h, field, table, pager, offsetOf, badge, money, when } from '../dom.js';
 import { begin } from './conversation.js';
 
 const LIMIT = 20;
 
 export function list(params) {
-  const offset = Math.max(0, Number(params.get('offset')) || 0);
+  const offset = offsetOf(params);
   return async ({ signal }) => {
     const envelope = await api('GET', `/v1/threads${query({ limit: LIMIT, offset })}`, undefined, { signal });
     return [
@@ -25,9 +25,7 @@ export function list(params) {
         ],
         envelope.data
       ),
-      pager(envelope, offset, LIMIT, (next) => {
-        location.hash = `#/threads?offset=${next}`;
-      }),
+      pager(envelope, offset, LIMIT, '#/threads'),
     ];
   };
 }

@@ -192,6 +192,11 @@ class ConsoleE2ETest {
     assertThat(browser.find(By.id("build-log")).getText()).isNotBlank();
     browser.screenshot("environment");
 
+    browser.type(By.name("description"), "edited in the console");
+    browser.find(By.cssSelector("#environment-form button[type=submit]")).click();
+    browser.findText(By.cssSelector("dl.facts"), "edited in the console");
+    browser.findText(By.cssSelector("dl.facts"), "GREETING = ****");
+
     browser.go("#/environments");
     browser.findText(By.cssSelector("table tbody"), "console-env");
     browser.screenshot("environments");
@@ -279,6 +284,15 @@ class ConsoleE2ETest {
     assertThat(browser.takeRequests())
         .as("alice's thread is another user's: 404")
         .anyMatch(request -> request.status() == 404);
+    for (int i = 1; i <= 21; i++) {
+      fixture.post(BOB_KEY, "/v1/threads", "{\"title\":\"bob-" + i + "\"}");
+    }
+    browser.go("#/threads");
+    browser.findText(By.cssSelector("nav[aria-label=Pages]"), "1–20 of 21");
+    browser.find(By.xpath("//nav[@aria-label='Pages']/button[text()='Next']")).click();
+    browser.findText(By.cssSelector("nav[aria-label=Pages]"), "21–21 of 21");
+    browser.findText(By.cssSelector("table tbody"), "bob-1");
+    assertNoRefusals();
   }
 
   /**
