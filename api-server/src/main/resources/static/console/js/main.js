@@ -1,6 +1,6 @@
 // The console's shell: sign-in, navigation, and a hash router that renders one page at a time.
 
-import { api, session, whenUnauthorized } from './api.js';
+import { api, ApiError, session, whenUnauthorized } from './api.js';
 import { h, field, fill, formStatus } from './dom.js';
 import * as threads from './pages/threads.js';
 import * as conversation from './pages/conversation.js';
@@ -85,8 +85,10 @@ function signInPage() {
     status.textContent = '';
     const candidate = key.value.trim();
     try {
-      // Any read the key is allowed proves it; the key is kept only if the API accepts it.
-      await api('GET', '/v1/threads?limit=1', undefined, { key: candidate });
+      // The key is kept only if the API knows it: 403 (a key without the read scope) is a known key.
+      await api('GET', '/v1/threads?limit=1', undefined, { key: candidate }).catch((error) => {
+        if (!(error instanceof ApiError && error.status === 403)) throw error;
+      });
       session.signIn(candidate);
       if (!location.hash || location.hash === '#/') location.hash = '#/threads';
       else render();
