@@ -127,6 +127,11 @@ final class ConsoleBrowser implements AutoCloseable {
     element.sendKeys(text);
   }
 
+  /** Clicks the submit button of the form with this id. */
+  void submit(String formId) {
+    find(By.cssSelector("#" + formId + " button[type=submit]")).click();
+  }
+
   Object script(String script, Object... args) {
     return driver.executeScript(script, args);
   }

@@ -59,7 +59,7 @@ class ConsoleE2ETest {
   void aWrongKeyIsRefusedAsTheApiWordsItAndTheRightOneIsKeptOnlyInSessionStorage() {
     browser.go("");
     browser.type(By.name("apiKey"), "tl_not_a_key");
-    browser.find(By.cssSelector("#sign-in button[type=submit]")).click();
+    browser.submit("sign-in");
     browser.findText(By.cssSelector("#sign-in [role=alert]"), "Missing or invalid API key");
     browser.screenshot("sign-in");
     assertThat(browser.takeRequests())
@@ -115,7 +115,7 @@ class ConsoleE2ETest {
 
     browser.find(By.linkText("Conversation")).click();
     browser.type(By.name("content"), "Run `echo second-message`");
-    browser.find(By.cssSelector("#follow-up button[type=submit]")).click();
+    browser.submit("follow-up");
     browser.findText(By.cssSelector(".conversation .item.tool-call .output"), "second-message");
     assertNoRefusals();
   }
@@ -132,7 +132,7 @@ class ConsoleE2ETest {
     browser.script(DROP_FIRST_THREAD_STREAM);
     browser.takeRequests();
     browser.type(By.name("message"), "Run `echo resumed-output`");
-    browser.find(By.cssSelector("#new-thread button[type=submit]")).click();
+    browser.submit("new-thread");
 
     browser.findText(By.cssSelector(".conversation .item.tool-call .output"), "resumed-output");
     browser.findText(By.id("thread-status"), "completed");
@@ -176,7 +176,7 @@ class ConsoleE2ETest {
     browser.type(By.cssSelector("#environment-form .pairs input[name=key]"), "GREETING");
     browser.type(By.cssSelector("#environment-form .pairs input[name=value]"), "very-secret-value");
     browser.screenshot("environment-new");
-    browser.find(By.cssSelector("#environment-form button[type=submit]")).click();
+    browser.submit("environment-form");
 
     browser.findText(By.tagName("h1"), "console-env");
     assertThat(browser.find(By.id("dockerfile")).getText())
@@ -193,7 +193,7 @@ class ConsoleE2ETest {
     browser.screenshot("environment");
 
     browser.type(By.name("description"), "edited in the console");
-    browser.find(By.cssSelector("#environment-form button[type=submit]")).click();
+    browser.submit("environment-form");
     browser.findText(By.cssSelector("dl.facts"), "edited in the console");
     browser.findText(By.cssSelector("dl.facts"), "GREETING = ****");
 
@@ -211,7 +211,7 @@ class ConsoleE2ETest {
     browser.type(By.name("task"), "Run `echo report`");
     browser.type(By.name("cronExpression"), "61 9 * * 1-5");
     browser.type(By.name("timezone"), "Europe/Berlin");
-    browser.find(By.cssSelector("#schedule-form button[type=submit]")).click();
+    browser.submit("schedule-form");
     WebElement refusal = browser.find(By.cssSelector("#schedule-form [role=alert]"));
     browser.until(ExpectedConditions.textToBePresentInElement(refusal, "cronExpression"));
     assertThat(browser.takeRequests())
@@ -219,7 +219,7 @@ class ConsoleE2ETest {
         .anyMatch(request -> request.status() == 400 && request.url().endsWith("/v1/schedules"));
 
     browser.type(By.name("cronExpression"), "0 9 * * 1-5");
-    browser.find(By.cssSelector("#schedule-form button[type=submit]")).click();
+    browser.submit("schedule-form");
     browser.findText(By.tagName("h1"), "weekday-report");
     assertThat(browser.find(By.id("next-run")).getText()).contains("Europe/Berlin", "Z)");
     browser.screenshot("schedule");
@@ -330,14 +330,14 @@ class ConsoleE2ETest {
   private static void signIn(String key) {
     browser.go("");
     browser.type(By.name("apiKey"), key);
-    browser.find(By.cssSelector("#sign-in button[type=submit]")).click();
+    browser.submit("sign-in");
     browser.find(By.id("nav"));
   }
 
   private static void startThread(String message) {
     browser.go("#/threads");
     browser.type(By.name("message"), message);
-    browser.find(By.cssSelector("#new-thread button[type=submit]")).click();
+    browser.submit("new-thread");
   }
 
   /** Every API request the page made since the last check was accepted. */
