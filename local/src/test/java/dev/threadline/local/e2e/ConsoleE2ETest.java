@@ -236,8 +236,22 @@ class ConsoleE2ETest {
     browser.findText(By.tagName("h1"), "weekday-report");
     browser.findText(By.cssSelector("table tbody"), "weekday-report");
 
+    browser.go("#/schedules/new");
+    browser.type(By.name("name"), "once-in-new-york");
+    browser.type(By.name("task"), "hello");
+    browser.find(By.cssSelector("label[for=type-one-time]")).click();
+    // A datetime-local input's typing is locale-dependent; its value is not.
+    browser.script(
+        "arguments[0].value = '2030-01-02T03:04'", browser.find(By.name("scheduledTime")));
+    browser.type(By.name("timezone"), "America/New_York");
+    browser.submit("schedule-form");
+    browser.findText(By.tagName("h1"), "once-in-new-york");
+    assertThat(browser.find(By.id("next-run")).getText())
+        .contains("America/New_York", "2030-01-02T08:04:00Z");
+
     browser.go("#/schedules");
     browser.findText(By.cssSelector("table tbody"), "weekday-report");
+    browser.findText(By.cssSelector("table tbody"), "once-in-new-york");
     browser.screenshot("schedules");
     assertNoRefusals();
   }
