@@ -221,7 +221,8 @@ public class ContainerReconciler implements Reconciler<Container> {
             container,
             container.getStatus().getPort(),
             environment.internetAccess(),
-            settings.containers()));
+            settings.containers(),
+            settings.network()));
     if (Boolean.TRUE.equals(container.getSpec().getPersistent())) {
       IdempotentCreate.createOrGet(
           client,

@@ -7,7 +7,17 @@ import java.util.Map;
 
 /** Labels of the objects a build is made of: the environment, the kind of build and its hash. */
 final class BuildLabels {
+  /** On a build's Pods: the Job's name (at most 63 characters, see {@link BuildNames}). */
+  static final String JOB = "threadline.dev/build-job";
+
   private BuildLabels() {}
+
+  /** The labels of a build's Pods: the build's, and the Job's name for its NetworkPolicy. */
+  static Map<String, String> ofPod(Map<String, String> buildLabels, String jobName) {
+    Map<String, String> labels = new LinkedHashMap<>(buildLabels);
+    labels.put(JOB, jobName);
+    return labels;
+  }
 
   static Map<String, String> of(String environmentName, BuildKind kind, String hash) {
     Map<String, String> labels = new LinkedHashMap<>(forEnvironment(environmentName));
