@@ -7,9 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,11 +24,9 @@ class ChartHardeningTest {
   private static RenderedChart nonDefault;
 
   @BeforeAll
-  static void render() throws URISyntaxException {
+  static void render() {
     defaults = RenderedChart.withDefaults();
-    nonDefault =
-        RenderedChart.withValuesFile(
-            Path.of(ChartHardeningTest.class.getResource("/values-non-default.yaml").toURI()));
+    nonDefault = RenderedChart.withNonDefaultValues();
   }
 
   @Test

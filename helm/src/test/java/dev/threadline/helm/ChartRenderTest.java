@@ -34,11 +34,9 @@ class ChartRenderTest {
   private static RenderedChart nonDefault;
 
   @BeforeAll
-  static void render() throws URISyntaxException {
+  static void render() {
     defaults = RenderedChart.withDefaults();
-    nonDefault =
-        RenderedChart.withValuesFile(
-            Path.of(ChartRenderTest.class.getResource("/values-non-default.yaml").toURI()));
+    nonDefault = RenderedChart.withNonDefaultValues();
   }
 
   /** Both value sets, with the names their objects get (fullnameOverride: tl in the second). */

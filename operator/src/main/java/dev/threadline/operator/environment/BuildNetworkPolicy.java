@@ -6,8 +6,6 @@ import dev.threadline.operator.network.EgressRules;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The network of one build's Pod, named like its Job and created before it: no connection in, and
@@ -21,18 +19,14 @@ final class BuildNetworkPolicy {
 
   static NetworkPolicy desired(
       Environment environment,
+      BuildKind kind,
       String name,
-      Map<String, String> labels,
+      String hash,
       BuildPodSettings settings,
       ClusterNetwork network,
       OwnerReference owner) {
     return new NetworkPolicyBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withNamespace(environment.getMetadata().getNamespace())
-        .withLabels(labels)
-        .withOwnerReferences(List.of(owner))
-        .endMetadata()
+        .withMetadata(BuildLabels.metadata(environment, kind, name, hash, owner))
         .withNewSpec()
         .withNewPodSelector()
         .addToMatchLabels(BuildLabels.JOB, name)

@@ -285,12 +285,7 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     // Before the Job, so that its Pod never runs unconfined.
     createUnlessPresent(
         BuildNetworkPolicy.desired(
-            environment,
-            name,
-            BuildLabels.of(environment.getMetadata().getName(), kind, plan.hash()),
-            settings.buildPods(),
-            settings.network(),
-            owner));
+            environment, kind, name, plan.hash(), settings.buildPods(), settings.network(), owner));
     Job job = KanikoBuildJob.desired(environment, kind, name, plan, settings, owner);
     job.getMetadata().setAnnotations(Map.of(IMAGE_TAG_ANNOTATION, plan.imageTag()));
     createUnlessPresent(job);

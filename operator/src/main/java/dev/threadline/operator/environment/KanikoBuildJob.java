@@ -15,7 +15,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The Job of one build. Kaniko reads the Dockerfile from the build-context ConfigMap mounted at
@@ -70,8 +69,6 @@ final class KanikoBuildJob {
       BuildPlan.Buildable plan,
       OperatorSettings settings,
       OwnerReference owner) {
-    Map<String, String> labels =
-        BuildLabels.of(environment.getMetadata().getName(), kind, plan.hash());
     boolean push = kind == BuildKind.IMAGE;
     boolean layerCache = push && settings.buildPods().layerCache();
     List<Volume> volumes = new ArrayList<>();
@@ -116,18 +113,15 @@ final class KanikoBuildJob {
       pod.withContainers(kaniko(plan, kind, false, kanikoMounts, settings));
     }
     return new JobBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withNamespace(environment.getMetadata().getNamespace())
-        .withLabels(labels)
-        .withOwnerReferences(List.of(owner))
-        .endMetadata()
+        .withMetadata(BuildLabels.metadata(environment, kind, name, plan.hash(), owner))
         .withNewSpec()
         .withBackoffLimit(0)
         .withActiveDeadlineSeconds(settings.buildTimeout().toSeconds())
         .withNewTemplate()
         .withNewMetadata()
-        .withLabels(BuildLabels.ofPod(labels, name))
+        .withLabels(
+            BuildLabels.ofPod(
+                BuildLabels.of(environment.getMetadata().getName(), kind, plan.hash()), name))
         .endMetadata()
         .withSpec(pod.withVolumes(volumes).build())
         .endTemplate()
