@@ -76,7 +76,7 @@ public final class EgressRules {
     return new NetworkPolicyPeerBuilder()
         .withNewIpBlock()
         .withCidr(cidr)
-        .withExcept(except.isEmpty() ? null : except)
+        .withExcept(except)
         .endIpBlock()
         .build();
   }
