@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyEgressRule;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.util.List;
@@ -16,21 +17,7 @@ class NetworkPoliciesMockServerTest {
   @Test
   void anOlderPolicyGetsTheCurrentRulesAndAnUpToDateOneIsLeftAlone() {
     // What an older operator made for a container with internet access: ingress rules only.
-    client
-        .resource(
-            new NetworkPolicyBuilder()
-                .withNewMetadata()
-                .withName("ctr-a")
-                .withNamespace("alice")
-                .endMetadata()
-                .withNewSpec()
-                .withNewPodSelector()
-                .addToMatchLabels("threadline.dev/container", "ctr-a")
-                .endPodSelector()
-                .withPolicyTypes("Ingress")
-                .endSpec()
-                .build())
-        .create();
+    client.resource(policy(List.of("Ingress"), List.of())).create();
     NetworkPolicy desired = desired();
 
     NetworkPolicy updated = NetworkPolicies.ensure(client, desired);
@@ -50,6 +37,12 @@ class NetworkPoliciesMockServerTest {
   }
 
   private static NetworkPolicy desired() {
+    return policy(
+        List.of("Ingress", "Egress"),
+        EgressRules.internet(new ClusterNetwork(List.of("10.0.0.0/8"), List.of(), List.of())));
+  }
+
+  private static NetworkPolicy policy(List<String> types, List<NetworkPolicyEgressRule> egress) {
     return new NetworkPolicyBuilder()
         .withNewMetadata()
         .withName("ctr-a")
@@ -59,9 +52,8 @@ class NetworkPoliciesMockServerTest {
         .withNewPodSelector()
         .addToMatchLabels("threadline.dev/container", "ctr-a")
         .endPodSelector()
-        .withPolicyTypes("Ingress", "Egress")
-        .withEgress(
-            EgressRules.internet(new ClusterNetwork(List.of("10.0.0.0/8"), List.of(), List.of())))
+        .withPolicyTypes(types)
+        .withEgress(egress)
         .endSpec()
         .build();
   }
