@@ -43,6 +43,13 @@ public final class EnvironmentBuilds {
 
   static final String BUILD_LOG_KEY = "build.log";
   static final String JOB_NAME_LABEL = "job-name";
+
+  /**
+   * Kaniko's container, where a build runs (an image build's Pod also has a push step, so the
+   * container must be named).
+   */
+  static final String BUILD_CONTAINER = "kaniko";
+
   private static final int LIVE_LOG_LINES = 5000;
   private static final char[] ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz".toCharArray();
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -235,6 +242,7 @@ public final class EnvironmentBuilds {
               .pods()
               .inNamespace(namespace)
               .withName(p.getMetadata().getName())
+              .inContainer(BUILD_CONTAINER)
               .tailingLines(LIVE_LOG_LINES)
               .getLog());
     } catch (KubernetesClientException e) {

@@ -334,9 +334,10 @@ public final class ComputerRuns implements AutoCloseable {
       if (modelKey) {
         IdempotentCreate.createOrGet(client, ModelKeySecret.of(run, model.apiKey()));
       }
-      if (!environment.internetAccess()) {
-        IdempotentCreate.createOrGet(client, AgentNetworkPolicy.of(run, agent, model));
-      }
+      IdempotentCreate.createOrGet(
+          client,
+          AgentNetworkPolicy.of(
+              run, agent, model, environment.internetAccess(), settings.network()));
       pod =
           IdempotentCreate.createOrGet(
               client, new AgentPod(run, environment, modelKey, model, settings.agentPod()).build());

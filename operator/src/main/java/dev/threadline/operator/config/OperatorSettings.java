@@ -5,6 +5,8 @@ import dev.threadline.core.usage.UsagePlans;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.computer.AgentPodSettings;
 import dev.threadline.operator.container.ContainerSettings;
+import dev.threadline.operator.environment.BuildPodSettings;
+import dev.threadline.operator.network.ClusterNetwork;
 import dev.threadline.operator.webhooks.WebhookSettings;
 import java.time.Duration;
 import java.util.Arrays;
@@ -37,6 +39,9 @@ import java.util.stream.Collectors;
  *     THREADLINE_USAGE_DEFAULT_TIER)
  * @param webhooks private targets, retries and retention of webhook deliveries
  *     (THREADLINE_WEBHOOK_*)
+ * @param network the cluster's ranges that untrusted Pods must not reach
+ *     (THREADLINE_CLUSTER_*_CIDRS)
+ * @param buildPods size, allowed images and egress of build Pods (THREADLINE_BUILD_*)
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -54,7 +59,9 @@ public record OperatorSettings(
     AgentPodSettings agentPod,
     ContainerSettings containers,
     UsagePlans usagePlans,
-    WebhookSettings webhooks) {
+    WebhookSettings webhooks,
+    ClusterNetwork network,
+    BuildPodSettings buildPods) {
 
   /** A maintained fork: the original GoogleContainerTools/kaniko is archived. */
   public static final String DEFAULT_BUILDER_IMAGE = "ghcr.io/osscontainertools/kaniko:v1.25.0";
@@ -65,6 +72,8 @@ public record OperatorSettings(
     containers = containers == null ? ContainerSettings.defaults() : containers;
     usagePlans = usagePlans == null ? UsagePlans.defaults() : usagePlans;
     webhooks = webhooks == null ? WebhookSettings.defaults() : webhooks;
+    network = network == null ? ClusterNetwork.none() : network;
+    buildPods = buildPods == null ? BuildPodSettings.defaults() : buildPods;
     if (buildTimeout.isNegative() || buildTimeout.isZero()) {
       throw new IllegalArgumentException("buildTimeout must be positive");
     }
@@ -96,7 +105,9 @@ public record OperatorSettings(
         AgentPodSettings.fromEnvironment(env),
         ContainerSettings.fromEnvironment(env),
         UsagePlans.fromEnvironment(env),
-        WebhookSettings.fromEnvironment(env));
+        WebhookSettings.fromEnvironment(env),
+        ClusterNetwork.fromEnvironment(env),
+        BuildPodSettings.fromEnvironment(env));
   }
 
   public OperatorSettings withHealthPort(int port) {
@@ -142,7 +153,9 @@ public record OperatorSettings(
         agentPod,
         containers,
         usagePlans,
-        webhooks);
+        webhooks,
+        network,
+        buildPods);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {

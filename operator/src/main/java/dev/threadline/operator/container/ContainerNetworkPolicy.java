@@ -3,7 +3,8 @@ package dev.threadline.operator.container;
 import dev.threadline.crds.common.OwnerReferences;
 import dev.threadline.crds.container.Container;
 import dev.threadline.crds.container.ContainerObjects;
-import dev.threadline.operator.computer.AgentNetworkPolicy;
+import dev.threadline.operator.network.ClusterNetwork;
+import dev.threadline.operator.network.EgressRules;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
@@ -15,7 +16,8 @@ import java.util.Map;
  * A container's Pod accepts connections only on its file API port and only from the api-server's
  * Pods (the file API's one legitimate caller, which holds the access token); other tenants' Pods
  * and agent code elsewhere cannot even connect. Without internet access (its environment's {@code
- * internetAccess: false}) it may reach DNS and nothing else.
+ * internetAccess: false}) it may reach DNS and nothing else; with it, DNS and every address outside
+ * the cluster's ranges and link-local ({@link EgressRules#internet}).
  */
 public final class ContainerNetworkPolicy {
   private static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
@@ -23,10 +25,14 @@ public final class ContainerNetworkPolicy {
   private ContainerNetworkPolicy() {}
 
   public static NetworkPolicy of(
-      Container container, int fileApiPort, boolean internetAccess, ContainerSettings settings) {
+      Container container,
+      int fileApiPort,
+      boolean internetAccess,
+      ContainerSettings settings,
+      ClusterNetwork network) {
     String name = container.getMetadata().getName();
     List<NetworkPolicyEgressRule> egress =
-        internetAccess ? List.of() : List.of(AgentNetworkPolicy.dns());
+        internetAccess ? EgressRules.internet(network) : List.of(EgressRules.dns());
     return new NetworkPolicyBuilder()
         .withNewMetadata()
         .withName(ContainerObjects.networkPolicyName(name))
@@ -38,7 +44,7 @@ public final class ContainerNetworkPolicy {
         .withNewPodSelector()
         .addToMatchLabels(ContainerPod.labels(container, ContainerPod.COMPONENT))
         .endPodSelector()
-        .withPolicyTypes(internetAccess ? List.of("Ingress") : List.of("Ingress", "Egress"))
+        .withPolicyTypes("Ingress", "Egress")
         .addNewIngress()
         .addNewFrom()
         .withNewNamespaceSelector()

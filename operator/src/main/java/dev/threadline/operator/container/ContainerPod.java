@@ -104,7 +104,7 @@ record ContainerPod(
                 .endSecret()
                 .build(),
             workspace(),
-            new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build())
+            settings.tmpVolume("tmp"))
         .endSpec()
         .build();
   }
@@ -118,7 +118,12 @@ record ContainerPod(
           .endPersistentVolumeClaim()
           .build();
     }
-    return new VolumeBuilder().withName("workspace").withNewEmptyDir().endEmptyDir().build();
+    return new VolumeBuilder()
+        .withName("workspace")
+        .withNewEmptyDir()
+        .withSizeLimit(settings.workspaceSize())
+        .endEmptyDir()
+        .build();
   }
 
   /** Labels of every object made for a container; {@code component} tells them apart. */
