@@ -30,9 +30,11 @@ class SandboxE2ETest {
 
   @BeforeAll
   static void start() {
+    Confinement confinement = Confinement.detect(System.getenv());
     assumeTrue(
-        Confinement.detect(System.getenv()).available(),
-        "bubblewrap (bwrap) is not installed: local mode runs agents unconfined here");
+        confinement.available() && confinement.trial().isEmpty(),
+        "bubblewrap (bwrap) is not installed or cannot run: local mode runs agents unconfined"
+            + " here");
     fixture = LocalModeFixture.start();
   }
 
