@@ -7,6 +7,7 @@ import dev.threadline.local.kubeapi.EmbeddedApiSettings;
 import dev.threadline.local.kubeapi.EmbeddedKubernetesApi;
 import dev.threadline.local.kubelet.KubeletSettings;
 import dev.threadline.local.kubelet.LocalCluster;
+import dev.threadline.local.kubelet.sandbox.Confinement;
 import dev.threadline.local.podlog.PodLogSource;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
@@ -97,10 +98,13 @@ public final class LocalMode implements AutoCloseable {
           new TenantProvisioner(client, SYSTEM_NAMESPACE).provision(keys);
 
       JavaCommand java = JavaCommand.ofCurrentProcess();
+      Confinement confinement = SandboxConfinementCheck.check(System.getenv(), keys.size());
       cluster.set(
           LocalCluster.start(
               client,
-              KubeletSettings.of(settings.dataDir()).withApiServerUrl(kubernetes.url()),
+              KubeletSettings.of(settings.dataDir())
+                  .withApiServerUrl(kubernetes.url())
+                  .withConfinement(confinement),
               LocalImageCatalog.create(java)));
       started.push(cluster.get());
       started.push(ThreadlineOperator.start(client, operatorSettings.apply(operatorSettings())));

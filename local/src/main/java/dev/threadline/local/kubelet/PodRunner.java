@@ -1,9 +1,15 @@
 package dev.threadline.local.kubelet;
 
+import dev.threadline.local.kubelet.sandbox.Bubblewrap;
+import dev.threadline.local.kubelet.sandbox.EgressPolicy;
+import dev.threadline.local.kubelet.sandbox.HostPortBridge;
+import dev.threadline.local.kubelet.sandbox.SandboxSpec;
 import dev.threadline.local.kubelet.support.Describe;
 import dev.threadline.local.podlog.BufferedPodLog;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -60,6 +66,7 @@ final class PodRunner {
   private final PodStatusWriter writer;
   private final io.fabric8.kubernetes.client.KubernetesClient client;
   private final Map<String, ContainerProcess> running = new LinkedHashMap<>();
+  private final Map<String, HostPortBridge> bridges = new LinkedHashMap<>();
   private final CompletableFuture<Void> done = new CompletableFuture<>();
   private Stop stop;
   private ScheduledFuture<?> deadline;
@@ -299,7 +306,17 @@ final class PodRunner {
       if (hostCommand == null || hostCommand.isEmpty()) {
         throw new IllegalArgumentException("no command to run for image " + container.getImage());
       }
-      return new PreparedContainer(container, hostCommand, env, workingDir, paths);
+      SandboxSpec sandbox =
+          confined() ? sandbox(container, hostVolumes, home, tmp, workingDir) : null;
+      return new PreparedContainer(
+          container,
+          sandbox == null
+              ? hostCommand
+              : new Bubblewrap(settings.confinement()).wrap(sandbox, hostCommand),
+          env,
+          workingDir,
+          paths,
+          sandbox);
     } catch (PodStartFailure failure) {
       tracker.waiting(container.getName(), failure.reason(), failure.getMessage());
       throw failure;
@@ -308,6 +325,65 @@ final class PodRunner {
       throw new PodStartFailure(
           CREATE_CONTAINER_ERROR, "container \"" + container.getName() + "\": " + e.getMessage());
     }
+  }
+
+  /**
+   * Agent code runs confined: every Pod that does not ask for the API (a schedule's trigger Pod
+   * does, with {@code automountServiceAccountToken: true}) is a sandbox when bubblewrap is here.
+   */
+  private boolean confined() {
+    return settings.confinement().available()
+        && !Boolean.TRUE.equals(pod.getSpec().getAutomountServiceAccountToken());
+  }
+
+  /** What a confined container may touch: its Pod's own folders and the volumes it mounts. */
+  private SandboxSpec sandbox(
+      Container container, Map<String, Path> hostVolumes, Path home, Path tmp, Path workingDir)
+      throws IOException {
+    String namespace = pod.getMetadata().getNamespace();
+    String podName = pod.getMetadata().getName();
+    List<Path> writable = new ArrayList<>(List.of(home, tmp));
+    writable.add(Files.createDirectories(directories.rootfs(namespace, podName)));
+    List<Path> readOnly = new ArrayList<>();
+    for (VolumeMount mount : list(container.getVolumeMounts())) {
+      Path volume = hostVolumes.get(mount.getName());
+      if (volume != null) {
+        (Boolean.TRUE.equals(mount.getReadOnly()) ? readOnly : writable).add(volume);
+      }
+    }
+    boolean network = egressAllowed(namespace);
+    List<Integer> ports =
+        list(container.getPorts()).stream()
+            .filter(port -> port.getProtocol() == null || "TCP".equals(port.getProtocol()))
+            .map(ContainerPort::getContainerPort)
+            .toList();
+    Path bridge = null;
+    if (!network && !ports.isEmpty()) {
+      // A Unix socket path has at most 108 bytes: a short private folder, not the Pod's folder.
+      bridge = Files.createTempDirectory("threadline-bridge-");
+      writable.add(bridge);
+    }
+    if (!Files.isDirectory(workingDir)) {
+      Files.createDirectories(workingDir);
+    }
+    return new SandboxSpec(writable, readOnly, network, bridge, ports, workingDir);
+  }
+
+  /** Fails closed: when the policies cannot be read, the sandbox gets no network. */
+  private boolean egressAllowed(String namespace) {
+    try {
+      return EgressPolicy.allowsEgress(
+          pod.getMetadata().getLabels(),
+          client.network().v1().networkPolicies().inNamespace(namespace).list().getItems());
+    } catch (RuntimeException e) {
+      LOG.info(
+          "{} gets no network: its NetworkPolicies cannot be read ({})", described, e.toString());
+      return false;
+    }
+  }
+
+  private static <T> List<T> list(List<T> values) {
+    return values == null ? List.of() : values;
   }
 
   private int runToEnd(PreparedContainer container) throws InterruptedException {
@@ -327,6 +403,11 @@ final class PodRunner {
         return null;
       }
       try {
+        if (container.sandbox() != null && container.sandbox().bridged()) {
+          bridges.put(
+              name,
+              HostPortBridge.open(container.sandbox().bridgeFolder(), container.sandbox().ports()));
+        }
         ContainerProcess process =
             ContainerProcess.start(
                 container.hostCommand(),
@@ -341,6 +422,7 @@ final class PodRunner {
         return process;
       } catch (IOException e) {
         log.finish();
+        closeBridge(name);
         Instant now = Instant.now();
         tracker.terminated(
             name,
@@ -356,6 +438,16 @@ final class PodRunner {
     }
   }
 
+  private void closeBridge(String container) {
+    HostPortBridge bridge;
+    synchronized (this) {
+      bridge = bridges.remove(container);
+    }
+    if (bridge != null) {
+      bridge.close();
+    }
+  }
+
   private int awaitEnd(PreparedContainer container, ContainerProcess process) {
     int exitCode;
     try {
@@ -368,6 +460,7 @@ final class PodRunner {
     synchronized (this) {
       running.remove(container.name());
     }
+    closeBridge(container.name());
     tracker.terminated(
         container.name(),
         process.pid(),
@@ -470,7 +563,8 @@ final class PodRunner {
       List<String> hostCommand,
       Map<String, String> env,
       Path workingDir,
-      ContainerPathTranslator paths) {
+      ContainerPathTranslator paths,
+      SandboxSpec sandbox) {
     String name() {
       return spec.getName();
     }

@@ -10,14 +10,20 @@
  *   <li>{@code controllers.JobController} and {@code controllers.CronJobController} stand in for
  *       kube-controller-manager; the embedded API deletes owned objects with their owner.
  *   <li>{@link dev.threadline.local.kubelet.LocalCluster} starts and stops all of them together.
+ *   <li>{@code sandbox}: Pods that do not ask for the API run under bubblewrap when it is installed
+ *       ({@code sandbox.Bubblewrap}): only their own folders and volumes are visible and writable,
+ *       with a private {@code /proc} and {@code /tmp}, and no network when their NetworkPolicies
+ *       allow no egress ({@code sandbox.EgressPolicy}); their ports are then bridged in over a Unix
+ *       socket ({@code sandbox.HostPortBridge}, {@code sandbox.PortBridge}).
  * </ul>
  *
- * <p>What a process cannot be, and so local mode does not do: there is no isolation (processes run
- * as the JVM's user with the host's file system; only their environment is minimal), no bind mounts
- * (container paths are rewritten to host folders where a whole value names a mounted path), no
- * resource limits, probes, ports or networking of its own (every Pod's IP is 127.0.0.1), no
- * container restarts (every Pod behaves as {@code restartPolicy: Never}), and read-only mounts are
- * not enforced. Volumes: emptyDir, configMap, secret, persistentVolumeClaim and hostPath; others
- * fail the Pod with reason {@code VolumeNotSupportedLocally}.
+ * <p>What a process cannot be, and so local mode does not do: unconfined processes (no bubblewrap,
+ * or a trigger Pod) run as the JVM's user with the host's file system, only their environment
+ * minimal; container paths are rewritten to host folders where a whole value names a mounted path
+ * (a sandbox sees its folders at their host paths too); no resource limits, probes, or ports of
+ * their own (every Pod's IP is 127.0.0.1), no container restarts (every Pod behaves as {@code
+ * restartPolicy: Never}), and read-only mounts are enforced in sandboxes only. Volumes: emptyDir,
+ * configMap, secret, persistentVolumeClaim and hostPath; others fail the Pod with reason {@code
+ * VolumeNotSupportedLocally}.
  */
 package dev.threadline.local.kubelet;

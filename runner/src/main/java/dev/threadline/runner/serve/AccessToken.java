@@ -1,5 +1,7 @@
 package dev.threadline.runner.serve;
 
+import com.sun.net.httpserver.Headers;
+import dev.threadline.crds.container.ContainerObjects;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -8,20 +10,18 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 
 /**
- * The shared secret between the api-server and this file API: the operator puts a random token in
- * the container's own Secret, mounted here and read by the api-server. Other Pods that can reach
- * the port do not have it. Compared in constant time.
+ * The sandbox's credential: the operator puts a random token in the sandbox's own Secret, mounted
+ * here ({@code --token-file}) and known to the worker and the api-server only. Other Pods that can
+ * reach the port do not have it. Callers send it as {@code Authorization: Bearer <token>}; the
+ * api-server's {@code X-Threadline-Token} header is still accepted. Compared in constant time.
  */
 final class AccessToken {
+  private static final String BEARER = "Bearer ";
+
   private final byte[] expected;
 
   private AccessToken(byte[] expected) {
     this.expected = expected;
-  }
-
-  /** No token: every caller is let in (a file API that only loopback reaches, or a test). */
-  static AccessToken none() {
-    return new AccessToken(null);
   }
 
   static AccessToken of(String token) {
@@ -33,7 +33,7 @@ final class AccessToken {
 
   static AccessToken fromFile(Path file) {
     if (file == null) {
-      return none();
+      throw new IllegalArgumentException("--token-file is required: the sandbox runs commands");
     }
     try {
       return of(Files.readString(file, StandardCharsets.UTF_8));
@@ -42,10 +42,13 @@ final class AccessToken {
     }
   }
 
-  boolean accepts(String presented) {
-    if (expected == null) {
-      return true;
-    }
+  /** Whether the request carries this credential. */
+  boolean accepts(Headers headers) {
+    String authorization = headers.getFirst("Authorization");
+    String presented =
+        authorization != null && authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())
+            ? authorization.substring(BEARER.length())
+            : headers.getFirst(ContainerObjects.TOKEN_HEADER);
     return presented != null
         && MessageDigest.isEqual(expected, presented.strip().getBytes(StandardCharsets.UTF_8));
   }

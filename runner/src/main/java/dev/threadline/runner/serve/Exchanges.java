@@ -3,6 +3,7 @@ package dev.threadline.runner.serve;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -47,15 +48,68 @@ final class Exchanges {
     json(exchange, status, Map.of("error", reason(status), "message", message));
   }
 
+  /** The request's body, refused with 413 past {@code maxBytes}. */
+  static byte[] body(HttpExchange exchange, int maxBytes) throws IOException {
+    try (InputStream in = exchange.getRequestBody()) {
+      byte[] body = in.readNBytes(maxBytes + 1);
+      if (body.length > maxBytes) {
+        throw new FileApiException(413, "the body may have at most " + maxBytes + " bytes");
+      }
+      return body;
+    }
+  }
+
+  /**
+   * The part of the path after the endpoint's own: {@code /calls/tool_3} → {@code tool_3}, {@code
+   * /calls} → empty; null when the path only starts with the same letters ({@code /callsx}).
+   */
+  static String subPath(HttpExchange exchange) {
+    String path = exchange.getRequestURI().getPath();
+    String rest = path.substring(exchange.getHttpContext().getPath().length());
+    if (rest.isEmpty() || rest.equals("/")) {
+      return "";
+    }
+    return rest.startsWith("/") ? rest.substring(1) : null;
+  }
+
+  /** Starts a streamed {@code application/x-ndjson} answer; each line is flushed as it is sent. */
+  static Ndjson ndjson(HttpExchange exchange) throws IOException {
+    exchange.getResponseHeaders().set("Content-Type", "application/x-ndjson");
+    exchange.getResponseHeaders().set("Cache-Control", "no-store");
+    exchange.sendResponseHeaders(200, 0);
+    OutputStream out = exchange.getResponseBody();
+    out.flush(); // the headers go now, not with the first line: a quiet command may take minutes
+    return new Ndjson(out);
+  }
+
+  /** A streamed answer, one JSON value per line. */
+  static final class Ndjson {
+    private final OutputStream out;
+
+    private Ndjson(OutputStream out) {
+      this.out = out;
+    }
+
+    void object(Object value) throws IOException {
+      raw(JSON.writeValueAsString(value));
+    }
+
+    /** A line that is already one JSON value. */
+    void raw(String line) throws IOException {
+      out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+      out.flush();
+    }
+  }
+
   private static String reason(int status) {
     return switch (status) {
-      case 400 -> "Bad Request";
-      case 401 -> "Unauthorized";
-      case 404 -> "Not Found";
-      case 405 -> "Method Not Allowed";
-      case 409 -> "Conflict";
-      case 413 -> "Payload Too Large";
-      default -> "Internal Server Error";
+      case 400 -> "bad_request";
+      case 401 -> "unauthorized";
+      case 404 -> "not_found";
+      case 405 -> "method_not_allowed";
+      case 409 -> "conflict";
+      case 413 -> "payload_too_large";
+      default -> "internal_error";
     };
   }
 

@@ -2,7 +2,9 @@ package dev.threadline.runner.serve;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.threadline.crds.container.ContainerObjects;
+import dev.threadline.runner.serve.calls.ToolCalls;
+import dev.threadline.runner.serve.mcp.StdioMcpServers;
+import dev.threadline.runner.workspace.FileDiff;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -11,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -18,8 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A container's file API, served by the runner inside the container's Pod and called by the
- * api-server only (it sends the access token; {@code /health} needs none, for the kubelet's probe):
+ * The sandbox API (docs/sandbox-api.md), served by {@code runner serve} inside an agent's or a
+ * container's Pod and called by the worker and the api-server only: they send the sandbox's
+ * credential ({@code Authorization: Bearer}; {@code /health} needs none, for the kubelet's probe).
  *
  * <ul>
  *   <li>{@code GET /health} → {@code {healthy: true, startedAt}}
@@ -28,6 +32,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code PUT /files?path=} with the raw bytes → {@code {path, size, created}} (201 new, 200
  *       replaced)
  *   <li>{@code DELETE /files?path=} → {@code {path, deleted: true}}
+ *   <li>{@code /calls}: tool calls ({@link CallsEndpoint})
+ *   <li>{@code POST /workspace/snapshot}, {@code GET /workspace/diff?snapshot=}
+ *   <li>{@code /mcp/{name}}: stdio MCP servers ({@link McpEndpoint})
  * </ul>
  *
  * Errors are {@code {error, message}}: 400 for a path outside the workspace or of the wrong kind,
@@ -40,6 +47,9 @@ public final class FileApiServer implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService executor;
   private final WorkspaceFiles files;
+  private final WorkspaceSnapshots snapshots;
+  private final ToolCalls calls;
+  private final StdioMcpServers mcpServers;
   private final AccessToken token;
   private final long maxUploadBytes;
   private final Instant startedAt = Instant.now();
@@ -47,12 +57,15 @@ public final class FileApiServer implements AutoCloseable {
   private FileApiServer(
       HttpServer server,
       ExecutorService executor,
-      WorkspaceFiles files,
+      Path workspace,
       AccessToken token,
       long maxUploadBytes) {
     this.server = server;
     this.executor = executor;
-    this.files = files;
+    this.files = new WorkspaceFiles(workspace);
+    this.snapshots = new WorkspaceSnapshots(workspace);
+    this.calls = new ToolCalls(workspace);
+    this.mcpServers = new StdioMcpServers(workspace);
     this.token = token;
     this.maxUploadBytes = maxUploadBytes;
   }
@@ -62,15 +75,22 @@ public final class FileApiServer implements AutoCloseable {
   }
 
   static FileApiServer start(ServeOptions options, AccessToken token) throws IOException {
-    WorkspaceFiles files = new WorkspaceFiles(Files.createDirectories(options.workspace()));
+    Path workspace = Files.createDirectories(options.workspace());
     HttpServer server =
         HttpServer.create(new InetSocketAddress(options.address(), options.port()), 64);
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     server.setExecutor(executor);
-    FileApiServer api = new FileApiServer(server, executor, files, token, options.maxUploadBytes());
-    server.createContext("/health", exchange -> api.handle(exchange, false, api::health));
-    server.createContext("/files", exchange -> api.handle(exchange, true, api::files));
-    server.createContext("/files/download", exchange -> api.handle(exchange, true, api::download));
+    FileApiServer api =
+        new FileApiServer(server, executor, workspace, token, options.maxUploadBytes());
+    CallsEndpoint callsEndpoint = new CallsEndpoint(api.calls);
+    McpEndpoint mcpEndpoint = new McpEndpoint(api.mcpServers);
+    server.createContext("/health", exchange -> api.handle(exchange, false, exact(api::health)));
+    server.createContext("/files", exchange -> api.handle(exchange, true, exact(api::files)));
+    server.createContext(
+        "/files/download", exchange -> api.handle(exchange, true, exact(api::download)));
+    server.createContext("/calls", exchange -> api.handle(exchange, true, callsEndpoint::handle));
+    server.createContext("/workspace", exchange -> api.handle(exchange, true, api::workspace));
+    server.createContext("/mcp", exchange -> api.handle(exchange, true, mcpEndpoint::handle));
     server.start();
     return api;
   }
@@ -83,27 +103,39 @@ public final class FileApiServer implements AutoCloseable {
     void handle(HttpExchange exchange) throws IOException;
   }
 
+  /** A handler for its endpoint's own path only, not for paths below it. */
+  private static Handler exact(Handler handler) {
+    return exchange -> {
+      if (!"".equals(Exchanges.subPath(exchange))) {
+        throw FileApiException.notFound("no such endpoint: " + exchange.getRequestURI().getPath());
+      }
+      handler.handle(exchange);
+    };
+  }
+
   private void handle(HttpExchange exchange, boolean guarded, Handler handler) throws IOException {
     long start = System.nanoTime();
     try (exchange) {
       try {
-        if (!exchange.getRequestURI().getPath().equals(exchange.getHttpContext().getPath())) {
-          throw FileApiException.notFound(
-              "no such endpoint: " + exchange.getRequestURI().getPath());
-        }
-        if (guarded
-            && !token.accepts(
-                exchange.getRequestHeaders().getFirst(ContainerObjects.TOKEN_HEADER))) {
-          throw new FileApiException(401, "missing or wrong access token");
+        if (guarded && !token.accepts(exchange.getRequestHeaders())) {
+          throw new FileApiException(401, "missing or wrong credential");
         }
         handler.handle(exchange);
-      } catch (FileApiException refused) {
-        drain(exchange);
-        Exchanges.error(exchange, refused.status(), refused.getMessage());
       } catch (IOException | RuntimeException e) {
+        if (exchange.getResponseCode() != -1) {
+          // A streamed answer already began: the follower's connection broke, or the sandbox stops.
+          LOG.debug(
+              "{} {} ended: {}", exchange.getRequestMethod(), describe(exchange), e.toString());
+          return;
+        }
+        if (e instanceof FileApiException refused) {
+          drain(exchange);
+          Exchanges.error(exchange, refused.status(), refused.getMessage());
+          return;
+        }
         LOG.warn(
             "{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI().getPath(), e);
-        Exchanges.error(exchange, 500, "the file operation failed: " + e.getMessage());
+        Exchanges.error(exchange, 500, "the sandbox failed: " + e.getMessage());
       }
     } finally {
       LOG.info(
@@ -113,6 +145,32 @@ public final class FileApiServer implements AutoCloseable {
           exchange.getResponseCode(),
           (System.nanoTime() - start) / 1_000_000);
     }
+  }
+
+  private void workspace(HttpExchange exchange) throws IOException {
+    switch (Exchanges.subPath(exchange) + " " + exchange.getRequestMethod()) {
+      case "snapshot POST" -> Exchanges.json(exchange, 200, Map.of("snapshot", snapshots.take()));
+      case "diff GET" -> {
+        List<FileDiff> diffs = snapshots.diffSince(Exchanges.query(exchange).get("snapshot"));
+        List<Map<String, Object>> changes = diffs.stream().map(FileApiServer::change).toList();
+        Exchanges.json(exchange, 200, Map.of("diffs", diffs, "changes", changes));
+      }
+      case "snapshot GET", "snapshot PUT", "snapshot DELETE" ->
+          throw new FileApiException(405, "use POST");
+      case "diff POST", "diff PUT", "diff DELETE" -> throw new FileApiException(405, "use GET");
+      default ->
+          throw FileApiException.notFound(
+              "no such endpoint: " + exchange.getRequestURI().getPath());
+    }
+  }
+
+  private static Map<String, Object> change(FileDiff diff) {
+    Map<String, Object> change = new LinkedHashMap<>();
+    change.put("path", diff.path());
+    change.put("change", diff.change());
+    change.put("additions", diff.additions());
+    change.put("deletions", diff.deletions());
+    return change;
   }
 
   private void health(HttpExchange exchange) throws IOException {
@@ -193,6 +251,8 @@ public final class FileApiServer implements AutoCloseable {
 
   @Override
   public void close() {
+    calls.close();
+    mcpServers.close();
     server.stop(1);
     executor.close();
   }

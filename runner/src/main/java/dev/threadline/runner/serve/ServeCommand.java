@@ -8,8 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code runner serve}: keeps a container's workspace available through the {@link FileApiServer}
- * until the Pod is stopped. Prints nothing on stdout (no event protocol here); logs on stderr.
+ * {@code runner serve}: the sandbox. Executes what the worker (and, for containers, the api-server)
+ * asks through the {@link FileApiServer} until the Pod is stopped. Prints nothing on stdout (no
+ * event protocol here); logs on stderr.
  */
 public final class ServeCommand {
   private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
@@ -43,18 +44,17 @@ public final class ServeCommand {
       return 1;
     }
     LOG.info(
-        "Serving workspace {} on {}:{} (uploads up to {} bytes{})",
+        "Serving the sandbox API for workspace {} on {}:{} (uploads up to {} bytes)",
         options.workspace(),
         options.address(),
         server.port(),
-        options.maxUploadBytes(),
-        options.tokenFile() == null ? ", no access token" : "");
+        options.maxUploadBytes());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
-                  LOG.info("Stopping the file API");
+                  LOG.info("Stopping the sandbox API");
                   server.close();
                   stopped.countDown();
                 },

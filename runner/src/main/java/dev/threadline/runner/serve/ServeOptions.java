@@ -10,8 +10,8 @@ import java.util.List;
  * @param address the address to listen on; {@code 0.0.0.0} in a Pod, {@code 127.0.0.1} on a shared
  *     host
  * @param port the port to listen on; 0 picks a free one
- * @param tokenFile a file with the access token callers must send; null serves without one (tests,
- *     local use)
+ * @param tokenFile a file with the credential callers must send (required: the sandbox runs
+ *     commands)
  * @param maxUploadBytes the largest body an upload may have
  */
 public record ServeOptions(
@@ -20,7 +20,7 @@ public record ServeOptions(
   public static final long DEFAULT_MAX_UPLOAD_BYTES = 10L * 1024 * 1024;
 
   static final String USAGE =
-      "usage: runner serve --workspace <dir> --port <n> [--address <ip>] [--token-file <file>]"
+      "usage: runner serve --workspace <dir> --port <n> --token-file <file> [--address <ip>]"
           + " [--max-upload-bytes <n>]";
 
   public ServeOptions {
@@ -53,8 +53,8 @@ public record ServeOptions(
         default -> throw new IllegalArgumentException("unknown option " + option);
       }
     }
-    if (workspace == null || port == null) {
-      throw new IllegalArgumentException("--workspace and --port are required");
+    if (workspace == null || port == null || tokenFile == null) {
+      throw new IllegalArgumentException("--workspace, --port and --token-file are required");
     }
     return new ServeOptions(workspace, address, port, tokenFile, maxUpload);
   }

@@ -42,6 +42,7 @@ public final class CommandTool implements Tool {
   private final Duration timeout;
   private final int outputLimitBytes;
   private final Set<String> hiddenEnvironment;
+  private final OutputListener listener;
   private final Set<Process> running = ConcurrentHashMap.newKeySet();
   private volatile boolean cancelled;
 
@@ -51,10 +52,30 @@ public final class CommandTool implements Tool {
    */
   public CommandTool(
       Path workspace, Duration timeout, int outputLimitBytes, Set<String> hiddenEnvironment) {
+    this(workspace, timeout, outputLimitBytes, hiddenEnvironment, (bytes, offset, length) -> {});
+  }
+
+  /**
+   * @param listener sees the output as it is produced (the sandbox streams it), on the thread that
+   *     reads it
+   */
+  public CommandTool(
+      Path workspace,
+      Duration timeout,
+      int outputLimitBytes,
+      Set<String> hiddenEnvironment,
+      OutputListener listener) {
     this.workspace = workspace;
     this.timeout = timeout;
     this.outputLimitBytes = outputLimitBytes;
     this.hiddenEnvironment = Set.copyOf(hiddenEnvironment);
+    this.listener = listener;
+  }
+
+  /** Receives a command's output bytes while it runs. */
+  @FunctionalInterface
+  public interface OutputListener {
+    void output(byte[] bytes, int offset, int length);
   }
 
   @Override
@@ -106,7 +127,7 @@ public final class CommandTool implements Tool {
         Thread.ofPlatform()
             .daemon()
             .name("command-output")
-            .start(() -> copy(process.getInputStream(), output));
+            .start(() -> copy(process.getInputStream(), output, listener));
     boolean exited;
     try {
       exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -122,11 +143,15 @@ public final class CommandTool implements Tool {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    if (cancelled) {
+      // Killed by cancelAll (the shell then exits by SIGKILL, 137) or at the timeout after it.
+      return ToolResult.command(
+          command,
+          exited ? process.exitValue() : TIMEOUT_EXIT_CODE,
+          withNote(output.text(), "[command stopped: the run was cancelled]"));
+    }
     if (!exited) {
-      String note =
-          cancelled
-              ? "[command stopped: the run was cancelled]"
-              : "[command timed out after " + timeout.toSeconds() + " s and was killed]";
+      String note = "[command timed out after " + timeout.toSeconds() + " s and was killed]";
       return ToolResult.command(command, TIMEOUT_EXIT_CODE, withNote(output.text(), note));
     }
     return ToolResult.command(command, process.exitValue(), output.text());
@@ -151,11 +176,12 @@ public final class CommandTool implements Tool {
     }
   }
 
-  private static void copy(InputStream in, BoundedOutput output) {
+  private static void copy(InputStream in, BoundedOutput output, OutputListener listener) {
     byte[] buffer = new byte[8192];
     try (in) {
       for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
         output.write(buffer, 0, n);
+        listener.output(buffer, 0, n);
       }
     } catch (IOException e) {
       log.debug("Command output closed: {}", e.getMessage());

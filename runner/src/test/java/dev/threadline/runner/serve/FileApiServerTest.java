@@ -3,9 +3,7 @@ package dev.threadline.runner.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadline.crds.container.ContainerObjects;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,10 +11,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -24,26 +20,19 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code runner serve} over real HTTP on loopback: every file operation, confinement, limits,
  * token.
  */
-class FileApiServerTest {
-  private static final String TOKEN = "s3cret-token";
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
+class FileApiServerTest extends SandboxServerTest {
+  private static final HttpClient HTTP = SandboxHarness.http();
 
-  @TempDir Path temp;
   private Path workspace;
-  private FileApiServer server;
 
-  @BeforeEach
-  void start() throws IOException {
-    workspace = Files.createDirectories(temp.resolve("workspace"));
-    server =
-        FileApiServer.start(
-            new ServeOptions(workspace, "127.0.0.1", 0, null, 1024), AccessToken.of(TOKEN));
+  @Override
+  long maxUploadBytes() {
+    return 1024;
   }
 
-  @AfterEach
-  void stop() {
-    server.close();
+  @BeforeEach
+  void workspace() {
+    workspace = sandbox.workspace;
   }
 
   @Test
@@ -158,14 +147,20 @@ class FileApiServerTest {
     HttpResponse<String> anonymous =
         HTTP.send(
             HttpRequest.newBuilder(uri("/files")).build(), HttpResponse.BodyHandlers.ofString());
-    assertError(anonymous, 401, "missing or wrong access token");
+    assertError(anonymous, 401, "missing or wrong credential");
+    assertThat(json(anonymous).get("error").asText()).isEqualTo("unauthorized");
     HttpResponse<String> wrong =
         HTTP.send(
-            HttpRequest.newBuilder(uri("/files"))
-                .header(ContainerObjects.TOKEN_HEADER, "guess")
-                .build(),
+            HttpRequest.newBuilder(uri("/files")).header("Authorization", "Bearer guess").build(),
             HttpResponse.BodyHandlers.ofString());
     assertThat(wrong.statusCode()).isEqualTo(401);
+    HttpResponse<String> legacyHeader =
+        HTTP.send(
+            HttpRequest.newBuilder(uri("/files"))
+                .header(ContainerObjects.TOKEN_HEADER, SandboxHarness.TOKEN)
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(legacyHeader.statusCode()).isEqualTo(200);
     assertThat(send("GET", "/elsewhere", null).statusCode()).isEqualTo(404);
   }
 
@@ -180,31 +175,22 @@ class FileApiServerTest {
 
   private HttpResponse<String> send(String method, String pathAndQuery, byte[] body)
       throws Exception {
-    return HTTP.send(
-        request(method, pathAndQuery, body).build(), HttpResponse.BodyHandlers.ofString());
+    return sandbox.send(method, pathAndQuery, body);
   }
 
   private HttpRequest.Builder request(String method, String pathAndQuery, byte[] body) {
-    return HttpRequest.newBuilder(uri(pathAndQuery))
-        .header(ContainerObjects.TOKEN_HEADER, TOKEN)
-        .method(
-            method,
-            body == null
-                ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofByteArray(body));
+    return sandbox.request(method, pathAndQuery, body);
   }
 
   private URI uri(String pathAndQuery) {
-    return URI.create("http://127.0.0.1:" + server.port() + pathAndQuery);
+    return sandbox.uri(pathAndQuery);
   }
 
-  private static JsonNode json(HttpResponse<String> response) throws IOException {
-    return JSON.readTree(response.body());
+  private static JsonNode json(HttpResponse<String> response) {
+    return SandboxHarness.json(response);
   }
 
-  private static void assertError(HttpResponse<String> response, int status, String message)
-      throws IOException {
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
-    assertThat(json(response).get("message").asText()).isEqualTo(message);
+  private static void assertError(HttpResponse<String> response, int status, String message) {
+    SandboxHarness.assertError(response, status, message);
   }
 }

@@ -1,0 +1,35 @@
+package dev.threadline.local.kubelet.sandbox;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What one confined process may touch.
+ *
+ * @param writable the Pod's own folders and volumes (its workspace among them), bound read-write
+ * @param readOnly volumes mounted read-only
+ * @param network whether the process shares the host's network; without it, it has a loopback of
+ *     its own and its ports are reached through the bridge
+ * @param bridgeFolder where the bridge's Unix sockets live (inside {@code writable}); null without
+ *     a bridge
+ * @param ports the container's ports, bridged when there is no network
+ * @param workingDir where the process starts
+ */
+public record SandboxSpec(
+    List<Path> writable,
+    List<Path> readOnly,
+    boolean network,
+    Path bridgeFolder,
+    List<Integer> ports,
+    Path workingDir) {
+  public SandboxSpec {
+    writable = List.copyOf(writable);
+    readOnly = List.copyOf(readOnly);
+    ports = List.copyOf(ports);
+  }
+
+  /** Whether the process's ports must be bridged in from the host. */
+  public boolean bridged() {
+    return !network && !ports.isEmpty();
+  }
+}
