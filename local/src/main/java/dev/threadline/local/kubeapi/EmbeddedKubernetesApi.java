@@ -3,6 +3,9 @@ package dev.threadline.local.kubeapi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.threadline.local.kubeapi.store.ObjectKey;
+import dev.threadline.local.kubeapi.store.ObjectStore;
+import dev.threadline.local.kubeapi.store.StoredObject;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -16,19 +19,23 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URL;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An in-process Kubernetes API for the local mode: fabric8's CRUD mock store behind a small Vert.x
+ * An in-process Kubernetes API for the local mode: an SQLite object store behind a small Vert.x
  * HTTP front that makes it pass for a real API server with the operator, the api-server and {@code
  * kubectl} (discovery, Tables, real merge patches, watches, followed pod logs).
  */
@@ -40,21 +47,37 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService workers;
   private final String host;
+  private final ObjectStore store;
+  private final Path temporaryFolder;
 
   private EmbeddedKubernetesApi(
-      Vertx vertx, HttpServer server, ExecutorService workers, String host) {
+      Vertx vertx,
+      HttpServer server,
+      ExecutorService workers,
+      String host,
+      ObjectStore store,
+      Path temporaryFolder) {
     this.vertx = vertx;
     this.server = server;
     this.workers = workers;
     this.host = host;
+    this.store = store;
+    this.temporaryFolder = temporaryFolder;
   }
 
   /** Starts the API on {@code settings.host():settings.port()} with the CRDs installed. */
   public static EmbeddedKubernetesApi start(EmbeddedApiSettings settings) {
-    CrudStore store = new CrudStore();
+    Path temporary = settings.storeFile() == null ? temporaryStoreFolder() : null;
+    Path storeFile = temporary != null ? temporary.resolve("kubernetes.db") : settings.storeFile();
+    ObjectStore store = ObjectStore.open(storeFile, settings.storeOptions());
     ResourceTypes types = new ResourceTypes(store);
     ResourceOperations operations = new ResourceOperations(store, types);
-    installBaseObjects(store, settings);
+    try {
+      installBaseObjects(store, settings);
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
     types.refresh();
 
     ExecutorService workers = Executors.newCachedThreadPool(daemonThreads());
@@ -73,17 +96,18 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     ApiRequestRouter router =
         new ApiRequestRouter(types, operations, () -> settings.host() + ":" + boundPort.get());
     server.requestHandler(
-        new HttpFront(
-            router, operations, store, new PodLogStreamer(store, settings.podLogs()), workers));
+        new HttpFront(router, store, new PodLogStreamer(store, settings.podLogs()), workers));
     try {
       await(server.listen());
     } catch (RuntimeException e) {
       await(vertx.close());
       workers.shutdownNow();
+      store.close();
       throw e;
     }
     boundPort.set(server.actualPort());
-    EmbeddedKubernetesApi api = new EmbeddedKubernetesApi(vertx, server, workers, settings.host());
+    EmbeddedKubernetesApi api =
+        new EmbeddedKubernetesApi(vertx, server, workers, settings.host(), store, temporary);
     LOG.info(
         "Embedded Kubernetes API listening on {} ({} CRDs)",
         api.url(),
@@ -126,35 +150,88 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     } finally {
       await(vertx.close());
       workers.shutdown();
+      store.close();
+      deleteTemporaryFolder();
       LOG.info("Embedded Kubernetes API on port {} stopped", server.actualPort());
     }
   }
 
-  /** The namespaces every cluster starts with, and the CRDs, written straight into the store. */
-  private static void installBaseObjects(CrudStore store, EmbeddedApiSettings settings) {
+  /** The store's revision: every write advances it (for tests and benchmarks). */
+  public long revision() {
+    return store.revision();
+  }
+
+  private static Path temporaryStoreFolder() {
+    try {
+      return Files.createTempDirectory("threadline-kube-store");
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create a folder for the object store", e);
+    }
+  }
+
+  private void deleteTemporaryFolder() {
+    if (temporaryFolder == null) {
+      return;
+    }
+    try (Stream<Path> files = Files.list(temporaryFolder)) {
+      for (Path file : files.toList()) {
+        Files.deleteIfExists(file);
+      }
+      Files.deleteIfExists(temporaryFolder);
+    } catch (IOException e) {
+      LOG.debug("Could not delete the temporary object store {}", temporaryFolder, e);
+    }
+  }
+
+  /**
+   * The namespaces every cluster starts with, and the CRDs, written straight into the store:
+   * created when absent, and CRDs replaced when this version of Threadline ships a different one.
+   */
+  private static void installBaseObjects(ObjectStore store, EmbeddedApiSettings settings) {
     for (String name : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
       ObjectNode namespace = Json.object();
       namespace.put("apiVersion", "v1");
       namespace.put("kind", "Namespace");
       namespace.putObject("metadata").put("name", name);
       namespace.putObject("status").put("phase", "Active");
-      store.post("/api/v1/namespaces", Json.write(namespace));
+      ObjectKey key = new ObjectKey("namespaces", "", name);
+      if (store.get(key).isEmpty()) {
+        stampNew(namespace);
+        store.create(key, namespace);
+      }
     }
     YAMLMapper yaml = new YAMLMapper();
     for (URL resource : settings.crdResources()) {
       try (InputStream in = resource.openStream()) {
-        JsonNode crd = yaml.readTree(in);
-        CrdStatus.markEstablished((ObjectNode) crd);
-        CrudStore.Response response = store.post(ResourceTypes.CRD_PATH, Json.write(crd));
-        if (!response.ok()) {
-          throw new IllegalStateException(
-              "Cannot install the CRD " + resource + ": " + response.body());
+        ObjectNode crd = (ObjectNode) yaml.readTree(in);
+        CrdStatus.markEstablished(crd);
+        ObjectKey key =
+            new ObjectKey(ResourceTypes.CRD_RESOURCE, "", Json.text(crd, "metadata", "name"));
+        Optional<StoredObject> installed = store.get(key);
+        if (installed.isEmpty()) {
+          stampNew(crd);
+          store.create(key, crd);
+        } else if (!sameSpec(installed.get().object(), crd)) {
+          ObjectNode metadata = Json.metadata(crd);
+          metadata.setAll((ObjectNode) installed.get().object().get("metadata"));
+          store.update(key, installed.get().revision(), crd);
         }
-        LOG.debug("Installed CRD {}", Json.text(crd, "metadata", "name"));
+        LOG.debug("Installed CRD {}", key.name());
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read the CRD " + resource, e);
       }
     }
+  }
+
+  private static void stampNew(ObjectNode object) {
+    ObjectNode metadata = Json.metadata(object);
+    metadata.put("uid", UUID.randomUUID().toString());
+    metadata.put("creationTimestamp", ObjectLifecycle.now());
+    metadata.put("generation", 1);
+  }
+
+  private static boolean sameSpec(JsonNode installed, JsonNode shipped) {
+    return installed.path("spec").equals(shipped.path("spec"));
   }
 
   private static java.util.concurrent.ThreadFactory daemonThreads() {

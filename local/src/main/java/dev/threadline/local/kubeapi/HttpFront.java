@@ -1,11 +1,9 @@
 package dev.threadline.local.kubeapi;
 
-import io.fabric8.mockwebserver.dsl.HttpMethod;
-import io.fabric8.mockwebserver.http.Buffer;
-import io.fabric8.mockwebserver.http.Headers;
-import io.fabric8.mockwebserver.http.MockResponse;
-import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.fabric8.mockwebserver.http.WebSocketListener;
+import dev.threadline.local.kubeapi.store.BookmarkShape;
+import dev.threadline.local.kubeapi.store.ObjectStore;
+import dev.threadline.local.kubeapi.store.Selection;
+import dev.threadline.local.kubeapi.store.Watch;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -24,28 +22,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP side of the embedded API, on Vert.x. It streams what the mock server cannot (followed
- * pod logs; watches over chunked HTTP for kubectl and over WebSocket for fabric8 clients) and hands
- * every other request to the {@link ApiRequestRouter}. Anything that may block (the store takes
- * locks) runs on the worker pool, never on the event loop.
+ * The HTTP side of the embedded API, on Vert.x. It streams followed pod logs and watches (over
+ * chunked HTTP for kubectl, over WebSocket for fabric8 clients) and hands every other request to
+ * the {@link ApiRequestRouter}. Anything that may block (the store reads and writes SQLite) runs on
+ * the worker pool, never on the event loop.
  */
 final class HttpFront implements Handler<HttpServerRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(HttpFront.class);
 
   private final ApiRequestRouter router;
-  private final ResourceOperations operations;
-  private final CrudStore store;
+  private final ObjectStore store;
   private final PodLogStreamer podLogs;
   private final ExecutorService workers;
 
   HttpFront(
-      ApiRequestRouter router,
-      ResourceOperations operations,
-      CrudStore store,
-      PodLogStreamer podLogs,
-      ExecutorService workers) {
+      ApiRequestRouter router, ObjectStore store, PodLogStreamer podLogs, ExecutorService workers) {
     this.router = router;
-    this.operations = operations;
     this.store = store;
     this.podLogs = podLogs;
     this.workers = workers;
@@ -99,7 +91,16 @@ final class HttpFront implements Handler<HttpServerRequest> {
       send(
           request.response(),
           resolution.rejected() ? resolution.rejection() : KubeStatus.methodNotAllowed());
-    } else if (upgrade) {
+      return;
+    }
+    Selection selection;
+    try {
+      selection = ResourceOperations.selection(resolution.path(), head);
+    } catch (IllegalArgumentException e) {
+      send(request.response(), KubeStatus.badRequest(e.getMessage()));
+      return;
+    }
+    if (upgrade) {
       // The upgrade must start here, synchronously, before the request is read.
       request
           .toWebSocket()
@@ -107,6 +108,7 @@ final class HttpFront implements Handler<HttpServerRequest> {
               openWatch(
                   head,
                   resolution,
+                  selection,
                   webSocketTarget(ws),
                   handler -> {
                     ws.closeHandler(v -> handler.run());
@@ -121,6 +123,7 @@ final class HttpFront implements Handler<HttpServerRequest> {
       openWatch(
           head,
           resolution,
+          selection,
           httpTarget(response),
           handler -> response.closeHandler(v -> handler.run()));
     }
@@ -137,50 +140,61 @@ final class HttpFront implements Handler<HttpServerRequest> {
     });
   }
 
-  /**
-   * Opens a watch in the store and connects its listener to the client. Opening happens while no
-   * write can run, so no event falls between the store's registration and the first send.
-   */
+  /** Opens a watch in the store and connects it to the client. */
   private void openWatch(
       ApiRequest head,
       ApiRequestRouter.Resolution resolution,
+      Selection selection,
       WatchSink.Target target,
       Consumer<Runnable> onClientClose) {
-    AtomicReference<Runnable> closer = new AtomicReference<>();
+    AtomicReference<Watch> opened = new AtomicReference<>();
     AtomicBoolean clientGone = new AtomicBoolean();
     onClientClose.accept(() -> {
       clientGone.set(true);
-      Runnable close = closer.get();
-      if (close != null) {
-        runBlocking(close);
+      Watch watch = opened.get();
+      if (watch != null) {
+        watch.close();
       }
     });
     runBlocking(() -> {
+      ResourceType type = resolution.type();
+      WatchEventFilter filter =
+          new WatchEventFilter(
+              head.param("resourceVersion"),
+              head.wantsTable() ? type : null,
+              head.param("includeObject"));
+      BookmarkShape bookmarks =
+          head.flag("allowWatchBookmarks")
+              ? new BookmarkShape(type.groupVersion(), type.kind())
+              : null;
       try {
-        ResourceType tableType = head.wantsTable() ? resolution.type() : null;
-        WatchEventFilter filter =
-            new WatchEventFilter(
-                head.param("resourceVersion"), tableType, head.param("includeObject"));
-        RecordedRequest recorded =
-            new RecordedRequest(
-                "HTTP/1.1", HttpMethod.GET, head.path(), Headers.builder().build(), new Buffer());
-        WatchSink sink = new WatchSink(recorded, filter, target);
-        operations.exclusive(() -> {
-          MockResponse response = store.watch(resolution.path().path(), head.query());
-          WebSocketListener listener = response.getWebSocketListener();
-          listener.onOpen(sink, response);
-          closer.set(() -> listener.onClosed(sink, 1000, "client closed the watch"));
-          return null;
-        });
+        opened.set(
+            store.watch(
+                selection,
+                revision(head.param("resourceVersion")),
+                bookmarks,
+                new WatchSink(filter, target)));
       } catch (RuntimeException e) {
         LOG.warn("Opening a watch on {} failed", head.path(), e);
         target.close();
         return;
       }
       if (clientGone.get()) {
-        closer.get().run();
+        opened.get().close();
       }
     });
+  }
+
+  /** A watch's starting revision; 0 (everything, then what follows) when absent or not ours. */
+  private static long revision(String resourceVersion) {
+    if (resourceVersion == null || resourceVersion.isEmpty()) {
+      return 0;
+    }
+    try {
+      return Long.parseLong(resourceVersion);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
   }
 
   private static WatchSink.Target webSocketTarget(ServerWebSocket ws) {
