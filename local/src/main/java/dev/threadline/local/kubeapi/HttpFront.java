@@ -5,16 +5,23 @@ import dev.threadline.local.kubeapi.store.ObjectStore;
 import dev.threadline.local.kubeapi.store.Selection;
 import dev.threadline.local.kubeapi.store.Watch;
 import io.vertx.core.Handler;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.streams.WriteStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -29,6 +36,7 @@ import org.slf4j.LoggerFactory;
  */
 final class HttpFront implements Handler<HttpServerRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(HttpFront.class);
+  private static final Duration STALLED = Duration.ofSeconds(60);
 
   private final ApiRequestRouter router;
   private final ObjectStore store;
@@ -203,6 +211,7 @@ final class HttpFront implements Handler<HttpServerRequest> {
       public void send(String event) {
         if (!ws.isClosed()) {
           ws.writeTextMessage(event);
+          awaitDrain(ws);
         }
       }
 
@@ -221,6 +230,7 @@ final class HttpFront implements Handler<HttpServerRequest> {
       public void send(String event) {
         if (!response.closed() && !response.ended()) {
           response.write(event + "\n");
+          awaitDrain(response);
         }
       }
 
@@ -231,6 +241,30 @@ final class HttpFront implements Handler<HttpServerRequest> {
         }
       }
     };
+  }
+
+  /**
+   * Holds the watch's thread while the client does not read, so that the store's bounded queue
+   * fills and ends the watch with an error, rather than Vert.x buffering without end. A client that
+   * reads nothing for {@link #STALLED} loses the watch at once.
+   */
+  private static void awaitDrain(WriteStream<Buffer> stream) {
+    if (!stream.writeQueueFull()) {
+      return;
+    }
+    CompletableFuture<Void> drained = new CompletableFuture<>();
+    stream.drainHandler(v -> drained.complete(null));
+    if (!stream.writeQueueFull()) {
+      drained.complete(null);
+    }
+    try {
+      drained.get(STALLED.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while the client was not reading", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("the client stopped reading its watch", e);
+    }
   }
 
   private void runBlocking(Runnable task) {
@@ -250,7 +284,7 @@ final class HttpFront implements Handler<HttpServerRequest> {
     if (answer.contentType() != null) {
       response.putHeader("Content-Type", answer.contentType());
     }
-    response.end(io.vertx.core.buffer.Buffer.buffer(answer.body()));
+    response.end(Buffer.buffer(answer.body()));
   }
 
   private static ApiRequest toApiRequest(HttpServerRequest request, byte[] body) {
