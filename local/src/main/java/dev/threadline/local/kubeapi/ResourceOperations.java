@@ -154,7 +154,7 @@ final class ResourceOperations {
       // The namespace controller's part: a new namespace is Active until it is deleted.
       object.putObject("status").put("phase", "Active");
     }
-    ApiResponse refused = admit(path, type, object);
+    ApiResponse refused = admit(path, type, object, request);
     if (refused != null) {
       return refused;
     }
@@ -205,7 +205,7 @@ final class ResourceOperations {
     if (object == null) {
       return KubeStatus.badRequest("the body of the request must be a JSON object");
     }
-    ApiResponse refused = admit(path, type, object);
+    ApiResponse refused = admit(path, type, object, request);
     if (refused != null) {
       return refused;
     }
@@ -262,7 +262,7 @@ final class ResourceOperations {
       if (!(patched instanceof ObjectNode target)) {
         return KubeStatus.badRequest("a JSON patch must leave an object");
       }
-      ApiResponse refused = admit(path, type, target);
+      ApiResponse refused = admit(path, type, target, request);
       return refused != null ? refused : replace(path, type, current.get(), target);
     });
   }
@@ -288,18 +288,28 @@ final class ResourceOperations {
       ObjectNode merged = (ObjectNode) JsonMergePatch.apply(currentObject, effectivePatch);
       String expected = Json.text(effectivePatch, "metadata", "resourceVersion");
       Json.metadata(merged).put("resourceVersion", expected != null ? expected : "");
-      ApiResponse refused = admit(path, type, merged);
+      ApiResponse refused = admit(path, type, merged, request);
       return refused != null ? refused : replace(path, type, current.get(), merged);
     });
   }
 
   /**
-   * What the API server does to every object written, before storing it: defaults, then the CRD's
-   * validation rules (not on the status subresource, whose writes leave the rest unchanged).
+   * What the API server does to every object written, before storing it: fields the CRD's schema
+   * does not declare are pruned (or refused, with {@code fieldValidation=Strict}, as {@code kubectl
+   * --validate=strict} asks), defaults are applied, then the CRD's validation rules (not on the
+   * status subresource, whose writes leave the rest unchanged).
    *
    * @return why the object is refused, or null
    */
-  private static ApiResponse admit(ApiPath path, ResourceType type, JsonNode object) {
+  private static ApiResponse admit(
+      ApiPath path, ResourceType type, JsonNode object, ApiRequest request) {
+    List<String> unknown = SchemaPruning.prune(type.schema(), object);
+    if (!unknown.isEmpty() && "Strict".equalsIgnoreCase(request.param("fieldValidation"))) {
+      return KubeStatus.badRequest(
+          unknown.stream()
+              .map(field -> "unknown field \"" + field + "\"")
+              .collect(java.util.stream.Collectors.joining(", ", "strict decoding error: ", "")));
+    }
     SchemaDefaults.apply(type.schema(), object);
     SecretStringData.fold(type, object);
     String name = Objects.requireNonNullElse(Json.text(object, "metadata", "name"), "");
