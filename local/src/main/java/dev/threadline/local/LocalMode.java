@@ -108,7 +108,12 @@ public final class LocalMode implements AutoCloseable {
       cluster.set(
           LocalCluster.start(
               client,
-              KubeletSettings.of(settings.dataDir()).withApiServerUrl(kubernetes.url()),
+              KubeletSettings.of(settings.dataDir())
+                  .withApiAccess(
+                      new KubeletSettings.ApiAccess(
+                          kubernetes.url(),
+                          kubernetes.caCertificateData(),
+                          kubernetes::issueServiceAccountToken)),
               LocalImageCatalog.create(java)));
       started.push(cluster.get());
       started.push(ThreadlineOperator.start(client, operatorSettings.apply(operatorSettings())));

@@ -13,14 +13,17 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.PfxOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -49,6 +52,8 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
   private final String host;
   private final ObjectStore store;
   private final Path temporaryFolder;
+  private final Credentials credentials;
+  private final String certificatePem;
 
   private EmbeddedKubernetesApi(
       Vertx vertx,
@@ -56,7 +61,11 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
       ExecutorService workers,
       String host,
       ObjectStore store,
-      Path temporaryFolder) {
+      Path temporaryFolder,
+      Credentials credentials,
+      String certificatePem) {
+    this.credentials = credentials;
+    this.certificatePem = certificatePem;
     this.vertx = vertx;
     this.server = server;
     this.workers = workers;
@@ -81,22 +90,31 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     types.refresh();
 
     ExecutorService workers = Executors.newCachedThreadPool(daemonThreads());
+    ServingCertificate certificate = ServingCertificate.create(settings.host());
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2).setWorkerPoolSize(4));
     HttpServer server =
         vertx.createHttpServer(
             new HttpServerOptions()
                 .setHost(settings.host())
                 .setPort(settings.port())
-                // HTTP/1.1 only: clients that probe for h2c would otherwise switch protocols.
+                .setSsl(true)
+                .setKeyCertOptions(
+                    new PfxOptions()
+                        .setValue(Buffer.buffer(certificate.keyStore()))
+                        .setPassword(certificate.keyStorePassword()))
+                // HTTP/1.1 only: no ALPN, no h2c.
+                .setUseAlpn(false)
                 .setHttp2ClearTextEnabled(false)
                 .setTcpNoDelay(true)
                 .setCompressionSupported(false));
     // The front needs the bound port (for /api's server address); it is read lazily.
     AtomicInteger boundPort = new AtomicInteger(settings.port());
+    Credentials credentials = new Credentials();
     ApiRequestRouter router =
         new ApiRequestRouter(types, operations, () -> settings.host() + ":" + boundPort.get());
     server.requestHandler(
-        new HttpFront(router, store, new PodLogStreamer(store, settings.podLogs()), workers));
+        new HttpFront(
+            router, store, new PodLogStreamer(store, settings.podLogs()), credentials, workers));
     try {
       await(server.listen());
     } catch (RuntimeException e) {
@@ -107,7 +125,15 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     }
     boundPort.set(server.actualPort());
     EmbeddedKubernetesApi api =
-        new EmbeddedKubernetesApi(vertx, server, workers, settings.host(), store, temporary);
+        new EmbeddedKubernetesApi(
+            vertx,
+            server,
+            workers,
+            settings.host(),
+            store,
+            temporary,
+            credentials,
+            certificate.certificatePem());
     LOG.info(
         "Embedded Kubernetes API listening on {} ({} CRDs)",
         api.url(),
@@ -121,7 +147,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
 
   /** {@code http://127.0.0.1:PORT}. */
   public String url() {
-    return "http://" + host + ":" + port();
+    return "https://" + host + ":" + port();
   }
 
   /** A new fabric8 client for this API, namespace {@code default}; the caller closes it. */
@@ -129,6 +155,8 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     Config config =
         new ConfigBuilder(Config.empty())
             .withMasterUrl(url())
+            .withOauthToken(credentials.adminToken())
+            .withCaCertData(caCertificateData())
             .withNamespace("default")
             .withHttp2Disable(true)
             .build();
@@ -140,7 +168,29 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
    * its path.
    */
   public Path writeKubeconfig(Path file) {
-    return KubeconfigWriter.write(file, url());
+    return KubeconfigWriter.write(file, url(), caCertificateData(), credentials.adminToken());
+  }
+
+  /** The API's TLS certificate (PEM) in base64, as kubeconfigs and fabric8 take it. */
+  public String caCertificateData() {
+    return Base64.getEncoder()
+        .encodeToString(certificatePem.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+  }
+
+  /**
+   * The administrator's bearer token, new at each start: every request but {@code /healthz} and
+   * {@code /version} needs it (or a service account's token), else 401.
+   */
+  public String adminToken() {
+    return credentials.adminToken();
+  }
+
+  /**
+   * A bearer token that authenticates as a namespace's service account, for a Pod that mounts it:
+   * it may read Schedules and read and create Threads and Runs in that namespace, nothing else.
+   */
+  public String issueServiceAccountToken(String namespace, String serviceAccount) {
+    return credentials.issue(namespace, serviceAccount);
   }
 
   @Override

@@ -16,6 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -38,14 +40,24 @@ final class HttpFront implements Handler<HttpServerRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(HttpFront.class);
   private static final Duration STALLED = Duration.ofSeconds(60);
 
+  /** What a cluster answers without credentials too. */
+  private static final Set<String> PUBLIC_PATHS =
+      Set.of("/healthz", "/livez", "/readyz", "/version");
+
   private final ApiRequestRouter router;
+  private final Credentials credentials;
   private final ObjectStore store;
   private final PodLogStreamer podLogs;
   private final ExecutorService workers;
 
   HttpFront(
-      ApiRequestRouter router, ObjectStore store, PodLogStreamer podLogs, ExecutorService workers) {
+      ApiRequestRouter router,
+      ObjectStore store,
+      PodLogStreamer podLogs,
+      Credentials credentials,
+      ExecutorService workers) {
     this.router = router;
+    this.credentials = credentials;
     this.store = store;
     this.podLogs = podLogs;
     this.workers = workers;
@@ -54,6 +66,11 @@ final class HttpFront implements Handler<HttpServerRequest> {
   @Override
   public void handle(HttpServerRequest request) {
     ApiRequest head = toApiRequest(request, null);
+    ApiResponse refused = authorize(request, head);
+    if (refused != null) {
+      send(request.response(), refused);
+      return;
+    }
     boolean upgrade = isWebSocketUpgrade(request);
     if (head.isWatch()) {
       serveWatch(request, head, upgrade);
@@ -81,6 +98,62 @@ final class HttpFront implements Handler<HttpServerRequest> {
             }))
         .onFailure(
             e -> LOG.debug("Reading the body of {} {} failed", head.method(), head.path(), e));
+  }
+
+  /**
+   * Every request but the health and version probes needs a bearer token; a service account's token
+   * opens only what its {@link Principal} allows.
+   *
+   * @return the 401 or 403 to answer, or null to serve the request
+   */
+  private ApiResponse authorize(HttpServerRequest request, ApiRequest head) {
+    if (PUBLIC_PATHS.contains(head.path())) {
+      return null;
+    }
+    Optional<Principal> principal = credentials.authenticate(request.getHeader("Authorization"));
+    if (principal.isEmpty()) {
+      return KubeStatus.failure(401, "Unauthorized", "Unauthorized");
+    }
+    ApiRequestRouter.Resolution resolution = router.resolve(head.path());
+    ApiPath path = resolution.path();
+    String verb = verb(head, path);
+    if (principal.get().allows(path, verb)) {
+      return null;
+    }
+    String who =
+        principal.get() instanceof Principal.ServiceAccount account
+            ? account.username()
+            : "unknown";
+    return path == null
+        ? KubeStatus.failure(403, "Forbidden", "forbidden: User \"" + who + "\" cannot " + verb)
+        : KubeStatus.failure(
+            403,
+            "Forbidden",
+            path.qualifiedResource()
+                + " is forbidden: User \""
+                + who
+                + "\" cannot "
+                + verb
+                + " resource \""
+                + path.resource()
+                + "\" in API group \""
+                + path.group()
+                + "\""
+                + (path.namespace() == null
+                    ? ""
+                    : " in the namespace \"" + path.namespace() + "\""));
+  }
+
+  private static String verb(ApiRequest head, ApiPath path) {
+    boolean collection = path == null || path.name() == null;
+    return switch (head.method()) {
+      case "GET" -> head.isWatch() ? "watch" : collection ? "list" : "get";
+      case "POST" -> "create";
+      case "PUT" -> "update";
+      case "PATCH" -> "patch";
+      case "DELETE" -> collection ? "deletecollection" : "delete";
+      default -> head.method().toLowerCase(Locale.ROOT);
+    };
   }
 
   private void serveWatch(HttpServerRequest request, ApiRequest asked, boolean upgrade) {
@@ -179,7 +252,7 @@ final class HttpFront implements Handler<HttpServerRequest> {
         opened.set(
             store.watch(
                 selection,
-                revision(head.param("resourceVersion")),
+                WatchEventFilter.parse(head.param("resourceVersion")),
                 bookmarks,
                 new WatchSink(filter, target)));
       } catch (RuntimeException e) {
@@ -191,18 +264,6 @@ final class HttpFront implements Handler<HttpServerRequest> {
         opened.get().close();
       }
     });
-  }
-
-  /** A watch's starting revision; 0 (everything, then what follows) when absent or not ours. */
-  private static long revision(String resourceVersion) {
-    if (resourceVersion == null || resourceVersion.isEmpty()) {
-      return 0;
-    }
-    try {
-      return Long.parseLong(resourceVersion);
-    } catch (NumberFormatException e) {
-      return 0;
-    }
   }
 
   private static WatchSink.Target webSocketTarget(ServerWebSocket ws) {

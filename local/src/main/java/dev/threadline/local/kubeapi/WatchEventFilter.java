@@ -54,7 +54,8 @@ final class WatchEventFilter {
     return Json.write(node);
   }
 
-  private static long parse(String resourceVersion) {
+  /** A resourceVersion as a revision; 0 (from the start) when absent or not one of ours. */
+  static long parse(String resourceVersion) {
     if (resourceVersion == null || resourceVersion.isEmpty()) {
       return 0;
     }

@@ -26,7 +26,7 @@ class EmbeddedKubernetesApiDiscoveryTest {
   @BeforeAll
   void start() {
     api = EmbeddedKubernetesApi.start(EmbeddedApiSettings.defaults());
-    http = new RawHttp(api.url());
+    http = new RawHttp(api);
     try (KubernetesClient client = api.newClient()) {
       client
           .secrets()

@@ -177,29 +177,45 @@ public final class ObjectStore implements AutoCloseable {
 
   /** Stores a new object; its {@code metadata.resourceVersion} is set to the new revision. */
   public StoredObject create(ObjectKey key, ObjectNode object) {
-    return write(() -> {
-      if (currentRow(key) != null) {
-        throw new StoreException(StoreException.Reason.ALREADY_EXISTS, key);
+    return write(() -> insert(key, object, revision + 1));
+  }
+
+  /**
+   * Stores many new objects in one transaction (one revision each): for seeding a store, where one
+   * transaction per object would wait for the disk each time.
+   */
+  public void createAll(Map<ObjectKey, ObjectNode> objects) {
+    write(() -> {
+      long next = revision;
+      StoredObject last = null;
+      for (Map.Entry<ObjectKey, ObjectNode> entry : objects.entrySet()) {
+        last = insert(entry.getKey(), entry.getValue(), ++next);
       }
-      long next = revision + 1;
-      stampRevision(object, next);
-      String body = write(object);
-      long id;
-      try (PreparedStatement insert =
-          writer.prepareStatement(
-              "INSERT INTO objects (resource, namespace, name, revision, body)"
-                  + " VALUES (?, ?, ?, ?, ?) RETURNING id")) {
-        bindKey(insert, key, 1);
-        insert.setLong(4, next);
-        insert.setString(5, body);
-        try (ResultSet rs = insert.executeQuery()) {
-          rs.next();
-          id = rs.getLong(1);
-        }
-      }
-      index(id, object);
-      return logged(key, next, WatchEvent.ADDED, object, body);
+      return last;
     });
+  }
+
+  private StoredObject insert(ObjectKey key, ObjectNode object, long next) throws SQLException {
+    if (currentRow(key) != null) {
+      throw new StoreException(StoreException.Reason.ALREADY_EXISTS, key);
+    }
+    stampRevision(object, next);
+    String body = write(object);
+    long id;
+    try (PreparedStatement insert =
+        writer.prepareStatement(
+            "INSERT INTO objects (resource, namespace, name, revision, body)"
+                + " VALUES (?, ?, ?, ?, ?) RETURNING id")) {
+      bindKey(insert, key, 1);
+      insert.setLong(4, next);
+      insert.setString(5, body);
+      try (ResultSet rs = insert.executeQuery()) {
+        rs.next();
+        id = rs.getLong(1);
+      }
+    }
+    index(id, object);
+    return logged(key, next, WatchEvent.ADDED, object, body);
   }
 
   /**
@@ -265,19 +281,20 @@ public final class ObjectStore implements AutoCloseable {
         }
         throw new IllegalStateException("The object store failed to write: " + e.getMessage(), e);
       }
-      revision = written.revision();
-      publish(pending);
-      pending = null;
+      if (written != null) {
+        revision = written.revision();
+      }
+      pending.forEach(this::publish);
       compactIfDue();
       return written;
     } finally {
-      pending = null;
+      pending.clear();
       lock.unlock();
     }
   }
 
-  /** The event of the write in progress, published once it is committed. */
-  private WatchEvent pending;
+  /** The events of the write in progress, published once it is committed. */
+  private final List<WatchEvent> pending = new ArrayList<>();
 
   private StoredObject logged(ObjectKey key, long next, String type, ObjectNode object, String body)
       throws SQLException {
@@ -293,7 +310,7 @@ public final class ObjectStore implements AutoCloseable {
       insert.setString(6, body);
       insert.executeUpdate();
     }
-    pending = new WatchEvent(type, key, object);
+    pending.add(new WatchEvent(type, key, object));
     return new StoredObject(key, next, object);
   }
 
@@ -475,9 +492,6 @@ public final class ObjectStore implements AutoCloseable {
   }
 
   private void publish(WatchEvent event) {
-    if (event == null) {
-      return;
-    }
     for (Watch watch : watches) {
       if (watch.selection().matches(event.key(), event.object())) {
         watch.offer(event);
