@@ -72,6 +72,7 @@ public final class StoreBenchmark {
     GenericKubernetesResource template;
     try (LocalMode local = LocalMode.start(settings)) {
       namespace = local.namespaces().get("bench");
+      awaitReady(local.apiUrl());
       SseTimings.post(HttpClient.newHttpClient(), local.apiUrl() + "/v1/threads", KEY, GREETING);
       template =
           local
@@ -85,6 +86,7 @@ public final class StoreBenchmark {
     seed(dataDir, namespace, template, stored);
 
     try (LocalMode local = LocalMode.start(settings)) {
+      awaitReady(local.apiUrl());
       HttpClient http = HttpClient.newHttpClient();
       String threads = local.apiUrl() + "/v1/threads";
       for (int i = 0; i < WARMUP; i++) {
@@ -113,6 +115,30 @@ public final class StoreBenchmark {
       }
       return new Row(
           stored, Percentiles.of(direct), runsPerSecond, Percentiles.of(lists), residentMb());
+    }
+  }
+
+  /**
+   * Waits until the API server answers (it says 503 while its caches load, longer with many stored
+   * objects).
+   */
+  private static void awaitReady(String apiUrl) throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
+    while (true) {
+      HttpResponse<String> answer =
+          http.send(
+              HttpRequest.newBuilder(URI.create(apiUrl + "/v1/threads?limit=1"))
+                  .header("Authorization", "Bearer " + KEY)
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (answer.statusCode() == 200) {
+        return;
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new IllegalStateException("the API server did not become ready: " + answer.body());
+      }
+      Thread.sleep(200);
     }
   }
 

@@ -195,14 +195,29 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
 
   @Override
   public void close() {
-    try {
-      await(server.close());
-    } finally {
-      await(vertx.close());
-      workers.shutdown();
-      store.close();
-      deleteTemporaryFolder();
-      LOG.info("Embedded Kubernetes API on port {} stopped", server.actualPort());
+    // Each part is closed even when another one fails: the store above all, so that its file is
+    // left consistent and its watches end.
+    RuntimeException failure = null;
+    for (Runnable step :
+        List.<Runnable>of(
+            () -> await(server.close()),
+            () -> await(vertx.close()),
+            workers::shutdown,
+            store::close,
+            this::deleteTemporaryFolder)) {
+      try {
+        step.run();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    LOG.info("Embedded Kubernetes API on port {} stopped", server.actualPort());
+    if (failure != null) {
+      throw failure;
     }
   }
 
