@@ -100,12 +100,7 @@ public final class StoreBenchmark {
       List<Double> lists = new ArrayList<>();
       for (int i = 0; i < WARMUP + iterations; i++) {
         long start = System.nanoTime();
-        HttpResponse<String> page =
-            http.send(
-                HttpRequest.newBuilder(URI.create(threads + "?limit=100"))
-                    .header("Authorization", "Bearer " + KEY)
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> page = get(http, threads + "?limit=100");
         if (page.statusCode() != 200) {
           throw new IllegalStateException("list answered " + page.statusCode());
         }
@@ -118,6 +113,12 @@ public final class StoreBenchmark {
     }
   }
 
+  private static HttpResponse<String> get(HttpClient http, String url) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + KEY).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
   /**
    * Waits until the API server answers (it says 503 while its caches load, longer with many stored
    * objects).
@@ -126,12 +127,7 @@ public final class StoreBenchmark {
     HttpClient http = HttpClient.newHttpClient();
     Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
     while (true) {
-      HttpResponse<String> answer =
-          http.send(
-              HttpRequest.newBuilder(URI.create(apiUrl + "/v1/threads?limit=1"))
-                  .header("Authorization", "Bearer " + KEY)
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> answer = get(http, apiUrl + "/v1/threads?limit=1");
       if (answer.statusCode() == 200) {
         return;
       }
