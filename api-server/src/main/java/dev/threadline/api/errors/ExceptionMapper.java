@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
@@ -80,6 +81,7 @@ public class ExceptionMapper {
           MappedError.of(
               ErrorKind.NOT_FOUND,
               "No route for " + noRoute.getHttpMethod() + " /" + noRoute.getResourcePath());
+      case InvalidParameterException invalid -> invalidParameters(invalid);
       case MaxUploadSizeExceededException ignored ->
           MappedError.of(ErrorKind.PAYLOAD_TOO_LARGE, "Request body is too large");
       case KubernetesClientException kubernetes ->
@@ -116,6 +118,19 @@ public class ExceptionMapper {
             ErrorKind.METHOD_NOT_ALLOWED,
             "Method " + method.getMethod() + " is not allowed on this path"),
         headers);
+  }
+
+  /**
+   * Tomcat could not parse the parameters: undecodable percent-escapes (400, in any parameter, even
+   * one no endpoint reads) or more parameters than it accepts (413).
+   */
+  private static MappedError invalidParameters(InvalidParameterException invalid) {
+    ErrorKind kind = ErrorKind.ofStatus(invalid.getErrorCode());
+    return MappedError.of(
+        kind,
+        kind == ErrorKind.PAYLOAD_TOO_LARGE
+            ? "The request has too many parameters"
+            : "The query string could not be decoded; percent-encode it as UTF-8");
   }
 
   /** Spring's own detail texts are generic and safe ("Failed to read request"). */

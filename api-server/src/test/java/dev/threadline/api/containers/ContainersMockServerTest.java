@@ -267,6 +267,20 @@ class ContainersMockServerTest {
     assertThat(deleted.json().get("deleted").asBoolean()).isTrue();
     assertThat(runner.files).doesNotContainKey("data/blob.bin");
 
+    // What curl --data-binary sends: the body is the file, not a form, and cannot pick the path.
+    String formLike = "path=elsewhere.txt&x=%ff";
+    ApiClient.Response formUpload =
+        api.raw(
+            "PUT",
+            "/api/v1/containers/" + id + "/files?path=data/form.txt",
+            dana.key(),
+            "application/x-www-form-urlencoded",
+            formLike);
+    assertThat(formUpload.status()).as(formUpload.body()).isEqualTo(201);
+    assertThat(runner.files.get("data/form.txt"))
+        .isEqualTo(formLike.getBytes(StandardCharsets.UTF_8));
+    assertThat(runner.files).doesNotContainKey("elsewhere.txt");
+
     HttpResponse<String> tooLarge = upload(dana, id, "big.bin", new byte[10 * 1024 * 1024 + 1]);
     assertThat(tooLarge.statusCode()).isEqualTo(413);
     assertThat(tooLarge.body()).contains("Uploads may have at most 10485760 bytes");
