@@ -85,9 +85,7 @@ public class ExceptionMapper {
       case MaxUploadSizeExceededException ignored ->
           MappedError.of(ErrorKind.PAYLOAD_TOO_LARGE, "Request body is too large");
       case KubernetesClientException kubernetes ->
-          KubernetesFailures.translate(kubernetes)
-              .map(MappedError::of)
-              .orElseGet(() -> internal(failure, request));
+          MappedError.of(KubernetesFailures.translate(kubernetes));
       case ErrorResponse spring when spring.getStatusCode().is4xxClientError() ->
           MappedError.of(ErrorKind.ofStatus(spring.getStatusCode().value()), clientMessage(spring));
       case ServletException servlet

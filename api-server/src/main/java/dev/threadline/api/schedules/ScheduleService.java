@@ -1,6 +1,7 @@
 package dev.threadline.api.schedules;
 
 import dev.threadline.api.auth.Tenant;
+import dev.threadline.api.common.MetadataRules;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.kubernetes.RestResources;
 import dev.threadline.api.paging.ListEnvelope;
@@ -275,6 +276,7 @@ public final class ScheduleService {
     spec.setDescription(
         rules.optionalText("description", request.description(), ScheduleRules.MAX_DESCRIPTION));
     spec.setAppId(rules.optionalText("appId", request.appId(), ScheduleRules.MAX_APP_ID));
+    MetadataRules.checkSize(rules.field("metadata"), request.metadata());
     spec.setMetadata(ScheduleMapper.metadataTree(request.metadata()));
     return new Validated(
         spec, WebhookChange.of(request.webhooks(), ConfiguredOn.SCHEDULE, rules.field("webhooks")));
