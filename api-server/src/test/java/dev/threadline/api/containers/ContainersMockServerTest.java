@@ -382,8 +382,11 @@ class ContainersMockServerTest {
                 .status())
         .isEqualTo(201);
 
-    assertThat(api.delete("/api/v1/containers/" + id + "/mcp-servers/search", erin.key()).body())
-        .isEqualTo("{\"success\":true}");
+    ApiClient.Response removed =
+        api.delete("/api/v1/containers/" + id + "/mcp-servers/search", erin.key());
+    assertThat(removed.status()).isEqualTo(200);
+    assertThat(removed.json().get("container").get("mcpServers").findValuesAsString("name"))
+        .containsExactly("files");
     assertThat(
             shared
                 .client()
