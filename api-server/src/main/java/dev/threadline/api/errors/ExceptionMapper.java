@@ -41,6 +41,8 @@ public class ExceptionMapper {
   public MappedError map(Throwable failure, String request) {
     return switch (failure) {
       case ApiException api -> MappedError.of(api);
+      case HttpMessageNotReadableException unreadable when refusalIn(unreadable) != null ->
+          MappedError.of(refusalIn(unreadable));
       case HttpMessageNotReadableException unreadable ->
           RequestBodyErrors.describe(unreadable)
               .map(message -> MappedError.of(ErrorKind.BAD_REQUEST, message))
@@ -93,6 +95,19 @@ public class ExceptionMapper {
           map(servlet.getCause(), request);
       default -> internal(failure, request);
     };
+  }
+
+  /**
+   * Our own refusal raised while the body was read (the body limit), which the JSON reader wrapped
+   * as if the body were bad.
+   */
+  private static ApiException refusalIn(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof ApiException api) {
+        return api;
+      }
+    }
+    return null;
   }
 
   /** A 500 for a failure the client cannot act on: only a reference leaves the server. */

@@ -58,6 +58,17 @@ class InputBoundsMockServerTest {
   }
 
   @Test
+  void jsonBodiesOverTheirLimitAre413WithOrWithoutALength() {
+    String huge = "{\"name\": \"" + "x".repeat(5 * 1024 * 1024) + "\"}";
+    String message = "Request bodies may have at most 4194304 bytes (4 MiB)";
+    assertError(api.post("/v1/agents", user.key(), huge), 413, "Payload Too Large", message);
+    assertError(
+        api.postInChunks("/v1/agents", user.key(), huge), 413, "Payload Too Large", message);
+    assertError(
+        api.postInChunks("/environments", user.key(), huge), 413, "Payload Too Large", message);
+  }
+
+  @Test
   void outOfRangeNumbersAre400NamingTheField() {
     assertError(
         api.post("/api/v1/containers", user.key(), "{\"timeout\": 9223372036854775808}"),

@@ -2,6 +2,7 @@ package dev.threadline.api.support;
 
 import static org.awaitility.Awaitility.await;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -47,6 +48,17 @@ public final class ApiClient {
 
   public Response patch(String path, String key, String json) {
     return send("PATCH", path, key, json, "application/json");
+  }
+
+  /** A JSON POST sent in chunks, with no Content-Length. */
+  public Response postInChunks(String path, String key, String json) {
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    return send(
+        HttpRequest.newBuilder(URI.create(baseUrl + path))
+            .timeout(Duration.ofSeconds(20))
+            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(bytes)))
+            .header("Authorization", "Bearer " + key)
+            .header("Content-Type", "application/json"));
   }
 
   /** Any request; {@code key} and {@code body} may be null. */
