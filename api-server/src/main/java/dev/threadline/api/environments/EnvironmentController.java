@@ -191,9 +191,14 @@ class EnvironmentController {
     return builds.logs(tenant, environmentId);
   }
 
+  /** 202 when the test build started; 200 with {@code {success: false, error}} when it cannot. */
   @PostMapping("/{environmentId}/build/test")
-  EnvironmentResponses.TestBuild testBuild(Tenant tenant, @PathVariable String environmentId) {
-    return builds.test(tenant, environmentId);
+  ResponseEntity<EnvironmentResponses.TestBuildAnswer> testBuild(
+      Tenant tenant, @PathVariable String environmentId) {
+    EnvironmentResponses.TestBuildAnswer answer = builds.test(tenant, environmentId);
+    return ResponseEntity.status(
+            answer instanceof EnvironmentResponses.TestBuildStarted ? 202 : 200)
+        .body(answer);
   }
 
   /** A boolean query parameter: absent is null; anything but true/false is a 400 naming it. */
