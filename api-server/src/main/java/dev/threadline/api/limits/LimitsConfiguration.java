@@ -2,12 +2,17 @@ package dev.threadline.api.limits;
 
 import dev.threadline.api.auth.AuthConfiguration;
 import dev.threadline.api.errors.ErrorResponseWriter;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Puts the body limit behind authentication and the rate limit, before any body is read. */
+/**
+ * The per-user object limits, and the body limit behind authentication and the rate limit, before
+ * any body is read.
+ */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ObjectLimitSettings.class)
 class LimitsConfiguration {
   @Bean
   FilterRegistrationBean<RequestBodyLimitFilter> requestBodyLimitFilter(
