@@ -1,5 +1,6 @@
 package dev.threadline.api.environments;
 
+import dev.threadline.api.auth.AuthenticatedKey;
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.idempotency.IdempotencyKeys;
@@ -65,9 +66,13 @@ class EnvironmentController {
         .body(new EnvironmentResponses.Single(created));
   }
 
+  /** Created on first use, unless the key may only read: then 404 until one exists. */
   @GetMapping("/default")
-  EnvironmentResponses.Single getDefault(Tenant tenant) {
-    return new EnvironmentResponses.Single(environments.getDefault(tenant));
+  EnvironmentResponses.Single getDefault(Tenant tenant, HttpServletRequest request) {
+    boolean mayCreate =
+        request.getAttribute(AuthenticatedKey.REQUEST_ATTRIBUTE) instanceof AuthenticatedKey key
+            && key.mayWrite("/environments");
+    return new EnvironmentResponses.Single(environments.getDefault(tenant, mayCreate));
   }
 
   @GetMapping("/runtimes/available")
