@@ -215,13 +215,7 @@ class ContainersMockServerTest {
   @Test
   void filesGoThroughTheContainersFileApi() throws Exception {
     TestUser dana = shared.newUser("dana");
-    String id =
-        api.post("/api/v1/containers", dana.key(), "{\"timeout\": 20000}")
-            .json()
-            .get("container")
-            .get("id")
-            .asString();
-    playOperator(dana, id);
+    String id = createRunning(dana, "{\"timeout\": 20000}");
     byte[] binary = new byte[4096];
     new Random(42).nextBytes(binary);
 
@@ -325,13 +319,7 @@ class ContainersMockServerTest {
   @Test
   void uploadsAreStreamedNotBufferedWhole() throws Exception {
     TestUser fern = shared.newUser("fern");
-    String id =
-        api.post("/api/v1/containers", fern.key(), "{}")
-            .json()
-            .get("container")
-            .get("id")
-            .asString();
-    playOperator(fern, id);
+    String id = createRunning(fern, "{}");
     PipedOutputStream client = new PipedOutputStream();
     PipedInputStream sent = new PipedInputStream(client, 1024 * 1024);
     long before = runner.received.get();
@@ -506,6 +494,18 @@ class ContainersMockServerTest {
         "Container ctr_nothere not found");
     assertThat(api.get(base, owner.key()).status()).isEqualTo(200);
     assertThat(api.get("/api/v1/containers", null).status()).isEqualTo(401);
+  }
+
+  /** A container created with {@code body} and brought to running as the operator would. */
+  private static String createRunning(TestUser user, String body) {
+    String id =
+        api.post("/api/v1/containers", user.key(), body)
+            .json()
+            .get("container")
+            .get("id")
+            .asString();
+    playOperator(user, id);
+    return id;
   }
 
   /**

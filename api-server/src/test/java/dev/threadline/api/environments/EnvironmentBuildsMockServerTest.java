@@ -190,22 +190,15 @@ class EnvironmentBuildsMockServerTest {
 
     String hash = currentHash(max, id);
     setStatus(max, id, s -> s.setTestBuild(testBuild(requestId, BuildStatus.BUILDING, null, hash)));
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(
-            () -> api.get(status, max.key()).json().get("testBuild").toString(),
-            body -> body.equals("{\"status\":\"building\"}"));
+    awaitTestBuild(max, status, "{\"status\":\"building\"}");
     setStatus(max, id, s -> s.setTestBuild(testBuild(requestId, BuildStatus.READY, null, hash)));
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(
-            () -> api.get(status, max.key()).json().get("testBuild").toString(),
-            body ->
-                body.equals(
-                    "{\"status\":\"ready\",\"success\":true,\"imageTag\":\"env-trial:"
-                        + hash
-                        + "\",\"message\":\"Test build succeeded; the image was built without"
-                        + " cache and not pushed\"}"));
+    awaitTestBuild(
+        max,
+        status,
+        "{\"status\":\"ready\",\"success\":true,\"imageTag\":\"env-trial:"
+            + hash
+            + "\",\"message\":\"Test build succeeded; the image was built without cache and not"
+            + " pushed\"}");
     assertThat(api.get(status, max.key()).text("buildStatus")).isEqualTo("pending");
 
     assertThat(api.post("/environments/" + id + "/build/test", max.key(), null).status())
@@ -216,13 +209,17 @@ class EnvironmentBuildsMockServerTest {
         max,
         id,
         s -> s.setTestBuild(testBuild(secondId, BuildStatus.FAILED, "Build timeout", hash)));
+    awaitTestBuild(
+        max, status, "{\"status\":\"failed\",\"success\":false,\"error\":\"Build timeout\"}");
+  }
+
+  /** Waits until the build status shows {@code testBuild} as {@code expected} (JSON). */
+  private static void awaitTestBuild(TestUser user, String statusPath, String expected) {
     await()
         .atMost(Duration.ofSeconds(10))
         .until(
-            () -> api.get(status, max.key()).json().get("testBuild").toString(),
-            body ->
-                body.equals(
-                    "{\"status\":\"failed\",\"success\":false,\"error\":\"Build timeout\"}"));
+            () -> api.get(statusPath, user.key()).json().get("testBuild").toString(),
+            expected::equals);
   }
 
   @Test
