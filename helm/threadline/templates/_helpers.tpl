@@ -129,3 +129,17 @@ update on its owner's finalizers (OwnerReferencesPermissionEnforcement). */}}
 {{- end -}}
 {{- join "," $entries -}}
 {{- end }}
+
+{{/* <PREFIX>_{CPU,MEMORY,EPHEMERAL_STORAGE}_{REQUEST,LIMIT} variables from a resources value.
+Call with (list "THREADLINE_AGENT" .Values.agents.resources). */}}
+{{- define "threadline.resourceEnv" -}}
+{{- $prefix := index . 0 }}
+{{- $resources := index . 1 }}
+{{- range $kind, $key := dict "REQUEST" "requests" "LIMIT" "limits" }}
+{{- $values := index $resources $key }}
+{{- range $resource, $name := dict "cpu" "CPU" "memory" "MEMORY" "ephemeral-storage" "EPHEMERAL_STORAGE" }}
+- name: {{ printf "%s_%s_%s" $prefix $name $kind }}
+  value: {{ index $values $resource | quote }}
+{{- end }}
+{{- end }}
+{{- end }}

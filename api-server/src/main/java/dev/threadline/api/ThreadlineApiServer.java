@@ -93,6 +93,9 @@ public final class ThreadlineApiServer {
     properties.put("server.error.whitelabel.enabled", false);
     properties.put("spring.web.resources.add-mappings", false);
     properties.put("spring.mvc.problemdetails.enabled", false);
+    // Bodies are JSON or raw uploads, never forms: parsing a PUT's form body would eat an upload
+    // sent as application/x-www-form-urlencoded (curl's default) and let it choose parameters.
+    properties.put("spring.mvc.formcontent.filter.enabled", false);
     properties.put("spring.main.banner-mode", "off");
     return properties;
   }

@@ -7,6 +7,7 @@ import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,6 +48,18 @@ final class RenderedChart {
 
   static RenderedChart withDefaults() {
     return render(t -> t);
+  }
+
+  /**
+   * The chart with {@code values-non-default.yaml}: every optional part on (fullnameOverride tl).
+   */
+  static RenderedChart withNonDefaultValues() {
+    try {
+      return withValuesFile(
+          Path.of(RenderedChart.class.getResource("/values-non-default.yaml").toURI()));
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException("the test resources hold values-non-default.yaml", e);
+    }
   }
 
   static RenderedChart withValuesFile(Path values) {

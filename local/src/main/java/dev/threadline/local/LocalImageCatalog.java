@@ -1,6 +1,7 @@
 package dev.threadline.local;
 
 import dev.threadline.local.build.LocalImageBuild;
+import dev.threadline.local.build.LocalImagePush;
 import dev.threadline.local.kubelet.LocalImages;
 import dev.threadline.local.kubelet.LocalProgram;
 import dev.threadline.local.kubelet.LocalPrograms;
@@ -27,6 +28,9 @@ final class LocalImageCatalog {
    */
   private static final Set<String> BUILDER_IMAGES = Set.of("kaniko", "executor");
 
+  /** The image pusher of image builds (go-containerregistry's crane). */
+  private static final String PUSHER_IMAGE = "crane";
+
   private static final Set<String> SHELL_IMAGES =
       Set.of("busybox", "alpine", "debian", "ubuntu", "bash");
 
@@ -40,13 +44,17 @@ final class LocalImageCatalog {
             image -> image.equals(RUNNER_IMAGE),
             runner)
         .register(
-            "environment images (" + REGISTRY + "/env-*)",
-            image -> image.startsWith(REGISTRY + "/env-"),
+            "environment images (" + REGISTRY + "/<namespace>/env-*)",
+            image -> image.startsWith(REGISTRY + "/") && repository(image).startsWith("env-"),
             runner)
         .register(
             "the image builder (Kaniko): checks the Dockerfile, builds nothing",
             image -> BUILDER_IMAGES.contains(repository(image)),
             container -> java.command(LocalImageBuild.class.getName(), container.args()))
+        .register(
+            "the image pusher (crane): pushes nothing",
+            image -> PUSHER_IMAGE.equals(repository(image)),
+            container -> java.command(LocalImagePush.class.getName(), container.args()))
         .register(
             "shell images (" + String.join(", ", SHELL_IMAGES.stream().sorted().toList()) + ")",
             image -> SHELL_IMAGES.contains(repository(image)),

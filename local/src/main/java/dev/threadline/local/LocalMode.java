@@ -38,6 +38,9 @@ public final class LocalMode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalMode.class);
   static final String SYSTEM_NAMESPACE = "threadline-system";
 
+  /** The embedded Kubernetes API's database, in the data folder: everything survives a restart. */
+  static final String STORE_FILE = "kubernetes.db";
+
   private final Deque<AutoCloseable> started;
   private final EmbeddedKubernetesApi kubernetes;
   private final KubernetesClient client;
@@ -84,11 +87,16 @@ public final class LocalMode implements AutoCloseable {
                   .flatMap(c -> c.podLogs().find(namespace, pod, container));
       EmbeddedKubernetesApi kubernetes =
           EmbeddedKubernetesApi.start(
-              EmbeddedApiSettings.builder().port(settings.kubePort()).podLogs(podLogs).build());
+              EmbeddedApiSettings.builder()
+                  .port(settings.kubePort())
+                  .podLogs(podLogs)
+                  .storeFile(settings.dataDir().resolve(STORE_FILE))
+                  .build());
       started.push(kubernetes);
       KubernetesClient client = kubernetes.newClient();
       started.push(client);
       Path kubeconfig = kubernetes.writeKubeconfig(settings.dataDir().resolve("kubeconfig"));
+      InterruptedRuns.recover(client);
 
       Map<String, String> keys =
           settings.apiKeys().isEmpty()
@@ -103,7 +111,11 @@ public final class LocalMode implements AutoCloseable {
           LocalCluster.start(
               client,
               KubeletSettings.of(settings.dataDir())
-                  .withApiServerUrl(kubernetes.url())
+                  .withApiAccess(
+                      new KubeletSettings.ApiAccess(
+                          kubernetes.url(),
+                          kubernetes.caCertificateData(),
+                          kubernetes::issueServiceAccountToken))
                   .withConfinement(confinement),
               LocalImageCatalog.create(java)));
       started.push(cluster.get());

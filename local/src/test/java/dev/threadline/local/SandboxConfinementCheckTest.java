@@ -33,12 +33,27 @@ class SandboxConfinementCheckTest {
 
   @Test
   void bubblewrapOnThePathConfinesEveryone() throws Exception {
-    Path bwrap = Files.createFile(empty.resolve("bwrap"));
-    bwrap.toFile().setExecutable(true);
+    Path bwrap = fakeBubblewrap(0);
 
     var confinement = SandboxConfinementCheck.check(Map.of("PATH", empty.toString()), 3);
 
     assertThat(confinement.bwrap()).isEqualTo(bwrap);
     assertThat(confinement.runtimeFiles()).contains(Path.of(System.getProperty("java.home")));
+  }
+
+  @Test
+  void bubblewrapThatCannotRunCountsAsMissing() throws Exception {
+    fakeBubblewrap(1); // as where user namespaces are disabled
+
+    assertThat(SandboxConfinementCheck.check(Map.of("PATH", empty.toString()), 1).available())
+        .isFalse();
+    assertThatThrownBy(() -> SandboxConfinementCheck.check(Map.of("PATH", empty.toString()), 2))
+        .hasMessageContaining("cannot run");
+  }
+
+  private Path fakeBubblewrap(int exitCode) throws Exception {
+    Path bwrap = Files.writeString(empty.resolve("bwrap"), "#!/bin/sh\nexit " + exitCode + "\n");
+    bwrap.toFile().setExecutable(true);
+    return bwrap;
   }
 }

@@ -15,4 +15,12 @@ public record AuthenticatedKey(Tenant tenant, Set<Scope> scopes, String keyId, S
   public AuthenticatedKey {
     scopes = Set.copyOf(scopes);
   }
+
+  /**
+   * Whether this key may change what lies under {@code path}: a read that would write on the side
+   * (create a missing default) asks this first, so that a {@code read} key never writes.
+   */
+  public boolean mayWrite(String path) {
+    return ScopePolicy.missing(scopes, "POST", path) == null;
+  }
 }

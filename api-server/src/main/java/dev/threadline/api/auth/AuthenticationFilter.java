@@ -1,5 +1,6 @@
 package dev.threadline.api.auth;
 
+import dev.threadline.api.console.ConsoleAssets;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.errors.ErrorResponseWriter;
 import dev.threadline.api.errors.MappedError;
@@ -13,9 +14,10 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Authenticates every request except the health probes, before Spring MVC sees it; the tenant
- * travels on as a request attribute for {@link TenantArgumentResolver}. Failures are written here
- * as our error body, since exceptions from filters bypass Spring MVC's handlers.
+ * Authenticates every request except the health probes and the console's files, before Spring MVC
+ * sees it; the tenant travels on as a request attribute for {@link TenantArgumentResolver}.
+ * Failures are written here as our error body, since exceptions from filters bypass Spring MVC's
+ * handlers.
  */
 public final class AuthenticationFilter extends OncePerRequestFilter {
   /**
@@ -36,9 +38,9 @@ public final class AuthenticationFilter extends OncePerRequestFilter {
     return isPublic(request);
   }
 
-  /** The health probes: no key, no scope, no rate limit. */
+  /** The health probes and the console's static files: no key, no scope, no rate limit. */
   public static boolean isPublic(HttpServletRequest request) {
-    return PUBLIC_PATHS.contains(pathOf(request));
+    return PUBLIC_PATHS.contains(pathOf(request)) || ConsoleAssets.isAsset(request);
   }
 
   private static String pathOf(HttpServletRequest request) {

@@ -16,6 +16,9 @@ import java.util.regex.Pattern;
 public final class McpServerChecks {
   private static final Pattern NAME = Pattern.compile(EnvironmentValues.MCP_NAME_PATTERN);
 
+  /** One argument: a path, a flag, a URL; the whole server entry stays far below etcd's limit. */
+  public static final int MAX_ARG_LENGTH = 4096;
+
   private McpServerChecks() {}
 
   /** A new server of {@code type}, which must be stdio or http. */
@@ -59,7 +62,7 @@ public final class McpServerChecks {
             McpServer.MAX_TOOL_TIMEOUT_SEC));
   }
 
-  /** A stdio server's args, as a mutable copy: none when absent, no null item. */
+  /** A stdio server's args, as a mutable copy: none when absent, no null or overlong item. */
   public static List<String> arguments(String field, List<String> args) {
     if (args == null) {
       return new ArrayList<>();
@@ -67,6 +70,10 @@ public final class McpServerChecks {
     for (int i = 0; i < args.size(); i++) {
       if (args.get(i) == null) {
         throw ApiException.badRequest(field + ".args[" + i + "]", "must be a string");
+      }
+      if (args.get(i).length() > MAX_ARG_LENGTH) {
+        throw ApiException.badRequest(
+            field + ".args[" + i + "]", "may have at most " + MAX_ARG_LENGTH + " characters");
       }
     }
     return new ArrayList<>(args);

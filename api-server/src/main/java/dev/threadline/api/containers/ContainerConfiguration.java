@@ -2,6 +2,7 @@ package dev.threadline.api.containers;
 
 import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.api.limits.ObjectLimitSettings;
 import dev.threadline.crds.container.Container;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -31,9 +32,11 @@ class ContainerConfiguration {
       KubernetesClient client,
       ManagedInformer<Container> containerInformer,
       ApiServerSettings settings,
+      ObjectLimitSettings limits,
       Clock clock) {
     ContainerStore store =
-        new ContainerStore(client, containerInformer, settings.writeVisibilityTimeout());
+        new ContainerStore(
+            client, containerInformer, settings.writeVisibilityTimeout(), limits.containerLimit());
     return new ContainerService(
         client, store, new McpTokenSecret(client), new ContainerActivity(store, clock));
   }

@@ -74,9 +74,8 @@ class ContainerController {
   }
 
   @DeleteMapping("/{id}/mcp-servers/{name}")
-  SuccessResponse removeMcpServer(
+  ContainerResponses.Single removeMcpServer(
       Tenant tenant, @PathVariable String id, @PathVariable String name) {
-    containers.removeMcpServer(tenant, id, name);
-    return SuccessResponse.OK;
+    return new ContainerResponses.Single(containers.removeMcpServer(tenant, id, name));
   }
 }

@@ -2,13 +2,11 @@ package dev.threadline.api.containers;
 
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
-import dev.threadline.api.errors.ErrorKind;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.container.Container;
 import dev.threadline.crds.container.ContainerPhase;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
 import java.time.Clock;
@@ -22,12 +20,6 @@ import tools.jackson.databind.JsonNode;
  * every path to the workspace.
  */
 public final class ContainerFiles {
-  /** 10 MiB: the file API's limit too. Uploads pass through this server whole. */
-  public static final int MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-
-  /** How much of a refused upload is read (and dropped) so that the client gets to see the 413. */
-  private static final long MAX_DRAINED_BYTES = 64L * 1024 * 1024;
-
   public static final int DEFAULT_LOG_LINES = 100;
   public static final int MAX_LOG_LINES = 10_000;
 
@@ -59,13 +51,17 @@ public final class ContainerFiles {
     return runner.download(endpoint(tenant, id), required(path));
   }
 
+  /**
+   * Streams {@code body} to the file API as it arrives; the request body limit ({@code
+   * BodyLimits.UPLOAD}, 10 MiB like the file API's own) stops it when it grows past the limit.
+   *
+   * @param declaredLength the body's Content-Length, or -1 when it is sent in chunks
+   */
   JsonNode upload(Tenant tenant, String id, String path, long declaredLength, InputStream body) {
     String workspacePath = required(path);
-    if (declaredLength > MAX_UPLOAD_BYTES) {
-      throw tooLarge(body);
-    }
     ContainerAccess.RunnerEndpoint endpoint = endpoint(tenant, id);
-    return runner.json(endpoint, "PUT", "/files", workspacePath, readBounded(body));
+    return runner.json(
+        endpoint, "PUT", "/files", workspacePath, new RunnerFiles.Upload(body, declaredLength));
   }
 
   JsonNode delete(Tenant tenant, String id, String path) {
@@ -151,37 +147,5 @@ public final class ContainerFiles {
       // reported below
     }
     throw ApiException.badRequest("lines", "must be a whole number between 1 and " + MAX_LOG_LINES);
-  }
-
-  private static byte[] readBounded(InputStream body) {
-    try {
-      byte[] bytes = body.readNBytes(MAX_UPLOAD_BYTES + 1);
-      if (bytes.length > MAX_UPLOAD_BYTES) {
-        throw tooLarge(body);
-      }
-      return bytes;
-    } catch (IOException e) {
-      throw ApiException.badRequest("The upload could not be read: " + e.getMessage());
-    }
-  }
-
-  /**
-   * The 413, after reading (and dropping) what the client still sends, up to a bound: most clients
-   * read no answer before their upload is through, and a connection closed under them reads as a
-   * network failure instead of this refusal.
-   */
-  private static ApiException tooLarge(InputStream body) {
-    try {
-      long skipped = 0;
-      byte[] sink = new byte[64 * 1024];
-      for (int read; skipped < MAX_DRAINED_BYTES && (read = body.read(sink)) >= 0; ) {
-        skipped += read;
-      }
-    } catch (IOException ignored) {
-      // the client went away: nobody reads the answer anyway
-    }
-    return new ApiException(
-        ErrorKind.PAYLOAD_TOO_LARGE,
-        "Uploads may have at most " + MAX_UPLOAD_BYTES + " bytes (10 MiB)");
   }
 }

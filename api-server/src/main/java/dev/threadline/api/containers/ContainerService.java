@@ -177,7 +177,8 @@ public final class ContainerService {
     return ContainerMapper.toView(updated, tenant.userId());
   }
 
-  public void removeMcpServer(Tenant tenant, String id, String serverName) {
+  /** The container without the server, as adding one answers the container with it. */
+  public ContainerView removeMcpServer(Tenant tenant, String id, String serverName) {
     Container container = use(tenant, id);
     Container updated =
         change(
@@ -194,6 +195,7 @@ public final class ContainerService {
               return current;
             });
     tokens.write(updated, Map.of(), Set.of(EnvironmentValues.bearerTokenKey(serverName)));
+    return ContainerMapper.toView(updated, tenant.userId());
   }
 
   /** The caller's container, recorded as used. */

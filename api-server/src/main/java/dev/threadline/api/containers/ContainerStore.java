@@ -2,6 +2,7 @@ package dev.threadline.api.containers;
 
 import dev.threadline.api.kubernetes.CachedResourceStore;
 import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.api.limits.ObjectLimit;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.container.Container;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -20,8 +21,11 @@ import java.util.Optional;
  */
 final class ContainerStore extends CachedResourceStore<Container> {
   ContainerStore(
-      KubernetesClient client, ManagedInformer<Container> cache, Duration visibilityTimeout) {
-    super(client, Container.class, cache, visibilityTimeout);
+      KubernetesClient client,
+      ManagedInformer<Container> cache,
+      Duration visibilityTimeout,
+      ObjectLimit limit) {
+    super(client, Container.class, cache, visibilityTimeout, limit);
   }
 
   /**

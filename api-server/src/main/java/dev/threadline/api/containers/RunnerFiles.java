@@ -2,6 +2,7 @@ package dev.threadline.api.containers;
 
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.errors.ErrorKind;
+import dev.threadline.api.limits.BodyLimit;
 import dev.threadline.crds.container.ContainerObjects;
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,13 +37,21 @@ final class RunnerFiles {
     this.timeout = timeout;
   }
 
-  /** A JSON answer of the file API (list, upload, delete). */
+  /** An upload's bytes as they arrive, and their length when the client declared it (else -1). */
+  record Upload(InputStream body, long length) {
+    HttpRequest.BodyPublisher publisher() {
+      HttpRequest.BodyPublisher stream = HttpRequest.BodyPublishers.ofInputStream(() -> body);
+      return length < 0 ? stream : HttpRequest.BodyPublishers.fromPublisher(stream, length);
+    }
+  }
+
+  /** A JSON answer of the file API (list, upload, delete); {@code body} may be null. */
   JsonNode json(
       ContainerAccess.RunnerEndpoint endpoint,
       String method,
       String path,
       String workspacePath,
-      byte[] body) {
+      Upload body) {
     HttpResponse<InputStream> response = send(endpoint, method, path, workspacePath, body);
     try (InputStream in = response.body()) {
       byte[] bytes = in.readAllBytes();
@@ -92,7 +101,7 @@ final class RunnerFiles {
       String method,
       String path,
       String workspacePath,
-      byte[] body) {
+      Upload body) {
     String query =
         workspacePath == null
             ? ""
@@ -101,15 +110,16 @@ final class RunnerFiles {
         HttpRequest.newBuilder(URI.create(endpoint.baseUri() + path + query))
             .timeout(timeout)
             .header(ContainerObjects.TOKEN_HEADER, endpoint.token())
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofByteArray(body))
+            .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : body.publisher())
             .build();
     try {
       return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
     } catch (IOException e) {
+      // An upload stopped at its limit fails the call: that is the client's 413, not our fault.
+      BodyLimit.BodyTooLargeException.in(e)
+          .ifPresent(tooLarge -> {
+            throw tooLarge;
+          });
       throw unreachable(endpoint, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

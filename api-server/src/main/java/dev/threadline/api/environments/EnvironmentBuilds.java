@@ -18,7 +18,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -43,27 +42,25 @@ public final class EnvironmentBuilds {
 
   static final String BUILD_LOG_KEY = "build.log";
   static final String JOB_NAME_LABEL = "job-name";
+
+  /**
+   * Kaniko's container, where a build runs (an image build's Pod also has a push step, so the
+   * container must be named).
+   */
+  static final String BUILD_CONTAINER = "kaniko";
+
   private static final int LIVE_LOG_LINES = 5000;
   private static final char[] ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz".toCharArray();
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final KubernetesClient client;
   private final EnvironmentStore store;
-  private final EnvironmentChanges changes;
   private final DockerfilePreview preview;
-  private final Duration testBuildWait;
 
-  EnvironmentBuilds(
-      KubernetesClient client,
-      EnvironmentStore store,
-      EnvironmentChanges changes,
-      DockerfilePreview preview,
-      Duration testBuildWait) {
+  EnvironmentBuilds(KubernetesClient client, EnvironmentStore store, DockerfilePreview preview) {
     this.client = client;
     this.store = store;
-    this.changes = changes;
     this.preview = preview;
-    this.testBuildWait = testBuildWait;
   }
 
   /** Eight random characters: a build request's id, also part of the build Job's name. */
@@ -125,7 +122,8 @@ public final class EnvironmentBuilds {
         EnvironmentMapper.buildStatus(environment).value(),
         pending ? null : status.getBuildError(),
         status.getImageTag(),
-        Timestamps.normalize(status.getLastBuildAt()));
+        Timestamps.normalize(status.getLastBuildAt()),
+        testBuild(environment));
   }
 
   /**
@@ -148,7 +146,13 @@ public final class EnvironmentBuilds {
    * A test build: the configuration is validated and rendered here; then the operator builds it
    * without cache and without push, and this call waits (bounded) for the outcome.
    */
-  public EnvironmentResponses.TestBuild test(Tenant tenant, String environmentId) {
+  /**
+   * Asks the operator for a test build (no cache, no push) and answers at once: a failure this
+   * server can see without building ({@code {success: false, error}}), or that the build started;
+   * its outcome then shows under {@code testBuild} in {@link #status}. A build takes minutes, too
+   * long to hold a request thread for.
+   */
+  public EnvironmentResponses.TestBuildAnswer test(Tenant tenant, String environmentId) {
     Environment environment = find(tenant, environmentId);
     EnvironmentSpec spec = EnvironmentMapper.spec(environment);
     if (!DockerfileValidator.validate(spec.getDockerfileExtensions()).valid()) {
@@ -160,40 +164,45 @@ public final class EnvironmentBuilds {
           "The environment cannot be rendered; see GET .../dockerfile");
     }
     String requestId = newRequestId();
-    Environment requested =
-        store
-            .update(
-                tenant.namespace(),
-                environment.getMetadata().getName(),
-                current -> {
-                  TestBuildResult running =
-                      current.getStatus() == null ? null : current.getStatus().getTestBuild();
-                  TestBuildRequest pending = EnvironmentMapper.spec(current).getTestBuildRequest();
-                  boolean notTakenUp =
-                      pending != null
-                          && (running == null || !pending.getId().equals(running.getRequestId()));
-                  if (notTakenUp
-                      || (running != null && running.getPhase() == BuildStatus.BUILDING)) {
-                    throw ApiException.conflict(TEST_BUILD_IN_PROGRESS);
-                  }
-                  EnvironmentMapper.spec(current)
-                      .setTestBuildRequest(new TestBuildRequest(requestId));
-                  return current;
-                })
-            .orElseThrow(() -> EnvironmentService.notFound(environmentId));
-    Optional<TestBuildResult> outcome =
-        changes
-            .await(requested, e -> finished(e, requestId), testBuildWait)
-            .map(e -> e.getStatus().getTestBuild());
-    if (outcome.isEmpty()) {
-      return EnvironmentResponses.TestBuild.failed(BuildErrors.BUILD_TIMEOUT);
+    store
+        .update(
+            tenant.namespace(),
+            environment.getMetadata().getName(),
+            current -> {
+              TestBuildResult running =
+                  current.getStatus() == null ? null : current.getStatus().getTestBuild();
+              TestBuildRequest pending = EnvironmentMapper.spec(current).getTestBuildRequest();
+              boolean notTakenUp =
+                  pending != null
+                      && (running == null || !pending.getId().equals(running.getRequestId()));
+              if (notTakenUp || (running != null && running.getPhase() == BuildStatus.BUILDING)) {
+                throw ApiException.conflict(TEST_BUILD_IN_PROGRESS);
+              }
+              EnvironmentMapper.spec(current).setTestBuildRequest(new TestBuildRequest(requestId));
+              return current;
+            })
+        .orElseThrow(() -> EnvironmentService.notFound(environmentId));
+    return new EnvironmentResponses.TestBuildStarted(
+        "Test build started; GET /environments/"
+            + environmentId
+            + "/build/status shows its outcome under testBuild",
+        environmentId,
+        BuildStatus.BUILDING.value());
+  }
+
+  /** The latest test build as the status shows it: pending until the operator takes it up. */
+  private static EnvironmentResponses.TestBuildState testBuild(Environment environment) {
+    TestBuildRequest requested = EnvironmentMapper.spec(environment).getTestBuildRequest();
+    if (requested == null) {
+      return null;
     }
-    TestBuildResult result = outcome.get();
-    return result.getPhase() == BuildStatus.READY
-        ? EnvironmentResponses.TestBuild.succeeded(
-            result.getImageTag(),
-            "Test build succeeded; the image was built without cache and not pushed")
-        : EnvironmentResponses.TestBuild.failed(result.getError());
+    TestBuildResult result =
+        environment.getStatus() == null ? null : environment.getStatus().getTestBuild();
+    if (result == null || !requested.getId().equals(result.getRequestId())) {
+      return EnvironmentResponses.TestBuildState.of(BuildStatus.PENDING, null, null);
+    }
+    return EnvironmentResponses.TestBuildState.of(
+        result.getPhase(), result.getImageTag(), result.getError());
   }
 
   private boolean isUpToDate(Environment environment) {
@@ -207,14 +216,6 @@ public final class EnvironmentBuilds {
         .tryRender(EnvironmentMapper.spec(environment))
         .map(dockerfile -> dockerfile.buildHash().value().equals(status.getBuildHash()))
         .orElse(false);
-  }
-
-  private static boolean finished(Environment environment, String requestId) {
-    TestBuildResult test =
-        environment.getStatus() == null ? null : environment.getStatus().getTestBuild();
-    return test != null
-        && requestId.equals(test.getRequestId())
-        && test.getPhase() != BuildStatus.BUILDING;
   }
 
   private Optional<String> podLog(String namespace, String job) {
@@ -235,6 +236,7 @@ public final class EnvironmentBuilds {
               .pods()
               .inNamespace(namespace)
               .withName(p.getMetadata().getName())
+              .inContainer(BUILD_CONTAINER)
               .tailingLines(LIVE_LOG_LINES)
               .getLog());
     } catch (KubernetesClientException e) {

@@ -17,15 +17,8 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class EnvironmentConfiguration {
   @Bean
-  EnvironmentChanges environmentChanges() {
-    return new EnvironmentChanges();
-  }
-
-  @Bean
-  ManagedInformer<Environment> environmentInformer(
-      KubernetesClient client, EnvironmentChanges changes) {
+  ManagedInformer<Environment> environmentInformer(KubernetesClient client) {
     var informer = client.resources(Environment.class).inAnyNamespace().runnableInformer(0);
-    informer.addEventHandler(changes);
     return new ManagedInformer<>("environments", informer, Map.of());
   }
 
@@ -66,11 +59,7 @@ class EnvironmentConfiguration {
 
   @Bean
   EnvironmentBuilds environmentBuilds(
-      KubernetesClient client,
-      EnvironmentStore store,
-      EnvironmentChanges changes,
-      EnvironmentImageSettings settings) {
-    return new EnvironmentBuilds(
-        client, store, changes, new DockerfilePreview(settings), settings.testBuildWait());
+      KubernetesClient client, EnvironmentStore store, EnvironmentImageSettings settings) {
+    return new EnvironmentBuilds(client, store, new DockerfilePreview(settings));
   }
 }

@@ -1,5 +1,6 @@
 package dev.threadline.api.environments;
 
+import dev.threadline.api.auth.AuthenticatedKey;
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.idempotency.IdempotencyKeys;
@@ -65,9 +66,13 @@ class EnvironmentController {
         .body(new EnvironmentResponses.Single(created));
   }
 
+  /** Created on first use, unless the key may only read: then 404 until one exists. */
   @GetMapping("/default")
-  EnvironmentResponses.Single getDefault(Tenant tenant) {
-    return new EnvironmentResponses.Single(environments.getDefault(tenant));
+  EnvironmentResponses.Single getDefault(Tenant tenant, HttpServletRequest request) {
+    boolean mayCreate =
+        request.getAttribute(AuthenticatedKey.REQUEST_ATTRIBUTE) instanceof AuthenticatedKey key
+            && key.mayWrite("/environments");
+    return new EnvironmentResponses.Single(environments.getDefault(tenant, mayCreate));
   }
 
   @GetMapping("/runtimes/available")
@@ -191,9 +196,14 @@ class EnvironmentController {
     return builds.logs(tenant, environmentId);
   }
 
+  /** 202 when the test build started; 200 with {@code {success: false, error}} when it cannot. */
   @PostMapping("/{environmentId}/build/test")
-  EnvironmentResponses.TestBuild testBuild(Tenant tenant, @PathVariable String environmentId) {
-    return builds.test(tenant, environmentId);
+  ResponseEntity<EnvironmentResponses.TestBuildAnswer> testBuild(
+      Tenant tenant, @PathVariable String environmentId) {
+    EnvironmentResponses.TestBuildAnswer answer = builds.test(tenant, environmentId);
+    return ResponseEntity.status(
+            answer instanceof EnvironmentResponses.TestBuildStarted ? 202 : 200)
+        .body(answer);
   }
 
   /** A boolean query parameter: absent is null; anything but true/false is a 400 naming it. */

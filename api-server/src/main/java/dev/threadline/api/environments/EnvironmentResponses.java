@@ -1,6 +1,7 @@
 package dev.threadline.api.environments;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.threadline.crds.environment.BuildStatus;
 import java.util.List;
 import java.util.Map;
 
@@ -33,7 +34,40 @@ final class EnvironmentResponses {
 
   record BuildAccepted(String message, String environmentId, String buildStatus) {}
 
-  record BuildState(String buildStatus, String buildError, String imageTag, String lastBuildAt) {}
+  /** {@code testBuild}: beyond the contract's fields, the latest test build; null before any. */
+  record BuildState(
+      String buildStatus,
+      String buildError,
+      String imageTag,
+      String lastBuildAt,
+      @JsonInclude(JsonInclude.Include.NON_NULL) TestBuildState testBuild) {}
+
+  /** What {@code POST .../build/test} answers: a failure seen at once, or a started build. */
+  sealed interface TestBuildAnswer permits TestBuild, TestBuildStarted {}
+
+  /** 202: the test build runs; {@code GET .../build/status} shows its outcome. */
+  record TestBuildStarted(String message, String environmentId, String testBuildStatus)
+      implements TestBuildAnswer {}
+
+  /**
+   * A test build in the status: {@code status} (pending, building, ready, failed) and, once it is
+   * over, the contract's result fields ({@code success, imageTag, message} or {@code success:
+   * false, error}).
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record TestBuildState(
+      String status, Boolean success, String imageTag, String message, String error) {
+    static TestBuildState of(BuildStatus phase, String imageTag, String error) {
+      return switch (phase) {
+        case READY -> new TestBuildState(phase.value(), true, imageTag, SUCCEEDED, null);
+        case FAILED -> new TestBuildState(phase.value(), false, null, null, error);
+        default -> new TestBuildState(phase.value(), null, null, null, null);
+      };
+    }
+  }
+
+  static final String SUCCEEDED =
+      "Test build succeeded; the image was built without cache and not pushed";
 
   record BuildLogs(String buildLogs, String buildStatus) {}
 
@@ -41,11 +75,8 @@ final class EnvironmentResponses {
    * Success: {@code {success: true, imageTag, message}}; failure: {@code {success: false, error}}.
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  record TestBuild(boolean success, String imageTag, String message, String error) {
-    static TestBuild succeeded(String imageTag, String message) {
-      return new TestBuild(true, imageTag, message, null);
-    }
-
+  record TestBuild(boolean success, String imageTag, String message, String error)
+      implements TestBuildAnswer {
     static TestBuild failed(String error) {
       return new TestBuild(false, null, null, error);
     }

@@ -2,6 +2,7 @@ package dev.threadline.api.environments;
 
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.errors.ErrorKind;
 import dev.threadline.api.kubernetes.RestResources;
 import dev.threadline.api.paging.ListEnvelope;
 import dev.threadline.api.paging.PageRequest;
@@ -101,8 +102,18 @@ public final class EnvironmentService {
     return EnvironmentMapper.toView(find(tenant, environmentId), tenant.userId());
   }
 
-  public EnvironmentView getDefault(Tenant tenant) {
-    return EnvironmentMapper.toView(defaults.getOrCreate(tenant.namespace()), tenant.userId());
+  static final String NO_DEFAULT_FOR_READERS =
+      "No default environment yet; a key that may write environments creates it on first use";
+
+  /** The default environment; created when there is none and {@code mayCreate}, else 404. */
+  public EnvironmentView getDefault(Tenant tenant, boolean mayCreate) {
+    Environment environment =
+        mayCreate
+            ? defaults.getOrCreate(tenant.namespace())
+            : defaults
+                .current(tenant.namespace())
+                .orElseThrow(() -> new ApiException(ErrorKind.NOT_FOUND, NO_DEFAULT_FOR_READERS));
+    return EnvironmentMapper.toView(environment, tenant.userId());
   }
 
   public EnvironmentView setDefault(Tenant tenant, String environmentId) {

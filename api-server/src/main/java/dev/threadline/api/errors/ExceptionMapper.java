@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
@@ -40,6 +41,8 @@ public class ExceptionMapper {
   public MappedError map(Throwable failure, String request) {
     return switch (failure) {
       case ApiException api -> MappedError.of(api);
+      case HttpMessageNotReadableException unreadable when refusalIn(unreadable) != null ->
+          MappedError.of(refusalIn(unreadable));
       case HttpMessageNotReadableException unreadable ->
           RequestBodyErrors.describe(unreadable)
               .map(message -> MappedError.of(ErrorKind.BAD_REQUEST, message))
@@ -80,12 +83,11 @@ public class ExceptionMapper {
           MappedError.of(
               ErrorKind.NOT_FOUND,
               "No route for " + noRoute.getHttpMethod() + " /" + noRoute.getResourcePath());
+      case InvalidParameterException invalid -> invalidParameters(invalid);
       case MaxUploadSizeExceededException ignored ->
           MappedError.of(ErrorKind.PAYLOAD_TOO_LARGE, "Request body is too large");
       case KubernetesClientException kubernetes ->
-          KubernetesFailures.translate(kubernetes)
-              .map(MappedError::of)
-              .orElseGet(() -> internal(failure, request));
+          MappedError.of(KubernetesFailures.translate(kubernetes));
       case ErrorResponse spring when spring.getStatusCode().is4xxClientError() ->
           MappedError.of(ErrorKind.ofStatus(spring.getStatusCode().value()), clientMessage(spring));
       case ServletException servlet
@@ -93,6 +95,19 @@ public class ExceptionMapper {
           map(servlet.getCause(), request);
       default -> internal(failure, request);
     };
+  }
+
+  /**
+   * Our own refusal raised while the body was read (the body limit), which the JSON reader wrapped
+   * as if the body were bad.
+   */
+  private static ApiException refusalIn(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof ApiException api) {
+        return api;
+      }
+    }
+    return null;
   }
 
   /** A 500 for a failure the client cannot act on: only a reference leaves the server. */
@@ -116,6 +131,19 @@ public class ExceptionMapper {
             ErrorKind.METHOD_NOT_ALLOWED,
             "Method " + method.getMethod() + " is not allowed on this path"),
         headers);
+  }
+
+  /**
+   * Tomcat could not parse the parameters: undecodable percent-escapes (400, in any parameter, even
+   * one no endpoint reads) or more parameters than it accepts (413).
+   */
+  private static MappedError invalidParameters(InvalidParameterException invalid) {
+    ErrorKind kind = ErrorKind.ofStatus(invalid.getErrorCode());
+    return MappedError.of(
+        kind,
+        kind == ErrorKind.PAYLOAD_TOO_LARGE
+            ? "The request has too many parameters"
+            : "The query string could not be decoded; percent-encode it as UTF-8");
   }
 
   /** Spring's own detail texts are generic and safe ("Failed to read request"). */

@@ -2,7 +2,11 @@ package dev.threadline.api.errors;
 
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.TokenStreamContext;
+import tools.jackson.core.exc.InputCoercionException;
+import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.exc.InvalidDefinitionException;
 import tools.jackson.databind.exc.MismatchedInputException;
@@ -25,6 +29,14 @@ final class RequestBodyErrors {
     }
     if (jackson instanceof InvalidDefinitionException) {
       return Optional.empty();
+    }
+    if (jackson instanceof InputCoercionException coercion) {
+      String field = pathOf(jackson);
+      field = field.isEmpty() ? parserPath(coercion) : field;
+      return Optional.of(
+          field.isEmpty()
+              ? "A number in the request body is out of range"
+              : field + " is out of range");
     }
     if (!(jackson instanceof DatabindException)) {
       return Optional.of("Malformed JSON body: " + firstLine(jackson.getOriginalMessage()));
@@ -53,6 +65,28 @@ final class RequestBodyErrors {
       }
     }
     return path.toString();
+  }
+
+  /**
+   * {@code a.b[2].c} from where the parser stood: a number too large for its type fails while it is
+   * read, before the exception gets a reference chain.
+   */
+  private static String parserPath(StreamReadException failure) {
+    JsonParser parser = failure.processor();
+    if (parser == null) {
+      return "";
+    }
+    StringBuilder path = new StringBuilder();
+    for (TokenStreamContext context = parser.streamReadContext();
+        context != null && !context.inRoot();
+        context = context.getParent()) {
+      if (context.inArray()) {
+        path.insert(0, "[" + context.getCurrentIndex() + "]");
+      } else if (context.currentName() != null) {
+        path.insert(0, "." + context.currentName());
+      }
+    }
+    return path.isEmpty() || path.charAt(0) != '.' ? path.toString() : path.substring(1);
   }
 
   private static JacksonException findJackson(Throwable failure) {

@@ -1,5 +1,6 @@
 package dev.threadline.api.idempotency;
 
+import dev.threadline.api.limits.ObjectLimitSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -13,8 +14,11 @@ import tools.jackson.databind.json.JsonMapper;
 class IdempotencyConfiguration {
   @Bean
   IdempotencyStore idempotencyStore(
-      KubernetesClient client, IdempotencySettings settings, Clock clock) {
-    return new IdempotencyStore(client, settings, clock);
+      KubernetesClient client,
+      IdempotencySettings settings,
+      ObjectLimitSettings limits,
+      Clock clock) {
+    return new IdempotencyStore(client, settings, limits.idempotencyRecordLimit(), clock);
   }
 
   @Bean

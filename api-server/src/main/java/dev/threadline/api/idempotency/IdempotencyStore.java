@@ -1,6 +1,7 @@
 package dev.threadline.api.idempotency;
 
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.limits.ObjectLimit;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -23,11 +24,14 @@ final class IdempotencyStore {
 
   private final KubernetesClient client;
   private final IdempotencySettings settings;
+  private final ObjectLimit limit;
   private final Clock clock;
 
-  IdempotencyStore(KubernetesClient client, IdempotencySettings settings, Clock clock) {
+  IdempotencyStore(
+      KubernetesClient client, IdempotencySettings settings, ObjectLimit limit, Clock clock) {
     this.client = client;
     this.settings = settings;
+    this.limit = limit;
     this.clock = clock;
   }
 
@@ -128,7 +132,24 @@ final class IdempotencyStore {
     return deleted;
   }
 
+  /**
+   * Creates the record; empty when one of its name exists. A new key beyond the user's limit of
+   * records is refused (a retry of a held key still finds its record).
+   */
   private Optional<ConfigMap> create(ConfigMap record) {
+    String namespace = record.getMetadata().getNamespace();
+    if (client.configMaps().inNamespace(namespace).withName(record.getMetadata().getName()).get()
+        != null) {
+      return Optional.empty();
+    }
+    limit.checkRoom(
+        client
+            .configMaps()
+            .inNamespace(namespace)
+            .withLabel(IdempotencyRecord.LABEL)
+            .list()
+            .getItems()
+            .size());
     try {
       return Optional.of(
           client

@@ -1,5 +1,6 @@
 package dev.threadline.api.kubernetes;
 
+import dev.threadline.api.limits.ObjectLimit;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.StatusDetails;
@@ -30,16 +31,28 @@ public abstract class CachedResourceStore<T extends HasMetadata> {
   protected final ManagedInformer<T> cache;
   protected final Duration visibilityTimeout;
   private final Class<T> type;
+  private final ObjectLimit limit;
 
   protected CachedResourceStore(
       KubernetesClient client,
       Class<T> type,
       ManagedInformer<T> cache,
       Duration visibilityTimeout) {
+    this(client, type, cache, visibilityTimeout, null);
+  }
+
+  /** A store whose {@link #create} refuses a user's object beyond {@code limit}. */
+  protected CachedResourceStore(
+      KubernetesClient client,
+      Class<T> type,
+      ManagedInformer<T> cache,
+      Duration visibilityTimeout,
+      ObjectLimit limit) {
     this.client = client;
     this.type = type;
     this.cache = cache;
     this.visibilityTimeout = visibilityTimeout;
+    this.limit = limit;
   }
 
   /** Live objects of a namespace, unordered, from the cache. Shared objects: do not modify. */
@@ -61,8 +74,14 @@ public abstract class CachedResourceStore<T extends HasMetadata> {
         .filter(CachedResourceStore::isLive);
   }
 
-  /** Creates the object; {@link KubernetesClientException} 409 when the name is taken. */
+  /**
+   * Creates the object; {@link KubernetesClientException} 409 when the name is taken, a 403 {@code
+   * limit_exceeded} when the namespace (the user) holds the store's limit already.
+   */
   public T create(T object) {
+    if (limit != null) {
+      limit.checkRoom(cache.inNamespace(object.getMetadata().getNamespace()).size());
+    }
     T created =
         resources().inNamespace(object.getMetadata().getNamespace()).resource(object).create();
     cache.awaitVisible(created, visibilityTimeout);

@@ -7,29 +7,64 @@ import io.fabric8.kubernetes.api.model.StatusCause;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * What a failed Kubernetes API call means to a REST client. Only outcomes the client caused or can
- * act on are translated; everything else (403 from our own RBAC, 5xx, I/O) is an internal error
- * whose details stay in the server log.
+ * What a failed Kubernetes API call means to a REST client: every refusal becomes a 4xx or 503 that
+ * says what happened, never a 500. The cluster's own wording (which names service accounts,
+ * namespaces and quotas) stays in the server log; the client gets a sentence it can act on.
  */
 public final class KubernetesFailures {
+  private static final Logger log = LoggerFactory.getLogger(KubernetesFailures.class);
+
   private KubernetesFailures() {}
 
-  /** The client-facing error, or empty when the failure is internal. */
-  public static Optional<ApiException> translate(KubernetesClientException failure) {
+  /** The client-facing error for a failed call. */
+  public static ApiException translate(KubernetesClientException failure) {
     return switch (failure.getCode()) {
-      case 404 -> Optional.of(ApiException.notFound("Resource"));
+      case 404 -> ApiException.notFound("Resource");
       case 409 ->
-          Optional.of(
-              ApiException.conflict(
-                  "The resource was changed concurrently or already exists; retry the request"));
-      case 422 -> Optional.of(ApiException.badRequest(invalidMessage(failure.getStatus())));
-      case 429 -> Optional.of(tooManyRequests(failure.getStatus()));
-      default -> Optional.empty();
+          ApiException.conflict(
+              "The resource was changed concurrently or already exists; retry the request");
+      case 422 -> ApiException.badRequest(invalidMessage(failure.getStatus()));
+      case 429 -> tooManyRequests(failure.getStatus());
+      case 400 ->
+          logged(failure, ApiException.badRequest("The cluster refused the request as invalid"));
+      case 413 ->
+          logged(
+              failure,
+              new ApiException(
+                  ErrorKind.PAYLOAD_TOO_LARGE,
+                  "The resource would be larger than the cluster stores (about 1.5 MiB); send"
+                      + " less data"));
+      case 403 ->
+          logged(
+              failure,
+              ApiException.serviceUnavailable(
+                  "The cluster refused this operation to the service (its permissions or a"
+                      + " quota); try again later or tell the administrator"));
+      default ->
+          logged(
+              failure,
+              ApiException.serviceUnavailable(
+                  failure.getCode() >= 500 || failure.getCode() <= 0
+                      ? "The cluster's API is unavailable; try again shortly"
+                      : "The cluster refused the operation (HTTP "
+                          + failure.getCode()
+                          + "); try again later or tell the administrator"));
     };
+  }
+
+  /** A refusal the client cannot explain by itself: the operator needs the cluster's words. */
+  private static ApiException logged(KubernetesClientException failure, ApiException answer) {
+    log.warn(
+        "Kubernetes refused a call with {} ({}); answered {}",
+        failure.getCode(),
+        failure.getStatus() == null ? failure.getMessage() : failure.getStatus().getMessage(),
+        answer.kind().status());
+    return answer;
   }
 
   private static String invalidMessage(Status status) {

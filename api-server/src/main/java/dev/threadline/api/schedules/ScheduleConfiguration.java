@@ -2,6 +2,7 @@ package dev.threadline.api.schedules;
 
 import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.api.limits.ObjectLimitSettings;
 import dev.threadline.api.usage.ExecutionAllowance;
 import dev.threadline.api.webhooks.WebhookSecrets;
 import dev.threadline.crds.schedule.Schedule;
@@ -28,15 +29,18 @@ class ScheduleConfiguration {
       KubernetesClient client,
       ManagedInformer<Schedule> scheduleInformer,
       ApiServerSettings settings,
+      ObjectLimitSettings limits,
       Clock clock,
       ExecutionAllowance executionAllowance,
       WebhookSecrets webhookSecrets) {
     return new ScheduleService(
-        new ScheduleStore(client, scheduleInformer, settings.writeVisibilityTimeout()),
+        new ScheduleStore(
+            client, scheduleInformer, settings.writeVisibilityTimeout(), limits.scheduleLimit()),
         new ScheduleFirer(client),
         webhookSecrets,
         clock,
-        executionAllowance);
+        executionAllowance,
+        limits.minScheduleInterval());
   }
 
   @Bean

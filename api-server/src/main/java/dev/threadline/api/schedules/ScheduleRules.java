@@ -6,6 +6,7 @@ import dev.threadline.core.schedule.InvalidScheduleException;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.schedule.Schedule;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -23,6 +24,9 @@ final class ScheduleRules {
   static final int MAX_DESCRIPTION = 2000;
   static final int MAX_TASK = 1_048_576;
   static final int MAX_APP_ID = 200;
+
+  /** How many coming firings the interval check looks at. */
+  static final int CHECKED_FIRINGS = 500;
 
   private final String prefix;
 
@@ -76,15 +80,32 @@ final class ScheduleRules {
     }
   }
 
-  CronSchedule cron(String expression, ZoneId zone) {
+  /**
+   * A cron that parses and fires no more often than every {@code minInterval} (checked over its
+   * next {@value #CHECKED_FIRINGS} firings from {@code now}).
+   */
+  CronSchedule cron(String expression, ZoneId zone, Duration minInterval, Instant now) {
     if (expression == null) {
       throw bad("cronExpression", "is required for recurring schedules");
     }
+    CronSchedule cron;
     try {
-      return CronSchedule.parse(expression, zone.getId());
+      cron = CronSchedule.parse(expression, zone.getId());
     } catch (InvalidScheduleException e) {
       throw invalid(e);
     }
+    cron.shortestInterval(now, CHECKED_FIRINGS)
+        .filter(gap -> gap.compareTo(minInterval) < 0)
+        .ifPresent(gap -> {
+          throw bad(
+              "cronExpression",
+              "fires every "
+                  + gap.toSeconds()
+                  + " s at times; schedules may fire at most every "
+                  + minInterval.toSeconds()
+                  + " s");
+        });
+    return cron;
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.threadline.api.schedules;
 
 import dev.threadline.api.auth.Tenant;
+import dev.threadline.api.common.MetadataRules;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.kubernetes.RestResources;
 import dev.threadline.api.paging.ListEnvelope;
@@ -17,6 +18,7 @@ import dev.threadline.crds.schedule.ScheduleSpec;
 import dev.threadline.crds.schedule.Schedules;
 import dev.threadline.crds.thread.ThreadState;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
@@ -42,12 +44,17 @@ public final class ScheduleService {
   private final Clock clock;
   private final ExecutionAllowance allowance;
 
+  /** The shortest interval a recurring schedule may fire at (a chart setting). */
+  private final Duration minInterval;
+
   ScheduleService(
       ScheduleStore store,
       ScheduleFirer firer,
       WebhookSecrets webhookSecrets,
       Clock clock,
-      ExecutionAllowance allowance) {
+      ExecutionAllowance allowance,
+      Duration minInterval) {
+    this.minInterval = minInterval;
     this.webhookSecrets = webhookSecrets;
     this.allowance = allowance;
     this.store = store;
@@ -127,7 +134,11 @@ public final class ScheduleService {
         request.task() == null ? null : RULES.text("task", request.task(), ScheduleRules.MAX_TASK);
     ZoneId zone = request.timezone() == null ? null : RULES.timezone(request.timezone());
     if (request.cronExpression() != null) {
-      RULES.cron(request.cronExpression(), zone == null ? ZoneId.of("UTC") : zone);
+      RULES.cron(
+          request.cronExpression(),
+          zone == null ? ZoneId.of("UTC") : zone,
+          minInterval,
+          clock.instant());
     }
     WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.SCHEDULE);
     String name = nameOf(scheduleId);
@@ -150,7 +161,8 @@ public final class ScheduleService {
                         : spec.getCronExpression();
                 ZoneId newZone = zone != null ? zone : RULES.timezone(Schedules.timezone(schedule));
                 if (Schedules.isRecurring(schedule)) {
-                  spec.setCronExpression(RULES.cron(cron, newZone).expression());
+                  spec.setCronExpression(
+                      RULES.cron(cron, newZone, minInterval, clock.instant()).expression());
                 }
                 spec.setTimezone(newZone.getId());
               }
@@ -249,8 +261,7 @@ public final class ScheduleService {
   private record Validated(ScheduleSpec spec, WebhookChange webhooks) {}
 
   /** Checks every field before anything is written: a 400 naming the first bad one. */
-  private static Validated validate(
-      ScheduleRules rules, ScheduleRequests.Create request, Instant now) {
+  private Validated validate(ScheduleRules rules, ScheduleRequests.Create request, Instant now) {
     ScheduleSpec spec = new ScheduleSpec();
     spec.setDisplayName(rules.requiredText("name", request.name(), ScheduleRules.MAX_NAME));
     spec.setTask(rules.requiredText("task", request.task(), ScheduleRules.MAX_TASK));
@@ -261,7 +272,8 @@ public final class ScheduleService {
       if (request.scheduledTime() != null) {
         throw rules.bad("scheduledTime", "applies only to one-time schedules");
       }
-      spec.setCronExpression(rules.cron(request.cronExpression(), zone).expression());
+      spec.setCronExpression(
+          rules.cron(request.cronExpression(), zone, minInterval, now).expression());
     } else {
       if (request.cronExpression() != null) {
         throw rules.bad("cronExpression", "applies only to recurring schedules");
@@ -275,6 +287,7 @@ public final class ScheduleService {
     spec.setDescription(
         rules.optionalText("description", request.description(), ScheduleRules.MAX_DESCRIPTION));
     spec.setAppId(rules.optionalText("appId", request.appId(), ScheduleRules.MAX_APP_ID));
+    MetadataRules.checkSize(rules.field("metadata"), request.metadata());
     spec.setMetadata(ScheduleMapper.metadataTree(request.metadata()));
     return new Validated(
         spec, WebhookChange.of(request.webhooks(), ConfiguredOn.SCHEDULE, rules.field("webhooks")));

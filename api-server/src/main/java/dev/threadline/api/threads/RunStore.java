@@ -1,6 +1,7 @@
 package dev.threadline.api.threads;
 
 import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.api.limits.ObjectLimit;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.run.Run;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -32,11 +33,17 @@ final class RunStore {
   private final KubernetesClient client;
   private final ManagedInformer<Run> cache;
   private final Duration visibilityTimeout;
+  private final ObjectLimit limit;
 
-  RunStore(KubernetesClient client, ManagedInformer<Run> cache, Duration visibilityTimeout) {
+  RunStore(
+      KubernetesClient client,
+      ManagedInformer<Run> cache,
+      Duration visibilityTimeout,
+      ObjectLimit limit) {
     this.client = client;
     this.cache = cache;
     this.visibilityTimeout = visibilityTimeout;
+    this.limit = limit;
   }
 
   static Function<Run, List<String>> threadIndex() {
@@ -69,6 +76,7 @@ final class RunStore {
    * for the same position in a thread learn that one of them lost.
    */
   Optional<Run> create(Run run) {
+    limit.checkRoom(cache.inNamespace(run.getMetadata().getNamespace()).size());
     try {
       Run created =
           client

@@ -2,6 +2,7 @@ package dev.threadline.api.threads;
 
 import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.api.limits.ObjectLimitSettings;
 import dev.threadline.api.stream.RunCompletion;
 import dev.threadline.api.stream.RunUpdates;
 import dev.threadline.api.stream.StreamSettings;
@@ -46,14 +47,19 @@ class ThreadConfiguration {
   ThreadStore threadStore(
       KubernetesClient client,
       ManagedInformer<ConversationThread> threadInformer,
-      ApiServerSettings settings) {
-    return new ThreadStore(client, threadInformer, settings.writeVisibilityTimeout());
+      ApiServerSettings settings,
+      ObjectLimitSettings limits) {
+    return new ThreadStore(
+        client, threadInformer, settings.writeVisibilityTimeout(), limits.threadLimit());
   }
 
   @Bean
   RunStore runStore(
-      KubernetesClient client, ManagedInformer<Run> runInformer, ApiServerSettings settings) {
-    return new RunStore(client, runInformer, settings.writeVisibilityTimeout());
+      KubernetesClient client,
+      ManagedInformer<Run> runInformer,
+      ApiServerSettings settings,
+      ObjectLimitSettings limits) {
+    return new RunStore(client, runInformer, settings.writeVisibilityTimeout(), limits.runLimit());
   }
 
   @Bean

@@ -175,9 +175,12 @@ class ThreadController {
       @RequestParam(required = false) String environmentId,
       @RequestParam(required = false) String agentId,
       @RequestParam(required = false) String appId,
-      @RequestParam(required = false) String status) {
+      @RequestParam(required = false) String status,
+      @RequestParam(required = false) String scheduleId) {
     return threads.list(
-        tenant, new ThreadService.ThreadFilter(environmentId, agentId, appId, status), page);
+        tenant,
+        new ThreadService.ThreadFilter(environmentId, agentId, appId, status, scheduleId),
+        page);
   }
 
   @GetMapping("/{threadId}")

@@ -23,6 +23,7 @@ final class ThreadMapper {
   static final String ID_PREFIX = "thread";
   static final String AGENT_PREFIX = "agent";
   static final String ENVIRONMENT_PREFIX = "env";
+  static final String SCHEDULE_PREFIX = "sched";
 
   /** Newest first; the name breaks ties so that pages never overlap. */
   static final Comparator<ConversationThread> NEWEST_FIRST =

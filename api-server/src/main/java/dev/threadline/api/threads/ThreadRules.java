@@ -1,10 +1,9 @@
 package dev.threadline.api.threads;
 
 import dev.threadline.api.common.JsonBridge;
+import dev.threadline.api.common.MetadataRules;
 import dev.threadline.api.errors.ApiException;
-import java.nio.charset.StandardCharsets;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Field rules for threads and messages, matching the CRD's bounds so that bad input is a 400 naming
@@ -17,12 +16,8 @@ final class ThreadRules {
   /** A Run lives in etcd next to its attachments; objects there stay under 1.5 MiB. */
   static final int MAX_MESSAGE = 200_000;
 
-  static final int MAX_METADATA_BYTES = 16 * 1024;
-
   /** Titles derived from the first message are cut here. */
   static final int DERIVED_TITLE = 100;
-
-  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private ThreadRules() {}
 
@@ -61,11 +56,7 @@ final class ThreadRules {
     if (!value.isObject()) {
       throw ApiException.badRequest("metadata", "must be an object");
     }
-    if (JSON.writeValueAsString(value).getBytes(StandardCharsets.UTF_8).length
-        > MAX_METADATA_BYTES) {
-      throw ApiException.badRequest(
-          "metadata", "must be at most " + MAX_METADATA_BYTES + " bytes as JSON");
-    }
+    MetadataRules.checkSize("metadata", value);
     return JsonBridge.toResource(value);
   }
 

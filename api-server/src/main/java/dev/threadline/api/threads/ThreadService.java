@@ -5,6 +5,7 @@ import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.kubernetes.RestResources;
 import dev.threadline.api.paging.ListEnvelope;
 import dev.threadline.api.paging.PageRequest;
+import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
@@ -13,6 +14,7 @@ import dev.threadline.crds.thread.ThreadState;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -161,7 +163,11 @@ public final class ThreadService {
   }
 
   /** The filters of {@code GET /v1/threads}; null means "any". */
-  public record ThreadFilter(String environmentId, String agentId, String appId, String status) {
+  /**
+   * @param scheduleId beyond the contract: the threads a schedule's firings and triggers made
+   */
+  public record ThreadFilter(
+      String environmentId, String agentId, String appId, String status, String scheduleId) {
     private static final String STATES =
         Arrays.stream(ThreadState.values())
             .map(ThreadState::value)
@@ -179,8 +185,14 @@ public final class ThreadService {
         ThreadSpec spec = Objects.requireNonNullElseGet(thread.getSpec(), ThreadSpec::new);
         return matches(environmentId, ThreadMapper.ENVIRONMENT_PREFIX, spec.getEnvironment())
             && matches(agentId, ThreadMapper.AGENT_PREFIX, spec.getAgent())
-            && (appId == null || appId.equals(spec.getAppId()));
+            && (appId == null || appId.equals(spec.getAppId()))
+            && matches(scheduleId, ThreadMapper.SCHEDULE_PREFIX, scheduleOf(thread));
       };
+    }
+
+    private static String scheduleOf(ConversationThread thread) {
+      Map<String, String> labels = thread.getMetadata().getLabels();
+      return labels == null ? null : labels.get(Labels.SCHEDULE);
     }
 
     Predicate<ThreadView> viewMatches() {

@@ -2,6 +2,7 @@ package dev.threadline.api.threads;
 
 import dev.threadline.api.kubernetes.CachedResourceStore;
 import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.api.limits.ObjectLimit;
 import dev.threadline.crds.thread.ConversationThread;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -11,7 +12,8 @@ final class ThreadStore extends CachedResourceStore<ConversationThread> {
   ThreadStore(
       KubernetesClient client,
       ManagedInformer<ConversationThread> cache,
-      Duration visibilityTimeout) {
-    super(client, ConversationThread.class, cache, visibilityTimeout);
+      Duration visibilityTimeout,
+      ObjectLimit limit) {
+    super(client, ConversationThread.class, cache, visibilityTimeout, limit);
   }
 }

@@ -262,10 +262,10 @@ class AgentsMockServerTest {
   }
 
   @Test
-  void kubernetesFailureIs500WithOnlyAReference() {
+  void aClusterRefusalIs503SayingWhatHappenedWithoutItsInternals() {
     TestUser ivy = shared.newUser("ivy");
-    // A refusal by the cluster's RBAC is our misconfiguration, not the caller's: a 500. (A 5xx
-    // would be retried by the client and then succeed against the CRUD store.)
+    // A refusal by the cluster's RBAC (or a quota) is not the caller's mistake, and not a bare 500
+    // either: a 503 that says the cluster refused, the cluster's words in the log only.
     shared
         .kubernetes()
         .expect()
@@ -285,11 +285,8 @@ class AgentsMockServerTest {
     ApiClient.Response response =
         api.post("/v1/agents", ivy.key(), "{\"name\": \"a\", \"model\": \"m\"}");
 
-    assertErrorShape(response, 500, "Internal Server Error");
-    assertThat(response.text("message"))
-        .matches(
-            "An internal error occurred \\(reference"
-                + " [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\)");
+    assertErrorShape(response, 503, "Service Unavailable");
+    assertThat(response.text("message")).startsWith("The cluster refused this operation");
     assertThat(response.body())
         .doesNotContain("forbidden", "serviceaccount", "internals", "Exception", "at dev.");
   }

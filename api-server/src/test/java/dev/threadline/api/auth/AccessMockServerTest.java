@@ -11,6 +11,7 @@ import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.SharedApiServer;
 import dev.threadline.api.support.TestUser;
 import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.environment.Environment;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -58,6 +59,27 @@ class AccessMockServerTest {
         "this API key lacks the environments scope");
     assertError(
         api.post("/v1/agents", key, "{}"), 403, "Forbidden", "this API key lacks the agents scope");
+
+    assertError(
+        api.get("/environments/default", key),
+        404,
+        "Not Found",
+        "No default environment yet; a key that may write environments creates it on first use");
+    assertThat(
+            shared
+                .client()
+                .resources(Environment.class)
+                .inNamespace(user.namespace())
+                .list()
+                .getItems())
+        .as("a read-only key wrote nothing")
+        .isEmpty();
+    String writer =
+        shared.addKey(user.userId(), ApiKeys.newKey(), Map.of(ApiKeys.SCOPES, "environments"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> api.get("/environments/default", writer).status() == 200);
+    assertThat(api.get("/environments/default", key).text("message")).isNull();
   }
 
   @Test

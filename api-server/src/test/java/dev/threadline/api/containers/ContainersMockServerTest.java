@@ -11,7 +11,10 @@ import dev.threadline.api.support.TestUser;
 import dev.threadline.crds.container.Container;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,6 +25,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -211,13 +215,7 @@ class ContainersMockServerTest {
   @Test
   void filesGoThroughTheContainersFileApi() throws Exception {
     TestUser dana = shared.newUser("dana");
-    String id =
-        api.post("/api/v1/containers", dana.key(), "{\"timeout\": 20000}")
-            .json()
-            .get("container")
-            .get("id")
-            .asString();
-    playOperator(dana, id);
+    String id = createRunning(dana, "{\"timeout\": 20000}");
     byte[] binary = new byte[4096];
     new Random(42).nextBytes(binary);
 
@@ -267,9 +265,34 @@ class ContainersMockServerTest {
     assertThat(deleted.json().get("deleted").asBoolean()).isTrue();
     assertThat(runner.files).doesNotContainKey("data/blob.bin");
 
+    // What curl --data-binary sends: the body is the file, not a form, and cannot pick the path.
+    String formLike = "path=elsewhere.txt&x=%ff";
+    ApiClient.Response formUpload =
+        api.raw(
+            "PUT",
+            "/api/v1/containers/" + id + "/files?path=data/form.txt",
+            dana.key(),
+            "application/x-www-form-urlencoded",
+            formLike);
+    assertThat(formUpload.status()).as(formUpload.body()).isEqualTo(201);
+    assertThat(runner.files.get("data/form.txt"))
+        .isEqualTo(formLike.getBytes(StandardCharsets.UTF_8));
+    assertThat(runner.files).doesNotContainKey("elsewhere.txt");
+
     HttpResponse<String> tooLarge = upload(dana, id, "big.bin", new byte[10 * 1024 * 1024 + 1]);
     assertThat(tooLarge.statusCode()).isEqualTo(413);
     assertThat(tooLarge.body()).contains("Uploads may have at most 10485760 bytes");
+    HttpResponse<String> tooLargeInChunks =
+        HTTP.send(
+            request(dana, "/api/v1/containers/" + id + "/files?path=chunked.bin")
+                .PUT(
+                    HttpRequest.BodyPublishers.ofInputStream(
+                        () -> new ByteArrayInputStream(new byte[10 * 1024 * 1024 + 1])))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(tooLargeInChunks.statusCode()).as(tooLargeInChunks.body()).isEqualTo(413);
+    assertThat(tooLargeInChunks.body()).contains("Uploads may have at most 10485760 bytes");
+    assertThat(runner.files).doesNotContainKey("chunked.bin");
 
     ApiClient.Response health = api.get("/api/v1/containers/" + id + "/health", dana.key());
     assertThat(health.status()).isEqualTo(200);
@@ -290,6 +313,34 @@ class ContainersMockServerTest {
     assertThat(stored(dana, id).getStatus().getPhase())
         .as("the operator's fields are kept")
         .isEqualTo("running");
+  }
+
+  /** The file API gets the first bytes of an upload while the client is still sending the rest. */
+  @Test
+  void uploadsAreStreamedNotBufferedWhole() throws Exception {
+    TestUser fern = shared.newUser("fern");
+    String id = createRunning(fern, "{}");
+    PipedOutputStream client = new PipedOutputStream();
+    PipedInputStream sent = new PipedInputStream(client, 1024 * 1024);
+    long before = runner.received.get();
+    var answer =
+        HTTP.sendAsync(
+            request(fern, "/api/v1/containers/" + id + "/files?path=stream.bin")
+                .PUT(HttpRequest.BodyPublishers.ofInputStream(() -> sent))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+
+    byte[] half = new byte[2 * 1024 * 1024];
+    client.write(half);
+    client.flush();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> runner.received.get() - before >= 1024 * 1024);
+    client.write(half);
+    client.close();
+
+    assertThat(answer.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(201);
+    assertThat(runner.files.get("stream.bin")).hasSize(4 * 1024 * 1024);
   }
 
   @Test
@@ -368,8 +419,11 @@ class ContainersMockServerTest {
                 .status())
         .isEqualTo(201);
 
-    assertThat(api.delete("/api/v1/containers/" + id + "/mcp-servers/search", erin.key()).body())
-        .isEqualTo("{\"success\":true}");
+    ApiClient.Response removed =
+        api.delete("/api/v1/containers/" + id + "/mcp-servers/search", erin.key());
+    assertThat(removed.status()).isEqualTo(200);
+    assertThat(removed.json().get("container").get("mcpServers").findValuesAsString("name"))
+        .containsExactly("files");
     assertThat(
             shared
                 .client()
@@ -440,6 +494,18 @@ class ContainersMockServerTest {
         "Container ctr_nothere not found");
     assertThat(api.get(base, owner.key()).status()).isEqualTo(200);
     assertThat(api.get("/api/v1/containers", null).status()).isEqualTo(401);
+  }
+
+  /** A container created with {@code body} and brought to running as the operator would. */
+  private static String createRunning(TestUser user, String body) {
+    String id =
+        api.post("/api/v1/containers", user.key(), body)
+            .json()
+            .get("container")
+            .get("id")
+            .asString();
+    playOperator(user, id);
+    return id;
   }
 
   /**

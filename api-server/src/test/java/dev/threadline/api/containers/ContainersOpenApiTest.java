@@ -4,18 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.threadline.api.common.SuccessResponse;
+import dev.threadline.api.paging.ListEnvelope;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
@@ -27,6 +33,17 @@ import org.springframework.web.bind.annotation.RequestMapping;
 class ContainersOpenApiTest {
   private static final List<String> METHODS = List.of("get", "post", "put", "patch", "delete");
   private static JsonNode document;
+
+  /** The schemas (or media types) that may document each handler body type. */
+  private static final Map<Class<?>, Set<String>> RESPONSE_SCHEMAS =
+      Map.of(
+          ContainerResponses.Single.class, Set.of("ContainerResponse"),
+          ListEnvelope.class, Set.of("ContainerList"),
+          SuccessResponse.class, Set.of("Success"),
+          ContainerResponses.Health.class, Set.of("Health"),
+          ContainerResponses.Logs.class, Set.of("Logs"),
+          tools.jackson.databind.JsonNode.class, Set.of("FileList", "FileWritten", "FileDeleted"),
+          void.class, Set.of("application/octet-stream"));
 
   @BeforeAll
   static void readDocument() throws IOException {
@@ -84,6 +101,50 @@ class ContainersOpenApiTest {
         .isEqualTo(components(ContainerRequests.Create.class));
     assertThat(schemaFields("McpServerInput"))
         .isEqualTo(components(ContainerRequests.McpServerInput.class));
+    assertThat(schemaFields("ContainerResponse"))
+        .isEqualTo(components(ContainerResponses.Single.class));
+    assertThat(schemaFields("Success")).isEqualTo(components(SuccessResponse.class));
+  }
+
+  /**
+   * The success answer each operation documents is the one its handler returns: the schema of the
+   * handler's body type, the file API's JSON passed through for file operations, raw bytes for a
+   * download.
+   */
+  @Test
+  void everyOperationDocumentsTheResponseItsHandlerReturns() {
+    Map<String, Method> handlers = new TreeMap<>();
+    handlers.putAll(handlers(ContainerController.class));
+    handlers.putAll(handlers(ContainerFilesController.class));
+
+    handlers.forEach((operation, handler) -> {
+      String[] verbAndPath = operation.split(" ", 2);
+      JsonNode responses =
+          document
+              .path("paths")
+              .path(verbAndPath[1])
+              .path(verbAndPath[0].toLowerCase(Locale.ROOT))
+              .path("responses");
+      Set<String> documented = new TreeSet<>();
+      responses
+          .properties()
+          .forEach(response -> {
+            if (response.getKey().startsWith("2")) {
+              JsonNode content = response.getValue().path("content");
+              content
+                  .properties()
+                  .forEach(type -> {
+                    String ref = type.getValue().path("schema").path("$ref").asText("");
+                    documented.add(
+                        ref.isEmpty() ? type.getKey() : ref.substring(ref.lastIndexOf('/') + 1));
+                  });
+            }
+          });
+      assertThat(documented)
+          .as("%s answers %s", operation, bodyType(handler).getSimpleName())
+          .isNotEmpty()
+          .isSubsetOf(RESPONSE_SCHEMAS.get(bodyType(handler)));
+    });
   }
 
   private static Set<String> schemaFields(String schema) {
@@ -105,11 +166,16 @@ class ContainersOpenApiTest {
   }
 
   private static Set<String> operations(Class<?> controller) {
+    return handlers(controller).keySet();
+  }
+
+  /** Each served operation ({@code GET /api/v1/containers/{id}}) and the method serving it. */
+  private static Map<String, Method> handlers(Class<?> controller) {
     String base =
         first(
             controller.getAnnotation(RequestMapping.class).path(),
             controller.getAnnotation(RequestMapping.class).value());
-    Set<String> operations = new TreeSet<>();
+    Map<String, Method> operations = new TreeMap<>();
     for (Method method : controller.getDeclaredMethods()) {
       String path = null;
       String verb = null;
@@ -145,10 +211,24 @@ class ContainersOpenApiTest {
                 method.getAnnotation(DeleteMapping.class).value());
       }
       if (verb != null) {
-        operations.add(verb + " " + base + path);
+        operations.put(verb + " " + base + path, method);
       }
     }
     return operations;
+  }
+
+  /** The body type a handler answers with: {@code T} of {@code ResponseEntity<T>}, or its own. */
+  private static Class<?> bodyType(Method handler) {
+    if (handler.getReturnType() == ResponseEntity.class
+        && handler.getGenericReturnType() instanceof ParameterizedType entity
+        && entity.getActualTypeArguments()[0] instanceof Class<?> body) {
+      return body;
+    }
+    if (handler.getGenericReturnType() instanceof ParameterizedType generic
+        && generic.getRawType() instanceof Class<?> raw) {
+      return raw;
+    }
+    return handler.getReturnType();
   }
 
   private static String first(String[] paths, String[] values) {

@@ -2,6 +2,7 @@ package dev.threadline.api.containers;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -10,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A stand-in for a container's {@code runner serve} on loopback: the same endpoints and error
@@ -20,6 +22,9 @@ final class FakeRunner implements AutoCloseable {
   private final HttpServer server;
   private final String token;
   final Map<String, byte[]> files = new ConcurrentHashMap<>();
+
+  /** Bytes of uploads received so far, counted as they arrive. */
+  final AtomicLong received = new AtomicLong();
 
   FakeRunner(String token) throws IOException {
     this.token = token;
@@ -79,7 +84,13 @@ final class FakeRunner implements AutoCloseable {
           }
         }
         case "PUT" -> {
-          byte[] content = exchange.getRequestBody().readAllBytes();
+          ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+          byte[] buffer = new byte[8192];
+          for (int n; (n = exchange.getRequestBody().read(buffer)) >= 0; ) {
+            bytes.write(buffer, 0, n);
+            received.addAndGet(n);
+          }
+          byte[] content = bytes.toByteArray();
           boolean created = files.put(path, content) == null;
           reply(
               exchange,

@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
@@ -171,54 +170,56 @@ class EnvironmentBuildsMockServerTest {
   }
 
   @Test
-  void testBuildWaitsForTheOperatorsOutcome() throws Exception {
+  void testBuildAnswers202AndReportsItsOutcomeThroughStatus() {
     TestUser max = shared.newUser("max");
     String id = createEnvironment(max, "trial");
+    String status = "/environments/" + id + "/build/status";
 
-    CompletableFuture<ApiClient.Response> response =
-        CompletableFuture.supplyAsync(
-            () -> api.post("/environments/" + id + "/build/test", max.key(), null));
-    String requestId =
-        await()
-            .atMost(Duration.ofSeconds(10))
-            .until(() -> specOf(max, id).getTestBuildRequest(), request -> request != null)
-            .getId();
+    ApiClient.Response started = api.post("/environments/" + id + "/build/test", max.key(), null);
+    assertThat(started.status()).isEqualTo(202);
+    assertThat(started.text("testBuildStatus")).isEqualTo("building");
+    assertThat(started.text("environmentId")).isEqualTo(id);
+    String requestId = specOf(max, id).getTestBuildRequest().getId();
+    assertThat(api.get(status, max.key()).json().get("testBuild").toString())
+        .isEqualTo("{\"status\":\"pending\"}");
+    assertError(
+        api.post("/environments/" + id + "/build/test", max.key(), null),
+        409,
+        "Conflict",
+        "A test build of this environment is already in progress");
+
     String hash = currentHash(max, id);
-    setStatus(
+    setStatus(max, id, s -> s.setTestBuild(testBuild(requestId, BuildStatus.BUILDING, null, hash)));
+    awaitTestBuild(max, status, "{\"status\":\"building\"}");
+    setStatus(max, id, s -> s.setTestBuild(testBuild(requestId, BuildStatus.READY, null, hash)));
+    awaitTestBuild(
         max,
-        id,
-        status -> status.setTestBuild(testBuild(requestId, BuildStatus.BUILDING, null, hash)));
-    setStatus(
-        max,
-        id,
-        status -> status.setTestBuild(testBuild(requestId, BuildStatus.READY, null, hash)));
+        status,
+        "{\"status\":\"ready\",\"success\":true,\"imageTag\":\"env-trial:"
+            + hash
+            + "\",\"message\":\"Test build succeeded; the image was built without cache and not"
+            + " pushed\"}");
+    assertThat(api.get(status, max.key()).text("buildStatus")).isEqualTo("pending");
 
-    ApiClient.Response done = response.get();
-    assertThat(done.status()).isEqualTo(200);
-    assertThat(done.body())
-        .isEqualTo(
-            "{\"success\":true,\"imageTag\":\"env-trial:"
-                + hash
-                + "\",\"message\":\"Test build succeeded; the image was built without cache and not"
-                + " pushed\"}");
-    assertThat(api.get("/environments/" + id + "/build/status", max.key()).text("buildStatus"))
-        .isEqualTo("pending");
-
-    CompletableFuture<ApiClient.Response> second =
-        CompletableFuture.supplyAsync(
-            () -> api.post("/environments/" + id + "/build/test", max.key(), null));
-    String secondId =
-        await()
-            .atMost(Duration.ofSeconds(10))
-            .until(
-                () -> specOf(max, id).getTestBuildRequest().getId(),
-                next -> !next.equals(requestId));
+    assertThat(api.post("/environments/" + id + "/build/test", max.key(), null).status())
+        .isEqualTo(202);
+    String secondId = specOf(max, id).getTestBuildRequest().getId();
+    assertThat(secondId).isNotEqualTo(requestId);
     setStatus(
         max,
         id,
-        status ->
-            status.setTestBuild(testBuild(secondId, BuildStatus.FAILED, "Build timeout", hash)));
-    assertThat(second.get().body()).isEqualTo("{\"success\":false,\"error\":\"Build timeout\"}");
+        s -> s.setTestBuild(testBuild(secondId, BuildStatus.FAILED, "Build timeout", hash)));
+    awaitTestBuild(
+        max, status, "{\"status\":\"failed\",\"success\":false,\"error\":\"Build timeout\"}");
+  }
+
+  /** Waits until the build status shows {@code testBuild} as {@code expected} (JSON). */
+  private static void awaitTestBuild(TestUser user, String statusPath, String expected) {
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> api.get(statusPath, user.key()).json().get("testBuild").toString(),
+            expected::equals);
   }
 
   @Test

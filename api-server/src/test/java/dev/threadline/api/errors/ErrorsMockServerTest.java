@@ -74,6 +74,25 @@ class ErrorsMockServerTest {
     assertError(api.get("/v1/agents?" + query, dave.key()), 400, "Bad Request", message);
   }
 
+  /** Tomcat refuses to decode these; the refusal is the client's mistake, not a server error. */
+  @ParameterizedTest
+  @CsvSource({
+    "/v1/agents?colour=%ff",
+    "/v1/agents?limit=%c0%ae",
+    "/v1/agents?%",
+    "/v1/threads?limit=5&x=%",
+    "/environments?isActive=%ff",
+    "/api/v1/containers?%c0%ae=1",
+    "/v1/schedules?q=%e2%82"
+  })
+  void undecodableQueryIs400(String target) {
+    assertError(
+        api.raw("GET", target, dave.key(), null, null),
+        400,
+        "Bad Request",
+        "The query string could not be decoded; percent-encode it as UTF-8");
+  }
+
   @Test
   void unknownRouteIs404() {
     assertError(

@@ -194,14 +194,24 @@ class ExceptionMapperTest {
             new ErrorBody("Bad Request", "Invalid request: spec.model: Required value", null));
   }
 
-  @Test
-  void otherKubernetesFailuresAre500WithoutInternals() {
-    MappedError error =
-        mapper.map(kubernetes(403, "secrets is forbidden: serviceaccount api"), "GET /x");
+  @ParameterizedTest
+  @CsvSource({
+    "403, 503, secrets is forbidden: serviceaccount api",
+    "413, 413, etcdserver: request is too large",
+    "400, 400, the body of the request was in an unknown format (serviceaccount api)",
+    "500, 503, etcdserver: leader changed",
+    "410, 503, too old resource version (serviceaccount api)",
+    "0, 503, connect timed out (serviceaccount api)"
+  })
+  void otherKubernetesRefusalsSayWhatHappenedWithoutInternals(
+      int code, int status, String clusterMessage) {
+    MappedError error = mapper.map(kubernetes(code, clusterMessage), "POST /x");
 
-    assertThat(error.status()).isEqualTo(500);
-    assertThat(error.body().error()).isEqualTo("Internal Server Error");
-    assertThat(error.body().message()).matches(REFERENCE_MESSAGE);
+    assertThat(error.status()).isEqualTo(status);
+    assertThat(error.body().message())
+        .doesNotContain("serviceaccount")
+        .doesNotContain("etcd")
+        .doesNotContain("reference");
   }
 
   @Test

@@ -2,13 +2,19 @@ package dev.threadline.api.support;
 
 import static org.awaitility.Awaitility.await;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Locale;
+import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -42,6 +48,17 @@ public final class ApiClient {
 
   public Response patch(String path, String key, String json) {
     return send("PATCH", path, key, json, "application/json");
+  }
+
+  /** A JSON POST sent in chunks, with no Content-Length. */
+  public Response postInChunks(String path, String key, String json) {
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    return send(
+        HttpRequest.newBuilder(URI.create(baseUrl + path))
+            .timeout(Duration.ofSeconds(20))
+            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(bytes)))
+            .header("Authorization", "Bearer " + key)
+            .header("Content-Type", "application/json"));
   }
 
   /** Any request; {@code key} and {@code body} may be null. */
@@ -79,6 +96,71 @@ public final class ApiClient {
       request.header("Authorization", authorization);
     }
     return send(request);
+  }
+
+  /**
+   * A request written byte for byte on a socket, for targets no URI class lets through (a lone
+   * {@code %} in the query). {@code body} may be null.
+   */
+  public Response raw(String method, String target, String key, String contentType, String body) {
+    URI base = URI.create(baseUrl);
+    byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+    StringBuilder head = new StringBuilder();
+    head.append(method).append(' ').append(target).append(" HTTP/1.1\r\n");
+    head.append("Host: ").append(base.getHost()).append(':').append(base.getPort()).append("\r\n");
+    head.append("Connection: close\r\n");
+    if (key != null) {
+      head.append("Authorization: Bearer ").append(key).append("\r\n");
+    }
+    if (contentType != null) {
+      head.append("Content-Type: ").append(contentType).append("\r\n");
+    }
+    head.append("Content-Length: ").append(content.length).append("\r\n\r\n");
+    try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+      socket.setSoTimeout(20_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
+      out.write(content);
+      out.flush();
+      String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      int status = Integer.parseInt(answer.substring(9, 12));
+      int bodyStart = answer.indexOf("\r\n\r\n");
+      String headers = answer.substring(0, bodyStart);
+      String text = answer.substring(bodyStart + 4);
+      if (headers.toLowerCase(Locale.ROOT).contains("transfer-encoding: chunked")) {
+        text = unchunk(text);
+      }
+      java.net.http.HttpHeaders parsed =
+          java.net.http.HttpHeaders.of(
+              headers
+                  .lines()
+                  .skip(1)
+                  .filter(line -> line.indexOf(':') > 0)
+                  .collect(
+                      Collectors.groupingBy(
+                          line -> line.substring(0, line.indexOf(':')).strip(),
+                          Collectors.mapping(
+                              line -> line.substring(line.indexOf(':') + 1).strip(),
+                              Collectors.toList()))),
+              (name, value) -> true);
+      return new Response(status, parsed, text, parse(text));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String unchunk(String chunked) {
+    StringBuilder body = new StringBuilder();
+    int at = 0;
+    while (true) {
+      int lineEnd = chunked.indexOf("\r\n", at);
+      int size = Integer.parseInt(chunked.substring(at, lineEnd).strip(), 16);
+      if (size == 0) {
+        return body.toString();
+      }
+      body.append(chunked, lineEnd + 2, lineEnd + 2 + size);
+      at = lineEnd + 2 + size + 2;
+    }
   }
 
   /** Waits until the server's caches know the key (informers are eventually consistent). */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.api.limits.ObjectLimitSettings;
 import dev.threadline.api.stream.RunCompletion;
 import dev.threadline.api.stream.RunUpdates;
 import dev.threadline.api.support.SharedApiServer;
@@ -63,8 +64,9 @@ class ScheduleCreatorMockServerTest {
     informers = List.of(threadCache, runCache, agentCache);
     informers.forEach(ManagedInformer::start);
     informers.forEach(informer -> assertThat(informer.awaitReady(VISIBLE)).isTrue());
-    threadStore = new ThreadStore(client, threadCache, VISIBLE);
-    runStore = new RunStore(client, runCache, VISIBLE);
+    ObjectLimitSettings limits = new ObjectLimitSettings(null, null, null, null, null, null);
+    threadStore = new ThreadStore(client, threadCache, VISIBLE, limits.threadLimit());
+    runStore = new RunStore(client, runCache, VISIBLE, limits.runLimit());
     threads =
         new ThreadService(threadStore, runStore, new AgentDirectory(agentCache), Clock.systemUTC());
   }

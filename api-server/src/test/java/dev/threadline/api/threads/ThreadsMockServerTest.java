@@ -8,6 +8,8 @@ import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.FakeOperator;
 import dev.threadline.api.support.SharedApiServer;
 import dev.threadline.api.support.TestUser;
+import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
 import io.fabric8.kubernetes.client.Watch;
@@ -18,7 +20,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -247,6 +251,38 @@ class ThreadsMockServerTest {
         400,
         "Bad Request",
         "limit must be between 1 and 100");
+  }
+
+  @Test
+  void listFiltersByTheScheduleThatStartedTheThread() {
+    TestUser erin = shared.newUser("erin");
+    String scheduled =
+        api.post("/v1/threads", erin.key(), "{}").json().get("thread").get("id").asString();
+    String other =
+        api.post("/v1/threads", erin.key(), "{}").json().get("thread").get("id").asString();
+    shared
+        .client()
+        .resources(ConversationThread.class)
+        .inNamespace(erin.namespace())
+        .withName(ResourceIds.toName(scheduled).orElseThrow())
+        .edit(thread -> {
+          Map<String, String> labels = new HashMap<>();
+          if (thread.getMetadata().getLabels() != null) {
+            labels.putAll(thread.getMetadata().getLabels());
+          }
+          labels.put(Labels.SCHEDULE, "sched-nightly");
+          thread.getMetadata().setLabels(labels);
+          return thread;
+        });
+
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(() ->
+            assertThat(ids(api.get("/v1/threads?scheduleId=sched_nightly", erin.key())))
+                .containsExactly(scheduled));
+    assertThat(ids(api.get("/v1/threads", erin.key()))).containsExactly(other, scheduled);
+    assertThat(ids(api.get("/v1/threads?scheduleId=sched_other", erin.key()))).isEmpty();
+    assertThat(ids(api.get("/v1/threads?scheduleId=nonsense", erin.key()))).isEmpty();
   }
 
   @Test

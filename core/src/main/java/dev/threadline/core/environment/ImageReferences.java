@@ -14,6 +14,12 @@ public final class ImageReferences {
   /** Docker's own limit on the repository name. */
   private static final int MAX_NAME_LENGTH = 255;
 
+  /**
+   * A name, a 128-character tag and a long digest fit; the pattern below nests repetitions, so it
+   * only ever sees text this short.
+   */
+  public static final int MAX_LENGTH = 512;
+
   private static final String DOMAIN_PART = "[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?";
   private static final String DOMAIN = DOMAIN_PART + "(?:\\." + DOMAIN_PART + ")*(?::[0-9]{1,5})?";
   private static final String PATH_COMPONENT = "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*";
@@ -45,6 +51,9 @@ public final class ImageReferences {
   public static Optional<String> check(String reference) {
     if (reference == null || reference.isEmpty()) {
       return Optional.of("must be an image reference such as debian:bookworm");
+    }
+    if (reference.length() > MAX_LENGTH) {
+      return Optional.of("longer than " + MAX_LENGTH + " characters");
     }
     var matcher = REFERENCE.matcher(reference);
     if (!matcher.matches()) {

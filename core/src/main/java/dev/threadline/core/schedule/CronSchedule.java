@@ -6,6 +6,7 @@ import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
@@ -105,6 +106,28 @@ public final class CronSchedule {
    */
   public Optional<Instant> nextAfter(Instant after) {
     return executionTime.nextExecution(after.atZone(zone)).map(ZonedDateTime::toInstant);
+  }
+
+  /**
+   * The shortest time between consecutive firings among the next {@code firings} after {@code
+   * from}; empty when it fires fewer than twice. Cron fields combine as a product, so every day it
+   * fires repeats the same minutes and hours: a few hundred firings show the shortest gap.
+   */
+  public Optional<Duration> shortestInterval(Instant from, int firings) {
+    Duration shortest = null;
+    Optional<Instant> previous = nextAfter(from);
+    for (int i = 1; i < firings && previous.isPresent(); i++) {
+      Optional<Instant> next = nextAfter(previous.get());
+      if (next.isEmpty()) {
+        break;
+      }
+      Duration gap = Duration.between(previous.get(), next.get());
+      if (shortest == null || gap.compareTo(shortest) < 0) {
+        shortest = gap;
+      }
+      previous = next;
+    }
+    return Optional.ofNullable(shortest);
   }
 
   /** The last firing at or before {@code atOrBefore}; empty if none. */

@@ -2,8 +2,11 @@ package dev.threadline.core.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class RoutingRulesTest {
   @ParameterizedTest(name = "{0} -> {1}")
@@ -54,5 +57,50 @@ class RoutingRulesTest {
           """)
   void emptyMessagesAreAnsweredDirectly(String message) {
     assertThat(RoutingRules.route(message, false).route()).isEqualTo(Route.DIRECT);
+  }
+
+  /** Inputs that made a backtracking pattern re-read the message from every start position. */
+  static Stream<Arguments> repeatedUnits() {
+    return Stream.of(
+        Arguments.of("a.", Route.DIRECT),
+        Arguments.of("a/", Route.DIRECT),
+        Arguments.of("a-a.", Route.DIRECT),
+        Arguments.of("\n", Route.DIRECT),
+        Arguments.of("\r", Route.DIRECT),
+        Arguments.of(" \n", Route.DIRECT),
+        Arguments.of("`a", Route.COMPUTER),
+        Arguments.of("please ", Route.DIRECT),
+        Arguments.of("a.py.", Route.COMPUTER));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("repeatedUnits")
+  void readsEachCharacterOfAHugeMessageABoundedNumberOfTimes(String unit, Route route) {
+    String message = "x" + unit.repeat(200_000 / unit.length()) + "x";
+    long budget = 64L * message.length();
+
+    var text = new ReadCountingText(message, budget);
+
+    assertThat(RoutingRules.route(text, false).route()).isEqualTo(route);
+    assertThat(text.reads()).isLessThanOrEqualTo(budget);
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          open config.local.yaml and check it | config.local.yaml
+          see ./scripts/run.sh.               | ./scripts/run.sh
+          the file notes.md-old               | notes.md
+          """)
+  void findsTheFileAReferenceNames(String message, String file) {
+    assertThat(FileReferences.first(message)).contains(file);
+  }
+
+  @ParameterizedTest
+  @CsvSource({"archive.tar.gz", "v1.2.3", "a.pyc", "name.", ".py"})
+  void findsNoFileWithoutAKnownExtension(String message) {
+    assertThat(FileReferences.first(message)).isEmpty();
   }
 }

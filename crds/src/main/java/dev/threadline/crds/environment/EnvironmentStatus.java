@@ -19,6 +19,11 @@ public class EnvironmentStatus extends ResourceStatus {
   private String imageTag;
 
   @JsonPropertyDescription(
+      "Digest (sha256:...) of the last successfully built image, as the registry reported it; agent"
+          + " Pods run the image by this digest.")
+  private String imageDigest;
+
+  @JsonPropertyDescription(
       "Why the last build failed: Dockerfile syntax error, Package not found, Build timeout, or the"
           + " last lines of the build log.")
   private String buildError;
@@ -64,6 +69,14 @@ public class EnvironmentStatus extends ResourceStatus {
 
   public void setImageTag(String imageTag) {
     this.imageTag = imageTag;
+  }
+
+  public String getImageDigest() {
+    return imageDigest;
+  }
+
+  public void setImageDigest(String imageDigest) {
+    this.imageDigest = imageDigest;
   }
 
   public String getBuildError() {

@@ -5,9 +5,9 @@ import java.util.List;
 
 /**
  * The part of Kaniko's command line that local mode understands: {@code --dockerfile}, {@code
- * --context}, {@code --destination} (repeatable), {@code --cache}, {@code --cache-repo} and {@code
- * --no-push}, each as {@code --flag=value} or {@code --flag value}. Other flags are kept, to be
- * named in the log as ignored.
+ * --context}, {@code --destination} (repeatable), {@code --cache}, {@code --cache-repo}, {@code
+ * --no-push} and {@code --tar-path}, each as {@code --flag=value} or {@code --flag value}. Other
+ * flags are kept, to be named in the log as ignored.
  */
 record KanikoArguments(
     String dockerfile,
@@ -16,6 +16,7 @@ record KanikoArguments(
     boolean cache,
     String cacheRepository,
     boolean noPush,
+    String tarPath,
     List<String> ignored) {
 
   static final String DEFAULT_DOCKERFILE = "Dockerfile";
@@ -36,6 +37,7 @@ record KanikoArguments(
     boolean cache = false;
     String cacheRepository = null;
     boolean noPush = false;
+    String tarPath = null;
     List<String> ignored = new ArrayList<>();
     for (int i = 0; i < args.size(); i++) {
       String arg = args.get(i);
@@ -50,11 +52,12 @@ record KanikoArguments(
         case "--cache-repo" -> cacheRepository = inline != null ? inline : value(args, ++i, flag);
         case "--cache" -> cache = inline == null || Boolean.parseBoolean(inline);
         case "--no-push" -> noPush = inline == null || Boolean.parseBoolean(inline);
+        case "--tar-path" -> tarPath = inline != null ? inline : value(args, ++i, flag);
         default -> ignored.add(arg);
       }
     }
     return new KanikoArguments(
-        dockerfile, context, destinations, cache, cacheRepository, noPush, ignored);
+        dockerfile, context, destinations, cache, cacheRepository, noPush, tarPath, ignored);
   }
 
   /** The context directory, without Kaniko's {@code dir://} prefix. */

@@ -110,23 +110,32 @@ public final class LocalImageBuild {
   }
 
   private static void describeOutcome(KanikoArguments arguments, PrintStream log) {
-    if (arguments.noPush() || arguments.destinations().isEmpty()) {
+    String cache =
+        arguments.cache() && arguments.cacheRepository() != null
+            ? " (layer cache in " + arguments.cacheRepository() + ")"
+            : "";
+    if (arguments.tarPath() != null && !arguments.destinations().isEmpty()) {
+      // An image build: the operator's push step pushes the tarball.
+      for (String destination : arguments.destinations()) {
+        log.println(
+            "INFO[0000] Would build "
+                + destination
+                + " into "
+                + arguments.tarPath()
+                + " for the push step"
+                + cache);
+      }
+      log.println("INFO[0000] Nothing was built: no tarball was written.");
+    } else if (arguments.noPush() || arguments.destinations().isEmpty()) {
       log.println(
           "INFO[0000] Test build: nothing would be pushed (--no-push)"
               + (arguments.cache() ? "" : ", and no layer cache would be used")
               + ".");
     } else {
       for (String destination : arguments.destinations()) {
-        log.println(
-            "INFO[0000] Would push "
-                + destination
-                + (arguments.cache() && arguments.cacheRepository() != null
-                    ? " (layer cache in " + arguments.cacheRepository() + ")"
-                    : ""));
+        log.println("INFO[0000] Would push " + destination + cache);
       }
-      log.println(
-          "INFO[0000] Nothing was pushed: in local mode agent runs use this host's tools,"
-              + " not an environment image.");
+      log.println(LocalImagePush.NOTHING_PUSHED);
     }
     log.println("INFO[0000] Local build check done.");
   }

@@ -1,5 +1,6 @@
 package dev.threadline.local.kubeapi;
 
+import dev.threadline.local.kubeapi.store.ObjectKey;
 import java.util.Optional;
 
 /**
@@ -93,6 +94,11 @@ record ApiPath(
   /** The resource's name as kubectl prints it in messages: {@code environments.threadline.dev}. */
   String qualifiedResource() {
     return group.isEmpty() ? resource : resource + "." + group;
+  }
+
+  /** Where the object this path names is stored (the collection's key has an empty name). */
+  ObjectKey key() {
+    return new ObjectKey(qualifiedResource(), namespace, name == null ? "" : name);
   }
 
   /** The canonical path, without query. */

@@ -72,7 +72,7 @@ final class ApiRequestRouter {
   }
 
   private ApiResponse route(ApiRequest request) {
-    Optional<ApiResponse> discovery = discovery(request.path());
+    Optional<ApiResponse> discovery = discovery(request.path(), request.accept());
     if (discovery.isPresent()) {
       return request.method().equals("GET") ? discovery.get() : KubeStatus.methodNotAllowed();
     }
@@ -99,7 +99,7 @@ final class ApiRequestRouter {
   }
 
   /** Version, health, discovery and OpenAPI documents; empty for any other path. */
-  private Optional<ApiResponse> discovery(String rawPath) {
+  private Optional<ApiResponse> discovery(String rawPath, String accept) {
     String path =
         rawPath.length() > 1 && rawPath.endsWith("/")
             ? rawPath.substring(0, rawPath.length() - 1)
@@ -116,10 +116,23 @@ final class ApiRequestRouter {
       case "/apis":
         return Optional.of(ApiResponse.json(200, DiscoveryDocuments.groupList(catalog)));
       case "/openapi/v2":
-        // Empty on purpose: with a schema kubectl would switch CRs to strategic merge patches.
-        return Optional.of(new ApiResponse(200, OPENAPI_V2_CONTENT_TYPE, new byte[0]));
+        // JSON for whoever asks for JSON; kubectl asks for protobuf only, and gets an empty
+        // document (it reads the v3 documents instead).
+        return Optional.of(
+            accept != null && accept.contains("protobuf") && !accept.contains("json")
+                ? new ApiResponse(200, OPENAPI_V2_CONTENT_TYPE, new byte[0])
+                : ApiResponse.json(200, OpenApiDocuments.v2(catalog)));
+      case "/openapi/v3":
+        return Optional.of(ApiResponse.json(200, OpenApiDocuments.v3Index(catalog)));
       default:
         break;
+    }
+    if (path.startsWith("/openapi/v3/apis/") && path.split("/").length == 6) {
+      String[] parts = path.split("/");
+      return Optional.of(
+          OpenApiDocuments.v3(catalog, parts[4], parts[5])
+              .map(document -> ApiResponse.json(200, document))
+              .orElseGet(KubeStatus::pathNotFound));
     }
     if (path.equals("/openapi") || path.startsWith("/openapi/")) {
       return Optional.of(KubeStatus.pathNotFound());

@@ -1,6 +1,5 @@
 package dev.threadline.local.kubeapi;
 
-import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import java.util.List;
 
 /**
@@ -181,28 +180,6 @@ final class BuiltinResources {
               List.of("crd", "crds"),
               List.of(),
               true));
-
-  /**
-   * Contexts that make the mock store honour the status subresource of built-in kinds (a Pod's
-   * status is written through {@code /status}, as on a cluster). CRDs are left out: the store
-   * learns those from the stored CRD objects themselves.
-   */
-  static List<CustomResourceDefinitionContext> statusContexts() {
-    return ALL.stream()
-        .filter(ResourceType::statusSubresource)
-        .filter(t -> !t.group().equals("apiextensions.k8s.io"))
-        .map(t ->
-            new CustomResourceDefinitionContext.Builder()
-                .withGroup(t.group().isEmpty() ? null : t.group())
-                .withVersion(t.version())
-                .withPlural(t.plural())
-                .withKind(t.kind())
-                .withScope(t.namespaced() ? "Namespaced" : "Cluster")
-                .withName(t.group().isEmpty() ? t.plural() : t.plural() + "." + t.group())
-                .withStatusSubresource(true)
-                .build())
-        .toList();
-  }
 
   private static List<PrinterColumn> podColumns() {
     // Ready, Status and Restarts are computed from the Pod (see TableRenderer), as kubectl's own

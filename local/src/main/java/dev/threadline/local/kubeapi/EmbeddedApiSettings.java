@@ -1,8 +1,10 @@
 package dev.threadline.local.kubeapi;
 
 import dev.threadline.crds.CrdManifests;
+import dev.threadline.local.kubeapi.store.StoreOptions;
 import dev.threadline.local.podlog.PodLogSource;
 import java.net.URL;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,9 +16,17 @@ import java.util.Optional;
  * @param port the port to bind; 0 picks a free one
  * @param podLogs where Pod logs come from (the process kubelet)
  * @param crdResources CRD manifests (YAML or JSON) to install at start
+ * @param storeFile the SQLite database that holds the objects; null for a temporary one, deleted
+ *     when the API stops
+ * @param storeOptions compaction, watch queue and bookmark settings of the store
  */
 public record EmbeddedApiSettings(
-    String host, int port, PodLogSource podLogs, List<URL> crdResources) {
+    String host,
+    int port,
+    PodLogSource podLogs,
+    List<URL> crdResources,
+    Path storeFile,
+    StoreOptions storeOptions) {
   public static final String DEFAULT_HOST = "127.0.0.1";
 
   /** A source that has no logs: every Pod is still waiting to start. */
@@ -26,6 +36,7 @@ public record EmbeddedApiSettings(
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(podLogs, "podLogs");
     crdResources = List.copyOf(crdResources);
+    Objects.requireNonNull(storeOptions, "storeOptions");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port out of range: " + port);
     }
@@ -45,6 +56,8 @@ public record EmbeddedApiSettings(
     private int port;
     private PodLogSource podLogs = NO_POD_LOGS;
     private List<URL> crdResources;
+    private Path storeFile;
+    private StoreOptions storeOptions = StoreOptions.defaults();
 
     private Builder() {}
 
@@ -72,12 +85,23 @@ public record EmbeddedApiSettings(
       return this;
     }
 
+    /** Keeps the objects in this SQLite file, across restarts (default: a temporary file). */
+    public Builder storeFile(Path storeFile) {
+      this.storeFile = storeFile;
+      return this;
+    }
+
+    public Builder storeOptions(StoreOptions storeOptions) {
+      this.storeOptions = storeOptions;
+      return this;
+    }
+
     public EmbeddedApiSettings build() {
       List<URL> crds =
           crdResources != null
               ? crdResources
               : CrdResources.threadlineCrds(Builder.class.getClassLoader());
-      return new EmbeddedApiSettings(host, port, podLogs, crds);
+      return new EmbeddedApiSettings(host, port, podLogs, crds, storeFile, storeOptions);
     }
   }
 }

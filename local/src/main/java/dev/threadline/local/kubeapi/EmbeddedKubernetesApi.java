@@ -3,6 +3,9 @@ package dev.threadline.local.kubeapi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.threadline.local.kubeapi.store.ObjectKey;
+import dev.threadline.local.kubeapi.store.ObjectStore;
+import dev.threadline.local.kubeapi.store.StoredObject;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -10,25 +13,32 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.PfxOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URL;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An in-process Kubernetes API for the local mode: fabric8's CRUD mock store behind a small Vert.x
+ * An in-process Kubernetes API for the local mode: an SQLite object store behind a small Vert.x
  * HTTP front that makes it pass for a real API server with the operator, the api-server and {@code
  * kubectl} (discovery, Tables, real merge patches, watches, followed pod logs).
  */
@@ -40,50 +50,90 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService workers;
   private final String host;
+  private final ObjectStore store;
+  private final Path temporaryFolder;
+  private final Credentials credentials;
+  private final String certificatePem;
 
   private EmbeddedKubernetesApi(
-      Vertx vertx, HttpServer server, ExecutorService workers, String host) {
+      Vertx vertx,
+      HttpServer server,
+      ExecutorService workers,
+      String host,
+      ObjectStore store,
+      Path temporaryFolder,
+      Credentials credentials,
+      String certificatePem) {
+    this.credentials = credentials;
+    this.certificatePem = certificatePem;
     this.vertx = vertx;
     this.server = server;
     this.workers = workers;
     this.host = host;
+    this.store = store;
+    this.temporaryFolder = temporaryFolder;
   }
 
   /** Starts the API on {@code settings.host():settings.port()} with the CRDs installed. */
   public static EmbeddedKubernetesApi start(EmbeddedApiSettings settings) {
-    CrudStore store = new CrudStore();
+    Path temporary = settings.storeFile() == null ? temporaryStoreFolder() : null;
+    Path storeFile = temporary != null ? temporary.resolve("kubernetes.db") : settings.storeFile();
+    ObjectStore store = ObjectStore.open(storeFile, settings.storeOptions());
     ResourceTypes types = new ResourceTypes(store);
     ResourceOperations operations = new ResourceOperations(store, types);
-    installBaseObjects(store, settings);
+    try {
+      installBaseObjects(store, settings);
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
     types.refresh();
 
     ExecutorService workers = Executors.newCachedThreadPool(daemonThreads());
+    ServingCertificate certificate = ServingCertificate.create(settings.host());
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2).setWorkerPoolSize(4));
     HttpServer server =
         vertx.createHttpServer(
             new HttpServerOptions()
                 .setHost(settings.host())
                 .setPort(settings.port())
-                // HTTP/1.1 only: clients that probe for h2c would otherwise switch protocols.
+                .setSsl(true)
+                .setKeyCertOptions(
+                    new PfxOptions()
+                        .setValue(Buffer.buffer(certificate.keyStore()))
+                        .setPassword(certificate.keyStorePassword()))
+                // HTTP/1.1 only: no ALPN, no h2c.
+                .setUseAlpn(false)
                 .setHttp2ClearTextEnabled(false)
                 .setTcpNoDelay(true)
                 .setCompressionSupported(false));
     // The front needs the bound port (for /api's server address); it is read lazily.
     AtomicInteger boundPort = new AtomicInteger(settings.port());
+    Credentials credentials = new Credentials();
     ApiRequestRouter router =
         new ApiRequestRouter(types, operations, () -> settings.host() + ":" + boundPort.get());
     server.requestHandler(
         new HttpFront(
-            router, operations, store, new PodLogStreamer(store, settings.podLogs()), workers));
+            router, store, new PodLogStreamer(store, settings.podLogs()), credentials, workers));
     try {
       await(server.listen());
     } catch (RuntimeException e) {
       await(vertx.close());
       workers.shutdownNow();
+      store.close();
       throw e;
     }
     boundPort.set(server.actualPort());
-    EmbeddedKubernetesApi api = new EmbeddedKubernetesApi(vertx, server, workers, settings.host());
+    EmbeddedKubernetesApi api =
+        new EmbeddedKubernetesApi(
+            vertx,
+            server,
+            workers,
+            settings.host(),
+            store,
+            temporary,
+            credentials,
+            certificate.certificatePem());
     LOG.info(
         "Embedded Kubernetes API listening on {} ({} CRDs)",
         api.url(),
@@ -97,7 +147,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
 
   /** {@code http://127.0.0.1:PORT}. */
   public String url() {
-    return "http://" + host + ":" + port();
+    return "https://" + host + ":" + port();
   }
 
   /** A new fabric8 client for this API, namespace {@code default}; the caller closes it. */
@@ -105,6 +155,8 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     Config config =
         new ConfigBuilder(Config.empty())
             .withMasterUrl(url())
+            .withOauthToken(credentials.adminToken())
+            .withCaCertData(caCertificateData())
             .withNamespace("default")
             .withHttp2Disable(true)
             .build();
@@ -116,45 +168,135 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
    * its path.
    */
   public Path writeKubeconfig(Path file) {
-    return KubeconfigWriter.write(file, url());
+    return KubeconfigWriter.write(file, url(), caCertificateData(), credentials.adminToken());
+  }
+
+  /** The API's TLS certificate (PEM) in base64, as kubeconfigs and fabric8 take it. */
+  public String caCertificateData() {
+    return Base64.getEncoder()
+        .encodeToString(certificatePem.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+  }
+
+  /**
+   * The administrator's bearer token, new at each start: every request but {@code /healthz} and
+   * {@code /version} needs it (or a service account's token), else 401.
+   */
+  public String adminToken() {
+    return credentials.adminToken();
+  }
+
+  /**
+   * A bearer token that authenticates as a namespace's service account, for a Pod that mounts it:
+   * it may read Schedules and read and create Threads and Runs in that namespace, nothing else.
+   */
+  public String issueServiceAccountToken(String namespace, String serviceAccount) {
+    return credentials.issue(namespace, serviceAccount);
   }
 
   @Override
   public void close() {
-    try {
-      await(server.close());
-    } finally {
-      await(vertx.close());
-      workers.shutdown();
-      LOG.info("Embedded Kubernetes API on port {} stopped", server.actualPort());
+    // Each part is closed even when another one fails: the store above all, so that its file is
+    // left consistent and its watches end.
+    RuntimeException failure = null;
+    for (Runnable step :
+        List.<Runnable>of(
+            () -> await(server.close()),
+            () -> await(vertx.close()),
+            workers::shutdown,
+            store::close,
+            this::deleteTemporaryFolder)) {
+      try {
+        step.run();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    LOG.info("Embedded Kubernetes API on port {} stopped", server.actualPort());
+    if (failure != null) {
+      throw failure;
     }
   }
 
-  /** The namespaces every cluster starts with, and the CRDs, written straight into the store. */
-  private static void installBaseObjects(CrudStore store, EmbeddedApiSettings settings) {
+  /** The store's revision: every write advances it (for tests and benchmarks). */
+  public long revision() {
+    return store.revision();
+  }
+
+  private static Path temporaryStoreFolder() {
+    try {
+      return Files.createTempDirectory("threadline-kube-store");
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create a folder for the object store", e);
+    }
+  }
+
+  private void deleteTemporaryFolder() {
+    if (temporaryFolder == null) {
+      return;
+    }
+    try (Stream<Path> files = Files.list(temporaryFolder)) {
+      for (Path file : files.toList()) {
+        Files.deleteIfExists(file);
+      }
+      Files.deleteIfExists(temporaryFolder);
+    } catch (IOException e) {
+      LOG.debug("Could not delete the temporary object store {}", temporaryFolder, e);
+    }
+  }
+
+  /**
+   * The namespaces every cluster starts with, and the CRDs, written straight into the store:
+   * created when absent, and CRDs replaced when this version of Threadline ships a different one.
+   */
+  private static void installBaseObjects(ObjectStore store, EmbeddedApiSettings settings) {
     for (String name : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
       ObjectNode namespace = Json.object();
       namespace.put("apiVersion", "v1");
       namespace.put("kind", "Namespace");
       namespace.putObject("metadata").put("name", name);
       namespace.putObject("status").put("phase", "Active");
-      store.post("/api/v1/namespaces", Json.write(namespace));
+      ObjectKey key = new ObjectKey("namespaces", "", name);
+      if (store.get(key).isEmpty()) {
+        stampNew(namespace);
+        store.create(key, namespace);
+      }
     }
     YAMLMapper yaml = new YAMLMapper();
     for (URL resource : settings.crdResources()) {
       try (InputStream in = resource.openStream()) {
-        JsonNode crd = yaml.readTree(in);
-        CrdStatus.markEstablished((ObjectNode) crd);
-        CrudStore.Response response = store.post(ResourceTypes.CRD_PATH, Json.write(crd));
-        if (!response.ok()) {
-          throw new IllegalStateException(
-              "Cannot install the CRD " + resource + ": " + response.body());
+        ObjectNode crd = (ObjectNode) yaml.readTree(in);
+        CrdStatus.markEstablished(crd);
+        ObjectKey key =
+            new ObjectKey(ResourceTypes.CRD_RESOURCE, "", Json.text(crd, "metadata", "name"));
+        Optional<StoredObject> installed = store.get(key);
+        if (installed.isEmpty()) {
+          stampNew(crd);
+          store.create(key, crd);
+        } else if (!sameSpec(installed.get().object(), crd)) {
+          ObjectNode metadata = Json.metadata(crd);
+          metadata.setAll((ObjectNode) installed.get().object().get("metadata"));
+          store.update(key, installed.get().revision(), crd);
         }
-        LOG.debug("Installed CRD {}", Json.text(crd, "metadata", "name"));
+        LOG.debug("Installed CRD {}", key.name());
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read the CRD " + resource, e);
       }
     }
+  }
+
+  private static void stampNew(ObjectNode object) {
+    ObjectNode metadata = Json.metadata(object);
+    metadata.put("uid", UUID.randomUUID().toString());
+    metadata.put("creationTimestamp", ObjectLifecycle.now());
+    metadata.put("generation", 1);
+  }
+
+  private static boolean sameSpec(JsonNode installed, JsonNode shipped) {
+    return installed.path("spec").equals(shipped.path("spec"));
   }
 
   private static java.util.concurrent.ThreadFactory daemonThreads() {

@@ -1,22 +1,29 @@
 package dev.threadline.local.kubeapi;
 
-import io.fabric8.mockwebserver.dsl.HttpMethod;
-import io.fabric8.mockwebserver.http.Buffer;
-import io.fabric8.mockwebserver.http.Headers;
-import io.fabric8.mockwebserver.http.MockResponse;
-import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.fabric8.mockwebserver.http.WebSocketListener;
+import dev.threadline.local.kubeapi.store.BookmarkShape;
+import dev.threadline.local.kubeapi.store.ObjectStore;
+import dev.threadline.local.kubeapi.store.Selection;
+import dev.threadline.local.kubeapi.store.Watch;
 import io.vertx.core.Handler;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.streams.WriteStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -24,28 +31,33 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP side of the embedded API, on Vert.x. It streams what the mock server cannot (followed
- * pod logs; watches over chunked HTTP for kubectl and over WebSocket for fabric8 clients) and hands
- * every other request to the {@link ApiRequestRouter}. Anything that may block (the store takes
- * locks) runs on the worker pool, never on the event loop.
+ * The HTTP side of the embedded API, on Vert.x. It streams followed pod logs and watches (over
+ * chunked HTTP for kubectl, over WebSocket for fabric8 clients) and hands every other request to
+ * the {@link ApiRequestRouter}. Anything that may block (the store reads and writes SQLite) runs on
+ * the worker pool, never on the event loop.
  */
 final class HttpFront implements Handler<HttpServerRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(HttpFront.class);
+  private static final Duration STALLED = Duration.ofSeconds(60);
+
+  /** What a cluster answers without credentials too. */
+  private static final Set<String> PUBLIC_PATHS =
+      Set.of("/healthz", "/livez", "/readyz", "/version");
 
   private final ApiRequestRouter router;
-  private final ResourceOperations operations;
-  private final CrudStore store;
+  private final Credentials credentials;
+  private final ObjectStore store;
   private final PodLogStreamer podLogs;
   private final ExecutorService workers;
 
   HttpFront(
       ApiRequestRouter router,
-      ResourceOperations operations,
-      CrudStore store,
+      ObjectStore store,
       PodLogStreamer podLogs,
+      Credentials credentials,
       ExecutorService workers) {
     this.router = router;
-    this.operations = operations;
+    this.credentials = credentials;
     this.store = store;
     this.podLogs = podLogs;
     this.workers = workers;
@@ -54,6 +66,11 @@ final class HttpFront implements Handler<HttpServerRequest> {
   @Override
   public void handle(HttpServerRequest request) {
     ApiRequest head = toApiRequest(request, null);
+    ApiResponse refused = authorize(request, head);
+    if (refused != null) {
+      send(request.response(), refused);
+      return;
+    }
     boolean upgrade = isWebSocketUpgrade(request);
     if (head.isWatch()) {
       serveWatch(request, head, upgrade);
@@ -83,6 +100,62 @@ final class HttpFront implements Handler<HttpServerRequest> {
             e -> LOG.debug("Reading the body of {} {} failed", head.method(), head.path(), e));
   }
 
+  /**
+   * Every request but the health and version probes needs a bearer token; a service account's token
+   * opens only what its {@link Principal} allows.
+   *
+   * @return the 401 or 403 to answer, or null to serve the request
+   */
+  private ApiResponse authorize(HttpServerRequest request, ApiRequest head) {
+    if (PUBLIC_PATHS.contains(head.path())) {
+      return null;
+    }
+    Optional<Principal> principal = credentials.authenticate(request.getHeader("Authorization"));
+    if (principal.isEmpty()) {
+      return KubeStatus.failure(401, "Unauthorized", "Unauthorized");
+    }
+    ApiRequestRouter.Resolution resolution = router.resolve(head.path());
+    ApiPath path = resolution.path();
+    String verb = verb(head, path);
+    if (principal.get().allows(path, verb)) {
+      return null;
+    }
+    String who =
+        principal.get() instanceof Principal.ServiceAccount account
+            ? account.username()
+            : "unknown";
+    return path == null
+        ? KubeStatus.failure(403, "Forbidden", "forbidden: User \"" + who + "\" cannot " + verb)
+        : KubeStatus.failure(
+            403,
+            "Forbidden",
+            path.qualifiedResource()
+                + " is forbidden: User \""
+                + who
+                + "\" cannot "
+                + verb
+                + " resource \""
+                + path.resource()
+                + "\" in API group \""
+                + path.group()
+                + "\""
+                + (path.namespace() == null
+                    ? ""
+                    : " in the namespace \"" + path.namespace() + "\""));
+  }
+
+  private static String verb(ApiRequest head, ApiPath path) {
+    boolean collection = path == null || path.name() == null;
+    return switch (head.method()) {
+      case "GET" -> head.isWatch() ? "watch" : collection ? "list" : "get";
+      case "POST" -> "create";
+      case "PUT" -> "update";
+      case "PATCH" -> "patch";
+      case "DELETE" -> collection ? "deletecollection" : "delete";
+      default -> head.method().toLowerCase(Locale.ROOT);
+    };
+  }
+
   private void serveWatch(HttpServerRequest request, ApiRequest asked, boolean upgrade) {
     ApiRequestRouter.Resolution asResolved = router.resolve(asked.path());
     ApiRequest watch = asked;
@@ -99,7 +172,16 @@ final class HttpFront implements Handler<HttpServerRequest> {
       send(
           request.response(),
           resolution.rejected() ? resolution.rejection() : KubeStatus.methodNotAllowed());
-    } else if (upgrade) {
+      return;
+    }
+    Selection selection;
+    try {
+      selection = ResourceOperations.selection(resolution.path(), head);
+    } catch (IllegalArgumentException e) {
+      send(request.response(), KubeStatus.badRequest(e.getMessage()));
+      return;
+    }
+    if (upgrade) {
       // The upgrade must start here, synchronously, before the request is read.
       request
           .toWebSocket()
@@ -107,6 +189,7 @@ final class HttpFront implements Handler<HttpServerRequest> {
               openWatch(
                   head,
                   resolution,
+                  selection,
                   webSocketTarget(ws),
                   handler -> {
                     ws.closeHandler(v -> handler.run());
@@ -121,6 +204,7 @@ final class HttpFront implements Handler<HttpServerRequest> {
       openWatch(
           head,
           resolution,
+          selection,
           httpTarget(response),
           handler -> response.closeHandler(v -> handler.run()));
     }
@@ -137,48 +221,47 @@ final class HttpFront implements Handler<HttpServerRequest> {
     });
   }
 
-  /**
-   * Opens a watch in the store and connects its listener to the client. Opening happens while no
-   * write can run, so no event falls between the store's registration and the first send.
-   */
+  /** Opens a watch in the store and connects it to the client. */
   private void openWatch(
       ApiRequest head,
       ApiRequestRouter.Resolution resolution,
+      Selection selection,
       WatchSink.Target target,
       Consumer<Runnable> onClientClose) {
-    AtomicReference<Runnable> closer = new AtomicReference<>();
+    AtomicReference<Watch> opened = new AtomicReference<>();
     AtomicBoolean clientGone = new AtomicBoolean();
     onClientClose.accept(() -> {
       clientGone.set(true);
-      Runnable close = closer.get();
-      if (close != null) {
-        runBlocking(close);
+      Watch watch = opened.get();
+      if (watch != null) {
+        watch.close();
       }
     });
     runBlocking(() -> {
+      ResourceType type = resolution.type();
+      WatchEventFilter filter =
+          new WatchEventFilter(
+              head.param("resourceVersion"),
+              head.wantsTable() ? type : null,
+              head.param("includeObject"));
+      BookmarkShape bookmarks =
+          head.flag("allowWatchBookmarks")
+              ? new BookmarkShape(type.groupVersion(), type.kind())
+              : null;
       try {
-        ResourceType tableType = head.wantsTable() ? resolution.type() : null;
-        WatchEventFilter filter =
-            new WatchEventFilter(
-                head.param("resourceVersion"), tableType, head.param("includeObject"));
-        RecordedRequest recorded =
-            new RecordedRequest(
-                "HTTP/1.1", HttpMethod.GET, head.path(), Headers.builder().build(), new Buffer());
-        WatchSink sink = new WatchSink(recorded, filter, target);
-        operations.exclusive(() -> {
-          MockResponse response = store.watch(resolution.path().path(), head.query());
-          WebSocketListener listener = response.getWebSocketListener();
-          listener.onOpen(sink, response);
-          closer.set(() -> listener.onClosed(sink, 1000, "client closed the watch"));
-          return null;
-        });
+        opened.set(
+            store.watch(
+                selection,
+                WatchEventFilter.parse(head.param("resourceVersion")),
+                bookmarks,
+                new WatchSink(filter, target)));
       } catch (RuntimeException e) {
         LOG.warn("Opening a watch on {} failed", head.path(), e);
         target.close();
         return;
       }
       if (clientGone.get()) {
-        closer.get().run();
+        opened.get().close();
       }
     });
   }
@@ -189,6 +272,7 @@ final class HttpFront implements Handler<HttpServerRequest> {
       public void send(String event) {
         if (!ws.isClosed()) {
           ws.writeTextMessage(event);
+          awaitDrain(ws);
         }
       }
 
@@ -207,6 +291,7 @@ final class HttpFront implements Handler<HttpServerRequest> {
       public void send(String event) {
         if (!response.closed() && !response.ended()) {
           response.write(event + "\n");
+          awaitDrain(response);
         }
       }
 
@@ -217,6 +302,30 @@ final class HttpFront implements Handler<HttpServerRequest> {
         }
       }
     };
+  }
+
+  /**
+   * Holds the watch's thread while the client does not read, so that the store's bounded queue
+   * fills and ends the watch with an error, rather than Vert.x buffering without end. A client that
+   * reads nothing for {@link #STALLED} loses the watch at once.
+   */
+  private static void awaitDrain(WriteStream<Buffer> stream) {
+    if (!stream.writeQueueFull()) {
+      return;
+    }
+    CompletableFuture<Void> drained = new CompletableFuture<>();
+    stream.drainHandler(v -> drained.complete(null));
+    if (!stream.writeQueueFull()) {
+      drained.complete(null);
+    }
+    try {
+      drained.get(STALLED.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while the client was not reading", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("the client stopped reading its watch", e);
+    }
   }
 
   private void runBlocking(Runnable task) {
@@ -236,7 +345,7 @@ final class HttpFront implements Handler<HttpServerRequest> {
     if (answer.contentType() != null) {
       response.putHeader("Content-Type", answer.contentType());
     }
-    response.end(io.vertx.core.buffer.Buffer.buffer(answer.body()));
+    response.end(Buffer.buffer(answer.body()));
   }
 
   private static ApiRequest toApiRequest(HttpServerRequest request, byte[] body) {

@@ -4,14 +4,18 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 
-/** Writes a kubeconfig that points kubectl (or any client) at the embedded API over plain HTTP. */
+/**
+ * Writes a kubeconfig that points kubectl (or any client) at the embedded API over TLS (trusting
+ * its certificate), with the administrator's bearer token; the file is readable by its owner only.
+ */
 final class KubeconfigWriter {
   static final String CONTEXT = "threadline-local";
 
   private KubeconfigWriter() {}
 
-  static Path write(Path file, String serverUrl) {
+  static Path write(Path file, String serverUrl, String caData, String token) {
     String yaml =
         """
         apiVersion: v1
@@ -20,9 +24,11 @@ final class KubeconfigWriter {
         - name: %1$s
           cluster:
             server: %2$s
+            certificate-authority-data: %4$s
         users:
         - name: %1$s
-          user: {}
+          user:
+            token: %3$s
         contexts:
         - name: %1$s
           context:
@@ -32,12 +38,16 @@ final class KubeconfigWriter {
         current-context: %1$s
         preferences: {}
         """
-            .formatted(CONTEXT, serverUrl);
+            .formatted(CONTEXT, serverUrl, token, caData);
     try {
       Path parent = file.toAbsolutePath().getParent();
       if (parent != null) {
         Files.createDirectories(parent);
       }
+      // Only its owner may read it: it holds the administrator's token.
+      Files.deleteIfExists(file);
+      Files.createFile(
+          file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
       Files.writeString(file, yaml);
       return file;
     } catch (IOException e) {

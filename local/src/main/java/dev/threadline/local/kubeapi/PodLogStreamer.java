@@ -1,6 +1,8 @@
 package dev.threadline.local.kubeapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.local.kubeapi.store.ObjectStore;
+import dev.threadline.local.kubeapi.store.StoredObject;
 import dev.threadline.local.podlog.PodLog;
 import dev.threadline.local.podlog.PodLogSource;
 import io.vertx.core.buffer.Buffer;
@@ -21,10 +23,10 @@ import org.slf4j.LoggerFactory;
 final class PodLogStreamer {
   private static final Logger LOG = LoggerFactory.getLogger(PodLogStreamer.class);
 
-  private final CrudStore store;
+  private final ObjectStore store;
   private final PodLogSource source;
 
-  PodLogStreamer(CrudStore store, PodLogSource source) {
+  PodLogStreamer(ObjectStore store, PodLogSource source) {
     this.store = store;
     this.source = source;
   }
@@ -35,11 +37,11 @@ final class PodLogStreamer {
   /** Finds the Pod and its container's log, with the API server's errors. Blocks on the store. */
   Lookup lookup(ApiPath logPath, ApiRequest request) {
     ApiPath podPath = logPath.withoutSubresource();
-    CrudStore.Response response = store.get(podPath.path());
-    if (!response.ok()) {
-      return new Lookup(null, ResourceOperations.storeError(response, podPath));
+    Optional<StoredObject> found = store.get(podPath.key());
+    if (found.isEmpty()) {
+      return new Lookup(null, KubeStatus.notFound(podPath));
     }
-    JsonNode pod = Json.parse(response.body());
+    JsonNode pod = found.get().object();
     List<String> containers = new ArrayList<>();
     pod.path("spec").path("containers").forEach(c -> containers.add(c.path("name").asText()));
     List<String> initContainers = new ArrayList<>();

@@ -4,17 +4,22 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.threadline.local.kubeapi.store.FieldSelector;
+import dev.threadline.local.kubeapi.store.LabelSelector;
+import dev.threadline.local.kubeapi.store.ListPage;
+import dev.threadline.local.kubeapi.store.ObjectStore;
+import dev.threadline.local.kubeapi.store.Selection;
+import dev.threadline.local.kubeapi.store.StoreException;
+import dev.threadline.local.kubeapi.store.StoredObject;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.zjsonpatch.JsonPatch;
 import java.security.SecureRandom;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,11 +38,11 @@ final class ResourceOperations {
   private static final String NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private final CrudStore store;
+  private final ObjectStore store;
   private final ResourceTypes types;
   private final ReentrantLock writes = new ReentrantLock();
 
-  ResourceOperations(CrudStore store, ResourceTypes types) {
+  ResourceOperations(ObjectStore store, ResourceTypes types) {
     this.store = store;
     this.types = types;
   }
@@ -53,15 +58,23 @@ final class ResourceOperations {
   }
 
   ApiResponse get(ApiPath path, ResourceType type, ApiRequest request) {
-    CrudStore.Response response = store.get(path.withoutSubresource().path(), request.query());
-    if (!response.ok()) {
-      return storeError(response, path);
-    }
-    JsonNode document = Json.parse(response.body());
-    if (path.isCollection() && document instanceof ObjectNode list) {
-      // The store answers "List"; an API server names the list after its kind.
-      list.put("apiVersion", type.groupVersion());
-      list.put("kind", type.kind() + "List");
+    JsonNode document;
+    if (path.isCollection()) {
+      ListPage page;
+      try {
+        page =
+            store.list(
+                selection(path, request), limit(request.param("limit")), request.param("continue"));
+      } catch (IllegalArgumentException e) {
+        return KubeStatus.badRequest(e.getMessage());
+      }
+      document = listDocument(type, page);
+    } else {
+      Optional<StoredObject> found = store.get(path.key());
+      if (found.isEmpty()) {
+        return KubeStatus.notFound(path);
+      }
+      document = found.get().object();
     }
     if (request.wantsTable()) {
       return ApiResponse.json(
@@ -70,6 +83,40 @@ final class ResourceOperations {
               type, document, request.param("includeObject"), true, Instant.now()));
     }
     return ApiResponse.json(200, document);
+  }
+
+  /** The objects a list or watch request picks: its path's namespace and its selectors. */
+  static Selection selection(ApiPath path, ApiRequest request) {
+    return new Selection(
+        path.key().resource(),
+        path.namespace(),
+        LabelSelector.parse(request.param("labelSelector")),
+        FieldSelector.parse(request.param("fieldSelector")));
+  }
+
+  private static int limit(String value) {
+    if (value == null || value.isEmpty()) {
+      return 0;
+    }
+    try {
+      return Math.max(0, Integer.parseInt(value));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("limit: must be a number, not \"" + value + "\"");
+    }
+  }
+
+  private static ObjectNode listDocument(ResourceType type, ListPage page) {
+    ObjectNode list = Json.object();
+    list.put("apiVersion", type.groupVersion());
+    list.put("kind", type.kind() + "List");
+    ObjectNode metadata = list.putObject("metadata");
+    metadata.put("resourceVersion", Long.toString(page.revision()));
+    if (page.continueToken() != null) {
+      metadata.put("continue", page.continueToken());
+    }
+    ArrayNode items = list.putArray("items");
+    page.items().forEach(items::add);
+    return list;
   }
 
   ApiResponse create(ApiPath path, ResourceType type, ApiRequest request) {
@@ -96,6 +143,10 @@ final class ResourceOperations {
     if ((name == null || name.isEmpty()) && generateName != null) {
       metadata.put("name", generateName + randomSuffix());
     }
+    ApiResponse unfit = ObjectLifecycle.prepareCreate(path, type, object);
+    if (unfit != null) {
+      return unfit;
+    }
     if (type.kind().equals("CustomResourceDefinition")) {
       CrdStatus.markEstablished(object);
     }
@@ -103,20 +154,24 @@ final class ResourceOperations {
       // The namespace controller's part: a new namespace is Active until it is deleted.
       object.putObject("status").put("phase", "Active");
     }
-    ApiResponse refused = admit(path, type, object);
+    ApiResponse refused = admit(path, type, object, request);
     if (refused != null) {
       return refused;
     }
+    ApiPath objectPath = path.withName(Json.text(metadata, "name"));
     return exclusive(() -> {
       ApiResponse namespaceProblem = namespaceProblem(path);
       if (namespaceProblem != null) {
         return namespaceProblem;
       }
-      CrudStore.Response response = store.post(path.path(), Json.write(object));
-      afterCrdWrite(type);
-      return response.ok()
-          ? ApiResponse.json(201, response.body())
-          : storeError(response, path.withName(Json.text(metadata, "name")));
+      try {
+        StoredObject created = store.create(objectPath.key(), object);
+        return ApiResponse.json(201, created.object());
+      } catch (StoreException e) {
+        return storeError(e, objectPath);
+      } finally {
+        afterCrdWrite(type);
+      }
     });
   }
 
@@ -128,11 +183,12 @@ final class ResourceOperations {
     if (path.namespace() == null) {
       return null;
     }
-    CrudStore.Response namespace = store.get("/api/v1/namespaces/" + path.namespace());
-    if (!namespace.ok()) {
-      return KubeStatus.notFound(new ApiPath("", "v1", null, "namespaces", path.namespace(), null));
+    ApiPath namespacePath = new ApiPath("", "v1", null, "namespaces", path.namespace(), null);
+    Optional<StoredObject> namespace = store.get(namespacePath.key());
+    if (namespace.isEmpty()) {
+      return KubeStatus.notFound(namespacePath);
     }
-    if (Json.parse(namespace.body()).path("metadata").hasNonNull("deletionTimestamp")) {
+    if (namespace.get().object().path("metadata").hasNonNull("deletionTimestamp")) {
       return KubeStatus.failure(
           403,
           "Forbidden",
@@ -149,23 +205,16 @@ final class ResourceOperations {
     if (object == null) {
       return KubeStatus.badRequest("the body of the request must be a JSON object");
     }
-    ApiResponse refused = admit(path, type, object);
+    ApiResponse refused = admit(path, type, object, request);
     if (refused != null) {
       return refused;
     }
     return exclusive(() -> {
-      CrudStore.Response current = store.get(path.withoutSubresource().path());
-      if (!current.ok()) {
-        return storeError(current, path);
+      Optional<StoredObject> current = store.get(path.key());
+      if (current.isEmpty()) {
+        return KubeStatus.notFound(path);
       }
-      JsonNode currentObject = Json.parse(current.body());
-      String expected = Json.text(object, "metadata", "resourceVersion");
-      // The store checks the version on the main resource only; /status must be checked here.
-      if (path.isStatus() && expected != null && !expected.equals(resourceVersion(currentObject))) {
-        return KubeStatus.conflict(path);
-      }
-      return write(
-          path, type, currentObject, object, () -> store.put(path.path(), Json.write(object)));
+      return replace(path, type, current.get(), object);
     });
   }
 
@@ -189,17 +238,32 @@ final class ResourceOperations {
   }
 
   private ApiResponse jsonPatch(ApiPath path, ResourceType type, ApiRequest request) {
+    JsonNode patch;
+    try {
+      patch = Json.parse(request.body());
+    } catch (IllegalArgumentException e) {
+      return KubeStatus.badRequest(e.getMessage());
+    }
+    if (!patch.isArray()) {
+      return KubeStatus.badRequest("a JSON patch must be a JSON array of operations");
+    }
     return exclusive(() -> {
-      CrudStore.Response current = store.get(path.withoutSubresource().path());
-      if (!current.ok()) {
-        return storeError(current, path);
+      Optional<StoredObject> current = store.get(path.key());
+      if (current.isEmpty()) {
+        return KubeStatus.notFound(path);
       }
-      return write(
-          path,
-          type,
-          Json.parse(current.body()),
-          null,
-          () -> store.jsonPatch(path.path(), request.bodyText()));
+      JsonNode patched;
+      try {
+        patched = JsonPatch.apply(patch, current.get().object());
+      } catch (RuntimeException e) {
+        return KubeStatus.failure(
+            422, "Invalid", "the JSON patch cannot be applied: " + e.getMessage());
+      }
+      if (!(patched instanceof ObjectNode target)) {
+        return KubeStatus.badRequest("a JSON patch must leave an object");
+      }
+      ApiResponse refused = admit(path, type, target, request);
+      return refused != null ? refused : replace(path, type, current.get(), target);
     });
   }
 
@@ -216,44 +280,36 @@ final class ResourceOperations {
     }
     JsonNode effectivePatch = strategic ? JsonMergePatch.withoutStrategicDirectives(patch) : patch;
     return exclusive(() -> {
-      CrudStore.Response current = store.get(path.withoutSubresource().path());
-      if (!current.ok()) {
-        return storeError(current, path);
+      Optional<StoredObject> current = store.get(path.key());
+      if (current.isEmpty()) {
+        return KubeStatus.notFound(path);
       }
-      JsonNode currentObject = Json.parse(current.body());
-      String currentVersion = resourceVersion(currentObject);
-      String expected = Json.text(effectivePatch, "metadata", "resourceVersion");
-      if (expected != null && !expected.equals(currentVersion)) {
-        return KubeStatus.conflict(path);
-      }
+      ObjectNode currentObject = current.get().object();
       ObjectNode merged = (ObjectNode) JsonMergePatch.apply(currentObject, effectivePatch);
-      Json.metadata(merged).put("resourceVersion", currentVersion);
-      ObjectNode target = merged;
-      if (path.isStatus()) {
-        // A patch of /status changes the status and nothing else.
-        target = ((ObjectNode) currentObject).deepCopy();
-        if (merged.has("status")) {
-          target.set("status", merged.get("status"));
-        } else {
-          target.remove("status");
-        }
-      }
-      ApiResponse refused = admit(path, type, target);
-      if (refused != null) {
-        return refused;
-      }
-      ObjectNode body = target;
-      return write(path, type, currentObject, body, () -> store.put(path.path(), Json.write(body)));
+      String expected = Json.text(effectivePatch, "metadata", "resourceVersion");
+      Json.metadata(merged).put("resourceVersion", expected != null ? expected : "");
+      ApiResponse refused = admit(path, type, merged, request);
+      return refused != null ? refused : replace(path, type, current.get(), merged);
     });
   }
 
   /**
-   * What the API server does to every object written, before storing it: defaults, then the CRD's
-   * validation rules (not on the status subresource, whose writes leave the rest unchanged).
+   * What the API server does to every object written, before storing it: fields the CRD's schema
+   * does not declare are pruned (or refused, with {@code fieldValidation=Strict}, as {@code kubectl
+   * --validate=strict} asks), defaults are applied, then the CRD's validation rules (not on the
+   * status subresource, whose writes leave the rest unchanged).
    *
    * @return why the object is refused, or null
    */
-  private static ApiResponse admit(ApiPath path, ResourceType type, JsonNode object) {
+  private static ApiResponse admit(
+      ApiPath path, ResourceType type, JsonNode object, ApiRequest request) {
+    List<String> unknown = SchemaPruning.prune(type.schema(), object);
+    if (!unknown.isEmpty() && "Strict".equalsIgnoreCase(request.param("fieldValidation"))) {
+      return KubeStatus.badRequest(
+          unknown.stream()
+              .map(field -> "unknown field \"" + field + "\"")
+              .collect(java.util.stream.Collectors.joining(", ", "strict decoding error: ", "")));
+    }
     SchemaDefaults.apply(type.schema(), object);
     SecretStringData.fold(type, object);
     String name = Objects.requireNonNullElse(Json.text(object, "metadata", "name"), "");
@@ -273,27 +329,30 @@ final class ResourceOperations {
   }
 
   /**
-   * Performs a write under the lock and finishes it the way an API server does: a 200 with the
-   * object, even when the write removed the last finalizer of a deleted object (the store answers
-   * such writes with an empty body); the dependents of a removed object are deleted too.
+   * Writes {@code sent} over {@code current} (under the write lock), with a conflict when {@code
+   * sent} names a resourceVersion that is not the current one. An object being deleted whose last
+   * finalizer the write removes is deleted; the answer is still 200 with the object, as on a
+   * cluster, and its dependents go too.
    */
-  private ApiResponse write(
-      ApiPath path,
-      ResourceType type,
-      JsonNode before,
-      JsonNode sent,
-      Supplier<CrudStore.Response> action) {
-    CrudStore.Response response = action.get();
-    afterCrdWrite(type);
-    if (!response.ok()) {
-      return storeError(response, path);
+  private ApiResponse replace(
+      ApiPath path, ResourceType type, StoredObject current, ObjectNode sent) {
+    long expected = revisionOf(Json.text(sent, "metadata", "resourceVersion"));
+    if (expected > 0 && expected != current.revision()) {
+      return KubeStatus.conflict(path);
     }
-    if (!response.body().isBlank()) {
-      return ApiResponse.json(200, response.body());
+    ObjectNode next = ObjectLifecycle.replacement(path, type, current.object(), sent);
+    try {
+      if (ObjectLifecycle.finished(next)) {
+        store.delete(path.key(), current.revision());
+        collectDependents(uid(next));
+        return ApiResponse.json(200, next);
+      }
+      return ApiResponse.json(200, store.update(path.key(), current.revision(), next).object());
+    } catch (StoreException e) {
+      return storeError(e, path);
+    } finally {
+      afterCrdWrite(type);
     }
-    // Empty body: the object is gone (its last finalizer was removed while it was being deleted).
-    collectDependents(uid(before));
-    return ApiResponse.json(200, sent != null ? sent : before);
   }
 
   ApiResponse delete(ApiPath path, ResourceType type, ApiRequest request) {
@@ -301,7 +360,13 @@ final class ResourceOperations {
       return KubeStatus.methodNotAllowed();
     }
     if (path.isCollection()) {
-      return exclusive(() -> deleteCollection(path, type, request));
+      Selection selection;
+      try {
+        selection = selection(path, request);
+      } catch (IllegalArgumentException e) {
+        return KubeStatus.badRequest(e.getMessage());
+      }
+      return exclusive(() -> deleteCollection(path, type, selection));
     }
     JsonNode options = null;
     if (request.hasBody()) {
@@ -315,44 +380,35 @@ final class ResourceOperations {
     return exclusive(() -> deleteOne(path, type, deleteOptions));
   }
 
-  private ApiResponse deleteCollection(ApiPath path, ResourceType type, ApiRequest request) {
-    CrudStore.Response list = store.get(path.path(), request.query());
-    if (!list.ok()) {
-      return storeError(list, path);
-    }
-    ObjectNode result = (ObjectNode) Json.parse(list.body());
+  private ApiResponse deleteCollection(ApiPath path, ResourceType type, Selection selection) {
+    ListPage page = store.list(selection, 0, null);
+    ObjectNode result = listDocument(type, page);
     ArrayNode deleted = Json.MAPPER.createArrayNode();
-    for (JsonNode item : result.path("items")) {
+    for (JsonNode item : page.items()) {
       ApiPath itemPath =
           new ApiPath(
               path.group(),
               path.version(),
-              Json.text(item, "metadata", "namespace"),
+              type.namespaced() ? Json.text(item, "metadata", "namespace") : null,
               path.resource(),
               Json.text(item, "metadata", "name"),
               null);
-      if (!type.namespaced()) {
-        itemPath =
-            new ApiPath(path.group(), path.version(), null, path.resource(), itemPath.name(), null);
-      }
       ApiResponse one = deleteOne(itemPath, type, null);
       if (one.code() == 200) {
         deleted.add(Json.parse(one.body()));
       }
     }
     result.set("items", deleted);
-    result.put("apiVersion", type.groupVersion());
-    result.put("kind", type.kind() + "List");
     return ApiResponse.json(200, result);
   }
 
   /** Deletes one object; with finalizers it is only marked, and goes once they are removed. */
   private ApiResponse deleteOne(ApiPath path, ResourceType type, JsonNode options) {
-    CrudStore.Response current = store.get(path.path());
-    if (!current.ok()) {
-      return storeError(current, path);
+    Optional<StoredObject> found = store.get(path.key());
+    if (found.isEmpty()) {
+      return KubeStatus.notFound(path);
     }
-    ObjectNode object = (ObjectNode) Json.parse(current.body());
+    ObjectNode object = found.get().object();
     if (options != null) {
       String expectedVersion = Json.text(options, "preconditions", "resourceVersion");
       String expectedUid = Json.text(options, "preconditions", "uid");
@@ -361,28 +417,29 @@ final class ResourceOperations {
         return KubeStatus.conflict(path);
       }
     }
-    JsonNode finalizers = object.path("metadata").path("finalizers");
-    if (finalizers.isArray() && !finalizers.isEmpty()) {
-      if (object.path("metadata").hasNonNull("deletionTimestamp")) {
-        return ApiResponse.json(200, object);
+    try {
+      JsonNode finalizers = object.path("metadata").path("finalizers");
+      if (finalizers.isArray() && !finalizers.isEmpty()) {
+        if (object.path("metadata").hasNonNull("deletionTimestamp")) {
+          return ApiResponse.json(200, object);
+        }
+        ObjectNode metadata = Json.metadata(object);
+        metadata.put("deletionTimestamp", ObjectLifecycle.now());
+        metadata.put("deletionGracePeriodSeconds", 0);
+        return ApiResponse.json(
+            200, store.update(path.key(), found.get().revision(), object).object());
       }
-      // The store would mark it with a local time without zone, which kubectl cannot parse.
-      ObjectNode metadata = Json.metadata(object);
-      metadata.put("deletionTimestamp", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
-      metadata.put("deletionGracePeriodSeconds", 0);
-      CrudStore.Response marked = store.put(path.path(), Json.write(object));
-      return marked.ok() ? ApiResponse.json(200, marked.body()) : storeError(marked, path);
+      StoredObject deleted = store.delete(path.key(), found.get().revision());
+      collectDependents(uid(object));
+      if (type.group().isEmpty() && type.plural().equals("namespaces")) {
+        deleteNamespaceContents(path.name());
+      }
+      return ApiResponse.json(200, deleted.object());
+    } catch (StoreException e) {
+      return storeError(e, path);
+    } finally {
+      afterCrdWrite(type);
     }
-    CrudStore.Response deleted = store.delete(path.path(), Map.of());
-    afterCrdWrite(type);
-    if (!deleted.ok()) {
-      return storeError(deleted, path);
-    }
-    collectDependents(uid(object));
-    if (type.group().isEmpty() && type.plural().equals("namespaces")) {
-      deleteNamespaceContents(path.name());
-    }
-    return ApiResponse.json(200, object);
   }
 
   /**
@@ -390,37 +447,19 @@ final class ResourceOperations {
    * references, as Kubernetes' garbage collector does. Runs under the write lock.
    */
   private void collectDependents(String ownerUid) {
-    if (ownerUid == null) {
-      return;
+    if (ownerUid != null) {
+      deleteAll(store.ownedBy(ownerUid), "owner " + ownerUid + " is gone");
     }
-    deleteAll(
-        item -> {
-          for (JsonNode owner : item.path("metadata").path("ownerReferences")) {
-            if (ownerUid.equals(Json.text(owner, "uid"))) {
-              return true;
-            }
-          }
-          return false;
-        },
-        "owner " + ownerUid + " is gone");
   }
 
   /** What the namespace controller does: a deleted namespace takes its objects along. */
   private void deleteNamespaceContents(String namespace) {
-    deleteAll(
-        item -> namespace.equals(Json.text(item, "metadata", "namespace")),
-        "namespace " + namespace + " is gone");
+    deleteAll(store.inNamespace(namespace), "namespace " + namespace + " is gone");
   }
 
-  private void deleteAll(Predicate<JsonNode> doomed, String why) {
-    List<JsonNode> matches = new ArrayList<>();
-    // "/" matches every stored object: the store's catch-all answer, used on purpose here.
-    for (JsonNode item : Json.parse(store.get("/").body()).path("items")) {
-      if (doomed.test(item)) {
-        matches.add(item);
-      }
-    }
-    for (JsonNode item : matches) {
+  private void deleteAll(List<StoredObject> doomed, String why) {
+    for (StoredObject stored : doomed) {
+      JsonNode item = stored.object();
       String apiVersion = Json.text(item, "apiVersion");
       String kind = Json.text(item, "kind");
       if (apiVersion == null || kind == null) {
@@ -437,9 +476,9 @@ final class ResourceOperations {
                 new ApiPath(
                     group,
                     version,
-                    t.namespaced() ? Json.text(item, "metadata", "namespace") : null,
+                    t.namespaced() ? stored.key().namespace() : null,
                     t.plural(),
-                    Json.text(item, "metadata", "name"),
+                    stored.key().name(),
                     null);
             LOG.debug("Deleting {} {}/{}: {}", kind, path.namespace(), path.name(), why);
             deleteOne(path, t, null);
@@ -454,34 +493,25 @@ final class ResourceOperations {
     }
   }
 
-  /**
-   * The store's error as the API server words it. The store sends bare 404s and labels every error
-   * it does describe "Invalid", even a conflict or an existing name.
-   */
-  static ApiResponse storeError(CrudStore.Response response, ApiPath path) {
-    return switch (response.code()) {
-      case 409 ->
-          response.body().contains("already exists")
-              ? KubeStatus.alreadyExists(path)
-              : KubeStatus.conflict(path);
-      case 404 -> KubeStatus.forCode(404, path);
-      case 400 -> KubeStatus.badRequest(messageOf(response, "bad request"));
-      case 422 ->
-          KubeStatus.failure(
-              422, "Invalid", messageOf(response, path.qualifiedResource() + " is invalid"));
-      default ->
-          KubeStatus.isStatus(response.body())
-              ? ApiResponse.json(response.code(), response.body())
-              : KubeStatus.forCode(response.code(), path);
+  /** A store refusal as the API server words it. */
+  static ApiResponse storeError(StoreException e, ApiPath path) {
+    return switch (e.reason()) {
+      case NOT_FOUND -> KubeStatus.notFound(path);
+      case ALREADY_EXISTS -> KubeStatus.alreadyExists(path);
+      case CONFLICT -> KubeStatus.conflict(path);
     };
   }
 
-  private static String messageOf(CrudStore.Response response, String fallback) {
-    if (!KubeStatus.isStatus(response.body())) {
-      return fallback;
+  private static long revisionOf(String resourceVersion) {
+    if (resourceVersion == null || resourceVersion.isEmpty()) {
+      return 0;
     }
-    String message = Json.text(Json.parse(response.body()), "message");
-    return message == null || message.isEmpty() ? fallback : message;
+    try {
+      return Long.parseLong(resourceVersion);
+    } catch (NumberFormatException e) {
+      // Not one this store handed out: it can only be stale.
+      return -1;
+    }
   }
 
   private static ObjectNode objectBody(ApiRequest request) {

@@ -1,6 +1,8 @@
 package dev.threadline.local.kubeapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.local.kubeapi.store.ObjectStore;
+import dev.threadline.local.kubeapi.store.Selection;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,12 +17,12 @@ import org.slf4j.LoggerFactory;
  */
 final class ResourceTypes {
   private static final Logger LOG = LoggerFactory.getLogger(ResourceTypes.class);
-  static final String CRD_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+  static final String CRD_RESOURCE = "customresourcedefinitions.apiextensions.k8s.io";
 
-  private final CrudStore store;
+  private final ObjectStore store;
   private volatile ResourceCatalog catalog = ResourceCatalog.of(List.of());
 
-  ResourceTypes(CrudStore store) {
+  ResourceTypes(ObjectStore store) {
     this.store = store;
   }
 
@@ -33,12 +35,9 @@ final class ResourceTypes {
   }
 
   void refresh() {
-    CrudStore.Response response = store.get(CRD_PATH);
     List<CustomResourceDefinition> crds = new ArrayList<>();
-    if (response.ok()) {
-      for (JsonNode item : Json.parse(response.body()).path("items")) {
-        crds.add(Json.MAPPER.convertValue(item, CustomResourceDefinition.class));
-      }
+    for (JsonNode item : store.list(Selection.all(CRD_RESOURCE), 0, null).items()) {
+      crds.add(Json.MAPPER.convertValue(item, CustomResourceDefinition.class));
     }
     catalog = ResourceCatalog.of(crds);
     LOG.debug("API groups now: {}", DiscoveryDocuments.describe(catalog));

@@ -33,8 +33,12 @@ final class WatchEventFilter {
       return event;
     }
     JsonNode node = Json.parse(event);
+    String type = Json.text(node, "type");
+    if ("ERROR".equals(type) || "BOOKMARK".equals(type)) {
+      return event;
+    }
     JsonNode object = node.path("object");
-    if ("ADDED".equals(Json.text(node, "type"))
+    if ("ADDED".equals(type)
         && parse(Json.text(object, "metadata", "resourceVersion")) <= sinceResourceVersion
         && sinceResourceVersion > 0) {
       return null;
@@ -50,7 +54,8 @@ final class WatchEventFilter {
     return Json.write(node);
   }
 
-  private static long parse(String resourceVersion) {
+  /** A resourceVersion as a revision; 0 (from the start) when absent or not one of ours. */
+  static long parse(String resourceVersion) {
     if (resourceVersion == null || resourceVersion.isEmpty()) {
       return 0;
     }

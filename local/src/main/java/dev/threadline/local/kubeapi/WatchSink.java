@@ -1,15 +1,12 @@
 package dev.threadline.local.kubeapi;
 
-import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.fabric8.mockwebserver.http.WebSocket;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.atomic.AtomicBoolean;
+import dev.threadline.local.kubeapi.store.WatchListener;
 
 /**
- * Where the store's watch listener sends its events: the listener believes it talks to a WebSocket,
- * and this passes each event on, filtered, to a WebSocket or to a chunked HTTP response.
+ * Where a store watch sends its events: each event, made what the client asked for by the {@link
+ * WatchEventFilter}, goes to a WebSocket or a chunked HTTP response.
  */
-final class WatchSink implements WebSocket {
+final class WatchSink implements WatchListener {
   /** The client connection of one watch. */
   interface Target {
     void send(String event);
@@ -17,44 +14,24 @@ final class WatchSink implements WebSocket {
     void close();
   }
 
-  private final RecordedRequest request;
   private final WatchEventFilter filter;
   private final Target target;
-  private final AtomicBoolean closed = new AtomicBoolean();
 
-  WatchSink(RecordedRequest request, WatchEventFilter filter, Target target) {
-    this.request = request;
+  WatchSink(WatchEventFilter filter, Target target) {
     this.filter = filter;
     this.target = target;
   }
 
   @Override
-  public RecordedRequest request() {
-    return request;
+  public void onEvent(String event) {
+    String shaped = filter.apply(event);
+    if (shaped != null) {
+      target.send(shaped);
+    }
   }
 
   @Override
-  public synchronized boolean send(String text) {
-    if (closed.get()) {
-      return false;
-    }
-    String event = filter.apply(text);
-    if (event != null) {
-      target.send(event);
-    }
-    return true;
-  }
-
-  @Override
-  public boolean send(byte[] bytes) {
-    return send(new String(bytes, StandardCharsets.UTF_8));
-  }
-
-  @Override
-  public boolean close(int code, String reason) {
-    if (closed.compareAndSet(false, true)) {
-      target.close();
-    }
-    return true;
+  public void onClose() {
+    target.close();
   }
 }

@@ -12,10 +12,9 @@ import java.util.Objects;
  *     claims at {@code <dataDir>/volumes/<ns>/<claimName>}
  * @param terminationGrace how long a process may take to end after SIGTERM before it is killed
  * @param processPath the {@code PATH} every process gets (processes see no other host variable)
- * @param apiServerUrl where a Pod that asks for a service-account token ({@code
- *     automountServiceAccountToken: true}) reaches the Kubernetes API, given to it as {@code
- *     KUBERNETES_MASTER} (fabric8 clients read it; the embedded API needs no token); null for none.
- *     A real kubelet mounts a token instead; Pods that do not ask explicitly get nothing.
+ * @param apiAccess how a Pod that asks for a service-account token ({@code
+ *     automountServiceAccountToken: true}) reaches the Kubernetes API; null for none. Pods that do
+ *     not ask explicitly get nothing.
  * @param confinement how sandbox processes are confined: every Pod that does not ask for API access
  *     (agent and container Pods, image builds) runs under bubblewrap when it is available
  */
@@ -23,8 +22,31 @@ public record KubeletSettings(
     Path dataDir,
     Duration terminationGrace,
     String processPath,
-    String apiServerUrl,
+    ApiAccess apiAccess,
     Confinement confinement) {
+  /**
+   * What a real kubelet mounts as the service-account token, given as the variables fabric8 clients
+   * read: {@code KUBERNETES_MASTER}, {@code KUBERNETES_CERTS_CA_DATA} and {@code
+   * KUBERNETES_AUTH_TOKEN}.
+   *
+   * @param url the API's address
+   * @param caCertificateData the API's TLS certificate, base64 PEM
+   * @param tokens issues a Pod's token for its namespace and service account
+   */
+  public record ApiAccess(String url, String caCertificateData, ServiceAccountTokens tokens) {
+    public ApiAccess {
+      Objects.requireNonNull(url, "url");
+      Objects.requireNonNull(caCertificateData, "caCertificateData");
+      Objects.requireNonNull(tokens, "tokens");
+    }
+  }
+
+  /** Issues a bearer token that authenticates as a namespace's service account. */
+  @FunctionalInterface
+  public interface ServiceAccountTokens {
+    String issue(String namespace, String serviceAccount);
+  }
+
   private static final String FALLBACK_PATH =
       "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
@@ -53,14 +75,15 @@ public record KubeletSettings(
   }
 
   public KubeletSettings withTerminationGrace(Duration grace) {
-    return new KubeletSettings(dataDir, grace, processPath, apiServerUrl, confinement);
+    return new KubeletSettings(dataDir, grace, processPath, apiAccess, confinement);
   }
 
-  public KubeletSettings withApiServerUrl(String url) {
-    return new KubeletSettings(dataDir, terminationGrace, processPath, url, confinement);
+  /** How Pods that mount a service-account token reach the API. */
+  public KubeletSettings withApiAccess(ApiAccess access) {
+    return new KubeletSettings(dataDir, terminationGrace, processPath, access, confinement);
   }
 
   public KubeletSettings withConfinement(Confinement confinement) {
-    return new KubeletSettings(dataDir, terminationGrace, processPath, apiServerUrl, confinement);
+    return new KubeletSettings(dataDir, terminationGrace, processPath, apiAccess, confinement);
   }
 }

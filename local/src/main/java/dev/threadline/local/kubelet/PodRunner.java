@@ -47,6 +47,9 @@ final class PodRunner {
   /** The variable fabric8 clients read the API server's address from. */
   static final String KUBERNETES_MASTER = "KUBERNETES_MASTER";
 
+  static final String KUBERNETES_CERTS_CA_DATA = "KUBERNETES_CERTS_CA_DATA";
+  static final String KUBERNETES_AUTH_TOKEN = "KUBERNETES_AUTH_TOKEN";
+
   /** Why the kubelet stopped the Pod before its containers ended on their own. */
   enum Stop {
     DEADLINE,
@@ -281,10 +284,12 @@ final class PodRunner {
       env.put("HOSTNAME", podName);
       env.putAll(paths.translateValues(podEnv));
       env.put("THREADLINE_LOCAL", "1");
-      if (settings.apiServerUrl() != null
-          && Boolean.TRUE.equals(pod.getSpec().getAutomountServiceAccountToken())) {
+      KubeletSettings.ApiAccess api = settings.apiAccess();
+      if (api != null && Boolean.TRUE.equals(pod.getSpec().getAutomountServiceAccountToken())) {
         // Local mode's stand-in for the service-account token mount (a schedule's trigger Pod).
-        env.put(KUBERNETES_MASTER, settings.apiServerUrl());
+        env.put(KUBERNETES_MASTER, api.url());
+        env.put(KUBERNETES_CERTS_CA_DATA, api.caCertificateData());
+        env.put(KUBERNETES_AUTH_TOKEN, api.tokens().issue(namespace, serviceAccountOf(pod)));
       }
 
       List<String> command = paths.translate(expandAll(container.getCommand(), podEnv));
@@ -575,5 +580,10 @@ final class PodRunner {
       return List.of();
     }
     return values.stream().map(value -> PodEnvironmentResolver.expand(value, env)).toList();
+  }
+
+  private static String serviceAccountOf(Pod pod) {
+    String name = pod.getSpec().getServiceAccountName();
+    return name == null || name.isBlank() ? "default" : name;
   }
 }

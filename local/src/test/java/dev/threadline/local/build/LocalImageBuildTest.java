@@ -22,9 +22,11 @@ class LocalImageBuildTest {
       List.of(
           "--dockerfile=/workspace/Dockerfile",
           "--context=dir:///workspace",
-          "--destination=registry.local/threadline/env-web:0123456789abcdef",
+          "--no-push",
+          "--destination=registry.local/threadline/alice/env-web:0123456789abcdef",
+          "--tar-path=/output/image.tar",
           "--cache=true",
-          "--cache-repo=registry.local/threadline/cache");
+          "--cache-repo=registry.local/threadline/alice/cache");
 
   @TempDir Path workspace;
 
@@ -48,10 +50,37 @@ class LocalImageBuildTest {
     assertThat(run.log())
         .contains("container images are not built here")
         .contains(
-            "Would push registry.local/threadline/env-web:0123456789abcdef (layer cache in"
-                + " registry.local/threadline/cache)")
-        .contains("Nothing was pushed");
+            "Would build registry.local/threadline/alice/env-web:0123456789abcdef into"
+                + " /output/image.tar for the push step (layer cache in"
+                + " registry.local/threadline/alice/cache)")
+        .contains("Nothing was built");
     assertThat(BuildErrors.classify(run.log(), false)).isEmpty();
+  }
+
+  @Test
+  void thePushStepSaysWhatWouldHaveBeenPushedAndReportsNoDigest() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int exit =
+        LocalImagePush.run(
+            List.of(
+                "push",
+                "/output/image.tar",
+                "registry.local/threadline/alice/env-web:0123456789abcdef",
+                "--image-refs=/dev/termination-log"),
+            new PrintStream(out, true, StandardCharsets.UTF_8));
+
+    assertThat(exit).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains(
+            "Would push registry.local/threadline/alice/env-web:0123456789abcdef from"
+                + " /output/image.tar")
+        .contains("Nothing was pushed")
+        .doesNotContain("sha256:");
+    assertThat(
+            LocalImagePush.run(
+                List.of("copy", "a", "b"),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+        .isEqualTo(1);
   }
 
   @Test

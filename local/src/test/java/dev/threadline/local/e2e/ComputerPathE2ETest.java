@@ -206,7 +206,7 @@ class ComputerPathE2ETest {
     }
   }
 
-  private static List<JsonNode> toolCalls(Run run) {
+  static List<JsonNode> toolCalls(Run run) {
     return run.getStatus().getEvents().stream()
         .filter(event -> "tool_call".equals(event.getType()))
         .map(event -> event.getData().path("tool"))

@@ -38,15 +38,22 @@ public final class LocalModeFixture implements AutoCloseable {
   /** With the operator's settings adjusted (e.g. a short agent deadline). */
   public static LocalModeFixture start(UnaryOperator<OperatorSettings> operatorSettings) {
     try {
-      Path dataDir = Files.createTempDirectory("threadline-e2e");
+      return start(Files.createTempDirectory("threadline-e2e"), operatorSettings);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** On a given data folder: a second start on the same folder is a restart. */
+  public static LocalModeFixture start(
+      Path dataDir, UnaryOperator<OperatorSettings> operatorSettings) {
+    {
       LocalSettings settings =
           LocalSettings.fromEnvironment(Map.of())
               .withPorts(0, 0)
               .withDataDir(dataDir)
               .withApiKeys(Map.of(ALICE_KEY, "alice", BOB_KEY, "bob"));
       return new LocalModeFixture(LocalMode.start(settings, operatorSettings));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 

@@ -43,7 +43,7 @@ class EmbeddedKubernetesApiCrudTest {
   void start() {
     api = EmbeddedKubernetesApi.start(EmbeddedApiSettings.defaults());
     client = api.newClient();
-    http = new RawHttp(api.url());
+    http = new RawHttp(api);
   }
 
   @AfterAll

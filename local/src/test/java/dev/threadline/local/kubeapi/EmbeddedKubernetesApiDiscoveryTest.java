@@ -26,7 +26,7 @@ class EmbeddedKubernetesApiDiscoveryTest {
   @BeforeAll
   void start() {
     api = EmbeddedKubernetesApi.start(EmbeddedApiSettings.defaults());
-    http = new RawHttp(api.url());
+    http = new RawHttp(api);
     try (KubernetesClient client = api.newClient()) {
       client
           .secrets()
@@ -121,14 +121,28 @@ class EmbeddedKubernetesApiDiscoveryTest {
   }
 
   @Test
-  void openApiIsEmptyV2AndNoV3() {
-    HttpResponse<String> v2 = http.get("/openapi/v2?timeout=32s");
-    assertThat(v2.statusCode()).isEqualTo(200);
-    assertThat(v2.body()).isEmpty();
-    assertThat(v2.headers().firstValue("Content-Type"))
+  void openApiPublishesTheCrdSchemasAsV3AndJsonV2() {
+    HttpResponse<String> protobuf =
+        http.get(
+            "/openapi/v2?timeout=32s",
+            "application/com.github.proto-openapi.spec.v2@v1.0+protobuf");
+    assertThat(protobuf.statusCode()).isEqualTo(200);
+    assertThat(protobuf.body()).isEmpty();
+    assertThat(protobuf.headers().firstValue("Content-Type"))
         .hasValue("application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
+    JsonNode v2 = Json.parse(http.get("/openapi/v2", "application/json").body());
+    assertThat(v2.at("/definitions/dev.threadline.v1alpha1.Environment/properties/spec").isObject())
+        .isTrue();
 
-    assertThat(http.get("/openapi/v3").statusCode()).isEqualTo(404);
+    JsonNode index = Json.parse(http.get("/openapi/v3").body());
+    String url = index.at("/paths/apis~1threadline.dev~1v1alpha1/serverRelativeURL").asText();
+    assertThat(url).isEqualTo("/openapi/v3/apis/threadline.dev/v1alpha1");
+    JsonNode v3 = Json.parse(http.get(url).body());
+    JsonNode environment = v3.at("/components/schemas/dev.threadline.v1alpha1.Environment");
+    assertThat(environment.at("/x-kubernetes-group-version-kind/0/kind").asText())
+        .isEqualTo("Environment");
+    assertThat(v3.path("paths").toString()).contains("fieldValidation");
+    assertThat(http.get("/openapi/v3/apis/nothing.example/v1").statusCode()).isEqualTo(404);
   }
 
   @ParameterizedTest

@@ -81,7 +81,7 @@ class EmbeddedKubernetesApiPodLogTest {
   @Test
   void aMissingPodIsNotFound() {
     HttpResponse<String> response =
-        new RawHttp(api.url()).get("/api/v1/namespaces/default/pods/ghost/log");
+        new RawHttp(api).get("/api/v1/namespaces/default/pods/ghost/log");
 
     assertThat(response.statusCode()).isEqualTo(404);
     assertThat(Json.parse(response.body()).path("message").asText())

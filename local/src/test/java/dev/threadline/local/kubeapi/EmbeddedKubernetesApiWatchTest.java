@@ -110,7 +110,7 @@ class EmbeddedKubernetesApiWatchTest {
         .create();
     String listVersion = client.configMaps().list().getMetadata().getResourceVersion();
     HttpResponse<InputStream> watch =
-        new RawHttp(api.url())
+        new RawHttp(api)
             .stream(
                 "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=" + listVersion,
                 HttpResponse.BodyHandlers.ofInputStream());
@@ -143,11 +143,14 @@ class EmbeddedKubernetesApiWatchTest {
     List<String> frames = new CopyOnWriteArrayList<>();
     StringBuilder partial = new StringBuilder();
     java.net.http.WebSocket socket =
-        java.net.http.HttpClient.newHttpClient()
+        java.net.http.HttpClient.newBuilder()
+            .sslContext(RawHttp.trusting(api.caCertificateData()))
+            .build()
             .newWebSocketBuilder()
+            .header("Authorization", "Bearer " + api.adminToken())
             .buildAsync(
                 java.net.URI.create(
-                    api.url().replace("http:", "ws:")
+                    api.url().replace("https:", "wss:")
                         + "/api/v1/namespaces/default/configmaps?watch=true&labelSelector=transport%3Dws"),
                 new java.net.http.WebSocket.Listener() {
                   @Override
@@ -182,7 +185,7 @@ class EmbeddedKubernetesApiWatchTest {
   @Test
   void aWatchOnOneObjectsPathSeesOnlyThatObject() throws Exception {
     HttpResponse<InputStream> watch =
-        new RawHttp(api.url())
+        new RawHttp(api)
             .stream(
                 "/api/v1/namespaces/default/configmaps/the-one?watch=true",
                 HttpResponse.BodyHandlers.ofInputStream());

@@ -3,6 +3,7 @@ package dev.threadline.local.kubeapi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.threadline.crds.environment.Environment;
 import dev.threadline.local.podlog.BufferedPodLog;
 import dev.threadline.local.podlog.PodLog;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -215,6 +216,41 @@ class KubectlAgainstEmbeddedApiTest {
 
     assertThat(client.configMaps().withName("settings").get().getData())
         .containsExactlyInAnyOrderEntriesOf(Map.of("a", "1", "c", "3"));
+  }
+
+  @Test
+  @Order(10)
+  void explainPrintsTheDescriptionsOfACustomResourcesFields() {
+    Kubectl.Result explained = kubectl.run("explain", "environments.spec");
+    assertThat(explained.exitCode()).as(explained.err()).isZero();
+    assertThat(explained.out())
+        .contains("KIND:", "Environment", "displayName", "Custom base image");
+  }
+
+  @Test
+  @Order(11)
+  void anUnknownFieldIsRefusedWhenStrictAndPrunedOtherwise() {
+    Kubectl.Result strict =
+        kubectl.run("apply", "--validate=strict", "-f", manifest("environment-bogus.yaml"));
+    assertThat(strict.exitCode()).isNotZero();
+    assertThat(strict.err()).contains("unknown field \"spec.bogusField\"");
+
+    Kubectl.Result lenient =
+        kubectl.run("apply", "--validate=false", "-f", manifest("environment-bogus.yaml"));
+    assertThat(lenient.out()).as(lenient.err()).contains("env-bogus created");
+    Environment stored =
+        client.resources(Environment.class).inNamespace("default").withName("env-bogus").get();
+    assertThat(stored.getSpec().getDisplayName()).isEqualTo("Bogus");
+    assertThat(
+            client
+                .genericKubernetesResources("threadline.dev/v1alpha1", "Environment")
+                .inNamespace("default")
+                .withName("env-bogus")
+                .get()
+                .getAdditionalProperties()
+                .get("spec")
+                .toString())
+        .doesNotContain("bogusField");
   }
 
   private static String manifest(String name) {

@@ -5,6 +5,7 @@ import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.operator.environment.EnvironmentImages;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Optional;
 
@@ -12,10 +13,12 @@ import java.util.Optional;
  * Where a run executes: the environment it names (copied from its thread), else the thread's, else
  * the user's default environment, else none. Its webhooks follow the same rule.
  *
- * <p>The image is the environment's last successful build, {@code <registry>/<status.imageTag>},
- * when its buildStatus is {@code ready}. Otherwise — no environment, never built, building or
- * failed — the run does not wait: it uses the operator's runner image, which has the runner and
- * common tools but none of the environment's runtimes and packages.
+ * <p>The image is the environment's last successful build, {@code
+ * <registry>/<namespace>/env-<name>}, by {@code status.imageDigest} when the build reported one and
+ * by {@code status.imageTag} otherwise, when its buildStatus is {@code ready}. Otherwise — no
+ * environment, never built, building or failed — the run does not wait: it uses the operator's
+ * runner image, which has the runner and common tools but none of the environment's runtimes and
+ * packages.
  *
  * @param name the Environment's name, or null when the run has none
  * @param image the image of the agent Pod
@@ -113,7 +116,13 @@ public record AgentEnvironment(
             && status.getImageTag() != null
             && !status.getImageTag().isBlank();
     String image =
-        built ? registry.replaceAll("/+$", "") + "/" + status.getImageTag() : runnerImage;
+        built
+            ? EnvironmentImages.runnable(
+                registry,
+                environment.getMetadata().getNamespace(),
+                status.getImageTag(),
+                status.getImageDigest())
+            : runnerImage;
     boolean internet =
         environment.getSpec() == null
             || !Boolean.FALSE.equals(environment.getSpec().getInternetAccess());

@@ -4,7 +4,8 @@ import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.run.Run;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.model.AgentProfile;
-import dev.threadline.operator.sandbox.SandboxNetworkPolicy;
+import dev.threadline.operator.network.ClusterNetwork;
+import dev.threadline.operator.network.EgressRules;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
@@ -17,8 +18,9 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * For an environment without internet access: the run's Pod may reach DNS and the model endpoint,
- * nothing else, and accepts no connections. NetworkPolicies cannot name hosts, so the model
+ * Every run's Pod gets one, and accepts no connections. With internet access it may reach DNS and
+ * every address outside the cluster's ranges and link-local ({@link EgressRules#internet}); without
+ * it, DNS and the model endpoint, nothing else. NetworkPolicies cannot name hosts, so the model
  * endpoint is an {@code ipBlock} only when {@code THREADLINE_MODEL_BASE_URL} names an IP address;
  * for a host name (or a provider's public endpoint) the policy allows the endpoint's port (443 by
  * default) to any address — a known limitation, narrowed best with an egress gateway. The offline
@@ -29,13 +31,24 @@ public final class AgentNetworkPolicy {
 
   private AgentNetworkPolicy() {}
 
-  public static NetworkPolicy of(Run run, AgentProfile agent, ModelSettings configured) {
-    List<NetworkPolicyEgressRule> egress = new ArrayList<>();
-    egress.add(SandboxNetworkPolicy.dns());
+  public static NetworkPolicy of(
+      Run run,
+      AgentProfile agent,
+      ModelSettings configured,
+      boolean internetAccess,
+      ClusterNetwork network) {
+    List<NetworkPolicyEgressRule> egress =
+        new ArrayList<>(
+            internetAccess ? EgressRules.internet(network) : List.of(EgressRules.dns()));
     if (!ModelSettings.SCRIPTED.equals(agent.provider())) {
-      egress.add(
+      NetworkPolicyEgressRule model =
           modelEndpoint(
-              agent.provider().equals(configured.provider()) ? configured.baseUrl() : null));
+              agent.provider().equals(configured.provider()) ? configured.baseUrl() : null);
+      // With internet access a public endpoint is reachable already; an address inside the
+      // cluster's ranges (a model server in the cluster) needs its own rule.
+      if (!internetAccess || !model.getTo().isEmpty()) {
+        egress.add(model);
+      }
     }
     return new NetworkPolicyBuilder()
         .withNewMetadata()

@@ -82,7 +82,7 @@ public record AgentPod(
                 .withClaimName(AgentObjects.workspaceClaimName(run.getSpec().getThread()))
                 .endPersistentVolumeClaim()
                 .build(),
-            new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build())
+            settings.tmpVolume("tmp"))
         .endSpec()
         .build();
   }

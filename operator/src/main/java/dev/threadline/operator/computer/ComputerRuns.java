@@ -345,9 +345,10 @@ public final class ComputerRuns implements AutoCloseable {
         if (modelKey) {
           IdempotentCreate.createOrGet(client, ModelKeySecret.of(run, model.apiKey()));
         }
-        if (!environment.internetAccess()) {
-          IdempotentCreate.createOrGet(client, AgentNetworkPolicy.of(run, agent, model));
-        }
+        IdempotentCreate.createOrGet(
+            client,
+            AgentNetworkPolicy.of(
+                run, agent, model, environment.internetAccess(), settings.network()));
         pod =
             IdempotentCreate.createOrGet(
                 client,
@@ -406,7 +407,8 @@ public final class ComputerRuns implements AutoCloseable {
             sandboxPort(run),
             settings.containers().bindAddress(),
             settings.containers().worker(),
-            settings.agentPod());
+            settings.agentPod(),
+            settings.network());
     IdempotentCreate.createOrGet(client, WorkspaceClaim.of(thread, settings.agentPod()));
     IdempotentCreate.createOrGet(client, sandbox.credential());
     IdempotentCreate.createOrGet(client, sandbox.networkPolicy());

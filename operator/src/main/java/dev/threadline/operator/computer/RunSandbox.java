@@ -2,6 +2,7 @@ package dev.threadline.operator.computer;
 
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.run.Run;
+import dev.threadline.operator.network.ClusterNetwork;
 import dev.threadline.operator.sandbox.SandboxCallers;
 import dev.threadline.operator.sandbox.SandboxCredential;
 import dev.threadline.operator.sandbox.SandboxNetworkPolicy;
@@ -25,6 +26,7 @@ import java.util.Map;
  * @param port where the sandbox's API listens
  * @param bindAddress the address it binds (all addresses on a Pod network)
  * @param worker the worker's Pods, the sandbox's only callers
+ * @param network the cluster's ranges, denied to the sandbox even with internet access
  */
 public record RunSandbox(
     Run run,
@@ -32,7 +34,8 @@ public record RunSandbox(
     int port,
     String bindAddress,
     SandboxCallers worker,
-    AgentPodSettings settings) {
+    AgentPodSettings settings,
+    ClusterNetwork network) {
 
   public Pod pod() {
     return new SandboxPod(
@@ -47,6 +50,7 @@ public record RunSandbox(
                 .withClaimName(AgentObjects.workspaceClaimName(run.getSpec().getThread()))
                 .endPersistentVolumeClaim()
                 .build(),
+            settings.tmpVolume(SandboxPod.TMP_VOLUME),
             EnvironmentValuesEnv.of(environment.spec()),
             "Never",
             settings.deadline(),
@@ -64,6 +68,7 @@ public record RunSandbox(
         Map.of(Labels.RUN, AgentObjects.labels(run).get(Labels.RUN)),
         port,
         environment.internetAccess(),
+        network,
         List.of(worker));
   }
 

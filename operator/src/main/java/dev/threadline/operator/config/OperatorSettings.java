@@ -5,6 +5,8 @@ import dev.threadline.core.usage.UsagePlans;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.computer.AgentPodSettings;
 import dev.threadline.operator.container.ContainerSettings;
+import dev.threadline.operator.environment.BuildPodSettings;
+import dev.threadline.operator.network.ClusterNetwork;
 import dev.threadline.operator.webhooks.WebhookSettings;
 import dev.threadline.operator.worker.WorkerSettings;
 import java.time.Duration;
@@ -40,6 +42,9 @@ import java.util.stream.Collectors;
  *     (THREADLINE_WEBHOOK_*)
  * @param worker whether and how this replica runs agent loops (THREADLINE_AGENT_WORKER,
  *     THREADLINE_WORKER_*)
+ * @param network the cluster's ranges that untrusted Pods must not reach
+ *     (THREADLINE_CLUSTER_*_CIDRS)
+ * @param buildPods size, allowed images and egress of build Pods (THREADLINE_BUILD_*)
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -58,7 +63,9 @@ public record OperatorSettings(
     ContainerSettings containers,
     UsagePlans usagePlans,
     WebhookSettings webhooks,
-    WorkerSettings worker) {
+    WorkerSettings worker,
+    ClusterNetwork network,
+    BuildPodSettings buildPods) {
 
   /** A maintained fork: the original GoogleContainerTools/kaniko is archived. */
   public static final String DEFAULT_BUILDER_IMAGE = "ghcr.io/osscontainertools/kaniko:v1.25.0";
@@ -70,6 +77,8 @@ public record OperatorSettings(
     usagePlans = usagePlans == null ? UsagePlans.defaults() : usagePlans;
     webhooks = webhooks == null ? WebhookSettings.defaults() : webhooks;
     worker = worker == null ? WorkerSettings.fromEnvironment(Map.of()) : worker;
+    network = network == null ? ClusterNetwork.none() : network;
+    buildPods = buildPods == null ? BuildPodSettings.defaults() : buildPods;
     if (buildTimeout.isNegative() || buildTimeout.isZero()) {
       throw new IllegalArgumentException("buildTimeout must be positive");
     }
@@ -102,7 +111,9 @@ public record OperatorSettings(
         ContainerSettings.fromEnvironment(env),
         UsagePlans.fromEnvironment(env),
         WebhookSettings.fromEnvironment(env),
-        WorkerSettings.fromEnvironment(env));
+        WorkerSettings.fromEnvironment(env),
+        ClusterNetwork.fromEnvironment(env),
+        BuildPodSettings.fromEnvironment(env));
   }
 
   public OperatorSettings withHealthPort(int port) {
@@ -154,7 +165,9 @@ public record OperatorSettings(
         containers,
         usagePlans,
         webhooks,
-        worker);
+        worker,
+        network,
+        buildPods);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {

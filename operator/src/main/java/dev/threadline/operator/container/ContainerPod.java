@@ -42,6 +42,7 @@ record ContainerPod(
             bindAddress,
             ContainerObjects.accessSecretName(name),
             workspace(),
+            settings.tmpVolume(SandboxPod.TMP_VOLUME),
             List.of(),
             "Always",
             null,
@@ -61,6 +62,7 @@ record ContainerPod(
     return new VolumeBuilder()
         .withName(SandboxPod.WORKSPACE_VOLUME)
         .withNewEmptyDir()
+        .withSizeLimit(settings.workspaceSize())
         .endEmptyDir()
         .build();
   }

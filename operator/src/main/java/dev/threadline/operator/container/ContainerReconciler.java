@@ -12,6 +12,7 @@ import dev.threadline.operator.computer.QuotaWait;
 import dev.threadline.operator.computer.WorkspaceClaim;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
+import dev.threadline.operator.network.NetworkPolicies;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
@@ -216,13 +217,14 @@ public class ContainerReconciler implements Reconciler<Container> {
     String image = environment.image();
     IdempotentCreate.createOrGet(client, ContainerAccessSecret.of(container));
     // Before the Pod, so that it never listens unprotected.
-    IdempotentCreate.createOrGet(
+    NetworkPolicies.ensure(
         client,
         ContainerNetworkPolicy.of(
             container,
             container.getStatus().getPort(),
             environment.internetAccess(),
-            settings.containers()));
+            settings.containers(),
+            settings.network()));
     if (Boolean.TRUE.equals(container.getSpec().getPersistent())) {
       IdempotentCreate.createOrGet(
           client,

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -15,9 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deletes the finished build Jobs (with their Pods) and build-context ConfigMaps of an Environment
- * except the ones its status still names: the current or last build and test build. Their logs live
- * on in the build-logs ConfigMap.
+ * Deletes the finished build Jobs (with their Pods), build-context ConfigMaps and build
+ * NetworkPolicies of an Environment except the ones its status still names: the current or last
+ * build and test build. Their logs live on in the build-logs ConfigMap.
  */
 final class BuildCleanup {
   private static final Logger LOG = LoggerFactory.getLogger(BuildCleanup.class);
@@ -45,20 +46,27 @@ final class BuildCleanup {
         delete(namespace, job);
       }
     }
-    List<? extends HasMetadata> contexts =
+    List<HasMetadata> companions = new ArrayList<>();
+    companions.addAll(
         client
             .configMaps()
             .inNamespace(namespace)
             .withLabel(EnvironmentValues.BUILD_KIND_LABEL)
             .list()
-            .getItems()
-            .stream()
-            .filter(configMap -> isOwnedBy(configMap, uid))
-            .toList();
-    for (HasMetadata context : contexts) {
-      String name = context.getMetadata().getName();
-      if (!keep.contains(name) && !running.contains(name)) {
-        delete(namespace, context);
+            .getItems());
+    companions.addAll(
+        client
+            .network()
+            .v1()
+            .networkPolicies()
+            .inNamespace(namespace)
+            .withLabel(EnvironmentValues.BUILD_KIND_LABEL)
+            .list()
+            .getItems());
+    for (HasMetadata companion : companions) {
+      String name = companion.getMetadata().getName();
+      if (isOwnedBy(companion, uid) && !keep.contains(name) && !running.contains(name)) {
+        delete(namespace, companion);
       }
     }
   }

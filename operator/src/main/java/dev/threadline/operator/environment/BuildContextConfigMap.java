@@ -4,7 +4,6 @@ import dev.threadline.crds.environment.Environment;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import java.util.List;
 
 /**
  * The build context of one build: a ConfigMap with the effective Dockerfile, named like its Job and
@@ -22,12 +21,7 @@ final class BuildContextConfigMap {
       BuildPlan.Buildable plan,
       OwnerReference owner) {
     return new ConfigMapBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withNamespace(environment.getMetadata().getNamespace())
-        .withLabels(BuildLabels.of(environment.getMetadata().getName(), kind, plan.hash()))
-        .withOwnerReferences(List.of(owner))
-        .endMetadata()
+        .withMetadata(BuildLabels.metadata(environment, kind, name, plan.hash(), owner))
         .withImmutable(true)
         .addToData(DOCKERFILE_KEY, plan.dockerfile().content())
         .build();

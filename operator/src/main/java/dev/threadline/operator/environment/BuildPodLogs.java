@@ -1,9 +1,12 @@
 package dev.threadline.operator.environment;
 
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,33 +32,79 @@ final class BuildPodLogs {
     this.client = client;
   }
 
-  /** The log of the Job's newest Pod, or empty when there is none or it cannot be read. */
-  Optional<String> read(String namespace, String jobName) {
+  /**
+   * The logs of the Job's newest Pod, its containers' one after the other (a Pod of several
+   * containers has no log of its own), or empty when there is no Pod or no log can be read.
+   */
+  Optional<String> read(String namespace, String jobName, List<String> containers) {
     try {
-      Optional<Pod> pod =
-          client
-              .pods()
-              .inNamespace(namespace)
-              .withLabel(JOB_NAME_LABEL, jobName)
-              .list()
-              .getItems()
-              .stream()
-              .max(
-                  Comparator.comparing(
-                      p -> String.valueOf(p.getMetadata().getCreationTimestamp())));
+      Optional<Pod> pod = newestPod(namespace, jobName);
       if (pod.isEmpty()) {
         return Optional.empty();
       }
-      String log =
+      StringBuilder log = new StringBuilder();
+      boolean any = false;
+      for (String container : containers) {
+        Optional<String> part = containerLog(namespace, pod.get(), container);
+        any |= part.isPresent();
+        part.ifPresent(log::append);
+      }
+      return any ? Optional.of(tail(log.toString())) : Optional.empty();
+    } catch (KubernetesClientException e) {
+      LOG.warn("Job({}/{}) cannot read its build log: {}", namespace, jobName, e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  /** What a container of the Job's newest Pod left as its termination message, if anything. */
+  Optional<String> terminationMessage(String namespace, String jobName, String container) {
+    try {
+      return newestPod(namespace, jobName)
+          .map(pod -> pod.getStatus() == null ? null : pod.getStatus().getContainerStatuses())
+          .flatMap(statuses ->
+              statuses.stream()
+                  .filter(status -> container.equals(status.getName()))
+                  .map(status ->
+                      status.getState() == null ? null : status.getState().getTerminated())
+                  .filter(Objects::nonNull)
+                  .map(ContainerStateTerminated::getMessage)
+                  .filter(Objects::nonNull)
+                  .findFirst());
+    } catch (KubernetesClientException e) {
+      LOG.warn("Job({}/{}) cannot read its Pod's status: {}", namespace, jobName, e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  private Optional<Pod> newestPod(String namespace, String jobName) {
+    return client
+        .pods()
+        .inNamespace(namespace)
+        .withLabel(JOB_NAME_LABEL, jobName)
+        .list()
+        .getItems()
+        .stream()
+        .max(Comparator.comparing(p -> String.valueOf(p.getMetadata().getCreationTimestamp())));
+  }
+
+  private Optional<String> containerLog(String namespace, Pod pod, String container) {
+    try {
+      return Optional.ofNullable(
           client
               .pods()
               .inNamespace(namespace)
-              .withName(pod.get().getMetadata().getName())
+              .withName(pod.getMetadata().getName())
+              .inContainer(container)
               .tailingLines(TAIL_LINES)
-              .getLog();
-      return Optional.ofNullable(log).map(BuildPodLogs::tail);
+              .getLog());
     } catch (KubernetesClientException e) {
-      LOG.warn("Job({}/{}) cannot read its build log: {}", namespace, jobName, e.getMessage());
+      // A container that never started (the push step after a failed build) has no log.
+      LOG.debug(
+          "Pod({}/{}) container {} has no log: {}",
+          namespace,
+          pod.getMetadata().getName(),
+          container,
+          e.getMessage());
       return Optional.empty();
     }
   }

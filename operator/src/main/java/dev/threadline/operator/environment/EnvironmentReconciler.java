@@ -150,6 +150,14 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     if (state == BuildJobState.SUCCEEDED) {
       status.setBuildStatus(BuildStatus.READY);
       status.setImageTag(annotation(job, IMAGE_TAG_ANNOTATION));
+      status.setImageDigest(
+          podLogs
+              .terminationMessage(
+                  job.getMetadata().getNamespace(),
+                  job.getMetadata().getName(),
+                  KanikoBuildJob.PUSH_CONTAINER)
+              .flatMap(BuildDigests::of)
+              .orElse(null));
       status.setBuildError(null);
     } else {
       status.setBuildStatus(BuildStatus.FAILED);
@@ -274,6 +282,10 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
       Environment environment, BuildKind kind, String name, BuildPlan.Buildable plan) {
     OwnerReference owner = ownerReference(environment);
     createUnlessPresent(BuildContextConfigMap.desired(environment, kind, name, plan, owner));
+    // Before the Job, so that its Pod never runs unconfined.
+    createUnlessPresent(
+        BuildNetworkPolicy.desired(
+            environment, kind, name, plan.hash(), settings.buildPods(), settings.network(), owner));
     Job job = KanikoBuildJob.desired(environment, kind, name, plan, settings, owner);
     job.getMetadata().setAnnotations(Map.of(IMAGE_TAG_ANNOTATION, plan.imageTag()));
     createUnlessPresent(job);
@@ -308,7 +320,12 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
 
   private String readAndStoreLog(Environment environment, BuildKind kind, Job job) {
     String log =
-        podLogs.read(job.getMetadata().getNamespace(), job.getMetadata().getName()).orElse("");
+        podLogs
+            .read(
+                job.getMetadata().getNamespace(),
+                job.getMetadata().getName(),
+                KanikoBuildJob.containers(kind))
+            .orElse("");
     try {
       logStore.store(environment, kind, log, ownerReference(environment));
     } catch (KubernetesClientException e) {

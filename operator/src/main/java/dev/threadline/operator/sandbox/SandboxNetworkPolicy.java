@@ -1,11 +1,12 @@
 package dev.threadline.operator.sandbox;
 
+import dev.threadline.operator.network.ClusterNetwork;
+import dev.threadline.operator.network.EgressRules;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyEgressRule;
-import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyEgressRuleBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeerBuilder;
 import java.util.List;
@@ -15,7 +16,8 @@ import java.util.Map;
  * A sandbox Pod accepts connections only on its API port and only from its callers' Pods (the
  * worker for a run, the api-server for a container), which hold its credential; other tenants' Pods
  * and agent code elsewhere cannot even connect. Without internet access (its environment's {@code
- * internetAccess: false}) it may reach DNS and nothing else.
+ * internetAccess: false}) it may reach DNS and nothing else; with it, DNS and every address outside
+ * the cluster's ranges and link-local ({@link EgressRules#internet}).
  */
 public final class SandboxNetworkPolicy {
   private static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
@@ -31,8 +33,10 @@ public final class SandboxNetworkPolicy {
       Map<String, String> sandboxLabels,
       int port,
       boolean internetAccess,
+      ClusterNetwork network,
       List<SandboxCallers> callers) {
-    List<NetworkPolicyEgressRule> egress = internetAccess ? List.of() : List.of(dns());
+    List<NetworkPolicyEgressRule> egress =
+        internetAccess ? EgressRules.internet(network) : List.of(EgressRules.dns());
     List<NetworkPolicyPeer> from =
         callers.stream()
             .map(caller ->
@@ -51,7 +55,7 @@ public final class SandboxNetworkPolicy {
         .withNewPodSelector()
         .addToMatchLabels(sandboxLabels)
         .endPodSelector()
-        .withPolicyTypes(internetAccess ? List.of("Ingress") : List.of("Ingress", "Egress"))
+        .withPolicyTypes("Ingress", "Egress")
         .addNewIngress()
         .withFrom(from)
         .addNewPort()
@@ -61,20 +65,6 @@ public final class SandboxNetworkPolicy {
         .endIngress()
         .withEgress(egress)
         .endSpec()
-        .build();
-  }
-
-  /** DNS (UDP and TCP 53) to anywhere: names resolve, nothing else goes out. */
-  public static NetworkPolicyEgressRule dns() {
-    return new NetworkPolicyEgressRuleBuilder()
-        .addNewPort()
-        .withProtocol("UDP")
-        .withPort(new IntOrString(53))
-        .endPort()
-        .addNewPort()
-        .withProtocol("TCP")
-        .withPort(new IntOrString(53))
-        .endPort()
         .build();
   }
 }

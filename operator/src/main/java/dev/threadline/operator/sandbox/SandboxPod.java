@@ -27,6 +27,7 @@ import java.util.Optional;
  * @param metadata the Pod's name, namespace, labels and owner
  * @param credentialSecret the Secret made by {@link SandboxCredential}
  * @param workspace the volume named {@value #WORKSPACE_VOLUME} mounted at {@value #WORKSPACE}
+ * @param tmp the size-limited volume named {@value #TMP_VOLUME} mounted at {@code /tmp}
  * @param env the environment's variables (names starting THREADLINE_ and HOME are dropped)
  * @param restartPolicy {@code Always} for a container, {@code Never} for a run
  * @param deadline the Pod's {@code activeDeadlineSeconds}, or null for none
@@ -38,6 +39,7 @@ public record SandboxPod(
     String bindAddress,
     String credentialSecret,
     Volume workspace,
+    Volume tmp,
     List<EnvVar> env,
     String restartPolicy,
     Duration deadline,
@@ -45,6 +47,7 @@ public record SandboxPod(
   public static final String RUNNER = "/opt/threadline/bin/runner";
   public static final String WORKSPACE = "/workspace";
   public static final String WORKSPACE_VOLUME = "workspace";
+  public static final String TMP_VOLUME = "tmp";
   public static final String CREDENTIAL_DIR = "/var/run/threadline/access";
   public static final String CONTAINER = "runner";
   public static final String PORT_NAME = "files";
@@ -99,7 +102,7 @@ public record SandboxPod(
                 .withReadOnly(true)
                 .build(),
             new VolumeMountBuilder().withName(WORKSPACE_VOLUME).withMountPath(WORKSPACE).build(),
-            new VolumeMountBuilder().withName("tmp").withMountPath("/tmp").build())
+            new VolumeMountBuilder().withName(TMP_VOLUME).withMountPath("/tmp").build())
         .endContainer()
         .withVolumes(
             new VolumeBuilder()
@@ -110,7 +113,7 @@ public record SandboxPod(
                 .endSecret()
                 .build(),
             workspace,
-            new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build())
+            tmp)
         .endSpec()
         .build();
   }

@@ -25,12 +25,15 @@ import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.network.ClusterNetwork;
+import dev.threadline.operator.network.EgressRules;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -83,7 +86,11 @@ class ComputerRunMockServerTest {
 
   @Test
   void theAgentPodRunsTheRunnerLockedDownInTheEnvironmentsImage() {
-    createEnvironment("env-offline", false, "env-env-offline:0123abcd");
+    createEnvironment(
+        "env-offline",
+        false,
+        "env-env-offline:0123abcd",
+        "sha256:abababababababababababababababababababababababababababababababab");
     ConversationThread thread = createThread(NS, "thread-spec", "env-offline");
     Run created = run(thread, 1, "Run `ls -la`");
     Attachment attachment = new Attachment();
@@ -113,8 +120,10 @@ class ComputerRunMockServerTest {
     assertThat(spec.getSecurityContext().getRunAsUser()).isEqualTo(10001L);
     assertThat(spec.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
     var container = spec.getContainers().get(0);
+    // The tenant's own repository, pinned by the digest the build reported.
     assertThat(container.getImage())
-        .isEqualTo("registry.local/threadline/env-env-offline:0123abcd");
+        .isEqualTo(
+            "registry.local/threadline/alice/env-env-offline@sha256:abababababababababababababababababababababababababababababababab");
     assertThat(container.getCommand()).containsExactly("/opt/threadline/bin/runner");
     assertThat(container.getArgs())
         .containsExactly(
@@ -122,8 +131,16 @@ class ComputerRunMockServerTest {
     assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
     assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
     assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
-    assertThat(container.getResources().getLimits()).containsKeys("cpu", "memory");
-    assertThat(container.getResources().getRequests()).containsKeys("cpu", "memory");
+    assertThat(container.getResources().getLimits())
+        .containsKeys("cpu", "memory")
+        .containsEntry("ephemeral-storage", new Quantity("2Gi"));
+    assertThat(container.getResources().getRequests())
+        .containsKeys("cpu", "memory")
+        .containsEntry("ephemeral-storage", new Quantity("256Mi"));
+    assertThat(spec.getVolumes())
+        .filteredOn(v -> v.getName().equals("tmp"))
+        .singleElement()
+        .satisfies(v -> assertThat(v.getEmptyDir().getSizeLimit()).isEqualTo(new Quantity("1Gi")));
     // The environment's values by reference only: the Pod spec holds no value.
     assertThat(container.getEnv())
         .filteredOn(e -> e.getName().equals("API_URL"))
@@ -217,15 +234,13 @@ class ComputerRunMockServerTest {
     Pod pod = awaitPod(NS, "run-done-1");
     assertThat(pod.getSpec().getContainers().get(0).getImage())
         .isEqualTo(ImageDefaults.RUNNER_IMAGE);
-    assertThat(
-            client
-                .network()
-                .v1()
-                .networkPolicies()
-                .inNamespace(NS)
-                .withName("run-done-1-egress")
-                .get())
-        .isNull();
+    // Internet access still leaves out link-local (cloud metadata) and the cluster's ranges.
+    NetworkPolicy internet =
+        client.network().v1().networkPolicies().inNamespace(NS).withName("run-done-1-egress").get();
+    assertThat(internet.getSpec().getPolicyTypes()).containsExactlyInAnyOrder("Ingress", "Egress");
+    assertThat(internet.getSpec().getIngress()).isEmpty();
+    assertThat(internet.getSpec().getEgress())
+        .isEqualTo(EgressRules.internet(ClusterNetwork.none()));
     setPhase(NS, "run-done-1", p -> p.getStatus().setPhase("Running"));
 
     ScriptedPodLogs.PodLog log = logs.log(NS, "run-done-1");
@@ -485,7 +500,8 @@ class ComputerRunMockServerTest {
     }
   }
 
-  private static void createEnvironment(String name, boolean internet, String imageTag) {
+  private static void createEnvironment(
+      String name, boolean internet, String imageTag, String imageDigest) {
     Environment environment = new Environment();
     environment.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
     EnvironmentSpec spec = new EnvironmentSpec();
@@ -514,6 +530,7 @@ class ComputerRunMockServerTest {
     environments.editStatus(current -> {
       current.getStatus().setBuildStatus(BuildStatus.READY);
       current.getStatus().setImageTag(imageTag);
+      current.getStatus().setImageDigest(imageDigest);
       return current;
     });
     await()

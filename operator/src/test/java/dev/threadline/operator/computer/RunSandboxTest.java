@@ -10,6 +10,8 @@ import dev.threadline.crds.environment.ValueSource;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunSpec;
 import dev.threadline.operator.container.ContainerSettings;
+import dev.threadline.operator.network.ClusterNetwork;
+import dev.threadline.operator.network.EgressRules;
 import dev.threadline.operator.support.SandboxPolicies;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -27,6 +29,8 @@ class RunSandboxTest {
           Map.of(
               "THREADLINE_API_SERVER_NAMESPACE", "tl-system",
               "THREADLINE_WORKER_POD_LABELS", "app=worker"));
+  private static final ClusterNetwork NETWORK =
+      new ClusterNetwork(List.of("10.42.0.0/16"), List.of(), List.of());
 
   @Test
   void theSandboxPodHoldsNoPlatformCredential() {
@@ -59,7 +63,23 @@ class RunSandboxTest {
 
     SandboxPolicies.admitsOnly(policy, 8080, "tl-system", Map.entry("app", "worker"));
     assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress", "Egress");
-    assertThat(sandbox(true).networkPolicy().getSpec().getPolicyTypes()).containsExactly("Ingress");
+    // With internet access it still may not reach the cluster or link-local addresses.
+    NetworkPolicy internet = sandbox(true).networkPolicy();
+    assertThat(internet.getSpec().getPolicyTypes()).containsExactly("Ingress", "Egress");
+    assertThat(internet.getSpec().getEgress()).isEqualTo(EgressRules.internet(NETWORK));
+  }
+
+  @Test
+  void theSandboxKeepsTheAgentPodsStorageBounds() {
+    AgentPodSettings settings = AgentPodSettings.defaults();
+    Pod pod = sandbox(false).pod();
+
+    assertThat(pod.getSpec().getContainers().get(0).getResources()).isEqualTo(settings.resources());
+    assertThat(pod.getSpec().getVolumes())
+        .filteredOn(volume -> volume.getName().equals("tmp"))
+        .singleElement()
+        .satisfies(
+            tmp -> assertThat(tmp.getEmptyDir().getSizeLimit()).isEqualTo(settings.tmpSize()));
   }
 
   @Test
@@ -92,7 +112,8 @@ class RunSandboxTest {
         8080,
         "0.0.0.0",
         CALLERS.worker(),
-        AgentPodSettings.defaults());
+        AgentPodSettings.defaults(),
+        NETWORK);
   }
 
   private static EnvironmentVariable variable(String name) {

@@ -7,6 +7,8 @@ import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.container.Container;
 import dev.threadline.crds.container.ContainerSpec;
 import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.network.ClusterNetwork;
+import dev.threadline.operator.network.EgressRules;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.SandboxPolicies;
@@ -16,6 +18,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -134,7 +137,13 @@ class ContainerReconcilerMockServerTest {
         .extracting(Volume::getName)
         .containsExactly("access", "workspace", "tmp");
     assertThat(spec.getVolumes().get(0).getSecret().getSecretName()).isEqualTo("ctr-files-access");
-    assertThat(spec.getVolumes().get(1).getEmptyDir()).isNotNull();
+    // Ephemeral storage is bounded: the workspace and /tmp emptyDirs, and the container's share.
+    assertThat(spec.getVolumes().get(1).getEmptyDir().getSizeLimit())
+        .isEqualTo(new Quantity("1Gi"));
+    assertThat(spec.getVolumes().get(2).getEmptyDir().getSizeLimit())
+        .isEqualTo(new Quantity("1Gi"));
+    assertThat(spec.getContainers().get(0).getResources().getLimits())
+        .containsKey("ephemeral-storage");
     Secret access = client.secrets().inNamespace("eph").withName("ctr-files-access").get();
     assertThat(access.getMetadata().getOwnerReferences())
         .singleElement()
@@ -148,7 +157,9 @@ class ContainerReconcilerMockServerTest {
         .satisfies(owner -> assertThat(owner.getName()).isEqualTo("ctr-files"));
     assertThat(policy.getSpec().getPodSelector().getMatchLabels())
         .isEqualTo(pod.getMetadata().getLabels());
-    assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
+    // Internet access still leaves out link-local (cloud metadata) and the cluster's ranges.
+    assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress", "Egress");
+    assertThat(policy.getSpec().getEgress()).isEqualTo(EgressRules.internet(ClusterNetwork.none()));
     SandboxPolicies.admitsOnly(
         policy, 8080, "threadline-system", Map.entry("app.kubernetes.io/component", "api-server"));
 

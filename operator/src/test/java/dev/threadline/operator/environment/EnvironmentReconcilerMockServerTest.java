@@ -12,15 +12,19 @@ import dev.threadline.crds.environment.EnvironmentValues;
 import dev.threadline.crds.environment.TestBuildRequest;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.network.ClusterNetwork;
+import dev.threadline.operator.network.EgressRules;
 import dev.threadline.operator.support.OperatorMockServer;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -119,32 +123,73 @@ class EnvironmentReconcilerMockServerTest {
     var pod = job.getSpec().getTemplate().getSpec();
     assertThat(pod.getRestartPolicy()).isEqualTo("Never");
     assertThat(pod.getAutomountServiceAccountToken()).isFalse();
-    Container kaniko = pod.getContainers().get(0);
+    assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    String destination = "registry.example.com/tl/default/env-web:" + building.getBuildHash();
+    // The build step (the tenant's RUN steps) has no credentials: it writes a tarball.
+    Container kaniko = pod.getInitContainers().get(0);
     assertThat(kaniko.getImage()).isEqualTo(SETTINGS.builderImage());
     assertThat(kaniko.getArgs())
         .containsExactly(
             "--dockerfile=/workspace/Dockerfile",
             "--context=dir:///workspace",
-            "--destination=registry.example.com/tl/env-web:" + building.getBuildHash(),
-            "--cache=true",
-            "--cache-repo=registry.example.com/tl/cache");
-    assertThat(pod.getVolumes())
-        .extracting(Volume::getName)
-        .containsExactly("build-context", "docker-config");
-    assertThat(pod.getVolumes().get(0).getConfigMap().getName()).isEqualTo(jobName);
-    assertThat(pod.getVolumes().get(1).getSecret().getSecretName()).isEqualTo("registry-push");
+            "--no-push",
+            "--destination=" + destination,
+            "--tar-path=/output/image.tar",
+            "--cache=false");
     assertThat(kaniko.getVolumeMounts())
         .extracting(m -> m.getMountPath())
-        .containsExactly("/workspace", "/kaniko/.docker");
+        .containsExactly("/workspace", "/output");
+    assertThat(kaniko.getResources().getLimits())
+        .containsEntry("cpu", new Quantity("2"))
+        .containsEntry("memory", new Quantity("4Gi"))
+        .containsEntry("ephemeral-storage", new Quantity("10Gi"));
+    assertThat(kaniko.getResources().getRequests()).containsKey("ephemeral-storage");
+    // The push step runs no tenant code and alone holds the push Secret.
+    Container push = pod.getContainers().get(0);
+    assertThat(pod.getContainers()).hasSize(1);
+    assertThat(push.getImage()).isEqualTo(BuildPodSettings.DEFAULT_PUSHER_IMAGE);
+    assertThat(push.getArgs())
+        .containsExactly(
+            "push", "/output/image.tar", destination, "--image-refs=/dev/termination-log");
+    assertThat(push.getVolumeMounts())
+        .extracting(m -> m.getMountPath())
+        .containsExactly("/output", "/kaniko/.docker");
+    assertThat(push.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(push.getResources().getLimits()).containsKey("ephemeral-storage");
+    assertThat(pod.getVolumes())
+        .extracting(Volume::getName)
+        .containsExactly("build-context", "output", "docker-config");
+    assertThat(pod.getVolumes().get(0).getConfigMap().getName()).isEqualTo(jobName);
+    assertThat(pod.getVolumes().get(1).getEmptyDir().getSizeLimit()).isNotNull();
+    assertThat(pod.getVolumes().get(2).getSecret().getSecretName()).isEqualTo("registry-push");
+    // Its own NetworkPolicy: nothing in, DNS and the internet outside the cluster's ranges out.
+    NetworkPolicy policy =
+        client.network().v1().networkPolicies().inNamespace(NS).withName(jobName).get();
+    assertThat(policy.getSpec().getPodSelector().getMatchLabels())
+        .containsExactly(Map.entry("threadline.dev/build-job", jobName));
+    assertThat(job.getSpec().getTemplate().getMetadata().getLabels())
+        .containsEntry("threadline.dev/build-job", jobName);
+    assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress", "Egress");
+    assertThat(policy.getSpec().getIngress()).isEmpty();
+    assertThat(policy.getSpec().getEgress())
+        .isEqualTo(EgressRules.tcpTo(List.of(), List.of(80, 443), ClusterNetwork.none()));
     ConfigMap context = client.configMaps().inNamespace(NS).withName(jobName).get();
     assertThat(context.getData().get("Dockerfile"))
         .contains("build hash " + building.getBuildHash())
         .startsWith("FROM " + SETTINGS.baseImage());
 
-    finishJob(jobName, true, null, "INFO pushed registry.example.com/tl/env-web\n");
+    finishJob(
+        jobName,
+        true,
+        null,
+        "INFO built\n",
+        "pushed registry.example.com/tl/default/env-web\n",
+        "registry.example.com/tl/default/env-web@sha256:cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd\n");
 
     EnvironmentStatus ready = awaitStatus("env-web", s -> s.getBuildStatus() == BuildStatus.READY);
     assertThat(ready.getImageTag()).isEqualTo("env-web:" + building.getBuildHash());
+    assertThat(ready.getImageDigest())
+        .isEqualTo("sha256:cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd");
     assertThat(ready.getLastBuildAt()).endsWith("Z");
     assertThat(ready.getBuildError()).isNull();
     assertThat(ready.getConditions())
@@ -160,7 +205,8 @@ class EnvironmentReconcilerMockServerTest {
                         .withName("env-web-build-logs")
                         .get()
                         .getData())
-                .containsEntry("build.log", "INFO pushed registry.example.com/tl/env-web\n"));
+                .containsEntry(
+                    "build.log", "INFO built\npushed registry.example.com/tl/default/env-web\n"));
 
     // The same configuration is up to date: a new request builds nothing unless forced.
     requestBuild("env-web", "r2", false);
@@ -252,6 +298,35 @@ class EnvironmentReconcilerMockServerTest {
   }
 
   @Test
+  void anImageOutsideTheAllowListIsRefusedWithoutAJob() {
+    create(
+        "env-foreign",
+        spec -> {
+          spec.setBaseImage("ghcr.io/someone/base:1");
+          spec.setBuildRequest(new BuildRequest("r1", false));
+        });
+    create(
+        "env-copied",
+        spec -> {
+          spec.setDockerfileExtensions("COPY --from=quay.io/tools/kit:2 /bin/kit /usr/bin/kit\n");
+          spec.setBuildRequest(new BuildRequest("r1", false));
+        });
+
+    assertThat(
+            awaitStatus("env-foreign", s -> s.getBuildStatus() == BuildStatus.FAILED)
+                .getBuildError())
+        .isEqualTo(
+            "Base image not allowed: ghcr.io/someone/base:1 is not in the build allow-list"
+                + " (docker.io/library/*)");
+    assertThat(
+            awaitStatus("env-copied", s -> s.getBuildStatus() == BuildStatus.FAILED)
+                .getBuildError())
+        .startsWith("Base image not allowed: quay.io/tools/kit:2");
+    assertThat(buildJobsOf("env-foreign")).isEmpty();
+    assertThat(buildJobsOf("env-copied")).isEmpty();
+  }
+
+  @Test
   void aSecondOperatorOnTheSameStoreAdoptsTheJobInsteadOfStartingAnother() {
     try (ThreadlineOperator second = ThreadlineOperator.start(client, SETTINGS)) {
       create("env-twice", spec -> spec.setBuildRequest(new BuildRequest("r1", false)));
@@ -274,6 +349,7 @@ class EnvironmentReconcilerMockServerTest {
     String jobName = started.getTestBuild().getJob();
     assertThat(jobName).startsWith("env-trial-test-");
     Job job = client.batch().v1().jobs().inNamespace(NS).withName(jobName).get();
+    assertThat(job.getSpec().getTemplate().getSpec().getInitContainers()).isEmpty();
     Container kaniko = job.getSpec().getTemplate().getSpec().getContainers().get(0);
     assertThat(kaniko.getArgs())
         .containsExactly(
@@ -346,6 +422,19 @@ class EnvironmentReconcilerMockServerTest {
    */
   private static void finishJob(
       String jobName, boolean succeeded, String failureReason, String log) {
+    finishJob(jobName, succeeded, failureReason, log, null, null);
+  }
+
+  /**
+   * The same, with the push step's log and the references it reported as its termination message.
+   */
+  private static void finishJob(
+      String jobName,
+      boolean succeeded,
+      String failureReason,
+      String log,
+      String pushLog,
+      String pushed) {
     String podName = jobName + "-x1y2z";
     client
         .pods()
@@ -363,9 +452,23 @@ class EnvironmentReconcilerMockServerTest {
                 .withImage("kaniko")
                 .endContainer()
                 .endSpec()
+                .withNewStatus()
+                .addNewContainerStatus()
+                .withName(KanikoBuildJob.PUSH_CONTAINER)
+                .withNewState()
+                .withNewTerminated()
+                .withExitCode(0)
+                .withMessage(pushed)
+                .endTerminated()
+                .endState()
+                .endContainerStatus()
+                .endStatus()
                 .build())
         .create();
     dispatcher.setLog(NS, podName, log);
+    if (pushLog != null) {
+      dispatcher.setLog(NS, podName, KanikoBuildJob.PUSH_CONTAINER, pushLog);
+    }
     var status = new JobStatusBuilder();
     if (succeeded) {
       status

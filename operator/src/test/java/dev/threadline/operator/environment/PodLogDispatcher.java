@@ -14,11 +14,12 @@ import java.util.regex.Pattern;
 
 /**
  * fabric8's CRUD mock, plus Pod logs: the stock dispatcher answers a log path with a list of every
- * object in the store. Tests put the log a build Pod "printed" with {@link #setLog}.
+ * object in the store. Tests put the log a build Pod's container "printed" with {@link #setLog}.
  */
 final class PodLogDispatcher extends KubernetesMixedDispatcher {
   private static final Pattern LOG_PATH =
       Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/?]+)/log(\\?.*)?");
+  private static final Pattern CONTAINER = Pattern.compile("[?&]container=([^&]+)");
 
   private final Map<String, String> logs = new ConcurrentHashMap<>();
 
@@ -30,15 +31,27 @@ final class PodLogDispatcher extends KubernetesMixedDispatcher {
     super(expectations);
   }
 
+  /** The log of the build step (Kaniko's container). */
   void setLog(String namespace, String pod, String log) {
-    logs.put(namespace + "/" + pod, log);
+    setLog(namespace, pod, KanikoBuildJob.CONTAINER, log);
+  }
+
+  void setLog(String namespace, String pod, String container, String log) {
+    logs.put(namespace + "/" + pod + "/" + container, log);
   }
 
   @Override
   public MockResponse dispatch(RecordedRequest request) {
     Matcher matcher = LOG_PATH.matcher(request.getPath());
     if (matcher.matches() && "GET".equals(request.getMethod())) {
-      String log = logs.get(matcher.group(1) + "/" + matcher.group(2));
+      Matcher container = CONTAINER.matcher(matcher.group(3) == null ? "" : matcher.group(3));
+      String log =
+          logs.get(
+              matcher.group(1)
+                  + "/"
+                  + matcher.group(2)
+                  + "/"
+                  + (container.find() ? container.group(1) : ""));
       return log == null
           ? new MockResponse().setResponseCode(404).setBody("{\"kind\":\"Status\",\"code\":404}")
           : new MockResponse().setResponseCode(200).setBody(log);

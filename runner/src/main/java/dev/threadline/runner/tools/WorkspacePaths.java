@@ -58,9 +58,16 @@ public final class WorkspacePaths {
    * How a path under the workspace is shown: relative, with {@code /} separators; "." for the root.
    */
   public String relative(Path path) {
-    String relative =
-        root.relativize(path.toAbsolutePath().normalize()).toString().replace('\\', '/');
+    String relative = slashSeparated(root.relativize(path.toAbsolutePath().normalize()));
     return relative.isEmpty() ? "." : relative;
+  }
+
+  /**
+   * A relative path with {@code /} between its names. Only the file system's own separator is
+   * replaced: on Linux a {@code \\} is an ordinary character of a file name ({@code a\\b.txt}).
+   */
+  public static String slashSeparated(Path relative) {
+    return relative.toString().replace(relative.getFileSystem().getSeparator(), "/");
   }
 
   /** An absolute path spelled through the real workspace folder is the same place. */

@@ -1,5 +1,6 @@
 package dev.threadline.runner.workspace;
 
+import dev.threadline.runner.tools.WorkspacePaths;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -82,7 +83,7 @@ public final class WorkspaceSnapshot {
                 if (state.content() != null) {
                   kept[0] += state.content().length;
                 }
-                files.put(root.relativize(file).toString().replace('\\', '/'), state);
+                files.put(WorkspacePaths.slashSeparated(root.relativize(file)), state);
               } catch (IOException e) {
                 log.warn("Cannot read {} for the workspace diff: {}", file, e.getMessage());
               }

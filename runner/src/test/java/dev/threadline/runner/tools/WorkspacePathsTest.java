@@ -39,6 +39,16 @@ class WorkspacePathsTest {
   }
 
   @Test
+  void keepsABackslashInAFileNameAsItIs() throws Exception {
+    Path root = workspace();
+    WorkspacePaths paths = new WorkspacePaths(root);
+    Path file = Files.writeString(root.resolve("a\\b.txt"), "x");
+
+    assertThat(paths.relative(file)).isEqualTo("a\\b.txt");
+    assertThat(paths.resolve(paths.relative(file))).isEqualTo(file);
+  }
+
+  @Test
   void refusesSymlinksThatLeadOutside() throws Exception {
     Path root = workspace();
     Path outside = Files.createDirectories(temp.resolve("outside"));

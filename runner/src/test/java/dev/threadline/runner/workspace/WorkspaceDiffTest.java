@@ -13,6 +13,17 @@ class WorkspaceDiffTest {
   @TempDir Path workspace;
 
   @Test
+  void keepsABackslashInAFileNameAsItIs() throws Exception {
+    WorkspaceSnapshot before = WorkspaceSnapshot.take(workspace);
+    Files.createDirectories(workspace.resolve("dir"));
+    Files.writeString(workspace.resolve("dir/a\\b.txt"), "x\n");
+
+    assertThat(WorkspaceSnapshot.take(workspace).files()).containsOnlyKeys("dir/a\\b.txt");
+    assertThat(WorkspaceDiff.between(before, WorkspaceSnapshot.take(workspace)))
+        .containsExactly(new FileDiff("dir/a\\b.txt", "create", 1, 0, "x\n"));
+  }
+
+  @Test
   void findsCreatedModifiedAndDeletedFilesWithLineCounts() throws Exception {
     Files.writeString(workspace.resolve("keep.txt"), "same\n");
     Files.writeString(workspace.resolve("edit.txt"), "a\nb\nc\n");

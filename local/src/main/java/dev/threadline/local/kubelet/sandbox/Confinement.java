@@ -65,6 +65,35 @@ public record Confinement(Path bwrap, List<Path> runtimeFiles, List<String> brid
     return bwrap != null;
   }
 
+  /**
+   * Why bubblewrap cannot run here (e.g. user namespaces are disabled), or empty when a trial
+   * sandbox starts and ends well.
+   */
+  public Optional<String> trial() {
+    try {
+      Process process =
+          new ProcessBuilder(
+                  bwrap.toString(), "--ro-bind", "/", "/", "--unshare-pid", "--", "/bin/true")
+              .redirectErrorStream(true)
+              .start();
+      process.getOutputStream().close();
+      if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        return Optional.of("a trial sandbox did not end within 10 s");
+      }
+      String output = new String(process.getInputStream().readAllBytes()).strip();
+      return process.exitValue() == 0
+          ? Optional.empty()
+          : Optional.of(
+              "a trial sandbox failed (exit code " + process.exitValue() + "): " + output);
+    } catch (java.io.IOException e) {
+      return Optional.of("cannot start " + bwrap + ": " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.of("interrupted while trying " + bwrap);
+    }
+  }
+
   private static Optional<Path> onPath(String program, String path) {
     for (String folder : path.split(":")) {
       if (folder.isBlank()) {

@@ -1,0 +1,101 @@
+package dev.threadline.api.limits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.threadline.api.ApiServerSettings;
+import dev.threadline.api.RunningApiServer;
+import dev.threadline.api.ThreadlineApiServer;
+import dev.threadline.api.support.ApiClient;
+import dev.threadline.api.support.SharedApiServer;
+import dev.threadline.api.support.TestUser;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Per-user object limits and the shortest schedule interval, on a second API server (over the
+ * shared mock cluster) started with small limits.
+ */
+class ObjectLimitsMockServerTest {
+  private static final Map<String, String> LIMITS =
+      Map.of(
+          "threadline.limits.containers", "2",
+          "threadline.limits.schedules", "1",
+          "threadline.limits.threads", "1",
+          "threadline.limits.min-schedule-interval", "15m");
+
+  private static SharedApiServer shared;
+  private static RunningApiServer server;
+  private static ApiClient api;
+
+  @BeforeAll
+  static void start() {
+    shared = SharedApiServer.get();
+    LIMITS.forEach(System::setProperty);
+    try {
+      server =
+          ThreadlineApiServer.start(
+              shared.client(), ApiServerSettings.loopback(SharedApiServer.SYSTEM_NAMESPACE));
+    } finally {
+      LIMITS.keySet().forEach(System::clearProperty);
+    }
+    api = new ApiClient(server.baseUrl());
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  @Test
+  void aUserBeyondALimitGets403NamingIt() {
+    TestUser user = shared.newUser("limited");
+    api.awaitAccepted(user.key());
+    TestUser other = shared.newUser("unlimited");
+    api.awaitAccepted(other.key());
+
+    assertThat(api.post("/api/v1/containers", user.key(), "{}").status()).isEqualTo(201);
+    assertThat(api.post("/api/v1/containers", user.key(), "{}").status()).isEqualTo(201);
+    ApiClient.Response refused = api.post("/api/v1/containers", user.key(), "{}");
+
+    assertThat(refused.status()).isEqualTo(403);
+    assertThat(refused.text("error")).isEqualTo("Forbidden");
+    assertThat(refused.text("code")).isEqualTo("limit_exceeded");
+    assertThat(refused.text("message"))
+        .isEqualTo(
+            "Limit exceeded: a user may hold at most 2 containers; delete some before creating"
+                + " more");
+    assertThat(api.post("/api/v1/containers", other.key(), "{}").status())
+        .as("the limit is per user")
+        .isEqualTo(201);
+
+    String schedule =
+        "{\"name\": \"n\", \"task\": \"t\", \"scheduleType\": \"recurring\", \"cronExpression\":"
+            + " \"0 9 * * *\"}";
+    assertThat(api.post("/v1/schedules", user.key(), schedule).status()).isEqualTo(201);
+    assertThat(api.post("/v1/schedules", user.key(), schedule).text("message"))
+        .contains("at most 1 schedules");
+  }
+
+  @Test
+  void aScheduleMayNotFireMoreOftenThanTheMinimumInterval() {
+    TestUser user = shared.newUser("often");
+    api.awaitAccepted(user.key());
+    for (String cron : List.of("*/5 * * * *", "0,10 9 * * 1")) {
+      ApiClient.Response refused =
+          api.post(
+              "/v1/schedules",
+              user.key(),
+              "{\"name\": \"n\", \"task\": \"t\", \"scheduleType\": \"recurring\","
+                  + " \"cronExpression\": \""
+                  + cron
+                  + "\"}");
+      assertThat(refused.status()).as(cron).isEqualTo(400);
+      assertThat(refused.text("message"))
+          .startsWith("cronExpression fires every")
+          .endsWith("schedules may fire at most every 900 s");
+    }
+  }
+}

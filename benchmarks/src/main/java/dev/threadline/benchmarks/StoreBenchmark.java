@@ -1,0 +1,258 @@
+package dev.threadline.benchmarks;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.threadline.local.LocalMode;
+import dev.threadline.local.LocalSettings;
+import dev.threadline.local.kubeapi.store.ObjectKey;
+import dev.threadline.local.kubeapi.store.ObjectStore;
+import dev.threadline.local.kubeapi.store.StoreOptions;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The local mode's object store under load: the direct path's latency and throughput with an empty
+ * store and with 10,000 and 100,000 stored threads (written into the store directly, in batches,
+ * while the local mode is stopped), a list of 100 threads, and the JVM's resident memory. Writes a
+ * "Store" section into the report.
+ *
+ * <p>Run with {@code ./mvnw -q -pl benchmarks -am verify -Pbench-store -DskipTests}.
+ */
+public final class StoreBenchmark {
+  private static final String KEY = "tl_benchmark_key_000000000000";
+  private static final String GREETING =
+      "{\"messages\":[{\"role\":\"user\",\"content\":\"Hello!\"}]}";
+  private static final int WARMUP = 20;
+  private static final int CLIENTS = 8;
+  private static final Duration THROUGHPUT_WINDOW = Duration.ofSeconds(15);
+  private static final int SEED_BATCH = 5_000;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private StoreBenchmark() {}
+
+  record Row(int stored, Percentiles direct, double runsPerSecond, Percentiles list, long rssMb) {}
+
+  public static void main(String[] args) throws Exception {
+    int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 100;
+    Path report = Path.of(args.length > 1 ? args[1] : "benchmarks/REPORT.md");
+    List<Row> rows = new ArrayList<>();
+    for (int stored : List.of(0, 10_000, 100_000)) {
+      rows.add(measure(stored, iterations));
+      System.err.println("store benchmark: " + rows.get(rows.size() - 1));
+    }
+    write(report, iterations, rows);
+    System.err.println("report written to " + report.toAbsolutePath());
+  }
+
+  private static Row measure(int stored, int iterations) throws Exception {
+    Path dataDir = Files.createTempDirectory("threadline-store-bench");
+    LocalSettings settings =
+        LocalSettings.fromEnvironment(Map.of())
+            .withPorts(0, 0)
+            .withDataDir(dataDir)
+            .withApiKeys(Map.of(KEY, "bench"));
+    String namespace;
+    GenericKubernetesResource template;
+    try (LocalMode local = LocalMode.start(settings)) {
+      namespace = local.namespaces().get("bench");
+      awaitReady(local.apiUrl());
+      SseTimings.post(HttpClient.newHttpClient(), local.apiUrl() + "/v1/threads", KEY, GREETING);
+      template =
+          local
+              .client()
+              .genericKubernetesResources("threadline.dev/v1alpha1", "Thread")
+              .inNamespace(namespace)
+              .list()
+              .getItems()
+              .get(0);
+    }
+    seed(dataDir, namespace, template, stored);
+
+    try (LocalMode local = LocalMode.start(settings)) {
+      awaitReady(local.apiUrl());
+      HttpClient http = HttpClient.newHttpClient();
+      String threads = local.apiUrl() + "/v1/threads";
+      for (int i = 0; i < WARMUP; i++) {
+        SseTimings.post(http, threads, KEY, GREETING);
+      }
+      List<Double> direct = new ArrayList<>();
+      for (int i = 0; i < iterations; i++) {
+        direct.add(directResponse(SseTimings.post(http, threads, KEY, GREETING)));
+      }
+      double runsPerSecond = throughput(threads);
+      List<Double> lists = new ArrayList<>();
+      for (int i = 0; i < WARMUP + iterations; i++) {
+        long start = System.nanoTime();
+        HttpResponse<String> page = get(http, threads + "?limit=100");
+        if (page.statusCode() != 200) {
+          throw new IllegalStateException("list answered " + page.statusCode());
+        }
+        if (i >= WARMUP) {
+          lists.add((System.nanoTime() - start) / 1e6);
+        }
+      }
+      return new Row(
+          stored, Percentiles.of(direct), runsPerSecond, Percentiles.of(lists), residentMb());
+    }
+  }
+
+  private static HttpResponse<String> get(HttpClient http, String url) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + KEY).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * Waits until the API server answers (it says 503 while its caches load, longer with many stored
+   * objects).
+   */
+  private static void awaitReady(String apiUrl) throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
+    while (true) {
+      HttpResponse<String> answer = get(http, apiUrl + "/v1/threads?limit=1");
+      if (answer.statusCode() == 200) {
+        return;
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new IllegalStateException("the API server did not become ready: " + answer.body());
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  /** Clones of a real Thread, written straight into the stopped local mode's store. */
+  private static void seed(
+      Path dataDir, String namespace, GenericKubernetesResource template, int count)
+      throws IOException {
+    if (count == 0) {
+      return;
+    }
+    ObjectNode base = JSON.valueToTree(template);
+    String name = template.getMetadata().getName();
+    String prefix = name.substring(0, name.lastIndexOf('-') + 1);
+    try (ObjectStore store =
+        ObjectStore.open(dataDir.resolve("kubernetes.db"), StoreOptions.defaults())) {
+      for (int done = 0; done < count; ) {
+        Map<ObjectKey, ObjectNode> batch = new LinkedHashMap<>();
+        for (int i = 0; i < SEED_BATCH && done < count; i++, done++) {
+          ObjectNode thread = base.deepCopy();
+          String cloneName = prefix + UUID.randomUUID().toString().replace("-", "");
+          ObjectNode metadata = (ObjectNode) thread.get("metadata");
+          metadata.put("name", cloneName);
+          metadata.put("uid", UUID.randomUUID().toString());
+          metadata.remove("resourceVersion");
+          batch.put(new ObjectKey("threads.threadline.dev", namespace, cloneName), thread);
+        }
+        store.createAll(batch);
+      }
+    }
+  }
+
+  /** Direct runs answered per second with {@link #CLIENTS} clients posting greetings. */
+  private static double throughput(String threads) throws Exception {
+    ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+    AtomicInteger answered = new AtomicInteger();
+    Instant end = Instant.now().plus(THROUGHPUT_WINDOW);
+    long start = System.nanoTime();
+    try {
+      List<Future<?>> running = new ArrayList<>();
+      for (int c = 0; c < CLIENTS; c++) {
+        running.add(
+            clients.submit(() -> {
+              HttpClient http = HttpClient.newHttpClient();
+              while (Instant.now().isBefore(end)) {
+                directResponse(SseTimings.post(http, threads, KEY, GREETING));
+                answered.incrementAndGet();
+              }
+              return null;
+            }));
+      }
+      for (Future<?> client : running) {
+        client.get();
+      }
+    } finally {
+      clients.shutdownNow();
+    }
+    return answered.get() / ((System.nanoTime() - start) / 1e9);
+  }
+
+  private static double directResponse(SseTimings timings) {
+    Double at = timings.firstEventMillis.get("direct.response");
+    if (at == null) {
+      throw new IllegalStateException(
+          "the stream had no direct.response; it had " + timings.firstEventMillis.keySet());
+    }
+    return at;
+  }
+
+  /** This JVM's resident set (the whole local mode runs in it). */
+  private static long residentMb() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+      if (line.startsWith("VmRSS:")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
+      }
+    }
+    return -1;
+  }
+
+  private static final String SECTION = "## Store";
+
+  /** Replaces (or appends) the report's store section; the rest of the report stays. */
+  private static void write(Path report, int iterations, List<Row> rows) throws IOException {
+    StringBuilder section = new StringBuilder(SECTION).append("\n\n");
+    section
+        .append("Generated by `StoreBenchmark` on ")
+        .append(Instant.now())
+        .append(", Java ")
+        .append(Runtime.version())
+        .append(", ")
+        .append(Runtime.getRuntime().availableProcessors())
+        .append(" cores. The local mode on its SQLite store, scripted model; threads seeded")
+        .append(" straight into the store while it is stopped. Direct path: ")
+        .append(iterations)
+        .append(" greetings one after another (POST /v1/threads → `direct.response`); runs/s: ")
+        .append(CLIENTS)
+        .append(" clients posting greetings for ")
+        .append(THROUGHPUT_WINDOW.toSeconds())
+        .append(" s; list: `GET /v1/threads?limit=100`; RSS of the one JVM at the end.\n\n");
+    section.append(
+        "| stored threads | direct median ms | direct p99 ms | runs/s (8 clients) | list 100 median"
+            + " ms | list 100 p99 ms | RSS MB |\n");
+    section.append("|---|---|---|---|---|---|---|\n");
+    for (Row row : rows) {
+      section.append(
+          String.format(
+              java.util.Locale.ROOT,
+              "| %,d | %.2f | %.2f | %.1f | %.2f | %.2f | %d |%n",
+              row.stored(),
+              row.direct().median(),
+              row.direct().p99(),
+              row.runsPerSecond(),
+              row.list().median(),
+              row.list().p99(),
+              row.rssMb()));
+    }
+    String existing = Files.exists(report) ? Files.readString(report) : "";
+    int at = existing.indexOf(SECTION);
+    String before = at < 0 ? existing.stripTrailing() + "\n\n" : existing.substring(0, at);
+    Files.writeString(report, before + section);
+  }
+}

@@ -1,0 +1,25 @@
+package dev.threadline.local.kubeapi.store;
+
+/** A write the store refuses; {@link #reason()} says why in the API server's terms. */
+public final class StoreException extends RuntimeException {
+  /** Why a write was refused. */
+  public enum Reason {
+    /** No object under that key. */
+    NOT_FOUND,
+    /** Create of a key that is taken. */
+    ALREADY_EXISTS,
+    /** The object changed since the resourceVersion the writer read. */
+    CONFLICT
+  }
+
+  private final Reason reason;
+
+  StoreException(Reason reason, ObjectKey key) {
+    super(reason + ": " + key, null, false, false);
+    this.reason = reason;
+  }
+
+  public Reason reason() {
+    return reason;
+  }
+}
