@@ -7,6 +7,7 @@ import dev.threadline.models.ModelException;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.ModelReply;
 import dev.threadline.models.ModelRequest;
+import dev.threadline.models.TextDeltas;
 import dev.threadline.models.ToolDefinition;
 import dev.threadline.models.Usage;
 import dev.threadline.operator.model.AgentProfile;
@@ -16,6 +17,7 @@ import java.util.Optional;
 /**
  * The direct path: one model call with the thread's history and the agent's instructions. When the
  * call offers {@link ComputerHandoff#TOOL}, the model may hand the message on instead of answering.
+ * The text is streamed to a {@link TextDeltas} listener as the model writes it.
  */
 public final class DirectAnswer {
   static final String ATTACHMENTS_NOTE =
@@ -31,8 +33,9 @@ public final class DirectAnswer {
   public record Turn(RunOutcome outcome, Optional<String> handoffReason, boolean modelFailed) {}
 
   /** Answers without the hand-off tool: the route is already decided. */
-  public RunOutcome answer(AgentProfile agent, ModelProvider provider, List<ChatMessage> history) {
-    return call(agent, provider, agent.instructions(), history, List.of()).outcome();
+  public RunOutcome answer(
+      AgentProfile agent, ModelProvider provider, List<ChatMessage> history, TextDeltas deltas) {
+    return call(agent, provider, agent.instructions(), history, List.of(), deltas).outcome();
   }
 
   /**
@@ -43,12 +46,13 @@ public final class DirectAnswer {
       AgentProfile agent,
       ModelProvider provider,
       List<ChatMessage> history,
-      boolean hasAttachments) {
+      boolean hasAttachments,
+      TextDeltas deltas) {
     String instructions =
         hasAttachments
             ? (agent.instructions() == null ? "" : agent.instructions() + "\n\n") + ATTACHMENTS_NOTE
             : agent.instructions();
-    return call(agent, provider, instructions, history, List.of(ComputerHandoff.TOOL));
+    return call(agent, provider, instructions, history, List.of(ComputerHandoff.TOOL), deltas);
   }
 
   private static Turn call(
@@ -56,16 +60,18 @@ public final class DirectAnswer {
       ModelProvider provider,
       String instructions,
       List<ChatMessage> history,
-      List<ToolDefinition> tools) {
+      List<ToolDefinition> tools,
+      TextDeltas deltas) {
     try {
       ModelReply reply =
-          provider.complete(
+          provider.stream(
               new ModelRequest(
                   agent.model(),
                   instructions,
                   history,
                   tools,
-                  ModelRequest.DEFAULT_MAX_OUTPUT_TOKENS));
+                  ModelRequest.DEFAULT_MAX_OUTPUT_TOKENS),
+              deltas);
       return new Turn(
           RunOutcome.answered(reply.text(), reply.usage()), ComputerHandoff.reason(reply), false);
     } catch (ModelException e) {

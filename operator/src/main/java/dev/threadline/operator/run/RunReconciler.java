@@ -12,6 +12,7 @@ import dev.threadline.crds.run.RunUsage;
 import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelException;
 import dev.threadline.models.ModelProvider;
+import dev.threadline.models.TextDeltas;
 import dev.threadline.models.Usage;
 import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.computer.ComputerRuns;
@@ -156,7 +157,13 @@ public class RunReconciler implements Reconciler<Run> {
             ? new RunRouter.Routed(
                 new RoutingDecision(Route.fromValue(status.getRoute()), status.getRouteReason()),
                 Optional.empty())
-            : router.route(run.getSpec().getMessage(), attachments, agent.get(), provider, history);
+            : router.route(
+                run.getSpec().getMessage(),
+                attachments,
+                agent.get(),
+                provider,
+                history,
+                TextDeltas.IGNORE);
     RoutingDecision decision = routed.decision();
     status.setRoute(decision.route().value());
     status.setRouteReason(decision.reason());
@@ -177,7 +184,9 @@ public class RunReconciler implements Reconciler<Run> {
       return computer.start(run, status, agent.get(), () -> history(run, context), context);
     }
     RunOutcome outcome =
-        routed.answer().orElseGet(() -> direct.answer(agent.get(), provider, history));
+        routed
+            .answer()
+            .orElseGet(() -> direct.answer(agent.get(), provider, history, TextDeltas.IGNORE));
     finish(status, outcome, agent.get(), started);
     LOG.info(
         "Run({}/{}) {} via {} in {} ms",

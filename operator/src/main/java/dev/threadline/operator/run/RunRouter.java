@@ -5,6 +5,7 @@ import dev.threadline.core.routing.RoutingDecision;
 import dev.threadline.core.routing.RoutingRules;
 import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelProvider;
+import dev.threadline.models.TextDeltas;
 import dev.threadline.operator.model.AgentProfile;
 import java.util.List;
 import java.util.Optional;
@@ -37,11 +38,13 @@ public final class RunRouter {
       boolean hasAttachments,
       AgentProfile agent,
       ModelProvider provider,
-      List<ChatMessage> history) {
+      List<ChatMessage> history,
+      TextDeltas deltas) {
     if ("scripted".equals(agent.provider())) {
-      return byRules(RoutingRules.route(message, hasAttachments), agent, provider, history);
+      return byRules(RoutingRules.route(message, hasAttachments), agent, provider, history, deltas);
     }
-    DirectAnswer.Turn turn = direct.answerOrHandOff(agent, provider, history, hasAttachments);
+    DirectAnswer.Turn turn =
+        direct.answerOrHandOff(agent, provider, history, hasAttachments, deltas);
     if (turn.modelFailed()) {
       LOG.warn("Routing by rules: the {} model could not answer", agent.provider());
       RoutingDecision rules = RoutingRules.route(message, hasAttachments);
@@ -65,10 +68,11 @@ public final class RunRouter {
       RoutingDecision rules,
       AgentProfile agent,
       ModelProvider provider,
-      List<ChatMessage> history) {
+      List<ChatMessage> history,
+      TextDeltas deltas) {
     if (rules.route() == Route.COMPUTER) {
       return new Routed(rules, Optional.empty());
     }
-    return new Routed(rules, Optional.of(direct.answer(agent, provider, history)));
+    return new Routed(rules, Optional.of(direct.answer(agent, provider, history, deltas)));
   }
 }

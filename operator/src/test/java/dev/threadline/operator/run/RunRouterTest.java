@@ -12,6 +12,7 @@ import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.support.OpenAiStandIn;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,7 @@ class RunRouterTest {
   private static final AgentProfile AGENT = new AgentProfile("openai", "stand-in", "Be brief.");
 
   private final RunRouter router = new RunRouter(new DirectAnswer());
+  private final List<String> deltas = new CopyOnWriteArrayList<>();
   private OpenAiStandIn endpoint;
   private ModelProvider provider;
 
@@ -49,6 +51,7 @@ class RunRouterTest {
     assertThat(routed.decision().reason()).isEqualTo("the model answered directly");
     assertThat(routed.answer()).get().extracting(RunOutcome::response).isEqualTo("Hello there!");
     assertThat(routed.answer().get().usage().outputTokens()).isEqualTo(3);
+    assertThat(deltas).containsExactly("Hello", " there", "!");
     assertThat(endpoint.requests()).hasSize(1);
     JsonNode request = endpoint.requests().get(0);
     assertThat(request.path("tools").get(0).path("function").path("name").asText())
@@ -101,20 +104,30 @@ class RunRouterTest {
     AgentProfile scripted = new AgentProfile("scripted", "scripted", null);
     ModelProvider offline = ModelProviders.create(ModelSettings.scripted());
 
+    deltas.clear();
     RunRouter.Routed greeting =
-        router.route("Hello!", false, scripted, offline, List.of(ChatMessage.user("Hello!")));
+        router.route(
+            "Hello!", false, scripted, offline, List.of(ChatMessage.user("Hello!")), deltas::add);
     RunRouter.Routed command =
-        router.route("Run `ls`", false, scripted, offline, List.of(ChatMessage.user("Run `ls`")));
+        router.route(
+            "Run `ls`",
+            false,
+            scripted,
+            offline,
+            List.of(ChatMessage.user("Run `ls`")),
+            deltas::add);
 
     assertThat(greeting.decision().route()).isEqualTo(Route.DIRECT);
     assertThat(greeting.decision().reason()).contains("greeting");
     assertThat(greeting.answer()).get().extracting(RunOutcome::response).asString().isNotBlank();
+    assertThat(String.join("", deltas)).isEqualTo(greeting.answer().get().response());
     assertThat(command.decision().route()).isEqualTo(Route.COMPUTER);
     assertThat(command.answer()).isEmpty();
     assertThat(endpoint.requests()).isEmpty();
   }
 
   private RunRouter.Routed route(String message, boolean attachments) {
-    return router.route(message, attachments, AGENT, provider, List.of(ChatMessage.user(message)));
+    return router.route(
+        message, attachments, AGENT, provider, List.of(ChatMessage.user(message)), deltas::add);
   }
 }
