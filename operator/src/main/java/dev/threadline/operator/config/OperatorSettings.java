@@ -115,6 +115,26 @@ public record OperatorSettings(
     return copy(healthPort, agentPod, containers, plans, webhooks);
   }
 
+  public OperatorSettings withModel(ModelSettings settings) {
+    return new OperatorSettings(
+        watchNamespaces,
+        runnerImage,
+        baseImage,
+        builderImage,
+        registry,
+        registryPushSecret,
+        buildTimeout,
+        leaderElection,
+        leaseNamespace,
+        healthPort,
+        settings,
+        modelPrices,
+        agentPod,
+        containers,
+        usagePlans,
+        webhooks);
+  }
+
   public OperatorSettings withWebhooks(WebhookSettings settings) {
     return copy(healthPort, agentPod, containers, usagePlans, settings);
   }
