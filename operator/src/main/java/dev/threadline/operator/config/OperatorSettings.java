@@ -100,48 +100,33 @@ public record OperatorSettings(
   }
 
   public OperatorSettings withHealthPort(int port) {
-    return copy(port, agentPod, containers, usagePlans, webhooks);
+    return copy(port, model, agentPod, containers, usagePlans, webhooks);
   }
 
   public OperatorSettings withAgentPod(AgentPodSettings settings) {
-    return copy(healthPort, settings, containers, usagePlans, webhooks);
+    return copy(healthPort, model, settings, containers, usagePlans, webhooks);
   }
 
   public OperatorSettings withContainers(ContainerSettings settings) {
-    return copy(healthPort, agentPod, settings, usagePlans, webhooks);
+    return copy(healthPort, model, agentPod, settings, usagePlans, webhooks);
   }
 
   public OperatorSettings withUsagePlans(UsagePlans plans) {
-    return copy(healthPort, agentPod, containers, plans, webhooks);
+    return copy(healthPort, model, agentPod, containers, plans, webhooks);
   }
 
   public OperatorSettings withModel(ModelSettings settings) {
-    return new OperatorSettings(
-        watchNamespaces,
-        runnerImage,
-        baseImage,
-        builderImage,
-        registry,
-        registryPushSecret,
-        buildTimeout,
-        leaderElection,
-        leaseNamespace,
-        healthPort,
-        settings,
-        modelPrices,
-        agentPod,
-        containers,
-        usagePlans,
-        webhooks);
+    return copy(healthPort, settings, agentPod, containers, usagePlans, webhooks);
   }
 
   public OperatorSettings withWebhooks(WebhookSettings settings) {
-    return copy(healthPort, agentPod, containers, usagePlans, settings);
+    return copy(healthPort, model, agentPod, containers, usagePlans, settings);
   }
 
   /** These settings with the parts the {@code with…} methods may change. */
   private OperatorSettings copy(
       int healthPort,
+      ModelSettings model,
       AgentPodSettings agentPod,
       ContainerSettings containers,
       UsagePlans usagePlans,
