@@ -5,10 +5,7 @@ import dev.threadline.local.LocalSettings;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.support.OpenAiStandIn;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,7 +49,12 @@ public final class DirectModelBenchmark {
                             "bench-key",
                             Duration.ofSeconds(30))))) {
       HttpClient http = HttpClient.newHttpClient();
-      String agentId = createAgent(http, local.apiUrl());
+      String agentId =
+          BenchAgents.create(
+              http,
+              local.apiUrl(),
+              KEY,
+              "{\"name\": \"bench-model\", \"provider\": \"openai\", \"model\": \"stand-in\"}");
       String question =
           "{\"agentId\":\""
               + agentId
@@ -83,25 +85,6 @@ public final class DirectModelBenchmark {
     List<String> tokens = new ArrayList<>(Collections.nCopies(ANSWER_TOKENS, " word"));
     tokens.set(0, "Answer");
     return tokens.toArray(String[]::new);
-  }
-
-  private static String createAgent(HttpClient http, String apiUrl)
-      throws IOException, InterruptedException {
-    HttpResponse<String> agent =
-        http.send(
-            HttpRequest.newBuilder(URI.create(apiUrl + "/v1/agents"))
-                .header("Authorization", "Bearer " + KEY)
-                .header("Content-Type", "application/json")
-                .POST(
-                    HttpRequest.BodyPublishers.ofString(
-                        "{\"name\": \"bench-model\", \"provider\": \"openai\", \"model\":"
-                            + " \"stand-in\"}"))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (agent.statusCode() != 201) {
-      throw new IllegalStateException("could not create the agent: " + agent.body());
-    }
-    return agent.body().replaceAll("(?s).*?\"id\":\"(agent_[^\"]+)\".*", "$1");
   }
 
   private static void write(Path report, int iterations, Percentiles direct, double callsPerMessage)

@@ -3,10 +3,7 @@ package dev.threadline.benchmarks;
 import dev.threadline.local.LocalMode;
 import dev.threadline.local.LocalSettings;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -114,23 +111,15 @@ public final class LatencyBenchmark {
   private static Percentiles webhookDelays(HttpClient http, String apiUrl, int iterations)
       throws Exception {
     try (WebhookDelays receiver = WebhookDelays.start()) {
-      HttpResponse<String> agent =
-          http.send(
-              HttpRequest.newBuilder(URI.create(apiUrl + "/v1/agents"))
-                  .header("Authorization", "Bearer " + KEY)
-                  .header("Content-Type", "application/json")
-                  .POST(
-                      HttpRequest.BodyPublishers.ofString(
-                          """
-                          {"name": "bench-hooks", "model": "scripted-1", "webhooks": [{"url": "%s", "events": ["run.completed"]}]}
-                          """
-                              .formatted(receiver.url())))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      if (agent.statusCode() != 201) {
-        throw new IllegalStateException("could not create the agent: " + agent.body());
-      }
-      String agentId = agent.body().replaceAll("(?s).*?\"id\":\"(agent_[^\"]+)\".*", "$1");
+      String agentId =
+          BenchAgents.create(
+              http,
+              apiUrl,
+              KEY,
+              """
+              {"name": "bench-hooks", "model": "scripted-1", "webhooks": [{"url": "%s", "events": ["run.completed"]}]}
+              """
+                  .formatted(receiver.url()));
       String greeting =
           "{\"agentId\":\""
               + agentId
