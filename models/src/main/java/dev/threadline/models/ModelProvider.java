@@ -1,9 +1,9 @@
 package dev.threadline.models;
 
 /**
- * One language model behind a single blocking call. Implementations are thread-safe and keep no
- * conversation state: the whole conversation travels in every {@link ModelRequest}, so a caller can
- * resume after a restart from its own record of the messages.
+ * One language model behind a single blocking call, optionally streamed. Implementations are
+ * thread-safe and keep no conversation state: the whole conversation travels in every {@link
+ * ModelRequest}, so a caller can resume after a restart from its own record of the messages.
  */
 public interface ModelProvider extends AutoCloseable {
 
@@ -17,6 +17,21 @@ public interface ModelProvider extends AutoCloseable {
    *     the caller whether trying again may help (providers never retry on their own)
    */
   ModelReply complete(ModelRequest request);
+
+  /**
+   * Like {@link #complete}, but hands the reply's text to {@code deltas} while the model writes it.
+   * The pieces joined equal the returned {@link ModelReply#text()}; usage comes from the stream's
+   * final report. Providers that cannot stream hand over the whole text at once.
+   *
+   * @throws ModelException as {@link #complete} does, possibly after some pieces were handed over
+   */
+  default ModelReply stream(ModelRequest request, TextDeltas deltas) {
+    ModelReply reply = complete(request);
+    if (!reply.text().isEmpty()) {
+      deltas.onText(reply.text());
+    }
+    return reply;
+  }
 
   /** Releases the HTTP connections and threads an HTTP provider holds; a no-op for offline ones. */
   @Override

@@ -36,7 +36,13 @@ public final class FakeModelServer implements AutoCloseable {
     }
   }
 
-  private record Answer(int status, String body, Duration delay) {}
+  /** A JSON body, or (when {@code events} is not null) SSE events sent {@code between} apart. */
+  private record Answer(
+      int status, String body, Duration delay, List<String> events, Duration between) {
+    Answer(int status, String body, Duration delay) {
+      this(status, body, delay, null, Duration.ZERO);
+    }
+  }
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -64,6 +70,15 @@ public final class FakeModelServer implements AutoCloseable {
 
   public FakeModelServer answerAfter(Duration delay, int status, String body) {
     answers.add(new Answer(status, body, delay));
+    return this;
+  }
+
+  /**
+   * Queues a streamed answer: after {@code firstDelay}, each of {@code events} (the text of one SSE
+   * event, e.g. {@code "data: {...}"}) flushed on its own, {@code between} apart.
+   */
+  public FakeModelServer answerStream(Duration firstDelay, Duration between, List<String> events) {
+    answers.add(new Answer(200, "", firstDelay, List.copyOf(events), between));
     return this;
   }
 
@@ -96,6 +111,10 @@ public final class FakeModelServer implements AutoCloseable {
       if (!answer.delay().isZero()) {
         Thread.sleep(answer.delay().toMillis());
       }
+      if (answer.events() != null) {
+        stream(exchange, answer);
+        return;
+      }
       byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
       exchange.getResponseHeaders().set("Content-Type", "application/json");
       exchange.sendResponseHeaders(answer.status(), bytes.length);
@@ -106,6 +125,21 @@ public final class FakeModelServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     } catch (IOException clientGone) {
       // A client that timed out closed the connection: nothing left to answer.
+    }
+  }
+
+  private static void stream(HttpExchange exchange, Answer answer)
+      throws IOException, InterruptedException {
+    exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+    exchange.sendResponseHeaders(200, 0);
+    try (OutputStream out = exchange.getResponseBody()) {
+      for (int i = 0; i < answer.events().size(); i++) {
+        if (i > 0 && !answer.between().isZero()) {
+          Thread.sleep(answer.between().toMillis());
+        }
+        out.write((answer.events().get(i) + "\n\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
+      }
     }
   }
 

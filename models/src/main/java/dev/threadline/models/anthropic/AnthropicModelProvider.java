@@ -2,10 +2,14 @@ package dev.threadline.models.anthropic;
 
 import com.anthropic.client.AnthropicClient;
 import com.anthropic.client.okhttp.AnthropicOkHttpClient;
+import com.anthropic.core.http.StreamResponse;
 import com.anthropic.errors.AnthropicException;
 import com.anthropic.errors.AnthropicInvalidDataException;
 import com.anthropic.errors.AnthropicIoException;
 import com.anthropic.errors.AnthropicServiceException;
+import com.anthropic.helpers.MessageAccumulator;
+import com.anthropic.models.messages.RawMessageStreamEvent;
+import com.anthropic.models.messages.TextDelta;
 import dev.threadline.models.ModelException;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.ModelReply;
@@ -13,8 +17,10 @@ import dev.threadline.models.ModelRequest;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.models.ProviderFailures;
 import dev.threadline.models.Redaction;
+import dev.threadline.models.TextDeltas;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,9 +74,40 @@ public final class AnthropicModelProvider implements ModelProvider {
 
   @Override
   public ModelReply complete(ModelRequest request) {
+    return call(
+        request,
+        () ->
+            AnthropicReplies.toReply(
+                client.messages().create(AnthropicRequests.toParams(request))));
+  }
+
+  /** Streams through the SDK; the accumulated events make the same reply {@link #complete} does. */
+  @Override
+  public ModelReply stream(ModelRequest request, TextDeltas deltas) {
+    return call(
+        request,
+        () -> {
+          MessageAccumulator accumulator = MessageAccumulator.create();
+          try (StreamResponse<RawMessageStreamEvent> events =
+              client.messages().createStreaming(AnthropicRequests.toParams(request))) {
+            events.stream()
+                .forEach(event -> {
+                  accumulator.accumulate(event);
+                  event
+                      .contentBlockDelta()
+                      .flatMap(block -> block.delta().text())
+                      .map(TextDelta::text)
+                      .filter(text -> !text.isEmpty())
+                      .ifPresent(deltas::onText);
+                });
+          }
+          return AnthropicReplies.toReply(accumulator.message());
+        });
+  }
+
+  private ModelReply call(ModelRequest request, Supplier<ModelReply> call) {
     try {
-      ModelReply reply =
-          AnthropicReplies.toReply(client.messages().create(AnthropicRequests.toParams(request)));
+      ModelReply reply = call.get();
       log.debug(
           "{} answered: {} tool call(s), stop {}, {} tokens",
           request.model(),

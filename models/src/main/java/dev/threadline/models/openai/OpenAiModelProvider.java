@@ -2,10 +2,13 @@ package dev.threadline.models.openai;
 
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.core.http.StreamResponse;
 import com.openai.errors.OpenAIException;
 import com.openai.errors.OpenAIInvalidDataException;
 import com.openai.errors.OpenAIIoException;
 import com.openai.errors.OpenAIServiceException;
+import com.openai.helpers.ChatCompletionAccumulator;
+import com.openai.models.chat.completions.ChatCompletionChunk;
 import dev.threadline.models.ModelException;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.ModelReply;
@@ -13,8 +16,10 @@ import dev.threadline.models.ModelRequest;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.models.ProviderFailures;
 import dev.threadline.models.Redaction;
+import dev.threadline.models.TextDeltas;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,10 +66,42 @@ public final class OpenAiModelProvider implements ModelProvider {
 
   @Override
   public ModelReply complete(ModelRequest request) {
+    return call(
+        request,
+        () ->
+            OpenAiReplies.toReply(
+                client.chat().completions().create(OpenAiRequests.toParams(request))));
+  }
+
+  /** Streams through the SDK; the accumulated chunks make the same reply {@link #complete} does. */
+  @Override
+  public ModelReply stream(ModelRequest request, TextDeltas deltas) {
+    return call(
+        request,
+        () -> {
+          ChatCompletionAccumulator accumulator = ChatCompletionAccumulator.create();
+          try (StreamResponse<ChatCompletionChunk> chunks =
+              client
+                  .chat()
+                  .completions()
+                  .createStreaming(OpenAiRequests.toStreamingParams(request))) {
+            chunks.stream()
+                .forEach(chunk -> {
+                  accumulator.accumulate(chunk);
+                  chunk.choices().stream()
+                      .findFirst()
+                      .flatMap(choice -> choice.delta().content())
+                      .filter(text -> !text.isEmpty())
+                      .ifPresent(deltas::onText);
+                });
+          }
+          return OpenAiReplies.toReply(accumulator.chatCompletion());
+        });
+  }
+
+  private ModelReply call(ModelRequest request, Supplier<ModelReply> call) {
     try {
-      ModelReply reply =
-          OpenAiReplies.toReply(
-              client.chat().completions().create(OpenAiRequests.toParams(request)));
+      ModelReply reply = call.get();
       log.debug(
           "{} answered: {} tool call(s), stop {}, {} tokens",
           request.model(),

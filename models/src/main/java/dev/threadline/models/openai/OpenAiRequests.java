@@ -7,6 +7,7 @@ import com.openai.models.chat.completions.ChatCompletionAssistantMessageParam;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionFunctionTool;
 import com.openai.models.chat.completions.ChatCompletionMessageFunctionToolCall;
+import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
 import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelRequest;
@@ -47,6 +48,13 @@ final class OpenAiRequests {
       params.addTool(function(tool));
     }
     return params.build();
+  }
+
+  /** The same request, streamed, with the usage report as the stream's last chunk. */
+  static ChatCompletionCreateParams toStreamingParams(ModelRequest request) {
+    return toParams(request).toBuilder()
+        .streamOptions(ChatCompletionStreamOptions.builder().includeUsage(true).build())
+        .build();
   }
 
   private static ChatCompletionAssistantMessageParam assistant(ChatMessage message) {

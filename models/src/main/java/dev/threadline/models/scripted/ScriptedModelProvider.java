@@ -5,12 +5,14 @@ import dev.threadline.models.ModelProvider;
 import dev.threadline.models.ModelReply;
 import dev.threadline.models.ModelRequest;
 import dev.threadline.models.StopReason;
+import dev.threadline.models.TextDeltas;
 import dev.threadline.models.ToolCall;
 import dev.threadline.models.ToolDefinition;
 import dev.threadline.models.Usage;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +33,9 @@ public final class ScriptedModelProvider implements ModelProvider {
   public static final String RUN_COMMAND_TOOL = CommandSteps.RUN_COMMAND;
 
   private static final Logger log = LoggerFactory.getLogger(ScriptedModelProvider.class);
+
+  /** Splits text before every word that follows whitespace; the pieces join to the text. */
+  private static final Pattern WORD_STARTS = Pattern.compile("(?<=\\s)(?=\\S)");
 
   private final DirectAnswers directAnswers;
 
@@ -68,6 +73,18 @@ public final class ScriptedModelProvider implements ModelProvider {
         step.toolCalls(),
         new Usage(inputTokens, outputTokens, 0),
         StopReason.TOOL_USE);
+  }
+
+  /** Hands the reply over word by word (each word with the spaces after it), as a model would. */
+  @Override
+  public ModelReply stream(ModelRequest request, TextDeltas deltas) {
+    ModelReply reply = complete(request);
+    for (String word : WORD_STARTS.split(reply.text())) {
+      if (!word.isEmpty()) {
+        deltas.onText(word);
+      }
+    }
+    return reply;
   }
 
   /** Like a real model, a final text longer than the output budget is cut and says so. */

@@ -254,4 +254,18 @@ class ScriptedModelProviderTest {
     assertThat(reply.text()).hasSize(20);
     assertThat(reply.usage().outputTokens()).isEqualTo(5);
   }
+
+  @Test
+  void streamsItsAnswerWordByWordAndReturnsTheSameReply() {
+    List<String> deltas = new ArrayList<>();
+    ModelRequest request =
+        ModelRequest.of("scripted", "You are helpful.", List.of(ChatMessage.user("Hello there")));
+
+    ModelReply streamed = model.stream(request, deltas::add);
+
+    assertThat(streamed).isEqualTo(model.complete(request));
+    assertThat(deltas).hasSizeGreaterThan(1);
+    assertThat(String.join("", deltas)).isEqualTo(streamed.text());
+    assertThat(deltas).allSatisfy(delta -> assertThat(delta.strip()).doesNotContain(" "));
+  }
 }

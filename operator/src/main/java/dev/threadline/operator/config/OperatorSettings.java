@@ -117,32 +117,37 @@ public record OperatorSettings(
   }
 
   public OperatorSettings withHealthPort(int port) {
-    return copy(port, agentPod, containers, usagePlans, webhooks, worker);
+    return copy(port, model, agentPod, containers, usagePlans, webhooks, worker);
   }
 
   public OperatorSettings withAgentPod(AgentPodSettings settings) {
-    return copy(healthPort, settings, containers, usagePlans, webhooks, worker);
+    return copy(healthPort, model, settings, containers, usagePlans, webhooks, worker);
   }
 
   public OperatorSettings withContainers(ContainerSettings settings) {
-    return copy(healthPort, agentPod, settings, usagePlans, webhooks, worker);
+    return copy(healthPort, model, agentPod, settings, usagePlans, webhooks, worker);
   }
 
   public OperatorSettings withUsagePlans(UsagePlans plans) {
-    return copy(healthPort, agentPod, containers, plans, webhooks, worker);
+    return copy(healthPort, model, agentPod, containers, plans, webhooks, worker);
+  }
+
+  public OperatorSettings withModel(ModelSettings settings) {
+    return copy(healthPort, settings, agentPod, containers, usagePlans, webhooks, worker);
   }
 
   public OperatorSettings withWebhooks(WebhookSettings settings) {
-    return copy(healthPort, agentPod, containers, usagePlans, settings, worker);
+    return copy(healthPort, model, agentPod, containers, usagePlans, settings, worker);
   }
 
   public OperatorSettings withWorker(WorkerSettings settings) {
-    return copy(healthPort, agentPod, containers, usagePlans, webhooks, settings);
+    return copy(healthPort, model, agentPod, containers, usagePlans, webhooks, settings);
   }
 
   /** These settings with the parts the {@code with…} methods may change. */
   private OperatorSettings copy(
       int healthPort,
+      ModelSettings model,
       AgentPodSettings agentPod,
       ContainerSettings containers,
       UsagePlans usagePlans,

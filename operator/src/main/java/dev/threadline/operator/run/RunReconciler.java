@@ -12,6 +12,7 @@ import dev.threadline.crds.run.RunUsage;
 import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelException;
 import dev.threadline.models.ModelProvider;
+import dev.threadline.models.TextDeltas;
 import dev.threadline.models.Usage;
 import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.computer.ComputerRuns;
@@ -37,9 +38,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routes each Run and executes the direct path: one model call whose answer, usage, cost and
- * duration are written to the Run's status in a single patch. Runs routed to the computer are
- * handed to {@link ComputerRuns} from then on.
+ * Routes each Run and executes the direct path: one model call that decides and answers (see {@link
+ * RunRouter}), whose answer, usage, cost and duration are written to the Run's status in a single
+ * patch. Runs routed to the computer are handed to {@link ComputerRuns} from then on.
  */
 @ControllerConfiguration(name = "run")
 public class RunReconciler implements Reconciler<Run> {
@@ -49,8 +50,8 @@ public class RunReconciler implements Reconciler<Run> {
   private final AgentProfiles agents;
   private final ModelCatalog models;
   private final ModelPricing pricing;
-  private final RunRouter router = new RunRouter();
   private final DirectAnswer direct = new DirectAnswer();
+  private final RunRouter router = new RunRouter(direct);
   private final Clock clock;
   private final ComputerRuns computer;
   private final UsageLimits limits;
@@ -150,10 +151,20 @@ public class RunReconciler implements Reconciler<Run> {
 
     boolean attachments =
         run.getSpec().getAttachments() != null && !run.getSpec().getAttachments().isEmpty();
-    RoutingDecision decision =
+    List<ChatMessage> history = history(run, context);
+    RunRouter.Routed routed =
         status.getRoute() != null
-            ? new RoutingDecision(Route.fromValue(status.getRoute()), status.getRouteReason())
-            : router.route(run.getSpec().getMessage(), attachments, agent.get(), provider);
+            ? new RunRouter.Routed(
+                new RoutingDecision(Route.fromValue(status.getRoute()), status.getRouteReason()),
+                Optional.empty())
+            : router.route(
+                run.getSpec().getMessage(),
+                attachments,
+                agent.get(),
+                provider,
+                history,
+                TextDeltas.IGNORE);
+    RoutingDecision decision = routed.decision();
     status.setRoute(decision.route().value());
     status.setRouteReason(decision.reason());
     status.setModel(agent.get().model());
@@ -172,7 +183,10 @@ public class RunReconciler implements Reconciler<Run> {
     if (decision.route() == Route.COMPUTER) {
       return computer.start(run, status, agent.get(), () -> history(run, context), context);
     }
-    RunOutcome outcome = direct.answer(agent.get(), provider, history(run, context));
+    RunOutcome outcome =
+        routed
+            .answer()
+            .orElseGet(() -> direct.answer(agent.get(), provider, history, TextDeltas.IGNORE));
     finish(status, outcome, agent.get(), started);
     LOG.info(
         "Run({}/{}) {} via {} in {} ms",

@@ -4,64 +4,75 @@ import dev.threadline.core.routing.Route;
 import dev.threadline.core.routing.RoutingDecision;
 import dev.threadline.core.routing.RoutingRules;
 import dev.threadline.models.ChatMessage;
-import dev.threadline.models.ModelException;
 import dev.threadline.models.ModelProvider;
-import dev.threadline.models.ModelRequest;
+import dev.threadline.models.TextDeltas;
 import dev.threadline.operator.model.AgentProfile;
 import java.util.List;
-import java.util.Locale;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every message passes through here. A real model classifies it; the offline scripted model (or a
- * model that fails or answers off-script) leaves the decision to {@link RoutingRules}.
+ * Every message passes through here. A real model decides and answers in the same call: it answers
+ * in text, or hands the message to the computer through {@link ComputerHandoff}. The offline
+ * scripted model (or a model that fails) leaves the decision to {@link RoutingRules}.
  */
 public final class RunRouter {
   private static final Logger LOG = LoggerFactory.getLogger(RunRouter.class);
-  static final String CLASSIFIER_INSTRUCTIONS =
-      """
-      You route messages for an agent service. Answer with one word.
-      COMPUTER: the message asks to run commands, create, edit or delete files, change or test code, \
-      install packages, or otherwise act in a workspace.
-      DIRECT: greetings, questions, explanations and anything answerable with text alone.\
-      """;
 
-  public RoutingDecision route(
-      String message, boolean hasAttachments, AgentProfile agent, ModelProvider provider) {
+  /**
+   * Where a message goes and, on the direct path, its answer.
+   *
+   * @param answer the direct answer (or its failure); empty on the computer path
+   */
+  public record Routed(RoutingDecision decision, Optional<RunOutcome> answer) {}
+
+  private final DirectAnswer direct;
+
+  public RunRouter(DirectAnswer direct) {
+    this.direct = direct;
+  }
+
+  public Routed route(
+      String message,
+      boolean hasAttachments,
+      AgentProfile agent,
+      ModelProvider provider,
+      List<ChatMessage> history,
+      TextDeltas deltas) {
     if ("scripted".equals(agent.provider())) {
-      return RoutingRules.route(message, hasAttachments);
+      return byRules(RoutingRules.route(message, hasAttachments), agent, provider, history, deltas);
     }
-    try {
-      String text = (hasAttachments ? "[files are attached]\n" : "") + message;
-      String answer =
-          provider
-              .complete(
-                  new ModelRequest(
-                      agent.model(),
-                      CLASSIFIER_INSTRUCTIONS,
-                      List.of(ChatMessage.user(text)),
-                      List.of(),
-                      5))
-              .text()
-              .strip()
-              .toUpperCase(Locale.ROOT);
-      if (answer.startsWith("COMPUTER")) {
-        return new RoutingDecision(
-            Route.COMPUTER, "the model classified the message as work for the computer");
-      }
-      if (answer.startsWith("DIRECT")) {
-        return new RoutingDecision(
-            Route.DIRECT, "the model classified the message as answerable directly");
-      }
+    DirectAnswer.Turn turn =
+        direct.answerOrHandOff(agent, provider, history, hasAttachments, deltas);
+    if (turn.modelFailed()) {
+      LOG.warn("Routing by rules: the {} model could not answer", agent.provider());
       RoutingDecision rules = RoutingRules.route(message, hasAttachments);
-      return new RoutingDecision(
-          rules.route(), rules.reason() + " (the model's classification was unclear)");
-    } catch (ModelException e) {
-      LOG.warn(
-          "Routing by rules: the {} model could not classify ({})", agent.provider(), e.code());
-      RoutingDecision rules = RoutingRules.route(message, hasAttachments);
-      return new RoutingDecision(rules.route(), rules.reason() + " (the model was unavailable)");
+      RoutingDecision decision =
+          new RoutingDecision(rules.route(), rules.reason() + " (the model was unavailable)");
+      return new Routed(
+          decision,
+          decision.route() == Route.DIRECT ? Optional.of(turn.outcome()) : Optional.empty());
     }
+    if (turn.handoffReason().isPresent()) {
+      return new Routed(
+          new RoutingDecision(Route.COMPUTER, turn.handoffReason().get()), Optional.empty());
+    }
+    return new Routed(
+        new RoutingDecision(Route.DIRECT, "the model answered directly"),
+        Optional.of(turn.outcome()));
+  }
+
+  /** The route the rules chose; a direct one is answered by a call without the hand-off tool. */
+  private Routed byRules(
+      RoutingDecision rules,
+      AgentProfile agent,
+      ModelProvider provider,
+      List<ChatMessage> history,
+      TextDeltas deltas) {
+    if (rules.route() == Route.COMPUTER) {
+      return new Routed(rules, Optional.empty());
+    }
+    return new Routed(rules, Optional.of(direct.answer(agent, provider, history, deltas)));
   }
 }
