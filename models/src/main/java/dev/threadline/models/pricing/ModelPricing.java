@@ -14,8 +14,10 @@ import java.util.regex.Pattern;
  *
  * <p>The spec lists {@code model=input/output[/cached]} entries separated by commas, in USD per
  * million tokens, e.g. {@code gpt-4.1-mini=0.40/1.60/0.10,claude-sonnet-4-5=3/15/0.30}. Without a
- * cached price, cached tokens cost the input price. Models without an entry cost nothing (an
- * unknown price must not fail a run), and the scripted model is always free.
+ * cached price, cached tokens cost the input price. The entry {@code *=input/output[/cached]} is
+ * the default price, for every model without its own entry. Models without a price cost nothing (an
+ * unknown price must not fail a run that has started; {@link #isPriced} lets callers refuse such a
+ * model before), and the scripted model is always free.
  */
 public final class ModelPricing {
 
@@ -27,6 +29,9 @@ public final class ModelPricing {
       Pattern.compile("-(\\d{8}|\\d{4}-\\d{2}-\\d{2}|latest)$");
 
   private static final Pattern MODEL_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/@+-]*");
+
+  /** The model name of the default price's entry. */
+  public static final String DEFAULT = "*";
 
   private static final ModelPricing NONE = new ModelPricing(Map.of());
 
@@ -68,7 +73,7 @@ public final class ModelPricing {
             where + " must look like model=input/output[/cached] (USD per million tokens)");
       }
       String model = entry.substring(0, equals).strip();
-      if (!MODEL_NAME.matcher(model).matches()) {
+      if (!DEFAULT.equals(model) && !MODEL_NAME.matcher(model).matches()) {
         throw new IllegalArgumentException(where + " has no valid model name before '='");
       }
       if (prices.containsKey(model)) {
@@ -109,7 +114,10 @@ public final class ModelPricing {
     return amount;
   }
 
-  /** The configured price of {@code model}, also for its dated variants. */
+  /**
+   * The configured price of {@code model}, also for its dated variants, else the default price if
+   * one is configured.
+   */
   public Optional<TokenPrice> price(String model) {
     if (model == null || ModelSettings.SCRIPTED.equals(model)) {
       return Optional.empty();
@@ -118,7 +126,16 @@ public final class ModelPricing {
     if (exact != null) {
       return Optional.of(exact);
     }
-    return Optional.ofNullable(prices.get(VERSION_SUFFIX.matcher(model).replaceFirst("")));
+    return Optional.ofNullable(prices.get(VERSION_SUFFIX.matcher(model).replaceFirst("")))
+        .or(() -> Optional.ofNullable(prices.get(DEFAULT)));
+  }
+
+  /**
+   * Whether a run on {@code model} can be billed: the scripted model (free by nature) or a model
+   * with a price of its own or the default price.
+   */
+  public boolean isPriced(String model) {
+    return ModelSettings.SCRIPTED.equals(model) || price(model).isPresent();
   }
 
   /**

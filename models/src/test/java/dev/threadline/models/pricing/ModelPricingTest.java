@@ -50,6 +50,25 @@ class ModelPricingTest {
   }
 
   @Test
+  void theDefaultPriceCoversEveryModelWithoutItsOwn() {
+    ModelPricing pricing = ModelPricing.parse("gpt-4.1-mini=0.40/1.60, *=1/2");
+    Usage usage = new Usage(1_000_000, 1_000_000, 0);
+
+    assertThat(pricing.cost("gpt-4.1-mini", usage)).isEqualByComparingTo("2.00");
+    assertThat(pricing.cost("some-new-model", usage)).isEqualByComparingTo("3");
+    assertThat(pricing.isPriced("some-new-model")).isTrue();
+    assertThat(pricing.cost("scripted", usage)).isEqualByComparingTo("0");
+  }
+
+  @Test
+  void withoutADefaultPriceOnlyListedAndScriptedModelsArePriced() {
+    assertThat(PRICING.isPriced("gpt-4.1-mini-2025-04-14")).isTrue();
+    assertThat(PRICING.isPriced("scripted")).isTrue();
+    assertThat(PRICING.isPriced("gpt-5")).isFalse();
+    assertThat(ModelPricing.none().isPriced("gpt-4.1-mini")).isFalse();
+  }
+
+  @Test
   void unknownAndScriptedModelsAreFree() {
     Usage usage = new Usage(1_000_000, 1_000_000, 0);
 
