@@ -90,9 +90,8 @@ public final class ThreadlineOperator implements AutoCloseable {
               // target.
               .withUseSSAToPatchPrimaryResource(false)
               .withSSABasedCreateUpdateMatchForDependentResources(false)
-              .withMetrics(
-                  MicrometerMetrics.newPerResourceCollectingMicrometerMetricsBuilder(metrics)
-                      .build());
+              // Per controller, not per resource: a series per Run would grow without bound.
+              .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(metrics));
           if (settings.leaderElection()) {
             o.withLeaderElectionConfiguration(
                 new LeaderElectionConfiguration(LEASE_NAME, settings.leaseNamespace()));

@@ -45,7 +45,9 @@ class MetricsE2ETest {
               .containsPattern("threadline_runs_finished_total\\{[^}]*route=\"direct\"")
               .containsPattern("threadline_runs_finished_total\\{[^}]*route=\"computer\"")
               .containsPattern("threadline_run_duration_seconds_count\\{[^}]*phase=\"completed\"")
-              .contains("operator_sdk_");
+              .containsPattern(
+                  "operator_sdk_controllers_execution_reconcile_seconds_count\\{[^}]*controller=\"run\"")
+              .contains("operator_sdk_controllers_execution_reconcile_success_total");
         });
     String api = scrape(fixture.local().apiMetricsUrl());
     assertThat(api)
