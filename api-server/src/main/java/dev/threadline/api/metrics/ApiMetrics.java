@@ -34,7 +34,9 @@ public final class ApiMetrics {
   public void firstEventSent(Run run) {
     Instant created = Timestamps.parse(run.getMetadata().getCreationTimestamp()).orElse(null);
     if (created != null) {
-      firstEvent.record(Duration.between(created, clock.instant()).abs());
+      Duration took = Duration.between(created, clock.instant());
+      // Negative only when the API server's and this host's clocks disagree.
+      firstEvent.record(took.isNegative() ? Duration.ZERO : took);
     }
   }
 

@@ -68,7 +68,7 @@ public final class OperatorMetrics {
     Optional<Instant> start = Timestamps.parse(from);
     Optional<Instant> end = Timestamps.parse(to);
     return start.isPresent() && end.isPresent()
-        ? Optional.of(Duration.between(start.get(), end.get()).abs())
+        ? Optional.of(Duration.between(start.get(), end.get())).filter(took -> !took.isNegative())
         : Optional.empty();
   }
 }
