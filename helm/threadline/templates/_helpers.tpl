@@ -143,3 +143,8 @@ Call with (list "THREADLINE_AGENT" .Values.agents.resources). */}}
 {{- end }}
 {{- end }}
 {{- end }}
+
+{{/* Marks the Services the ServiceMonitor scrapes (the operator's and the api-server's metrics). */}}
+{{- define "threadline.metricsServiceLabel" -}}
+threadline.dev/metrics: "true"
+{{- end }}

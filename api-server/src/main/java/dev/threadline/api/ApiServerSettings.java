@@ -12,23 +12,28 @@ import java.util.Map;
  * @param cacheSyncTimeout how long {@link ThreadlineApiServer#start} waits for the caches to load
  *     and their watches to connect before it returns anyway (health says 503 until they do)
  * @param writeVisibilityTimeout how long a write waits for this replica's cache to reflect it
+ * @param managementPort port of the unauthenticated Prometheus {@code /metrics}, apart from the API
+ *     so that it is never published with it; 0 picks a free one, -1 serves none
  */
 public record ApiServerSettings(
     String address,
     int port,
     String systemNamespace,
     Duration cacheSyncTimeout,
-    Duration writeVisibilityTimeout) {
+    Duration writeVisibilityTimeout,
+    int managementPort) {
 
   public static final String ADDRESS_VARIABLE = "THREADLINE_API_ADDRESS";
   public static final String PORT_VARIABLE = "THREADLINE_API_PORT";
   public static final String SYSTEM_NAMESPACE_VARIABLE = "THREADLINE_SYSTEM_NAMESPACE";
+  public static final String MANAGEMENT_PORT_VARIABLE = "THREADLINE_API_MANAGEMENT_PORT";
 
   /** Set by the Downward API in the Helm chart: the namespace the API server runs in. */
   public static final String POD_NAMESPACE_VARIABLE = "POD_NAMESPACE";
 
   public static final String DEFAULT_ADDRESS = "0.0.0.0";
   public static final int DEFAULT_PORT = 8080;
+  public static final int DEFAULT_MANAGEMENT_PORT = 9090;
   public static final String DEFAULT_SYSTEM_NAMESPACE = "threadline-system";
   public static final Duration DEFAULT_CACHE_SYNC_TIMEOUT = Duration.ofSeconds(30);
   public static final Duration DEFAULT_WRITE_VISIBILITY_TIMEOUT = Duration.ofSeconds(5);
@@ -39,6 +44,10 @@ public record ApiServerSettings(
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port must be between 0 and 65535: " + port);
     }
+    if (managementPort < -1 || managementPort > 65535) {
+      throw new IllegalArgumentException(
+          "managementPort must be between -1 and 65535: " + managementPort);
+    }
     if (cacheSyncTimeout == null || cacheSyncTimeout.isNegative()) {
       throw new IllegalArgumentException("cacheSyncTimeout must be zero or positive");
     }
@@ -47,14 +56,18 @@ public record ApiServerSettings(
     }
   }
 
-  /** Listening on loopback, on a free port, with default timeouts: the local launcher's choice. */
+  /**
+   * Listening on loopback, on free ports (API and metrics), with default timeouts: the local
+   * launcher's choice.
+   */
   public static ApiServerSettings loopback(String systemNamespace) {
     return new ApiServerSettings(
         "127.0.0.1",
         0,
         systemNamespace,
         DEFAULT_CACHE_SYNC_TIMEOUT,
-        DEFAULT_WRITE_VISIBILITY_TIMEOUT);
+        DEFAULT_WRITE_VISIBILITY_TIMEOUT,
+        0);
   }
 
   /** From this process's environment variables; see {@link #fromEnvironment(Map)}. */
@@ -64,12 +77,14 @@ public record ApiServerSettings(
 
   /**
    * From {@code THREADLINE_API_ADDRESS} (default 0.0.0.0), {@code THREADLINE_API_PORT} (8080; 0 =
-   * random) and {@code THREADLINE_SYSTEM_NAMESPACE} (default {@code POD_NAMESPACE}, else {@code
-   * threadline-system}).
+   * random), {@code THREADLINE_API_MANAGEMENT_PORT} (9090; -1 = no metrics) and {@code
+   * THREADLINE_SYSTEM_NAMESPACE} (default {@code POD_NAMESPACE}, else {@code threadline-system}).
    */
   public static ApiServerSettings fromEnvironment(Map<String, String> environment) {
     String address = valueOr(environment, ADDRESS_VARIABLE, DEFAULT_ADDRESS);
-    int port = parsePort(valueOr(environment, PORT_VARIABLE, Integer.toString(DEFAULT_PORT)));
+    int port = parsePort(environment, PORT_VARIABLE, DEFAULT_PORT, 0);
+    int managementPort =
+        parsePort(environment, MANAGEMENT_PORT_VARIABLE, DEFAULT_MANAGEMENT_PORT, -1);
     String systemNamespace =
         valueOr(
             environment,
@@ -80,19 +95,23 @@ public record ApiServerSettings(
         port,
         systemNamespace,
         DEFAULT_CACHE_SYNC_TIMEOUT,
-        DEFAULT_WRITE_VISIBILITY_TIMEOUT);
+        DEFAULT_WRITE_VISIBILITY_TIMEOUT,
+        managementPort);
   }
 
-  private static int parsePort(String text) {
+  private static int parsePort(
+      Map<String, String> environment, String variable, int fallback, int lowest) {
+    String text = valueOr(environment, variable, Integer.toString(fallback));
     try {
       int port = Integer.parseInt(text.strip());
-      if (port >= 0 && port <= 65535) {
+      if (port >= lowest && port <= 65535) {
         return port;
       }
     } catch (NumberFormatException notANumber) {
       // reported below
     }
-    throw new IllegalArgumentException(PORT_VARIABLE + " must be a port number (0-65535): " + text);
+    throw new IllegalArgumentException(
+        variable + " must be a port number (" + lowest + "-65535): " + text);
   }
 
   private static String valueOr(Map<String, String> environment, String name, String fallback) {

@@ -1,5 +1,7 @@
 package dev.threadline.api;
 
+import java.util.Optional;
+
 /** A started API server. Closing it stops the HTTP server and its caches, not the client. */
 public interface RunningApiServer extends AutoCloseable {
   /** The port it listens on (the real one when started with port 0). */
@@ -7,6 +9,9 @@ public interface RunningApiServer extends AutoCloseable {
 
   /** E.g. {@code http://127.0.0.1:41234}, without a trailing slash. */
   String baseUrl();
+
+  /** Where Prometheus scrapes this server (no API key), when the management port is served. */
+  Optional<String> metricsUrl();
 
   @Override
   void close();

@@ -1,5 +1,6 @@
 package dev.threadline.api;
 
+import java.util.Optional;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -8,11 +9,21 @@ final class SpringRunningApiServer implements RunningApiServer {
   private final ConfigurableApplicationContext context;
   private final int port;
   private final String baseUrl;
+  private final Optional<String> metricsUrl;
 
-  SpringRunningApiServer(ConfigurableApplicationContext context, String address) {
+  SpringRunningApiServer(ConfigurableApplicationContext context, String address, int metricsPort) {
     this.context = context;
     this.port = ((WebServerApplicationContext) context).getWebServer().getPort();
     this.baseUrl = "http://" + hostFor(address) + ":" + port;
+    this.metricsUrl =
+        metricsPort < 0
+            ? Optional.empty()
+            : Optional.of("http://" + hostFor(address) + ":" + metricsPort + "/metrics");
+  }
+
+  @Override
+  public Optional<String> metricsUrl() {
+    return metricsUrl;
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.threadline.api;
 
 import dev.threadline.api.config.ApiServerApplication;
 import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.api.metrics.ManagementPort;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.Duration;
@@ -33,6 +34,7 @@ public final class ThreadlineApiServer {
 
   /** Starts the HTTP server using this client (not closed by the server). */
   public static RunningApiServer start(KubernetesClient client, ApiServerSettings settings) {
+    ManagementPort managementPort = new ManagementPort();
     ConfigurableApplicationContext context =
         new SpringApplicationBuilder(ApiServerApplication.class)
             .web(WebApplicationType.SERVLET)
@@ -42,12 +44,17 @@ public final class ThreadlineApiServer {
             // Read before initializers run, so set as defaults: unknown routes are answered as 404
             // JSON; a WARN per scanner probe would drown the log.
             .properties("logging.level.org.springframework.web.servlet.PageNotFound=error")
+            .listeners(managementPort)
             .initializers(applicationContext ->
                 register((GenericApplicationContext) applicationContext, client, settings))
             .run();
-    RunningApiServer server = new SpringRunningApiServer(context, settings.address());
+    RunningApiServer server =
+        new SpringRunningApiServer(context, settings.address(), managementPort.port());
     awaitCaches(context, settings);
-    log.info("Threadline API server listening on {}", server.baseUrl());
+    log.info(
+        "Threadline API server listening on {} (metrics: {})",
+        server.baseUrl(),
+        server.metricsUrl().orElse("off"));
     return server;
   }
 
@@ -97,6 +104,18 @@ public final class ThreadlineApiServer {
     // sent as application/x-www-form-urlencoded (curl's default) and let it choose parameters.
     properties.put("spring.mvc.formcontent.filter.enabled", false);
     properties.put("spring.main.banner-mode", "off");
+    // Prometheus at /metrics on a port of its own, without an API key: the port is for scrapers
+    // inside the cluster (the chart publishes it on its own Service), never for the API's clients.
+    properties.put("management.server.port", settings.managementPort());
+    properties.put("management.server.address", settings.address());
+    properties.put("management.endpoints.web.base-path", "/");
+    properties.put("management.endpoints.web.exposure.include", "prometheus");
+    properties.put("management.endpoints.web.path-mapping.prometheus", "metrics");
+    properties.put("management.endpoints.access.default", "none");
+    properties.put("management.endpoint.prometheus.access", "read-only");
+    properties.put(
+        "management.metrics.distribution.percentiles-histogram.http.server.requests", true);
+    properties.put("management.metrics.tags.application", "threadline-api-server");
     return properties;
   }
 

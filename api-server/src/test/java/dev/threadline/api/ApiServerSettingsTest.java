@@ -14,6 +14,22 @@ class ApiServerSettingsTest {
     assertThat(settings.address()).isEqualTo("0.0.0.0");
     assertThat(settings.port()).isEqualTo(8080);
     assertThat(settings.systemNamespace()).isEqualTo("threadline-system");
+    assertThat(settings.managementPort()).isEqualTo(9090);
+  }
+
+  @Test
+  void metricsCanMoveOrBeSwitchedOff() {
+    assertThat(
+            ApiServerSettings.fromEnvironment(Map.of("THREADLINE_API_MANAGEMENT_PORT", "9102"))
+                .managementPort())
+        .isEqualTo(9102);
+    assertThat(
+            ApiServerSettings.fromEnvironment(Map.of("THREADLINE_API_MANAGEMENT_PORT", "-1"))
+                .managementPort())
+        .isEqualTo(-1);
+    assertThatThrownBy(
+            () -> ApiServerSettings.fromEnvironment(Map.of("THREADLINE_API_MANAGEMENT_PORT", "-2")))
+        .hasMessageContaining("THREADLINE_API_MANAGEMENT_PORT");
   }
 
   @Test

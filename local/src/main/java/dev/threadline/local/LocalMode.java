@@ -16,6 +16,8 @@ import dev.threadline.operator.webhooks.WebhookSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -49,6 +51,7 @@ public final class LocalMode implements AutoCloseable {
   private final Path kubeconfig;
   private final Map<String, String> apiKeys;
   private final Map<String, String> namespaces;
+  private final String operatorMetricsUrl;
 
   private LocalMode(
       Deque<AutoCloseable> started,
@@ -58,7 +61,8 @@ public final class LocalMode implements AutoCloseable {
       RunningApiServer api,
       Path kubeconfig,
       Map<String, String> apiKeys,
-      Map<String, String> namespaces) {
+      Map<String, String> namespaces,
+      String operatorMetricsUrl) {
     this.started = started;
     this.kubernetes = kubernetes;
     this.client = client;
@@ -67,6 +71,7 @@ public final class LocalMode implements AutoCloseable {
     this.kubeconfig = kubeconfig;
     this.apiKeys = apiKeys;
     this.namespaces = namespaces;
+    this.operatorMetricsUrl = operatorMetricsUrl;
   }
 
   public static LocalMode start(LocalSettings settings) {
@@ -119,14 +124,21 @@ public final class LocalMode implements AutoCloseable {
                   .withConfinement(confinement),
               LocalImageCatalog.create(java)));
       started.push(cluster.get());
-      started.push(ThreadlineOperator.start(client, operatorSettings.apply(operatorSettings())));
+      ThreadlineOperator operator =
+          ThreadlineOperator.start(client, operatorSettings.apply(operatorSettings()));
+      started.push(operator);
+      // Health and metrics on loopback only, on a free port: nothing outside this machine scrapes.
+      int operatorPort =
+          operator.serveHttpEndpoints(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      ApiServerSettings loopback = ApiServerSettings.loopback(SYSTEM_NAMESPACE);
       ApiServerSettings apiSettings =
           new ApiServerSettings(
               settings.apiAddress(),
               settings.apiPort(),
               SYSTEM_NAMESPACE,
-              ApiServerSettings.loopback(SYSTEM_NAMESPACE).cacheSyncTimeout(),
-              ApiServerSettings.loopback(SYSTEM_NAMESPACE).writeVisibilityTimeout());
+              loopback.cacheSyncTimeout(),
+              loopback.writeVisibilityTimeout(),
+              loopback.managementPort());
       // Last, and kept apart from the rest: it is the one part that may be restarted on its own.
       RunningApiServer api = ThreadlineApiServer.start(client, apiSettings);
       return new LocalMode(
@@ -137,7 +149,8 @@ public final class LocalMode implements AutoCloseable {
           api,
           kubeconfig,
           new LinkedHashMap<>(keys),
-          namespaces);
+          namespaces,
+          "http://127.0.0.1:" + operatorPort + "/metrics");
     } catch (IOException e) {
       closeAll(started);
       throw new UncheckedIOException("cannot prepare the data folder " + settings.dataDir(), e);
@@ -189,6 +202,16 @@ public final class LocalMode implements AutoCloseable {
 
   public String apiUrl() {
     return api.baseUrl();
+  }
+
+  /** The API server's Prometheus endpoint (no key; it moves when the API server restarts). */
+  public String apiMetricsUrl() {
+    return api.metricsUrl().orElseThrow();
+  }
+
+  /** The operator's Prometheus endpoint (no key), on loopback. */
+  public String operatorMetricsUrl() {
+    return operatorMetricsUrl;
   }
 
   public String kubernetesUrl() {

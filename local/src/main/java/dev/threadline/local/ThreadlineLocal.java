@@ -52,7 +52,12 @@ public final class ThreadlineLocal {
             .append('\n')
             .append("  kubeconfig:      ")
             .append(local.kubeconfig())
-            .append('\n');
+            .append('\n')
+            .append("  metrics (no key): ")
+            .append(local.apiMetricsUrl())
+            .append(" (API server), ")
+            .append(local.operatorMetricsUrl())
+            .append(" (operator)\n");
     for (Map.Entry<String, String> key : local.apiKeys().entrySet()) {
       String user = key.getValue();
       text.append("  user ")

@@ -9,6 +9,7 @@ import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.container.ContainerReconciler;
 import dev.threadline.operator.environment.EnvironmentReconciler;
 import dev.threadline.operator.health.OperatorHttpEndpoints;
+import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
 import dev.threadline.operator.run.RunReconciler;
@@ -39,6 +40,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,13 +59,14 @@ public final class ThreadlineOperator implements AutoCloseable {
   static final String LEASE_NAME = "threadline-operator";
 
   private final Operator operator;
-  private final OperatorHttpEndpoints endpoints;
+  private final PrometheusMeterRegistry metrics;
   private final List<AutoCloseable> resources;
+  private volatile OperatorHttpEndpoints endpoints;
 
   private ThreadlineOperator(
-      Operator operator, OperatorHttpEndpoints endpoints, List<AutoCloseable> resources) {
+      Operator operator, PrometheusMeterRegistry metrics, List<AutoCloseable> resources) {
     this.operator = operator;
-    this.endpoints = endpoints;
+    this.metrics = metrics;
     this.resources = resources;
   }
 
@@ -102,14 +105,14 @@ public final class ThreadlineOperator implements AutoCloseable {
               // target.
               .withUseSSAToPatchPrimaryResource(false)
               .withSSABasedCreateUpdateMatchForDependentResources(false)
-              .withMetrics(
-                  MicrometerMetrics.newPerResourceCollectingMicrometerMetricsBuilder(metrics)
-                      .build());
+              // Per controller, not per resource: a series per Run would grow without bound.
+              .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(metrics));
           if (settings.leaderElection()) {
             o.withLeaderElectionConfiguration(
                 new LeaderElectionConfiguration(LEASE_NAME, settings.leaseNamespace()));
           }
         });
+    OperatorMetrics product = new OperatorMetrics(metrics);
     Conditions conditions = new Conditions(clock);
     AgentProfiles agents = new AgentProfiles(client, settings.model());
     ModelCatalog models = new ModelCatalog(settings.model());
@@ -122,15 +125,18 @@ public final class ThreadlineOperator implements AutoCloseable {
         new ComputerRuns(client, settings, agents, pricing, clock, podLogs, limits);
     register(
         operator, new RunReconciler(agents, models, pricing, clock, computer, limits), settings);
-    register(operator, new RunUsageRecorder(client, ledgers, tenants, clock), settings);
+    register(operator, new RunUsageRecorder(client, ledgers, tenants, clock, product), settings);
     register(operator, new ThreadReconciler(clock), settings);
-    register(operator, new EnvironmentReconciler(client, settings, conditions, clock), settings);
+    register(
+        operator,
+        new EnvironmentReconciler(client, settings, conditions, clock, product),
+        settings);
     register(operator, new ScheduleReconciler(settings.runnerImage(), conditions, clock), settings);
     register(operator, new ContainerReconciler(client, settings, conditions, clock), settings);
     register(operator, new RunWebhooks(client, clock), settings);
     register(operator, new BuildWebhooks(client, clock), settings);
     WebhookDeliveryReconciler webhooks =
-        new WebhookDeliveryReconciler(client, settings.webhooks(), clock);
+        new WebhookDeliveryReconciler(client, settings.webhooks(), clock, product);
     register(operator, webhooks, settings);
     operator.start();
     List<AutoCloseable> resources = new ArrayList<>(List.of(computer, agents, models, webhooks));
@@ -153,22 +159,20 @@ public final class ThreadlineOperator implements AutoCloseable {
       resources.add(1, sandboxes);
     }
 
-    OperatorHttpEndpoints endpoints = null;
+    ThreadlineOperator started = new ThreadlineOperator(operator, metrics, resources);
     if (settings.healthPort() >= 0) {
       try {
-        endpoints =
-            OperatorHttpEndpoints.start(settings.healthPort(), operator::getRuntimeInfo, metrics);
-      } catch (IOException e) {
-        operator.stop();
-        throw new UncheckedIOException(
-            "cannot serve health endpoints on port " + settings.healthPort(), e);
+        started.serveHttpEndpoints(new InetSocketAddress(settings.healthPort()));
+      } catch (UncheckedIOException e) {
+        started.close();
+        throw e;
       }
     }
     LOG.info(
         "Threadline operator started (namespaces: {}, leader election: {})",
         settings.watchNamespaces().isEmpty() ? "all" : settings.watchNamespaces(),
         settings.leaderElection());
-    return new ThreadlineOperator(operator, endpoints, resources);
+    return started;
   }
 
   /** The one namespace watched, or null for all (several are filtered by the worker's claims). */
@@ -185,6 +189,21 @@ public final class ThreadlineOperator implements AutoCloseable {
             ? ControllerConfigurationOverrider::watchingAllNamespaces
             : o -> o.settingNamespaces(settings.watchNamespaces());
     operator.register(reconciler, namespaces);
+  }
+
+  /**
+   * Serves /healthz, /readyz and /metrics on {@code address} (once; a cluster's operator does so on
+   * its health port at start, the local mode on loopback only) and returns the port.
+   */
+  public synchronized int serveHttpEndpoints(InetSocketAddress address) {
+    if (endpoints == null) {
+      try {
+        endpoints = OperatorHttpEndpoints.start(address, operator::getRuntimeInfo, metrics);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot serve health endpoints on " + address, e);
+      }
+    }
+    return endpoints.port();
   }
 
   /** The port of /healthz, /readyz and /metrics; -1 when they are not served. */

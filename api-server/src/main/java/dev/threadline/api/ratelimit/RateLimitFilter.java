@@ -3,6 +3,7 @@ package dev.threadline.api.ratelimit;
 import dev.threadline.api.auth.AuthenticatedKey;
 import dev.threadline.api.auth.AuthenticationFilter;
 import dev.threadline.api.errors.ErrorKind;
+import dev.threadline.api.metrics.ApiMetrics;
 import io.github.bucket4j.ConsumptionProbe;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -33,10 +34,12 @@ final class RateLimitFilter extends OncePerRequestFilter {
   private final KeyBuckets buckets = new KeyBuckets();
   private final RateLimitSettings settings;
   private final JsonMapper json;
+  private final ApiMetrics metrics;
 
-  RateLimitFilter(RateLimitSettings settings, JsonMapper json) {
+  RateLimitFilter(RateLimitSettings settings, JsonMapper json, ApiMetrics metrics) {
     this.settings = settings;
     this.json = json;
+    this.metrics = metrics;
   }
 
   @Override
@@ -59,6 +62,7 @@ final class RateLimitFilter extends OncePerRequestFilter {
     response.setHeader("RateLimit-Limit", Long.toString(limit.burst()));
     response.setHeader("RateLimit-Remaining", Long.toString(probe.getRemainingTokens()));
     response.setHeader("RateLimit-Reset", Long.toString(seconds(probe.getNanosToWaitForReset())));
+    metrics.rateLimitChecked(probe.isConsumed());
     if (probe.isConsumed()) {
       chain.doFilter(request, response);
       return;

@@ -1,6 +1,7 @@
 package dev.threadline.api.stream;
 
 import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.api.metrics.ApiMetrics;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
 import jakarta.servlet.http.HttpServletResponse;
@@ -33,13 +34,19 @@ public final class RunStreams {
   private final ManagedInformer<Run> cache;
   private final JsonMapper json;
   private final StreamSettings settings;
+  private final ApiMetrics metrics;
 
   public RunStreams(
-      RunUpdates updates, ManagedInformer<Run> cache, JsonMapper json, StreamSettings settings) {
+      RunUpdates updates,
+      ManagedInformer<Run> cache,
+      JsonMapper json,
+      StreamSettings settings,
+      ApiMetrics metrics) {
     this.updates = updates;
     this.cache = cache;
     this.json = json;
     this.settings = settings;
+    this.metrics = metrics;
   }
 
   /**
@@ -86,6 +93,8 @@ public final class RunStreams {
     RunProgress progress = new RunProgress(start.userId());
     ResumeFilter filter = new ResumeFilter(start.after());
     long deadline = System.nanoTime() + settings.maxWait().toNanos();
+    // Only a stream that began with the run times its first event; a resumed one comes late.
+    boolean timingFirstEvent = start.after().isEmpty();
     try (RunFollower follower = RunFollower.follow(updates, cache, namespace, runName)) {
       writer.open();
       String runId = ResourceIds.toId(runName);
@@ -122,8 +131,13 @@ public final class RunStreams {
             return;
           }
           case CHANGED -> {
-            for (StreamFrame frame : progress.advance(update.get().run())) {
+            List<StreamFrame> frames = progress.advance(update.get().run());
+            for (StreamFrame frame : frames) {
               send(writer, filter, frame);
+            }
+            if (timingFirstEvent && !frames.isEmpty()) {
+              metrics.firstEventSent(update.get().run());
+              timingFirstEvent = false;
             }
           }
         }

@@ -1,6 +1,7 @@
 package dev.threadline.api.stream;
 
 import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.api.metrics.ApiMetrics;
 import dev.threadline.crds.run.Run;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -42,8 +43,12 @@ class StreamConfiguration implements WebMvcConfigurer {
   }
 
   @Bean
-  RunStreams runStreams(RunUpdates runUpdates, ManagedInformer<Run> runInformer, JsonMapper json) {
-    return new RunStreams(runUpdates, runInformer, json, settings);
+  RunStreams runStreams(
+      RunUpdates runUpdates,
+      ManagedInformer<Run> runInformer,
+      JsonMapper json,
+      ApiMetrics metrics) {
+    return new RunStreams(runUpdates, runInformer, json, settings, metrics);
   }
 
   @Bean

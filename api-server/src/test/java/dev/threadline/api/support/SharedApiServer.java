@@ -87,6 +87,11 @@ public final class SharedApiServer {
     return server.baseUrl();
   }
 
+  /** The unauthenticated Prometheus endpoint on the management port. */
+  public String metricsUrl() {
+    return server.metricsUrl().orElseThrow();
+  }
+
   public NamespacedKubernetesClient client() {
     return client;
   }

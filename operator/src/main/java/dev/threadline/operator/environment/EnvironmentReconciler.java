@@ -12,6 +12,7 @@ import dev.threadline.crds.environment.TestBuildRequest;
 import dev.threadline.crds.environment.TestBuildResult;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
+import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -27,6 +28,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -62,9 +64,14 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
   private final BuildCleanup cleanup;
   private final Conditions conditions;
   private final Clock clock;
+  private final OperatorMetrics metrics;
 
   public EnvironmentReconciler(
-      KubernetesClient client, OperatorSettings settings, Conditions conditions, Clock clock) {
+      KubernetesClient client,
+      OperatorSettings settings,
+      Conditions conditions,
+      Clock clock,
+      OperatorMetrics metrics) {
     this.client = client;
     this.settings = settings;
     this.planner = new BuildPlanner(settings);
@@ -73,6 +80,7 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     this.cleanup = new BuildCleanup(client);
     this.conditions = conditions;
     this.clock = clock;
+    this.metrics = metrics;
   }
 
   @Override
@@ -163,12 +171,22 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
       status.setBuildStatus(BuildStatus.FAILED);
       status.setBuildError(knownError != null ? knownError : failureMessage(log, state));
     }
+    if (job != null) {
+      recordBuild(BuildKind.IMAGE, status.getBuildStatus(), job);
+    }
     LOG.info(
         "Environment({}/{}) build {} {}",
         environment.getMetadata().getNamespace(),
         environment.getMetadata().getName(),
         status.getBuildJob(),
         status.getBuildStatus().value());
+  }
+
+  private void recordBuild(BuildKind kind, BuildStatus outcome, Job job) {
+    Timestamps.parse(job.getMetadata().getCreationTimestamp())
+        .ifPresent(created ->
+            metrics.buildFinished(
+                kind.label(), outcome.value(), Duration.between(created, clock.instant())));
   }
 
   private void takeUpBuildRequest(
@@ -242,6 +260,7 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
               ? "The test build Job was deleted before it finished"
               : failureMessage(log, state));
     }
+    job.ifPresent(j -> recordBuild(BuildKind.TEST, test.getPhase(), j));
   }
 
   private void takeUpTestBuildRequest(

@@ -23,8 +23,9 @@ public final class OperatorHttpEndpoints implements AutoCloseable {
   }
 
   public static OperatorHttpEndpoints start(
-      int port, Supplier<RuntimeInfo> runtime, PrometheusMeterRegistry metrics) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
+      InetSocketAddress address, Supplier<RuntimeInfo> runtime, PrometheusMeterRegistry metrics)
+      throws IOException {
+    HttpServer server = HttpServer.create(address, 0);
     server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
     server.createContext("/healthz", exchange -> respond(exchange, 200, "text/plain", "ok"));
     server.createContext(

@@ -8,6 +8,7 @@ import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.run.RunUsage;
 import dev.threadline.crds.usage.UsageEntry;
 import dev.threadline.operator.kubernetes.StatusWriteLoop;
+import dev.threadline.operator.metrics.OperatorMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -39,13 +40,19 @@ public class RunUsageRecorder implements Reconciler<Run> {
   private final UsageLedgers ledgers;
   private final TenantPlans tenants;
   private final Clock clock;
+  private final OperatorMetrics metrics;
 
   public RunUsageRecorder(
-      KubernetesClient client, UsageLedgers ledgers, TenantPlans tenants, Clock clock) {
+      KubernetesClient client,
+      UsageLedgers ledgers,
+      TenantPlans tenants,
+      Clock clock,
+      OperatorMetrics metrics) {
     this.client = client;
     this.ledgers = ledgers;
     this.tenants = tenants;
     this.clock = clock;
+    this.metrics = metrics;
   }
 
   @Override
@@ -69,12 +76,9 @@ public class RunUsageRecorder implements Reconciler<Run> {
         entry,
         (uid, name) -> isSettled(context, namespace, uid, name));
     markRecorded(run);
-    LOG.debug(
-        "Run({}/{}) counted in {}: {} USD",
-        namespace,
-        run.getMetadata().getName(),
-        period.ledgerName(),
-        entry.getCost());
+    // Here, once per run: the mark above is what keeps a finished run from being seen again.
+    metrics.runFinished(run);
+    LOG.debug("Run counted in {}: {} USD", period.ledgerName(), entry.getCost());
     return UpdateControl.noUpdate();
   }
 

@@ -60,11 +60,7 @@ public class RunWebhooks implements Reconciler<Run> {
     Optional<Instant> completedAt = Timestamps.parse(run.getStatus().getCompletedAt());
     Instant now = clock.instant();
     if (WebhookEvents.isTooOld(completedAt, now)) {
-      LOG.debug(
-          "Run({}/{}) ended {}: too long ago to announce",
-          namespace,
-          run.getMetadata().getName(),
-          run.getStatus().getCompletedAt());
+      LOG.debug("Run ended {}: too long ago to announce", run.getStatus().getCompletedAt());
     } else {
       // The environment the run uses (named on it or its thread, else the default), as the computer
       // path does.

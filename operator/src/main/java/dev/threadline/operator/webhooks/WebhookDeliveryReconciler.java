@@ -5,6 +5,7 @@ import dev.threadline.crds.webhook.WebhookDelivery;
 import dev.threadline.crds.webhook.WebhookDeliverySpec;
 import dev.threadline.crds.webhook.WebhookDeliveryStatus;
 import dev.threadline.operator.kubernetes.StatusWriteLoop;
+import dev.threadline.operator.metrics.OperatorMetrics;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -40,11 +41,14 @@ public class WebhookDeliveryReconciler implements Reconciler<WebhookDelivery>, A
   private final WebhookSettings settings;
   private final Clock clock;
   private final WebhookSender sender = new WebhookSender();
+  private final OperatorMetrics metrics;
 
-  public WebhookDeliveryReconciler(KubernetesClient client, WebhookSettings settings, Clock clock) {
+  public WebhookDeliveryReconciler(
+      KubernetesClient client, WebhookSettings settings, Clock clock, OperatorMetrics metrics) {
     this.client = client;
     this.settings = settings;
     this.clock = clock;
+    this.metrics = metrics;
   }
 
   @Override
@@ -80,6 +84,7 @@ public class WebhookDeliveryReconciler implements Reconciler<WebhookDelivery>, A
     WebhookDeliveryStatus next =
         DeliveryProgress.after(status, attempt, clock.instant(), settings.retries());
     log(delivery, next);
+    metrics.webhookAttempted(next.getState());
     writeStatus(delivery, next);
     Duration after =
         DeliveryProgress.isFinal(next)

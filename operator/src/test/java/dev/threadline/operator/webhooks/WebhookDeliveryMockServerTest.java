@@ -25,6 +25,7 @@ import dev.threadline.crds.webhook.WebhookDeliveryState;
 import dev.threadline.crds.webhook.WebhookDeliveryStatus;
 import dev.threadline.crds.webhook.WebhookEndpoint;
 import dev.threadline.crds.webhook.WebhookEvent;
+import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.support.OperatorMockServer;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -34,6 +35,8 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -80,6 +83,7 @@ class WebhookDeliveryMockServerTest {
   private static HttpServer receiver;
   private static final List<Received> received = new CopyOnWriteArrayList<>();
   private static final Map<String, Deque<Integer>> answers = new ConcurrentHashMap<>();
+  private static final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
   private Operator operator;
   private String ns;
@@ -111,6 +115,7 @@ class WebhookDeliveryMockServerTest {
 
   @BeforeEach
   void start(TestInfo test) {
+    meters.clear();
     ns = test.getTestMethod().orElseThrow().getName().replaceAll("([A-Z])", "-$1").toLowerCase();
     ns = ns.substring(0, Math.min(ns.length(), 50)).replaceAll("-+$", "");
     operator = startOperator(SETTINGS);
@@ -330,6 +335,8 @@ class WebhookDeliveryMockServerTest {
     assertThat(delivery.getStatus().getAttempts()).isEqualTo(3);
     assertThat(delivery.getStatus().getLastStatusCode()).isEqualTo(200);
     assertThat(delivery.getStatus().getLastError()).isNull();
+    assertThat(attempts("pending")).isEqualTo(2);
+    assertThat(attempts("delivered")).isEqualTo(1);
     assertThat(requestsTo("flaky"))
         .hasSize(3)
         .allSatisfy(request -> {
@@ -354,6 +361,8 @@ class WebhookDeliveryMockServerTest {
     assertThat(delivery.getStatus().getNextAttemptAt()).isNull();
     assertThat(delivery.getStatus().getFinishedAt()).isNotNull();
     assertThat(requestsTo("down")).hasSize(FAST.maxAttempts());
+    assertThat(attempts("failed")).isEqualTo(1);
+    assertThat(attempts("pending")).isEqualTo(FAST.maxAttempts() - 1);
   }
 
   @Test
@@ -468,10 +477,17 @@ class WebhookDeliveryMockServerTest {
     operator.register(
         new BuildWebhooks(client, clock), ControllerConfigurationOverrider::watchingAllNamespaces);
     operator.register(
-        new WebhookDeliveryReconciler(client, settings, clock),
+        new WebhookDeliveryReconciler(client, settings, clock, new OperatorMetrics(meters)),
         ControllerConfigurationOverrider::watchingAllNamespaces);
     operator.start();
     return operator;
+  }
+
+  /** Attempts counted by {@code threadline_webhook_deliveries} with this outcome. */
+  private static double attempts(String outcome) {
+    Counter counter =
+        meters.find("threadline_webhook_deliveries").tag("outcome", outcome).counter();
+    return counter == null ? 0 : counter.count();
   }
 
   private static void receive(HttpExchange exchange) throws IOException {
