@@ -81,6 +81,17 @@ public final class LocalMode implements AutoCloseable {
   /** With the operator's settings adjusted, e.g. a short agent deadline in a test. */
   public static LocalMode start(
       LocalSettings settings, UnaryOperator<OperatorSettings> operatorSettings) {
+    return start(settings, System.getenv(), operatorSettings);
+  }
+
+  /**
+   * With the variables the operator and the sandbox check read given rather than taken from this
+   * process, e.g. a canary model key in a test. Pods never see them: each gets only its own.
+   */
+  public static LocalMode start(
+      LocalSettings settings,
+      Map<String, String> environment,
+      UnaryOperator<OperatorSettings> operatorSettings) {
     Deque<AutoCloseable> started = new ArrayDeque<>();
     try {
       Files.createDirectories(settings.dataDir());
@@ -111,7 +122,7 @@ public final class LocalMode implements AutoCloseable {
           new TenantProvisioner(client, SYSTEM_NAMESPACE).provision(keys);
 
       JavaCommand java = JavaCommand.ofCurrentProcess();
-      Confinement confinement = SandboxConfinementCheck.check(System.getenv(), keys.size());
+      Confinement confinement = SandboxConfinementCheck.check(environment, keys.size());
       cluster.set(
           LocalCluster.start(
               client,
@@ -125,7 +136,7 @@ public final class LocalMode implements AutoCloseable {
               LocalImageCatalog.create(java)));
       started.push(cluster.get());
       ThreadlineOperator operator =
-          ThreadlineOperator.start(client, operatorSettings.apply(operatorSettings()));
+          ThreadlineOperator.start(client, operatorSettings.apply(operatorSettings(environment)));
       started.push(operator);
       // Health and metrics on loopback only, on a free port: nothing outside this machine scrapes.
       int operatorPort =
@@ -165,8 +176,8 @@ public final class LocalMode implements AutoCloseable {
    * local kubelet knows, without leader election or a health port, and free to deliver webhooks to
    * loopback (everything here is on loopback, receivers included).
    */
-  static OperatorSettings operatorSettings() {
-    Map<String, String> env = new HashMap<>(System.getenv());
+  static OperatorSettings operatorSettings(Map<String, String> environment) {
+    Map<String, String> env = new HashMap<>(environment);
     env.putAll(
         Map.of(
             "THREADLINE_RUNNER_IMAGE",
@@ -184,7 +195,7 @@ public final class LocalMode implements AutoCloseable {
             WebhookSettings.ALLOW_PRIVATE_TARGETS,
             "true"));
     OperatorSettings settings = OperatorSettings.fromEnvironment(env);
-    return settings.withContainers(localContainers(settings.containers()));
+    return settings.withContainers(localContainers(settings.containers(), environment));
   }
 
   /**
@@ -192,8 +203,9 @@ public final class LocalMode implements AutoCloseable {
    * bound on loopback only, from 8100-8180 unless {@code THREADLINE_CONTAINER_PORTS} says otherwise
    * (8080, the contract range's first port, is the REST API's default port in local mode).
    */
-  static ContainerSettings localContainers(ContainerSettings configured) {
-    boolean rangeGiven = System.getenv(ContainerSettings.PORTS_VARIABLE) != null;
+  static ContainerSettings localContainers(
+      ContainerSettings configured, Map<String, String> environment) {
+    boolean rangeGiven = environment.get(ContainerSettings.PORTS_VARIABLE) != null;
     return configured.sharingNetwork(
         rangeGiven ? configured.firstPort() : 8100,
         rangeGiven ? configured.lastPort() : 8180,

@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
@@ -37,8 +38,17 @@ public final class LocalModeFixture implements AutoCloseable {
 
   /** With the operator's settings adjusted (e.g. a short agent deadline). */
   public static LocalModeFixture start(UnaryOperator<OperatorSettings> operatorSettings) {
+    return start(Map.of(), operatorSettings);
+  }
+
+  /**
+   * With variables added to the environment the local mode reads at start-up (e.g. {@code
+   * THREADLINE_MODEL_API_KEY}), as if the launcher had been started with them.
+   */
+  public static LocalModeFixture start(
+      Map<String, String> variables, UnaryOperator<OperatorSettings> operatorSettings) {
     try {
-      return start(Files.createTempDirectory("threadline-e2e"), operatorSettings);
+      return start(Files.createTempDirectory("threadline-e2e"), variables, operatorSettings);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -47,14 +57,21 @@ public final class LocalModeFixture implements AutoCloseable {
   /** On a given data folder: a second start on the same folder is a restart. */
   public static LocalModeFixture start(
       Path dataDir, UnaryOperator<OperatorSettings> operatorSettings) {
-    {
-      LocalSettings settings =
-          LocalSettings.fromEnvironment(Map.of())
-              .withPorts(0, 0)
-              .withDataDir(dataDir)
-              .withApiKeys(Map.of(ALICE_KEY, "alice", BOB_KEY, "bob"));
-      return new LocalModeFixture(LocalMode.start(settings, operatorSettings));
-    }
+    return start(dataDir, Map.of(), operatorSettings);
+  }
+
+  private static LocalModeFixture start(
+      Path dataDir,
+      Map<String, String> variables,
+      UnaryOperator<OperatorSettings> operatorSettings) {
+    Map<String, String> environment = new HashMap<>(System.getenv());
+    environment.putAll(variables);
+    LocalSettings settings =
+        LocalSettings.fromEnvironment(Map.of())
+            .withPorts(0, 0)
+            .withDataDir(dataDir)
+            .withApiKeys(Map.of(ALICE_KEY, "alice", BOB_KEY, "bob"));
+    return new LocalModeFixture(LocalMode.start(settings, environment, operatorSettings));
   }
 
   public LocalMode local() {

@@ -13,12 +13,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * For one streamed computer run: how long each tool call took from the runner writing its event to
- * the client receiving the SSE item. Item ids end with the run event's seq ({@code
- * tool_<run>-<seq>}), which finds the event and its time in the Run's log.
+ * For one streamed computer run: how long each tool call took from the operator's worker recording
+ * its event (the event's time, the worker's clock) to the client receiving the SSE item. Item ids
+ * end with the run event's seq ({@code tool_<run>-<seq>}), which finds the event in the Run's log.
  */
-final class RunnerEventDelays {
-  private RunnerEventDelays() {}
+final class WorkerEventDelays {
+  private WorkerEventDelays() {}
 
   static List<Double> of(KubernetesClient client, String namespace, SseTimings timings) {
     String runName = ThreadRuns.runName(ResourceIds.toName(timings.threadId).orElseThrow(), 1);
