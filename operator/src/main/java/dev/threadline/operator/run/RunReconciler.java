@@ -181,6 +181,8 @@ public class RunReconciler implements Reconciler<Run> {
             agent.get().model()));
 
     if (decision.route() == Route.COMPUTER) {
+      // The call that handed the message over was billed: the worker's usage starts from it.
+      status.setUsage(usage(routed.spent()));
       return computer.start(run, status, agent.get(), () -> history(run, context), context);
     }
     RunOutcome outcome =

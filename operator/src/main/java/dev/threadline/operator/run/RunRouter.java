@@ -6,6 +6,7 @@ import dev.threadline.core.routing.RoutingRules;
 import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.TextDeltas;
+import dev.threadline.models.Usage;
 import dev.threadline.operator.model.AgentProfile;
 import java.util.List;
 import java.util.Optional;
@@ -24,8 +25,14 @@ public final class RunRouter {
    * Where a message goes and, on the direct path, its answer.
    *
    * @param answer the direct answer (or its failure); empty on the computer path
+   * @param spent what the routing call itself cost when the model handed the message to the
+   *     computer (the run's usage starts from it); zero otherwise
    */
-  public record Routed(RoutingDecision decision, Optional<RunOutcome> answer) {}
+  public record Routed(RoutingDecision decision, Optional<RunOutcome> answer, Usage spent) {
+    Routed(RoutingDecision decision, Optional<RunOutcome> answer) {
+      this(decision, answer, Usage.ZERO);
+    }
+  }
 
   private final DirectAnswer direct;
 
@@ -56,7 +63,9 @@ public final class RunRouter {
     }
     if (turn.handoffReason().isPresent()) {
       return new Routed(
-          new RoutingDecision(Route.COMPUTER, turn.handoffReason().get()), Optional.empty());
+          new RoutingDecision(Route.COMPUTER, turn.handoffReason().get()),
+          Optional.empty(),
+          turn.outcome().usage());
     }
     return new Routed(
         new RoutingDecision(Route.DIRECT, "the model answered directly"),

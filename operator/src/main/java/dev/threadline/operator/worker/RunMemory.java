@@ -31,8 +31,13 @@ public record RunMemory(
     usage = usage == null ? Usage.ZERO : usage;
   }
 
-  static RunMemory opening(List<ChatMessage> messages, String snapshot, long lastEventSeq) {
-    return new RunMemory(messages, Usage.ZERO, List.of(), lastEventSeq, snapshot, 0);
+  /**
+   * The memory before the first model call; {@code routing} is what routing already spent on this
+   * run (the model's hand-off call), so the run's usage counts it.
+   */
+  static RunMemory opening(
+      List<ChatMessage> messages, String snapshot, long lastEventSeq, Usage routing) {
+    return new RunMemory(messages, routing, List.of(), lastEventSeq, snapshot, 0);
   }
 
   RunMemory afterReply(ChatMessage reply, Usage total, long eventSeq) {

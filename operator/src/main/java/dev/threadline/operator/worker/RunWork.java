@@ -3,7 +3,9 @@ package dev.threadline.operator.worker;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunErrorCode;
+import dev.threadline.crds.run.RunUsage;
 import dev.threadline.models.ModelProvider;
+import dev.threadline.models.Usage;
 import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.computer.ComputerStatus;
@@ -138,7 +140,8 @@ final class RunWork {
                         .toList()));
       }
       events.planning(task.plan());
-      RunMemory opening = RunMemory.opening(task.opening(), calls.snapshot(), events.lastSeq());
+      RunMemory opening =
+          RunMemory.opening(task.opening(), calls.snapshot(), events.lastSeq(), routingUsage(run));
       sink.awaitWritten();
       last[0] = parts.memories().write(run, null, opening);
     }
@@ -207,5 +210,17 @@ final class RunWork {
     } catch (KubernetesClientException e) {
       LOG.warn("Run({}/{}) outcome not written: {}", namespace(), name(), e.getMessage());
     }
+  }
+
+  /** What routing spent before the worker started (the model's hand-off call), from the Run. */
+  private static Usage routingUsage(Run run) {
+    RunUsage spent = run.getStatus() == null ? null : run.getStatus().getUsage();
+    if (spent == null) {
+      return Usage.ZERO;
+    }
+    return new Usage(
+        Objects.requireNonNullElse(spent.getInputTokens(), 0L),
+        Objects.requireNonNullElse(spent.getOutputTokens(), 0L),
+        Objects.requireNonNullElse(spent.getCachedTokens(), 0L));
   }
 }

@@ -74,6 +74,9 @@ class RunRouterTest {
                 + " notes.txt)");
     assertThat(routed.answer()).isEmpty();
     assertThat(endpoint.requests()).hasSize(1);
+    // The hand-off call was billed: the run's usage starts from it.
+    assertThat(routed.spent().inputTokens()).isEqualTo(20);
+    assertThat(routed.spent().outputTokens()).isEqualTo(1);
   }
 
   @Test
