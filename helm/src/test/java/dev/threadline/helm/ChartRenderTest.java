@@ -6,6 +6,7 @@ import static dev.threadline.helm.RenderedChart.env;
 import static dev.threadline.helm.RenderedChart.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.marcnuri.helm.Helm;
@@ -14,6 +15,7 @@ import com.marcnuri.helm.TemplateCommand;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -626,6 +628,40 @@ class ChartRenderTest {
         .isEqualTo("false");
   }
 
+  @Test
+  void objectLimitsReachTheApiServer() {
+    Map<String, JsonNode> api = env(container(defaults.get("Deployment", "threadline-api-server")));
+    assertThat(limitsOf(api))
+        .containsExactly(
+            entry("THREADLINE_LIMITS_THREADS", "2000"),
+            entry("THREADLINE_LIMITS_RUNS", "20000"),
+            entry("THREADLINE_LIMITS_CONTAINERS", "50"),
+            entry("THREADLINE_LIMITS_SCHEDULES", "200"),
+            entry("THREADLINE_LIMITS_IDEMPOTENCYRECORDS", "5000"),
+            entry("THREADLINE_LIMITS_MINSCHEDULEINTERVAL", "60s"));
+
+    Map<String, JsonNode> custom = env(container(nonDefault.get("Deployment", "tl-api-server")));
+    assertThat(limitsOf(custom))
+        .as("large counts are written as integers, not in exponent form")
+        .containsExactly(
+            entry("THREADLINE_LIMITS_THREADS", "10"),
+            entry("THREADLINE_LIMITS_RUNS", "3000000"),
+            entry("THREADLINE_LIMITS_CONTAINERS", "5"),
+            entry("THREADLINE_LIMITS_SCHEDULES", "7"),
+            entry("THREADLINE_LIMITS_IDEMPOTENCYRECORDS", "99"),
+            entry("THREADLINE_LIMITS_MINSCHEDULEINTERVAL", "15m"));
+  }
+
+  private static Map<String, String> limitsOf(Map<String, JsonNode> env) {
+    Map<String, String> limits = new LinkedHashMap<>();
+    env.forEach((name, variable) -> {
+      if (name.startsWith("THREADLINE_LIMITS_")) {
+        limits.put(name, variable.path("value").asText());
+      }
+    });
+    return limits;
+  }
+
   static Stream<Arguments> badValues() {
     return Stream.of(
         Arguments.of(
@@ -662,6 +698,12 @@ class ChartRenderTest {
             "a build timeout under a minute",
             new Object[] {"builds.timeoutSeconds", 5},
             "/builds/timeoutSeconds"),
+        Arguments.of(
+            "a user limit of zero", new Object[] {"limits.containers", 0}, "/limits/containers"),
+        Arguments.of(
+            "a schedule interval without a unit",
+            new Object[] {"limits.minScheduleInterval", "60"},
+            "/limits/minScheduleInterval"),
         Arguments.of(
             "an invalid namespace to watch",
             new Object[] {"operator.watchNamespaces[0]", "Not_A_Namespace"},

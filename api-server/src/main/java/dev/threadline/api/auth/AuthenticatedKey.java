@@ -1,6 +1,8 @@
 package dev.threadline.api.auth;
 
 import java.util.Set;
+import org.springframework.web.context.request.RequestAttributes;
+import org.springframework.web.context.request.RequestContextHolder;
 
 /**
  * A request's verified key: whose it is, what it may do, and which Secret registered it (the key's
@@ -22,5 +24,17 @@ public record AuthenticatedKey(Tenant tenant, Set<Scope> scopes, String keyId, S
    */
   public boolean mayWrite(String path) {
     return ScopePolicy.missing(scopes, "POST", path) == null;
+  }
+
+  /**
+   * Whether the key of the request this thread serves may change what lies under {@code path};
+   * false outside a request or without a key, so that a side write is never made by default.
+   */
+  public static boolean currentMayWrite(String path) {
+    RequestAttributes request = RequestContextHolder.getRequestAttributes();
+    return request != null
+        && request.getAttribute(REQUEST_ATTRIBUTE, RequestAttributes.SCOPE_REQUEST)
+            instanceof AuthenticatedKey key
+        && key.mayWrite(path);
   }
 }

@@ -1,6 +1,7 @@
 package dev.threadline.api.containers;
 
 import dev.threadline.api.ApiServerSettings;
+import dev.threadline.api.auth.AuthenticatedKey;
 import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.api.limits.ObjectLimitSettings;
 import dev.threadline.crds.container.Container;
@@ -38,7 +39,11 @@ class ContainerConfiguration {
         new ContainerStore(
             client, containerInformer, settings.writeVisibilityTimeout(), limits.containerLimit());
     return new ContainerService(
-        client, store, new McpTokenSecret(client), new ContainerActivity(store, clock));
+        client,
+        store,
+        new McpTokenSecret(client),
+        new ContainerActivity(
+            store, clock, () -> AuthenticatedKey.currentMayWrite("/api/v1/containers")));
   }
 
   @Bean

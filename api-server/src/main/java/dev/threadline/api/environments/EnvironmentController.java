@@ -68,11 +68,9 @@ class EnvironmentController {
 
   /** Created on first use, unless the key may only read: then 404 until one exists. */
   @GetMapping("/default")
-  EnvironmentResponses.Single getDefault(Tenant tenant, HttpServletRequest request) {
-    boolean mayCreate =
-        request.getAttribute(AuthenticatedKey.REQUEST_ATTRIBUTE) instanceof AuthenticatedKey key
-            && key.mayWrite("/environments");
-    return new EnvironmentResponses.Single(environments.getDefault(tenant, mayCreate));
+  EnvironmentResponses.Single getDefault(Tenant tenant) {
+    return new EnvironmentResponses.Single(
+        environments.getDefault(tenant, AuthenticatedKey.currentMayWrite("/environments")));
   }
 
   @GetMapping("/runtimes/available")

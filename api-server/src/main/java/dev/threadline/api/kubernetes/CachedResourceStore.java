@@ -79,13 +79,21 @@ public abstract class CachedResourceStore<T extends HasMetadata> {
    * limit_exceeded} when the namespace (the user) holds the store's limit already.
    */
   public T create(T object) {
-    if (limit != null) {
-      limit.checkRoom(cache.inNamespace(object.getMetadata().getNamespace()).size());
-    }
+    checkRoom(object.getMetadata().getNamespace());
     T created =
         resources().inNamespace(object.getMetadata().getNamespace()).resource(object).create();
     cache.awaitVisible(created, visibilityTimeout);
     return created;
+  }
+
+  /**
+   * A 403 {@code limit_exceeded} when the namespace (the user) holds the store's limit already: for
+   * objects of this kind that something else creates on the user's behalf.
+   */
+  public void checkRoom(String namespace) {
+    if (limit != null) {
+      limit.checkRoom(cache.inNamespace(namespace).size());
+    }
   }
 
   /**

@@ -1,12 +1,14 @@
 package dev.threadline.api.schedules;
 
 import dev.threadline.api.ApiServerSettings;
+import dev.threadline.api.kubernetes.CachedResourceStore;
 import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.api.limits.ObjectLimitSettings;
 import dev.threadline.api.usage.ExecutionAllowance;
 import dev.threadline.api.webhooks.WebhookSecrets;
 import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleFirer;
+import dev.threadline.crds.thread.ConversationThread;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.util.Map;
@@ -32,10 +34,12 @@ class ScheduleConfiguration {
       ObjectLimitSettings limits,
       Clock clock,
       ExecutionAllowance executionAllowance,
-      WebhookSecrets webhookSecrets) {
+      WebhookSecrets webhookSecrets,
+      CachedResourceStore<ConversationThread> threadStore) {
     return new ScheduleService(
         new ScheduleStore(
             client, scheduleInformer, settings.writeVisibilityTimeout(), limits.scheduleLimit()),
+        threadStore,
         new ScheduleFirer(client),
         webhookSecrets,
         clock,

@@ -3,6 +3,7 @@ package dev.threadline.api.schedules;
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.common.MetadataRules;
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.kubernetes.CachedResourceStore;
 import dev.threadline.api.kubernetes.RestResources;
 import dev.threadline.api.paging.ListEnvelope;
 import dev.threadline.api.paging.PageRequest;
@@ -16,6 +17,7 @@ import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleFirer;
 import dev.threadline.crds.schedule.ScheduleSpec;
 import dev.threadline.crds.schedule.Schedules;
+import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadState;
 import java.time.Clock;
 import java.time.Duration;
@@ -47,8 +49,11 @@ public final class ScheduleService {
   /** The shortest interval a recurring schedule may fire at (a chart setting). */
   private final Duration minInterval;
 
+  private final CachedResourceStore<ConversationThread> threads;
+
   ScheduleService(
       ScheduleStore store,
+      CachedResourceStore<ConversationThread> threads,
       ScheduleFirer firer,
       WebhookSecrets webhookSecrets,
       Clock clock,
@@ -58,6 +63,7 @@ public final class ScheduleService {
     this.webhookSecrets = webhookSecrets;
     this.allowance = allowance;
     this.store = store;
+    this.threads = threads;
     this.firer = firer;
     this.clock = clock;
   }
@@ -216,6 +222,7 @@ public final class ScheduleService {
   public ScheduleResponses.Triggered trigger(Tenant tenant, String scheduleId) {
     Schedule schedule = find(tenant, scheduleId);
     allowance.requireAllowance(tenant);
+    threads.checkRoom(tenant.namespace()); // the firing makes a thread like POST /v1/threads
     Instant now = clock.instant();
     String threadName = ResourceIds.toName(ResourceIds.newId("thread")).orElseThrow();
     ScheduleFirer.Firing firing = firer.fire(schedule, threadName, now);

@@ -5,6 +5,7 @@ import static dev.threadline.api.support.ErrorAssertions.assertErrorShape;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.threadline.api.auth.ApiKeys;
 import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.SharedApiServer;
 import dev.threadline.api.support.TestUser;
@@ -24,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -313,6 +315,33 @@ class ContainersMockServerTest {
     assertThat(stored(dana, id).getStatus().getPhase())
         .as("the operator's fields are kept")
         .isEqualTo("running");
+  }
+
+  @Test
+  void aReadOnlyKeyUsesAContainerWithoutMovingItsExpiry() {
+    TestUser erin = shared.newUser("erin");
+    String id = createRunning(erin, "{\"timeout\": 20000}");
+    String reader = shared.addKey(erin.userId(), ApiKeys.newKey(), Map.of(ApiKeys.SCOPES, "read"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> api.get("/v1/threads", reader).status() == 200);
+    String before = stored(erin, id).getStatus().getLastActivityAt();
+
+    // Longer than the 1 s between recorded uses: a key that may write would have moved it.
+    await()
+        .during(Duration.ofMillis(2500))
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(300))
+        .until(() -> {
+          assertThat(api.get("/api/v1/containers/" + id + "/health", reader).status())
+              .isEqualTo(200);
+          assertThat(api.get("/api/v1/containers/" + id + "/files", reader).status())
+              .isEqualTo(200);
+          return before.equals(stored(erin, id).getStatus().getLastActivityAt());
+        });
+
+    api.get("/api/v1/containers/" + id + "/health", erin.key());
+    assertThat(stored(erin, id).getStatus().getLastActivityAt()).isNotEqualTo(before);
   }
 
   /** The file API gets the first bytes of an upload while the client is still sending the rest. */

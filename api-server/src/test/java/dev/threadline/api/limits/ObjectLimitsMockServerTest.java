@@ -80,6 +80,29 @@ class ObjectLimitsMockServerTest {
   }
 
   @Test
+  void triggeringAScheduleCountsAgainstTheThreadLimit() {
+    TestUser user = shared.newUser("triggers");
+    api.awaitAccepted(user.key());
+    String id =
+        api.post(
+                "/v1/schedules",
+                user.key(),
+                "{\"name\": \"n\", \"task\": \"t\", \"scheduleType\": \"recurring\","
+                    + " \"cronExpression\": \"0 9 * * *\"}")
+            .json()
+            .get("schedule")
+            .get("id")
+            .asString();
+    assertThat(api.post("/v1/threads", user.key(), "{\"title\":\"t\"}").status()).isEqualTo(201);
+
+    ApiClient.Response refused = api.post("/v1/schedules/" + id + "/trigger", user.key(), null);
+
+    assertThat(refused.status()).as(refused.body()).isEqualTo(403);
+    assertThat(refused.text("code")).isEqualTo("limit_exceeded");
+    assertThat(refused.text("message")).contains("at most 1 threads");
+  }
+
+  @Test
   void aScheduleMayNotFireMoreOftenThanTheMinimumInterval() {
     TestUser user = shared.newUser("often");
     api.awaitAccepted(user.key());

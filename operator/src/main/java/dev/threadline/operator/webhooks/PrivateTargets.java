@@ -3,8 +3,6 @@ package dev.threadline.operator.webhooks;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.util.Optional;
 
 /**
  * Keeps webhooks from reaching into the cluster or the cloud's metadata service: a host that
@@ -12,27 +10,21 @@ import java.util.Optional;
  * site-local (10/8, 172.16/12, 192.168/16, fec0::/10), unique-local (fc00::/7), carrier-grade NAT
  * (100.64.0.0/10), "this network" (0.0.0.0/8), IETF protocol assignments (192.0.0.0/24),
  * benchmarking (198.18.0.0/15), reserved (240.0.0.0/4, broadcast included), NAT64 (64:ff9b::/96,
- * which reaches any IPv4 address through a translator) or multicast address is refused. The check
- * resolves the name once before the request; a name that answers differently moments later is not
- * caught.
+ * which reaches any IPv4 address through a translator) or multicast address is refused. The webhook
+ * client checks the addresses it connects to ({@link PublicAddressResolver}), not an earlier
+ * lookup's.
  */
 public final class PrivateTargets {
   private PrivateTargets() {}
 
-  /** Why {@code host} may not be called, or empty when every address it resolves to is public. */
-  public static Optional<String> refusal(String host) throws UnknownHostException {
-    for (InetAddress address : InetAddress.getAllByName(host)) {
-      if (isPrivate(address)) {
-        return Optional.of(
-            "the host "
-                + host
-                + " resolves to a private address ("
-                + address.getHostAddress()
-                + "); webhooks to private networks are off"
-                + " (THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS)");
-      }
-    }
-    return Optional.empty();
+  /** Why {@code host}, resolved to the private {@code address}, may not be called. */
+  static String refusal(String host, InetAddress address) {
+    return "the host "
+        + host
+        + " resolves to a private address ("
+        + address.getHostAddress()
+        + "); webhooks to private networks are off"
+        + " (THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS)";
   }
 
   static boolean isPrivate(InetAddress address) {

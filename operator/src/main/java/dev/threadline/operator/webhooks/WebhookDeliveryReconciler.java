@@ -14,13 +14,11 @@ import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Locale;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +38,7 @@ public class WebhookDeliveryReconciler implements Reconciler<WebhookDelivery>, A
   private final KubernetesClient client;
   private final WebhookSettings settings;
   private final Clock clock;
-  private final WebhookSender sender = new WebhookSender();
+  private final WebhookSender sender;
   private final OperatorMetrics metrics;
 
   public WebhookDeliveryReconciler(
@@ -49,6 +47,7 @@ public class WebhookDeliveryReconciler implements Reconciler<WebhookDelivery>, A
     this.settings = settings;
     this.clock = clock;
     this.metrics = metrics;
+    this.sender = new WebhookSender(settings.allowPrivateTargets());
   }
 
   @Override
@@ -119,16 +118,6 @@ public class WebhookDeliveryReconciler implements Reconciler<WebhookDelivery>, A
     String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
     if (!(scheme.equals("http") || scheme.equals("https")) || url.getHost() == null) {
       return DeliveryAttempt.refused("not an absolute http or https URL: " + spec.getUrl());
-    }
-    if (!settings.allowPrivateTargets()) {
-      try {
-        Optional<String> refusal = PrivateTargets.refusal(url.getHost());
-        if (refusal.isPresent()) {
-          return DeliveryAttempt.refused(refusal.get());
-        }
-      } catch (UnknownHostException e) {
-        return DeliveryAttempt.notSent("cannot resolve the host " + url.getHost());
-      }
     }
     WebhookSigner signer;
     try {

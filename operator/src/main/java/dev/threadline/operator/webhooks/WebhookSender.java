@@ -1,26 +1,64 @@
 package dev.threadline.operator.webhooks;
 
+import dev.threadline.operator.webhooks.PublicAddressResolver.PrivateTargetRefused;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.SystemDefaultDnsResolver;
+import org.apache.hc.client5.http.classic.methods.HttpPost;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.util.Timeout;
 
 /**
  * Sends one signed message, synchronously: a POST with the Standard Webhooks headers, 10 s to
- * connect and 10 s for the answer, redirects not followed (a 3xx is a failed attempt).
+ * connect and 10 s for the answer, redirects not followed (a 3xx is a failed attempt), no proxy.
+ * Unless private targets are allowed, the client resolves names through {@link
+ * PublicAddressResolver}, so it connects only to addresses that were checked.
  */
 public final class WebhookSender implements AutoCloseable {
   static final Duration TIMEOUT = Duration.ofSeconds(10);
   static final String USER_AGENT = "Threadline-Webhooks/1";
+  private static final ContentType JSON = ContentType.create("application/json");
 
-  private final HttpClient http =
-      HttpClient.newBuilder()
-          .connectTimeout(TIMEOUT)
-          .followRedirects(HttpClient.Redirect.NEVER)
-          .build();
+  private final CloseableHttpClient http;
+
+  public WebhookSender(boolean allowPrivateTargets) {
+    this(allowPrivateTargets, SystemDefaultDnsResolver.INSTANCE);
+  }
+
+  /** With {@code names} resolving host names: a test's own answers. */
+  WebhookSender(boolean allowPrivateTargets, DnsResolver names) {
+    Timeout timeout = Timeout.of(TIMEOUT);
+    this.http =
+        HttpClients.custom()
+            .setConnectionManager(
+                PoolingHttpClientConnectionManagerBuilder.create()
+                    .setDnsResolver(allowPrivateTargets ? names : new PublicAddressResolver(names))
+                    .setDefaultConnectionConfig(
+                        ConnectionConfig.custom()
+                            .setConnectTimeout(timeout)
+                            .setSocketTimeout(timeout)
+                            .build())
+                    .build())
+            .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(timeout).build())
+            .disableRedirectHandling()
+            .disableAutomaticRetries()
+            .disableCookieManagement()
+            .setUserAgent(USER_AGENT)
+            .build();
+  }
 
   /**
    * POSTs {@code body} to {@code url}; the outcome, never an exception, for anything the network
@@ -29,20 +67,28 @@ public final class WebhookSender implements AutoCloseable {
   public DeliveryAttempt send(
       URI url, String messageId, long timestampSeconds, String signature, String body)
       throws InterruptedException {
-    HttpRequest request =
-        HttpRequest.newBuilder(url)
-            .timeout(TIMEOUT)
-            .header("Content-Type", "application/json")
-            .header("User-Agent", USER_AGENT)
-            .header("webhook-id", messageId)
-            .header("webhook-timestamp", Long.toString(timestampSeconds))
-            .header("webhook-signature", signature)
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build();
+    HttpPost post = new HttpPost(url);
+    post.setHeader("webhook-id", messageId);
+    post.setHeader("webhook-timestamp", Long.toString(timestampSeconds));
+    post.setHeader("webhook-signature", signature);
+    post.setEntity(new ByteArrayEntity(body.getBytes(StandardCharsets.UTF_8), JSON));
     try {
-      HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
-      return DeliveryAttempt.response(response.statusCode());
-    } catch (HttpTimeoutException e) {
+      int status =
+          http.execute(
+              post,
+              response -> {
+                EntityUtils.consume(response.getEntity());
+                return response.getCode();
+              });
+      return DeliveryAttempt.response(status);
+    } catch (PrivateTargetRefused e) {
+      return DeliveryAttempt.refused(e.getMessage());
+    } catch (UnknownHostException e) {
+      return DeliveryAttempt.notSent("cannot resolve the host " + url.getHost());
+    } catch (InterruptedIOException e) {
+      if (Thread.currentThread().isInterrupted()) {
+        throw new InterruptedException("stopping");
+      }
       return DeliveryAttempt.noResponse("no answer within " + TIMEOUT.toSeconds() + " s");
     } catch (IOException e) {
       return DeliveryAttempt.noResponse("could not reach the endpoint: " + describe(e));
@@ -56,6 +102,6 @@ public final class WebhookSender implements AutoCloseable {
 
   @Override
   public void close() {
-    http.close();
+    http.close(CloseMode.GRACEFUL);
   }
 }

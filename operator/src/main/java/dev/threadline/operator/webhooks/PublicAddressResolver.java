@@ -1,0 +1,43 @@
+package dev.threadline.operator.webhooks;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import org.apache.hc.client5.http.DnsResolver;
+
+/**
+ * The webhook client's name resolution: every address a host resolves to is checked with {@link
+ * PrivateTargets} and the lookup fails when one is private. The client connects only to addresses
+ * its resolver returned, so the address actually connected to is one that was checked — a name that
+ * answers a public address to an earlier lookup and a private one at connection time (DNS
+ * rebinding) is refused, not followed.
+ */
+final class PublicAddressResolver implements DnsResolver {
+  private final DnsResolver delegate;
+
+  PublicAddressResolver(DnsResolver delegate) {
+    this.delegate = delegate;
+  }
+
+  @Override
+  public InetAddress[] resolve(String host) throws UnknownHostException {
+    InetAddress[] addresses = delegate.resolve(host);
+    for (InetAddress address : addresses) {
+      if (PrivateTargets.isPrivate(address)) {
+        throw new PrivateTargetRefused(PrivateTargets.refusal(host, address));
+      }
+    }
+    return addresses;
+  }
+
+  @Override
+  public String resolveCanonicalHostname(String host) throws UnknownHostException {
+    return delegate.resolveCanonicalHostname(host);
+  }
+
+  /** A host refused for resolving to a private address; never worth another attempt. */
+  static final class PrivateTargetRefused extends UnknownHostException {
+    PrivateTargetRefused(String reason) {
+      super(reason);
+    }
+  }
+}
