@@ -56,9 +56,10 @@ public final class StoreBenchmark {
     for (int stored : List.of(0, 10_000, 100_000)) {
       rows.add(measure(stored, iterations));
       System.err.println("store benchmark: " + rows.get(rows.size() - 1));
+      // After every row: the larger stores take long, and a stopped run still reports the rest.
+      write(report, iterations, rows);
+      System.err.println("report written to " + report.toAbsolutePath());
     }
-    write(report, iterations, rows);
-    System.err.println("report written to " + report.toAbsolutePath());
   }
 
   private static Row measure(int stored, int iterations) throws Exception {
