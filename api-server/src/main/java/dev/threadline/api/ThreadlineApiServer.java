@@ -3,8 +3,8 @@ package dev.threadline.api;
 import dev.threadline.api.config.ApiServerApplication;
 import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.api.metrics.ManagementPort;
+import dev.threadline.crds.client.ThreadlineClients;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -63,7 +63,7 @@ public final class ThreadlineApiServer {
    */
   public static void main(String[] args) {
     ApiServerSettings settings = ApiServerSettings.fromEnvironment();
-    KubernetesClient client = new KubernetesClientBuilder().build();
+    KubernetesClient client = ThreadlineClients.builder().build();
     RunningApiServer server;
     try {
       server = start(client, settings);

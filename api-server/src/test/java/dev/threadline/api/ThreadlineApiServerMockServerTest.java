@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.SharedApiServer;
+import dev.threadline.crds.client.ThreadlineClients;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.UncheckedIOException;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,8 @@ class ThreadlineApiServerMockServerTest {
   @Test
   void startsOnARandomLoopbackPortAndClosesWithoutClosingTheClient() {
     SharedApiServer shared = SharedApiServer.get();
-    KubernetesClient client = shared.kubernetes().createClient();
+    KubernetesClient client =
+        ThreadlineClients.builder().withConfig(shared.client().getConfiguration()).build();
     try {
       RunningApiServer server =
           ThreadlineApiServer.start(client, ApiServerSettings.loopback("threadline-system"));

@@ -1,5 +1,6 @@
 package dev.threadline.operator;
 
+import dev.threadline.crds.client.ThreadlineClients;
 import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.agent.AgentReconciler;
 import dev.threadline.operator.computer.ComputerRuns;
@@ -30,7 +31,6 @@ import dev.threadline.operator.worker.PlatformModels;
 import dev.threadline.operator.worker.PodSandboxLocator;
 import dev.threadline.operator.worker.SandboxClient;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
@@ -57,6 +57,7 @@ import org.slf4j.LoggerFactory;
 public final class ThreadlineOperator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ThreadlineOperator.class);
   static final String LEASE_NAME = "threadline-operator";
+  static final int MAX_CONCURRENT_RECONCILES = 64;
 
   private final Operator operator;
   private final PrometheusMeterRegistry metrics;
@@ -97,10 +98,11 @@ public final class ThreadlineOperator implements AutoCloseable {
           o.withKubernetesClient(client)
               .withCloseClientOnStop(false)
               // Reconciles block on I/O (API calls, webhook POSTs with a 10 s timeout): on virtual
-              // threads a
-              // slow webhook receiver holds no platform thread that runs and schedules are waiting
-              // for.
-              .withExecutorService(Executors.newVirtualThreadPerTaskExecutor())
+              // threads a slow webhook receiver holds no platform thread. Bounded, because a
+              // restart over many stored objects would otherwise open one connection per object.
+              .withExecutorService(
+                  Executors.newFixedThreadPool(
+                      MAX_CONCURRENT_RECONCILES, Thread.ofVirtual().factory()))
               // Plain JSON patches: server-side apply is not available on every API server we
               // target.
               .withUseSSAToPatchPrimaryResource(false)
@@ -235,7 +237,7 @@ public final class ThreadlineOperator implements AutoCloseable {
    * In a cluster: the client from the Pod's service account, settings from THREADLINE_* variables.
    */
   public static void main(String[] args) throws InterruptedException {
-    KubernetesClient client = new KubernetesClientBuilder().build();
+    KubernetesClient client = ThreadlineClients.builder().build();
     ThreadlineOperator operator = start(client, OperatorSettings.fromEnvironment(System.getenv()));
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()

@@ -5,6 +5,7 @@ import dev.threadline.api.RunningApiServer;
 import dev.threadline.api.ThreadlineApiServer;
 import dev.threadline.api.auth.ApiKeys;
 import dev.threadline.crds.CrdManifests;
+import dev.threadline.crds.client.ThreadlineClients;
 import dev.threadline.crds.common.Labels;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -50,7 +51,14 @@ public final class SharedApiServer {
             new KubernetesMixedDispatcher(expectations),
             false);
     kubernetes.init();
-    client = kubernetes.createClient();
+    // The client every Threadline process uses: it skips custom resources it cannot read.
+    try (NamespacedKubernetesClient plain = kubernetes.createClient()) {
+      client =
+          ThreadlineClients.builder()
+              .withConfig(plain.getConfiguration())
+              .build()
+              .adapt(NamespacedKubernetesClient.class);
+    }
     // Every kind, so that status subresources are honoured as in a cluster.
     for (String plural :
         List.of(

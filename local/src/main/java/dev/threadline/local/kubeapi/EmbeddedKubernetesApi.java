@@ -3,13 +3,13 @@ package dev.threadline.local.kubeapi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.threadline.crds.client.ThreadlineClients;
 import dev.threadline.local.kubeapi.store.ObjectKey;
 import dev.threadline.local.kubeapi.store.ObjectStore;
 import dev.threadline.local.kubeapi.store.StoredObject;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -160,7 +160,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
             .withNamespace("default")
             .withHttp2Disable(true)
             .build();
-    return new KubernetesClientBuilder().withConfig(config).build();
+    return ThreadlineClients.builder().withConfig(config).build();
   }
 
   /**
