@@ -548,9 +548,11 @@ class ChartRenderTest {
     assertThat(texts(read.path("verbs"))).containsExactly("get");
     assertThat(texts(create.path("apiGroups"))).containsExactly("threadline.dev");
     assertThat(texts(read.path("apiGroups"))).containsExactly("threadline.dev");
+    // get finishes an interrupted firing; list counts the user's threads against the thread limit
+    // before a firing makes one. Nothing else: no watch, update or delete, no other kinds.
     JsonNode readThreads = trigger.at("/rules/2");
     assertThat(texts(readThreads.path("resources"))).containsExactly("threads");
-    assertThat(texts(readThreads.path("verbs"))).containsExactly("get");
+    assertThat(texts(readThreads.path("verbs"))).containsExactly("get", "list");
   }
 
   @Test
@@ -650,6 +652,14 @@ class ChartRenderTest {
             entry("THREADLINE_LIMITS_SCHEDULES", "7"),
             entry("THREADLINE_LIMITS_IDEMPOTENCYRECORDS", "99"),
             entry("THREADLINE_LIMITS_MINSCHEDULEINTERVAL", "15m"));
+  }
+
+  @Test
+  void threadLimitReachesTheOperatorForScheduleFirings() {
+    assertThat(limitsOf(env(container(defaults.get("Deployment", "threadline-operator")))))
+        .containsExactly(entry("THREADLINE_LIMITS_THREADS", "2000"));
+    assertThat(limitsOf(env(container(nonDefault.get("Deployment", "tl-operator")))))
+        .containsExactly(entry("THREADLINE_LIMITS_THREADS", "10"));
   }
 
   private static Map<String, String> limitsOf(Map<String, JsonNode> env) {

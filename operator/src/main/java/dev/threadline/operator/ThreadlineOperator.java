@@ -133,7 +133,10 @@ public final class ThreadlineOperator implements AutoCloseable {
         operator,
         new EnvironmentReconciler(client, settings, conditions, clock, product),
         settings);
-    register(operator, new ScheduleReconciler(settings.runnerImage(), conditions, clock), settings);
+    register(
+        operator,
+        new ScheduleReconciler(settings.runnerImage(), settings.threadLimit(), conditions, clock),
+        settings);
     register(operator, new ContainerReconciler(client, settings, conditions, clock), settings);
     register(operator, new RunWebhooks(client, clock), settings);
     register(operator, new BuildWebhooks(client, clock), settings);

@@ -11,7 +11,7 @@ import dev.threadline.api.errors.ErrorKind;
 public final class LimitExceededException extends ApiException {
   public static final String CODE = "limit_exceeded";
 
-  LimitExceededException(String message) {
+  public LimitExceededException(String message) {
     super(ErrorKind.FORBIDDEN, message);
   }
 

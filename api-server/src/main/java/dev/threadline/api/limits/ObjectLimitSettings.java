@@ -1,5 +1,6 @@
 package dev.threadline.api.limits;
 
+import dev.threadline.core.limits.ThreadLimit;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -20,7 +21,7 @@ public record ObjectLimitSettings(
     Duration minScheduleInterval) {
 
   public ObjectLimitSettings {
-    threads = threads == null ? 2000 : threads;
+    threads = threads == null ? ThreadLimit.DEFAULT : threads;
     runs = runs == null ? 20_000 : runs;
     containers = containers == null ? 50 : containers;
     schedules = schedules == null ? 200 : schedules;

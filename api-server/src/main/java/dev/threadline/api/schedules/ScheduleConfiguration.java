@@ -40,7 +40,7 @@ class ScheduleConfiguration {
         new ScheduleStore(
             client, scheduleInformer, settings.writeVisibilityTimeout(), limits.scheduleLimit()),
         threadStore,
-        new ScheduleFirer(client),
+        new ScheduleFirer(client, limits.threads()),
         webhookSecrets,
         clock,
         executionAllowance,

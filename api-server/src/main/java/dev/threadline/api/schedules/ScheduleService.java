@@ -5,6 +5,7 @@ import dev.threadline.api.common.MetadataRules;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.kubernetes.CachedResourceStore;
 import dev.threadline.api.kubernetes.RestResources;
+import dev.threadline.api.limits.LimitExceededException;
 import dev.threadline.api.paging.ListEnvelope;
 import dev.threadline.api.paging.PageRequest;
 import dev.threadline.api.usage.ExecutionAllowance;
@@ -226,6 +227,9 @@ public final class ScheduleService {
     Instant now = clock.instant();
     String threadName = ResourceIds.toName(ResourceIds.newId("thread")).orElseThrow();
     ScheduleFirer.Firing firing = firer.fire(schedule, threadName, now);
+    if (firing.isSkipped()) { // the cache lagged behind threads made meanwhile
+      throw new LimitExceededException(firing.skipped());
+    }
     LOG.info(
         "Schedule({}/{}) triggered by its user: thread {}",
         tenant.namespace(),

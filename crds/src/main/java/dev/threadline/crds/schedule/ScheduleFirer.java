@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The one place that turns a schedule firing into a Thread and its first Run: used by the runner's
@@ -22,23 +23,47 @@ import java.util.Map;
  * sure its run exists, and reports that nothing new was created.
  */
 public final class ScheduleFirer {
-  /** {@code RunSpec.source} of runs a schedule created. */
   private final KubernetesClient client;
+  private final int threadLimit;
 
-  public ScheduleFirer(KubernetesClient client) {
+  /**
+   * @param threadLimit how many threads the schedule's namespace (its user) may hold: a firing that
+   *     would make one more creates nothing
+   */
+  public ScheduleFirer(KubernetesClient client, int threadLimit) {
+    if (threadLimit < 1) {
+      throw new IllegalArgumentException("threadLimit must be at least 1");
+    }
     this.client = client;
+    this.threadLimit = threadLimit;
   }
 
-  /** What a firing produced; {@code created} is false when the thread already existed. */
-  public record Firing(String threadName, String runName, boolean created) {}
+  /**
+   * What a firing produced: {@code created} is false when the thread already existed; {@code
+   * skipped} says why nothing was created (the user holds the thread limit), otherwise null.
+   */
+  public record Firing(String threadName, String runName, boolean created, String skipped) {
+    static Firing skipped(String threadName, String reason) {
+      return new Firing(threadName, null, false, reason);
+    }
+
+    public boolean isSkipped() {
+      return skipped != null;
+    }
+  }
 
   /**
    * Creates the thread {@code threadName} for the firing of {@code schedule} scheduled at {@code
-   * firingTime}, and its first run. Needs create (and, to finish an interrupted firing, get) on
-   * threads and create on runs in the schedule's namespace.
+   * firingTime}, and its first run, unless the namespace holds the thread limit already (then
+   * nothing, and a skipped firing). Needs list and create (and, to finish an interrupted firing,
+   * get) on threads and create on runs in the schedule's namespace.
    */
   public Firing fire(Schedule schedule, String threadName, Instant firingTime) {
     String namespace = schedule.getMetadata().getNamespace();
+    Optional<String> full = overLimit(namespace, threadName);
+    if (full.isPresent()) {
+      return Firing.skipped(threadName, full.get());
+    }
     boolean created = true;
     ConversationThread thread;
     try {
@@ -71,7 +96,30 @@ public final class ScheduleFirer {
         throw e;
       }
     }
-    return new Firing(threadName, run.getMetadata().getName(), created);
+    return new Firing(threadName, run.getMetadata().getName(), created, null);
+  }
+
+  /**
+   * Why a new thread may not be made: the namespace holds {@link #threadLimit} live threads
+   * (deleted ones excluded, as the API server counts). A firing whose thread exists already (an
+   * interrupted one) is finished whatever the count: it adds no thread.
+   */
+  private Optional<String> overLimit(String namespace, String threadName) {
+    List<ConversationThread> threads =
+        client.resources(ConversationThread.class).inNamespace(namespace).list().getItems();
+    long live =
+        threads.stream()
+            .filter(thread -> thread.getMetadata().getDeletionTimestamp() == null)
+            .count();
+    boolean exists =
+        threads.stream().anyMatch(thread -> threadName.equals(thread.getMetadata().getName()));
+    if (exists || live < threadLimit) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "Limit exceeded: a user may hold at most "
+            + threadLimit
+            + " threads; the firing made none (delete threads to let the schedule fire again)");
   }
 
   /**

@@ -22,7 +22,8 @@ sealed interface Principal {
 
   /**
    * A Pod's service account (a schedule's trigger): read Schedules, read and create Threads and
-   * Runs, in its own namespace only, as the trigger's ClusterRole grants on a cluster.
+   * Runs, in its own namespace only, as the trigger's ClusterRole grants on a cluster (listing
+   * threads is how a firing counts them against the user's thread limit).
    */
   record ServiceAccount(String namespace, String name) implements Principal {
     private static final Set<String> READ = Set.of("get", "list", "watch");

@@ -51,6 +51,8 @@ class EmbeddedKubernetesApiAuthTest {
             + "\"metadata\":{\"name\":\"thr-from-trigger\"},\"spec\":{}}";
     assertThat(trigger.send("POST", THREADS, "application/json", thread).statusCode())
         .isEqualTo(201);
+    // A firing lists the namespace's threads to count them against the user's thread limit.
+    assertThat(trigger.get(THREADS).statusCode()).isEqualTo(200);
 
     HttpResponse<String> otherNamespace =
         trigger.get("/apis/threadline.dev/v1alpha1/namespaces/kube-system/threads");

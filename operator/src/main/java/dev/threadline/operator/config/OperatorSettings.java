@@ -1,6 +1,7 @@
 package dev.threadline.operator.config;
 
 import dev.threadline.core.environment.ImageDefaults;
+import dev.threadline.core.limits.ThreadLimit;
 import dev.threadline.core.usage.UsagePlans;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.computer.AgentPodSettings;
@@ -45,6 +46,8 @@ import java.util.stream.Collectors;
  * @param network the cluster's ranges that untrusted Pods must not reach
  *     (THREADLINE_CLUSTER_*_CIDRS)
  * @param buildPods size, allowed images and egress of build Pods (THREADLINE_BUILD_*)
+ * @param threadLimit how many threads a user may hold; schedule firings over it make none
+ *     (THREADLINE_LIMITS_THREADS)
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -65,7 +68,8 @@ public record OperatorSettings(
     WebhookSettings webhooks,
     WorkerSettings worker,
     ClusterNetwork network,
-    BuildPodSettings buildPods) {
+    BuildPodSettings buildPods,
+    int threadLimit) {
 
   /** A maintained fork: the original GoogleContainerTools/kaniko is archived. */
   public static final String DEFAULT_BUILDER_IMAGE = "ghcr.io/osscontainertools/kaniko:v1.25.0";
@@ -113,7 +117,8 @@ public record OperatorSettings(
         WebhookSettings.fromEnvironment(env),
         WorkerSettings.fromEnvironment(env),
         ClusterNetwork.fromEnvironment(env),
-        BuildPodSettings.fromEnvironment(env));
+        BuildPodSettings.fromEnvironment(env),
+        ThreadLimit.fromEnvironment(env));
   }
 
   public OperatorSettings withHealthPort(int port) {
@@ -172,7 +177,8 @@ public record OperatorSettings(
         webhooks,
         worker,
         network,
-        buildPods);
+        buildPods,
+        threadLimit);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {

@@ -1,5 +1,6 @@
 package dev.threadline.operator.schedule;
 
+import dev.threadline.core.limits.ThreadLimit;
 import dev.threadline.core.schedule.CronSchedule;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.OwnerReferences;
@@ -52,10 +53,13 @@ final class ScheduleCronJob {
   static final long RUN_AS_USER = 65532;
 
   private final String runnerImage;
+  private final int threadLimit;
   private final KubernetesSerialization serialization = new KubernetesSerialization();
 
-  ScheduleCronJob(String runnerImage) {
+  /** {@code threadLimit} goes to the Pods, which check it before each firing makes a thread. */
+  ScheduleCronJob(String runnerImage, int threadLimit) {
     this.runnerImage = runnerImage;
+    this.threadLimit = threadLimit;
   }
 
   /** Creates or updates the CronJob; {@code current} is the one the informer has, if any. */
@@ -168,8 +172,9 @@ final class ScheduleCronJob {
     return cronJob;
   }
 
-  private static List<EnvVar> env() {
+  private List<EnvVar> env() {
     return List.of(
+        new EnvVar(ThreadLimit.VARIABLE, Integer.toString(threadLimit), null),
         new EnvVarBuilder()
             .withName(TriggerPod.NAMESPACE_VARIABLE)
             .withNewValueFrom()

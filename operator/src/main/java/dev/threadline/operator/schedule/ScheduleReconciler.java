@@ -44,6 +44,9 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
   private static final Logger LOG = LoggerFactory.getLogger(ScheduleReconciler.class);
   static final String COMPLETED = "Completed";
 
+  /** The Completed reason of a one-time firing that made nothing (the user's thread limit). */
+  static final String SKIPPED = "Skipped";
+
   /** Never wake up sooner than this: a clock a little behind must not make a busy loop. */
   private static final Duration MIN_WAKE_UP = Duration.ofMillis(500);
 
@@ -51,9 +54,16 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
   private final ScheduleTriggerAccount triggerAccount = new ScheduleTriggerAccount();
   private final Conditions conditions;
   private final Clock clock;
+  private final int threadLimit;
 
-  public ScheduleReconciler(String runnerImage, Conditions conditions, Clock clock) {
-    this.cronJobs = new ScheduleCronJob(runnerImage);
+  /**
+   * @param threadLimit how many threads a user may hold: one-time firings over it make none, and
+   *     CronJob Pods get it to check the same
+   */
+  public ScheduleReconciler(
+      String runnerImage, int threadLimit, Conditions conditions, Clock clock) {
+    this.cronJobs = new ScheduleCronJob(runnerImage, threadLimit);
+    this.threadLimit = threadLimit;
     this.conditions = conditions;
     this.clock = clock;
   }
@@ -100,14 +110,28 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
       } else {
         cronJob.ifPresent(stale -> cronJobs.delete(context.getClient(), stale));
         Instant at = ScheduleTiming.scheduledTime(schedule);
+        Optional<String> skipped = Optional.empty();
         if (next.getFiredAt() == null && Schedules.isEnabled(schedule)) {
           if (now.isBefore(at)) {
             wakeUp = Optional.of(at);
           } else {
-            fire(schedule, context, at, now, next);
+            skipped = fire(schedule, context, at, now, next);
           }
         }
-        if (next.getFiredAt() != null) {
+        if (skipped.isPresent()) {
+          // Written once, when it happens; later reconciles keep the condition as it is.
+          nextConditions =
+              conditions.set(
+                  nextConditions,
+                  COMPLETED,
+                  Conditions.TRUE,
+                  SKIPPED,
+                  "The one-time schedule was due at "
+                      + Timestamps.format(at)
+                      + " and made no thread. "
+                      + skipped.get(),
+                  generation);
+        } else if (next.getFiredThread() != null) {
           nextConditions =
               conditions.set(
                   nextConditions,
@@ -169,12 +193,24 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
     return control;
   }
 
-  private void fire(
+  /** Fires the one-time schedule; why it made nothing, if it did not. */
+  private Optional<String> fire(
       Schedule schedule, Context<Schedule> context, Instant at, Instant now, ScheduleStatus next) {
     String threadName = FiringNames.threadName(schedule.getMetadata().getName(), at);
     ScheduleFirer.Firing firing =
-        new ScheduleFirer(context.getClient()).fire(schedule, threadName, at);
+        new ScheduleFirer(context.getClient(), threadLimit).fire(schedule, threadName, at);
     next.setFiredAt(Timestamps.format(now));
+    if (firing.isSkipped()) {
+      // A one-time schedule has one chance: spent (firedAt, no firedThread); the condition says
+      // why.
+      LOG.warn(
+          "Schedule({}/{}) skipped its firing of {}: {}",
+          schedule.getMetadata().getNamespace(),
+          schedule.getMetadata().getName(),
+          Timestamps.format(at),
+          firing.skipped());
+      return Optional.of(firing.skipped());
+    }
     next.setFiredThread(firing.threadName());
     LOG.info(
         "Schedule({}/{}) fired for {}: {} {}",
@@ -183,6 +219,7 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
         Timestamps.format(at),
         firing.created() ? "created thread" : "found the thread of an earlier attempt,",
         firing.threadName());
+    return Optional.empty();
   }
 
   private static String readyMessage(Schedule schedule, ScheduleStatus status) {

@@ -13,6 +13,9 @@ import java.time.Clock;
 final class ScheduleOperator implements AutoCloseable {
   static final String RUNNER_IMAGE = "example.test/runner:1";
 
+  /** Small, so that a test can fill a namespace. */
+  static final int THREAD_LIMIT = 3;
+
   private final Operator operator;
 
   private ScheduleOperator(Operator operator) {
@@ -27,7 +30,7 @@ final class ScheduleOperator implements AutoCloseable {
                 .withUseSSAToPatchPrimaryResource(false)
                 .withSSABasedCreateUpdateMatchForDependentResources(false));
     operator.register(
-        new ScheduleReconciler(RUNNER_IMAGE, new Conditions(clock), clock),
+        new ScheduleReconciler(RUNNER_IMAGE, THREAD_LIMIT, new Conditions(clock), clock),
         ControllerConfigurationOverrider::watchingAllNamespaces);
     operator.start();
     return new ScheduleOperator(operator);

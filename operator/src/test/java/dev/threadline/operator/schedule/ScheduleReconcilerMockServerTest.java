@@ -75,8 +75,11 @@ class ScheduleReconcilerMockServerTest {
             assertThat(container.getArgs()).containsExactly("trigger", "--schedule", "sched-daily");
             assertThat(container.getEnv())
                 .extracting(EnvVar::getName)
-                .containsExactly("POD_NAMESPACE", "THREADLINE_TRIGGER_JOB_NAME");
-            assertThat(container.getEnv().get(1).getValueFrom().getFieldRef().getFieldPath())
+                .containsExactly(
+                    "THREADLINE_LIMITS_THREADS", "POD_NAMESPACE", "THREADLINE_TRIGGER_JOB_NAME");
+            assertThat(container.getEnv().get(0).getValue())
+                .isEqualTo(Integer.toString(ScheduleOperator.THREAD_LIMIT));
+            assertThat(container.getEnv().get(2).getValueFrom().getFieldRef().getFieldPath())
                 .isEqualTo("metadata.labels['batch.kubernetes.io/job-name']");
             assertThat(container.getResources().getRequests()).containsKeys("cpu", "memory");
             assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
@@ -214,6 +217,38 @@ class ScheduleReconcilerMockServerTest {
                   .list()
                   .getItems())
           .hasSize(1);
+    }
+  }
+
+  @Test
+  void oneTimeScheduleOfAUserAtTheThreadLimitMakesNothingAndSaysWhy() {
+    Instant at = Instant.parse("2026-06-01T12:00:00Z");
+    for (int i = 0; i < ScheduleOperator.THREAD_LIMIT; i++) {
+      ConversationThread thread = new ConversationThread();
+      thread.setMetadata(
+          new ObjectMetaBuilder().withName("thread-" + i).withNamespace("full").build());
+      client.resource(thread).create();
+    }
+    try (ScheduleOperator ignored =
+        ScheduleOperator.start(client, new MutableClock(at.plusSeconds(1)))) {
+      client.resource(oneTime("full", "sched-full", at)).create();
+
+      Schedule spent = awaitStatus("full", "sched-full", s -> s.getStatus().getFiredAt() != null);
+      assertThat(spent.getStatus().getFiredThread()).isNull();
+      assertThat(spent.getStatus().getNextRunAt()).isNull();
+      assertThat(spent.getStatus().getConditions())
+          .filteredOn(c -> "Completed".equals(c.getType()))
+          .singleElement()
+          .satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("True");
+            assertThat(c.getReason()).isEqualTo("Skipped");
+            assertThat(c.getMessage())
+                .contains("2026-06-01T12:00:00Z")
+                .contains("at most " + ScheduleOperator.THREAD_LIMIT + " threads");
+          });
+      assertThat(client.resources(ConversationThread.class).inNamespace("full").list().getItems())
+          .hasSize(ScheduleOperator.THREAD_LIMIT);
+      assertThat(client.resources(Run.class).inNamespace("full").list().getItems()).isEmpty();
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.threadline.runner.trigger;
 
+import dev.threadline.core.limits.ThreadLimit;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.schedule.FiringNames;
 import dev.threadline.crds.schedule.Schedule;
@@ -62,8 +63,10 @@ public final class TriggerCommand {
     }
     String scheduleName = args[1];
     FiringTime.Resolved firingTime;
+    int threadLimit;
     try {
       firingTime = FiringTime.resolve(scheduleName, env, clock);
+      threadLimit = ThreadLimit.fromEnvironment(env);
     } catch (IllegalArgumentException e) {
       err.println("trigger: " + e.getMessage());
       return USAGE;
@@ -92,7 +95,19 @@ public final class TriggerCommand {
       }
       String threadName = FiringNames.threadName(scheduleName, firingTime.instant());
       ScheduleFirer.Firing firing =
-          new ScheduleFirer(client).fire(schedule, threadName, firingTime.instant());
+          new ScheduleFirer(client, threadLimit).fire(schedule, threadName, firingTime.instant());
+      if (firing.isSkipped()) {
+        // A failed Job shows in the CronJob's history; a retry may find room if threads were
+        // deleted.
+        err.println(
+            "trigger: "
+                + described
+                + " firing of "
+                + Timestamps.format(firingTime.instant())
+                + " skipped: "
+                + firing.skipped());
+        return FAILED;
+      }
       err.println(
           "trigger: "
               + described

@@ -121,6 +121,31 @@ class TriggerCommandMockServerTest {
   }
 
   @Test
+  void aUserAtTheThreadLimitGetsNoThreadAndTheJobFails() {
+    client.resource(schedule("team-full", "sched-daily", true)).create();
+    ConversationThread existing = new ConversationThread();
+    existing.setMetadata(
+        new ObjectMetaBuilder().withName("thread-other").withNamespace("team-full").build());
+    client.resource(existing).create();
+    Map<String, String> env =
+        Map.of(
+            "POD_NAMESPACE", "team-full",
+            "THREADLINE_FIRING_TIME", "2026-05-04T09:00:00Z",
+            "THREADLINE_LIMITS_THREADS", "1");
+
+    assertThat(trigger(env, "--schedule", "sched-daily")).isEqualTo(TriggerCommand.FAILED);
+
+    assertThat(stderr())
+        .contains("Schedule(team-full/sched-daily) firing of 2026-05-04T09:00:00Z skipped")
+        .contains("a user may hold at most 1 threads");
+    assertThat(
+            client.resources(ConversationThread.class).inNamespace("team-full").list().getItems())
+        .extracting(t -> t.getMetadata().getName())
+        .containsExactly("thread-other");
+    assertThat(client.resources(Run.class).inNamespace("team-full").list().getItems()).isEmpty();
+  }
+
+  @Test
   void aDisabledScheduleDoesNotFire() {
     client.resource(schedule("team-c", "sched-daily", false)).create();
 

@@ -1,0 +1,123 @@
+package dev.threadline.crds.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.threadline.crds.CrdManifests;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.thread.ConversationThread;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+@EnableKubernetesMockClient(crud = true)
+class ScheduleFirerMockServerTest {
+  private static final int LIMIT = 2;
+  private static final Instant AT = Instant.parse("2026-05-04T09:00:00Z");
+  static KubernetesMockServer server;
+  static KubernetesClient client;
+
+  @BeforeAll
+  static void crds() throws IOException {
+    for (String plural : List.of("threads", "runs")) {
+      try (InputStream manifest =
+          ScheduleFirerMockServerTest.class.getResourceAsStream(CrdManifests.resourceOf(plural))) {
+        CustomResourceDefinition crd =
+            client.apiextensions().v1().customResourceDefinitions().load(manifest).item();
+        server.expectCustomResource(CustomResourceDefinitionContext.fromCrd(crd));
+      }
+    }
+  }
+
+  @Test
+  void firesWhileTheUserHasRoomForAThread() {
+    createThreads("room", LIMIT - 1);
+
+    ScheduleFirer.Firing firing = firer().fire(schedule("room"), "thread-fired", AT);
+
+    assertThat(firing.isSkipped()).isFalse();
+    assertThat(firing.created()).isTrue();
+    assertThat(threads("room")).hasSize(LIMIT);
+    assertThat(runs("room"))
+        .extracting(r -> r.getSpec().getThread())
+        .containsExactly("thread-fired");
+  }
+
+  @Test
+  void aUserAtTheLimitGetsNoThreadAndTheFiringSaysWhy() {
+    createThreads("full", LIMIT);
+
+    ScheduleFirer.Firing firing = firer().fire(schedule("full"), "thread-fired", AT);
+
+    assertThat(firing.isSkipped()).isTrue();
+    assertThat(firing.created()).isFalse();
+    assertThat(firing.runName()).isNull();
+    assertThat(firing.skipped()).startsWith("Limit exceeded: a user may hold at most 2 threads");
+    assertThat(threads("full")).hasSize(LIMIT);
+    assertThat(runs("full")).isEmpty();
+  }
+
+  @Test
+  void anInterruptedFiringIsFinishedAtTheLimit() {
+    createThreads("interrupted", LIMIT - 1);
+    ConversationThread own = new ConversationThread();
+    own.setMetadata(
+        new ObjectMetaBuilder().withName("thread-fired").withNamespace("interrupted").build());
+    client.resource(own).create();
+
+    ScheduleFirer.Firing firing = firer().fire(schedule("interrupted"), "thread-fired", AT);
+
+    assertThat(firing.isSkipped()).isFalse();
+    assertThat(firing.created()).isFalse();
+    assertThat(threads("interrupted")).hasSize(LIMIT);
+    assertThat(runs("interrupted")).hasSize(1);
+  }
+
+  @Test
+  void theLimitMustAllowAThread() {
+    assertThatThrownBy(() -> new ScheduleFirer(client, 0))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  private static ScheduleFirer firer() {
+    return new ScheduleFirer(client, LIMIT);
+  }
+
+  private static Schedule schedule(String namespace) {
+    Schedule schedule = new Schedule();
+    schedule.setMetadata(
+        new ObjectMetaBuilder().withName("sched-daily").withNamespace(namespace).build());
+    ScheduleSpec spec = new ScheduleSpec();
+    spec.setTask("Hello!");
+    spec.setScheduleType(Schedule.RECURRING);
+    spec.setCronExpression("0 9 * * *");
+    schedule.setSpec(spec);
+    return schedule;
+  }
+
+  private static void createThreads(String namespace, int count) {
+    for (int i = 0; i < count; i++) {
+      ConversationThread thread = new ConversationThread();
+      thread.setMetadata(
+          new ObjectMetaBuilder().withName("thread-" + i).withNamespace(namespace).build());
+      client.resource(thread).create();
+    }
+  }
+
+  private static List<ConversationThread> threads(String namespace) {
+    return client.resources(ConversationThread.class).inNamespace(namespace).list().getItems();
+  }
+
+  private static List<Run> runs(String namespace) {
+    return client.resources(Run.class).inNamespace(namespace).list().getItems();
+  }
+}
