@@ -64,11 +64,15 @@ public final class McpTool {
     try {
       result = client.callTool(new McpSchema.CallToolRequest(tool.name(), arguments));
     } catch (RuntimeException e) {
-      return result(
-          false,
-          "error: MCP server " + server + " failed to run " + tool.name() + ": " + rootMessage(e));
+      return failure(
+          "MCP server " + server + " failed to run " + tool.name() + ": " + rootMessage(e));
     }
     return result(!Boolean.TRUE.equals(result.isError()), bounded(text(result)));
+  }
+
+  /** A call that could not be made; the model reads why. */
+  public static SandboxToolResult failure(String reason) {
+    return result(false, "error: " + reason);
   }
 
   private static SandboxToolResult result(boolean succeeded, String output) {

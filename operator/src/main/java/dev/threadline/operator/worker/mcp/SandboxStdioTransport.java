@@ -14,6 +14,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -38,6 +39,10 @@ final class SandboxStdioTransport implements McpClientTransport {
   private final List<String> args;
   private final McpJsonMapper json;
   private final AtomicReference<InputStream> stdout = new AtomicReference<>();
+
+  /** Done once the server runs and its stdout is read: the SDK sends without awaiting connect. */
+  private final CompletableFuture<Void> ready = new CompletableFuture<>();
+
   private volatile boolean closing;
   private volatile Consumer<Throwable> exceptionHandler = failure -> {};
 
@@ -60,9 +65,15 @@ final class SandboxStdioTransport implements McpClientTransport {
   public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
     return Mono.<Void>fromRunnable(
             () -> {
-              client.startMcp(sandbox, name, command, args, Map.of());
-              stdout.set(client.mcpMessages(sandbox, name));
+              try {
+                client.startMcp(sandbox, name, command, args, Map.of());
+                stdout.set(client.mcpMessages(sandbox, name));
+              } catch (RuntimeException e) {
+                ready.completeExceptionally(e);
+                throw e;
+              }
               Thread.ofVirtual().name("mcp-" + name).start(() -> read(handler));
+              ready.complete(null);
             })
         .subscribeOn(Schedulers.boundedElastic());
   }
@@ -92,14 +103,15 @@ final class SandboxStdioTransport implements McpClientTransport {
 
   @Override
   public Mono<Void> sendMessage(JSONRPCMessage message) {
-    return Mono.<Void>fromRunnable(
-            () -> {
+    return Mono.fromFuture(ready)
+        .then(
+            Mono.<Void>fromRunnable(() -> {
               try {
                 client.postMcp(sandbox, name, json.writeValueAsString(message));
               } catch (IOException e) {
                 throw new IllegalStateException("an MCP message did not serialise", e);
               }
-            })
+            }))
         .subscribeOn(Schedulers.boundedElastic());
   }
 
@@ -108,6 +120,7 @@ final class SandboxStdioTransport implements McpClientTransport {
     return Mono.<Void>fromRunnable(
             () -> {
               closing = true;
+              ready.cancel(false);
               InputStream open = stdout.getAndSet(null);
               try {
                 client.stopMcp(sandbox, name);

@@ -15,19 +15,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A streamable-HTTP MCP server on loopback with one tool, {@code shout}, answering JSON (no SSE):
  * enough for the SDK's client. It remembers the Authorization headers it was sent.
  */
-final class LoopbackHttpMcpServer implements AutoCloseable {
+public final class LoopbackHttpMcpServer implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpServer server;
-  final List<String> authorizations = new CopyOnWriteArrayList<>();
+  public final List<String> authorizations = new CopyOnWriteArrayList<>();
 
-  LoopbackHttpMcpServer() throws IOException {
+  public LoopbackHttpMcpServer() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/mcp", this::handle);
     server.start();
   }
 
-  String url() {
+  public String url() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
   }
 
