@@ -16,15 +16,12 @@ import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.models.scripted.ScriptedModelProvider;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;
+import dev.threadline.operator.worker.mcp.EchoSandbox;
 import dev.threadline.operator.worker.mcp.LoopbackHttpMcpServer;
 import dev.threadline.operator.worker.mcp.McpServerPlan;
-import dev.threadline.runner.serve.FileApiServer;
-import dev.threadline.runner.serve.ServeOptions;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -244,31 +241,13 @@ class AgentWorkerMockServerTest {
 
   @Test
   void aStdioMcpServerRunsInTheRealSandboxThroughItsPipes(@TempDir Path dir) throws Exception {
-    Path workspace = Files.createDirectories(dir.resolve("workspace"));
-    try (InputStream script = getClass().getResourceAsStream("/mcp/echo_server.py")) {
-      Files.write(workspace.resolve("echo_server.py"), script.readAllBytes());
-    }
-    Path tokenFile = Files.writeString(dir.resolve("token"), "sandbox-credential");
-    try (FileApiServer sandbox =
-        FileApiServer.start(
-            new ServeOptions(
-                workspace, "127.0.0.1", 0, tokenFile, ServeOptions.DEFAULT_MAX_UPLOAD_BYTES))) {
-      McpServerPlan echo =
-          new McpServerPlan(
-              "echo",
-              McpServerPlan.STDIO,
-              "python3",
-              List.of("echo_server.py"),
-              null,
-              null,
-              20,
-              20);
+    try (EchoSandbox sandbox = new EchoSandbox(dir)) {
       worker(
           WorkerSettings.of("worker-a", Duration.ofMillis(1500), NS),
           Allowance.UNLIMITED,
-          List.of(echo),
+          List.of(EchoSandbox.echoServer()),
           () -> new OneToolCallModel("mcp__echo__echo", Map.of("text", "piped")),
-          run -> Optional.of(SandboxAddress.of("127.0.0.1", sandbox.port(), "sandbox-credential")));
+          run -> Optional.of(sandbox.address()));
       create("run-1", "Echo piped");
 
       Run done = awaitEnded("run-1");

@@ -5,10 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.threadline.operator.worker.SandboxAddress;
 import dev.threadline.operator.worker.SandboxClient;
 import dev.threadline.operator.worker.SandboxToolResult;
-import dev.threadline.runner.serve.FileApiServer;
-import dev.threadline.runner.serve.ServeOptions;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -40,38 +36,23 @@ class McpConnectionsTest {
 
   @Test
   void aStdioServerRunsInTheSandboxAndAnswersThroughItsPipes(@TempDir Path dir) throws Exception {
-    Path workspace = Files.createDirectories(dir.resolve("workspace"));
-    try (InputStream script = getClass().getResourceAsStream("/mcp/echo_server.py")) {
-      Files.write(workspace.resolve("echo_server.py"), script.readAllBytes());
-    }
-    Path tokenFile = Files.writeString(dir.resolve("token"), "sandbox-credential-for-mcp");
-    try (FileApiServer sandbox =
-        FileApiServer.start(
-            new ServeOptions(
-                workspace, "127.0.0.1", 0, tokenFile, ServeOptions.DEFAULT_MAX_UPLOAD_BYTES))) {
-      SandboxAddress address =
-          SandboxAddress.of("127.0.0.1", sandbox.port(), "sandbox-credential-for-mcp");
-      McpServerPlan echo =
-          new McpServerPlan(
-              "echo",
-              McpServerPlan.STDIO,
-              "python3",
-              List.of("echo_server.py"),
-              null,
-              null,
-              20,
-              20);
-      try (McpConnections connections =
-          McpConnections.start(List.of(echo), client, address, false, 1000, listener)) {
-        assertThat(failures).isEmpty();
-        assertThat(started).containsEntry("echo", List.of("mcp__echo__echo"));
-        McpTool tool = connections.find("mcp__echo__echo").orElseThrow();
-        assertThat(tool.definition().description()).isEqualTo("[MCP server echo] Echoes its text");
-        SandboxToolResult result = tool.call(Map.of("text", "through the sandbox"));
-        assertThat(result.succeeded()).isTrue();
-        assertThat(result.type()).isEqualTo(McpTool.TYPE);
-        assertThat(result.output()).isEqualTo("echo: through the sandbox");
-      }
+    try (EchoSandbox sandbox = new EchoSandbox(dir);
+        McpConnections connections =
+            McpConnections.start(
+                List.of(EchoSandbox.echoServer()),
+                client,
+                sandbox.address(),
+                false,
+                1000,
+                listener)) {
+      assertThat(failures).isEmpty();
+      assertThat(started).containsEntry("echo", List.of("mcp__echo__echo"));
+      McpTool tool = connections.find("mcp__echo__echo").orElseThrow();
+      assertThat(tool.definition().description()).isEqualTo("[MCP server echo] Echoes its text");
+      SandboxToolResult result = tool.call(Map.of("text", "through the sandbox"));
+      assertThat(result.succeeded()).isTrue();
+      assertThat(result.type()).isEqualTo(McpTool.TYPE);
+      assertThat(result.output()).isEqualTo("echo: through the sandbox");
     }
   }
 
