@@ -17,14 +17,18 @@ import java.net.InetAddress;
 public final class PrivateTargets {
   private PrivateTargets() {}
 
-  /** Why {@code host}, resolved to the private {@code address}, may not be called. */
-  static String refusal(String host, InetAddress address) {
+  /**
+   * Why {@code host}, resolved to the private {@code address}, may not be called; {@code setting}
+   * names what would allow it.
+   */
+  static String refusal(String host, InetAddress address, String setting) {
     return "the host "
         + host
         + " resolves to a private address ("
         + address.getHostAddress()
-        + "); webhooks to private networks are off"
-        + " (THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS)";
+        + "); calls to private networks are off ("
+        + setting
+        + ")";
   }
 
   static boolean isPrivate(InetAddress address) {

@@ -5,17 +5,22 @@ import java.net.UnknownHostException;
 import org.apache.hc.client5.http.DnsResolver;
 
 /**
- * The webhook client's name resolution: every address a host resolves to is checked with {@link
- * PrivateTargets} and the lookup fails when one is private. The client connects only to addresses
- * its resolver returned, so the address actually connected to is one that was checked — a name that
- * answers a public address to an earlier lookup and a private one at connection time (DNS
- * rebinding) is refused, not followed.
+ * The name resolution of clients that call user-given URLs (webhooks, http MCP servers): every
+ * address a host resolves to is checked with {@link PrivateTargets} and the lookup fails when one
+ * is private. The client connects only to addresses its resolver returned, so the address actually
+ * connected to is one that was checked — a name that answers a public address to an earlier lookup
+ * and a private one at connection time (DNS rebinding) is refused, not followed.
  */
-final class PublicAddressResolver implements DnsResolver {
+public final class PublicAddressResolver implements DnsResolver {
   private final DnsResolver delegate;
+  private final String allowSetting;
 
-  PublicAddressResolver(DnsResolver delegate) {
+  /**
+   * @param allowSetting the setting that allows private targets, named in a refusal
+   */
+  public PublicAddressResolver(DnsResolver delegate, String allowSetting) {
     this.delegate = delegate;
+    this.allowSetting = allowSetting;
   }
 
   @Override
@@ -23,7 +28,7 @@ final class PublicAddressResolver implements DnsResolver {
     InetAddress[] addresses = delegate.resolve(host);
     for (InetAddress address : addresses) {
       if (PrivateTargets.isPrivate(address)) {
-        throw new PrivateTargetRefused(PrivateTargets.refusal(host, address));
+        throw new PrivateTargetRefused(PrivateTargets.refusal(host, address, allowSetting));
       }
     }
     return addresses;
@@ -35,7 +40,7 @@ final class PublicAddressResolver implements DnsResolver {
   }
 
   /** A host refused for resolving to a private address; never worth another attempt. */
-  static final class PrivateTargetRefused extends UnknownHostException {
+  public static final class PrivateTargetRefused extends UnknownHostException {
     PrivateTargetRefused(String reason) {
       super(reason);
     }

@@ -45,7 +45,11 @@ public final class WebhookSender implements AutoCloseable {
         HttpClients.custom()
             .setConnectionManager(
                 PoolingHttpClientConnectionManagerBuilder.create()
-                    .setDnsResolver(allowPrivateTargets ? names : new PublicAddressResolver(names))
+                    .setDnsResolver(
+                        allowPrivateTargets
+                            ? names
+                            : new PublicAddressResolver(
+                                names, WebhookSettings.ALLOW_PRIVATE_TARGETS))
                     .setDefaultConnectionConfig(
                         ConnectionConfig.custom()
                             .setConnectTimeout(timeout)

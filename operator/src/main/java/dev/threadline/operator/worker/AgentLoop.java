@@ -8,12 +8,17 @@ import dev.threadline.models.ModelProvider;
 import dev.threadline.models.ModelReply;
 import dev.threadline.models.ModelRequest;
 import dev.threadline.models.ToolCall;
+import dev.threadline.models.ToolDefinition;
 import dev.threadline.models.Usage;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.usage.UsageLimits;
+import dev.threadline.operator.worker.mcp.McpConnections;
+import dev.threadline.operator.worker.mcp.McpTool;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +42,7 @@ final class AgentLoop {
   private final RunTask task;
   private final ModelProvider model;
   private final SandboxTools tools;
+  private final McpConnections mcp;
   private final SandboxCalls sandbox;
   private final WorkerEvents events;
   private final Recorder recorder;
@@ -48,6 +54,7 @@ final class AgentLoop {
       RunTask task,
       ModelProvider model,
       SandboxCalls sandbox,
+      McpConnections mcp,
       WorkerEvents events,
       Recorder recorder,
       BooleanSupplier stopped,
@@ -57,6 +64,7 @@ final class AgentLoop {
     this.model = model;
     this.tools = new SandboxTools(task.limits().commandTimeoutSeconds());
     this.sandbox = sandbox;
+    this.mcp = mcp;
     this.events = events;
     this.recorder = recorder;
     this.stopped = stopped;
@@ -103,7 +111,7 @@ final class AgentLoop {
                     task.model(),
                     task.instructions(),
                     memory.messages(),
-                    tools.definitions(),
+                    definitions(),
                     task.limits().maxOutputTokens()));
       } catch (ModelException e) {
         return Optional.of(failed(memory, redact.apply(e.getMessage())));
@@ -150,9 +158,33 @@ final class AgentLoop {
     return new Ended(memory, AgentOutcome.completed(result));
   }
 
-  /** Runs one call in the sandbox (or learns what it did before a failover) and reports it. */
+  /** The built-in tools, then the MCP servers' tools. */
+  private List<ToolDefinition> definitions() {
+    List<ToolDefinition> definitions = new ArrayList<>(tools.definitions());
+    mcp.tools().forEach(tool -> definitions.add(tool.definition()));
+    return definitions;
+  }
+
+  /**
+   * Runs one call in the sandbox (or learns what it did before a failover), or on its MCP server,
+   * and reports it.
+   */
   private RunMemory answer(RunMemory memory, ToolCall call, boolean resumed) {
     String id = memory.nextCallId();
+    Optional<McpTool> mcpTool = mcp.find(call.name());
+    if (mcpTool.isPresent()) {
+      return reported(
+          memory,
+          id,
+          call,
+          () -> {
+            try {
+              return mcpTool.get().call(call.arguments());
+            } catch (RuntimeException e) {
+              return McpTool.failure("the arguments are not a JSON object: " + e.getMessage());
+            }
+          });
+    }
     Optional<SandboxTools.SandboxTool> tool = tools.find(call.name());
     if (tool.isEmpty()) {
       events.error("the model called an unknown tool '" + call.name() + "'");
@@ -162,17 +194,28 @@ final class AgentLoop {
               "error: unknown tool '"
                   + call.name()
                   + "'; the tools are "
-                  + String.join(", ", tools.names())),
+                  + String.join(", ", names())),
           null,
           events.lastSeq());
     }
+    return reported(memory, id, call, () -> sandbox.run(id, tool.get(), call, resumed));
+  }
+
+  private RunMemory reported(
+      RunMemory memory, String id, ToolCall call, Supplier<SandboxToolResult> run) {
     long start = System.nanoTime();
-    SandboxToolResult result = sandbox.run(id, tool.get(), call, resumed);
+    SandboxToolResult result = run.get();
     long durationMs = (System.nanoTime() - start) / 1_000_000;
     events.toolCall(id, result, call.name(), durationMs);
     return memory.afterTool(
         ChatMessage.toolResult(call.id(), result.forModel()),
         Actions.describe(call.name(), result),
         events.lastSeq());
+  }
+
+  private List<String> names() {
+    List<String> names = new ArrayList<>(tools.names());
+    mcp.tools().forEach(tool -> names.add(tool.name()));
+    return names;
   }
 }

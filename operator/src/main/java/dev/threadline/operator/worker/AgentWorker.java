@@ -65,7 +65,8 @@ public final class AgentWorker implements AutoCloseable {
             allowance,
             namespace ->
                 runs.getStore().list().stream()
-                    .filter(run -> namespace.equals(run.getMetadata().getNamespace())));
+                    .filter(run -> namespace.equals(run.getMetadata().getNamespace())),
+            settings.allowPrivateMcpTargets());
   }
 
   /** Starts watching Runs and renewing claims. */

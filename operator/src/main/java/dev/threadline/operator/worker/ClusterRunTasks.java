@@ -9,6 +9,7 @@ import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.run.ConversationHistory;
+import dev.threadline.operator.worker.mcp.McpServerPlans;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Base64;
 import java.util.List;
@@ -75,6 +76,7 @@ public final class ClusterRunTasks implements RunTasks {
                     RunInputSecret.attachmentPath(attachment),
                     Base64.getDecoder().decode(attachment.getContent())))
             .toList(),
-        limits);
+        limits,
+        McpServerPlans.of(client, namespace, environment.spec()));
   }
 }

@@ -1,6 +1,7 @@
 package dev.threadline.operator.worker;
 
 import dev.threadline.models.ChatMessage;
+import dev.threadline.operator.worker.mcp.McpServerPlan;
 import java.util.List;
 
 /**
@@ -10,6 +11,7 @@ import java.util.List;
  * @param provider the model provider the agent names
  * @param model the model name
  * @param files placed in the workspace before its baseline for diffs is taken
+ * @param mcpServers the enabled MCP servers of its environment
  */
 public record RunTask(
     String provider,
@@ -18,11 +20,25 @@ public record RunTask(
     List<ChatMessage> opening,
     String plan,
     List<WorkspaceFile> files,
-    Limits limits) {
+    Limits limits,
+    List<McpServerPlan> mcpServers) {
 
   public RunTask {
     opening = List.copyOf(opening);
     files = List.copyOf(files);
+    mcpServers = List.copyOf(mcpServers);
+  }
+
+  /** A task without MCP servers. */
+  public RunTask(
+      String provider,
+      String model,
+      String instructions,
+      List<ChatMessage> opening,
+      String plan,
+      List<WorkspaceFile> files,
+      Limits limits) {
+    this(provider, model, instructions, opening, plan, files, limits, List.of());
   }
 
   /** A file the sandbox's workspace gets before the agent starts (an attachment). */

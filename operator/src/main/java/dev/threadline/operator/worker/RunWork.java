@@ -9,6 +9,7 @@ import dev.threadline.models.Usage;
 import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.computer.ComputerStatus;
+import dev.threadline.operator.worker.mcp.McpConnections;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -43,7 +44,8 @@ final class RunWork {
       Clock clock,
       RunMemoryStore memories,
       Allowance allowance,
-      java.util.function.Function<String, java.util.stream.Stream<Run>> runsIn) {}
+      java.util.function.Function<String, java.util.stream.Stream<Run>> runsIn,
+      boolean allowPrivateMcpTargets) {}
 
   private final Parts parts;
   private final Run run;
@@ -168,11 +170,20 @@ final class RunWork {
               AgentOutcome.failed(
                   RunErrorCode.EXECUTION_FAILED, parts.models().redact(e.getMessage()))));
     }
-    try (model) {
+    try (model;
+        McpConnections mcp =
+            McpConnections.start(
+                task.mcpServers(),
+                parts.sandboxClient(),
+                address,
+                parts.allowPrivateMcpTargets(),
+                task.limits().outputLimitBytes(),
+                mcpEvents(events, stored.isEmpty()))) {
       return new AgentLoop(
               task,
               model,
               calls,
+              mcp,
               events,
               recorder,
               () -> stopped,
@@ -180,6 +191,43 @@ final class RunWork {
               usage -> parts.allowance().exhausted(run, usage, parts.runsIn().apply(namespace())))
           .run(last[0].memory(), this::elapsedMs);
     }
+  }
+
+  /**
+   * Reports each MCP server's start as a {@code setup} event and a failed one as an {@code error}
+   * event, the first time the run starts them (a worker that takes the run over connects again
+   * silently).
+   */
+  private McpConnections.Listener mcpEvents(WorkerEvents events, boolean firstStart) {
+    return new McpConnections.Listener() {
+      @Override
+      public void started(String server, List<String> toolNames) {
+        if (firstStart) {
+          events.setup(
+              "Started MCP server "
+                  + server
+                  + " with "
+                  + toolNames.size()
+                  + (toolNames.size() == 1 ? " tool: " : " tools: ")
+                  + String.join(", ", toolNames));
+        }
+      }
+
+      @Override
+      public void failed(String server, String reason) {
+        if (firstStart) {
+          events.error(
+              "MCP server " + server + " is not available: " + parts.models().redact(reason));
+        } else {
+          LOG.info(
+              "Run({}/{}) MCP server {} is not available: {}",
+              namespace(),
+              name(),
+              server,
+              parts.models().redact(reason));
+        }
+      }
+    };
   }
 
   /** Since the run started (not since this worker took it). */

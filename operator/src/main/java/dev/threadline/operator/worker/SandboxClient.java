@@ -184,6 +184,69 @@ public final class SandboxClient {
     return expectOk("GET /workspace/diff", send(request, HttpResponse.BodyHandlers.ofString()));
   }
 
+  /** Starts the stdio MCP server {@code name} in the sandbox ({@code PUT /mcp/{name}}). */
+  public void startMcp(
+      SandboxAddress sandbox,
+      String name,
+      String command,
+      java.util.List<String> args,
+      Map<String, String> env) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("command", command);
+    body.set("args", JSON.valueToTree(args));
+    body.set("env", JSON.valueToTree(env));
+    HttpRequest request =
+        request(sandbox, "/mcp/" + encode(name))
+            .header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString(write(body)))
+            .build();
+    expectOk("PUT /mcp/{name}", send(request, HttpResponse.BodyHandlers.ofString()));
+  }
+
+  /** Writes one JSON-RPC message to the stdin of the stdio MCP server {@code name}. */
+  public void postMcp(SandboxAddress sandbox, String name, String message) {
+    HttpRequest request =
+        request(sandbox, "/mcp/" + encode(name) + "/messages")
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(message))
+            .build();
+    HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() / 100 != 2) {
+      throw refusal("POST /mcp/{name}/messages", response.statusCode(), response.body());
+    }
+  }
+
+  /**
+   * The stdout of the stdio MCP server {@code name}, one JSON-RPC message a line, until it ends;
+   * the stream has no timeout, closing it ends the read.
+   */
+  public InputStream mcpMessages(SandboxAddress sandbox, String name) {
+    HttpRequest request =
+        HttpRequest.newBuilder(sandbox.resolve("/mcp/" + encode(name) + "/messages"))
+            .header("Authorization", "Bearer " + sandbox.credential())
+            .GET()
+            .build();
+    HttpResponse<InputStream> response = send(request, HttpResponse.BodyHandlers.ofInputStream());
+    if (response.statusCode() != 200) {
+      try (InputStream body = response.body()) {
+        throw refusal(
+            "GET /mcp/{name}/messages",
+            response.statusCode(),
+            new String(body.readNBytes(300), StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw refusal("GET /mcp/{name}/messages", response.statusCode(), "");
+      }
+    }
+    return response.body();
+  }
+
+  /** Stops the stdio MCP server {@code name} and its children. */
+  public void stopMcp(SandboxAddress sandbox, String name) {
+    send(
+        request(sandbox, "/mcp/" + encode(name)).DELETE().build(),
+        HttpResponse.BodyHandlers.discarding());
+  }
+
   /** Kills every running call (the run was cancelled or stopped). */
   public void cancelAll(SandboxAddress sandbox) {
     send(request(sandbox, "/calls").DELETE().build(), HttpResponse.BodyHandlers.discarding());

@@ -1,5 +1,6 @@
 package dev.threadline.operator.worker;
 
+import dev.threadline.operator.worker.mcp.McpConnections;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -17,8 +18,15 @@ import java.util.UUID;
  *     without renewal; a stopped replica's runs go on elsewhere after at most this long. It is
  *     renewed every third of it
  * @param namespace the namespace to work in, or null for all
+ * @param allowPrivateMcpTargets {@code THREADLINE_MCP_ALLOW_PRIVATE_TARGETS}, default false:
+ *     whether an http MCP server may be on a private address (checked like a webhook's otherwise)
  */
-public record WorkerSettings(boolean enabled, String holder, Duration claimTtl, String namespace) {
+public record WorkerSettings(
+    boolean enabled,
+    String holder,
+    Duration claimTtl,
+    String namespace,
+    boolean allowPrivateMcpTargets) {
   public static final Duration DEFAULT_CLAIM_TTL = Duration.ofSeconds(10);
 
   public WorkerSettings {
@@ -31,7 +39,7 @@ public record WorkerSettings(boolean enabled, String holder, Duration claimTtl, 
 
   /** An enabled worker with that name and claim lifetime, in one namespace (null: all). */
   public static WorkerSettings of(String holder, Duration claimTtl, String namespace) {
-    return new WorkerSettings(true, holder, claimTtl, namespace);
+    return new WorkerSettings(true, holder, claimTtl, namespace, false);
   }
 
   public static WorkerSettings fromEnvironment(Map<String, String> env) {
@@ -48,7 +56,9 @@ public record WorkerSettings(boolean enabled, String holder, Duration claimTtl, 
           Boolean.parseBoolean(env.getOrDefault("THREADLINE_AGENT_WORKER", "true").strip()),
           name.strip(),
           Duration.ofSeconds(Long.parseLong(ttl)),
-          null);
+          null,
+          Boolean.parseBoolean(
+              env.getOrDefault(McpConnections.ALLOW_PRIVATE_TARGETS, "false").strip()));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
           "THREADLINE_WORKER_CLAIM_SECONDS must be a whole number, got: " + ttl);
@@ -56,7 +66,11 @@ public record WorkerSettings(boolean enabled, String holder, Duration claimTtl, 
   }
 
   public WorkerSettings enabled(boolean value) {
-    return new WorkerSettings(value, holder, claimTtl, namespace);
+    return new WorkerSettings(value, holder, claimTtl, namespace, allowPrivateMcpTargets);
+  }
+
+  public WorkerSettings allowPrivateMcpTargets(boolean value) {
+    return new WorkerSettings(enabled, holder, claimTtl, namespace, value);
   }
 
   Duration renewEvery() {

@@ -106,7 +106,12 @@ class DeliveryProgressTest {
         List.of("93.184.216.34", "8.8.8.8", "2606:4700::1111", "100.128.0.1", "172.32.0.1")) {
       assertThat(PrivateTargets.isPrivate(InetAddress.getByName(address))).as(address).isFalse();
     }
-    assertThat(PrivateTargets.refusal("hook.test", InetAddress.getByName("127.0.0.1")))
-        .contains("resolves to a private address (127.0.0.1)");
+    assertThat(
+            PrivateTargets.refusal(
+                "hook.test",
+                InetAddress.getByName("127.0.0.1"),
+                WebhookSettings.ALLOW_PRIVATE_TARGETS))
+        .contains("resolves to a private address (127.0.0.1)")
+        .contains(WebhookSettings.ALLOW_PRIVATE_TARGETS);
   }
 }

@@ -16,9 +16,13 @@ import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.models.scripted.ScriptedModelProvider;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;
+import dev.threadline.operator.worker.mcp.EchoSandbox;
+import dev.threadline.operator.worker.mcp.LoopbackHttpMcpServer;
+import dev.threadline.operator.worker.mcp.McpServerPlan;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,9 +32,11 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The worker against fabric8's CRUD mock (stale writes refused) with a scripted model and an
@@ -178,11 +184,107 @@ class AgentWorkerMockServerTest {
     assertThat(executions()).isZero();
   }
 
+  @Test
+  void anHttpMcpServersToolIsCalledByTheWorkerAndRecordedAsAToolCall() throws Exception {
+    try (LoopbackHttpMcpServer mcp = new LoopbackHttpMcpServer()) {
+      McpServerPlan shout =
+          new McpServerPlan(
+              "shout", McpServerPlan.HTTP, null, List.of(), mcp.url(), "mcp-token", 10, 10);
+      worker(
+          WorkerSettings.of("worker-a", Duration.ofMillis(1500), NS).allowPrivateMcpTargets(true),
+          Allowance.UNLIMITED,
+          List.of(shout),
+          () -> new OneToolCallModel("mcp__shout__shout", Map.of("text", "hello")),
+          run -> Optional.of(sandbox(run).address()));
+      create("run-1", "Shout hello");
+
+      Run done = awaitEnded("run-1");
+
+      assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.COMPLETED.value());
+      assertThat(done.getStatus().getResponse()).isEqualTo("The tool said: HELLO");
+      RunEvent call = onlyToolCall(done);
+      assertThat(call.getData().path("tool").path("type").asText()).isEqualTo("mcp_tool");
+      assertThat(call.getData().path("tool").path("name").asText()).isEqualTo("mcp__shout__shout");
+      assertThat(call.getData().path("tool").path("output").asText()).isEqualTo("HELLO");
+      assertThat(mcp.authorizations).isNotEmpty().allMatch("Bearer mcp-token"::equals);
+      assertThat(done.getStatus().getEvents())
+          .anyMatch(e ->
+              e.getType().equals("setup")
+                  && e.getData().toString().contains("Started MCP server shout"));
+      assertThat(executions()).isZero(); // nothing of it ran in the sandbox
+    }
+  }
+
+  @Test
+  void anHttpMcpServerOnAPrivateAddressIsRefusedAndTheRunGoesOnWithoutIt() throws Exception {
+    try (LoopbackHttpMcpServer mcp = new LoopbackHttpMcpServer()) {
+      McpServerPlan shout =
+          new McpServerPlan(
+              "shout", McpServerPlan.HTTP, null, List.of(), mcp.url(), "mcp-token", 10, 10);
+      worker(
+          WorkerSettings.of("worker-a", Duration.ofMillis(1500), NS),
+          Allowance.UNLIMITED,
+          List.of(shout),
+          () -> new OneToolCallModel("mcp__shout__shout", Map.of("text", "hello")),
+          run -> Optional.of(sandbox(run).address()));
+      create("run-1", "Shout hello");
+
+      Run done = awaitEnded("run-1");
+
+      assertThat(done.getStatus().getResponse()).isEqualTo("I have no tool mcp__shout__shout");
+      assertThat(done.getStatus().getEvents())
+          .anyMatch(e ->
+              e.getType().equals("error") && e.getData().toString().contains("private address"));
+      assertThat(mcp.authorizations).isEmpty();
+    }
+  }
+
+  @Test
+  void aStdioMcpServerRunsInTheRealSandboxThroughItsPipes(@TempDir Path dir) throws Exception {
+    try (EchoSandbox sandbox = new EchoSandbox(dir)) {
+      worker(
+          WorkerSettings.of("worker-a", Duration.ofMillis(1500), NS),
+          Allowance.UNLIMITED,
+          List.of(EchoSandbox.echoServer()),
+          () -> new OneToolCallModel("mcp__echo__echo", Map.of("text", "piped")),
+          run -> Optional.of(sandbox.address()));
+      create("run-1", "Echo piped");
+
+      Run done = awaitEnded("run-1");
+
+      assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.COMPLETED.value());
+      assertThat(done.getStatus().getResponse()).isEqualTo("The tool said: echo: piped");
+      assertThat(onlyToolCall(done).getData().path("tool").path("output").asText())
+          .isEqualTo("echo: piped");
+    }
+  }
+
+  private static RunEvent onlyToolCall(Run run) {
+    List<RunEvent> calls =
+        run.getStatus().getEvents().stream().filter(e -> e.getType().equals("tool_call")).toList();
+    assertThat(calls).hasSize(1);
+    return calls.get(0);
+  }
+
   private AgentWorker worker(String name) {
     return worker(name, Allowance.UNLIMITED);
   }
 
   private AgentWorker worker(String name, Allowance allowance) {
+    return worker(
+        WorkerSettings.of(name, Duration.ofMillis(1500), NS),
+        allowance,
+        List.of(),
+        ScriptedModelProvider::new,
+        run -> Optional.of(sandbox(run).address()));
+  }
+
+  private AgentWorker worker(
+      WorkerSettings settings,
+      Allowance allowance,
+      List<McpServerPlan> mcpServers,
+      Supplier<ModelProvider> model,
+      SandboxLocator sandboxes) {
     RunTasks tasks =
         run ->
             new RunTask(
@@ -192,12 +294,13 @@ class AgentWorkerMockServerTest {
                 List.of(ChatMessage.user(run.getSpec().getMessage())),
                 "I will run the commands.",
                 List.of(),
-                RunTask.Limits.DEFAULT);
+                RunTask.Limits.DEFAULT,
+                mcpServers);
     WorkerModels models =
         new WorkerModels() {
           @Override
           public ModelProvider open(RunTask task) {
-            return new ScriptedModelProvider();
+            return model.get();
           }
 
           @Override
@@ -208,10 +311,10 @@ class AgentWorkerMockServerTest {
     AgentWorker worker =
         new AgentWorker(
                 client,
-                WorkerSettings.of(name, Duration.ofMillis(1500), NS),
+                settings,
                 tasks,
                 models,
-                run -> Optional.of(sandbox(run).address()),
+                sandboxes,
                 new SandboxClient(),
                 ModelPricing.none(),
                 allowance,

@@ -1,0 +1,154 @@
+package dev.threadline.operator.worker.mcp;
+
+import dev.threadline.operator.worker.SandboxAddress;
+import dev.threadline.operator.worker.SandboxClient;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * An MCP client transport to a stdio server that runs in the sandbox, over its piping endpoints
+ * (docs/sandbox-api.md): {@code PUT /mcp/{name}} starts it, each message is a {@code POST} to its
+ * stdin, a streamed {@code GET} reads its stdout a line a message, {@code DELETE} stops it. The
+ * server's lines are untrusted: one that is not a JSON-RPC message is dropped.
+ */
+final class SandboxStdioTransport implements McpClientTransport {
+  private static final Logger LOG = LoggerFactory.getLogger(SandboxStdioTransport.class);
+
+  private final SandboxClient client;
+  private final SandboxAddress sandbox;
+  private final String name;
+  private final String command;
+  private final List<String> args;
+  private final McpJsonMapper json;
+  private final AtomicReference<InputStream> stdout = new AtomicReference<>();
+
+  /** Done once the server runs and its stdout is read: the SDK sends without awaiting connect. */
+  private final CompletableFuture<Void> ready = new CompletableFuture<>();
+
+  private volatile boolean closing;
+  private volatile Consumer<Throwable> exceptionHandler = failure -> {};
+
+  SandboxStdioTransport(
+      SandboxClient client,
+      SandboxAddress sandbox,
+      String name,
+      String command,
+      List<String> args,
+      McpJsonMapper json) {
+    this.client = client;
+    this.sandbox = sandbox;
+    this.name = name;
+    this.command = command;
+    this.args = List.copyOf(args);
+    this.json = json;
+  }
+
+  @Override
+  public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+    return Mono.<Void>fromRunnable(
+            () -> {
+              try {
+                client.startMcp(sandbox, name, command, args, Map.of());
+                stdout.set(client.mcpMessages(sandbox, name));
+              } catch (RuntimeException e) {
+                ready.completeExceptionally(e);
+                throw e;
+              }
+              Thread.ofVirtual().name("mcp-" + name).start(() -> read(handler));
+              ready.complete(null);
+            })
+        .subscribeOn(Schedulers.boundedElastic());
+  }
+
+  private void read(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+    try (BufferedReader lines =
+        new BufferedReader(new InputStreamReader(stdout.get(), StandardCharsets.UTF_8))) {
+      for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+        if (line.isBlank()) {
+          continue;
+        }
+        JSONRPCMessage message;
+        try {
+          message = McpSchema.deserializeJsonRpcMessage(json, line);
+        } catch (IOException | RuntimeException e) {
+          LOG.debug("MCP server {} wrote a line that is not a JSON-RPC message", name);
+          continue;
+        }
+        handler.apply(Mono.just(message)).subscribe(reply -> {}, exceptionHandler);
+      }
+    } catch (IOException e) {
+      if (!closing) {
+        exceptionHandler.accept(e);
+      }
+    }
+  }
+
+  @Override
+  public Mono<Void> sendMessage(JSONRPCMessage message) {
+    return Mono.fromFuture(ready)
+        .then(
+            Mono.<Void>fromRunnable(() -> {
+              try {
+                client.postMcp(sandbox, name, json.writeValueAsString(message));
+              } catch (IOException e) {
+                throw new IllegalStateException("an MCP message did not serialise", e);
+              }
+            }))
+        .subscribeOn(Schedulers.boundedElastic());
+  }
+
+  @Override
+  public Mono<Void> closeGracefully() {
+    return Mono.<Void>fromRunnable(
+            () -> {
+              closing = true;
+              ready.cancel(false);
+              InputStream open = stdout.getAndSet(null);
+              try {
+                client.stopMcp(sandbox, name);
+              } finally {
+                closeQuietly(open);
+              }
+            })
+        .subscribeOn(Schedulers.boundedElastic());
+  }
+
+  @Override
+  public void setExceptionHandler(Consumer<Throwable> handler) {
+    this.exceptionHandler = handler;
+  }
+
+  @Override
+  public <T> T unmarshalFrom(Object data, TypeRef<T> type) {
+    return json.convertValue(data, type);
+  }
+
+  private static void closeQuietly(InputStream stream) {
+    if (stream == null) {
+      return;
+    }
+    try {
+      stream.close();
+    } catch (IOException ignored) {
+      // the server is stopped either way
+    }
+  }
+}
