@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.thread.ConversationThread;
@@ -20,6 +21,8 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.charset.StandardCharsets;
@@ -158,5 +161,73 @@ class SandboxPathMockServerTest {
                       .get())
               .isNull();
         });
+  }
+
+  @Test
+  void aSandboxThatExceedsItsDeadlineEndsTheRunWithExecutionTimeout() {
+    createRun("thread-slow", "Run `sleep 3600`");
+    awaitPod("run-slow-1");
+    client
+        .pods()
+        .inNamespace(NS)
+        .withName("run-slow-1")
+        .editStatus(pod -> {
+          pod.setStatus(new PodStatus());
+          pod.getStatus().setPhase("Failed");
+          pod.getStatus().setReason("DeadlineExceeded");
+          return pod;
+        });
+
+    Run done = awaitEnded("run-slow-1");
+    assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.FAILED.value());
+    assertThat(done.getStatus().getError().getCode()).isEqualTo("execution_timeout");
+    assertThat(done.getStatus().getEvents())
+        .extracting(RunEvent::getType)
+        .containsExactly("started", "failed");
+    assertThat(sandbox.executions()).isZero();
+  }
+
+  @Test
+  void cancellingARunDeletesItsSandboxAndEndsItCancelled() {
+    createRun("thread-stop", "Run `sleep 30`");
+    awaitPod("run-stop-1");
+
+    // A merge patch carries no resourceVersion: it does not race the run's status writes.
+    client
+        .resources(Run.class)
+        .inNamespace(NS)
+        .withName("run-stop-1")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"cancelRequested\":true}}");
+
+    Run done = awaitEnded("run-stop-1");
+    assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.CANCELLED.value());
+    assertThat(done.getStatus().getError().getCode()).isEqualTo("cancelled");
+    await()
+        .atMost(WAIT)
+        .until(() -> client.pods().inNamespace(NS).withName("run-stop-1").get() == null);
+  }
+
+  private void createRun(String threadName, String message) {
+    ConversationThread thread = new ConversationThread();
+    thread.setMetadata(new ObjectMetaBuilder().withName(threadName).withNamespace(NS).build());
+    thread.setSpec(new ThreadSpec());
+    thread = client.resource(thread).create();
+    client
+        .resource(ThreadRuns.newRun(thread, 1, message, List.of(), ThreadRuns.SOURCE_API))
+        .create();
+  }
+
+  private Pod awaitPod(String name) {
+    return await()
+        .atMost(WAIT)
+        .until(() -> client.pods().inNamespace(NS).withName(name).get(), p -> p != null);
+  }
+
+  private Run awaitEnded(String name) {
+    return await()
+        .atMost(WAIT)
+        .until(
+            () -> client.resources(Run.class).inNamespace(NS).withName(name).get(),
+            run -> run.getStatus() != null && run.getStatus().getCompletedAt() != null);
   }
 }
