@@ -14,6 +14,7 @@ import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.sandbox.SandboxCredential;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
@@ -205,6 +206,42 @@ class SandboxPathMockServerTest {
     await()
         .atMost(WAIT)
         .until(() -> client.pods().inNamespace(NS).withName("run-stop-1").get() == null);
+  }
+
+  @Test
+  void aSandboxThatFailsFailsTheRunWithItsReason() {
+    createRun("thread-crash", "Run `make`");
+    awaitPod("run-crash-1");
+    client
+        .pods()
+        .inNamespace(NS)
+        .withName("run-crash-1")
+        .editStatus(pod -> {
+          pod.setStatus(new PodStatus());
+          pod.getStatus().setPhase("Failed");
+          pod.getStatus()
+              .setContainerStatuses(
+                  List.of(
+                      new ContainerStatusBuilder()
+                          .withName("runner")
+                          .withNewState()
+                          .withNewTerminated()
+                          .withExitCode(2)
+                          .withReason("Error")
+                          .withMessage("runner serve: --token-file: no such file")
+                          .endTerminated()
+                          .endState()
+                          .build()));
+          return pod;
+        });
+
+    Run done = awaitEnded("run-crash-1");
+    assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.FAILED.value());
+    assertThat(done.getStatus().getError().getCode()).isEqualTo("execution_failed");
+    assertThat(done.getStatus().getError().getMessage()).contains("exit code 2", "no such file");
+    await()
+        .atMost(WAIT)
+        .until(() -> client.pods().inNamespace(NS).withName("run-crash-1").get() == null);
   }
 
   private void createRun(String threadName, String message) {
