@@ -32,6 +32,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -122,19 +123,13 @@ class SandboxPathMockServerTest {
 
     Secret credential = client.secrets().inNamespace(NS).withName("run-box-1-sandbox").get();
     sandbox.credential(SandboxCredential.read(credential).orElseThrow());
-    client
-        .pods()
-        .inNamespace(NS)
-        .withName("run-box-1")
-        .editStatus(running -> {
-          running.setStatus(new PodStatus());
-          running.getStatus().setPhase("Running");
-          running.getStatus().setPodIP("127.0.0.1");
-          running
-              .getStatus()
-              .setConditions(
-                  List.of(new PodConditionBuilder().withType("Ready").withStatus("True").build()));
-          return running;
+    setPodStatus(
+        "run-box-1",
+        status -> {
+          status.setPhase("Running");
+          status.setPodIP("127.0.0.1");
+          status.setConditions(
+              List.of(new PodConditionBuilder().withType("Ready").withStatus("True").build()));
         });
 
     Run done =
@@ -168,15 +163,11 @@ class SandboxPathMockServerTest {
   void aSandboxThatExceedsItsDeadlineEndsTheRunWithExecutionTimeout() {
     createRun("thread-slow", "Run `sleep 3600`");
     awaitPod("run-slow-1");
-    client
-        .pods()
-        .inNamespace(NS)
-        .withName("run-slow-1")
-        .editStatus(pod -> {
-          pod.setStatus(new PodStatus());
-          pod.getStatus().setPhase("Failed");
-          pod.getStatus().setReason("DeadlineExceeded");
-          return pod;
+    setPodStatus(
+        "run-slow-1",
+        status -> {
+          status.setPhase("Failed");
+          status.setReason("DeadlineExceeded");
         });
 
     Run done = awaitEnded("run-slow-1");
@@ -212,27 +203,22 @@ class SandboxPathMockServerTest {
   void aSandboxThatFailsFailsTheRunWithItsReason() {
     createRun("thread-crash", "Run `make`");
     awaitPod("run-crash-1");
-    client
-        .pods()
-        .inNamespace(NS)
-        .withName("run-crash-1")
-        .editStatus(pod -> {
-          pod.setStatus(new PodStatus());
-          pod.getStatus().setPhase("Failed");
-          pod.getStatus()
-              .setContainerStatuses(
-                  List.of(
-                      new ContainerStatusBuilder()
-                          .withName("runner")
-                          .withNewState()
-                          .withNewTerminated()
-                          .withExitCode(2)
-                          .withReason("Error")
-                          .withMessage("runner serve: --token-file: no such file")
-                          .endTerminated()
-                          .endState()
-                          .build()));
-          return pod;
+    setPodStatus(
+        "run-crash-1",
+        status -> {
+          status.setPhase("Failed");
+          status.setContainerStatuses(
+              List.of(
+                  new ContainerStatusBuilder()
+                      .withName("runner")
+                      .withNewState()
+                      .withNewTerminated()
+                      .withExitCode(2)
+                      .withReason("Error")
+                      .withMessage("runner serve: --token-file: no such file")
+                      .endTerminated()
+                      .endState()
+                      .build()));
         });
 
     Run done = awaitEnded("run-crash-1");
@@ -242,6 +228,19 @@ class SandboxPathMockServerTest {
     await()
         .atMost(WAIT)
         .until(() -> client.pods().inNamespace(NS).withName("run-crash-1").get() == null);
+  }
+
+  /** Plays the kubelet: the Pod's status becomes what {@code change} makes of a fresh one. */
+  private void setPodStatus(String name, Consumer<PodStatus> change) {
+    client
+        .pods()
+        .inNamespace(NS)
+        .withName(name)
+        .editStatus(pod -> {
+          pod.setStatus(new PodStatus());
+          change.accept(pod.getStatus());
+          return pod;
+        });
   }
 
   private void createRun(String threadName, String message) {
