@@ -25,9 +25,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A tenant namespace whose ResourceQuota has no room for another agent Pod: the run waits, without
- * failing, and starts once the API server accepts its Pod; a run that never gets room ends at its
- * deadline with the quota's words.
+ * A tenant namespace whose ResourceQuota has no room for another sandbox Pod: the run waits,
+ * without failing, and starts once the API server accepts its Pod; a run that never gets room ends
+ * at its deadline with the quota's words.
  */
 class AgentQuotaMockServerTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
@@ -50,9 +50,9 @@ class AgentQuotaMockServerTest {
             OperatorSettings.fromEnvironment(
                 Map.of(
                     "THREADLINE_WATCH_NAMESPACES", "busy,full",
+                    "THREADLINE_WORKER_NAME", "operator-0",
                     "THREADLINE_AGENT_DEADLINE_SECONDS", "4")),
-            Clock.systemUTC(),
-            new ScriptedPodLogs());
+            Clock.systemUTC());
   }
 
   @AfterAll
@@ -75,6 +75,7 @@ class AgentQuotaMockServerTest {
                 p -> p != null);
 
     assertThat(pod.getMetadata().getLabels()).containsEntry("threadline.dev/run", "run-wait-1");
+    assertThat(pod.getSpec().getContainers().get(0).getArgs()).contains("serve");
     Run run = client.resources(Run.class).inNamespace("busy").withName("run-wait-1").get();
     assertThat(run.getStatus().getPhase()).isEqualTo("running");
     assertThat(run.getStatus().getError()).isNull();

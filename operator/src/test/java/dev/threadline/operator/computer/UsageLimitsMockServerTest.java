@@ -3,8 +3,6 @@ package dev.threadline.operator.computer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.threadline.core.events.RunnerEventData;
-import dev.threadline.core.events.RunnerEventType;
 import dev.threadline.core.usage.Costs;
 import dev.threadline.core.usage.UsagePeriod;
 import dev.threadline.core.usage.UsagePlans;
@@ -17,18 +15,28 @@ import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.crds.usage.UsageLedger;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.sandbox.SandboxCredential;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;
+import dev.threadline.operator.worker.StandInSandbox;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -57,39 +65,51 @@ class UsageLimitsMockServerTest {
           UsagePlans.DEFAULT_TIER_VARIABLE,
           "free");
 
-  private static final ScriptedPodLogs logs = new ScriptedPodLogs();
+  private static final CountDownLatch slowStarted = new CountDownLatch(1);
+  private static final CountDownLatch slowMayEnd = new CountDownLatch(1);
+  private static StandInSandbox sandbox;
   private static KubernetesMockServer server;
   private static KubernetesClient client;
   private static ThreadlineOperator operator;
 
   @BeforeAll
-  static void start() {
+  static void start() throws IOException {
+    sandbox =
+        new StandInSandbox(command -> {
+          if (command.startsWith("slow")) {
+            slowStarted.countDown();
+            try {
+              slowMayEnd.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+          return new StandInSandbox.CommandOutcome(0, "ran " + command + "\n");
+        });
     server = StrictStatusDispatcher.startServer();
     client = server.createClient();
     OperatorMockServer.registerCrds(server, client);
-    tenant("carol", Map.of(UsagePlans.ALLOWANCE_ANNOTATION, "0.5"));
+    tenant("carol", Map.of(UsagePlans.ALLOWANCE_ANNOTATION, "0.001"));
     tenant("erin", Map.of(UsagePlans.TIER_ANNOTATION, "pro"));
     tenant("frank", Map.of(UsagePlans.ALLOWANCE_ANNOTATION, "0.001"));
-    tenant("gina", Map.of(UsagePlans.ALLOWANCE_ANNOTATION, "1"));
+    tenant("gina", Map.of(UsagePlans.ALLOWANCE_ANNOTATION, "1000"));
     operator = startOperator();
   }
 
   @AfterAll
   static void stop() {
+    slowMayEnd.countDown();
     operator.close();
+    sandbox.close();
     client.close();
     server.destroy();
   }
 
   @Test
   void aComputerRunWhoseUsageCrossesTheAllowanceIsStoppedWithUsageExhausted() {
-    ScriptedPodLogs.PodLog log = startComputerRun("carol", "thread-costly");
-    String pod = "thread-costly-1";
-    log.emit(RunnerEventType.USAGE, RunnerEventData.usage(300, 100, 0)); // USD 0.40 of 0.50
-    await().atMost(WAIT).until(() -> types(get("carol", pod)).contains("usage"));
-    assertThat(get("carol", pod).getStatus().getPhase()).isEqualTo("running");
+    String pod = startComputerRun("carol", "thread-costly", "Run `make everything`");
 
-    log.emit(RunnerEventType.USAGE, RunnerEventData.usage(600, 200, 0)); // USD 0.80: over
+    // The model's first reply costs more than USD 0.001: the run stops before its command runs.
     Run ended =
         await()
             .atMost(WAIT)
@@ -99,12 +119,15 @@ class UsageLimitsMockServerTest {
     assertThat(ended.getStatus().getError().getCode()).isEqualTo("usage_exhausted");
     assertThat(ended.getStatus().getError().getMessage())
         .isEqualTo("monthly usage allowance exhausted");
-    assertThat(ended.getStatus().getUsage().getInputTokens()).isEqualTo(600L);
-    assertThat(ended.getStatus().getCost()).isEqualTo(0.8);
+    assertThat(ended.getStatus().getUsage().getInputTokens()).isPositive();
+    assertThat(ended.getStatus().getCost()).isGreaterThan(0.001);
     assertThat(ended.getStatus().getEvents())
         .extracting(RunEvent::getType)
         .last()
         .isEqualTo("failed");
+    assertThat(ended.getStatus().getEvents())
+        .extracting(RunEvent::getType)
+        .doesNotContain("tool_call");
     await()
         .atMost(WAIT)
         .until(() -> client.pods().inNamespace("carol").withName(pod).get() == null);
@@ -115,33 +138,52 @@ class UsageLimitsMockServerTest {
             .until(
                 () -> ledger("carol"),
                 l -> l != null && l.getStatus() != null && l.getStatus().getRuns() == 1);
-    assertThat(ledger.getStatus().getTotalCost()).isEqualTo(0.8);
+    assertThat(ledger.getStatus().getTotalCost()).isEqualTo(ended.getStatus().getCost());
   }
 
   @Test
   void runsWorkingSideBySideShareTheAllowance() {
-    ScriptedPodLogs.PodLog first = startComputerRun("gina", "thread-left");
-    ScriptedPodLogs.PodLog second = startComputerRun("gina", "thread-right");
-    first.emit(RunnerEventType.USAGE, RunnerEventData.usage(400, 200, 0)); // USD 0.60 of 1
-    await().atMost(WAIT).until(() -> types(get("gina", "thread-left-1")).contains("usage"));
+    // The first run's long message makes its replies cost more than the second run's.
+    String left =
+        startComputerRun(
+            "gina", "thread-left", "Run `slow left`, then `echo left` " + "padding ".repeat(400));
+    await().atMost(WAIT).until(() -> slowStarted.getCount() == 0);
+    RunEvent report =
+        await()
+            .atMost(WAIT)
+            .until(() -> lastUsageReport(get("gina", left)), Optional::isPresent)
+            .orElseThrow();
+    // USD 1000 per million tokens: a tenth of a cent each.
+    double spentLeft =
+        (report.getData().path("input_tokens").asLong()
+                + report.getData().path("output_tokens").asLong())
+            * 0.001;
+    // Room for a little more than the first run spent so far: the second run alone would fit.
+    client
+        .namespaces()
+        .withName("gina")
+        .edit(ns -> {
+          ns.getMetadata()
+              .getAnnotations()
+              .put(UsagePlans.ALLOWANCE_ANNOTATION, String.valueOf(spentLeft + 0.0005));
+          return ns;
+        });
 
-    // Alone, USD 0.50 would fit; with the other run's 0.60 so far it does not.
-    second.emit(RunnerEventType.USAGE, RunnerEventData.usage(300, 200, 0));
+    String right = startComputerRun("gina", "thread-right", "Run `echo right`");
     Run stopped =
         await()
             .atMost(WAIT)
-            .until(
-                () -> get("gina", "thread-right-1"), r -> r.getStatus().getCompletedAt() != null);
+            .until(() -> get("gina", right), r -> r.getStatus().getCompletedAt() != null);
     assertThat(stopped.getStatus().getError().getCode()).isEqualTo("usage_exhausted");
-    assertThat(stopped.getStatus().getCost()).isEqualTo(0.5);
-    assertThat(get("gina", "thread-left-1").getStatus().getPhase()).isEqualTo("running");
+    assertThat(stopped.getStatus().getCost()).isLessThan(spentLeft);
+    assertThat(get("gina", left).getStatus().getPhase()).isEqualTo("running");
 
-    // The first run's next report finds the allowance spent by both.
-    first.emit(RunnerEventType.USAGE, RunnerEventData.usage(450, 200, 0)); // USD 0.65 + 0.50
+    // The first run's next reply finds the allowance spent by both.
+    slowMayEnd.countDown();
     Run alsoStopped =
         await()
             .atMost(WAIT)
-            .until(() -> get("gina", "thread-left-1"), r -> r.getStatus().getCompletedAt() != null);
+            .until(() -> get("gina", left), r -> r.getStatus().getCompletedAt() != null);
     assertThat(alsoStopped.getStatus().getError().getCode()).isEqualTo("usage_exhausted");
     UsageLedger ledger =
         await()
@@ -149,7 +191,10 @@ class UsageLimitsMockServerTest {
             .until(
                 () -> ledger("gina"),
                 l -> l != null && l.getStatus() != null && l.getStatus().getRuns() == 2);
-    assertThat(ledger.getStatus().getTotalCost()).isEqualTo(1.15);
+    assertThat(BigDecimal.valueOf(ledger.getStatus().getTotalCost()))
+        .isEqualByComparingTo(
+            Costs.of(alsoStopped.getStatus().getCost())
+                .add(Costs.of(stopped.getStatus().getCost())));
   }
 
   @Test
@@ -217,15 +262,25 @@ class UsageLimitsMockServerTest {
     assertThat(ledger("frank").getStatus().getTotalCost()).isEqualTo(spent);
   }
 
-  /** A computer run (a task in backticks) whose agent Pod runs and whose runner has started. */
-  private static ScriptedPodLogs.PodLog startComputerRun(String namespace, String threadName) {
+  /**
+   * A computer run (a task in backticks) whose sandbox Pod is ready, served by the stand-in on the
+   * Pod's port.
+   */
+  private static String startComputerRun(String namespace, String threadName, String message) {
     ConversationThread thread = new ConversationThread();
     thread.setMetadata(
         new ObjectMetaBuilder().withName(threadName).withNamespace(namespace).build());
     thread.setSpec(new ThreadSpec());
     client.resource(thread).create();
-    client.resource(run(namespace, threadName, 1, "Run `make everything`")).create();
+    client.resource(run(namespace, threadName, 1, message)).create();
     String pod = threadName + "-1";
+    Secret credential =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> client.secrets().inNamespace(namespace).withName(pod + "-sandbox").get(),
+                Objects::nonNull);
+    sandbox.credential(SandboxCredential.read(credential).orElseThrow());
     await()
         .atMost(WAIT)
         .until(() -> client.pods().inNamespace(namespace).withName(pod).get() != null);
@@ -236,18 +291,21 @@ class UsageLimitsMockServerTest {
         .editStatus(p -> {
           p.setStatus(new PodStatus());
           p.getStatus().setPhase("Running");
+          p.getStatus().setPodIP("127.0.0.1");
+          p.getStatus()
+              .setConditions(
+                  List.of(new PodConditionBuilder().withType("Ready").withStatus("True").build()));
           return p;
         });
-    ScriptedPodLogs.PodLog log = logs.log(namespace, pod);
-    log.emit(
-        RunnerEventType.STARTED,
-        RunnerEventData.started("run_" + threadName, "priced-model", "/workspace"));
-    return log;
+    return pod;
   }
 
   private static ThreadlineOperator startOperator() {
+    Map<String, String> env = new HashMap<>(PRICED);
+    int port = sandbox.address().base().getPort();
+    env.put("THREADLINE_CONTAINER_PORTS", port + "-" + port);
     return ThreadlineOperator.start(
-        client, OperatorSettings.fromEnvironment(PRICED), Clock.systemUTC(), logs);
+        client, OperatorSettings.fromEnvironment(env), Clock.systemUTC());
   }
 
   private static void tenant(String name, Map<String, String> annotations) {
@@ -298,9 +356,11 @@ class UsageLimitsMockServerTest {
         .get();
   }
 
-  private static List<String> types(Run run) {
-    return run == null || run.getStatus() == null || run.getStatus().getEvents() == null
-        ? List.of()
-        : run.getStatus().getEvents().stream().map(RunEvent::getType).toList();
+  private static Optional<RunEvent> lastUsageReport(Run run) {
+    return run.getStatus() == null || run.getStatus().getEvents() == null
+        ? Optional.empty()
+        : run.getStatus().getEvents().stream()
+            .filter(event -> event.getType().equals("usage"))
+            .reduce((earlier, later) -> later);
   }
 }

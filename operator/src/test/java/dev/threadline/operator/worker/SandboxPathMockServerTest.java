@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.thread.ConversationThread;
@@ -13,6 +14,7 @@ import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.sandbox.SandboxCredential;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
@@ -20,6 +22,8 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +32,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -118,19 +123,13 @@ class SandboxPathMockServerTest {
 
     Secret credential = client.secrets().inNamespace(NS).withName("run-box-1-sandbox").get();
     sandbox.credential(SandboxCredential.read(credential).orElseThrow());
-    client
-        .pods()
-        .inNamespace(NS)
-        .withName("run-box-1")
-        .editStatus(running -> {
-          running.setStatus(new PodStatus());
-          running.getStatus().setPhase("Running");
-          running.getStatus().setPodIP("127.0.0.1");
-          running
-              .getStatus()
-              .setConditions(
-                  List.of(new PodConditionBuilder().withType("Ready").withStatus("True").build()));
-          return running;
+    setPodStatus(
+        "run-box-1",
+        status -> {
+          status.setPhase("Running");
+          status.setPodIP("127.0.0.1");
+          status.setConditions(
+              List.of(new PodConditionBuilder().withType("Ready").withStatus("True").build()));
         });
 
     Run done =
@@ -158,5 +157,113 @@ class SandboxPathMockServerTest {
                       .get())
               .isNull();
         });
+  }
+
+  @Test
+  void aSandboxThatExceedsItsDeadlineEndsTheRunWithExecutionTimeout() {
+    createRun("thread-slow", "Run `sleep 3600`");
+    awaitPod("run-slow-1");
+    setPodStatus(
+        "run-slow-1",
+        status -> {
+          status.setPhase("Failed");
+          status.setReason("DeadlineExceeded");
+        });
+
+    Run done = awaitEnded("run-slow-1");
+    assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.FAILED.value());
+    assertThat(done.getStatus().getError().getCode()).isEqualTo("execution_timeout");
+    assertThat(done.getStatus().getEvents())
+        .extracting(RunEvent::getType)
+        .containsExactly("started", "failed");
+    assertThat(sandbox.executions()).isZero();
+  }
+
+  @Test
+  void cancellingARunDeletesItsSandboxAndEndsItCancelled() {
+    createRun("thread-stop", "Run `sleep 30`");
+    awaitPod("run-stop-1");
+
+    // A merge patch carries no resourceVersion: it does not race the run's status writes.
+    client
+        .resources(Run.class)
+        .inNamespace(NS)
+        .withName("run-stop-1")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"cancelRequested\":true}}");
+
+    Run done = awaitEnded("run-stop-1");
+    assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.CANCELLED.value());
+    assertThat(done.getStatus().getError().getCode()).isEqualTo("cancelled");
+    await()
+        .atMost(WAIT)
+        .until(() -> client.pods().inNamespace(NS).withName("run-stop-1").get() == null);
+  }
+
+  @Test
+  void aSandboxThatFailsFailsTheRunWithItsReason() {
+    createRun("thread-crash", "Run `make`");
+    awaitPod("run-crash-1");
+    setPodStatus(
+        "run-crash-1",
+        status -> {
+          status.setPhase("Failed");
+          status.setContainerStatuses(
+              List.of(
+                  new ContainerStatusBuilder()
+                      .withName("runner")
+                      .withNewState()
+                      .withNewTerminated()
+                      .withExitCode(2)
+                      .withReason("Error")
+                      .withMessage("runner serve: --token-file: no such file")
+                      .endTerminated()
+                      .endState()
+                      .build()));
+        });
+
+    Run done = awaitEnded("run-crash-1");
+    assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.FAILED.value());
+    assertThat(done.getStatus().getError().getCode()).isEqualTo("execution_failed");
+    assertThat(done.getStatus().getError().getMessage()).contains("exit code 2", "no such file");
+    await()
+        .atMost(WAIT)
+        .until(() -> client.pods().inNamespace(NS).withName("run-crash-1").get() == null);
+  }
+
+  /** Plays the kubelet: the Pod's status becomes what {@code change} makes of a fresh one. */
+  private void setPodStatus(String name, Consumer<PodStatus> change) {
+    client
+        .pods()
+        .inNamespace(NS)
+        .withName(name)
+        .editStatus(pod -> {
+          pod.setStatus(new PodStatus());
+          change.accept(pod.getStatus());
+          return pod;
+        });
+  }
+
+  private void createRun(String threadName, String message) {
+    ConversationThread thread = new ConversationThread();
+    thread.setMetadata(new ObjectMetaBuilder().withName(threadName).withNamespace(NS).build());
+    thread.setSpec(new ThreadSpec());
+    thread = client.resource(thread).create();
+    client
+        .resource(ThreadRuns.newRun(thread, 1, message, List.of(), ThreadRuns.SOURCE_API))
+        .create();
+  }
+
+  private Pod awaitPod(String name) {
+    return await()
+        .atMost(WAIT)
+        .until(() -> client.pods().inNamespace(NS).withName(name).get(), p -> p != null);
+  }
+
+  private Run awaitEnded(String name) {
+    return await()
+        .atMost(WAIT)
+        .until(
+            () -> client.resources(Run.class).inNamespace(NS).withName(name).get(),
+            run -> run.getStatus() != null && run.getStatus().getCompletedAt() != null);
   }
 }

@@ -28,7 +28,8 @@ public final class StandInSandbox implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpServer server;
-  private volatile String credential = "stand-in-credential-" + System.nanoTime();
+  private final String credential = "stand-in-credential-" + System.nanoTime();
+  private final java.util.Set<String> accepted = ConcurrentHashMap.newKeySet();
   private final Function<String, CommandOutcome> commands;
   private final Map<String, Call> calls = new ConcurrentHashMap<>();
   private final Map<String, String> files = new ConcurrentHashMap<>();
@@ -51,9 +52,12 @@ public final class StandInSandbox implements AutoCloseable {
     return SandboxAddress.of("127.0.0.1", server.getAddress().getPort(), credential);
   }
 
-  /** Accepts this credential from now on (the one the operator made for the sandbox). */
+  /**
+   * Accepts this credential too from now on (the one the operator made for a sandbox: Pods that
+   * share this stand-in's port each have their own).
+   */
   public void credential(String value) {
-    this.credential = value;
+    accepted.add(value);
   }
 
   /** How many calls were executed (a replayed or joined call is not executed again). */
@@ -73,7 +77,9 @@ public final class StandInSandbox implements AutoCloseable {
         return;
       }
       String auth = exchange.getRequestHeaders().getFirst("Authorization");
-      if (!("Bearer " + credential).equals(auth)) {
+      if (auth == null
+          || !auth.startsWith("Bearer ")
+          || !(auth.substring(7).equals(credential) || accepted.contains(auth.substring(7)))) {
         send(exchange, 401, "{\"error\":\"unauthorized\",\"message\":\"no credential\"}");
         return;
       }
