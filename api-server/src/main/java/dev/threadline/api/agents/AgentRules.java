@@ -44,9 +44,7 @@ final class AgentRules {
    * the operator can bill (its own price or the default one); a scripted agent costs nothing.
    */
   static void requirePriced(ModelPricing pricing, AgentSpec spec) {
-    boolean scripted =
-        spec.getProvider() == null || AgentProvider.SCRIPTED.wireName().equals(spec.getProvider());
-    if (!scripted && !pricing.isPriced(spec.getModel())) {
+    if (!pricing.isPriced(spec.getProvider(), spec.getModel())) {
       throw ApiException.badRequest(
           "model",
           "has no known price: configure one (or a default '*' price) in THREADLINE_MODEL_PRICES");

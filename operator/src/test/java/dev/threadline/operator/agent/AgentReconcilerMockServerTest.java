@@ -98,6 +98,25 @@ class AgentReconcilerMockServerTest {
   }
 
   @Test
+  void modelWithoutAPriceIsReportedOnTheReadyCondition() {
+    // Applied with kubectl, past the API's check: the operator has no prices configured here.
+    client.resource(agent("agent-unpriced", "openai", "gpt-4.1-mini")).create();
+
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> {
+          Agent seen =
+              client.resources(Agent.class).inNamespace("default").withName("agent-unpriced").get();
+          assertThat(seen.getStatus()).isNotNull();
+          Condition ready = seen.getStatus().getConditions().get(0);
+          assertThat(ready.getStatus()).isEqualTo("False");
+          assertThat(ready.getReason()).isEqualTo("InvalidSpec");
+          assertThat(ready.getMessage())
+              .isEqualTo("spec.model has no known price (THREADLINE_MODEL_PRICES)");
+        });
+  }
+
+  @Test
   void servesHealthReadinessAndMetrics() throws Exception {
     HttpClient http = HttpClient.newHttpClient();
     String base = "http://127.0.0.1:" + operator.healthPort();
