@@ -1,5 +1,6 @@
 package dev.threadline.api;
 
+import dev.threadline.models.pricing.ModelPricing;
 import java.time.Duration;
 import java.util.Map;
 
@@ -14,6 +15,8 @@ import java.util.Map;
  * @param writeVisibilityTimeout how long a write waits for this replica's cache to reflect it
  * @param managementPort port of the unauthenticated Prometheus {@code /metrics}, apart from the API
  *     so that it is never published with it; 0 picks a free one, -1 serves none
+ * @param modelPricing the operator's token prices ({@code THREADLINE_MODEL_PRICES}): an agent may
+ *     only name a model the operator can bill
  */
 public record ApiServerSettings(
     String address,
@@ -21,12 +24,14 @@ public record ApiServerSettings(
     String systemNamespace,
     Duration cacheSyncTimeout,
     Duration writeVisibilityTimeout,
-    int managementPort) {
+    int managementPort,
+    ModelPricing modelPricing) {
 
   public static final String ADDRESS_VARIABLE = "THREADLINE_API_ADDRESS";
   public static final String PORT_VARIABLE = "THREADLINE_API_PORT";
   public static final String SYSTEM_NAMESPACE_VARIABLE = "THREADLINE_SYSTEM_NAMESPACE";
   public static final String MANAGEMENT_PORT_VARIABLE = "THREADLINE_API_MANAGEMENT_PORT";
+  public static final String MODEL_PRICES_VARIABLE = "THREADLINE_MODEL_PRICES";
 
   /** Set by the Downward API in the Helm chart: the namespace the API server runs in. */
   public static final String POD_NAMESPACE_VARIABLE = "POD_NAMESPACE";
@@ -54,11 +59,14 @@ public record ApiServerSettings(
     if (writeVisibilityTimeout == null || writeVisibilityTimeout.isNegative()) {
       throw new IllegalArgumentException("writeVisibilityTimeout must be zero or positive");
     }
+    if (modelPricing == null) {
+      throw new IllegalArgumentException("modelPricing must not be null");
+    }
   }
 
   /**
-   * Listening on loopback, on free ports (API and metrics), with default timeouts: the local
-   * launcher's choice.
+   * Listening on loopback, on free ports (API and metrics), with default timeouts and no prices
+   * (only scripted agents): the local launcher's choice.
    */
   public static ApiServerSettings loopback(String systemNamespace) {
     return new ApiServerSettings(
@@ -67,7 +75,20 @@ public record ApiServerSettings(
         systemNamespace,
         DEFAULT_CACHE_SYNC_TIMEOUT,
         DEFAULT_WRITE_VISIBILITY_TIMEOUT,
-        0);
+        0,
+        ModelPricing.none());
+  }
+
+  /** The same, with these token prices. */
+  public ApiServerSettings withModelPricing(ModelPricing pricing) {
+    return new ApiServerSettings(
+        address,
+        port,
+        systemNamespace,
+        cacheSyncTimeout,
+        writeVisibilityTimeout,
+        managementPort,
+        pricing);
   }
 
   /** From this process's environment variables; see {@link #fromEnvironment(Map)}. */
@@ -78,7 +99,10 @@ public record ApiServerSettings(
   /**
    * From {@code THREADLINE_API_ADDRESS} (default 0.0.0.0), {@code THREADLINE_API_PORT} (8080; 0 =
    * random), {@code THREADLINE_API_MANAGEMENT_PORT} (9090; -1 = no metrics) and {@code
-   * THREADLINE_SYSTEM_NAMESPACE} (default {@code POD_NAMESPACE}, else {@code threadline-system}).
+   * THREADLINE_SYSTEM_NAMESPACE} (default {@code POD_NAMESPACE}, else {@code threadline-system}),
+   * and {@code THREADLINE_MODEL_PRICES} (the operator's; none by default).
+   *
+   * @throws IllegalArgumentException naming the variable that is malformed
    */
   public static ApiServerSettings fromEnvironment(Map<String, String> environment) {
     String address = valueOr(environment, ADDRESS_VARIABLE, DEFAULT_ADDRESS);
@@ -96,7 +120,8 @@ public record ApiServerSettings(
         systemNamespace,
         DEFAULT_CACHE_SYNC_TIMEOUT,
         DEFAULT_WRITE_VISIBILITY_TIMEOUT,
-        managementPort);
+        managementPort,
+        ModelPricing.parse(environment.get(MODEL_PRICES_VARIABLE)));
   }
 
   private static int parsePort(

@@ -18,6 +18,20 @@ class ApiServerSettingsTest {
   }
 
   @Test
+  void modelPricesAreTheOperatorsAndMalformedOnesAreNamed() {
+    assertThat(ApiServerSettings.fromEnvironment(Map.of()).modelPricing().isPriced("gpt-4.1-mini"))
+        .isFalse();
+    ApiServerSettings priced =
+        ApiServerSettings.fromEnvironment(
+            Map.of("THREADLINE_MODEL_PRICES", "gpt-4.1-mini=0.4/1.6"));
+    assertThat(priced.modelPricing().isPriced("gpt-4.1-mini")).isTrue();
+    assertThat(priced.modelPricing().isPriced("gpt-5")).isFalse();
+    assertThatThrownBy(
+            () -> ApiServerSettings.fromEnvironment(Map.of("THREADLINE_MODEL_PRICES", "gpt=x")))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void metricsCanMoveOrBeSwitchedOff() {
     assertThat(
             ApiServerSettings.fromEnvironment(Map.of("THREADLINE_API_MANAGEMENT_PORT", "9102"))

@@ -443,6 +443,24 @@ class ChartRenderTest {
     assertThat(custom.get("THREADLINE_RATELIMIT_PERMINUTE").path("value").asText()).isEqualTo("30");
   }
 
+  @ParameterizedTest
+  @MethodSource("valueSets")
+  void modelPricesReachBothComponentsFromOneValue(ValueSet values) {
+    String operator = prices(values.chart(), values.operator());
+    assertThat(prices(values.chart(), values.apiServer()))
+        .as("the api-server refuses exactly the models the operator cannot bill")
+        .isEqualTo(operator);
+    assertThat(operator)
+        .isEqualTo(values.prefix().equals("tl") ? "claude-sonnet-4-5=3/15/0.30,*=5/20" : "");
+  }
+
+  private static String prices(RenderedChart chart, String deployment) {
+    return env(container(chart.get("Deployment", deployment)))
+        .get("THREADLINE_MODEL_PRICES")
+        .path("value")
+        .asText();
+  }
+
   @Test
   void modelApiKeyComesFromASecretKeyRefNeverAPlainValue() {
     JsonNode apiKey =

@@ -9,6 +9,7 @@ import dev.threadline.local.kubelet.KubeletSettings;
 import dev.threadline.local.kubelet.LocalCluster;
 import dev.threadline.local.kubelet.sandbox.Confinement;
 import dev.threadline.local.podlog.PodLogSource;
+import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.container.ContainerSettings;
@@ -135,8 +136,9 @@ public final class LocalMode implements AutoCloseable {
                   .withConfinement(confinement),
               LocalImageCatalog.create(java)));
       started.push(cluster.get());
-      ThreadlineOperator operator =
-          ThreadlineOperator.start(client, operatorSettings.apply(operatorSettings(environment)));
+      OperatorSettings operatorConfiguration =
+          operatorSettings.apply(operatorSettings(environment));
+      ThreadlineOperator operator = ThreadlineOperator.start(client, operatorConfiguration);
       started.push(operator);
       // Health and metrics on loopback only, on a free port: nothing outside this machine scrapes.
       int operatorPort =
@@ -149,7 +151,9 @@ public final class LocalMode implements AutoCloseable {
               SYSTEM_NAMESPACE,
               loopback.cacheSyncTimeout(),
               loopback.writeVisibilityTimeout(),
-              loopback.managementPort());
+              loopback.managementPort(),
+              // The operator's prices: an agent may name only a model the operator can bill.
+              ModelPricing.parse(operatorConfiguration.modelPrices()));
       // Last, and kept apart from the rest: it is the one part that may be restarted on its own.
       RunningApiServer api = ThreadlineApiServer.start(client, apiSettings);
       return new LocalMode(

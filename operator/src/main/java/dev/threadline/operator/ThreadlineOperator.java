@@ -118,8 +118,8 @@ public final class ThreadlineOperator implements AutoCloseable {
     Conditions conditions = new Conditions(clock);
     AgentProfiles agents = new AgentProfiles(client, settings.model());
     ModelCatalog models = new ModelCatalog(settings.model());
-    register(operator, new AgentReconciler(conditions), settings);
     ModelPricing pricing = ModelPricing.parse(settings.modelPrices());
+    register(operator, new AgentReconciler(conditions, pricing), settings);
     UsageLedgers ledgers = new UsageLedgers(client);
     TenantPlans tenants = new TenantPlans(client, settings.usagePlans());
     UsageLimits limits = new UsageLimits(tenants, ledgers, clock);

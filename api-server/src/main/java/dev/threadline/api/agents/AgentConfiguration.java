@@ -29,6 +29,7 @@ class AgentConfiguration {
     return new AgentService(
         new AgentStore(client, agentInformer, settings.writeVisibilityTimeout()),
         webhookSecrets,
+        settings.modelPricing(),
         clock);
   }
 }

@@ -1,6 +1,8 @@
 package dev.threadline.api.agents;
 
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.crds.agent.AgentSpec;
+import dev.threadline.models.pricing.ModelPricing;
 
 /**
  * Field rules for agents, the same as the CRD's schema ({@code AgentSpec}) so that a bad value is a
@@ -35,6 +37,18 @@ final class AgentRules {
       return null;
     }
     return bounded("instructions", value, MAX_INSTRUCTIONS);
+  }
+
+  /**
+   * A run on a model without a price would be counted as free, so an agent may only name a model
+   * the operator can bill (its own price or the default one); a scripted agent costs nothing.
+   */
+  static void requirePriced(ModelPricing pricing, AgentSpec spec) {
+    if (!pricing.isPriced(spec.getProvider(), spec.getModel())) {
+      throw ApiException.badRequest(
+          "model",
+          "has no known price: configure one (or a default '*' price) in THREADLINE_MODEL_PRICES");
+    }
   }
 
   private static String bounded(String field, String value, int max) {

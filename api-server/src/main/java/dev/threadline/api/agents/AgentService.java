@@ -11,6 +11,7 @@ import dev.threadline.api.webhooks.WebhookSecrets;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.agent.AgentSpec;
 import dev.threadline.crds.common.ResourceIds;
+import dev.threadline.models.pricing.ModelPricing;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -23,11 +24,13 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class AgentService {
   private final AgentStore store;
   private final WebhookSecrets webhookSecrets;
+  private final ModelPricing pricing;
   private final Clock clock;
 
-  AgentService(AgentStore store, WebhookSecrets webhookSecrets, Clock clock) {
+  AgentService(AgentStore store, WebhookSecrets webhookSecrets, ModelPricing pricing, Clock clock) {
     this.store = store;
     this.webhookSecrets = webhookSecrets;
+    this.pricing = pricing;
     this.clock = clock;
   }
 
@@ -43,6 +46,7 @@ public final class AgentService {
             : AgentProvider.parse("provider", request.provider()).wireName());
     spec.setModel(AgentRules.requiredText("model", request.model(), AgentRules.MAX_MODEL));
     spec.setInstructions(AgentRules.instructions(request.instructions()));
+    AgentRules.requirePriced(pricing, spec);
     WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.AGENT);
     String id = ResourceIds.newId(AgentMapper.ID_PREFIX);
     String name = ResourceIds.toName(id).orElseThrow();
@@ -98,6 +102,9 @@ public final class AgentService {
                 current -> {
                   AgentSpec spec = current.getSpec() == null ? newSpec(current) : current.getSpec();
                   change.applyTo(spec);
+                  if (change.changesModel()) {
+                    AgentRules.requirePriced(pricing, spec);
+                  }
                   if (webhooks != null) {
                     resolved.set(webhooks.resolve(name, spec.getWebhooks(), stored));
                     spec.setWebhooks(resolved.get().endpoints());

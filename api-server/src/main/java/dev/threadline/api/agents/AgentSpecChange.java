@@ -39,6 +39,11 @@ record AgentSpecChange(
         && !clearInstructions;
   }
 
+  /** Whether the model that runs may change, so that its price must be checked again. */
+  boolean changesModel() {
+    return provider != null || model != null;
+  }
+
   void applyTo(AgentSpec spec) {
     if (displayName != null) {
       spec.setDisplayName(displayName);

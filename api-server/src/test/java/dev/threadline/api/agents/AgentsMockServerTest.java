@@ -100,6 +100,54 @@ class AgentsMockServerTest {
   }
 
   @Test
+  void aModelWithoutAPriceIsRefused() {
+    TestUser ivan = shared.newUser("ivan");
+    String unpriced =
+        "model has no known price: configure one (or a default '*' price) in"
+            + " THREADLINE_MODEL_PRICES";
+
+    assertError(
+        api.post(
+            "/v1/agents",
+            ivan.key(),
+            "{\"name\": \"a\", \"model\": \"gpt-9\", \"provider\": \"openai\"}"),
+        400,
+        "Bad Request",
+        unpriced);
+    assertThat(api.get("/v1/agents", ivan.key()).json().get("total_count").asInt()).isZero();
+
+    // Scripted agents cost nothing whatever their model's name.
+    String id =
+        api.post("/v1/agents", ivan.key(), "{\"name\": \"a\", \"model\": \"gpt-9\"}")
+            .json()
+            .get("agent")
+            .get("id")
+            .asString();
+    assertError(
+        api.patch("/v1/agents/" + id, ivan.key(), "{\"provider\": \"anthropic\"}"),
+        400,
+        "Bad Request",
+        unpriced);
+    assertThat(
+            api.patch(
+                    "/v1/agents/" + id,
+                    ivan.key(),
+                    "{\"provider\": \"openai\", \"model\": \"gpt-4.1-mini-2025-04-14\"}")
+                .json()
+                .get("agent")
+                .get("provider")
+                .asString())
+        .isEqualTo("openai");
+    assertError(
+        api.patch("/v1/agents/" + id, ivan.key(), "{\"model\": \"claude-x\"}"),
+        400,
+        "Bad Request",
+        unpriced);
+    assertThat(api.get("/v1/agents/" + id, ivan.key()).json().get("agent").get("model").asString())
+        .isEqualTo("gpt-4.1-mini-2025-04-14");
+  }
+
+  @Test
   void providerDefaultsToScripted() {
     TestUser erin = shared.newUser("erin");
 

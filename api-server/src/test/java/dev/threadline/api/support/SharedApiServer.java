@@ -7,6 +7,7 @@ import dev.threadline.api.auth.ApiKeys;
 import dev.threadline.crds.CrdManifests;
 import dev.threadline.crds.client.ThreadlineClients;
 import dev.threadline.crds.common.Labels;
+import dev.threadline.models.pricing.ModelPricing;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
@@ -32,6 +33,10 @@ import java.util.UUID;
  */
 public final class SharedApiServer {
   public static final String SYSTEM_NAMESPACE = "threadline-system";
+
+  /** The models tests may give a provider; any other is unpriced, so refused. */
+  public static final String PRICES = "gpt-4.1-mini=0.40/1.60/0.10,gpt-5=1.25/10";
+
   public static final String KEEPALIVE_INTERVAL = "300ms";
 
   private static SharedApiServer instance;
@@ -74,7 +79,11 @@ public final class SharedApiServer {
     }
     // Short enough that a test sees a keepalive without waiting the production 15 s.
     System.setProperty("threadline.stream.keepalive-interval", KEEPALIVE_INTERVAL);
-    server = ThreadlineApiServer.start(client, ApiServerSettings.loopback(SYSTEM_NAMESPACE));
+    server =
+        ThreadlineApiServer.start(
+            client,
+            ApiServerSettings.loopback(SYSTEM_NAMESPACE)
+                .withModelPricing(ModelPricing.parse(PRICES)));
     api = new ApiClient(server.baseUrl());
   }
 

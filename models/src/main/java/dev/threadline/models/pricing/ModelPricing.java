@@ -139,6 +139,19 @@ public final class ModelPricing {
   }
 
   /**
+   * Whether an agent of {@code provider} (blank: scripted) naming {@code model} can be billed: a
+   * scripted agent costs nothing whatever its model's name; any other needs {@link
+   * #isPriced(String)}. Agents naming an unbillable model are refused, so none runs for free.
+   */
+  public boolean isPriced(String provider, String model) {
+    boolean scripted =
+        provider == null
+            || provider.isBlank()
+            || ModelSettings.SCRIPTED.equalsIgnoreCase(provider.strip());
+    return scripted || isPriced(model);
+  }
+
+  /**
    * Cost in USD of {@code usage} on {@code model}: 0 when the model has no price (or is scripted).
    */
   public BigDecimal cost(String model, Usage usage) {

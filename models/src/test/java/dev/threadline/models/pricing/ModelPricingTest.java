@@ -66,6 +66,10 @@ class ModelPricingTest {
     assertThat(PRICING.isPriced("scripted")).isTrue();
     assertThat(PRICING.isPriced("gpt-5")).isFalse();
     assertThat(ModelPricing.none().isPriced("gpt-4.1-mini")).isFalse();
+    assertThat(ModelPricing.none().isPriced("scripted", "gpt-4.1-mini")).isTrue();
+    assertThat(ModelPricing.none().isPriced(null, "anything")).isTrue();
+    assertThat(ModelPricing.none().isPriced("openai", "gpt-4.1-mini")).isFalse();
+    assertThat(PRICING.isPriced("openai", "gpt-4.1-mini")).isTrue();
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.threadline.operator.agent;
 
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.agent.AgentStatus;
+import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.status.Conditions;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -20,14 +21,16 @@ public class AgentReconciler implements Reconciler<Agent> {
   private static final Logger LOG = LoggerFactory.getLogger(AgentReconciler.class);
 
   private final Conditions conditions;
+  private final ModelPricing pricing;
 
-  public AgentReconciler(Conditions conditions) {
+  public AgentReconciler(Conditions conditions, ModelPricing pricing) {
     this.conditions = conditions;
+    this.pricing = pricing;
   }
 
   @Override
   public UpdateControl<Agent> reconcile(Agent agent, Context<Agent> context) {
-    List<String> problems = AgentValidation.problems(agent.getSpec());
+    List<String> problems = AgentValidation.problems(agent.getSpec(), pricing);
     AgentStatus current = agent.getStatus() == null ? new AgentStatus() : agent.getStatus();
     long generation = Objects.requireNonNullElse(agent.getMetadata().getGeneration(), 0L);
 

@@ -1,6 +1,7 @@
 package dev.threadline.operator.agent;
 
 import dev.threadline.crds.agent.AgentSpec;
+import dev.threadline.models.pricing.ModelPricing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -11,8 +12,11 @@ public final class AgentValidation {
 
   private AgentValidation() {}
 
-  /** Problems with the spec, each naming its field; empty when the agent is usable. */
-  public static List<String> problems(AgentSpec spec) {
+  /**
+   * Problems with the spec, each naming its field; empty when the agent is usable. A model without
+   * a price in {@code pricing} is one: its runs would be counted as free.
+   */
+  public static List<String> problems(AgentSpec spec, ModelPricing pricing) {
     List<String> problems = new ArrayList<>();
     if (spec == null) {
       problems.add("spec is required");
@@ -25,6 +29,11 @@ public final class AgentValidation {
     if (!PROVIDERS.contains(provider)) {
       problems.add(
           "spec.provider must be one of scripted, openai, anthropic (got \"" + provider + "\")");
+    }
+    if (PROVIDERS.contains(provider)
+        && spec.getModel() != null
+        && !pricing.isPriced(provider, spec.getModel())) {
+      problems.add("spec.model has no known price (THREADLINE_MODEL_PRICES)");
     }
     return problems;
   }

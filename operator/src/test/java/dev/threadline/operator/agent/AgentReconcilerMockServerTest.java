@@ -84,16 +84,28 @@ class AgentReconcilerMockServerTest {
   void unknownProviderIsReportedOnTheReadyCondition() {
     client.resource(agent("agent-bad", "acme", "m")).create();
 
+    assertEventuallyInvalid("agent-bad", "spec.provider must be one of");
+  }
+
+  @Test
+  void modelWithoutAPriceIsReportedOnTheReadyCondition() {
+    // Applied with kubectl, past the API's check: the operator has no prices configured here.
+    client.resource(agent("agent-unpriced", "openai", "gpt-4.1-mini")).create();
+
+    assertEventuallyInvalid(
+        "agent-unpriced", "spec.model has no known price (THREADLINE_MODEL_PRICES)");
+  }
+
+  private static void assertEventuallyInvalid(String name, String problem) {
     await()
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(() -> {
-          Agent seen =
-              client.resources(Agent.class).inNamespace("default").withName("agent-bad").get();
+          Agent seen = client.resources(Agent.class).inNamespace("default").withName(name).get();
           assertThat(seen.getStatus()).isNotNull();
           Condition ready = seen.getStatus().getConditions().get(0);
           assertThat(ready.getStatus()).isEqualTo("False");
           assertThat(ready.getReason()).isEqualTo("InvalidSpec");
-          assertThat(ready.getMessage()).contains("spec.provider");
+          assertThat(ready.getMessage()).contains(problem);
         });
   }
 
