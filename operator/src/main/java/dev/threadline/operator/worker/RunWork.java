@@ -7,9 +7,11 @@ import dev.threadline.crds.run.RunUsage;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.Usage;
 import dev.threadline.models.pricing.ModelPricing;
+import dev.threadline.operator.computer.AgentObjects;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.computer.ComputerStatus;
 import dev.threadline.operator.worker.mcp.McpConnections;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -94,12 +96,48 @@ final class RunWork {
         LOG.info("Run({}/{}) loop stopped: {}", namespace(), name(), e.getMessage());
         return;
       }
+      Optional<Duration> deadline = passedSandboxDeadline();
+      if (deadline.isPresent()) {
+        // The sandbox was stopped at its deadline: the call it was serving failed with it.
+        finish(
+            AgentOutcome.failed(
+                RunErrorCode.EXECUTION_TIMEOUT,
+                "The run took longer than its limit of "
+                    + deadline.get().toSeconds()
+                    + " seconds"));
+        return;
+      }
       LOG.warn("Run({}/{}) the agent's loop failed", namespace(), name(), e);
       finish(
           AgentOutcome.failed(
               RunErrorCode.EXECUTION_FAILED,
               parts.models().redact("the agent's loop failed: " + e.getMessage())));
     }
+  }
+
+  /**
+   * The sandbox Pod's {@code activeDeadlineSeconds} when it has passed since the Pod started: the
+   * kubelet ends such a Pod, and a loop that fails then failed because of it.
+   */
+  private Optional<Duration> passedSandboxDeadline() {
+    Pod pod;
+    try {
+      pod =
+          parts.client().pods().inNamespace(namespace()).withName(AgentObjects.podName(run)).get();
+    } catch (KubernetesClientException e) {
+      return Optional.empty();
+    }
+    if (pod == null
+        || pod.getSpec().getActiveDeadlineSeconds() == null
+        || pod.getStatus() == null
+        || pod.getStatus().getStartTime() == null) {
+      return Optional.empty();
+    }
+    Duration deadline = Duration.ofSeconds(pod.getSpec().getActiveDeadlineSeconds());
+    Optional<Instant> started = Timestamps.parse(pod.getStatus().getStartTime());
+    return started.isPresent() && !parts.clock().instant().isBefore(started.get().plus(deadline))
+        ? Optional.of(deadline)
+        : Optional.empty();
   }
 
   private Optional<AgentLoop.Ended> work(RunEventSink sink, long recordedSeq)
