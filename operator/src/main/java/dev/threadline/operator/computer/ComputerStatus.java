@@ -10,10 +10,10 @@ import dev.threadline.crds.run.RunErrorCode;
 import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
-import dev.threadline.crds.run.RunUsage;
 import dev.threadline.models.Usage;
 import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.run.RunEventLog;
+import dev.threadline.operator.usage.RunUsages;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,7 +47,7 @@ public final class ComputerStatus {
     status.setDurationMs(Math.max(0, Duration.between(begun, now).toMillis()));
     Usage usage =
         outcome.succeeded() ? usage(outcome.result().data().path("usage")) : lastUsage(status);
-    status.setUsage(runUsage(usage));
+    status.setUsage(RunUsages.of(usage));
     status.setCost(
         status.getModel() == null ? 0.0 : pricing.cost(status.getModel(), usage).doubleValue());
     if (outcome.succeeded()) {
@@ -99,14 +99,6 @@ public final class ComputerStatus {
     long input = Math.max(0, data.path("input_tokens").asLong(0));
     long cached = Math.min(input, Math.max(0, data.path("cached_tokens").asLong(0)));
     return new Usage(input, Math.max(0, data.path("output_tokens").asLong(0)), cached);
-  }
-
-  private static RunUsage runUsage(Usage usage) {
-    RunUsage result = new RunUsage();
-    result.setInputTokens(usage.inputTokens());
-    result.setOutputTokens(usage.outputTokens());
-    result.setCachedTokens(usage.cachedTokens());
-    return result;
   }
 
   private static List<FileDiff> diffs(JsonNode entries) {

@@ -8,7 +8,6 @@ import dev.threadline.crds.run.RunError;
 import dev.threadline.crds.run.RunErrorCode;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
-import dev.threadline.crds.run.RunUsage;
 import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelException;
 import dev.threadline.models.ModelProvider;
@@ -19,6 +18,7 @@ import dev.threadline.operator.computer.ComputerRuns;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
+import dev.threadline.operator.usage.RunUsages;
 import dev.threadline.operator.usage.UsageLimits;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -182,7 +182,7 @@ public class RunReconciler implements Reconciler<Run> {
 
     if (decision.route() == Route.COMPUTER) {
       // The call that handed the message over was billed: the worker's usage starts from it.
-      status.setUsage(usage(routed.spent()));
+      status.setUsage(RunUsages.of(routed.spent()));
       return computer.start(run, status, agent.get(), () -> history(run, context), context);
     }
     RunOutcome outcome =
@@ -216,7 +216,7 @@ public class RunReconciler implements Reconciler<Run> {
     Instant begun = Timestamps.parse(status.getStartedAt()).orElse(started);
     status.setCompletedAt(Timestamps.format(now));
     status.setDurationMs(Math.max(0, Duration.between(begun, now).toMillis()));
-    status.setUsage(usage(outcome.usage()));
+    status.setUsage(RunUsages.of(outcome.usage()));
     status.setCost(
         agent == null ? 0.0 : pricing.cost(agent.model(), outcome.usage()).doubleValue());
     Map<String, Object> result = new LinkedHashMap<>();
@@ -248,14 +248,6 @@ public class RunReconciler implements Reconciler<Run> {
             "cachedTokens",
             outcome.usage().cachedTokens()));
     RunEventLog.append(status, outcome.succeeded() ? "result" : "failed", now, result);
-  }
-
-  private static RunUsage usage(Usage usage) {
-    RunUsage result = new RunUsage();
-    result.setInputTokens(usage.inputTokens());
-    result.setOutputTokens(usage.outputTokens());
-    result.setCachedTokens(usage.cachedTokens());
-    return result;
   }
 
   private static UpdateControl<Run> patch(Run run, RunStatus status) {

@@ -3,13 +3,13 @@ package dev.threadline.operator.worker;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunErrorCode;
-import dev.threadline.crds.run.RunUsage;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.Usage;
 import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.computer.AgentObjects;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.computer.ComputerStatus;
+import dev.threadline.operator.usage.RunUsages;
 import dev.threadline.operator.worker.mcp.McpConnections;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -300,13 +300,6 @@ final class RunWork {
 
   /** What routing spent before the worker started (the model's hand-off call), from the Run. */
   private static Usage routingUsage(Run run) {
-    RunUsage spent = run.getStatus() == null ? null : run.getStatus().getUsage();
-    if (spent == null) {
-      return Usage.ZERO;
-    }
-    return new Usage(
-        Objects.requireNonNullElse(spent.getInputTokens(), 0L),
-        Objects.requireNonNullElse(spent.getOutputTokens(), 0L),
-        Objects.requireNonNullElse(spent.getCachedTokens(), 0L));
+    return RunUsages.toUsage(run.getStatus() == null ? null : run.getStatus().getUsage());
   }
 }

@@ -1,0 +1,29 @@
+package dev.threadline.operator.usage;
+
+import dev.threadline.crds.run.RunUsage;
+import dev.threadline.models.Usage;
+import java.util.Objects;
+
+/** The one mapping between a model's {@link Usage} and the {@link RunUsage} a Run records. */
+public final class RunUsages {
+  private RunUsages() {}
+
+  public static RunUsage of(Usage usage) {
+    RunUsage result = new RunUsage();
+    result.setInputTokens(usage.inputTokens());
+    result.setOutputTokens(usage.outputTokens());
+    result.setCachedTokens(usage.cachedTokens());
+    return result;
+  }
+
+  /** What a Run has recorded; zero for nothing recorded. */
+  public static Usage toUsage(RunUsage recorded) {
+    if (recorded == null) {
+      return Usage.ZERO;
+    }
+    return new Usage(
+        Objects.requireNonNullElse(recorded.getInputTokens(), 0L),
+        Objects.requireNonNullElse(recorded.getOutputTokens(), 0L),
+        Objects.requireNonNullElse(recorded.getCachedTokens(), 0L));
+  }
+}
