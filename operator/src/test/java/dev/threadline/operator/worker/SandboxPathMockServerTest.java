@@ -3,6 +3,15 @@ package dev.threadline.operator.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.common.SecretKeyReference;
+import dev.threadline.crds.environment.BuildStatus;
+import dev.threadline.crds.environment.Environment;
+import dev.threadline.crds.environment.EnvironmentSpec;
+import dev.threadline.crds.environment.EnvironmentVariable;
+import dev.threadline.crds.environment.McpServer;
+import dev.threadline.crds.environment.ValueSource;
+import dev.threadline.crds.run.Attachment;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunPhase;
@@ -16,9 +25,11 @@ import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -33,6 +44,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,23 +73,26 @@ class SandboxPathMockServerTest {
     sandbox =
         new StandInSandbox(
             command -> new StandInSandbox.CommandOutcome(0, "ran " + command + "\n"));
+    operator = startOperator("operator-0");
+  }
+
+  /** An operator (with its worker) named {@code name}, its sandboxes on the stand-in's port. */
+  private ThreadlineOperator startOperator(String name) {
     int port = sandbox.address().base().getPort();
     OperatorSettings settings =
         OperatorSettings.fromEnvironment(
             Map.of(
                 "THREADLINE_WATCH_NAMESPACES",
                 NS,
-                "THREADLINE_AGENT_WORKER",
-                "true",
                 "THREADLINE_WORKER_NAME",
-                "operator-0",
+                name,
                 "THREADLINE_MODEL_API_KEY",
                 CANARY,
                 "THREADLINE_CONTAINER_PORTS",
                 port + "-" + port,
                 "THREADLINE_API_SERVER_NAMESPACE",
                 "tl-system"));
-    operator = ThreadlineOperator.start(client, settings, Clock.systemUTC());
+    return ThreadlineOperator.start(client, settings, Clock.systemUTC());
   }
 
   @AfterEach
@@ -228,6 +243,225 @@ class SandboxPathMockServerTest {
     await()
         .atMost(WAIT)
         .until(() -> client.pods().inNamespace(NS).withName("run-crash-1").get() == null);
+  }
+
+  @Test
+  void theSandboxPodServesToolsLockedDownInTheEnvironmentsImageAndHoldsNoCredential() {
+    createEnvironment(
+        "env-offline",
+        "env-env-offline:0123abcd",
+        "sha256:abababababababababababababababababababababababababababababababab");
+    ConversationThread thread = new ConversationThread();
+    thread.setMetadata(new ObjectMetaBuilder().withName("thread-spec").withNamespace(NS).build());
+    ThreadSpec threadSpec = new ThreadSpec();
+    threadSpec.setEnvironment("env-offline");
+    thread.setSpec(threadSpec);
+    thread = client.resource(thread).create();
+    Run created = ThreadRuns.newRun(thread, 1, "Run `ls -la`", List.of(), ThreadRuns.SOURCE_API);
+    Attachment attachment = new Attachment();
+    attachment.setName("data.csv");
+    attachment.setMediaType("text/csv");
+    attachment.setContent(
+        Base64.getEncoder().encodeToString("a,b\n1,2\n".getBytes(StandardCharsets.UTF_8)));
+    created.getSpec().setAttachments(List.of(attachment));
+    client.resource(created).create();
+
+    Pod pod = awaitPod("run-spec-1");
+    assertThat(pod.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(owner -> {
+          assertThat(owner.getKind()).isEqualTo("Run");
+          assertThat(owner.getName()).isEqualTo("run-spec-1");
+          assertThat(owner.getController()).isTrue();
+        });
+    assertThat(pod.getMetadata().getLabels())
+        .containsEntry(Labels.THREAD, "thread-spec")
+        .containsEntry(Labels.RUN, "run-spec-1");
+    var spec = pod.getSpec();
+    assertThat(spec.getRestartPolicy()).isEqualTo("Never");
+    assertThat(spec.getAutomountServiceAccountToken()).isFalse();
+    assertThat(spec.getEnableServiceLinks()).isFalse();
+    assertThat(spec.getActiveDeadlineSeconds()).isEqualTo(600L);
+    assertThat(spec.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(spec.getSecurityContext().getRunAsUser()).isEqualTo(10001L);
+    assertThat(spec.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    var container = spec.getContainers().get(0);
+    // The tenant's own repository, pinned by the digest the build reported.
+    assertThat(container.getImage())
+        .isEqualTo(
+            "registry.local/threadline/frank/env-env-offline@sha256:abababababababababababababababababababababababababababababababab");
+    assertThat(container.getCommand()).containsExactly("/opt/threadline/bin/runner");
+    assertThat(container.getArgs()).startsWith("serve", "--workspace", "/workspace");
+    assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+    assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(container.getResources().getLimits())
+        .containsKeys("cpu", "memory")
+        .containsEntry("ephemeral-storage", new Quantity("2Gi"));
+    assertThat(container.getResources().getRequests())
+        .containsKeys("cpu", "memory")
+        .containsEntry("ephemeral-storage", new Quantity("256Mi"));
+    // The environment's values by reference only: the Pod spec holds no value.
+    assertThat(container.getEnv())
+        .filteredOn(e -> e.getName().equals("API_URL"))
+        .singleElement()
+        .satisfies(e -> {
+          assertThat(e.getValue()).isNull();
+          assertThat(e.getValueFrom().getSecretKeyRef().getName()).isEqualTo("env-offline-vars");
+          assertThat(e.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("env.API_URL");
+        });
+    // No platform variable, no model key, and no http MCP server's token: the worker calls it.
+    assertThat(container.getEnv())
+        .extracting(e -> e.getName())
+        .noneMatch(name -> name.startsWith("THREADLINE_"));
+    assertThat(container.getEnv())
+        .filteredOn(e -> e.getValueFrom() != null)
+        .noneMatch(e -> e.getValueFrom().getSecretKeyRef().getKey().startsWith("mcp."));
+    assertThat(Serialization.asJson(pod))
+        .doesNotContain(CANARY)
+        .doesNotContain("mcp.example.com")
+        .doesNotContain("data.csv");
+    assertThat(container.getVolumeMounts())
+        .extracting(m -> m.getMountPath())
+        .containsExactlyInAnyOrder("/var/run/threadline/access", "/workspace", "/tmp");
+    assertThat(spec.getVolumes())
+        .filteredOn(v -> v.getSecret() != null)
+        .singleElement()
+        .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("run-spec-1-sandbox"));
+    assertThat(spec.getVolumes())
+        .noneMatch(v -> v.getProjected() != null || v.getHostPath() != null);
+    assertThat(spec.getVolumes())
+        .filteredOn(v -> v.getPersistentVolumeClaim() != null)
+        .singleElement()
+        .satisfies(v ->
+            assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("workspace-spec"));
+    assertThat(spec.getVolumes())
+        .filteredOn(v -> v.getName().equals("tmp"))
+        .singleElement()
+        .satisfies(v -> assertThat(v.getEmptyDir().getSizeLimit()).isEqualTo(new Quantity("1Gi")));
+
+    PersistentVolumeClaim claim =
+        client.persistentVolumeClaims().inNamespace(NS).withName("workspace-spec").get();
+    assertThat(claim.getSpec().getAccessModes()).containsExactly("ReadWriteOnce");
+    assertThat(claim.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(owner -> assertThat(owner.getKind()).isEqualTo("Thread"));
+    // The conversation and the attachments reach the workspace through the worker, not a Secret.
+    assertThat(client.secrets().inNamespace(NS).list().getItems())
+        .extracting(secret -> secret.getMetadata().getName())
+        .containsExactly("run-spec-1-sandbox");
+
+    NetworkPolicy policy =
+        client.network().v1().networkPolicies().inNamespace(NS).withName("run-spec-1-egress").get();
+    assertThat(policy.getSpec().getPodSelector().getMatchLabels())
+        .containsEntry(Labels.RUN, "run-spec-1");
+    assertThat(policy.getSpec().getPolicyTypes()).containsExactlyInAnyOrder("Ingress", "Egress");
+    // An environment without internet access: DNS only.
+    assertThat(policy.getSpec().getEgress())
+        .singleElement()
+        .satisfies(rule ->
+            assertThat(rule.getPorts())
+                .allSatisfy(port -> assertThat(port.getPort().getIntVal()).isEqualTo(53)));
+
+    Run running = client.resources(Run.class).inNamespace(NS).withName("run-spec-1").get();
+    assertThat(running.getStatus().getPhase()).isEqualTo("running");
+    assertThat(running.getStatus().getRoute()).isEqualTo("computer");
+    assertThat(running.getStatus().getEvents())
+        .extracting(RunEvent::getType)
+        .containsExactly("started");
+    await().atMost(WAIT).until(() -> "run-spec-1".equals(get("run-spec-1").getStatus().getPod()));
+  }
+
+  @Test
+  void restartedAndDoubledOperatorsKeepOneSandboxAndRunEachToolCallOnce() {
+    createRun("thread-again", "Run `ls`");
+    String uid = awaitPod("run-again-1").getMetadata().getUid();
+    await().atMost(WAIT).until(() -> get("run-again-1").getStatus().getPod() != null);
+    operator.close();
+
+    // Two operators at once on the same store, each with its worker.
+    operator = startOperator("operator-1");
+    try (ThreadlineOperator third = startOperator("operator-2")) {
+      Secret credential = client.secrets().inNamespace(NS).withName("run-again-1-sandbox").get();
+      sandbox.credential(SandboxCredential.read(credential).orElseThrow());
+      setPodStatus(
+          "run-again-1",
+          status -> {
+            status.setPhase("Running");
+            status.setPodIP("127.0.0.1");
+            status.setConditions(
+                List.of(new PodConditionBuilder().withType("Ready").withStatus("True").build()));
+          });
+
+      Run done = awaitEnded("run-again-1");
+      assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.COMPLETED.value());
+      assertThat(done.getStatus().getActions()).containsExactly("ran `ls` (exit 0)");
+      List<RunEvent> events = done.getStatus().getEvents();
+      // The operator's started (computer.starting), then the worker's loop, each event once.
+      assertThat(events)
+          .extracting(RunEvent::getType)
+          .containsExactly(
+              "started",
+              "started",
+              "planning",
+              "reasoning",
+              "usage",
+              "tool_call",
+              "message",
+              "usage",
+              "result");
+      assertThat(events)
+          .extracting(RunEvent::getSeq)
+          .isEqualTo(LongStream.rangeClosed(1, events.size()).boxed().toList());
+      assertThat(sandbox.executions()).isEqualTo(1);
+      assertThat(client.pods().inNamespace(NS).list().getItems())
+          .allSatisfy(pod -> assertThat(pod.getMetadata().getUid()).isEqualTo(uid));
+    }
+  }
+
+  private void createEnvironment(String name, String imageTag, String imageDigest) {
+    Environment environment = new Environment();
+    environment.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+    EnvironmentSpec spec = new EnvironmentSpec();
+    spec.setDisplayName(name);
+    spec.setInternetAccess(false);
+    EnvironmentVariable variable = new EnvironmentVariable();
+    variable.setKey("API_URL");
+    variable.setValueFrom(secretValue(name + "-vars", "env.API_URL"));
+    spec.setEnvironmentVariables(List.of(variable));
+    McpServer mcp = new McpServer();
+    mcp.setType("http");
+    mcp.setName("docs");
+    mcp.setUrl("https://mcp.example.com/mcp");
+    mcp.setBearerTokenFrom(secretValue(name + "-vars", "mcp.docs.bearerToken"));
+    spec.setMcpServers(List.of(mcp));
+    environment.setSpec(spec);
+    client.resource(environment).create();
+    // Play a finished build, once the environment reconciler has recorded it as pending.
+    var environments = client.resources(Environment.class).inNamespace(NS).withName(name);
+    await().atMost(WAIT).until(() -> environments.get().getStatus() != null);
+    environments.editStatus(current -> {
+      current.getStatus().setBuildStatus(BuildStatus.READY);
+      current.getStatus().setImageTag(imageTag);
+      current.getStatus().setImageDigest(imageDigest);
+      return current;
+    });
+    await()
+        .atMost(WAIT)
+        .until(() -> environments.get().getStatus().getBuildStatus() == BuildStatus.READY);
+  }
+
+  private static ValueSource secretValue(String secret, String key) {
+    SecretKeyReference ref = new SecretKeyReference();
+    ref.setName(secret);
+    ref.setKey(key);
+    ValueSource source = new ValueSource();
+    source.setSecretKeyRef(ref);
+    return source;
+  }
+
+  private Run get(String name) {
+    return client.resources(Run.class).inNamespace(NS).withName(name).get();
   }
 
   /** Plays the kubelet: the Pod's status becomes what {@code change} makes of a fresh one. */
