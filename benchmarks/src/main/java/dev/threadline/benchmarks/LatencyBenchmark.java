@@ -38,11 +38,8 @@ public final class LatencyBenchmark {
             .withPorts(0, 0)
             .withDataDir(dataDir)
             .withApiKeys(Map.of(KEY, "bench"));
-    // The worker path, whatever the environment says: the agent loop in the operator, commands in
-    // a sandbox Pod's `runner serve`.
-    try (LocalMode local =
-        LocalMode.start(
-            settings, operator -> operator.withWorker(operator.worker().enabled(true)))) {
+    // The agent loop in the operator's worker, commands in a sandbox Pod's `runner serve`.
+    try (LocalMode local = LocalMode.start(settings)) {
       String namespace = local.namespaces().get("bench");
       HttpClient http = HttpClient.newHttpClient();
 
@@ -91,9 +88,8 @@ public final class LatencyBenchmark {
 
       Percentiles webhooks = webhookDelays(http, local.apiUrl(), iterations);
       System.err.println("run completed -> webhook received: " + webhooks);
-      RunnerStart.Result runnerStart = RunnerStart.measure(RUNNER_LAYOUT, computerIterations);
-      System.err.println("agent run, image layout, no AOT cache: " + runnerStart.withoutCache());
-      System.err.println("agent run, image layout, AOT cache: " + runnerStart.withCache());
+      Percentiles runnerStart = RunnerStart.measure(RUNNER_LAYOUT, computerIterations);
+      System.err.println("sandbox start, image layout: " + runnerStart);
       write(
           report,
           iterations,
@@ -161,7 +157,7 @@ public final class LatencyBenchmark {
       Percentiles started,
       Percentiles relay,
       Percentiles webhooks,
-      RunnerStart.Result runnerStart)
+      Percentiles runnerStart)
       throws IOException {
     String text =
         String.join(
@@ -186,10 +182,7 @@ public final class LatencyBenchmark {
             Percentiles.row("tool event recorded by the worker → SSE item received", relay),
             Percentiles.row("run completed → signed webhook received", webhooks),
             Percentiles.row(
-                "agent run as a Pod starts it, start → exit, no AOT cache",
-                runnerStart.withoutCache()),
-            Percentiles.row(
-                "agent run as a Pod starts it, start → exit, AOT cache", runnerStart.withCache()),
+                "sandbox `runner serve`, process start → `/health` answers", runnerStart),
             "",
             "The computer path starts a sandbox Pod per run (`runner serve`, a JVM in local mode),"
                 + " so",
@@ -205,14 +198,11 @@ public final class LatencyBenchmark {
             "the receiver's arrival time: the final status seen, a WebhookDelivery created and"
                 + " seen, the POST.",
             "",
-            "\"Agent run as a Pod starts it\" runs the runner image's `bin/runner` on a runtime"
+            "\"Sandbox `runner serve`\" runs the runner image's `bin/runner serve` on a runtime"
                 + " jlink'ed from its",
-            "module list with the image's AOT training input (a scripted run of three commands),"
-                + " from process",
-            "start to exit: without the AOT cache, then with the cache the image build records"
-                + " (JDK 25,",
-            "JEP 483/514). Local mode runs its runner from class folders, where no AOT cache"
-                + " applies.",
+            "module list, from process start to the first `/health` answer: what a sandbox Pod"
+                + " adds before",
+            "the worker's first tool call.",
             "",
             "Numbers from a shared machine carry its load; compare rows of the same run, not runs"
                 + " of",

@@ -4,8 +4,6 @@ import dev.threadline.crds.client.ThreadlineClients;
 import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.agent.AgentReconciler;
 import dev.threadline.operator.computer.ComputerRuns;
-import dev.threadline.operator.computer.KubernetesPodLogFollower;
-import dev.threadline.operator.computer.PodLogFollower;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.container.ContainerReconciler;
 import dev.threadline.operator.environment.EnvironmentReconciler;
@@ -42,7 +40,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -78,20 +75,6 @@ public final class ThreadlineOperator implements AutoCloseable {
 
   public static ThreadlineOperator start(
       KubernetesClient client, OperatorSettings settings, Clock clock) {
-    return launch(client, settings, clock, new KubernetesPodLogFollower(client));
-  }
-
-  /**
-   * The retiring agent-Pod path (the worker off), with another way to read agent Pods' logs (tests
-   * play the runner's output through it).
-   */
-  public static ThreadlineOperator start(
-      KubernetesClient client, OperatorSettings settings, Clock clock, PodLogFollower podLogs) {
-    return launch(client, settings.withWorker(settings.worker().enabled(false)), clock, podLogs);
-  }
-
-  private static ThreadlineOperator launch(
-      KubernetesClient client, OperatorSettings settings, Clock clock, PodLogFollower podLogs) {
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Operator operator =
         new Operator(o -> {
@@ -123,8 +106,7 @@ public final class ThreadlineOperator implements AutoCloseable {
     UsageLedgers ledgers = new UsageLedgers(client);
     TenantPlans tenants = new TenantPlans(client, settings.usagePlans());
     UsageLimits limits = new UsageLimits(tenants, ledgers, clock);
-    ComputerRuns computer =
-        new ComputerRuns(client, settings, agents, pricing, clock, podLogs, limits);
+    ComputerRuns computer = new ComputerRuns(client, settings, agents, pricing, clock);
     register(
         operator, new RunReconciler(agents, models, pricing, clock, computer, limits), settings);
     register(operator, new RunUsageRecorder(client, ledgers, tenants, clock, product), settings);
@@ -144,25 +126,21 @@ public final class ThreadlineOperator implements AutoCloseable {
         new WebhookDeliveryReconciler(client, settings.webhooks(), clock, product);
     register(operator, webhooks, settings);
     operator.start();
-    List<AutoCloseable> resources = new ArrayList<>(List.of(computer, agents, models, webhooks));
-    if (settings.worker().enabled()) {
-      // Every replica works on runs (claims share them), leader or not.
-      PodSandboxLocator sandboxes = new PodSandboxLocator(client, singleNamespace(settings));
-      AgentWorker worker =
-          new AgentWorker(
-                  client,
-                  settings.worker(),
-                  new ClusterRunTasks(client, agents, settings),
-                  new PlatformModels(settings.model()),
-                  sandboxes,
-                  new SandboxClient(),
-                  pricing,
-                  new LedgerAllowance(limits, pricing),
-                  clock)
-              .start();
-      resources.add(0, worker);
-      resources.add(1, sandboxes);
-    }
+    // Every replica works on runs (claims share them), leader or not.
+    PodSandboxLocator sandboxes = new PodSandboxLocator(client, singleNamespace(settings));
+    AgentWorker worker =
+        new AgentWorker(
+                client,
+                settings.worker(),
+                new ClusterRunTasks(client, agents, settings),
+                new PlatformModels(settings.model()),
+                sandboxes,
+                new SandboxClient(),
+                pricing,
+                new LedgerAllowance(limits, pricing),
+                clock)
+            .start();
+    List<AutoCloseable> resources = List.of(worker, sandboxes, agents, models, webhooks);
 
     ThreadlineOperator started = new ThreadlineOperator(operator, metrics, resources);
     if (settings.healthPort() >= 0) {

@@ -1,7 +1,5 @@
 package dev.threadline.runner;
 
-import dev.threadline.models.ModelProviders;
-import dev.threadline.runner.run.RunCommand;
 import dev.threadline.runner.serve.ServeCommand;
 import dev.threadline.runner.trigger.TriggerCommand;
 import java.io.FileDescriptor;
@@ -13,8 +11,9 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The program inside every agent Pod. Subcommands keep one binary for everything a Pod of
- * Threadline's may run. Stdout is reserved for the JSON event protocol; people read stderr.
+ * The program inside every sandbox Pod ({@code serve}) and schedule trigger Pod ({@code trigger}).
+ * Subcommands keep one binary for everything a Pod of Threadline's may run. Stdout carries only
+ * what a command answers ({@code version}); logs go to stderr.
  */
 public final class RunnerMain {
   static final String VERSION = "0.1.0";
@@ -30,8 +29,6 @@ public final class RunnerMain {
         Map.of(
             "version",
             this::version,
-            "run",
-            this::run,
             "trigger",
             args -> TriggerCommand.fromEnvironment(err).execute(args),
             "serve",
@@ -39,12 +36,12 @@ public final class RunnerMain {
   }
 
   public static void main(String[] args) {
-    // The protocol owns the real stdout, in UTF-8 whatever the locale; anything else that prints to
-    // System.out (a library, a stray println) lands on stderr instead of corrupting the protocol.
-    PrintStream protocol =
+    // Answers own the real stdout, in UTF-8 whatever the locale; anything else that prints to
+    // System.out (a library, a stray println) lands on stderr with the logs.
+    PrintStream answers =
         new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     System.setOut(System.err);
-    System.exit(new RunnerMain(protocol, System.err).execute(args));
+    System.exit(new RunnerMain(answers, System.err).execute(args));
   }
 
   int execute(String[] args) {
@@ -56,10 +53,6 @@ public final class RunnerMain {
       return 2;
     }
     return commands.get(args[0]).apply(Arrays.copyOfRange(args, 1, args.length));
-  }
-
-  private int run(String[] args) {
-    return new RunCommand(out, err, System.getenv(), ModelProviders::create).execute(args);
   }
 
   private int version(String[] args) {

@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * What local mode runs in place of the image pusher of an image build ({@code crane push <tarball>
  * <reference> …}): nothing is built here, so nothing is pushed; the log says what would have been.
- * It reports no digest, so agent Pods refer to the image by its tag, as the local kubelet expects.
+ * It reports no digest, so sandbox Pods refer to the image by its tag, as the local kubelet
+ * expects.
  */
 public final class LocalImagePush {
   static final String NOTHING_PUSHED =

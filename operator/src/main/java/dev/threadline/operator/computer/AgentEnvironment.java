@@ -22,7 +22,8 @@ import java.util.Optional;
  *
  * @param name the Environment's name, or null when the run has none
  * @param image the image of the agent Pod
- * @param internetAccess false when the environment forbids it (see {@link AgentNetworkPolicy})
+ * @param internetAccess false when the environment forbids it (see {@link
+ *     dev.threadline.operator.sandbox.SandboxNetworkPolicy})
  * @param spec the Environment's spec (variables, secrets, MCP servers, documentation), or null
  */
 public record AgentEnvironment(

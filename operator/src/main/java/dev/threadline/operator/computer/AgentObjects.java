@@ -5,7 +5,6 @@ import dev.threadline.crds.common.OwnerReferences;
 import dev.threadline.crds.run.Run;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -19,33 +18,20 @@ import java.util.Map;
  */
 public final class AgentObjects {
   /**
-   * The standard component label; agent Pods carry {@value #AGENT}, so the operator watches only
-   * them.
+   * The standard component label; a run's sandbox Pod carries {@value #AGENT}, so the operator
+   * watches only those.
    */
   public static final String COMPONENT = "app.kubernetes.io/component";
 
   public static final String AGENT = "agent";
 
-  /** The container that runs the runner. */
-  public static final String CONTAINER = "runner";
-
   private static final int MAX_LABEL_VALUE = 63;
 
   private AgentObjects() {}
 
-  /** The agent Pod is named after its Run: one Run, at most one Pod. */
+  /** The sandbox Pod is named after its Run: one Run, at most one Pod. */
   public static String podName(Run run) {
     return run.getMetadata().getName();
-  }
-
-  /** The Secret with run.json and the attachments. */
-  public static String inputSecretName(Run run) {
-    return run.getMetadata().getName() + "-input";
-  }
-
-  /** The Secret with the model's API key, while the Pod runs. */
-  public static String modelKeySecretName(Run run) {
-    return run.getMetadata().getName() + "-model";
   }
 
   /** The Secret with the sandbox's credential, which only the worker reads. */
@@ -99,22 +85,6 @@ public final class AgentObjects {
   /** The reference that makes the Run own an object: deleting the Run deletes it. */
   public static OwnerReference ownedBy(HasMetadata owner) {
     return OwnerReferences.blockingController(owner);
-  }
-
-  /**
-   * An immutable Opaque Secret of the run (labelled and owned like its other objects); the caller
-   * adds the data.
-   */
-  static SecretBuilder immutableSecret(Run run, String name) {
-    return new SecretBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withNamespace(run.getMetadata().getNamespace())
-        .withLabels(labels(run))
-        .withOwnerReferences(ownedBy(run))
-        .endMetadata()
-        .withType("Opaque")
-        .withImmutable(true);
   }
 
   private static String sha256(String text) {

@@ -1,23 +1,17 @@
 package dev.threadline.operator.computer;
 
-import dev.threadline.core.events.RunnerEvent;
-import dev.threadline.core.events.RunnerEventType;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunErrorCode;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.thread.ConversationThread;
-import dev.threadline.models.ChatMessage;
-import dev.threadline.models.ModelSettings;
 import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
-import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.sandbox.SandboxPod;
 import dev.threadline.operator.sandbox.SandboxPorts;
-import dev.threadline.operator.usage.UsageLimits;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -38,32 +32,28 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The computer path: a Run routed to the computer gets an agent Pod, whose log becomes the Run's
- * event log as it is written, and whose end becomes the Run's outcome. Every step is idempotent —
- * deterministic names, create-if-absent, events recorded by the runner's seq, writes with
- * optimistic locking — so a restarted (or second) operator picks a run up where it was, never
- * starts a second Pod, and never runs a finished Run again.
+ * The computer path on the operator's side: a Run routed to the computer gets its sandbox (the Pod
+ * serving the runner's tool API, its credential, its NetworkPolicy); the worker runs the agent loop
+ * against it and writes the events and the outcome. The operator ends the run only when the sandbox
+ * ends first (its deadline, a crash, a deletion) or a cancel is asked, and removes the sandbox once
+ * the run has ended. Every step is idempotent — deterministic names, create-if-absent, writes with
+ * optimistic locking — so a restarted (or second) operator never starts a second Pod and never runs
+ * a finished Run again.
  */
-public final class ComputerRuns implements AutoCloseable {
+public final class ComputerRuns {
   private static final Logger LOG = LoggerFactory.getLogger(ComputerRuns.class);
-
-  /** A log stream that broke while its Pod runs is read again after this pause. */
-  static final Duration REFOLLOW_PAUSE = Duration.ofSeconds(1);
 
   private final KubernetesClient client;
   private final OperatorSettings settings;
   private final AgentProfiles agents;
   private final ModelPricing pricing;
   private final Clock clock;
-  private final AgentLogs logs;
   private final RunStatusWriter writer;
-  private final UsageLimits limits;
   private final SandboxPorts ports;
   private InformerEventSource<Pod, Run> pods;
 
@@ -72,21 +62,17 @@ public final class ComputerRuns implements AutoCloseable {
       OperatorSettings settings,
       AgentProfiles agents,
       ModelPricing pricing,
-      Clock clock,
-      PodLogFollower follower,
-      UsageLimits limits) {
+      Clock clock) {
     this.client = client;
-    this.limits = limits;
     this.settings = settings;
     this.agents = agents;
     this.pricing = pricing;
     this.clock = clock;
-    this.logs = new AgentLogs(follower);
     this.writer = new RunStatusWriter(client);
     this.ports = new SandboxPorts(settings.containers());
   }
 
-  /** The agent Pods (only those: selected by label) and the log wake-ups. */
+  /** The sandbox Pods of runs (only those: selected by label). */
   public List<EventSource<?, Run>> eventSources(EventSourceContext<Run> context) {
     var config =
         InformerEventSourceConfiguration.from(Pod.class, Run.class)
@@ -96,7 +82,7 @@ public final class ComputerRuns implements AutoCloseable {
             .withNamespacesInheritedFromController()
             .build();
     pods = new InformerEventSource<>(config, context);
-    return List.of(pods, logs.eventSource());
+    return List.of(pods);
   }
 
   private static Set<ResourceID> owningRun(Pod pod) {
@@ -112,14 +98,9 @@ public final class ComputerRuns implements AutoCloseable {
   /**
    * A Run has just been routed to the computer: record the route and the operator's {@code started}
    * event first (so clients see {@code computer.starting} at once and a restart never routes
-   * again), then start the agent.
+   * again), then make its sandbox.
    */
-  public UpdateControl<Run> start(
-      Run run,
-      RunStatus routed,
-      AgentProfile agent,
-      Supplier<List<ChatMessage>> history,
-      Context<Run> context) {
+  public UpdateControl<Run> start(Run run, RunStatus routed, Context<Run> context) {
     routed.setPhase(RunPhase.RUNNING.value());
     Optional<Run> written =
         writer.write(
@@ -136,87 +117,35 @@ public final class ComputerRuns implements AutoCloseable {
               status.setRouteReason(routed.getRouteReason());
               status.setModel(routed.getModel());
               status.setStartedAt(routed.getStartedAt());
+              status.setUsage(routed.getUsage());
               status.setEvents(routed.getEvents());
               status.setDroppedEvents(routed.getDroppedEvents());
               return true;
             });
-    return written
-        .map(routedRun -> launch(routedRun, agent, history, context))
-        .orElseGet(UpdateControl::noUpdate);
+    return written.map(routedRun -> launch(routedRun, context)).orElseGet(UpdateControl::noUpdate);
   }
 
-  /** A running computer Run: its Pod moved, its log has news, or it was asked to stop. */
-  public UpdateControl<Run> reconcile(
-      Run run, Supplier<List<ChatMessage>> history, Context<Run> context) {
+  /** A running computer Run: its sandbox moved, or it was asked to stop. */
+  public UpdateControl<Run> reconcile(Run run, Context<Run> context) {
     if (Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
       cancel(run, context);
       return UpdateControl.noUpdate();
     }
     if (run.getStatus().getPod() == null) {
-      // Routed, but the Pod was not made yet: the operator stopped in between, or a quota had no
-      // room.
-      Optional<AgentProfile> agent =
-          agents.resolve(run.getMetadata().getNamespace(), run.getSpec().getAgent());
-      if (agent.isEmpty()) {
+      // Routed, but the sandbox was not made yet: the operator stopped in between, or a quota had
+      // no room.
+      if (agents.resolve(run.getMetadata().getNamespace(), run.getSpec().getAgent()).isEmpty()) {
         finish(
             run,
             context,
-            List.of(),
             AgentOutcome.failed(
                 RunErrorCode.EXECUTION_FAILED,
                 "Agent " + run.getSpec().getAgent() + " does not exist"));
         return UpdateControl.noUpdate();
       }
-      return launch(run, agent.get(), history, context);
+      return launch(run, context);
     }
-    return follow(run, context);
-  }
-
-  private UpdateControl<Run> follow(Run run, Context<Run> context) {
-    if (settings.worker().enabled()) {
-      return watchSandbox(run, context);
-    }
-    ResourceID id = ResourceID.fromResource(run);
-    long recorded = Objects.requireNonNullElse(run.getStatus().getRunnerSeq(), 0L);
-    Optional<Pod> pod = pod(run, context);
-    Optional<FollowedPod.Snapshot> log;
-    UpdateControl<Run> control = UpdateControl.noUpdate();
-    if (pod.isPresent() && !isPending(pod.get())) {
-      FollowedPod followed = logs.follow(id, pod.get());
-      FollowedPod.Snapshot snapshot = followed.snapshot(recorded);
-      if (snapshot.endedEarly() && !hasEnded(pod.get())) {
-        Duration since = Duration.between(snapshot.endedAt(), Instant.now());
-        if (since.compareTo(REFOLLOW_PAUSE) >= 0) {
-          LOG.info(
-              "Run({}/{}) the agent log ended while the Pod runs; reading it again",
-              id.getNamespace().orElse(""),
-              id.getName());
-          snapshot = logs.refollow(id, pod.get()).snapshot(recorded);
-        } else {
-          control = UpdateControl.<Run>noUpdate().rescheduleAfter(REFOLLOW_PAUSE.minus(since));
-        }
-      }
-      log = Optional.of(snapshot);
-    } else {
-      log = logs.get(id).map(followed -> followed.snapshot(recorded));
-    }
-
-    List<RunnerEvent> pending = log.map(FollowedPod.Snapshot::pending).orElse(List.of());
-    Optional<AgentOutcome> outcome = AgentOutcome.decide(pod, log, settings.agentPod().deadline());
-    if (outcome.isPresent()) {
-      finish(run, context, pending, outcome.get());
-      cleanUp(run, pod.isPresent());
-      return UpdateControl.noUpdate();
-    }
-    if (spendsBeyondAllowance(run, pending, context)) {
-      stopForUsage(run, context, pending);
-      return UpdateControl.noUpdate();
-    }
-    if (!pending.isEmpty()) {
-      writer.write(
-          run, context, status -> !isTerminal(status) && EventRecorder.record(status, pending) > 0);
-    }
-    return control;
+    return watchSandbox(run, context);
   }
 
   /**
@@ -225,36 +154,12 @@ public final class ComputerRuns implements AutoCloseable {
    */
   private UpdateControl<Run> watchSandbox(Run run, Context<Run> context) {
     Optional<Pod> pod = pod(run, context);
-    Optional<AgentOutcome> outcome =
-        AgentOutcome.decide(pod, Optional.empty(), settings.agentPod().deadline());
+    Optional<AgentOutcome> outcome = AgentOutcome.decide(pod, settings.agentPod().deadline());
     if (outcome.isPresent()) {
-      finish(run, context, List.of(), outcome.get());
+      finish(run, context, outcome.get());
       cleanUp(run, pod.isPresent());
     }
     return UpdateControl.noUpdate();
-  }
-
-  /**
-   * Whether the runner's latest cumulative {@code usage} report, priced, together with what the
-   * user's other runs spent (the ledger, and running runs so far) uses up the monthly allowance.
-   * Asked only when a report arrives: one ledger read per report.
-   */
-  private boolean spendsBeyondAllowance(Run run, List<RunnerEvent> pending, Context<Run> context) {
-    Optional<RunnerEvent> latest =
-        pending.stream()
-            .filter(event -> event.type() == RunnerEventType.USAGE)
-            .reduce((earlier, later) -> later);
-    if (latest.isEmpty()) {
-      return false;
-    }
-    String model = run.getStatus().getModel();
-    BigDecimal spent =
-        model == null
-            ? BigDecimal.ZERO
-            : pricing.cost(model, ComputerStatus.usage(latest.get().data()));
-    Map<String, BigDecimal> uncounted = uncountedSpend(run.getMetadata().getNamespace(), context);
-    uncounted.put(run.getMetadata().getUid(), spent); // newer than the cached status
-    return limits.exhausted(run.getMetadata().getNamespace(), uncounted);
   }
 
   /**
@@ -264,34 +169,8 @@ public final class ComputerRuns implements AutoCloseable {
     return UncountedSpend.byRun(context.getPrimaryCache().list(namespace), pricing);
   }
 
-  /**
-   * The allowance ran out mid-run: the Pod goes at once, the run fails with {@code
-   * usage_exhausted}.
-   */
-  private void stopForUsage(Run run, Context<Run> context, List<RunnerEvent> pending) {
-    logs.stop(ResourceID.fromResource(run));
-    client
-        .pods()
-        .inNamespace(run.getMetadata().getNamespace())
-        .withName(AgentObjects.podName(run))
-        .withGracePeriod(0)
-        .delete();
-    finish(
-        run,
-        context,
-        pending,
-        AgentOutcome.failed(RunErrorCode.USAGE_EXHAUSTED, UsageLimits.EXHAUSTED_MESSAGE));
-    cleanUp(run, false);
-  }
-
   /** Cancel: the Pod goes (with a short grace period), the run ends {@code cancelled}. */
   private void cancel(Run run, Context<Run> context) {
-    ResourceID id = ResourceID.fromResource(run);
-    long recorded = Objects.requireNonNullElse(run.getStatus().getRunnerSeq(), 0L);
-    // What the runner said before it was stopped is kept; what it says while stopping is not.
-    List<RunnerEvent> pending =
-        logs.get(id).map(followed -> followed.snapshot(recorded).pending()).orElse(List.of());
-    logs.stop(id);
     // By its deterministic name: it may exist even if status.pod was not written yet.
     client
         .pods()
@@ -299,14 +178,12 @@ public final class ComputerRuns implements AutoCloseable {
         .withName(AgentObjects.podName(run))
         .withGracePeriod(settings.agentPod().cancelGracePeriod().toSeconds())
         .delete();
-    finish(run, context, pending, AgentOutcome.cancelled());
+    finish(run, context, AgentOutcome.cancelled());
     cleanUp(run, false);
   }
 
   /** A finished Run: make sure its Pod and the objects that only served the Pod are gone. */
   public void cleanUpFinished(Run run, Context<Run> context) {
-    ResourceID id = ResourceID.fromResource(run);
-    logs.stop(id);
     if (run.getStatus() != null
         && run.getStatus().getPod() != null
         && context.getSecondaryResource(Pod.class).isPresent()) {
@@ -315,18 +192,14 @@ public final class ComputerRuns implements AutoCloseable {
   }
 
   private void cleanUp(Run run, boolean deletePod) {
-    logs.stop(ResourceID.fromResource(run));
-    String namespace = run.getMetadata().getNamespace();
     if (deletePod) {
-      client.pods().inNamespace(namespace).withName(AgentObjects.podName(run)).delete();
+      RunSandbox.delete(client, run);
+    } else {
+      RunSandbox.deleteAccess(client, run);
     }
-    // Kept: the input Secret (owned by the Run) and the workspace (owned by the Thread).
-    client.secrets().inNamespace(namespace).withName(AgentObjects.modelKeySecretName(run)).delete();
-    RunSandbox.deleteAccess(client, run);
   }
 
-  private UpdateControl<Run> launch(
-      Run run, AgentProfile agent, Supplier<List<ChatMessage>> history, Context<Run> context) {
+  private UpdateControl<Run> launch(Run run, Context<Run> context) {
     String namespace = run.getMetadata().getNamespace();
     Pod pod;
     try {
@@ -334,43 +207,20 @@ public final class ComputerRuns implements AutoCloseable {
       AgentEnvironment environment =
           AgentEnvironment.resolve(
               client, run, thread, settings.registry(), settings.runnerImage());
-      if (settings.worker().enabled()) {
-        pod = launchSandbox(run, thread, environment);
-      } else {
-        ModelSettings model = settings.model();
-        boolean modelKey = agent.provider().equals(model.provider()) && model.hasApiKey();
-        String runJson = RunJson.of(run, agent, model, history.get(), environment.spec());
-        IdempotentCreate.createOrGet(client, WorkspaceClaim.of(thread, settings.agentPod()));
-        IdempotentCreate.createOrGet(client, RunInputSecret.of(run, runJson));
-        if (modelKey) {
-          IdempotentCreate.createOrGet(client, ModelKeySecret.of(run, model.apiKey()));
-        }
-        IdempotentCreate.createOrGet(
-            client,
-            AgentNetworkPolicy.of(
-                run, agent, model, environment.internetAccess(), settings.network()));
-        pod =
-            IdempotentCreate.createOrGet(
-                client,
-                new AgentPod(run, environment, modelKey, model, settings.agentPod()).build());
-      }
+      pod = launchSandbox(run, thread, environment);
       LOG.info(
-          "Run({}/{}) agent Pod {} started with image {}",
+          "Run({}/{}) sandbox Pod {} started with image {}",
           namespace,
           run.getMetadata().getName(),
           pod.getMetadata().getName(),
           environment.image());
     } catch (AgentStartException e) {
       LOG.info(
-          "Run({}/{}) cannot start its agent: {}",
+          "Run({}/{}) cannot start its sandbox: {}",
           namespace,
           run.getMetadata().getName(),
           e.getMessage());
-      finish(
-          run,
-          context,
-          List.of(),
-          AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage()));
+      finish(run, context, AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage()));
       return UpdateControl.noUpdate();
     } catch (KubernetesClientException e) {
       Optional<String> quota = QuotaWait.refusal(e);
@@ -452,7 +302,6 @@ public final class ComputerRuns implements AutoCloseable {
       finish(
           run,
           context,
-          List.of(),
           AgentOutcome.failed(
               RunErrorCode.EXECUTION_TIMEOUT,
               "No agent Pod could start within " + deadline.toSeconds() + " s: " + refusal));
@@ -470,12 +319,11 @@ public final class ComputerRuns implements AutoCloseable {
     return UpdateControl.<Run>noUpdate().rescheduleAfter(retry.compareTo(left) < 0 ? retry : left);
   }
 
-  private void finish(
-      Run run, Context<Run> context, List<RunnerEvent> pending, AgentOutcome outcome) {
+  private void finish(Run run, Context<Run> context, AgentOutcome outcome) {
     Instant now = clock.instant();
     writer
         .write(
-            run, context, status -> ComputerStatus.finish(status, pending, outcome, now, pricing))
+            run, context, status -> ComputerStatus.finish(status, List.of(), outcome, now, pricing))
         .ifPresent(done ->
             LOG.info(
                 "Run({}/{}) {}{} in {} ms",
@@ -503,23 +351,7 @@ public final class ComputerRuns implements AutoCloseable {
             .get());
   }
 
-  private static boolean isPending(Pod pod) {
-    return pod.getStatus() == null
-        || pod.getStatus().getPhase() == null
-        || "Pending".equals(pod.getStatus().getPhase());
-  }
-
-  private static boolean hasEnded(Pod pod) {
-    String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-    return "Succeeded".equals(phase) || "Failed".equals(phase);
-  }
-
   private static boolean isTerminal(RunStatus status) {
     return status.getPhase() != null && RunPhase.fromValue(status.getPhase()).isTerminal();
-  }
-
-  @Override
-  public void close() {
-    logs.close();
   }
 }

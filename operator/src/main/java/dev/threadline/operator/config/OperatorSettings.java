@@ -41,8 +41,8 @@ import java.util.stream.Collectors;
  *     THREADLINE_USAGE_DEFAULT_TIER)
  * @param webhooks private targets, retries and retention of webhook deliveries
  *     (THREADLINE_WEBHOOK_*)
- * @param worker whether and how this replica runs agent loops (THREADLINE_AGENT_WORKER,
- *     THREADLINE_WORKER_*)
+ * @param worker how this replica runs agent loops, and its name in their claims
+ *     (THREADLINE_WORKER_*)
  * @param network the cluster's ranges that untrusted Pods must not reach
  *     (THREADLINE_CLUSTER_*_CIDRS)
  * @param buildPods size, allowed images and egress of build Pods (THREADLINE_BUILD_*)

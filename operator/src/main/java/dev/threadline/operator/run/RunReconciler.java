@@ -94,7 +94,7 @@ public class RunReconciler implements Reconciler<Run> {
       return UpdateControl.noUpdate();
     }
     if (run.getStatus() != null && Route.COMPUTER.value().equals(run.getStatus().getRoute())) {
-      return computer.reconcile(run, () -> history(run, context), context);
+      return computer.reconcile(run, context);
     }
     Instant started = clock.instant();
     RunStatus status = run.getStatus() == null ? new RunStatus() : run.getStatus();
@@ -183,7 +183,7 @@ public class RunReconciler implements Reconciler<Run> {
     if (decision.route() == Route.COMPUTER) {
       // The call that handed the message over was billed: the worker's usage starts from it.
       status.setUsage(RunUsages.of(routed.spent()));
-      return computer.start(run, status, agent.get(), () -> history(run, context), context);
+      return computer.start(run, status, context);
     }
     RunOutcome outcome =
         routed

@@ -4,7 +4,6 @@ import dev.threadline.crds.run.Attachment;
 import dev.threadline.crds.run.Run;
 import dev.threadline.operator.computer.AgentEnvironment;
 import dev.threadline.operator.computer.AgentStartException;
-import dev.threadline.operator.computer.RunInputSecret;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
@@ -54,12 +53,7 @@ public final class ClusterRunTasks implements RunTasks {
         client.resources(Run.class).inNamespace(namespace).list().getItems().stream()
             .filter(other -> run.getSpec().getThread().equals(other.getSpec().getThread()))
             .toList();
-    List<Attachment> attachments;
-    try {
-      attachments = RunInputSecret.inlineAttachments(run);
-    } catch (AgentStartException e) {
-      throw new IllegalArgumentException(e.getMessage(), e);
-    }
+    List<Attachment> attachments = RunAttachments.inline(run);
     RunTask.Limits limits = RunTask.Limits.DEFAULT;
     return new RunTask(
         agent.provider(),
@@ -73,7 +67,7 @@ public final class ClusterRunTasks implements RunTasks {
         attachments.stream()
             .map(attachment ->
                 new RunTask.WorkspaceFile(
-                    RunInputSecret.attachmentPath(attachment),
+                    RunAttachments.path(attachment),
                     Base64.getDecoder().decode(attachment.getContent())))
             .toList(),
         limits,

@@ -9,9 +9,6 @@ import java.util.UUID;
 /**
  * One worker replica's settings.
  *
- * @param enabled {@code THREADLINE_AGENT_WORKER}, default true: whether computer runs get a sandbox
- *     Pod and their agent loop runs in the worker (true), or the runner's whole loop runs in the
- *     agent Pod and its log is followed (false: the retiring path, to be deleted)
  * @param holder {@code THREADLINE_WORKER_NAME}, default {@code POD_NAME}, else a random name: this
  *     replica's name in the claims it takes (unique among replicas)
  * @param claimTtl {@code THREADLINE_WORKER_CLAIM_SECONDS}, default 10: how long a claim lives
@@ -22,11 +19,7 @@ import java.util.UUID;
  *     whether an http MCP server may be on a private address (checked like a webhook's otherwise)
  */
 public record WorkerSettings(
-    boolean enabled,
-    String holder,
-    Duration claimTtl,
-    String namespace,
-    boolean allowPrivateMcpTargets) {
+    String holder, Duration claimTtl, String namespace, boolean allowPrivateMcpTargets) {
   public static final Duration DEFAULT_CLAIM_TTL = Duration.ofSeconds(10);
 
   public WorkerSettings {
@@ -37,9 +30,9 @@ public record WorkerSettings(
     }
   }
 
-  /** An enabled worker with that name and claim lifetime, in one namespace (null: all). */
+  /** A worker with that name and claim lifetime, in one namespace (null: all). */
   public static WorkerSettings of(String holder, Duration claimTtl, String namespace) {
-    return new WorkerSettings(true, holder, claimTtl, namespace, false);
+    return new WorkerSettings(holder, claimTtl, namespace, false);
   }
 
   public static WorkerSettings fromEnvironment(Map<String, String> env) {
@@ -53,7 +46,6 @@ public record WorkerSettings(
     String ttl = env.getOrDefault("THREADLINE_WORKER_CLAIM_SECONDS", "10").strip();
     try {
       return new WorkerSettings(
-          Boolean.parseBoolean(env.getOrDefault("THREADLINE_AGENT_WORKER", "true").strip()),
           name.strip(),
           Duration.ofSeconds(Long.parseLong(ttl)),
           null,
@@ -65,12 +57,8 @@ public record WorkerSettings(
     }
   }
 
-  public WorkerSettings enabled(boolean value) {
-    return new WorkerSettings(value, holder, claimTtl, namespace, allowPrivateMcpTargets);
-  }
-
   public WorkerSettings allowPrivateMcpTargets(boolean value) {
-    return new WorkerSettings(enabled, holder, claimTtl, namespace, value);
+    return new WorkerSettings(holder, claimTtl, namespace, value);
   }
 
   Duration renewEvery() {

@@ -1,6 +1,5 @@
 package dev.threadline.runner.tools;
 
-import dev.threadline.models.ToolDefinition;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -79,15 +78,8 @@ public final class CommandTool implements Tool {
   }
 
   @Override
-  public ToolDefinition definition() {
-    return new ToolDefinition(
-        NAME,
-        "Run a shell command with /bin/sh -c in the workspace directory and get its exit code and"
-            + " combined stdout/stderr. Commands time out after "
-            + timeout.toSeconds()
-            + " s; there is no stdin.",
-        JsonSchemas.stringObject(
-            Map.of("command", "The shell command to run"), List.of("command")));
+  public String name() {
+    return NAME;
   }
 
   @Override

@@ -1,12 +1,9 @@
 package dev.threadline.runner.tools;
 
-import dev.threadline.models.ToolDefinition;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,16 +19,8 @@ public final class EditFileTool implements Tool {
   }
 
   @Override
-  public ToolDefinition definition() {
-    Map<String, String> properties = new LinkedHashMap<>();
-    properties.put("path", "File path relative to the workspace");
-    properties.put("old_text", "The exact text to replace; it must occur exactly once in the file");
-    properties.put("new_text", "The text to put in its place");
-    return new ToolDefinition(
-        "edit_file",
-        "Replace one exact occurrence of old_text with new_text in a text "
-            + "file. Include enough surrounding text to make old_text unique.",
-        JsonSchemas.stringObject(properties, List.of("path", "old_text", "new_text")));
+  public String name() {
+    return "edit_file";
   }
 
   @Override

@@ -1,6 +1,5 @@
 package dev.threadline.runner.tools;
 
-import dev.threadline.models.ToolDefinition;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -27,15 +26,8 @@ public final class ListFilesTool implements Tool {
   }
 
   @Override
-  public ToolDefinition definition() {
-    return new ToolDefinition(
-        "list_files",
-        "List files and folders (folders end with /) under a workspace "
-            + "folder, "
-            + MAX_DEPTH
-            + " levels deep. Without a path, lists the workspace.",
-        JsonSchemas.stringObject(
-            Map.of("path", "Folder relative to the workspace; default: the workspace"), List.of()));
+  public String name() {
+    return "list_files";
   }
 
   @Override

@@ -1,11 +1,9 @@
 package dev.threadline.runner.tools;
 
-import dev.threadline.models.ToolDefinition;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 /** {@code read_file}: a text file of the workspace, cut at the output limit. */
@@ -20,12 +18,8 @@ public final class ReadFileTool implements Tool {
   }
 
   @Override
-  public ToolDefinition definition() {
-    return new ToolDefinition(
-        "read_file",
-        "Read a UTF-8 text file of the workspace.",
-        JsonSchemas.stringObject(
-            Map.of("path", "File path relative to the workspace"), List.of("path")));
+  public String name() {
+    return "read_file";
   }
 
   @Override

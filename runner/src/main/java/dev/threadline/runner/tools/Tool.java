@@ -1,20 +1,18 @@
 package dev.threadline.runner.tools;
 
-import dev.threadline.models.ToolDefinition;
 import java.util.Map;
 
 /**
- * Something the model may ask the runner to do. Implementations are safe to call from any thread.
+ * Something the worker may ask the sandbox to do. The worker owns what the model sees of a tool
+ * (its description and argument schema); the sandbox knows it by name and runs it. Implementations
+ * are safe to call from any thread.
  */
 public interface Tool {
 
-  /** The name, description and argument schema the model sees. */
-  ToolDefinition definition();
+  /** The name the worker calls it by: run_command, read_file, write_file, edit_file, list_files. */
+  String name();
 
-  /**
-   * The contract's tool type: command_execution, file_read, file_write, file_edit, file_list or
-   * mcp_tool.
-   */
+  /** The contract's tool type: command_execution, file_read, file_write, file_edit or file_list. */
   String type();
 
   /**
@@ -25,8 +23,4 @@ public interface Tool {
    *     message goes back to the model, so it should say how to do better
    */
   ToolResult run(Map<String, Object> arguments);
-
-  default String name() {
-    return definition().name();
-  }
 }

@@ -1,29 +1,24 @@
 package dev.threadline.runner.tools;
 
-import dev.threadline.models.ToolCall;
-import dev.threadline.models.ToolDefinition;
-import java.util.Collection;
-import java.util.LinkedHashMap;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The tools offered to the model, by name, and the one place a tool call becomes a {@link
- * ToolResult}: a wrong argument or a failing tool is a failed result the model can read, never an
- * exception that ends the run.
+ * The built-in tools, and the one place a tool call becomes a {@link ToolResult}: a wrong argument
+ * or a failing tool is a failed result the model can read, never an exception that ends the call.
  */
 public final class ToolRegistry {
 
   private static final Logger log = LoggerFactory.getLogger(ToolRegistry.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {};
 
-  private final Map<String, Tool> tools = new LinkedHashMap<>();
-
-  public ToolRegistry(Collection<? extends Tool> tools) {
-    tools.forEach(this::add);
-  }
+  private ToolRegistry() {}
 
   /** The built-in tools: run_command, read_file, write_file, edit_file and list_files. */
   public static List<Tool> builtIns(
@@ -36,32 +31,19 @@ public final class ToolRegistry {
         new ListFilesTool(paths));
   }
 
-  private void add(Tool tool) {
-    if (tools.putIfAbsent(tool.name(), tool) != null) {
-      throw new IllegalArgumentException("two tools are named " + tool.name());
-    }
-  }
-
-  public List<ToolDefinition> definitions() {
-    return tools.values().stream().map(Tool::definition).toList();
-  }
-
-  public List<String> names() {
-    return List.copyOf(tools.keySet());
-  }
-
-  public Optional<Tool> find(String name) {
-    return Optional.ofNullable(tools.get(name));
-  }
-
-  /** Runs {@code call} with {@code tool}; every failure becomes a failed result. */
-  public static ToolResult execute(Tool tool, ToolCall call) {
+  /**
+   * Runs {@code tool} with the arguments the model wrote (a JSON object; blank means none); every
+   * failure becomes a failed result.
+   */
+  public static ToolResult execute(Tool tool, String argumentsJson) {
     Map<String, Object> arguments;
     try {
-      arguments = call.arguments();
-    } catch (IllegalArgumentException e) {
+      arguments = arguments(argumentsJson);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      String reason =
+          e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
       return ToolResult.failure(
-          tool.type(), null, null, "the arguments are not a JSON object: " + e.getMessage());
+          tool.type(), null, null, "the arguments are not a JSON object: " + reason);
     }
     try {
       return tool.run(arguments);
@@ -76,6 +58,18 @@ public final class ToolRegistry {
           pathOf(tool, arguments),
           "the tool failed: " + e.getClass().getSimpleName() + ": " + e.getMessage());
     }
+  }
+
+  private static Map<String, Object> arguments(String argumentsJson)
+      throws JsonProcessingException {
+    if (argumentsJson == null || argumentsJson.isBlank()) {
+      return Map.of();
+    }
+    Map<String, Object> parsed = JSON.readValue(argumentsJson, OBJECT);
+    if (parsed == null) {
+      throw new IllegalArgumentException("null is not an object");
+    }
+    return parsed;
   }
 
   /** A failed call still shows what it tried; MCP tools' arguments mean what their server says. */

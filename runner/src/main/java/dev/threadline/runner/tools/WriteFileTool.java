@@ -1,12 +1,9 @@
 package dev.threadline.runner.tools;
 
-import dev.threadline.models.ToolDefinition;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /** {@code write_file}: creates or replaces a text file of the workspace, creating its folders. */
@@ -19,14 +16,8 @@ public final class WriteFileTool implements Tool {
   }
 
   @Override
-  public ToolDefinition definition() {
-    Map<String, String> properties = new LinkedHashMap<>();
-    properties.put("path", "File path relative to the workspace");
-    properties.put("content", "The whole new content of the file");
-    return new ToolDefinition(
-        "write_file",
-        "Create a file, or replace its whole content; folders are created " + "as needed.",
-        JsonSchemas.stringObject(properties, List.of("path", "content")));
+  public String name() {
+    return "write_file";
   }
 
   @Override

@@ -57,20 +57,4 @@ class RunnerDockerfileIT {
         .startsWith("#!/bin/sh\n")
         .contains("main=" + RunnerMain.class.getName() + "\n", " $main \"$@\"");
   }
-
-  /** The training run that records the AOT cache reads its input from the layout's aot/ folder. */
-  @Test
-  void recordsTheAotCacheWhereBinRunnerLooksForIt() {
-    String home = DockerfileRenderer.RUNNER_HOME;
-    assertThat(dockerfile.contextCopies())
-        .contains(new Dockerfile.ContextCopy(List.of(ImageInputs.LAYOUT + "/aot"), home + "/aot"));
-    assertThat(RunnerImageLayout.ROOT.resolve("aot/training-run.json")).isNotEmptyFile();
-    assertThat(dockerfile.arguments("RUN"))
-        .anySatisfy(run ->
-            assertThat(run)
-                .contains(
-                    "THREADLINE_RUNNER_AOT_OUTPUT=" + home + "/runner.aot",
-                    home + "/bin/runner run",
-                    "--input " + home + "/aot/training-run.json"));
-  }
 }

@@ -1,10 +1,8 @@
 package dev.threadline.runner.image;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import dev.threadline.core.events.RunnerEvent;
-import dev.threadline.core.events.RunnerEventReader;
-import dev.threadline.core.events.RunnerEventType;
 import dev.threadline.core.image.ImageInputs;
 import dev.threadline.crds.common.ThreadlineGroup;
 import dev.threadline.crds.schedule.Schedule;
@@ -14,15 +12,22 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.spi.ToolProvider;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RunnerOnLinkedRuntimeIT {
   static final Path RUNNER_HOME = ImageInputs.module().resolve("target/runner-home");
+  private static final Pattern SERVING = Pattern.compile("Serving .* on 127\\.0\\.0\\.1:(\\d+) ");
 
   @TempDir Path dir;
 
@@ -75,35 +81,66 @@ class RunnerOnLinkedRuntimeIT {
   }
 
   /**
-   * Jackson (run.json, events), logback (logback.xml), processes: an agent run end to end, in a
-   * workspace with a file name outside ASCII although the environment sets no locale.
+   * Jackson, logback (logback.xml), the JDK's HTTP server and processes: {@code runner serve} runs
+   * a command that writes a file named outside ASCII although the environment sets no locale, and
+   * lists it.
    */
   @Test
-  void runsAScriptedRunToItsResult() throws Exception {
-    Path input =
-        Files.writeString(
-            dir.resolve("run.json"),
-            """
-            {"runId":"run_image","model":{"provider":"scripted","model":"scripted-1"},
-             "message":"Run `echo hello > a.txt` then `echo salut > café.txt`",
-             "limits":{"maxTurns":5,"commandTimeoutSec":10}}
-            """);
+  void servesAToolCallAndTheWorkspace() throws Exception {
     Path workspace = Files.createDirectories(dir.resolve("workspace"));
+    Path token = Files.writeString(dir.resolve("token"), "image-token");
+    Path stderr = dir.resolve("serve-stderr");
+    Process serve =
+        start(
+            Map.of(),
+            dir.resolve("serve-stdout"),
+            stderr,
+            "serve",
+            "--workspace",
+            workspace.toString(),
+            "--port",
+            "0",
+            "--address",
+            "127.0.0.1",
+            "--token-file",
+            token.toString());
+    try {
+      Matcher serving = awaitLine(stderr, SERVING);
+      URI base = URI.create("http://127.0.0.1:" + serving.group(1));
+      HttpClient http = HttpClient.newHttpClient();
 
-    Output run =
-        runner(Map.of(), "run", "--input", input.toString(), "--workspace", workspace.toString());
+      HttpResponse<String> call =
+          http.send(
+              HttpRequest.newBuilder(base.resolve("/calls"))
+                  .header("Authorization", "Bearer image-token")
+                  .POST(
+                      HttpRequest.BodyPublishers.ofString(
+                          """
+                          {"id":"tool_1","tool":"run_command",
+                           "arguments":{"command":"echo salut > café.txt"},
+                           "limits":{"timeoutSeconds":10,"outputLimitBytes":4096}}
+                          """))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(call.statusCode()).as(call.body()).isEqualTo(200);
+      assertThat(call.body()).contains("\"succeeded\":true", "\"exitCode\":0");
+      HttpResponse<String> files =
+          http.send(
+              HttpRequest.newBuilder(base.resolve("/files?path=."))
+                  .header("Authorization", "Bearer image-token")
+                  .build(),
+              HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
 
-    assertThat(run.exitCode()).as(run.stderr()).isZero();
-    List<RunnerEvent> events = RunnerEventReader.readAll(run.stdout());
-    assertThat(events.getLast().type()).isEqualTo(RunnerEventType.RESULT);
-    assertThat(events)
-        .filteredOn(e -> e.type() == RunnerEventType.FILE_CHANGE)
-        .extracting(change -> change.text("path"))
-        .containsExactlyInAnyOrder("a.txt", "café.txt");
-    assertThat(Files.readString(workspace.resolve("a.txt"))).isEqualTo("hello\n");
-    // logback.xml's pattern (level, then the abbreviated logger): logback read its configuration.
-    assertThat(run.stderr())
-        .contains("INFO  d.threadline.models.ModelProviders - Model provider scripted");
+      assertThat(files.statusCode()).isEqualTo(200);
+      assertThat(files.body()).contains("\"name\":\"café.txt\"");
+      assertThat(Files.readString(workspace.resolve("café.txt"))).isEqualTo("salut\n");
+      // logback.xml's pattern (level, then the abbreviated logger): logback read its configuration.
+      assertThat(Files.readString(stderr))
+          .contains("INFO  d.t.runner.serve.ServeCommand - Serving");
+    } finally {
+      serve.destroy();
+      serve.waitFor(10, TimeUnit.SECONDS);
+    }
   }
 
   /**
@@ -157,52 +194,12 @@ class RunnerOnLinkedRuntimeIT {
     return schedule;
   }
 
-  /**
-   * The Dockerfile's training run records an AOT cache that a later run can use: with {@code
-   * AOTMode=on} the JVM refuses to start unless the cache fits the runtime and the jars.
-   */
-  @Test
-  void theTrainingRunRecordsAnAotCacheThatLaterRunsUse() throws Exception {
-    Path cache = RUNNER_HOME.resolve("runner.aot");
-    Files.deleteIfExists(cache);
-    Path training = RunnerImageLayout.ROOT.resolve("aot/training-run.json");
-    Path trainingWorkspace = Files.createDirectories(dir.resolve("training"));
-    try {
-      Output trained =
-          runner(
-              Map.of("THREADLINE_RUNNER_AOT_OUTPUT", cache.toString()),
-              "run",
-              "--input",
-              training.toString(),
-              "--workspace",
-              trainingWorkspace.toString());
-      assertThat(trained.exitCode()).as(trained.stderr()).isZero();
-      assertThat(RunnerEventReader.readAll(trained.stdout()).getLast().type())
-          .isEqualTo(RunnerEventType.RESULT);
-      assertThat(cache).isNotEmptyFile();
-
-      Output cached = runner(Map.of("JAVA_TOOL_OPTIONS", "-XX:AOTMode=on"), "version");
-
-      assertThat(cached.exitCode()).as(cached.stderr()).isZero();
-      assertThat(cached.stdout()).isEqualTo("threadline-runner 0.1.0\n");
-    } finally {
-      Files.deleteIfExists(cache); // the other tests run as an image without a cache would
-    }
-  }
-
   record Output(int exitCode, String stdout, String stderr) {}
 
   private Output runner(Map<String, String> env, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(RUNNER_HOME.resolve("bin/runner").toString()));
-    command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile());
-    builder.environment().clear();
-    builder.environment().putAll(Map.of("PATH", "/usr/bin:/bin", "HOME", dir.toString()));
-    builder.environment().putAll(env);
     Path stdout = dir.resolve("stdout");
     Path stderr = dir.resolve("stderr");
-    Process process =
-        builder.redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+    Process process = start(env, stdout, stderr, args);
     if (!process.waitFor(60, TimeUnit.SECONDS)) {
       process.destroyForcibly();
       throw new AssertionError(
@@ -212,6 +209,25 @@ class RunnerOnLinkedRuntimeIT {
               + Files.readString(stderr));
     }
     return new Output(process.exitValue(), Files.readString(stdout), Files.readString(stderr));
+  }
+
+  /** Starts bin/runner with only PATH, HOME and {@code env}, its output going to the two files. */
+  private Process start(Map<String, String> env, Path stdout, Path stderr, String... args)
+      throws IOException {
+    List<String> command = new ArrayList<>(List.of(RUNNER_HOME.resolve("bin/runner").toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile());
+    builder.environment().clear();
+    builder.environment().putAll(Map.of("PATH", "/usr/bin:/bin", "HOME", dir.toString()));
+    builder.environment().putAll(env);
+    return builder.redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+  }
+
+  /** Waits for a line of {@code log} that {@code pattern} finds, and returns its match. */
+  private static Matcher awaitLine(Path log, Pattern pattern) {
+    return await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> pattern.matcher(Files.readString(log)), Matcher::find);
   }
 
   private static void jlink(String... args) {

@@ -89,10 +89,7 @@ class CommandToolTest {
 
   @Test
   void aMissingCommandArgumentIsAToolError() {
-    ToolResult result =
-        ToolRegistry.execute(
-            tool(Duration.ofSeconds(5), 4096),
-            new dev.threadline.models.ToolCall("c1", "run_command", "{\"cmd\":\"ls\"}"));
+    ToolResult result = ToolRegistry.execute(tool(Duration.ofSeconds(5), 4096), "{\"cmd\":\"ls\"}");
 
     assertThat(result.succeeded()).isFalse();
     assertThat(result.forModel()).isEqualTo("error: missing argument 'command'");

@@ -2,7 +2,8 @@ package dev.threadline.runner.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.threadline.models.ToolCall;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -18,7 +19,11 @@ class FileToolsTest {
   }
 
   private static ToolResult call(Tool tool, Map<String, Object> arguments) {
-    return ToolRegistry.execute(tool, ToolCall.of("call_1", tool.name(), arguments));
+    try {
+      return ToolRegistry.execute(tool, new ObjectMapper().writeValueAsString(arguments));
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(e);
+    }
   }
 
   @Test
@@ -87,8 +92,7 @@ class FileToolsTest {
 
   @Test
   void argumentsThatAreNotAnObjectAreAToolError() {
-    ToolResult result =
-        ToolRegistry.execute(new ReadFileTool(paths(), 10), new ToolCall("c", "read_file", "[1"));
+    ToolResult result = ToolRegistry.execute(new ReadFileTool(paths(), 10), "[1");
 
     assertThat(result.succeeded()).isFalse();
     assertThat(result.forModel()).startsWith("error: the arguments are not a JSON object");

@@ -3,10 +3,8 @@ package dev.threadline.runner.tools;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.models.ToolCall;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -66,12 +64,9 @@ class WorkspacePathsTest {
 
     ToolResult write =
         ToolRegistry.execute(
-            new WriteFileTool(paths),
-            ToolCall.of("c", "write_file", Map.of("path", "linkdir/new.txt", "content", "x")));
+            new WriteFileTool(paths), "{\"path\":\"linkdir/new.txt\",\"content\":\"x\"}");
     ToolResult read =
-        ToolRegistry.execute(
-            new ReadFileTool(paths, 100),
-            ToolCall.of("c", "read_file", Map.of("path", "/etc/passwd")));
+        ToolRegistry.execute(new ReadFileTool(paths, 100), "{\"path\":\"/etc/passwd\"}");
     assertThat(write.succeeded()).isFalse();
     assertThat(read.output())
         .isEqualTo(

@@ -1,6 +1,5 @@
 package dev.threadline.runner.serve.calls;
 
-import dev.threadline.models.ToolCall;
 import dev.threadline.runner.serve.FileApiException;
 import dev.threadline.runner.tools.CommandTool;
 import dev.threadline.runner.tools.Tool;
@@ -104,9 +103,7 @@ public final class ToolCalls implements AutoCloseable {
     CallRequest request = execution.request();
     ToolResult result;
     try {
-      result =
-          ToolRegistry.execute(
-              tool, new ToolCall(request.id(), tool.name(), request.argumentsJson()));
+      result = ToolRegistry.execute(tool, request.argumentsJson());
     } catch (RuntimeException e) {
       LOG.warn("Call {} ({}) failed", request.id(), request.tool(), e);
       result = ToolResult.failure(tool.type(), null, null, "the sandbox failed to run the tool");
