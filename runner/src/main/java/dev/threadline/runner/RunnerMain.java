@@ -3,7 +3,6 @@ package dev.threadline.runner;
 import dev.threadline.models.ModelProviders;
 import dev.threadline.runner.run.RunCommand;
 import dev.threadline.runner.serve.ServeCommand;
-import dev.threadline.runner.trigger.TriggerCommand;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
@@ -32,8 +31,6 @@ public final class RunnerMain {
             this::version,
             "run",
             this::run,
-            "trigger",
-            args -> TriggerCommand.fromEnvironment(err).execute(args),
             "serve",
             args -> new ServeCommand(err).execute(args));
   }

@@ -29,7 +29,7 @@ class RunnerMainTest {
     assertThat(runner.execute(new String[] {"fly"})).isEqualTo(2);
     assertThat(out.size()).isZero();
     assertThat(err.toString(StandardCharsets.UTF_8))
-        .startsWith("usage: runner <run|serve|trigger|version>");
+        .startsWith("usage: runner <run|serve|version>");
   }
 
   @Test

@@ -6,11 +6,6 @@ import dev.threadline.core.events.RunnerEvent;
 import dev.threadline.core.events.RunnerEventReader;
 import dev.threadline.core.events.RunnerEventType;
 import dev.threadline.core.image.ImageInputs;
-import dev.threadline.crds.common.ThreadlineGroup;
-import dev.threadline.crds.schedule.Schedule;
-import dev.threadline.crds.schedule.ScheduleSpec;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -104,57 +99,6 @@ class RunnerOnLinkedRuntimeIT {
     // logback.xml's pattern (level, then the abbreviated logger): logback read its configuration.
     assertThat(run.stderr())
         .contains("INFO  d.threadline.models.ModelProviders - Model provider scripted");
-  }
-
-  /**
-   * TLS, java.net.http and fabric8: {@code runner trigger} reads its Schedule from an HTTPS API
-   * server.
-   */
-  @Test
-  void triggerReadsItsScheduleOverTls() throws Exception {
-    KubernetesMockServer server = new KubernetesMockServer(true);
-    server.init();
-    try {
-      server
-          .expect()
-          .get()
-          .withPath("/apis/" + ThreadlineGroup.API_VERSION + "/namespaces/team-a/schedules/nightly")
-          .andReturn(200, disabledSchedule("team-a", "nightly"))
-          .once();
-
-      Output trigger =
-          runner(
-              Map.of(
-                  "KUBERNETES_MASTER", server.url("/"),
-                  "KUBERNETES_TRUST_CERTIFICATES", "true",
-                  "KUBERNETES_AUTH_TRYKUBECONFIG", "false",
-                  "KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false",
-                  "POD_NAMESPACE", "team-a"),
-              "trigger",
-              "--schedule",
-              "nightly");
-
-      assertThat(server.url("/")).startsWith("https://");
-      assertThat(trigger.exitCode()).as(trigger.stderr()).isZero();
-      assertThat(trigger.stderr()).contains("Schedule(team-a/nightly) is disabled; not firing");
-    } finally {
-      server.destroy();
-    }
-  }
-
-  private static Schedule disabledSchedule(String namespace, String name) {
-    Schedule schedule = new Schedule();
-    schedule.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
-    ScheduleSpec spec = new ScheduleSpec();
-    spec.setDisplayName("Nightly");
-    spec.setTask("Summarise the day.");
-    spec.setScheduleType(Schedule.RECURRING);
-    spec.setCronExpression("0 2 * * *");
-    spec.setAgent("agent-helper");
-    spec.setEnvironment("env-main");
-    spec.setEnabled(false);
-    schedule.setSpec(spec);
-    return schedule;
   }
 
   /**
