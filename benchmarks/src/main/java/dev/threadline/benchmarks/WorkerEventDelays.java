@@ -1,10 +1,10 @@
 package dev.threadline.benchmarks;
 
+import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunEvent;
-import dev.threadline.crds.run.ThreadRuns;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;

@@ -344,6 +344,8 @@ class ChartRenderTest {
     assertThat(env.get("THREADLINE_WATCH_NAMESPACES").path("value").asText()).isEmpty();
     assertThat(env.get("THREADLINE_RUNNER_IMAGE").path("value").asText())
         .isEqualTo("ghcr.io/threadline/runner:0.1.0");
+    assertThat(env.get("THREADLINE_TRIGGER_IMAGE").path("value").asText())
+        .isEqualTo("ghcr.io/threadline/trigger:0.1.0");
     assertThat(env.get("THREADLINE_BUILDER_IMAGE").path("value").asText())
         .startsWith("ghcr.io/osscontainertools/kaniko:");
     assertThat(env.get("THREADLINE_BASE_IMAGE").path("value").asText()).isNotBlank();
@@ -397,6 +399,8 @@ class ChartRenderTest {
         .isEqualTo("alice,bob");
     assertThat(env.get("THREADLINE_RUNNER_IMAGE").path("value").asText())
         .isEqualTo("registry.example.com/mirror/runner:0.2.0-rc1");
+    assertThat(env.get("THREADLINE_TRIGGER_IMAGE").path("value").asText())
+        .isEqualTo("registry.example.com/mirror/trigger:0.2.0-rc1");
     assertThat(env.get("THREADLINE_BASE_IMAGE").path("value").asText())
         .isEqualTo("registry.example.com/base/ubuntu:24.04");
     assertThat(env.get("THREADLINE_REGISTRY").path("value").asText())

@@ -5,16 +5,19 @@ import dev.threadline.local.build.LocalImagePush;
 import dev.threadline.local.kubelet.LocalImages;
 import dev.threadline.local.kubelet.LocalProgram;
 import dev.threadline.local.kubelet.LocalPrograms;
+import dev.threadline.trigger.TriggerMain;
 import java.util.List;
 import java.util.Set;
 
 /**
  * The images the local mode can run, and how: the runner image and every environment image run the
  * runner in a JVM (images are not built locally, so an environment's packages are whatever the host
- * has); common shell images run their command on the host.
+ * has), the trigger image its main class in a JVM; common shell images run their command on the
+ * host.
  */
 final class LocalImageCatalog {
   static final String RUNNER_IMAGE = "threadline/runner:local";
+  static final String TRIGGER_IMAGE = "threadline/trigger:local";
   static final String REGISTRY = "registry.local/threadline";
 
   /** The entrypoint every Threadline image ends with (see the Dockerfile renderer). */
@@ -43,6 +46,10 @@ final class LocalImageCatalog {
             "the Threadline runner (" + RUNNER_IMAGE + ")",
             image -> image.equals(RUNNER_IMAGE),
             runner)
+        .register(
+            "the schedule trigger (" + TRIGGER_IMAGE + ")",
+            image -> image.equals(TRIGGER_IMAGE),
+            container -> java.command(TriggerMain.class.getName(), container.args()))
         .register(
             "environment images (" + REGISTRY + "/<namespace>/env-*)",
             image -> image.startsWith(REGISTRY + "/") && repository(image).startsWith("env-"),

@@ -186,6 +186,8 @@ public final class LocalMode implements AutoCloseable {
         Map.of(
             "THREADLINE_RUNNER_IMAGE",
             LocalImageCatalog.RUNNER_IMAGE,
+            "THREADLINE_TRIGGER_IMAGE",
+            LocalImageCatalog.TRIGGER_IMAGE,
             "THREADLINE_REGISTRY",
             LocalImageCatalog.REGISTRY,
             "THREADLINE_REGISTRY_PUSH_SECRET",

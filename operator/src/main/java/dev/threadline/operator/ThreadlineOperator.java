@@ -117,7 +117,7 @@ public final class ThreadlineOperator implements AutoCloseable {
         settings);
     register(
         operator,
-        new ScheduleReconciler(settings.runnerImage(), settings.threadLimit(), conditions, clock),
+        new ScheduleReconciler(settings.triggerImage(), settings.threadLimit(), conditions, clock),
         settings);
     register(operator, new ContainerReconciler(client, settings, conditions, clock), settings);
     register(operator, new RunWebhooks(client, clock), settings);

@@ -1,7 +1,6 @@
 package dev.threadline.runner;
 
 import dev.threadline.runner.serve.ServeCommand;
-import dev.threadline.runner.trigger.TriggerCommand;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
@@ -29,8 +28,6 @@ public final class RunnerMain {
         Map.of(
             "version",
             this::version,
-            "trigger",
-            args -> TriggerCommand.fromEnvironment(err).execute(args),
             "serve",
             args -> new ServeCommand(err).execute(args));
   }

@@ -26,6 +26,6 @@ class RunnerMainTest {
     assertThat(runner.execute(new String[] {"fly"})).isEqualTo(2);
     assertThat(out.size()).isZero();
     assertThat(err.toString(StandardCharsets.UTF_8))
-        .startsWith("usage: runner <serve|trigger|version>");
+        .startsWith("usage: runner <serve|version>");
   }
 }

@@ -1,9 +1,9 @@
 package dev.threadline.api.containers;
 
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.core.containers.ContainerObjects;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.container.Container;
-import dev.threadline.crds.container.ContainerObjects;
 import dev.threadline.crds.container.ContainerPhase;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,8 +1,8 @@
 package dev.threadline.api.containers;
 
 import dev.threadline.api.kubernetes.OwnedSecrets;
+import dev.threadline.core.containers.ContainerObjects;
 import dev.threadline.crds.container.Container;
-import dev.threadline.crds.container.ContainerObjects;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;

@@ -3,7 +3,7 @@ package dev.threadline.api.containers;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.errors.ErrorKind;
 import dev.threadline.api.limits.BodyLimit;
-import dev.threadline.crds.container.ContainerObjects;
+import dev.threadline.core.containers.ContainerObjects;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;

@@ -1,11 +1,11 @@
 package dev.threadline.api.threads;
 
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.run.Attachment;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
-import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.thread.ConversationThread;
 import java.util.List;
 import java.util.Map;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.local.kubelet.sandbox.Confinement;
 import dev.threadline.local.kubelet.sandbox.LauncherEnvironment;
 import java.net.http.HttpResponse;

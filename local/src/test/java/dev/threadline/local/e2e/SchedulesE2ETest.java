@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.threadline.core.schedule.FiringNames;
 import dev.threadline.crds.common.Labels;
-import dev.threadline.crds.schedule.FiringNames;
 import dev.threadline.crds.thread.ConversationThread;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;

@@ -22,7 +22,9 @@ import java.util.stream.Collectors;
  * environment variables (set by the Helm chart); the local launcher builds them directly.
  *
  * @param watchNamespaces namespaces to watch; empty means all
- * @param runnerImage the image with the runner, used for agent Pods and schedule triggers
+ * @param runnerImage the image with the runner, used for agent Pods and containers
+ * @param triggerImage the schedule trigger's image (trigger/Dockerfile), run by recurring
+ *     schedules' CronJobs
  * @param baseImage the default base image of environments
  * @param builderImage the Kaniko image that builds environment images
  * @param registry where environment images are pushed, e.g. {@code registry.example.com/threadline}
@@ -52,6 +54,7 @@ import java.util.stream.Collectors;
 public record OperatorSettings(
     Set<String> watchNamespaces,
     String runnerImage,
+    String triggerImage,
     String baseImage,
     String builderImage,
     String registry,
@@ -73,6 +76,9 @@ public record OperatorSettings(
 
   /** A maintained fork: the original GoogleContainerTools/kaniko is archived. */
   public static final String DEFAULT_BUILDER_IMAGE = "ghcr.io/osscontainertools/kaniko:v1.25.0";
+
+  /** The trigger's image (trigger/Dockerfile) of this release. */
+  public static final String DEFAULT_TRIGGER_IMAGE = "ghcr.io/threadline/trigger:0.1.0";
 
   public OperatorSettings {
     watchNamespaces = Set.copyOf(watchNamespaces);
@@ -99,6 +105,7 @@ public record OperatorSettings(
     return new OperatorSettings(
         csv(get.apply("THREADLINE_WATCH_NAMESPACES")),
         or(get.apply("THREADLINE_RUNNER_IMAGE"), ImageDefaults.RUNNER_IMAGE),
+        or(get.apply("THREADLINE_TRIGGER_IMAGE"), DEFAULT_TRIGGER_IMAGE),
         or(get.apply("THREADLINE_BASE_IMAGE"), ImageDefaults.BASE_IMAGE),
         or(get.apply("THREADLINE_BUILDER_IMAGE"), DEFAULT_BUILDER_IMAGE),
         or(get.apply("THREADLINE_REGISTRY"), "registry.local/threadline"),
@@ -161,6 +168,7 @@ public record OperatorSettings(
     return new OperatorSettings(
         watchNamespaces,
         runnerImage,
+        triggerImage,
         baseImage,
         builderImage,
         registry,

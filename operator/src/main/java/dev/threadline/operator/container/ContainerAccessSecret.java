@@ -1,7 +1,7 @@
 package dev.threadline.operator.container;
 
+import dev.threadline.core.containers.ContainerObjects;
 import dev.threadline.crds.container.Container;
-import dev.threadline.crds.container.ContainerObjects;
 import dev.threadline.operator.computer.AgentObjects;
 import dev.threadline.operator.sandbox.SandboxCredential;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;

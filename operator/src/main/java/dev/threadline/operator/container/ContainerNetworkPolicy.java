@@ -1,8 +1,8 @@
 package dev.threadline.operator.container;
 
+import dev.threadline.core.containers.ContainerObjects;
 import dev.threadline.crds.common.OwnerReferences;
 import dev.threadline.crds.container.Container;
-import dev.threadline.crds.container.ContainerObjects;
 import dev.threadline.operator.network.ClusterNetwork;
 import dev.threadline.operator.network.EgressRules;
 import dev.threadline.operator.sandbox.SandboxNetworkPolicy;

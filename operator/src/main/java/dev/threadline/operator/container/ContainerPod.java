@@ -1,8 +1,8 @@
 package dev.threadline.operator.container;
 
+import dev.threadline.core.containers.ContainerObjects;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.container.Container;
-import dev.threadline.crds.container.ContainerObjects;
 import dev.threadline.operator.computer.AgentObjects;
 import dev.threadline.operator.computer.AgentPodSettings;
 import dev.threadline.operator.sandbox.SandboxPod;

@@ -1,9 +1,9 @@
 package dev.threadline.operator.container;
 
 import dev.threadline.core.containers.ContainerExpiry;
+import dev.threadline.core.containers.ContainerObjects;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.container.Container;
-import dev.threadline.crds.container.ContainerObjects;
 import dev.threadline.crds.container.ContainerPhase;
 import dev.threadline.crds.container.ContainerStatus;
 import dev.threadline.operator.computer.AgentEnvironment;

@@ -1,6 +1,6 @@
 package dev.threadline.operator.sandbox;
 
-import dev.threadline.crds.container.ContainerObjects;
+import dev.threadline.core.containers.ContainerObjects;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;

@@ -2,13 +2,13 @@ package dev.threadline.operator.schedule;
 
 import dev.threadline.core.limits.ThreadLimit;
 import dev.threadline.core.schedule.CronSchedule;
+import dev.threadline.core.schedule.FiringNames;
+import dev.threadline.core.schedule.Schedules;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.OwnerReferences;
 import dev.threadline.crds.common.ThreadlineGroup;
-import dev.threadline.crds.schedule.FiringNames;
 import dev.threadline.crds.schedule.Schedule;
-import dev.threadline.crds.schedule.Schedules;
-import dev.threadline.crds.schedule.TriggerPod;
+import dev.threadline.trigger.TriggerPod;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -29,9 +29,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The CronJob of a recurring schedule: at each firing its Pod runs {@code runner trigger --schedule
- * <name>} as the namespace's trigger ServiceAccount. The operator compares a hash of the spec it
- * wants (kept in an annotation) rather than the live spec, which the API server fills with
+ * The CronJob of a recurring schedule: at each firing its Pod runs the trigger image with {@code
+ * --schedule <name>} as the namespace's trigger ServiceAccount. The operator compares a hash of the
+ * spec it wants (kept in an annotation) rather than the live spec, which the API server fills with
  * defaults.
  */
 final class ScheduleCronJob {
@@ -52,13 +52,13 @@ final class ScheduleCronJob {
   /** A non-root user any image can run as (the distroless "nonroot" id). */
   static final long RUN_AS_USER = 65532;
 
-  private final String runnerImage;
+  private final String triggerImage;
   private final int threadLimit;
   private final KubernetesSerialization serialization = new KubernetesSerialization();
 
   /** {@code threadLimit} goes to the Pods, which check it before each firing makes a thread. */
-  ScheduleCronJob(String runnerImage, int threadLimit) {
-    this.runnerImage = runnerImage;
+  ScheduleCronJob(String triggerImage, int threadLimit) {
+    this.triggerImage = triggerImage;
     this.threadLimit = threadLimit;
   }
 
@@ -148,8 +148,8 @@ final class ScheduleCronJob {
             .endSecurityContext()
             .addNewContainer()
             .withName("trigger")
-            .withImage(runnerImage)
-            .withArgs(TriggerPod.COMMAND, TriggerPod.SCHEDULE_OPTION, scheduleName)
+            .withImage(triggerImage)
+            .withArgs(TriggerPod.SCHEDULE_OPTION, scheduleName)
             .withEnv(env())
             .withNewResources()
             .withRequests(Map.of("cpu", new Quantity("50m"), "memory", new Quantity("128Mi")))

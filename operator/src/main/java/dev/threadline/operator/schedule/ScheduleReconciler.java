@@ -1,16 +1,16 @@
 package dev.threadline.operator.schedule;
 
 import dev.threadline.core.schedule.CronSchedule;
+import dev.threadline.core.schedule.FiringNames;
 import dev.threadline.core.schedule.InvalidScheduleException;
+import dev.threadline.core.schedule.Schedules;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.schedule.FiringNames;
 import dev.threadline.crds.schedule.Schedule;
-import dev.threadline.crds.schedule.ScheduleFirer;
 import dev.threadline.crds.schedule.ScheduleStatus;
-import dev.threadline.crds.schedule.Schedules;
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.trigger.ScheduleFirer;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -31,7 +31,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes a Schedule fire. Recurring: a CronJob whose Pod runs {@code runner trigger}. One-time: the
+ * Makes a Schedule fire. Recurring: a CronJob whose Pod runs the trigger image. One-time: the
  * operator itself creates the Thread and Run at {@code scheduledTime}, waking up for that instant
  * rather than polling. Either way the status counts the Runs labelled with the schedule.
  *
@@ -61,8 +61,8 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
    *     CronJob Pods get it to check the same
    */
   public ScheduleReconciler(
-      String runnerImage, int threadLimit, Conditions conditions, Clock clock) {
-    this.cronJobs = new ScheduleCronJob(runnerImage, threadLimit);
+      String triggerImage, int threadLimit, Conditions conditions, Clock clock) {
+    this.cronJobs = new ScheduleCronJob(triggerImage, threadLimit);
     this.threadLimit = threadLimit;
     this.conditions = conditions;
     this.clock = clock;

@@ -2,9 +2,9 @@ package dev.threadline.operator.schedule;
 
 import dev.threadline.core.schedule.CronSchedule;
 import dev.threadline.core.schedule.InvalidScheduleException;
+import dev.threadline.core.schedule.Schedules;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.schedule.Schedule;
-import dev.threadline.crds.schedule.Schedules;
 import java.time.Instant;
 import java.util.Optional;
 

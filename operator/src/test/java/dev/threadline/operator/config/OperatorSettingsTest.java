@@ -16,6 +16,7 @@ class OperatorSettingsTest {
     OperatorSettings settings = OperatorSettings.fromEnvironment(Map.of());
     assertThat(settings.watchNamespaces()).isEmpty();
     assertThat(settings.runnerImage()).isEqualTo(ImageDefaults.RUNNER_IMAGE);
+    assertThat(settings.triggerImage()).isEqualTo(OperatorSettings.DEFAULT_TRIGGER_IMAGE);
     assertThat(settings.buildTimeout()).isEqualTo(Duration.ofMinutes(30));
     assertThat(settings.leaderElection()).isFalse();
     assertThat(settings.healthPort()).isEqualTo(-1);
@@ -28,6 +29,17 @@ class OperatorSettingsTest {
             Duration.ofSeconds(160),
             Duration.ofSeconds(640));
     assertThat(settings.webhooks().retention()).isEqualTo(Duration.ofDays(7));
+  }
+
+  @Test
+  void theTriggerImageIsConfiguredApartFromTheRunnerImage() {
+    OperatorSettings settings =
+        OperatorSettings.fromEnvironment(
+            Map.of(
+                "THREADLINE_RUNNER_IMAGE", "example.test/runner:2",
+                "THREADLINE_TRIGGER_IMAGE", "example.test/trigger:2"));
+    assertThat(settings.runnerImage()).isEqualTo("example.test/runner:2");
+    assertThat(settings.triggerImage()).isEqualTo("example.test/trigger:2");
   }
 
   @Test

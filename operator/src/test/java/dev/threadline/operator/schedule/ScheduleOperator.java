@@ -11,7 +11,7 @@ import java.time.Clock;
  * it, so that the tests alone decide what happens to Runs.
  */
 final class ScheduleOperator implements AutoCloseable {
-  static final String RUNNER_IMAGE = "example.test/runner:1";
+  static final String TRIGGER_IMAGE = "example.test/trigger:1";
 
   /** Small, so that a test can fill a namespace. */
   static final int THREAD_LIMIT = 3;
@@ -30,7 +30,7 @@ final class ScheduleOperator implements AutoCloseable {
                 .withUseSSAToPatchPrimaryResource(false)
                 .withSSABasedCreateUpdateMatchForDependentResources(false));
     operator.register(
-        new ScheduleReconciler(RUNNER_IMAGE, THREAD_LIMIT, new Conditions(clock), clock),
+        new ScheduleReconciler(TRIGGER_IMAGE, THREAD_LIMIT, new Conditions(clock), clock),
         ControllerConfigurationOverrider::watchingAllNamespaces);
     operator.start();
     return new ScheduleOperator(operator);

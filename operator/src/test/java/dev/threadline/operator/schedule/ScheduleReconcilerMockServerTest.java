@@ -3,12 +3,12 @@ package dev.threadline.operator.schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.threadline.core.schedule.FiringNames;
+import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.run.RunStatus;
-import dev.threadline.crds.run.ThreadRuns;
-import dev.threadline.crds.schedule.FiringNames;
 import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleSpec;
 import dev.threadline.crds.thread.ConversationThread;
@@ -70,9 +70,9 @@ class ScheduleReconcilerMockServerTest {
       assertThat(pod.getContainers())
           .singleElement()
           .satisfies(container -> {
-            assertThat(container.getImage()).isEqualTo(ScheduleOperator.RUNNER_IMAGE);
+            assertThat(container.getImage()).isEqualTo(ScheduleOperator.TRIGGER_IMAGE);
             assertThat(container.getCommand()).isEmpty();
-            assertThat(container.getArgs()).containsExactly("trigger", "--schedule", "sched-daily");
+            assertThat(container.getArgs()).containsExactly("--schedule", "sched-daily");
             assertThat(container.getEnv())
                 .extracting(EnvVar::getName)
                 .containsExactly(

@@ -1,7 +1,7 @@
 package dev.threadline.runner.serve;
 
 import com.sun.net.httpserver.Headers;
-import dev.threadline.crds.container.ContainerObjects;
+import dev.threadline.core.containers.ContainerObjects;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -4,11 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.threadline.core.image.ImageInputs;
-import dev.threadline.crds.common.ThreadlineGroup;
-import dev.threadline.crds.schedule.Schedule;
-import dev.threadline.crds.schedule.ScheduleSpec;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -141,57 +136,6 @@ class RunnerOnLinkedRuntimeIT {
       serve.destroy();
       serve.waitFor(10, TimeUnit.SECONDS);
     }
-  }
-
-  /**
-   * TLS, java.net.http and fabric8: {@code runner trigger} reads its Schedule from an HTTPS API
-   * server.
-   */
-  @Test
-  void triggerReadsItsScheduleOverTls() throws Exception {
-    KubernetesMockServer server = new KubernetesMockServer(true);
-    server.init();
-    try {
-      server
-          .expect()
-          .get()
-          .withPath("/apis/" + ThreadlineGroup.API_VERSION + "/namespaces/team-a/schedules/nightly")
-          .andReturn(200, disabledSchedule("team-a", "nightly"))
-          .once();
-
-      Output trigger =
-          runner(
-              Map.of(
-                  "KUBERNETES_MASTER", server.url("/"),
-                  "KUBERNETES_TRUST_CERTIFICATES", "true",
-                  "KUBERNETES_AUTH_TRYKUBECONFIG", "false",
-                  "KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false",
-                  "POD_NAMESPACE", "team-a"),
-              "trigger",
-              "--schedule",
-              "nightly");
-
-      assertThat(server.url("/")).startsWith("https://");
-      assertThat(trigger.exitCode()).as(trigger.stderr()).isZero();
-      assertThat(trigger.stderr()).contains("Schedule(team-a/nightly) is disabled; not firing");
-    } finally {
-      server.destroy();
-    }
-  }
-
-  private static Schedule disabledSchedule(String namespace, String name) {
-    Schedule schedule = new Schedule();
-    schedule.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
-    ScheduleSpec spec = new ScheduleSpec();
-    spec.setDisplayName("Nightly");
-    spec.setTask("Summarise the day.");
-    spec.setScheduleType(Schedule.RECURRING);
-    spec.setCronExpression("0 2 * * *");
-    spec.setAgent("agent-helper");
-    spec.setEnvironment("env-main");
-    spec.setEnabled(false);
-    schedule.setSpec(spec);
-    return schedule;
   }
 
   record Output(int exitCode, String stdout, String stderr) {}

@@ -3,7 +3,7 @@ package dev.threadline.runner.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.crds.container.ContainerObjects;
+import dev.threadline.core.containers.ContainerObjects;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

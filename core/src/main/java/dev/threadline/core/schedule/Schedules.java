@@ -1,4 +1,6 @@
-package dev.threadline.crds.schedule;
+package dev.threadline.core.schedule;
+
+import dev.threadline.crds.schedule.Schedule;
 
 /**
  * Questions about a Schedule every component asks the same way. Static helpers rather than methods

@@ -1,7 +1,10 @@
-package dev.threadline.crds.run;
+package dev.threadline.core.threads;
 
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.OwnerReferences;
+import dev.threadline.crds.run.Attachment;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.thread.ConversationThread;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.LinkedHashMap;

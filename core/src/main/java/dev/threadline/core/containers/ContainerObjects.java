@@ -1,4 +1,4 @@
-package dev.threadline.crds.container;
+package dev.threadline.core.containers;
 
 /**
  * Names shared by the operator (which makes a container's objects) and the api-server (which reads

@@ -1,13 +1,10 @@
-package dev.threadline.crds.schedule;
+package dev.threadline.trigger;
 
 /**
- * What the operator's CronJob Pod and {@code runner trigger} agree on: the command line and the
- * variables the Pod gets from the Downward API.
+ * What the operator's CronJob Pod and the trigger image ({@link TriggerMain}) agree on: the command
+ * line and the variables the Pod gets from the Downward API.
  */
 public final class TriggerPod {
-  /** The runner subcommand. */
-  public static final String COMMAND = "trigger";
-
   /** Followed by the Schedule's name. */
   public static final String SCHEDULE_OPTION = "--schedule";
 

@@ -1,9 +1,11 @@
-package dev.threadline.crds.schedule;
+package dev.threadline.trigger;
 
+import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.ThreadRuns;
+import dev.threadline.crds.schedule.Schedule;
+import dev.threadline.crds.schedule.ScheduleSpec;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;

@@ -1,11 +1,10 @@
-package dev.threadline.crds;
+package dev.threadline.core.threads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.run.Attachment;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;

@@ -1,8 +1,7 @@
-package dev.threadline.runner.trigger;
+package dev.threadline.trigger;
 
+import dev.threadline.core.schedule.FiringNames;
 import dev.threadline.crds.common.Timestamps;
-import dev.threadline.crds.schedule.FiringNames;
-import dev.threadline.crds.schedule.TriggerPod;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -1,4 +1,4 @@
-package dev.threadline.runner.trigger;
+package dev.threadline.trigger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

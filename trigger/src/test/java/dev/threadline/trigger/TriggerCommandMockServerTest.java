@@ -1,4 +1,4 @@
-package dev.threadline.runner.trigger;
+package dev.threadline.trigger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -162,7 +162,7 @@ class TriggerCommandMockServerTest {
     assertThat(stderr()).contains("Schedule(team-d/sched-none) does not exist");
     assertThat(trigger(Map.of(), "--schedule")).isEqualTo(2);
     assertThat(trigger(Map.of(), "sched-none")).isEqualTo(2);
-    assertThat(stderr()).contains("usage: runner trigger --schedule <schedule name>");
+    assertThat(stderr()).contains("usage: trigger --schedule <schedule name>");
   }
 
   private int trigger(Map<String, String> env, String... args) {

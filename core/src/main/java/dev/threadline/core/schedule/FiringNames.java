@@ -1,4 +1,4 @@
-package dev.threadline.crds.schedule;
+package dev.threadline.core.schedule;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,10 +1,12 @@
-package dev.threadline.crds.schedule;
+package dev.threadline.trigger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.threadline.crds.CrdManifests;
 import dev.threadline.crds.run.Run;
+import dev.threadline.crds.schedule.Schedule;
+import dev.threadline.crds.schedule.ScheduleSpec;
 import dev.threadline.crds.thread.ConversationThread;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;

@@ -1,12 +1,10 @@
-package dev.threadline.runner.trigger;
+package dev.threadline.trigger;
 
 import dev.threadline.core.limits.ThreadLimit;
+import dev.threadline.core.schedule.FiringNames;
+import dev.threadline.core.schedule.Schedules;
 import dev.threadline.crds.common.Timestamps;
-import dev.threadline.crds.schedule.FiringNames;
 import dev.threadline.crds.schedule.Schedule;
-import dev.threadline.crds.schedule.ScheduleFirer;
-import dev.threadline.crds.schedule.Schedules;
-import dev.threadline.crds.schedule.TriggerPod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -20,7 +18,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * {@code runner trigger --schedule <name>}: what a recurring Schedule's CronJob Pod runs. Reads the
+ * {@code trigger --schedule <name>}: what a recurring Schedule's CronJob Pod runs. Reads the
  * Schedule in the Pod's namespace and creates the firing's Thread and first Run. Starting the same
  * firing twice creates one thread: the second start finds it and exits 0.
  *
@@ -58,7 +56,7 @@ public final class TriggerCommand {
 
   public int execute(String[] args) {
     if (args.length != 2 || !TriggerPod.SCHEDULE_OPTION.equals(args[0]) || args[1].isBlank()) {
-      err.println("usage: runner trigger --schedule <schedule name>");
+      err.println("usage: trigger --schedule <schedule name>");
       return USAGE;
     }
     String scheduleName = args[1];
