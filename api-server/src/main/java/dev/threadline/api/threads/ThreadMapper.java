@@ -25,11 +25,6 @@ final class ThreadMapper {
   static final String ENVIRONMENT_PREFIX = "env";
   static final String SCHEDULE_PREFIX = "sched";
 
-  /** Newest first; the name breaks ties so that pages never overlap. */
-  static final Comparator<ConversationThread> NEWEST_FIRST =
-      Comparator.comparing(ThreadMapper::createdAt, Comparator.nullsLast(Comparator.reverseOrder()))
-          .thenComparing(thread -> thread.getMetadata().getName(), Comparator.reverseOrder());
-
   private ThreadMapper() {}
 
   static ThreadView toView(ConversationThread thread, List<Run> runs, String userId) {
