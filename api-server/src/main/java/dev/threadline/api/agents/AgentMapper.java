@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /** Converts between the {@code Agent} custom resource and its REST view. */
 final class AgentMapper {
-  static final String ID_PREFIX = "agent";
+  static final String ID_PREFIX = Agent.ID_PREFIX;
 
   /** Creation time, then id: a stable order even within one second of creation timestamps. */
   static final Comparator<Agent> LIST_ORDER =

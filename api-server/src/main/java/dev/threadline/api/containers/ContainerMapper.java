@@ -17,7 +17,7 @@ import java.util.Optional;
 
 /** Converts the {@code Container} custom resource to its REST view. */
 final class ContainerMapper {
-  static final String ID_PREFIX = "ctr";
+  static final String ID_PREFIX = Container.ID_PREFIX;
 
   /** Creation time, then name: a stable order. */
   static final Comparator<Container> LIST_ORDER =

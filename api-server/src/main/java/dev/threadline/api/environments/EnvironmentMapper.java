@@ -21,7 +21,7 @@ import java.util.Optional;
 
 /** Converts between the {@code Environment} custom resource and its REST views. */
 final class EnvironmentMapper {
-  static final String ID_PREFIX = "env";
+  static final String ID_PREFIX = Environment.ID_PREFIX;
 
   /** Creation time, then name: a stable order even within one second of creation timestamps. */
   static final Comparator<Environment> LIST_ORDER =

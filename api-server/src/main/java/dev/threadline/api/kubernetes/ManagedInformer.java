@@ -2,6 +2,7 @@ package dev.threadline.api.kubernetes;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ExceptionHandler;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.time.Duration;
@@ -48,6 +49,14 @@ public final class ManagedInformer<T extends HasMetadata> implements SmartLifecy
 
   public String name() {
     return name;
+  }
+
+  /**
+   * Adds a handler told of every change after the cache holds it (for state derived from the cache;
+   * reads that must see a write use the cache itself).
+   */
+  public void addEventHandler(ResourceEventHandler<? super T> handler) {
+    informer.addEventHandler(handler);
   }
 
   /** Whether the initial list has completed: only then do reads reflect the cluster. */

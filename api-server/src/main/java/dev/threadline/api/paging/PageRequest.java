@@ -1,7 +1,11 @@
 package dev.threadline.api.paging;
 
 import dev.threadline.api.errors.ApiException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.PriorityQueue;
 
 /**
  * One page of a list, from the {@code limit} and {@code offset} query parameters. Parsing rejects
@@ -49,6 +53,31 @@ public record PageRequest(int limit, int offset) {
     int from = Math.min(offset, total);
     int to = (int) Math.min((long) from + limit, total);
     return ListEnvelope.of(sorted.subList(from, to), to < total, total);
+  }
+
+  /**
+   * This page of {@code items} in {@code order}, the same as {@link #apply} of the sorted items,
+   * but the page is chosen with a heap of {@code offset + limit} items instead of sorting them all:
+   * a page of a few thousand costs a pass rather than a sort.
+   */
+  public <T> ListEnvelope<T> select(Collection<T> items, Comparator<? super T> order) {
+    int total = items.size();
+    long wanted = Math.min((long) offset + limit, total);
+    if (offset >= total) {
+      return ListEnvelope.of(List.of(), false, total);
+    }
+    PriorityQueue<T> firsts = new PriorityQueue<>((int) wanted, order.reversed());
+    for (T item : items) {
+      if (firsts.size() < wanted) {
+        firsts.add(item);
+      } else if (order.compare(item, firsts.peek()) < 0) {
+        firsts.poll();
+        firsts.add(item);
+      }
+    }
+    List<T> sorted = new ArrayList<>(firsts);
+    sorted.sort(order);
+    return ListEnvelope.of(sorted.subList(offset, sorted.size()), wanted < total, total);
   }
 
   private static int parseWholeNumber(String name, String raw) {

@@ -23,7 +23,7 @@ import java.util.Optional;
  * and never stale between the operator's status updates; the counts come from the status.
  */
 final class ScheduleMapper {
-  static final String ID_PREFIX = "sched";
+  static final String ID_PREFIX = Schedule.ID_PREFIX;
 
   /** The spec's metadata is a Jackson 2 tree (fabric8's); REST bodies are Jackson 3. */
   private static final ObjectMapper JACKSON2 = new ObjectMapper();

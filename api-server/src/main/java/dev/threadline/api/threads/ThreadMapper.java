@@ -4,10 +4,13 @@ import dev.threadline.api.common.JsonBridge;
 import dev.threadline.api.kubernetes.Annotations;
 import dev.threadline.api.kubernetes.RestResources;
 import dev.threadline.core.threads.ThreadTotals;
+import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunStatus;
+import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import java.time.Instant;
@@ -20,15 +23,10 @@ import tools.jackson.databind.node.JsonNodeFactory;
 
 /** Converts between the {@code Thread} custom resource and its REST views. */
 final class ThreadMapper {
-  static final String ID_PREFIX = "thread";
-  static final String AGENT_PREFIX = "agent";
-  static final String ENVIRONMENT_PREFIX = "env";
-  static final String SCHEDULE_PREFIX = "sched";
-
-  /** Newest first; the name breaks ties so that pages never overlap. */
-  static final Comparator<ConversationThread> NEWEST_FIRST =
-      Comparator.comparing(ThreadMapper::createdAt, Comparator.nullsLast(Comparator.reverseOrder()))
-          .thenComparing(thread -> thread.getMetadata().getName(), Comparator.reverseOrder());
+  static final String ID_PREFIX = ConversationThread.ID_PREFIX;
+  static final String AGENT_PREFIX = Agent.ID_PREFIX;
+  static final String ENVIRONMENT_PREFIX = Environment.ID_PREFIX;
+  static final String SCHEDULE_PREFIX = Schedule.ID_PREFIX;
 
   private ThreadMapper() {}
 

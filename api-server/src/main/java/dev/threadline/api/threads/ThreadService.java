@@ -56,15 +56,23 @@ public final class ThreadService {
   }
 
   public ListEnvelope<ThreadSummary> list(Tenant tenant, ThreadFilter filter, PageRequest page) {
-    List<ConversationThread> sorted =
+    List<ConversationThread> matching =
         threads.list(tenant.namespace()).stream()
             .filter(ThreadMapper::hasRestId)
             .filter(filter.specMatches())
-            .sorted(ThreadMapper.NEWEST_FIRST)
             .toList();
+    if (filter.status() == null) {
+      // Only the page's threads need their runs rolled up.
+      return page.select(matching, threads.newestFirst())
+          .map(thread -> view(tenant, thread).summary());
+    }
     // The status filter needs each thread's rollup; computed once per thread, then reused.
     List<ThreadView> views =
-        sorted.stream().map(thread -> view(tenant, thread)).filter(filter.viewMatches()).toList();
+        matching.stream()
+            .sorted(threads.newestFirst())
+            .map(thread -> view(tenant, thread))
+            .filter(filter.viewMatches())
+            .toList();
     return page.apply(views).map(ThreadView::summary);
   }
 

@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.errors.ErrorKind;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Random;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -68,6 +73,24 @@ class PageRequestTest {
     assertThat(new PageRequest(5, 0).apply(items)).isEqualTo(ListEnvelope.of(items, false, 5));
     assertThat(new PageRequest(2, 9).apply(items)).isEqualTo(ListEnvelope.of(List.of(), false, 5));
     assertThat(new PageRequest(100, Integer.MAX_VALUE).apply(items).data()).isEmpty();
+  }
+
+  @Test
+  void selectGivesTheSamePagesAsApplyOfTheSortedItems() {
+    List<Integer> shuffled = new ArrayList<>(IntStream.range(0, 57).boxed().toList());
+    Collections.shuffle(shuffled, new Random(7));
+    List<Integer> sorted = shuffled.stream().sorted(Comparator.reverseOrder()).toList();
+
+    for (int limit : List.of(1, 10, 57, 100)) {
+      for (int offset : List.of(0, 1, 9, 50, 56, 57, 90)) {
+        PageRequest page = new PageRequest(limit, offset);
+        assertThat(page.select(shuffled, Comparator.reverseOrder()))
+            .as("limit %d offset %d", limit, offset)
+            .isEqualTo(page.apply(sorted));
+      }
+    }
+    assertThat(new PageRequest(5, 0).select(List.<Integer>of(), Comparator.naturalOrder()))
+        .isEqualTo(ListEnvelope.of(List.of(), false, 0));
   }
 
   @Test

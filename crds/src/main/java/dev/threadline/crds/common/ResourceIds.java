@@ -20,6 +20,21 @@ public final class ResourceIds {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final int RANDOM_LENGTH = 20;
 
+  /**
+   * The CEL rule, on a custom resource's root (rules on {@code metadata} itself are not allowed),
+   * that its name maps to a REST id of its kind: {@code NAME_RULE_START + prefix + NAME_RULE_END}
+   * holds for {@code env-demo} (the id {@code env_demo}) and not for {@code demo} or {@code
+   * env--x}.
+   */
+  public static final String NAME_RULE_START = "self.metadata.name.matches('^";
+
+  /** See {@link #NAME_RULE_START}. */
+  public static final String NAME_RULE_END = "-[a-z0-9]([-a-z0-9]*[a-z0-9])?$')";
+
+  /** What every name rule's message says after the kind's own part. */
+  public static final String NAME_RULE_MESSAGE_END =
+      "-, then lower-case letters, digits or dashes: the REST id with its first _ as -";
+
   private ResourceIds() {}
 
   /** A fresh id with the given prefix, e.g. {@code newId("thread")} → {@code thread_k3...}. */

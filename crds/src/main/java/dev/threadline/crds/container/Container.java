@@ -1,5 +1,6 @@
 package dev.threadline.crds.container;
 
+import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.ThreadlineGroup;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -46,5 +47,13 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ValidationRule(
     value = "size(self.metadata.name) <= 52",
     message = "a Container's name may have at most 52 characters")
+// REST clients see an object only through its id: a name outside the scheme would be invisible.
+@ValidationRule(
+    value = ResourceIds.NAME_RULE_START + Container.ID_PREFIX + ResourceIds.NAME_RULE_END,
+    message =
+        "a Container's name is ctr" + ResourceIds.NAME_RULE_MESSAGE_END + " (e.g. ctr-build-box)")
 public class Container extends CustomResource<ContainerSpec, ContainerStatus>
-    implements Namespaced {}
+    implements Namespaced {
+  /** The prefix of its REST ids ({@code ctr_…}) and names ({@code ctr-…}). */
+  public static final String ID_PREFIX = "ctr";
+}

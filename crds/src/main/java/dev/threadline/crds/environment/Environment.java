@@ -1,7 +1,9 @@
 package dev.threadline.crds.environment;
 
+import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.ThreadlineGroup;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -44,5 +46,15 @@ import io.fabric8.kubernetes.model.annotation.Version;
     name = "Age",
     jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
+// REST clients see an object only through its id: a name outside the scheme would be invisible.
+@ValidationRule(
+    value = ResourceIds.NAME_RULE_START + Environment.ID_PREFIX + ResourceIds.NAME_RULE_END,
+    message =
+        "an Environment's name is env"
+            + ResourceIds.NAME_RULE_MESSAGE_END
+            + " (e.g. env-python-data)")
 public class Environment extends CustomResource<EnvironmentSpec, EnvironmentStatus>
-    implements Namespaced {}
+    implements Namespaced {
+  /** The prefix of its REST ids ({@code env_…}) and names ({@code env-…}). */
+  public static final String ID_PREFIX = "env";
+}

@@ -1,5 +1,6 @@
 package dev.threadline.crds.schedule;
 
+import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.ThreadlineGroup;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -53,7 +54,17 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ValidationRule(
     value = "size(self.metadata.name) <= 52",
     message = "a Schedule's name may have at most 52 characters")
+// REST clients see an object only through its id: a name outside the scheme would be invisible.
+@ValidationRule(
+    value = ResourceIds.NAME_RULE_START + Schedule.ID_PREFIX + ResourceIds.NAME_RULE_END,
+    message =
+        "a Schedule's name is sched"
+            + ResourceIds.NAME_RULE_MESSAGE_END
+            + " (e.g. sched-daily-report)")
 public class Schedule extends CustomResource<ScheduleSpec, ScheduleStatus> implements Namespaced {
+  /** The prefix of its REST ids ({@code sched_…}) and names ({@code sched-…}). */
+  public static final String ID_PREFIX = "sched";
+
   /** The {@code spec.scheduleType} of a schedule that fires once. */
   public static final String ONE_TIME = "one-time";
 

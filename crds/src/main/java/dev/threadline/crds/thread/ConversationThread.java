@@ -1,7 +1,9 @@
 package dev.threadline.crds.thread;
 
+import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.ThreadlineGroup;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -44,5 +46,13 @@ import io.fabric8.kubernetes.model.annotation.Version;
     name = "Age",
     jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
+// REST clients see an object only through its id: a name outside the scheme would be invisible.
+@ValidationRule(
+    value = ResourceIds.NAME_RULE_START + ConversationThread.ID_PREFIX + ResourceIds.NAME_RULE_END,
+    message =
+        "a Thread's name is thread" + ResourceIds.NAME_RULE_MESSAGE_END + " (e.g. thread-7f3k)")
 public class ConversationThread extends CustomResource<ThreadSpec, ThreadStatus>
-    implements Namespaced {}
+    implements Namespaced {
+  /** The prefix of its REST ids ({@code thread_…}) and names ({@code thread-…}). */
+  public static final String ID_PREFIX = "thread";
+}

@@ -48,7 +48,7 @@ class EmbeddedKubernetesApiAuthTest {
         .isEqualTo(200);
     String thread =
         "{\"apiVersion\":\"threadline.dev/v1alpha1\",\"kind\":\"Thread\","
-            + "\"metadata\":{\"name\":\"thr-from-trigger\"},\"spec\":{}}";
+            + "\"metadata\":{\"name\":\"thread-from-trigger\"},\"spec\":{}}";
     assertThat(trigger.send("POST", THREADS, "application/json", thread).statusCode())
         .isEqualTo(201);
     // A firing lists the namespace's threads to count them against the user's thread limit.
@@ -61,7 +61,7 @@ class EmbeddedKubernetesApiAuthTest {
     assertThat(trigger.get("/api/v1/namespaces/default/secrets").statusCode()).isEqualTo(403);
     assertThat(
             trigger
-                .send("DELETE", THREADS + "/thr-from-trigger", "application/json", "")
+                .send("DELETE", THREADS + "/thread-from-trigger", "application/json", "")
                 .statusCode())
         .isEqualTo(403);
   }

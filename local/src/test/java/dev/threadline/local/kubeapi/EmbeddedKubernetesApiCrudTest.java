@@ -106,7 +106,7 @@ class EmbeddedKubernetesApiCrudTest {
   @Test
   void statusSubresourceKeepsSpecAndStatusWritesApart() {
     Environment created =
-        client.resources(Environment.class).resource(environment("status-split")).create();
+        client.resources(Environment.class).resource(environment("env-status-split")).create();
     assertThat(created.getMetadata().getGeneration()).isEqualTo(1L);
     assertThat(created.getStatus()).as("status is not writable on create").isNull();
 
@@ -135,8 +135,8 @@ class EmbeddedKubernetesApiCrudTest {
   @Test
   void staleResourceVersionIsAConflictOnMainResourceAndStatus() {
     Environment created =
-        client.resources(Environment.class).resource(environment("locking")).create();
-    Environment stale = client.resources(Environment.class).withName("locking").get();
+        client.resources(Environment.class).resource(environment("env-locking")).create();
+    Environment stale = client.resources(Environment.class).withName("env-locking").get();
     created.getSpec().setDisplayName("First");
     client.resources(Environment.class).resource(created).update();
 
@@ -153,34 +153,34 @@ class EmbeddedKubernetesApiCrudTest {
 
   @Test
   void statusPatchWithAQueryStringChangesTheStatus() {
-    client.resources(Environment.class).resource(environment("query-status")).create();
+    client.resources(Environment.class).resource(environment("env-query-status")).create();
 
     HttpResponse<String> response =
         http.send(
             "PATCH",
-            ENVIRONMENTS + "/query-status/status?fieldManager=threadline-operator",
+            ENVIRONMENTS + "/env-query-status/status?fieldManager=threadline-operator",
             "application/merge-patch+json",
             "{\"status\":{\"imageTag\":\"img:q\"}}");
 
     assertThat(response.statusCode()).isEqualTo(200);
-    Environment stored = client.resources(Environment.class).withName("query-status").get();
+    Environment stored = client.resources(Environment.class).withName("env-query-status").get();
     assertThat(stored.getStatus().getImageTag()).isEqualTo("img:q");
     assertThat(stored.getMetadata().getGeneration()).isEqualTo(1L);
   }
 
   @Test
   void mergePatchFollowsRfc7386() {
-    client.resources(Environment.class).resource(environment("merge")).create();
+    client.resources(Environment.class).resource(environment("env-merge")).create();
     String conditions =
         "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"False\",\"reason\":\"Building\"}]}}";
-    patch(ENVIRONMENTS + "/merge/status", "application/merge-patch+json", conditions);
-    patch(ENVIRONMENTS + "/merge/status", "application/merge-patch+json", conditions);
+    patch(ENVIRONMENTS + "/env-merge/status", "application/merge-patch+json", conditions);
+    patch(ENVIRONMENTS + "/env-merge/status", "application/merge-patch+json", conditions);
     patch(
-        ENVIRONMENTS + "/merge",
+        ENVIRONMENTS + "/env-merge",
         "application/merge-patch+json",
         "{\"spec\":{\"packages\":{\"system\":[\"curl\"]},\"description\":null}}");
 
-    GenericKubernetesResource stored = environments().withName("merge").get();
+    GenericKubernetesResource stored = environments().withName("env-merge").get();
     JsonNode node = Json.MAPPER.valueToTree(stored);
     assertThat(node.at("/status/conditions")).as("conditions do not grow").hasSize(1);
     assertThat(node.at("/spec/packages/system").toString())
@@ -192,12 +192,12 @@ class EmbeddedKubernetesApiCrudTest {
 
   @Test
   void mergePatchWithAStaleResourceVersionIsAConflict() {
-    client.resources(Environment.class).resource(environment("merge-locked")).create();
+    client.resources(Environment.class).resource(environment("env-merge-locked")).create();
 
     HttpResponse<String> response =
         http.send(
             "PATCH",
-            ENVIRONMENTS + "/merge-locked",
+            ENVIRONMENTS + "/env-merge-locked",
             "application/merge-patch+json",
             "{\"metadata\":{\"resourceVersion\":\"1\"},\"spec\":{\"displayName\":\"X\"}}");
 
@@ -248,27 +248,28 @@ class EmbeddedKubernetesApiCrudTest {
 
   @Test
   void deletingAnObjectWithFinalizersMarksItUntilTheyAreRemoved() {
-    Environment withFinalizer = environment("finalized");
+    Environment withFinalizer = environment("env-finalized");
     withFinalizer.getMetadata().setFinalizers(List.of("threadline.dev/cleanup"));
     client.resources(Environment.class).resource(withFinalizer).create();
 
-    client.resources(Environment.class).withName("finalized").delete();
+    client.resources(Environment.class).withName("env-finalized").delete();
 
-    Environment terminating = client.resources(Environment.class).withName("finalized").get();
+    Environment terminating = client.resources(Environment.class).withName("env-finalized").get();
     assertThat(terminating).isNotNull();
     assertThat(Instant.parse(terminating.getMetadata().getDeletionTimestamp()))
         .isBefore(Instant.now().plusSeconds(1));
 
     client
         .resources(Environment.class)
-        .withName("finalized")
+        .withName("env-finalized")
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
-    assertThat(client.resources(Environment.class).withName("finalized").get()).isNull();
+    assertThat(client.resources(Environment.class).withName("env-finalized").get()).isNull();
   }
 
   @Test
   void dependentsGoWithTheirOwner() {
-    Environment owner = client.resources(Environment.class).resource(environment("owner")).create();
+    Environment owner =
+        client.resources(Environment.class).resource(environment("env-owner")).create();
     ConfigMap dependent = configMap("owned", Map.of("Dockerfile", "FROM x"));
     dependent
         .getMetadata()
@@ -277,12 +278,12 @@ class EmbeddedKubernetesApiCrudTest {
                 new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
                     .withApiVersion("threadline.dev/v1alpha1")
                     .withKind("Environment")
-                    .withName("owner")
+                    .withName("env-owner")
                     .withUid(owner.getMetadata().getUid())
                     .build()));
     client.configMaps().resource(dependent).create();
 
-    client.resources(Environment.class).withName("owner").delete();
+    client.resources(Environment.class).withName("env-owner").delete();
 
     assertThat(client.configMaps().withName("owned").get()).isNull();
   }

@@ -96,6 +96,21 @@ class EmbeddedKubernetesApiValidationTest {
   }
 
   @Test
+  void aNameOutsideTheRestIdSchemeIsRefusedWithTheScheme() {
+    assertRefused(
+        environment("kc-123", Map.of()),
+        "Environment.threadline.dev \"kc-123\" is invalid: <nil>: Invalid value: \"object\": an"
+            + " Environment's name is env-, then lower-case letters, digits or dashes: the REST id"
+            + " with its first _ as - (e.g. env-python-data)");
+    assertRefused(
+        resource("Agent", "reviewer", Map.of("model", "m", "instructions", "i")),
+        "an Agent's name is agent-");
+    assertRefused(resource("Thread", "chat-1", Map.of()), "a Thread's name is thread-");
+    assertThat(client.resource(environment("env-kc-123", Map.of())).inNamespace(NS).create())
+        .isNotNull();
+  }
+
+  @Test
   void anEnvironmentRefusesDuplicatesAndIncompleteMcpServersAndDocuments() {
     assertRefused(
         environment(

@@ -58,7 +58,7 @@ class EmbeddedKubernetesApiWatchTest {
   void anInformerSeesACustomResourceAddedUpdatedAndDeleted() {
     client
         .resources(Environment.class)
-        .resource(EmbeddedKubernetesApiCrudTest.environment("before-informer"))
+        .resource(EmbeddedKubernetesApiCrudTest.environment("env-before-informer"))
         .create();
     Recorder<Environment> events = new Recorder<>();
     SharedIndexInformer<Environment> informer =
@@ -66,22 +66,22 @@ class EmbeddedKubernetesApiWatchTest {
     assertThat(informer.hasSynced()).isTrue();
     assertThat(informer.getStore().list())
         .extracting(e -> e.getMetadata().getName())
-        .contains("before-informer");
+        .contains("env-before-informer");
 
     Environment created =
         client
             .resources(Environment.class)
-            .resource(EmbeddedKubernetesApiCrudTest.environment("watched"))
+            .resource(EmbeddedKubernetesApiCrudTest.environment("env-watched"))
             .create();
-    await().atMost(PROMPTLY).until(() -> events.has("ADDED watched"));
+    await().atMost(PROMPTLY).until(() -> events.has("ADDED env-watched"));
     created.getSpec().setDisplayName("Changed");
     client.resources(Environment.class).resource(created).update();
-    await().atMost(PROMPTLY).until(() -> events.has("UPDATED watched"));
-    client.resources(Environment.class).withName("watched").delete();
-    await().atMost(PROMPTLY).until(() -> events.has("DELETED watched"));
+    await().atMost(PROMPTLY).until(() -> events.has("UPDATED env-watched"));
+    client.resources(Environment.class).withName("env-watched").delete();
+    await().atMost(PROMPTLY).until(() -> events.has("DELETED env-watched"));
 
     assertThat(events.log)
-        .doesNotContain("UPDATED before-informer")
+        .doesNotContain("UPDATED env-before-informer")
         .as("no replay of what the list returned");
   }
 
