@@ -28,6 +28,13 @@ record ContainerPod(
     Container container, String image, int port, String bindAddress, AgentPodSettings settings) {
   static final String COMPONENT = "container";
 
+  /**
+   * The start of the label selector of the informers of a container's objects; the component
+   * label's value ends it.
+   */
+  static final String SELECTOR_PREFIX =
+      Labels.MANAGED_BY + "=" + Labels.MANAGER + "," + AgentObjects.COMPONENT + "=";
+
   Pod build() {
     String name = container.getMetadata().getName();
     return new SandboxPod(
@@ -74,16 +81,5 @@ record ContainerPod(
     labels.put(AgentObjects.COMPONENT, component);
     labels.put(ContainerObjects.CONTAINER_LABEL, container.getMetadata().getName());
     return labels;
-  }
-
-  /** The label selector of the operator's container Pod informer. */
-  static String podSelector() {
-    return Labels.MANAGED_BY
-        + "="
-        + Labels.MANAGER
-        + ","
-        + AgentObjects.COMPONENT
-        + "="
-        + COMPONENT;
   }
 }

@@ -9,10 +9,7 @@ import dev.threadline.crds.container.ContainerStatus;
 import dev.threadline.operator.computer.AgentEnvironment;
 import dev.threadline.operator.computer.AgentStartException;
 import dev.threadline.operator.computer.QuotaWait;
-import dev.threadline.operator.computer.WorkspaceClaim;
 import dev.threadline.operator.config.OperatorSettings;
-import dev.threadline.operator.kubernetes.IdempotentCreate;
-import dev.threadline.operator.network.NetworkPolicies;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
@@ -20,20 +17,18 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
+import io.javaoperatorsdk.operator.api.reconciler.Workflow;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
+import io.javaoperatorsdk.operator.processing.dependent.workflow.WorkflowReconcileResult;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -46,12 +41,36 @@ import org.slf4j.LoggerFactory;
  * polling loop: the reconcile then re-reads {@code lastActivityAt} (which the api-server moves on
  * every use) and either deletes the Container or sleeps until the new expiry.
  *
- * <p>Objects: an access-token Secret, the Pod, and for a persistent Container a workspace claim —
- * all owned by the Container (deleted with it) and named after it, created if absent, so a
- * restarted operator makes nothing twice. A Pod that disappears is made again; a persistent
- * Container's Pod that ended is replaced (the claim keeps the workspace), an ephemeral one's is
- * reported failed.
+ * <p>A reconcile reads: reserve a port (written alone, before anything listens on it), resolve the
+ * environment, invoke the workflow of the container's objects — access Secret, NetworkPolicy,
+ * workspace claim (persistent containers only), and the Pod after its NetworkPolicy and Secret —
+ * then compute the status from the Pod and write it once, only when it changed. Every object is
+ * owned by the Container (garbage-collected with it) and named after it, so a restarted operator
+ * makes nothing twice. A Pod that disappears is made again; a persistent Container's Pod that ended
+ * is replaced (the claim keeps the workspace), an ephemeral one's is reported failed.
  */
+@Workflow(
+    explicitInvocation = true,
+    handleExceptionsInReconciler = true,
+    dependents = {
+      @Dependent(
+          name = ContainerAccessSecretDependentResource.NAME,
+          type = ContainerAccessSecretDependentResource.class),
+      @Dependent(
+          name = ContainerNetworkPolicyDependentResource.NAME,
+          type = ContainerNetworkPolicyDependentResource.class),
+      @Dependent(
+          name = ContainerWorkspaceClaimDependentResource.NAME,
+          type = ContainerWorkspaceClaimDependentResource.class,
+          reconcilePrecondition = PersistentContainer.class),
+      @Dependent(
+          name = ContainerPodDependentResource.NAME,
+          type = ContainerPodDependentResource.class,
+          dependsOn = {
+            ContainerNetworkPolicyDependentResource.NAME,
+            ContainerAccessSecretDependentResource.NAME
+          })
+    })
 @ControllerConfiguration(name = "container")
 public class ContainerReconciler implements Reconciler<Container> {
   private static final Logger LOG = LoggerFactory.getLogger(ContainerReconciler.class);
@@ -80,19 +99,6 @@ public class ContainerReconciler implements Reconciler<Container> {
   }
 
   @Override
-  public List<EventSource<?, Container>> prepareEventSources(
-      EventSourceContext<Container> context) {
-    var pods =
-        InformerEventSourceConfiguration.from(Pod.class, Container.class)
-            .withName("container-pods")
-            .withLabelSelector(ContainerPod.podSelector())
-            .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Container.class))
-            .withNamespacesInheritedFromController()
-            .build();
-    return List.of(new InformerEventSource<>(pods, context));
-  }
-
-  @Override
   public UpdateControl<Container> reconcile(Container container, Context<Container> context) {
     if (container.getMetadata().getDeletionTimestamp() != null) {
       return UpdateControl.noUpdate();
@@ -104,59 +110,112 @@ public class ContainerReconciler implements Reconciler<Container> {
       return UpdateControl.noUpdate();
     }
 
-    Optional<Container> prepared = assignPortAndActivity(container, context);
-    if (prepared.isEmpty()) {
-      return UpdateControl.noUpdate(); // deleted meanwhile
-    }
-    Container current = prepared.get();
+    Integer recordedPort = container.getStatus() == null ? null : container.getStatus().getPort();
+    Integer port = recordedPort == null ? allocatePort(container, context) : recordedPort;
     ContainerState state;
     String image = null;
     Optional<Pod> pod = Optional.empty();
-    Optional<Duration> quotaRetry = Optional.empty();
-    if (current.getStatus().getPort() == null) {
+    Optional<Duration> wakeUp = Optional.empty();
+    if (port == null) {
       state =
           new ContainerState(
               ContainerPhase.FAILED,
               "no free port in " + settings.containers().range() + " for the file API");
+      wakeUp = Optional.of(PORT_RETRY); // nothing else would bring another reconcile
+    } else if (recordedPort == null) {
+      // The port is written before anything listens on it, so that no other container takes it;
+      // the objects follow at once, in the next reconcile.
+      state = new ContainerState(ContainerPhase.PENDING, "reserving port " + port);
+      wakeUp = Optional.of(Duration.ZERO);
     } else {
       try {
         AgentEnvironment environment =
             AgentEnvironment.resolve(
                 client,
-                current.getMetadata().getNamespace(),
-                current.getSpec().getEnvironment(),
+                container.getMetadata().getNamespace(),
+                container.getSpec().getEnvironment(),
                 settings.registry(),
                 settings.runnerImage());
         image = environment.image();
-        pod = ensureObjects(current, context, environment);
-        state = ContainerState.of(pod);
+        new ContainerPlan(environment, settings).putInto(context);
+        WorkflowReconcileResult result =
+            context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+        Optional<Duration> quotaRetry = quotaRefusal(container, result, now);
+        pod = replaceEndedPod(container, context.getSecondaryResource(Pod.class));
+        state =
+            quotaRetry.isPresent()
+                ? new ContainerState(
+                    ContainerPhase.PENDING,
+                    "waiting for room in the namespace's quota: "
+                        + QuotaWait.refusal(podError(result).orElseThrow()).orElseThrow())
+                : ContainerState.of(pod);
+        wakeUp = quotaRetry;
       } catch (AgentStartException e) {
         state = new ContainerState(ContainerPhase.FAILED, e.getMessage());
-      } catch (KubernetesClientException e) {
-        String refusal = QuotaWait.refusal(e).orElseThrow(() -> e);
-        // Until it expires, the container waits for room, as a run does.
-        state =
-            new ContainerState(
-                ContainerPhase.PENDING, "waiting for room in the namespace's quota: " + refusal);
-        quotaRetry =
-            Optional.of(
-                QuotaWait.nextRetry(
-                    Duration.between(
-                        Timestamps.parse(current.getMetadata().getCreationTimestamp()).orElse(now),
-                        now)));
       }
     }
-    recordState(current, context, state, pod, image);
-    // Without a port, or refused by a quota, nothing else would bring another reconcile: try later.
-    Optional<Duration> wakeUp =
-        current.getStatus().getPort() == null ? Optional.of(PORT_RETRY) : quotaRetry;
+    recordState(container, context, port, state, pod, image);
+    Optional<Duration> retry = wakeUp;
     Optional<Duration> next =
         remaining
             .map(left -> max(left, MIN_WAKE_UP))
-            .map(left -> wakeUp.map(retry -> left.compareTo(retry) < 0 ? left : retry).orElse(left))
-            .or(() -> wakeUp);
+            .map(left -> retry.map(r -> left.compareTo(r) < 0 ? left : r).orElse(left))
+            .or(() -> retry);
     return next.map(delay -> UpdateControl.<Container>noUpdate().rescheduleAfter(delay))
         .orElseGet(UpdateControl::noUpdate);
+  }
+
+  /**
+   * A quota that refused the Pod: the container waits for room, as a run does, until it expires.
+   * Any other failure of the workflow is thrown, for the framework's retry and {@link
+   * #updateErrorStatus}.
+   */
+  private Optional<Duration> quotaRefusal(
+      Container container, WorkflowReconcileResult result, Instant now) {
+    Optional<KubernetesClientException> podError = podError(result);
+    result.getErroredDependents().values().stream()
+        .filter(e -> podError.map(pe -> pe != e).orElse(true))
+        .findFirst()
+        .ifPresent(e -> {
+          throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
+        });
+    if (podError.isEmpty()) {
+      return Optional.empty();
+    }
+    if (QuotaWait.refusal(podError.get()).isEmpty()) {
+      throw podError.get();
+    }
+    return Optional.of(
+        QuotaWait.nextRetry(
+            Duration.between(
+                Timestamps.parse(container.getMetadata().getCreationTimestamp()).orElse(now),
+                now)));
+  }
+
+  private static Optional<KubernetesClientException> podError(WorkflowReconcileResult result) {
+    return result.getErroredDependents().entrySet().stream()
+        .filter(entry -> ContainerPodDependentResource.NAME.equals(entry.getKey().name()))
+        .map(entry -> entry.getValue())
+        .filter(KubernetesClientException.class::isInstance)
+        .map(KubernetesClientException.class::cast)
+        .findFirst();
+  }
+
+  @Override
+  public ErrorStatusUpdateControl<Container> updateErrorStatus(
+      Container container, Context<Container> context, Exception e) {
+    ContainerStatus status =
+        container.getStatus() == null ? new ContainerStatus() : container.getStatus();
+    container.setStatus(status);
+    status.setConditions(
+        conditions.set(
+            status.getConditions(),
+            Conditions.READY,
+            Conditions.FALSE,
+            Conditions.RECONCILE_ERROR,
+            e.getMessage(),
+            container.getMetadata().getGeneration()));
+    return ErrorStatusUpdateControl.patchStatus(container);
   }
 
   private void expire(Container container) {
@@ -169,72 +228,25 @@ public class ContainerReconciler implements Reconciler<Container> {
     client.resource(container).withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
   }
 
-  /** The port first (before the Pod that listens on it), and the first activity at creation. */
-  private Optional<Container> assignPortAndActivity(
-      Container container, Context<Container> context) {
+  /** A free port of the range, as the other containers' recorded ports leave them. */
+  private Integer allocatePort(Container container, Context<Container> context) {
     String key = container.getMetadata().getNamespace() + "/" + container.getMetadata().getName();
-    Integer recorded = container.getStatus() == null ? null : container.getStatus().getPort();
-    Integer port = recorded;
-    if (recorded == null) {
-      Map<String, Integer> held = new HashMap<>();
-      context
-          .getPrimaryCache()
-          .list()
-          .forEach(other ->
-              held.put(
-                  other.getMetadata().getNamespace() + "/" + other.getMetadata().getName(),
-                  other.getStatus() == null ? null : other.getStatus().getPort()));
-      port = ports.allocate(key, held).orElse(null);
-    }
-    Integer chosen = port;
-    String created = Timestamps.normalize(container.getMetadata().getCreationTimestamp());
-    return writer
-        .write(
-            container,
-            context,
-            status -> {
-              boolean changed = false;
-              if (status.getPort() == null && chosen != null) {
-                status.setPort(chosen);
-                changed = true;
-              }
-              if (status.getLastActivityAt() == null && created != null) {
-                status.setLastActivityAt(created);
-                changed = true;
-              }
-              return changed;
-            })
-        .map(written -> {
-          if (written.getStatus() == null) {
-            written.setStatus(new ContainerStatus());
-          }
-          return written;
-        });
+    Map<String, Integer> held = new HashMap<>();
+    context
+        .getPrimaryCache()
+        .list()
+        .forEach(other ->
+            held.put(
+                other.getMetadata().getNamespace() + "/" + other.getMetadata().getName(),
+                other.getStatus() == null ? null : other.getStatus().getPort()));
+    return ports.allocate(key, held).orElse(null);
   }
 
-  private Optional<Pod> ensureObjects(
-      Container container, Context<Container> context, AgentEnvironment environment) {
-    String image = environment.image();
-    IdempotentCreate.createOrGet(client, ContainerAccessSecret.of(container));
-    // Before the Pod, so that it never listens unprotected.
-    NetworkPolicies.ensure(
-        client,
-        ContainerNetworkPolicy.of(
-            container,
-            container.getStatus().getPort(),
-            environment.internetAccess(),
-            settings.containers(),
-            settings.network()));
-    if (Boolean.TRUE.equals(container.getSpec().getPersistent())) {
-      IdempotentCreate.createOrGet(
-          client,
-          WorkspaceClaim.of(
-              ContainerObjects.workspaceClaimName(container.getMetadata().getName()),
-              container,
-              ContainerPod.labels(container, "workspace"),
-              settings.agentPod()));
-    }
-    Optional<Pod> pod = context.getSecondaryResource(Pod.class);
+  /**
+   * A persistent container's Pod that ended is deleted; its deletion event brings the next
+   * reconcile, whose workflow makes the new one (the claim keeps the workspace).
+   */
+  private Optional<Pod> replaceEndedPod(Container container, Optional<Pod> pod) {
     if (pod.isPresent()
         && hasEnded(pod.get())
         && Boolean.TRUE.equals(container.getSpec().getPersistent())) {
@@ -244,58 +256,19 @@ public class ContainerReconciler implements Reconciler<Container> {
           container.getMetadata().getName(),
           pod.get().getStatus().getPhase());
       client.resource(pod.get()).delete();
-      return Optional
-          .empty(); // its deletion event brings the next reconcile, which makes the new one
-    }
-    if (pod.isEmpty()) {
-      Pod made =
-          IdempotentCreate.createOrGet(
-              client,
-              new ContainerPod(
-                      container,
-                      image,
-                      container.getStatus().getPort(),
-                      settings.containers().bindAddress(),
-                      settings.agentPod())
-                  .build());
-      if (!stillExists(container)) {
-        // Deleted while this reconcile ran from a cached copy: the garbage collector had nothing of
-        // ours to take yet, so take back what was just made.
-        LOG.info(
-            "Container({}/{}) was deleted meanwhile; removing its new objects",
-            container.getMetadata().getNamespace(),
-            container.getMetadata().getName());
-        client.resource(made).delete();
-        client.resource(ContainerAccessSecret.of(container)).delete();
-        client
-            .network()
-            .v1()
-            .networkPolicies()
-            .inNamespace(container.getMetadata().getNamespace())
-            .withName(ContainerObjects.networkPolicyName(container.getMetadata().getName()))
-            .delete();
-        client
-            .persistentVolumeClaims()
-            .inNamespace(container.getMetadata().getNamespace())
-            .withName(ContainerObjects.workspaceClaimName(container.getMetadata().getName()))
-            .delete();
-        return Optional.empty();
-      }
-      LOG.info(
-          "Container({}/{}) Pod {} made with image {}, file API on port {}",
-          container.getMetadata().getNamespace(),
-          container.getMetadata().getName(),
-          made.getMetadata().getName(),
-          image,
-          container.getStatus().getPort());
-      return Optional.of(made);
+      return Optional.empty();
     }
     return pod;
   }
 
+  /**
+   * The one status write of a reconcile, skipped when nothing changed. The first also records the
+   * port and the first activity (the container's creation).
+   */
   private void recordState(
       Container container,
       Context<Container> context,
+      Integer port,
       ContainerState state,
       Optional<Pod> pod,
       String image) {
@@ -303,12 +276,15 @@ public class ContainerReconciler implements Reconciler<Container> {
     String podName = pod.map(p -> p.getMetadata().getName()).orElse(null);
     Long generation = container.getMetadata().getGeneration();
     boolean ready = state.phase() == ContainerPhase.RUNNING;
+    String created = Timestamps.normalize(container.getMetadata().getCreationTimestamp());
     writer.write(
         container,
         context,
         status -> {
           boolean changed =
-              !Objects.equals(status.getPhase(), state.phase().value())
+              (status.getPort() == null && port != null)
+                  || (status.getLastActivityAt() == null && created != null)
+                  || !Objects.equals(status.getPhase(), state.phase().value())
                   || !Objects.equals(status.getMessage(), state.message())
                   || !Objects.equals(status.getPod(), podName)
                   || !Objects.equals(status.getPodIP(), podIP)
@@ -324,6 +300,12 @@ public class ContainerReconciler implements Reconciler<Container> {
                 container.getMetadata().getName(),
                 state.phase().value(),
                 state.message() == null ? "" : " (" + state.message() + ")");
+          }
+          if (status.getPort() == null) {
+            status.setPort(port);
+          }
+          if (status.getLastActivityAt() == null) {
+            status.setLastActivityAt(created);
           }
           status.setPhase(state.phase().value());
           status.setMessage(state.message());
@@ -343,18 +325,6 @@ public class ContainerReconciler implements Reconciler<Container> {
                   generation));
           return true;
         });
-  }
-
-  private boolean stillExists(Container container) {
-    Container live =
-        client
-            .resources(Container.class)
-            .inNamespace(container.getMetadata().getNamespace())
-            .withName(container.getMetadata().getName())
-            .get();
-    return live != null
-        && live.getMetadata().getDeletionTimestamp() == null
-        && Objects.equals(live.getMetadata().getUid(), container.getMetadata().getUid());
   }
 
   private static boolean hasEnded(Pod pod) {

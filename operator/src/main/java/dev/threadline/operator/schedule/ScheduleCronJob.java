@@ -15,27 +15,22 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJobSpec;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The CronJob of a recurring schedule: at each firing its Pod runs the trigger image with {@code
- * --schedule <name>} as the namespace's trigger ServiceAccount. The operator compares a hash of the
- * spec it wants (kept in an annotation) rather than the live spec, which the API server fills with
- * defaults.
+ * --schedule <name>} as the namespace's trigger ServiceAccount. A hash of the spec is kept in an
+ * annotation, for {@link ScheduleCronJobDependentResource} to compare (the API server fills the live
+ * spec with defaults).
  */
 final class ScheduleCronJob {
-  private static final Logger LOG = LoggerFactory.getLogger(ScheduleCronJob.class);
   static final String SPEC_HASH = ThreadlineGroup.GROUP + "/spec-hash";
 
   /** A firing that could not start within this long (operator or control plane down) is skipped. */
@@ -60,47 +55,6 @@ final class ScheduleCronJob {
   ScheduleCronJob(String triggerImage, int threadLimit) {
     this.triggerImage = triggerImage;
     this.threadLimit = threadLimit;
-  }
-
-  /** Creates or updates the CronJob; {@code current} is the one the informer has, if any. */
-  void reconcile(
-      KubernetesClient client, Schedule schedule, CronSchedule cron, Optional<CronJob> current) {
-    CronJob desired = desired(schedule, cron);
-    String hash = desired.getMetadata().getAnnotations().get(SPEC_HASH);
-    if (current.isEmpty()) {
-      client.resource(desired).create();
-      logWritten(schedule, cron, desired, "created");
-      return;
-    }
-    Map<String, String> annotations = current.get().getMetadata().getAnnotations();
-    if (annotations != null && Objects.equals(annotations.get(SPEC_HASH), hash)) {
-      return;
-    }
-    desired.getMetadata().setResourceVersion(current.get().getMetadata().getResourceVersion());
-    client.resource(desired).update();
-    logWritten(schedule, cron, desired, "updated");
-  }
-
-  private static void logWritten(
-      Schedule schedule, CronSchedule cron, CronJob desired, String written) {
-    LOG.info(
-        "Schedule({}/{}) CronJob {} {} (\"{}\" in {}, suspend={})",
-        namespace(schedule),
-        name(schedule),
-        desired.getMetadata().getName(),
-        written,
-        cron.expression(),
-        cron.zone(),
-        desired.getSpec().getSuspend());
-  }
-
-  /** Removes the CronJob of a schedule that is no longer recurring. */
-  void delete(KubernetesClient client, CronJob current) {
-    client.resource(current).delete();
-    LOG.info(
-        "CronJob({}/{}) deleted: its schedule is no longer recurring",
-        current.getMetadata().getNamespace(),
-        current.getMetadata().getName());
   }
 
   CronJob desired(Schedule schedule, CronSchedule cron) {
@@ -168,7 +122,8 @@ final class ScheduleCronJob {
             .endJobTemplate()
             .endSpec()
             .build();
-    cronJob.getMetadata().setAnnotations(Map.of(SPEC_HASH, hash(cronJob.getSpec())));
+    // Mutable: the framework adds its own annotation on create and update.
+    cronJob.getMetadata().setAnnotations(new HashMap<>(Map.of(SPEC_HASH, hash(cronJob.getSpec()))));
     return cronJob;
   }
 

@@ -11,13 +11,14 @@ import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleStatus;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.trigger.ScheduleFirer;
-import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.Workflow;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
@@ -35,10 +36,38 @@ import org.slf4j.LoggerFactory;
  * operator itself creates the Thread and Run at {@code scheduledTime}, waking up for that instant
  * rather than polling. Either way the status counts the Runs labelled with the schedule.
  *
+ * <p>The CronJob and the trigger's ServiceAccount and RoleBinding are dependents of a workflow for
+ * recurring schedules only: the trigger's objects are activated by {@link RecurringSchedule} (one
+ * per namespace, never deleted with a schedule), the CronJob has it as precondition (a schedule
+ * that stops being recurring loses its CronJob). The reconciler invokes the workflow once the cron
+ * expression is known to be valid.
+ *
  * <p>A one-time schedule fires exactly once: the thread is named after the schedule and the
  * scheduled minute, so a second attempt (after an operator restart between the creation and the
  * status write) finds it instead of making another; {@code status.firedAt} then records it.
  */
+@Workflow(
+    explicitInvocation = true,
+    dependents = {
+      @Dependent(
+          name = ScheduleTriggerServiceAccountDependentResource.NAME,
+          type = ScheduleTriggerServiceAccountDependentResource.class,
+          activationCondition = RecurringSchedule.class),
+      @Dependent(
+          name = ScheduleTriggerRoleBindingDependentResource.NAME,
+          type = ScheduleTriggerRoleBindingDependentResource.class,
+          activationCondition = RecurringSchedule.class),
+      @Dependent(
+          name = ScheduleCronJobDependentResource.NAME,
+          type = ScheduleCronJobDependentResource.class,
+          // A precondition, not an activation condition: the framework deletes a dependent whose
+          // precondition fails, but leaves one whose activation condition fails.
+          reconcilePrecondition = RecurringSchedule.class,
+          dependsOn = {
+            ScheduleTriggerServiceAccountDependentResource.NAME,
+            ScheduleTriggerRoleBindingDependentResource.NAME
+          })
+    })
 @ControllerConfiguration(name = "schedule")
 public class ScheduleReconciler implements Reconciler<Schedule> {
   private static final Logger LOG = LoggerFactory.getLogger(ScheduleReconciler.class);
@@ -51,7 +80,6 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
   private static final Duration MIN_WAKE_UP = Duration.ofMillis(500);
 
   private final ScheduleCronJob cronJobs;
-  private final ScheduleTriggerAccount triggerAccount = new ScheduleTriggerAccount();
   private final Conditions conditions;
   private final Clock clock;
   private final int threadLimit;
@@ -77,15 +105,7 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
             .withSecondaryToPrimaryMapper(Mappers.fromLabel(Labels.SCHEDULE, null, Schedule.class))
             .withNamespacesInheritedFromController()
             .build();
-    var cronJobs =
-        InformerEventSourceConfiguration.from(CronJob.class, Schedule.class)
-            .withName("schedule-cronjobs")
-            .withLabelSelector(Labels.SCHEDULE)
-            .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Schedule.class))
-            .withNamespacesInheritedFromController()
-            .build();
-    return List.of(
-        new InformerEventSource<>(runs, context), new InformerEventSource<>(cronJobs, context));
+    return List.of(new InformerEventSource<>(runs, context));
   }
 
   @Override
@@ -101,14 +121,13 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
     Optional<Instant> wakeUp = Optional.empty();
     List<io.fabric8.kubernetes.api.model.Condition> nextConditions = current.getConditions();
     try {
-      Optional<CronJob> cronJob = context.getSecondaryResource(CronJob.class);
       if (Schedules.isRecurring(schedule)) {
         CronSchedule cron = ScheduleTiming.cron(schedule);
-        triggerAccount.ensure(context.getClient(), schedule.getMetadata().getNamespace());
-        cronJobs.reconcile(context.getClient(), schedule, cron, cronJob);
+        ScheduleCronJobDependentResource.want(context, cronJobs.desired(schedule, cron));
+        context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
         next.setCronJob(FiringNames.cronJobName(schedule.getMetadata().getName()));
       } else {
-        cronJob.ifPresent(stale -> cronJobs.delete(context.getClient(), stale));
+        context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
         Instant at = ScheduleTiming.scheduledTime(schedule);
         Optional<String> skipped = Optional.empty();
         if (next.getFiredAt() == null && Schedules.isEnabled(schedule)) {

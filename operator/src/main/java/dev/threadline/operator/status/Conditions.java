@@ -21,6 +21,9 @@ public final class Conditions {
   public static final String FALSE = "False";
   public static final String UNKNOWN = "Unknown";
 
+  /** The Ready reason when a reconcile failed ({@code updateErrorStatus}); the message says why. */
+  public static final String RECONCILE_ERROR = "ReconcileError";
+
   private final Clock clock;
 
   public Conditions(Clock clock) {

@@ -6,12 +6,16 @@ import static org.awaitility.Awaitility.await;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.container.Container;
 import dev.threadline.crds.container.ContainerSpec;
+import dev.threadline.crds.environment.Environment;
+import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.network.ClusterNetwork;
 import dev.threadline.operator.network.EgressRules;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.Reconciles;
 import dev.threadline.operator.support.SandboxPolicies;
+import dev.threadline.operator.support.StatusWrites;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -24,6 +28,8 @@ import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.javaoperatorsdk.operator.Operator;
@@ -50,6 +56,7 @@ class ContainerReconcilerMockServerTest {
 
   private final TestClock clock = new TestClock(Instant.now());
   private Operator operator;
+  private final Reconciles reconciles = new Reconciles();
 
   @BeforeAll
   static void crds() {
@@ -71,7 +78,8 @@ class ContainerReconcilerMockServerTest {
             o.withKubernetesClient(client)
                 .withCloseClientOnStop(false)
                 .withUseSSAToPatchPrimaryResource(false)
-                .withSSABasedCreateUpdateMatchForDependentResources(false));
+                .withSSABasedCreateUpdateMatchForDependentResources(false)
+                .withMetrics(reconciles));
     operator.register(
         new ContainerReconciler(client, settings, new Conditions(clock), clock),
         ControllerConfigurationOverrider::watchingAllNamespaces);
@@ -302,6 +310,134 @@ class ContainerReconcilerMockServerTest {
     await()
         .atMost(Duration.ofSeconds(20))
         .until(() -> client.pods().inNamespace("quota").withName("ctr-quota").get() != null);
+  }
+
+  @Test
+  void workflowMakesEveryObjectThePolicyBeforeThePodAndDropsTheClaimOnceNotPersistent() {
+    client.resource(container("flow", "ctr-flow", true, 600_000L)).create();
+
+    Pod pod =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> client.pods().inNamespace("flow").withName("ctr-flow").get(), p -> p != null);
+    NetworkPolicy policy =
+        client.network().v1().networkPolicies().inNamespace("flow").withName("ctr-flow").get();
+    Secret access = client.secrets().inNamespace("flow").withName("ctr-flow-access").get();
+    assertThat(access).isNotNull();
+    assertThat(
+            client
+                .persistentVolumeClaims()
+                .inNamespace("flow")
+                .withName("ctr-flow-workspace")
+                .get())
+        .isNotNull();
+    // The Pod depends on its NetworkPolicy and Secret: both were written before it.
+    assertThat(Long.parseLong(policy.getMetadata().getResourceVersion()))
+        .isLessThan(Long.parseLong(pod.getMetadata().getResourceVersion()));
+    assertThat(Long.parseLong(access.getMetadata().getResourceVersion()))
+        .isLessThan(Long.parseLong(pod.getMetadata().getResourceVersion()));
+
+    client
+        .resources(Container.class)
+        .inNamespace("flow")
+        .withName("ctr-flow")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"persistent\":false}}");
+
+    await()
+        .atMost(WAIT)
+        .until(() ->
+            client.persistentVolumeClaims().inNamespace("flow").withName("ctr-flow-workspace").get()
+                == null);
+  }
+
+  @Test
+  void networkPolicyFollowsTheContainersEnvironmentAndADeletedSecretIsMadeAgain() {
+    Environment closed = new Environment();
+    closed.setMetadata(new ObjectMetaBuilder().withNamespace("net").withName("env-closed").build());
+    EnvironmentSpec closedSpec = new EnvironmentSpec();
+    closedSpec.setInternetAccess(false);
+    closed.setSpec(closedSpec);
+    client.resource(closed).create();
+    client.resource(container("net", "ctr-net", false, 600_000L)).create();
+    await()
+        .atMost(WAIT)
+        .until(() -> reachesInternet(policy("net", "ctr-net")), Boolean.TRUE::equals);
+
+    client
+        .resources(Container.class)
+        .inNamespace("net")
+        .withName("ctr-net")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"environment\":\"env-closed\"}}");
+    await()
+        .atMost(WAIT)
+        .until(() -> reachesInternet(policy("net", "ctr-net")), Boolean.FALSE::equals);
+
+    String first =
+        client.secrets().inNamespace("net").withName("ctr-net-access").get().getMetadata().getUid();
+    client.secrets().inNamespace("net").withName("ctr-net-access").delete();
+    await()
+        .atMost(WAIT)
+        .until(
+            () -> client.secrets().inNamespace("net").withName("ctr-net-access").get(),
+            secret -> secret != null && !secret.getMetadata().getUid().equals(first));
+  }
+
+  @Test
+  void statusIsWrittenAtMostOncePerReconcileAndOnlyWhenItChanged() throws InterruptedException {
+    StatusWrites writes = new StatusWrites(server);
+    String path = "/apis/threadline.dev/v1alpha1/namespaces/count/containers/ctr-count";
+    client.resource(container("count", "ctr-count", false, 600_000L)).create();
+    await()
+        .atMost(WAIT)
+        .until(() -> client.pods().inNamespace("count").withName("ctr-count").get() != null);
+    markRunning("count", "ctr-count", true);
+    awaitContainer("count", "ctr-count", c -> "running".equals(phase(c)));
+    int settled = awaitSettled("count", "ctr-count");
+
+    long written = writes.to(path);
+    assertThat(written).isPositive().isLessThanOrEqualTo(settled);
+
+    // A reconcile that finds nothing new writes nothing.
+    client
+        .pods()
+        .inNamespace("count")
+        .withName("ctr-count")
+        .edit(pod -> {
+          pod.getMetadata().setAnnotations(Map.of("touched", "yes"));
+          return pod;
+        });
+    await().atMost(WAIT).until(() -> reconciles.of("Container", "count", "ctr-count") > settled);
+    awaitSettled("count", "ctr-count");
+    assertThat(writes.to(path)).isEqualTo(written);
+  }
+
+  /** Waits until the container's reconciles stop; returns how many there were. */
+  private int awaitSettled(String namespace, String name) {
+    int[] last = {-1};
+    await()
+        .pollInterval(Duration.ofMillis(500))
+        .atMost(WAIT)
+        .until(() -> {
+          int now = reconciles.of("Container", namespace, name);
+          boolean still = now == last[0];
+          last[0] = now;
+          return still;
+        });
+    return last[0];
+  }
+
+  private static NetworkPolicy policy(String namespace, String name) {
+    return client.network().v1().networkPolicies().inNamespace(namespace).withName(name).get();
+  }
+
+  private static boolean reachesInternet(NetworkPolicy policy) {
+    return policy != null
+        && policy.getSpec().getEgress().stream()
+            .flatMap(rule -> rule.getTo().stream())
+            .anyMatch(peer ->
+                peer.getIpBlock() != null && "0.0.0.0/0".equals(peer.getIpBlock().getCidr()));
   }
 
   private static Container container(

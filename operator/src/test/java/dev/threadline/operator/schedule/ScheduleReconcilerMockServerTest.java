@@ -20,6 +20,8 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
@@ -306,6 +308,62 @@ class ScheduleReconcilerMockServerTest {
           s ->
               Long.valueOf(2).equals(s.getStatus().getSuccessCount())
                   && Long.valueOf(1).equals(s.getStatus().getFailureCount()));
+    }
+  }
+
+  @Test
+  void triggerAccountDeletedByHandIsMadeAgainAndACronJobGoesWhenTheScheduleStopsRecurring() {
+    MutableClock clock = new MutableClock(Instant.parse("2026-03-02T07:58:00Z"));
+    try (ScheduleOperator ignored = ScheduleOperator.start(client, clock)) {
+      client.resource(recurring("handmade", "sched-hand", "0 9 * * *", "UTC")).create();
+      await().atMost(WAIT).until(() -> cronJob("handmade", "sched-hand"), c -> c != null);
+      String account =
+          client
+              .serviceAccounts()
+              .inNamespace("handmade")
+              .withName("threadline-trigger")
+              .get()
+              .getMetadata()
+              .getUid();
+
+      client.serviceAccounts().inNamespace("handmade").withName("threadline-trigger").delete();
+      client.rbac().roleBindings().inNamespace("handmade").withName("threadline-trigger").delete();
+
+      await()
+          .atMost(WAIT)
+          .until(
+              () ->
+                  client
+                      .serviceAccounts()
+                      .inNamespace("handmade")
+                      .withName("threadline-trigger")
+                      .get(),
+              made -> made != null && !made.getMetadata().getUid().equals(account));
+      await()
+          .atMost(WAIT)
+          .until(() ->
+              client
+                      .rbac()
+                      .roleBindings()
+                      .inNamespace("handmade")
+                      .withName("threadline-trigger")
+                      .get()
+                  != null);
+
+      client
+          .resources(Schedule.class)
+          .inNamespace("handmade")
+          .withName("sched-hand")
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              "{\"spec\":{\"scheduleType\":\""
+                  + Schedule.ONE_TIME
+                  + "\",\"scheduledTime\":\"2026-03-03T09:00:00Z\"}}");
+      await().atMost(WAIT).until(() -> cronJob("handmade", "sched-hand") == null);
+      // Shared by the namespace's schedules: it stays.
+      assertThat(
+              client.serviceAccounts().inNamespace("handmade").withName("threadline-trigger").get())
+          .isNotNull();
     }
   }
 
