@@ -4,6 +4,7 @@ import dev.threadline.api.config.ApiServerApplication;
 import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.api.metrics.ManagementPort;
 import dev.threadline.crds.client.ThreadlineClients;
+import dev.threadline.telemetry.Telemetry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -32,8 +33,22 @@ public final class ThreadlineApiServer {
 
   private ThreadlineApiServer() {}
 
-  /** Starts the HTTP server using this client (not closed by the server). */
+  /**
+   * The API server's {@code service.name} in traces (unless {@code OTEL_SERVICE_NAME} says else).
+   */
+  public static final String SERVICE_NAME = "threadline-api-server";
+
+  /** Starts the HTTP server using this client (not closed by the server), without traces. */
   public static RunningApiServer start(KubernetesClient client, ApiServerSettings settings) {
+    return start(client, settings, Telemetry.off());
+  }
+
+  /**
+   * Starts the HTTP server using this client; each request is a span of {@code telemetry} (which
+   * the caller owns and closes after the server).
+   */
+  public static RunningApiServer start(
+      KubernetesClient client, ApiServerSettings settings, Telemetry telemetry) {
     ManagementPort managementPort = new ManagementPort();
     ConfigurableApplicationContext context =
         new SpringApplicationBuilder(ApiServerApplication.class)
@@ -46,7 +61,8 @@ public final class ThreadlineApiServer {
             .properties("logging.level.org.springframework.web.servlet.PageNotFound=error")
             .listeners(managementPort)
             .initializers(applicationContext ->
-                register((GenericApplicationContext) applicationContext, client, settings))
+                register(
+                    (GenericApplicationContext) applicationContext, client, settings, telemetry))
             .run();
     RunningApiServer server =
         new SpringRunningApiServer(context, settings.address(), managementPort.port());
@@ -63,12 +79,14 @@ public final class ThreadlineApiServer {
    */
   public static void main(String[] args) {
     ApiServerSettings settings = ApiServerSettings.fromEnvironment();
+    Telemetry telemetry = Telemetry.fromEnvironment(SERVICE_NAME, System.getenv());
     KubernetesClient client = ThreadlineClients.builder().build();
     RunningApiServer server;
     try {
-      server = start(client, settings);
+      server = start(client, settings, telemetry);
     } catch (RuntimeException failed) {
       client.close();
+      telemetry.close();
       throw failed;
     }
     Runtime.getRuntime()
@@ -76,15 +94,20 @@ public final class ThreadlineApiServer {
             new Thread(
                 () -> {
                   server.close();
+                  telemetry.close();
                   client.close();
                 },
                 "threadline-api-shutdown"));
   }
 
   private static void register(
-      GenericApplicationContext context, KubernetesClient client, ApiServerSettings settings) {
+      GenericApplicationContext context,
+      KubernetesClient client,
+      ApiServerSettings settings,
+      Telemetry telemetry) {
     // registerSingleton: an instance we do not own, so the context never closes it.
     context.getBeanFactory().registerSingleton("kubernetesClient", client);
+    context.getBeanFactory().registerSingleton("telemetry", telemetry);
     context.getBeanFactory().registerSingleton("apiServerSettings", settings);
     context
         .getEnvironment()

@@ -14,6 +14,7 @@ import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.container.ContainerSettings;
 import dev.threadline.operator.webhooks.WebhookSettings;
+import dev.threadline.telemetry.Telemetry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,6 +22,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -48,6 +50,7 @@ public final class LocalMode implements AutoCloseable {
   private final EmbeddedKubernetesApi kubernetes;
   private final KubernetesClient client;
   private final ApiServerSettings apiSettings;
+  private final Telemetry apiTelemetry;
   private volatile RunningApiServer api;
   private final Path kubeconfig;
   private final Map<String, String> apiKeys;
@@ -59,6 +62,7 @@ public final class LocalMode implements AutoCloseable {
       EmbeddedKubernetesApi kubernetes,
       KubernetesClient client,
       ApiServerSettings apiSettings,
+      Telemetry apiTelemetry,
       RunningApiServer api,
       Path kubeconfig,
       Map<String, String> apiKeys,
@@ -68,6 +72,7 @@ public final class LocalMode implements AutoCloseable {
     this.kubernetes = kubernetes;
     this.client = client;
     this.apiSettings = apiSettings;
+    this.apiTelemetry = apiTelemetry;
     this.api = api;
     this.kubeconfig = kubeconfig;
     this.apiKeys = apiKeys;
@@ -138,7 +143,17 @@ public final class LocalMode implements AutoCloseable {
       started.push(cluster.get());
       OperatorSettings operatorConfiguration =
           operatorSettings.apply(operatorSettings(environment));
-      ThreadlineOperator operator = ThreadlineOperator.start(client, operatorConfiguration);
+      // Traces when OTEL_* variables ask for them: each service exports under its own name, and
+      // is closed after it (pushed before it) so that its last spans are sent.
+      Telemetry operatorTelemetry =
+          Telemetry.fromEnvironment(ThreadlineOperator.SERVICE_NAME, environment);
+      started.push(operatorTelemetry);
+      Telemetry apiTelemetry =
+          Telemetry.fromEnvironment(ThreadlineApiServer.SERVICE_NAME, environment);
+      started.push(apiTelemetry);
+      ThreadlineOperator operator =
+          ThreadlineOperator.start(
+              client, operatorConfiguration, Clock.systemUTC(), operatorTelemetry);
       started.push(operator);
       // Health and metrics on loopback only, on a free port: nothing outside this machine scrapes.
       int operatorPort =
@@ -155,12 +170,13 @@ public final class LocalMode implements AutoCloseable {
               // The operator's prices: an agent may name only a model the operator can bill.
               ModelPricing.parse(operatorConfiguration.modelPrices()));
       // Last, and kept apart from the rest: it is the one part that may be restarted on its own.
-      RunningApiServer api = ThreadlineApiServer.start(client, apiSettings);
+      RunningApiServer api = ThreadlineApiServer.start(client, apiSettings, apiTelemetry);
       return new LocalMode(
           started,
           kubernetes,
           client,
           apiSettings,
+          apiTelemetry,
           api,
           kubeconfig,
           new LinkedHashMap<>(keys),
@@ -257,7 +273,7 @@ public final class LocalMode implements AutoCloseable {
    */
   public synchronized void restartApiServer() {
     api.close();
-    api = ThreadlineApiServer.start(client, apiSettings);
+    api = ThreadlineApiServer.start(client, apiSettings, apiTelemetry);
   }
 
   /** A client of the embedded API (owned by the local mode: do not close it). */

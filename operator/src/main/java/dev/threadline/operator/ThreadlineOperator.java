@@ -15,6 +15,7 @@ import dev.threadline.operator.run.RunReconciler;
 import dev.threadline.operator.schedule.ScheduleReconciler;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.thread.ThreadReconciler;
+import dev.threadline.operator.tracing.AgentTracing;
 import dev.threadline.operator.usage.RunUsageRecorder;
 import dev.threadline.operator.usage.TenantPlans;
 import dev.threadline.operator.usage.UsageLedgers;
@@ -28,6 +29,7 @@ import dev.threadline.operator.worker.LedgerAllowance;
 import dev.threadline.operator.worker.PlatformModels;
 import dev.threadline.operator.worker.PodSandboxLocator;
 import dev.threadline.operator.worker.SandboxClient;
+import dev.threadline.telemetry.Telemetry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
@@ -54,6 +56,10 @@ import org.slf4j.LoggerFactory;
 public final class ThreadlineOperator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ThreadlineOperator.class);
   static final String LEASE_NAME = "threadline-operator";
+
+  /** The operator's {@code service.name} in traces (unless {@code OTEL_SERVICE_NAME} says else). */
+  public static final String SERVICE_NAME = "threadline-operator";
+
   static final int MAX_CONCURRENT_RECONCILES = 64;
 
   private final Operator operator;
@@ -75,6 +81,16 @@ public final class ThreadlineOperator implements AutoCloseable {
 
   public static ThreadlineOperator start(
       KubernetesClient client, OperatorSettings settings, Clock clock) {
+    return start(client, settings, clock, Telemetry.off());
+  }
+
+  /**
+   * With traces: runs and their model and tool calls become GenAI spans (the caller owns {@code
+   * telemetry} and closes it after the operator).
+   */
+  public static ThreadlineOperator start(
+      KubernetesClient client, OperatorSettings settings, Clock clock, Telemetry telemetry) {
+    AgentTracing tracing = new AgentTracing(telemetry.tracer());
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Operator operator =
         new Operator(o -> {
@@ -108,7 +124,9 @@ public final class ThreadlineOperator implements AutoCloseable {
     UsageLimits limits = new UsageLimits(tenants, ledgers, clock);
     ComputerRuns computer = new ComputerRuns(client, settings, agents, pricing, clock);
     register(
-        operator, new RunReconciler(agents, models, pricing, clock, computer, limits), settings);
+        operator,
+        new RunReconciler(agents, models, pricing, clock, computer, limits, tracing),
+        settings);
     register(operator, new RunUsageRecorder(client, ledgers, tenants, clock, product), settings);
     register(operator, new ThreadReconciler(clock), settings);
     register(
@@ -138,7 +156,8 @@ public final class ThreadlineOperator implements AutoCloseable {
                 new SandboxClient(),
                 pricing,
                 new LedgerAllowance(limits, pricing),
-                clock)
+                clock,
+                tracing)
             .start();
     List<AutoCloseable> resources = List.of(worker, sandboxes, agents, models, webhooks);
 
@@ -219,13 +238,20 @@ public final class ThreadlineOperator implements AutoCloseable {
    */
   public static void main(String[] args) throws InterruptedException {
     KubernetesClient client = ThreadlineClients.builder().build();
-    ThreadlineOperator operator = start(client, OperatorSettings.fromEnvironment(System.getenv()));
+    Telemetry telemetry = Telemetry.fromEnvironment(SERVICE_NAME, System.getenv());
+    ThreadlineOperator operator =
+        start(
+            client,
+            OperatorSettings.fromEnvironment(System.getenv()),
+            Clock.systemUTC(),
+            telemetry);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
                   operator.close();
+                  telemetry.close();
                   client.close();
                   stopped.countDown();
                 },

@@ -1,6 +1,7 @@
 package dev.threadline.api.threads;
 
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.tracing.RunTraces;
 import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.run.Attachment;
@@ -52,6 +53,7 @@ final class RunStarter {
     if (postedToThread) {
       run.getMetadata().setAnnotations(Map.of(Labels.POSTED_TO_THREAD, "true"));
     }
+    RunTraces.continueIn(run);
     Run created = runs.create(run).orElseThrow(() -> ApiException.conflict(BUSY));
     log.info(
         "Run({}/{}) created for thread {}", namespace, created.getMetadata().getName(), threadName);

@@ -18,6 +18,7 @@ import dev.threadline.operator.computer.ComputerRuns;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
+import dev.threadline.operator.tracing.AgentTracing;
 import dev.threadline.operator.usage.RunUsages;
 import dev.threadline.operator.usage.UsageLimits;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
@@ -55,6 +56,7 @@ public class RunReconciler implements Reconciler<Run> {
   private final Clock clock;
   private final ComputerRuns computer;
   private final UsageLimits limits;
+  private final AgentTracing tracing;
 
   public RunReconciler(
       AgentProfiles agents,
@@ -62,8 +64,10 @@ public class RunReconciler implements Reconciler<Run> {
       ModelPricing pricing,
       Clock clock,
       ComputerRuns computer,
-      UsageLimits limits) {
+      UsageLimits limits,
+      AgentTracing tracing) {
     this.limits = limits;
+    this.tracing = tracing;
     this.agents = agents;
     this.models = models;
     this.pricing = pricing;
@@ -139,7 +143,7 @@ public class RunReconciler implements Reconciler<Run> {
     }
     ModelProvider provider;
     try {
-      provider = models.provider(agent.get().provider());
+      provider = tracing.directAgent(run, models.provider(agent.get().provider()));
     } catch (ModelException | IllegalArgumentException e) {
       finish(
           status,

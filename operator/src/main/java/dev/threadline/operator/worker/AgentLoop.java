@@ -11,6 +11,7 @@ import dev.threadline.models.ToolCall;
 import dev.threadline.models.ToolDefinition;
 import dev.threadline.models.Usage;
 import dev.threadline.operator.computer.AgentOutcome;
+import dev.threadline.operator.tracing.AgentTracing;
 import dev.threadline.operator.usage.UsageLimits;
 import dev.threadline.operator.worker.mcp.McpConnections;
 import dev.threadline.operator.worker.mcp.McpTool;
@@ -49,6 +50,7 @@ final class AgentLoop {
   private final BooleanSupplier stopped;
   private final UnaryOperator<String> redact;
   private final java.util.function.Predicate<Usage> overAllowance;
+  private final AgentTracing tracing;
 
   AgentLoop(
       RunTask task,
@@ -59,7 +61,8 @@ final class AgentLoop {
       Recorder recorder,
       BooleanSupplier stopped,
       UnaryOperator<String> redact,
-      java.util.function.Predicate<Usage> overAllowance) {
+      java.util.function.Predicate<Usage> overAllowance,
+      AgentTracing tracing) {
     this.task = task;
     this.model = model;
     this.tools = new SandboxTools(task.limits().commandTimeoutSeconds());
@@ -70,6 +73,7 @@ final class AgentLoop {
     this.stopped = stopped;
     this.redact = redact;
     this.overAllowance = overAllowance;
+    this.tracing = tracing;
   }
 
   /** Ends in a finished memory and the outcome; empty when the loop was stopped from outside. */
@@ -204,7 +208,8 @@ final class AgentLoop {
   private RunMemory reported(
       RunMemory memory, String id, ToolCall call, Supplier<SandboxToolResult> run) {
     long start = System.nanoTime();
-    SandboxToolResult result = run.get();
+    SandboxToolResult result =
+        tracing.executeTool(call.name(), call.id(), run, SandboxToolResult::succeeded);
     long durationMs = (System.nanoTime() - start) / 1_000_000;
     events.toolCall(id, result, call.name(), durationMs);
     return memory.afterTool(

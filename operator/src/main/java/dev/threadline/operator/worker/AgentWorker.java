@@ -3,6 +3,7 @@ package dev.threadline.operator.worker;
 import dev.threadline.core.routing.Route;
 import dev.threadline.crds.run.Run;
 import dev.threadline.models.pricing.ModelPricing;
+import dev.threadline.operator.tracing.AgentTracing;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -49,6 +50,31 @@ public final class AgentWorker implements AutoCloseable {
       ModelPricing pricing,
       Allowance allowance,
       Clock clock) {
+    this(
+        client,
+        settings,
+        tasks,
+        models,
+        sandboxes,
+        sandboxClient,
+        pricing,
+        allowance,
+        clock,
+        AgentTracing.off());
+  }
+
+  /** With each run's loop traced (see {@link AgentTracing}). */
+  public AgentWorker(
+      KubernetesClient client,
+      WorkerSettings settings,
+      RunTasks tasks,
+      WorkerModels models,
+      SandboxLocator sandboxes,
+      SandboxClient sandboxClient,
+      ModelPricing pricing,
+      Allowance allowance,
+      Clock clock,
+      AgentTracing tracing) {
     this.client = client;
     this.settings = settings;
     this.claims = new RunClaims(client, settings.holder(), settings.claimTtl(), clock);
@@ -66,7 +92,8 @@ public final class AgentWorker implements AutoCloseable {
             namespace ->
                 runs.getStore().list().stream()
                     .filter(run -> namespace.equals(run.getMetadata().getNamespace())),
-            settings.allowPrivateMcpTargets());
+            settings.allowPrivateMcpTargets(),
+            tracing);
   }
 
   /** Starts watching Runs and renewing claims. */

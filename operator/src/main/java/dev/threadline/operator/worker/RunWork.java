@@ -9,6 +9,7 @@ import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.computer.AgentObjects;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.computer.ComputerStatus;
+import dev.threadline.operator.tracing.AgentTracing;
 import dev.threadline.operator.usage.RunUsages;
 import dev.threadline.operator.worker.mcp.McpConnections;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -47,7 +48,8 @@ final class RunWork {
       RunMemoryStore memories,
       Allowance allowance,
       java.util.function.Function<String, java.util.stream.Stream<Run>> runsIn,
-      boolean allowPrivateMcpTargets) {}
+      boolean allowPrivateMcpTargets,
+      AgentTracing tracing) {}
 
   private final Parts parts;
   private final Run run;
@@ -81,7 +83,8 @@ final class RunWork {
   void run() {
     long recordedSeq = Objects.requireNonNullElse(run.getStatus().getRunnerSeq(), 0L);
     try (RunEventSink sink = new RunEventSink(parts.client(), run, recordedSeq)) {
-      Optional<AgentLoop.Ended> ended = work(sink, recordedSeq);
+      Optional<AgentLoop.Ended> ended =
+          parts.tracing().invokeAgent(run, () -> work(sink, recordedSeq), RunWork::failure);
       if (ended.isPresent() && !abandoned) {
         sink.awaitWritten();
         finish(ended.get().outcome());
@@ -200,7 +203,7 @@ final class RunWork {
         };
     ModelProvider model;
     try {
-      model = parts.models().open(task);
+      model = parts.tracing().chats(parts.models().open(task));
     } catch (IllegalArgumentException e) {
       return Optional.of(
           new AgentLoop.Ended(
@@ -226,7 +229,8 @@ final class RunWork {
               recorder,
               () -> stopped,
               parts.models()::redact,
-              usage -> parts.allowance().exhausted(run, usage, parts.runsIn().apply(namespace())))
+              usage -> parts.allowance().exhausted(run, usage, parts.runsIn().apply(namespace())),
+              parts.tracing())
           .run(last[0].memory(), this::elapsedMs);
     }
   }
@@ -296,6 +300,14 @@ final class RunWork {
     } catch (KubernetesClientException e) {
       LOG.warn("Run({}/{}) outcome not written: {}", namespace(), name(), e.getMessage());
     }
+  }
+
+  /** The error code of a loop that ended in failure, for its trace. */
+  private static Optional<String> failure(Optional<AgentLoop.Ended> ended) {
+    return ended
+        .map(AgentLoop.Ended::outcome)
+        .filter(outcome -> !outcome.succeeded())
+        .map(outcome -> outcome.error().code());
   }
 
   /** What routing spent before the worker started (the model's hand-off call), from the Run. */
