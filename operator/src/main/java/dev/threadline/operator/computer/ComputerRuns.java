@@ -15,6 +15,8 @@ import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
+import dev.threadline.operator.pool.PoolLabels;
+import dev.threadline.operator.pool.WarmPools;
 import dev.threadline.operator.sandbox.SandboxPod;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.usage.UsageLimits;
@@ -66,6 +68,7 @@ public final class ComputerRuns implements AutoCloseable {
   private final UsageLimits limits;
   private final SandboxPorts ports;
   private InformerEventSource<Pod, Run> pods;
+  private WarmPools warmPools;
 
   public ComputerRuns(
       KubernetesClient client,
@@ -84,6 +87,11 @@ public final class ComputerRuns implements AutoCloseable {
     this.logs = new AgentLogs(follower);
     this.writer = new RunStatusWriter(client);
     this.ports = new SandboxPorts(settings.containers());
+  }
+
+  /** Where sandboxes are claimed before one is started cold (docs/warm-pools.md). */
+  public void claimFrom(WarmPools warmPools) {
+    this.warmPools = warmPools;
   }
 
   /** The agent Pods (only those: selected by label) and the log wake-ups. */
@@ -390,6 +398,10 @@ public final class ComputerRuns implements AutoCloseable {
             return false;
           }
           status.setPod(pod.getMetadata().getName());
+          if (settings.worker().enabled()) {
+            status.setStart(
+                PoolLabels.isPoolPod(pod) ? RunStatus.START_CLAIMED : RunStatus.START_COLD);
+          }
           return true;
         });
     return UpdateControl.noUpdate();
@@ -400,6 +412,11 @@ public final class ComputerRuns implements AutoCloseable {
    * Pod, so that it never listens unprotected. The worker runs the loop once the Pod is ready.
    */
   private Pod launchSandbox(Run run, ConversationThread thread, AgentEnvironment environment) {
+    Optional<Pod> claimed =
+        warmPools == null ? Optional.empty() : warmPools.claim(run, environment);
+    if (claimed.isPresent()) {
+      return claimed.get();
+    }
     RunSandbox sandbox =
         new RunSandbox(
             run,
