@@ -238,7 +238,7 @@ class ChartRenderTest {
     String operator = "threadline-operator";
     Map<String, List<String>> coreAndBatch =
         Map.of(
-            "pods", List.of("get", "list", "watch", "create", "delete"),
+            "pods", List.of("get", "list", "watch", "create", "update", "delete"),
             "pods/log", List.of("get"),
             "configmaps", List.of("get", "list", "watch", "create", "update", "patch", "delete"),
             "secrets", List.of("get", "list", "watch", "create", "update", "patch", "delete"),

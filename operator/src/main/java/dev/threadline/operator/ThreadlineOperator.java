@@ -11,7 +11,11 @@ import dev.threadline.operator.health.OperatorHttpEndpoints;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
+import dev.threadline.operator.pool.PoolSettings;
+import dev.threadline.operator.pool.WarmPoolReconciler;
+import dev.threadline.operator.pool.WarmPools;
 import dev.threadline.operator.run.RunReconciler;
+import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.schedule.ScheduleReconciler;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.thread.ThreadReconciler;
@@ -127,6 +131,15 @@ public final class ThreadlineOperator implements AutoCloseable {
         operator,
         new RunReconciler(agents, models, pricing, clock, computer, limits, tracing),
         settings);
+    WarmPoolReconciler pools =
+        new WarmPoolReconciler(
+            client,
+            settings,
+            PoolSettings.fromEnvironment(System.getenv()),
+            new SandboxPorts(settings.containers()),
+            clock);
+    register(operator, pools, settings);
+    computer.claimFrom(new WarmPools(client, pools, settings, product, clock));
     register(operator, new RunUsageRecorder(client, ledgers, tenants, clock, product), settings);
     register(operator, new ThreadReconciler(clock), settings);
     register(
@@ -145,7 +158,8 @@ public final class ThreadlineOperator implements AutoCloseable {
     register(operator, webhooks, settings);
     operator.start();
     // Every replica works on runs (claims share them), leader or not.
-    PodSandboxLocator sandboxes = new PodSandboxLocator(client, singleNamespace(settings));
+    PodSandboxLocator sandboxes =
+        new PodSandboxLocator(client, singleNamespace(settings), new SandboxClient(), product, clock);
     AgentWorker worker =
         new AgentWorker(
                 client,

@@ -24,6 +24,7 @@ import dev.threadline.crds.environment.EnvironmentValues;
 import dev.threadline.crds.environment.EnvironmentVariable;
 import dev.threadline.crds.environment.McpServer;
 import dev.threadline.crds.environment.ValueSource;
+import dev.threadline.crds.environment.WarmPool;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -66,6 +67,18 @@ final class EnvironmentInputs {
   /** Empty means none. */
   static String description(String value) {
     return value == null || value.isBlank() ? null : bounded("description", value, MAX_DESCRIPTION);
+  }
+
+  /** {@code warmPool.size}: a whole number from 0 to {@link WarmPool#MAX_SIZE}. */
+  static WarmPool warmPool(EnvironmentRequests.WarmPoolInput input) {
+    if (input == null) {
+      return null;
+    }
+    if (!(input.size() instanceof Integer size) || size < 0 || size > WarmPool.MAX_SIZE) {
+      throw ApiException.badRequest(
+          "warmPool.size", "must be a whole number from 0 to " + WarmPool.MAX_SIZE);
+    }
+    return new WarmPool(size);
   }
 
   /** Empty means the service's own base image. */

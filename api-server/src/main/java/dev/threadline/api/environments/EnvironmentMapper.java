@@ -80,7 +80,22 @@ final class EnvironmentMapper {
         isActive(environment),
         Timestamps.format(createdAt(environment)),
         Timestamps.format(RestResources.updatedAt(environment, createdAt(environment))),
-        WebhookViews.of(spec.getWebhooks(), generatedSecrets));
+        WebhookViews.of(spec.getWebhooks(), generatedSecrets),
+        warmPoolView(spec, status));
+  }
+
+  private static EnvironmentView.WarmPoolView warmPoolView(
+      EnvironmentSpec spec, EnvironmentStatus status) {
+    int size =
+        spec.getWarmPool() == null || spec.getWarmPool().getSize() == null
+            ? 0
+            : spec.getWarmPool().getSize();
+    var observed = status.getWarmPool();
+    return new EnvironmentView.WarmPoolView(
+        size,
+        observed == null || observed.getReady() == null ? 0 : observed.getReady(),
+        observed == null || observed.getClaimed() == null ? 0 : observed.getClaimed(),
+        observed == null ? null : observed.getImage());
   }
 
   static EnvironmentSummary toSummary(Environment environment) {

@@ -28,7 +28,8 @@ final class EnvironmentRequests {
       List<DocumentInput> documentation,
       Boolean internetAccess,
       @JsonProperty("isDefault") Boolean isDefault,
-      List<WebhookInput> webhooks)
+      List<WebhookInput> webhooks,
+      WarmPoolInput warmPool)
       implements SpecFields {}
 
   /**
@@ -55,7 +56,8 @@ final class EnvironmentRequests {
       Boolean internetAccess,
       @JsonProperty("isDefault") Boolean isDefault,
       @JsonProperty("isActive") Boolean isActive,
-      List<WebhookInput> webhooks)
+      List<WebhookInput> webhooks,
+      WarmPoolInput warmPool)
       implements SpecFields {}
 
   /** The optional spec fields that create and update both carry, read by one validation. */
@@ -81,7 +83,16 @@ final class EnvironmentRequests {
     List<DocumentInput> documentation();
 
     Boolean internetAccess();
+
+    WarmPoolInput warmPool();
   }
+
+  /**
+   * {@code warmPool: {size}} (beyond the contract; docs/warm-pools.md): ready sandboxes kept for
+   * the environment's runs; 0 removes the pool. Read loosely typed, so a mistyped size still gets a
+   * 400 naming {@code warmPool.size}.
+   */
+  record WarmPoolInput(Object size) {}
 
   record PackagesInput(List<String> system, List<String> python, List<String> node) {}
 

@@ -246,6 +246,7 @@ public final class EnvironmentService {
     private final List<dev.threadline.crds.environment.EnvironmentSetupScript> setupScripts;
     private final List<dev.threadline.crds.environment.EnvironmentDocument> documentation;
     private final Boolean internetAccess;
+    private final dev.threadline.crds.environment.WarmPool warmPool;
 
     SpecChange(EnvironmentRequests.SpecFields request) {
       this(
@@ -259,7 +260,8 @@ public final class EnvironmentService {
           request.setupScripts(),
           request.mcpServers(),
           request.documentation(),
-          request.internetAccess());
+          request.internetAccess(),
+          request.warmPool());
     }
 
     // Everything that needs no stored state is validated here, before any round trip; the lists
@@ -275,7 +277,8 @@ public final class EnvironmentService {
         List<EnvironmentRequests.SetupScriptInput> setupScripts,
         List<EnvironmentRequests.McpServerInput> mcpServers,
         List<EnvironmentRequests.DocumentInput> documentation,
-        Boolean internetAccess) {
+        Boolean internetAccess,
+        EnvironmentRequests.WarmPoolInput warmPool) {
       this.descriptionGiven = description != null;
       this.description = EnvironmentInputs.description(description);
       this.baseImageGiven = baseImage != null;
@@ -292,6 +295,7 @@ public final class EnvironmentService {
       this.documentation =
           documentation == null ? null : EnvironmentInputs.documentation(documentation);
       this.internetAccess = internetAccess;
+      this.warmPool = EnvironmentInputs.warmPool(warmPool);
     }
 
     boolean touchesValues() {
@@ -322,6 +326,9 @@ public final class EnvironmentService {
       }
       if (internetAccess != null) {
         spec.setInternetAccess(internetAccess);
+      }
+      if (warmPool != null) {
+        spec.setWarmPool(warmPool.getSize() == 0 ? null : warmPool);
       }
       // Lists with values: what is kept or replaced depends on the stored state, hence here.
       carryUnchanged(spec, values, secretName);

@@ -38,7 +38,14 @@ public record EnvironmentView(
     @JsonProperty("isActive") boolean isActive,
     String createdAt,
     String updatedAt,
-    List<WebhookView> webhooks) {
+    List<WebhookView> webhooks,
+    WarmPoolView warmPool) {
+
+  /**
+   * Beyond the contract (docs/warm-pools.md): the size asked for, and the pool as the operator last
+   * saw it.
+   */
+  public record WarmPoolView(int size, int ready, int claimed, String image) {}
 
   public record PackagesView(List<String> system, List<String> python, List<String> node) {}
 

@@ -89,7 +89,8 @@ class EnvironmentsMockServerTest {
             "isActive",
             "createdAt",
             "updatedAt",
-            "webhooks");
+            "webhooks",
+            "warmPool");
     assertThat(environment.get("webhooks")).isEmpty();
     assertThat(environment.get("userId").asString()).isEqualTo(alice.userId());
     assertThat(environment.get("name").asString()).isEqualTo("Data work");
@@ -342,6 +343,50 @@ class EnvironmentsMockServerTest {
                 .get())
         .isNull();
     assertThat(ids(api.get("/environments?isDefault=false", carl.key()))).containsExactly(third);
+  }
+
+  @Test
+  void aWarmPoolIsAskedForByItsSizeAndABadSizeIsA400NamingIt() {
+    TestUser wendy = shared.newUser("wendy");
+
+    ApiClient.Response created =
+        api.post(
+            "/environments", wendy.key(), "{\"name\": \"pooled\", \"warmPool\": {\"size\": 2}}");
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    JsonNode pool = created.json().get("environment").get("warmPool");
+    assertThat(pool.get("size").asInt()).isEqualTo(2);
+    assertThat(pool.get("ready").asInt()).isZero();
+    String id = created.json().get("environment").get("id").asString();
+    Environment stored =
+        shared
+            .client()
+            .resources(Environment.class)
+            .inNamespace(wendy.namespace())
+            .withName(id.replace('_', '-'))
+            .get();
+    assertThat(stored.getSpec().getWarmPool().getSize()).isEqualTo(2);
+
+    for (String bad : List.of("-1", "51", "\"two\"", "1.5")) {
+      assertError(
+          api.patch("/environments/" + id, wendy.key(), "{\"warmPool\": {\"size\": " + bad + "}}"),
+          400,
+          "Bad Request",
+          "warmPool.size must be a whole number from 0 to 50");
+    }
+    ApiClient.Response removed =
+        api.patch("/environments/" + id, wendy.key(), "{\"warmPool\": {\"size\": 0}}");
+    assertThat(removed.status()).as(removed.body()).isEqualTo(200);
+    assertThat(removed.json().get("environment").get("warmPool").get("size").asInt()).isZero();
+    assertThat(
+            shared
+                .client()
+                .resources(Environment.class)
+                .inNamespace(wendy.namespace())
+                .withName(id.replace('_', '-'))
+                .get()
+                .getSpec()
+                .getWarmPool())
+        .isNull();
   }
 
   @Test

@@ -39,6 +39,15 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".spec.isDefault",
     type = AdditionalPrinterColumn.Type.BOOLEAN)
 @AdditionalPrinterColumn(
+    name = "Pool Ready",
+    jsonPath = ".status.warmPool.ready",
+    type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "Pool Claimed",
+    jsonPath = ".status.warmPool.claimed",
+    type = AdditionalPrinterColumn.Type.INTEGER,
+    priority = 1)
+@AdditionalPrinterColumn(
     name = "Ready",
     jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
     type = AdditionalPrinterColumn.Type.STRING)

@@ -126,6 +126,10 @@ public class EnvironmentSpec {
   @JsonProperty("isActive")
   private Boolean isActive = Boolean.TRUE;
 
+  @JsonPropertyDescription(
+      "Ready sandboxes kept for this environment's computer runs to claim; absent or size 0: none.")
+  private WarmPool warmPool;
+
   public String getDisplayName() {
     return displayName;
   }
@@ -256,6 +260,14 @@ public class EnvironmentSpec {
   @JsonProperty("isActive")
   public void setIsActive(Boolean isActive) {
     this.isActive = isActive;
+  }
+
+  public WarmPool getWarmPool() {
+    return warmPool;
+  }
+
+  public void setWarmPool(WarmPool warmPool) {
+    this.warmPool = warmPool;
   }
 
   public List<WebhookEndpoint> getWebhooks() {

@@ -47,6 +47,17 @@ public class EnvironmentStatus extends ResourceStatus {
           + " buildHash@lastBuildAt.")
   private String webhooksQueuedFor;
 
+  @JsonPropertyDescription("The warm pool: ready and claimed sandboxes and their image.")
+  private WarmPoolStatus warmPool;
+
+  public WarmPoolStatus getWarmPool() {
+    return warmPool;
+  }
+
+  public void setWarmPool(WarmPoolStatus warmPool) {
+    this.warmPool = warmPool;
+  }
+
   public BuildStatus getBuildStatus() {
     return buildStatus;
   }

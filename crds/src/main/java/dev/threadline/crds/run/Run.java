@@ -32,6 +32,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".status.route",
     type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(
+    name = "Start",
+    jsonPath = ".status.start",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
     name = "Duration(ms)",
     jsonPath = ".status.durationMs",
     type = AdditionalPrinterColumn.Type.INTEGER,

@@ -53,6 +53,18 @@ public class RunStatus extends ResourceStatus {
   @JsonPropertyDescription("Name of the agent Pod (computer route).")
   private String pod;
 
+  /** {@link #start} of a run whose sandbox came from its environment's warm pool. */
+  public static final String START_CLAIMED = "claimed";
+
+  /** {@link #start} of a run whose sandbox was started for it. */
+  public static final String START_COLD = "cold";
+
+  @JsonPropertyDescription(
+      "How the computer route got its sandbox: claimed (from the environment's warm pool) or cold"
+          + " (started for this run).")
+  @Pattern("^(claimed|cold)$")
+  private String start;
+
   @JsonPropertyDescription(
       "The run's ordered event log, bounded: the oldest entries are dropped first.")
   private List<RunEvent> events;
@@ -181,6 +193,14 @@ public class RunStatus extends ResourceStatus {
 
   public void setPod(String pod) {
     this.pod = pod;
+  }
+
+  public String getStart() {
+    return start;
+  }
+
+  public void setStart(String start) {
+    this.start = start;
   }
 
   public List<RunEvent> getEvents() {

@@ -74,6 +74,12 @@ final class PodRunner {
   private Stop stop;
   private ScheduledFuture<?> deadline;
 
+  /** Set by the operator on warm-pool Pods: {@code internet} or {@code none}. */
+  static final String EGRESS_ON_CLAIM = "threadline.dev/egress-on-claim";
+
+  private Instant startedAt;
+  private Long deadlineSeconds;
+
   PodRunner(
       Pod pod,
       io.fabric8.kubernetes.client.KubernetesClient client,
@@ -111,7 +117,7 @@ final class PodRunner {
       Instant start = Instant.now();
       tracker.scheduled(start);
       writer.write();
-      scheduleDeadline(start);
+      scheduleDeadline(start, pod.getSpec().getActiveDeadlineSeconds());
       runContainers();
     } catch (PodStartFailure failure) {
       LOG.info("{} cannot start: {} ({})", described, failure.reason(), failure.getMessage());
@@ -376,6 +382,15 @@ final class PodRunner {
 
   /** Fails closed: when the policies cannot be read, the sandbox gets no network. */
   private boolean egressAllowed(String namespace) {
+    // A warm-pool Pod starts before its run, and a process's network cannot change once it runs:
+    // it starts with the egress its run will have (docs/warm-pools.md).
+    String onClaim =
+        pod.getMetadata().getAnnotations() == null
+            ? null
+            : pod.getMetadata().getAnnotations().get(EGRESS_ON_CLAIM);
+    if (onClaim != null) {
+      return "internet".equals(onClaim);
+    }
     try {
       return EgressPolicy.allowsEgress(
           pod.getMetadata().getLabels(),
@@ -518,8 +533,30 @@ final class PodRunner {
     return text.isEmpty() ? null : text;
   }
 
-  private void scheduleDeadline(Instant start) {
-    Long seconds = pod.getSpec().getActiveDeadlineSeconds();
+  /**
+   * The Pod's spec changed while it runs: {@code activeDeadlineSeconds} is the one field that
+   * matters here (a warm-pool Pod gets its run's deadline when it is claimed).
+   */
+  void specChanged(Pod updated) {
+    Long seconds = updated.getSpec() == null ? null : updated.getSpec().getActiveDeadlineSeconds();
+    Instant start;
+    synchronized (this) {
+      if (seconds == null || seconds.equals(deadlineSeconds) || startedAt == null || stop != null) {
+        return;
+      }
+      if (deadline != null) {
+        deadline.cancel(false);
+      }
+      start = startedAt;
+    }
+    scheduleDeadline(start, seconds);
+  }
+
+  private void scheduleDeadline(Instant start, Long seconds) {
+    synchronized (this) {
+      startedAt = start;
+      deadlineSeconds = seconds;
+    }
     if (seconds == null) {
       return;
     }

@@ -126,6 +126,10 @@ public final class ProcessKubelet implements PodLogSource, AutoCloseable {
       return;
     }
     if (!handledUids.add(uid)) {
+      PodRunner running = runners.get(uid);
+      if (running != null) {
+        running.specChanged(pod);
+      }
       return;
     }
     String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();

@@ -109,7 +109,7 @@ public record AgentEnvironment(
         .findFirst();
   }
 
-  static AgentEnvironment of(Environment environment, String registry, String runnerImage) {
+  public static AgentEnvironment of(Environment environment, String registry, String runnerImage) {
     var status = environment.getStatus();
     boolean built =
         status != null

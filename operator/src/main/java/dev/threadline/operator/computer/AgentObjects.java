@@ -29,8 +29,14 @@ public final class AgentObjects {
 
   private AgentObjects() {}
 
-  /** The sandbox Pod is named after its Run: one Run, at most one Pod. */
+  /**
+   * The sandbox Pod is named after its Run: one Run, at most one Pod — unless the run claimed a
+   * warm-pool Pod, whose name its status records.
+   */
   public static String podName(Run run) {
+    if (run.getStatus() != null && run.getStatus().getPod() != null) {
+      return run.getStatus().getPod();
+    }
     return run.getMetadata().getName();
   }
 

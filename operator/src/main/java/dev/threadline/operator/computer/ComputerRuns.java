@@ -10,6 +10,8 @@ import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
 import dev.threadline.operator.model.AgentProfiles;
+import dev.threadline.operator.pool.PoolLabels;
+import dev.threadline.operator.pool.WarmPools;
 import dev.threadline.operator.sandbox.SandboxPod;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -56,6 +58,7 @@ public final class ComputerRuns {
   private final RunStatusWriter writer;
   private final SandboxPorts ports;
   private InformerEventSource<Pod, Run> pods;
+  private WarmPools warmPools;
 
   public ComputerRuns(
       KubernetesClient client,
@@ -70,6 +73,11 @@ public final class ComputerRuns {
     this.clock = clock;
     this.writer = new RunStatusWriter(client);
     this.ports = new SandboxPorts(settings.containers());
+  }
+
+  /** Where sandboxes are claimed before one is started cold (docs/warm-pools.md). */
+  public void claimFrom(WarmPools warmPools) {
+    this.warmPools = warmPools;
   }
 
   /** The sandbox Pods of runs (only those: selected by label). */
@@ -240,6 +248,10 @@ public final class ComputerRuns {
             return false;
           }
           status.setPod(pod.getMetadata().getName());
+          if (settings.worker().enabled()) {
+            status.setStart(
+                PoolLabels.isPoolPod(pod) ? RunStatus.START_CLAIMED : RunStatus.START_COLD);
+          }
           return true;
         });
     return UpdateControl.noUpdate();
@@ -250,6 +262,11 @@ public final class ComputerRuns {
    * Pod, so that it never listens unprotected. The worker runs the loop once the Pod is ready.
    */
   private Pod launchSandbox(Run run, ConversationThread thread, AgentEnvironment environment) {
+    Optional<Pod> claimed =
+        warmPools == null ? Optional.empty() : warmPools.claim(run, environment);
+    if (claimed.isPresent()) {
+      return claimed.get();
+    }
     RunSandbox sandbox =
         new RunSandbox(
             run,

@@ -18,10 +18,10 @@ import java.util.Objects;
  * so no value passes through the operator, run.json or the Pod spec. References are optional: a
  * value not (yet) stored leaves its variable unset rather than keeping the Pod from starting.
  */
-final class EnvironmentValuesEnv {
+public final class EnvironmentValuesEnv {
   private EnvironmentValuesEnv() {}
 
-  static List<EnvVar> of(EnvironmentSpec spec) {
+  public static List<EnvVar> of(EnvironmentSpec spec) {
     List<EnvVar> env = new ArrayList<>();
     if (spec == null) {
       return env;

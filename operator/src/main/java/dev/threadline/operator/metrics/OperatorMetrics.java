@@ -64,6 +64,38 @@ public final class OperatorMetrics {
         .increment();
   }
 
+  /**
+   * A computer run asked its environment's warm pool for a sandbox: a hit (it claimed one) or a
+   * miss (it starts cold), and how long the asking took.
+   */
+  public void poolClaim(boolean hit, Duration took) {
+    String outcome = hit ? "hit" : "miss";
+    Counter.builder("threadline_warm_pool_claims")
+        .description("Warm-pool claims by outcome: hit (claimed a sandbox) or miss (cold start)")
+        .tag("outcome", outcome)
+        .register(registry)
+        .increment();
+    Timer.builder("threadline_warm_pool_claim_duration")
+        .description("How long a warm-pool claim took, by outcome")
+        .tag("outcome", outcome)
+        .publishPercentileHistogram()
+        .register(registry)
+        .record(took);
+  }
+
+  /**
+   * A computer run's sandbox answered for the first time: from the run's start to then, by how it
+   * got it ({@code claimed} or {@code cold}); the cold row is the cold start time.
+   */
+  public void sandboxReady(String start, Duration took) {
+    Timer.builder("threadline_sandbox_start_duration")
+        .description("From a computer run's start to its sandbox serving, by start (claimed, cold)")
+        .tag("start", start)
+        .publishPercentileHistogram()
+        .register(registry)
+        .record(took);
+  }
+
   private static Optional<Duration> between(String from, String to) {
     Optional<Instant> start = Timestamps.parse(from);
     Optional<Instant> end = Timestamps.parse(to);

@@ -118,6 +118,17 @@ public record SandboxPod(
         .build();
   }
 
+  /**
+   * The same Pod for a warm pool (docs/warm-pools.md): the mounted credential is the pool's, which
+   * opens nothing but the one {@code POST /bind} that installs a run's own credential.
+   */
+  public Pod buildAwaitingBind() {
+    Pod pod = build();
+    List<String> args = pod.getSpec().getContainers().getFirst().getArgs();
+    args.set(args.indexOf("--token-file"), "--bind-token-file");
+    return pod;
+  }
+
   /** The port a sandbox Pod's API listens on, as its spec says; empty for another Pod. */
   public static Optional<Integer> port(Pod pod) {
     return pod.getSpec() == null

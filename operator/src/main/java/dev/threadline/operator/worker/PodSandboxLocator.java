@@ -1,8 +1,14 @@
 package dev.threadline.operator.worker;
 
+import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunStatus;
 import dev.threadline.operator.computer.AgentObjects;
 import dev.threadline.operator.computer.RunSandbox;
+import dev.threadline.operator.metrics.OperatorMetrics;
+import dev.threadline.operator.pool.PoolBinding;
+import dev.threadline.operator.pool.PoolLabels;
+import dev.threadline.operator.pool.WorkspaceArchives;
 import dev.threadline.operator.sandbox.SandboxCredential;
 import dev.threadline.operator.sandbox.SandboxPod;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -10,6 +16,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -25,13 +33,35 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
   private final KubernetesClient client;
   private final SharedIndexInformer<Pod> pods;
   private final Map<String, String> credentials = new ConcurrentHashMap<>();
+  private final SandboxClient sandboxClient;
+  private final PoolBinding binding;
+  private final WorkspaceArchives archives;
+  private final OperatorMetrics metrics;
+  private final Clock clock;
   private volatile BiConsumer<String, String> readyListener = (namespace, run) -> {};
 
   /**
    * @param namespace the namespace to watch, or null for all
    */
   public PodSandboxLocator(KubernetesClient client, String namespace) {
+    this(client, namespace, new SandboxClient(), null, Clock.systemUTC());
+  }
+
+  /**
+   * @param metrics where the time to a serving sandbox is recorded, or null
+   */
+  public PodSandboxLocator(
+      KubernetesClient client,
+      String namespace,
+      SandboxClient sandboxClient,
+      OperatorMetrics metrics,
+      Clock clock) {
     this.client = client;
+    this.sandboxClient = sandboxClient;
+    this.binding = new PoolBinding(client);
+    this.archives = new WorkspaceArchives(client);
+    this.metrics = metrics;
+    this.clock = clock;
     var resources =
         namespace == null ? client.pods().inAnyNamespace() : client.pods().inNamespace(namespace);
     this.pods =
@@ -61,11 +91,7 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
 
   @Override
   public Optional<SandboxAddress> locate(Run run) {
-    Pod pod =
-        pods.getStore()
-            .getByKey(
-                Cache.namespaceKeyFunc(
-                    run.getMetadata().getNamespace(), AgentObjects.podName(run)));
+    Pod pod = pod(run);
     if (pod == null || !ready(pod)) {
       return Optional.empty();
     }
@@ -77,10 +103,58 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
         .map(credential -> SandboxAddress.of(pod.getStatus().getPodIP(), port.get(), credential));
   }
 
+  /**
+   * A claimed pool sandbox takes the run's credential and variables (once: a sandbox that refuses
+   * the pool credential was bound already, by a worker that stopped). Records how long the run
+   * waited for a serving sandbox.
+   */
+  @Override
+  public void bind(Run run, SandboxAddress sandbox) {
+    Pod pod = pod(run);
+    if (pod != null && PoolLabels.isClaimed(pod)) {
+      String pool =
+          binding
+              .poolCredential(pod)
+              .orElseThrow(() -> new SandboxException("the pool's credential is gone"));
+      SandboxAddress unbound = new SandboxAddress(sandbox.base(), pool);
+      sandboxClient.bind(unbound, sandbox.credential(), binding.environmentValues(pod));
+    }
+    if (metrics != null && run.getStatus() != null && run.getStatus().getStart() != null) {
+      Timestamps.parse(run.getStatus().getStartedAt())
+          .map(started -> Duration.between(started, clock.instant()))
+          .filter(took -> !took.isNegative())
+          .ifPresent(took -> metrics.sandboxReady(run.getStatus().getStart(), took));
+    }
+  }
+
+  @Override
+  public void restoreWorkspace(Run run, SandboxAddress sandbox) {
+    archives
+        .read(run.getMetadata().getNamespace(), run.getSpec().getThread())
+        .ifPresent(zip -> sandboxClient.restore(sandbox, zip));
+  }
+
+  @Override
+  public void keepWorkspace(Run run, SandboxAddress sandbox) {
+    String namespace = run.getMetadata().getNamespace();
+    String thread = run.getSpec().getThread();
+    boolean claimed =
+        run.getStatus() != null && RunStatus.START_CLAIMED.equals(run.getStatus().getStart());
+    if (claimed || archives.kept(namespace, thread)) {
+      archives.write(namespace, thread, sandboxClient.archive(sandbox));
+    }
+  }
+
   @Override
   public void release(Run run) {
     credentials.remove(run.getMetadata().getUid());
     RunSandbox.delete(client, run);
+  }
+
+  private Pod pod(Run run) {
+    return pods.getStore()
+        .getByKey(
+            Cache.namespaceKeyFunc(run.getMetadata().getNamespace(), AgentObjects.podName(run)));
   }
 
   private Optional<String> credential(Run run) {
@@ -102,12 +176,18 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
 
   private void changed(Pod pod) {
     if (ready(pod)) {
-      // The sandbox Pod is named after its Run.
-      readyListener.accept(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+      // The sandbox Pod is owned by its Run (and named after it, unless claimed from a pool).
+      Objects.requireNonNullElse(
+              pod.getMetadata().getOwnerReferences(),
+              java.util.List.<io.fabric8.kubernetes.api.model.OwnerReference>of())
+          .stream()
+          .filter(owner -> "Run".equals(owner.getKind()))
+          .forEach(
+              owner -> readyListener.accept(pod.getMetadata().getNamespace(), owner.getName()));
     }
   }
 
-  static boolean ready(Pod pod) {
+  public static boolean ready(Pod pod) {
     return pod.getStatus() != null
         && pod.getStatus().getPodIP() != null
         && "Running".equals(pod.getStatus().getPhase())

@@ -55,6 +55,7 @@ final class RunWork {
   private final Run run;
   private volatile boolean stopped;
   private volatile boolean abandoned;
+  private volatile SandboxAddress address;
 
   RunWork(Parts parts, Run run) {
     this.parts = parts;
@@ -87,6 +88,7 @@ final class RunWork {
           parts.tracing().invokeAgent(run, () -> work(sink, recordedSeq), RunWork::failure);
       if (ended.isPresent() && !abandoned) {
         sink.awaitWritten();
+        keepWorkspace();
         finish(ended.get().outcome());
       }
     } catch (RunMemoryStore.Superseded e) {
@@ -160,6 +162,8 @@ final class RunWork {
             .orElseThrow(() -> new SandboxException("the run's sandbox is gone"));
     SandboxCalls calls = new SandboxCalls(parts.sandboxClient(), address, task.limits());
     calls.awaitHealthy();
+    parts.sandboxes().bind(run, address);
+    this.address = address;
     Optional<RunMemoryStore.Stored> stored = parts.memories().read(run);
     WorkerEvents events =
         new WorkerEvents(
@@ -168,6 +172,7 @@ final class RunWork {
             stored.map(s -> s.memory().lastEventSeq()).orElse(recordedSeq));
     RunMemoryStore.Stored[] last = {stored.orElse(null)};
     if (stored.isEmpty()) {
+      parts.sandboxes().restoreWorkspace(run, address);
       events.started(run.getMetadata().getName(), task.model(), WORKSPACE);
       task.files().forEach(calls::put);
       if (!task.files().isEmpty()) {
@@ -277,6 +282,19 @@ final class RunWork {
     Instant now = parts.clock().instant();
     Instant started = Timestamps.parse(run.getStatus().getStartedAt()).orElse(now);
     return Math.max(0, Duration.between(started, now).toMillis());
+  }
+
+  /** Before the outcome: a follow-up may start as soon as it is written, and must see the files. */
+  private void keepWorkspace() {
+    SandboxAddress sandbox = address;
+    if (sandbox == null || stopped) {
+      return;
+    }
+    try {
+      parts.sandboxes().keepWorkspace(run, sandbox);
+    } catch (RuntimeException e) {
+      LOG.warn("Run({}/{}) workspace not kept: {}", namespace(), name(), e.getMessage());
+    }
   }
 
   private void finish(AgentOutcome outcome) {

@@ -252,6 +252,48 @@ public final class SandboxClient {
     send(request(sandbox, "/calls").DELETE().build(), HttpResponse.BodyHandlers.discarding());
   }
 
+  /**
+   * Binds a warm-pool sandbox to a run (docs/warm-pools.md): {@code pool} carries the pool's
+   * credential; the sandbox takes {@code credential} and {@code env} and serves the run only.
+   *
+   * @return false when the sandbox refused the pool credential: it was bound before (by a worker
+   *     that then stopped)
+   */
+  public boolean bind(SandboxAddress pool, String credential, Map<String, String> env) {
+    ObjectNode body = JSON.createObjectNode().put("token", credential);
+    ObjectNode variables = body.putObject("env");
+    env.forEach(variables::put);
+    HttpRequest request =
+        request(pool, "/bind").POST(HttpRequest.BodyPublishers.ofString(write(body))).build();
+    HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() == 401) {
+      return false;
+    }
+    expectOk("POST /bind", response);
+    return true;
+  }
+
+  /** The sandbox's whole workspace as a zip. */
+  public byte[] archive(SandboxAddress sandbox) {
+    HttpResponse<byte[]> response =
+        send(
+            request(sandbox, "/workspace/archive").GET().build(),
+            HttpResponse.BodyHandlers.ofByteArray());
+    if (response.statusCode() != 200) {
+      throw refusal("GET /workspace/archive", response.statusCode(), "");
+    }
+    return response.body();
+  }
+
+  /** Replaces the sandbox's workspace with a zip made by {@link #archive}. */
+  public void restore(SandboxAddress sandbox, byte[] archive) {
+    HttpRequest request =
+        request(sandbox, "/workspace/archive")
+            .PUT(HttpRequest.BodyPublishers.ofByteArray(archive))
+            .build();
+    expectOk("PUT /workspace/archive", send(request, HttpResponse.BodyHandlers.ofString()));
+  }
+
   private static HttpRequest.Builder request(SandboxAddress sandbox, String pathAndQuery) {
     return HttpRequest.newBuilder(sandbox.resolve(pathAndQuery))
         .timeout(CONNECT_TIMEOUT.plus(CALL_MARGIN))

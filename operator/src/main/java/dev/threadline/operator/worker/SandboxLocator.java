@@ -9,6 +9,19 @@ public interface SandboxLocator {
   /** Empty while the sandbox is not ready to take calls. */
   Optional<SandboxAddress> locate(Run run);
 
+  /**
+   * Makes the located sandbox the run's before its first call: a sandbox claimed from a warm pool
+   * is bound to the run here (its credential and variables); a sandbox started for the run needs
+   * nothing. Safe to repeat (a worker that takes a run over does it again).
+   */
+  default void bind(Run run, SandboxAddress sandbox) {}
+
+  /** A new run (not one taken over) begins: the thread's kept workspace, if any, goes in. */
+  default void restoreWorkspace(Run run, SandboxAddress sandbox) {}
+
+  /** The run's loop ended, before its outcome is written: the workspace is kept, if it must be. */
+  default void keepWorkspace(Run run, SandboxAddress sandbox) {}
+
   /** The run has ended: its sandbox goes. */
   default void release(Run run) {}
 }

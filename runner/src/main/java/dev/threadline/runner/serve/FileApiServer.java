@@ -50,41 +50,52 @@ public final class FileApiServer implements AutoCloseable {
   private final WorkspaceSnapshots snapshots;
   private final ToolCalls calls;
   private final StdioMcpServers mcpServers;
-  private final AccessToken token;
+  private final SandboxBinding binding;
+  private final WorkspaceArchive archive;
   private final long maxUploadBytes;
   private final Instant startedAt = Instant.now();
+
+  /** The most a restored workspace archive may unpack to. */
+  static final long MAX_RESTORED_BYTES = 256L * 1024 * 1024;
 
   private FileApiServer(
       HttpServer server,
       ExecutorService executor,
       Path workspace,
-      AccessToken token,
+      SandboxBinding binding,
       long maxUploadBytes) {
     this.server = server;
     this.executor = executor;
     this.files = new WorkspaceFiles(workspace);
     this.snapshots = new WorkspaceSnapshots(workspace);
-    this.calls = new ToolCalls(workspace);
-    this.mcpServers = new StdioMcpServers(workspace);
-    this.token = token;
+    this.calls = new ToolCalls(workspace, binding::environment);
+    this.mcpServers = new StdioMcpServers(workspace, binding::environment);
+    this.binding = binding;
+    this.archive = new WorkspaceArchive(workspace);
     this.maxUploadBytes = maxUploadBytes;
   }
 
   public static FileApiServer start(ServeOptions options) throws IOException {
-    return start(options, AccessToken.fromFile(options.tokenFile()));
+    return start(
+        options,
+        options.bindTokenFile() != null
+            ? SandboxBinding.unbound(AccessToken.fromFile(options.bindTokenFile()))
+            : SandboxBinding.bound(AccessToken.fromFile(options.tokenFile())));
   }
 
-  static FileApiServer start(ServeOptions options, AccessToken token) throws IOException {
+  static FileApiServer start(ServeOptions options, SandboxBinding binding) throws IOException {
     Path workspace = Files.createDirectories(options.workspace());
     HttpServer server =
         HttpServer.create(new InetSocketAddress(options.address(), options.port()), 64);
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     server.setExecutor(executor);
     FileApiServer api =
-        new FileApiServer(server, executor, workspace, token, options.maxUploadBytes());
+        new FileApiServer(server, executor, workspace, binding, options.maxUploadBytes());
     CallsEndpoint callsEndpoint = new CallsEndpoint(api.calls);
     McpEndpoint mcpEndpoint = new McpEndpoint(api.mcpServers);
     server.createContext("/health", exchange -> api.handle(exchange, false, exact(api::health)));
+    // The bind checks the pool's credential itself: no other credential opens it.
+    server.createContext("/bind", exchange -> api.handle(exchange, false, exact(api::bind)));
     server.createContext("/files", exchange -> api.handle(exchange, true, exact(api::files)));
     server.createContext(
         "/files/download", exchange -> api.handle(exchange, true, exact(api::download)));
@@ -117,7 +128,7 @@ public final class FileApiServer implements AutoCloseable {
     long start = System.nanoTime();
     try (exchange) {
       try {
-        if (guarded && !token.accepts(exchange.getRequestHeaders())) {
+        if (guarded && !binding.accepts(exchange.getRequestHeaders())) {
           throw new FileApiException(401, "missing or wrong credential");
         }
         handler.handle(exchange);
@@ -155,6 +166,19 @@ public final class FileApiServer implements AutoCloseable {
         List<Map<String, Object>> changes = diffs.stream().map(FileApiServer::change).toList();
         Exchanges.json(exchange, 200, Map.of("diffs", diffs, "changes", changes));
       }
+      case "archive GET" -> {
+        exchange.getResponseHeaders().set("Content-Type", "application/zip");
+        exchange.sendResponseHeaders(200, 0);
+        try (OutputStream out = exchange.getResponseBody()) {
+          archive.write(out);
+        }
+      }
+      case "archive PUT" -> {
+        try (InputStream body = exchange.getRequestBody()) {
+          archive.restore(body, MAX_RESTORED_BYTES);
+        }
+        Exchanges.json(exchange, 200, Map.of("restored", true));
+      }
       case "snapshot GET", "snapshot PUT", "snapshot DELETE" ->
           throw new FileApiException(405, "use POST");
       case "diff POST", "diff PUT", "diff DELETE" -> throw new FileApiException(405, "use GET");
@@ -171,6 +195,14 @@ public final class FileApiServer implements AutoCloseable {
     change.put("additions", diff.additions());
     change.put("deletions", diff.deletions());
     return change;
+  }
+
+  private void bind(HttpExchange exchange) throws IOException {
+    requireMethod(exchange, "POST");
+    binding.bind(
+        exchange.getRequestHeaders(),
+        JsonBody.object(Exchanges.body(exchange, 4 * 1024 * 1024), "the run's token and env"));
+    Exchanges.json(exchange, 200, Map.of("bound", true));
   }
 
   private void health(HttpExchange exchange) throws IOException {

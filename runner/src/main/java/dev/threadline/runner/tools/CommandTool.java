@@ -41,6 +41,7 @@ public final class CommandTool implements Tool {
   private final Duration timeout;
   private final int outputLimitBytes;
   private final Set<String> hiddenEnvironment;
+  private final Map<String, String> addedEnvironment;
   private final OutputListener listener;
   private final Set<Process> running = ConcurrentHashMap.newKeySet();
   private volatile boolean cancelled;
@@ -51,10 +52,17 @@ public final class CommandTool implements Tool {
    */
   public CommandTool(
       Path workspace, Duration timeout, int outputLimitBytes, Set<String> hiddenEnvironment) {
-    this(workspace, timeout, outputLimitBytes, hiddenEnvironment, (bytes, offset, length) -> {});
+    this(
+        workspace,
+        timeout,
+        outputLimitBytes,
+        hiddenEnvironment,
+        Map.of(),
+        (bytes, offset, length) -> {});
   }
 
   /**
+   * @param addedEnvironment variables commands get on top of the runner's own (bound late)
    * @param listener sees the output as it is produced (the sandbox streams it), on the thread that
    *     reads it
    */
@@ -63,7 +71,9 @@ public final class CommandTool implements Tool {
       Duration timeout,
       int outputLimitBytes,
       Set<String> hiddenEnvironment,
+      Map<String, String> addedEnvironment,
       OutputListener listener) {
+    this.addedEnvironment = Map.copyOf(addedEnvironment);
     this.workspace = workspace;
     this.timeout = timeout;
     this.outputLimitBytes = outputLimitBytes;
@@ -101,6 +111,7 @@ public final class CommandTool implements Tool {
               .redirectErrorStream(true)
               .redirectInput(ProcessBuilder.Redirect.from(NO_INPUT));
       hiddenEnvironment.forEach(builder.environment()::remove);
+      builder.environment().putAll(addedEnvironment);
       process = builder.start();
     } catch (IOException e) {
       return ToolResult.failure(type(), command, null, "cannot start /bin/sh: " + e.getMessage());

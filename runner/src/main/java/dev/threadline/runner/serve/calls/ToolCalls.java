@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,8 +36,14 @@ public final class ToolCalls implements AutoCloseable {
   private final WorkspacePaths paths;
   private final Map<String, ToolCallExecution> calls = new LinkedHashMap<>();
 
-  public ToolCalls(Path workspace) {
+  private final Supplier<Map<String, String>> environment;
+
+  /**
+   * @param environment variables bound late (a warm-pool sandbox's run's), added to commands'
+   */
+  public ToolCalls(Path workspace, Supplier<Map<String, String>> environment) {
     this.workspace = workspace;
+    this.environment = environment;
     this.paths = new WorkspacePaths(workspace);
   }
 
@@ -63,6 +70,7 @@ public final class ToolCalls implements AutoCloseable {
             request.limits().timeout(),
             request.limits().outputLimitBytes(),
             Set.of(),
+            environment.get(),
             (bytes, offset, length) -> self[0].output(decoder.decode(bytes, offset, length)));
     Tool tool = tool(request, commands);
     ToolCallExecution execution = new ToolCallExecution(request, commands::cancelAll);

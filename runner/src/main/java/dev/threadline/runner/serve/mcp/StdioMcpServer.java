@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.atomic.AtomicReference;
@@ -43,7 +44,9 @@ final class StdioMcpServer {
     this.stdin = process.getOutputStream();
   }
 
-  static StdioMcpServer start(String name, McpServerSpec spec, Path workspace) throws IOException {
+  static StdioMcpServer start(
+      String name, McpServerSpec spec, Path workspace, Map<String, String> boundEnvironment)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(spec.command());
     command.addAll(spec.args());
@@ -51,6 +54,7 @@ final class StdioMcpServer {
         new ProcessBuilder(command)
             .directory(workspace.toFile())
             .redirectError(ProcessBuilder.Redirect.INHERIT);
+    builder.environment().putAll(boundEnvironment);
     builder.environment().putAll(spec.env());
     StdioMcpServer server = new StdioMcpServer(name, spec, builder.start());
     server.pump = Thread.ofVirtual().name("mcp-" + name + "-stdout").start(server::pump);

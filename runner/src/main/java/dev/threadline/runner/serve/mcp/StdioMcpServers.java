@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -21,8 +22,14 @@ public final class StdioMcpServers implements AutoCloseable {
   private final Path workspace;
   private final Map<String, StdioMcpServer> servers = new HashMap<>();
 
-  public StdioMcpServers(Path workspace) {
+  private final Supplier<Map<String, String>> environment;
+
+  /**
+   * @param environment variables bound late (a warm-pool sandbox's run's), under the server's own
+   */
+  public StdioMcpServers(Path workspace, Supplier<Map<String, String>> environment) {
     this.workspace = workspace;
+    this.environment = environment;
   }
 
   /** Whether the named server was started now (false: the same one already runs). */
@@ -40,7 +47,7 @@ public final class StdioMcpServers implements AutoCloseable {
       running.stop(); // exited: its reader, if any, sees the end; the new one takes the name
     }
     try {
-      servers.put(name, StdioMcpServer.start(name, spec, workspace));
+      servers.put(name, StdioMcpServer.start(name, spec, workspace, environment.get()));
     } catch (IOException e) {
       throw FileApiException.badRequest("cannot start command: " + e.getMessage());
     }

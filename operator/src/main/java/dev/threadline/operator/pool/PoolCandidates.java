@@ -1,0 +1,11 @@
+package dev.threadline.operator.pool;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.List;
+
+/** The pool Pods a claim may try, as a cache last saw them (the claim checks their version). */
+@FunctionalInterface
+public interface PoolCandidates {
+  /** An environment's unclaimed, ready pool Pods of {@code image}, oldest first. */
+  List<Pod> claimable(String namespace, String environment, String image);
+}

@@ -1,0 +1,165 @@
+package dev.threadline.operator.pool;
+
+import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.environment.WarmPool;
+import dev.threadline.crds.run.Run;
+import dev.threadline.operator.computer.AgentEnvironment;
+import dev.threadline.operator.computer.AgentObjects;
+import dev.threadline.operator.computer.RunSandbox;
+import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.kubernetes.IdempotentCreate;
+import dev.threadline.operator.metrics.OperatorMetrics;
+import dev.threadline.operator.sandbox.SandboxPod;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Claims a ready sandbox from a run's environment's warm pool. A claim is one update of the Pod,
+ * conditional on the resourceVersion the pool's cache saw: it moves the Pod under the run (its
+ * labels, its owner, a deadline counted from now) and out of the pool; of two claims of one Pod the
+ * API server accepts exactly one, and the other tries the next Pod. A claimed Pod never returns to
+ * the pool. The run's credential Secret and NetworkPolicy exist before the claim, so the Pod is
+ * never unguarded: the label change that takes it out of the pool's deny-all policy puts it under
+ * its run's.
+ */
+public final class WarmPools {
+  private static final Logger LOG = LoggerFactory.getLogger(WarmPools.class);
+
+  /** A claimed Pod's annotation: when it was claimed. */
+  public static final String CLAIMED_AT = "threadline.dev/claimed-at";
+
+  private final KubernetesClient client;
+  private final PoolCandidates pools;
+  private final OperatorSettings settings;
+  private final OperatorMetrics metrics;
+  private final Clock clock;
+
+  public WarmPools(
+      KubernetesClient client,
+      PoolCandidates pools,
+      OperatorSettings settings,
+      OperatorMetrics metrics,
+      Clock clock) {
+    this.client = client;
+    this.pools = pools;
+    this.settings = settings;
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  /**
+   * A pool sandbox now serving {@code run}, or empty when the environment has no pool, its pool has
+   * no ready sandbox of the current image, or the run's thread has files a pool sandbox cannot get
+   * (see {@link WorkspaceArchives#claimable}): the run then starts cold.
+   */
+  public Optional<Pod> claim(Run run, AgentEnvironment environment) {
+    if (!hasPool(environment)) {
+      return Optional.empty();
+    }
+    long began = System.nanoTime();
+    String namespace = run.getMetadata().getNamespace();
+    if (!new WorkspaceArchives(client).claimable(namespace, run.getSpec().getThread())) {
+      metrics.poolClaim(false, Duration.ofNanos(System.nanoTime() - began));
+      return Optional.empty();
+    }
+    List<Pod> candidates = pools.claimable(namespace, environment.name(), environment.image());
+    Integer guardedPort = null;
+    for (Pod candidate : candidates) {
+      int port = SandboxPod.port(candidate).orElse(settings.containers().firstPort());
+      RunSandbox sandbox = sandbox(run, environment, port);
+      if (guardedPort == null) {
+        IdempotentCreate.createOrGet(client, sandbox.credential());
+        IdempotentCreate.createOrGet(client, sandbox.networkPolicy());
+      } else if (guardedPort != port) {
+        NetworkPolicy policy = sandbox.networkPolicy();
+        client.resource(policy).update();
+      }
+      guardedPort = port;
+      Optional<Pod> claimed = take(candidate, run);
+      if (claimed.isPresent()) {
+        Duration took = Duration.ofNanos(System.nanoTime() - began);
+        metrics.poolClaim(true, took);
+        LOG.info(
+            "Run({}/{}) claimed pool sandbox {} in {} ms",
+            namespace,
+            run.getMetadata().getName(),
+            candidate.getMetadata().getName(),
+            took.toMillis());
+        return claimed;
+      }
+    }
+    if (guardedPort != null) {
+      // The cold start makes its own, for its own port.
+      RunSandbox.deleteAccess(client, run);
+    }
+    metrics.poolClaim(false, Duration.ofNanos(System.nanoTime() - began));
+    return Optional.empty();
+  }
+
+  private static boolean hasPool(AgentEnvironment environment) {
+    if (environment.name() == null || environment.spec() == null) {
+      return false;
+    }
+    WarmPool pool = environment.spec().getWarmPool();
+    return pool != null && pool.getSize() != null && pool.getSize() > 0;
+  }
+
+  /** The one conditional update that makes {@code candidate} the run's; empty if another won. */
+  private Optional<Pod> take(Pod candidate, Run run) {
+    Pod claimed = client.getKubernetesSerialization().clone(candidate);
+    Map<String, String> labels = new LinkedHashMap<>(claimed.getMetadata().getLabels());
+    labels.putAll(AgentObjects.labels(run));
+    labels.put(PoolLabels.STATE, PoolLabels.CLAIMED);
+    claimed.getMetadata().setLabels(labels);
+    Map<String, String> annotations =
+        new LinkedHashMap<>(
+            claimed.getMetadata().getAnnotations() == null
+                ? Map.of()
+                : claimed.getMetadata().getAnnotations());
+    Instant now = clock.instant();
+    annotations.put(CLAIMED_AT, Timestamps.format(now));
+    claimed.getMetadata().setAnnotations(annotations);
+    claimed.getMetadata().setOwnerReferences(List.of(AgentObjects.ownedBy(run)));
+    // The kubelet counts activeDeadlineSeconds from the Pod's start: the run's deadline from now.
+    Instant started =
+        Timestamps.parse(
+                candidate.getStatus() == null ? null : candidate.getStatus().getStartTime())
+            .orElse(now);
+    long age = Math.max(0, Duration.between(started, now).toSeconds());
+    claimed.getSpec().setActiveDeadlineSeconds(age + settings.agentPod().deadline().toSeconds());
+    try {
+      return Optional.of(
+          client
+              .resource(claimed)
+              .lockResourceVersion(candidate.getMetadata().getResourceVersion())
+              .update());
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 409 || e.getCode() == 404) {
+        return Optional.empty(); // claimed by another run first, or gone
+      }
+      throw e;
+    }
+  }
+
+  private RunSandbox sandbox(Run run, AgentEnvironment environment, int port) {
+    return new RunSandbox(
+        run,
+        environment,
+        port,
+        settings.containers().bindAddress(),
+        settings.containers().worker(),
+        settings.agentPod(),
+        settings.network());
+  }
+}
