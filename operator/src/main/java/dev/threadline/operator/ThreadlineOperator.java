@@ -159,7 +159,8 @@ public final class ThreadlineOperator implements AutoCloseable {
     operator.start();
     // Every replica works on runs (claims share them), leader or not.
     PodSandboxLocator sandboxes =
-        new PodSandboxLocator(client, singleNamespace(settings), new SandboxClient(), product, clock);
+        new PodSandboxLocator(
+            client, singleNamespace(settings), new SandboxClient(), product, clock);
     AgentWorker worker =
         new AgentWorker(
                 client,

@@ -25,11 +25,7 @@ public final class RunnerMain {
     this.out = out;
     this.err = err;
     this.commands =
-        Map.of(
-            "version",
-            this::version,
-            "serve",
-            args -> new ServeCommand(err).execute(args));
+        Map.of("version", this::version, "serve", args -> new ServeCommand(err).execute(args));
   }
 
   public static void main(String[] args) {

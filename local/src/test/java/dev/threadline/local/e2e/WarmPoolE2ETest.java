@@ -5,12 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.WarmPoolStatus;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunStatus;
-import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.operator.computer.AgentPodSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.http.HttpRequest;

@@ -248,10 +248,8 @@ public final class ComputerRuns {
             return false;
           }
           status.setPod(pod.getMetadata().getName());
-          if (settings.worker().enabled()) {
-            status.setStart(
-                PoolLabels.isPoolPod(pod) ? RunStatus.START_CLAIMED : RunStatus.START_COLD);
-          }
+          status.setStart(
+              PoolLabels.isPoolPod(pod) ? RunStatus.START_CLAIMED : RunStatus.START_COLD);
           return true;
         });
     return UpdateControl.noUpdate();

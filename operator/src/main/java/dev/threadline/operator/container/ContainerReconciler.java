@@ -1,7 +1,6 @@
 package dev.threadline.operator.container;
 
 import dev.threadline.core.containers.ContainerExpiry;
-import dev.threadline.core.containers.ContainerObjects;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.container.Container;
 import dev.threadline.crds.container.ContainerPhase;

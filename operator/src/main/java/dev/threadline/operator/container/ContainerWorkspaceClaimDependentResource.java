@@ -1,7 +1,7 @@
 package dev.threadline.operator.container;
 
+import dev.threadline.core.containers.ContainerObjects;
 import dev.threadline.crds.container.Container;
-import dev.threadline.crds.container.ContainerObjects;
 import dev.threadline.operator.computer.WorkspaceClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;

@@ -1,7 +1,7 @@
 package dev.threadline.operator.schedule;
 
+import dev.threadline.core.schedule.Schedules;
 import dev.threadline.crds.schedule.Schedule;
-import dev.threadline.crds.schedule.Schedules;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;

@@ -27,8 +27,8 @@ import java.util.Map;
 /**
  * The CronJob of a recurring schedule: at each firing its Pod runs the trigger image with {@code
  * --schedule <name>} as the namespace's trigger ServiceAccount. A hash of the spec is kept in an
- * annotation, for {@link ScheduleCronJobDependentResource} to compare (the API server fills the live
- * spec with defaults).
+ * annotation, for {@link ScheduleCronJobDependentResource} to compare (the API server fills the
+ * live spec with defaults).
  */
 final class ScheduleCronJob {
   static final String SPEC_HASH = ThreadlineGroup.GROUP + "/spec-hash";

@@ -1,7 +1,7 @@
 package dev.threadline.operator.schedule;
 
+import dev.threadline.core.schedule.FiringNames;
 import dev.threadline.crds.common.Labels;
-import dev.threadline.crds.schedule.FiringNames;
 import dev.threadline.crds.schedule.Schedule;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;

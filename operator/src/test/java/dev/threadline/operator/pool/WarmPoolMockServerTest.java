@@ -3,13 +3,13 @@ package dev.threadline.operator.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.environment.BuildStatus;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.crds.environment.WarmPool;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunStatus;
-import dev.threadline.crds.run.ThreadRuns;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.operator.ThreadlineOperator;
