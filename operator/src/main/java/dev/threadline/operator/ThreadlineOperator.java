@@ -29,6 +29,7 @@ import dev.threadline.operator.webhooks.RunWebhooks;
 import dev.threadline.operator.webhooks.WebhookDeliveryReconciler;
 import dev.threadline.operator.worker.AgentWorker;
 import dev.threadline.operator.worker.ClusterRunTasks;
+import dev.threadline.operator.worker.DeletedRuns;
 import dev.threadline.operator.worker.LedgerAllowance;
 import dev.threadline.operator.worker.PlatformModels;
 import dev.threadline.operator.worker.PodSandboxLocator;
@@ -140,7 +141,16 @@ public final class ThreadlineOperator implements AutoCloseable {
             clock);
     register(operator, pools, settings);
     computer.claimFrom(new WarmPools(client, pools, settings, product, clock));
-    register(operator, new RunUsageRecorder(client, ledgers, tenants, clock, product), settings);
+    register(
+        operator,
+        new RunUsageRecorder(
+            client,
+            ledgers,
+            tenants,
+            clock,
+            product,
+            new DeletedRuns(client, pricing, settings.agentPod().cancelGracePeriod(), clock)),
+        settings);
     register(operator, new ThreadReconciler(clock), settings);
     register(
         operator,

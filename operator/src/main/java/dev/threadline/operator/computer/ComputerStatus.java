@@ -84,7 +84,10 @@ public final class ComputerStatus {
     return true;
   }
 
-  /** The runner reports usage cumulatively: a run that failed used what its last report says. */
+  /**
+   * Usage is reported cumulatively: a run that failed used what its last report says; before the
+   * first report, what its status holds (the routing call that handed it over).
+   */
   static Usage lastUsage(RunStatus status) {
     List<RunEvent> events = Objects.requireNonNullElse(status.getEvents(), List.of());
     for (int i = events.size() - 1; i >= 0; i--) {
@@ -92,7 +95,7 @@ public final class ComputerStatus {
         return usage(events.get(i).getData());
       }
     }
-    return Usage.ZERO;
+    return RunUsages.toUsage(status.getUsage());
   }
 
   static Usage usage(JsonNode data) {

@@ -90,6 +90,10 @@ public class RunReconciler implements Reconciler<Run> {
 
   @Override
   public UpdateControl<Run> reconcile(Run run, Context<Run> context) {
+    if (run.isMarkedForDeletion()) {
+      // Neither routed nor ended here: the usage finalizer ends it once its loop has stopped.
+      return UpdateControl.noUpdate();
+    }
     RunPhase phase = RunPhase.of(run);
     if (phase.isTerminal()) {
       if (Route.COMPUTER.value().equals(run.getStatus().getRoute())) {

@@ -10,12 +10,15 @@ import dev.threadline.crds.usage.UsageEntry;
 import dev.threadline.operator.kubernetes.StatusWriteLoop;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -28,11 +31,18 @@ import org.slf4j.LoggerFactory;
  * operator is down, or an operator stopped between the two writes, is picked up on the next start,
  * when every Run is reconciled.
  *
+ * <p>A Run deleted before it is counted stays (finalizer {@value #FINALIZER}) until it is: one
+ * still working is ended first ({@link UnfinishedRuns}), with what it spent so far.
+ *
  * <p>Its own controller, so that it sees status changes (the run controller reacts to spec changes
  * only) and the run controller stays about running runs.
  */
-@ControllerConfiguration(name = "run-usage", generationAwareEventProcessing = false)
-public class RunUsageRecorder implements Reconciler<Run> {
+@ControllerConfiguration(
+    name = "run-usage",
+    generationAwareEventProcessing = false,
+    finalizerName = RunUsageRecorder.FINALIZER)
+public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
+  public static final String FINALIZER = "threadline.dev/usage";
   private static final Logger LOG = LoggerFactory.getLogger(RunUsageRecorder.class);
   private static final int ATTEMPTS = 10;
 
@@ -41,13 +51,16 @@ public class RunUsageRecorder implements Reconciler<Run> {
   private final TenantPlans tenants;
   private final Clock clock;
   private final OperatorMetrics metrics;
+  private final UnfinishedRuns unfinished;
 
   public RunUsageRecorder(
       KubernetesClient client,
       UsageLedgers ledgers,
       TenantPlans tenants,
       Clock clock,
-      OperatorMetrics metrics) {
+      OperatorMetrics metrics,
+      UnfinishedRuns unfinished) {
+    this.unfinished = unfinished;
     this.client = client;
     this.ledgers = ledgers;
     this.tenants = tenants;
@@ -57,12 +70,43 @@ public class RunUsageRecorder implements Reconciler<Run> {
 
   @Override
   public UpdateControl<Run> reconcile(Run run, Context<Run> context) {
+    count(run, context);
+    return UpdateControl.noUpdate();
+  }
+
+  /**
+   * A deleted Run goes once it is counted; one still working is ended first, and asked about again
+   * when it changes (or after the wait its work needs to stop). One that never spent anything goes
+   * at once.
+   */
+  @Override
+  public DeleteControl cleanup(Run run, Context<Run> context) {
+    if (!RunPhase.of(run).isTerminal()) {
+      Optional<Duration> wait = unfinished.endDeleted(run);
+      if (wait.isPresent()) {
+        return DeleteControl.noFinalizerRemoval().rescheduleAfter(wait.get());
+      }
+      run =
+          client
+              .resources(Run.class)
+              .inNamespace(run.getMetadata().getNamespace())
+              .withName(run.getMetadata().getName())
+              .get();
+      if (run == null) {
+        return DeleteControl.defaultDelete();
+      }
+    }
+    count(run, context);
+    return DeleteControl.defaultDelete();
+  }
+
+  private void count(Run run, Context<Run> context) {
     if (!RunPhase.of(run).isTerminal() || Boolean.TRUE.equals(run.getStatus().getUsageRecorded())) {
-      return UpdateControl.noUpdate();
+      return;
     }
     String namespace = run.getMetadata().getNamespace();
     if (!stillUncounted(run)) {
-      return UpdateControl.noUpdate();
+      return;
     }
     RunStatus status = run.getStatus();
     UsagePeriod period =
@@ -79,7 +123,6 @@ public class RunUsageRecorder implements Reconciler<Run> {
     // Here, once per run: the mark above is what keeps a finished run from being seen again.
     metrics.runFinished(run);
     LOG.debug("Run counted in {}: {} USD", period.ledgerName(), entry.getCost());
-    return UpdateControl.noUpdate();
   }
 
   static UsageEntry entryOf(Run run) {

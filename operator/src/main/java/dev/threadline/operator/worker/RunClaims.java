@@ -38,6 +38,14 @@ final class RunClaims {
     return holder;
   }
 
+  /** When the Run's claim, held by any replica, expires; empty when it has none or it expired. */
+  static Optional<Instant> liveUntil(Run run, Instant now) {
+    Map<String, String> annotations = annotations(run);
+    return annotations.containsKey(HOLDER)
+        ? expiry(annotations).filter(at -> at.isAfter(now))
+        : Optional.empty();
+  }
+
   /** Whether another replica holds a claim on the Run that has not expired. */
   boolean heldByAnother(Run run) {
     Map<String, String> annotations = annotations(run);

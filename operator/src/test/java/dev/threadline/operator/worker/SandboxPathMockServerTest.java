@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.threadline.core.threads.ThreadRuns;
+import dev.threadline.core.usage.UsagePeriod;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.environment.BuildStatus;
@@ -18,11 +19,13 @@ import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
+import dev.threadline.crds.usage.UsageLedger;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.sandbox.SandboxCredential;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;
+import dev.threadline.operator.usage.RunUsageRecorder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -35,6 +38,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.charset.StandardCharsets;
@@ -43,6 +47,9 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
@@ -63,6 +70,8 @@ class SandboxPathMockServerTest {
   private KubernetesMockServer server;
   private KubernetesClient client;
   private StandInSandbox sandbox;
+  private final CountDownLatch slowStarted = new CountDownLatch(1);
+  private final CountDownLatch slowMayEnd = new CountDownLatch(1);
   private ThreadlineOperator operator;
 
   @BeforeEach
@@ -71,8 +80,13 @@ class SandboxPathMockServerTest {
     client = server.createClient();
     OperatorMockServer.registerCrds(server, client);
     sandbox =
-        new StandInSandbox(
-            command -> new StandInSandbox.CommandOutcome(0, "ran " + command + "\n"));
+        new StandInSandbox(command -> {
+          if (command.startsWith("slow")) {
+            slowStarted.countDown();
+            await().atMost(WAIT).until(() -> slowMayEnd.getCount() == 0);
+          }
+          return new StandInSandbox.CommandOutcome(0, "ran " + command + "\n");
+        });
     operator = startOperator("operator-0");
   }
 
@@ -97,6 +111,7 @@ class SandboxPathMockServerTest {
 
   @AfterEach
   void stop() {
+    slowMayEnd.countDown();
     operator.close();
     sandbox.close();
     client.close();
@@ -417,6 +432,89 @@ class SandboxPathMockServerTest {
       assertThat(client.pods().inNamespace(NS).list().getItems())
           .allSatisfy(pod -> assertThat(pod.getMetadata().getUid()).isEqualTo(uid));
     }
+  }
+
+  @Test
+  void aRunDeletedMidLoopIsCountedWithWhatItSpentAndItsLoopAndSandboxGo() throws Exception {
+    createRun("thread-gone", "Run `slow build`, then `echo after`");
+    awaitPod("run-gone-1");
+    Secret credential = client.secrets().inNamespace(NS).withName("run-gone-1-sandbox").get();
+    sandbox.credential(SandboxCredential.read(credential).orElseThrow());
+    setPodStatus(
+        "run-gone-1",
+        status -> {
+          status.setPhase("Running");
+          status.setPodIP("127.0.0.1");
+          status.setConditions(
+              List.of(new PodConditionBuilder().withType("Ready").withStatus("True").build()));
+        });
+    assertThat(slowStarted.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    Run working = get("run-gone-1");
+    assertThat(working.getMetadata().getFinalizers()).contains(RunUsageRecorder.FINALIZER);
+    long spent =
+        working.getStatus().getEvents().stream()
+            .filter(event -> event.getType().equals("usage"))
+            .mapToLong(event -> event.getData().path("input_tokens").asLong())
+            .max()
+            .orElseThrow();
+    assertThat(spent).isPositive();
+
+    AtomicReference<Run> lastSeen = new AtomicReference<>(working);
+    var watch =
+        client
+            .resources(Run.class)
+            .inNamespace(NS)
+            .withName("run-gone-1")
+            .inform(
+                new ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(Run run) {
+                    lastSeen.set(run);
+                  }
+
+                  @Override
+                  public void onUpdate(Run before, Run run) {
+                    lastSeen.set(run);
+                  }
+
+                  @Override
+                  public void onDelete(Run run, boolean unknownFinalState) {}
+                });
+    client.resources(Run.class).inNamespace(NS).withName("run-gone-1").delete();
+    // Held for counting while its loop stops: the sandbox Pod goes first.
+    await()
+        .atMost(WAIT)
+        .until(() -> client.pods().inNamespace(NS).withName("run-gone-1").get() == null);
+    assertThat(get("run-gone-1").getMetadata().getDeletionTimestamp()).isNotNull();
+    slowMayEnd.countDown(); // the tool call in flight returns; the loop takes no next step
+
+    await().atMost(WAIT).until(() -> get("run-gone-1") == null);
+    watch.close();
+    // Its last state before it went: ended by the deletion, with what its loop reported.
+    Run last = lastSeen.get();
+    assertThat(last.getStatus().getPhase()).isEqualTo(RunPhase.CANCELLED.value());
+    assertThat(last.getStatus().getError().getMessage()).contains("deleted");
+    assertThat(last.getStatus().getUsage().getInputTokens()).isEqualTo(spent);
+    assertThat(last.getStatus().getUsageRecorded()).isTrue();
+    UsageLedger ledger =
+        client
+            .resources(UsageLedger.class)
+            .inNamespace(NS)
+            .withName(UsagePeriod.of(Clock.systemUTC().instant()).ledgerName())
+            .get();
+    assertThat(ledger.getStatus().getRuns()).isEqualTo(1L);
+    assertThat(ledger.getStatus().getInputTokens()).isEqualTo(spent);
+    assertThat(sandbox.executions()).isEqualTo(1); // `echo after` never ran
+    assertThat(client.secrets().inNamespace(NS).withName("run-gone-1-sandbox").get()).isNull();
+    assertThat(
+            client
+                .network()
+                .v1()
+                .networkPolicies()
+                .inNamespace(NS)
+                .withName("run-gone-1-egress")
+                .get())
+        .isNull();
   }
 
   private void createEnvironment(String name, String imageTag, String imageDigest) {
