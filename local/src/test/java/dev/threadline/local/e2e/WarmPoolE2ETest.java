@@ -105,7 +105,7 @@ class WarmPoolE2ETest {
                 && run.getStatus() != null
                 && run.getStatus().getEvents() != null
                 && run.getStatus().getEvents().stream()
-                    .anyMatch(event -> "tool_call".equals(event.getType()));
+                    .anyMatch(event -> "planning".equals(event.getType()));
           });
       Instant asked = Instant.now();
       HttpResponse<String> cancel =

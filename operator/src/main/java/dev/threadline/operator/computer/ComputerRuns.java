@@ -12,7 +12,6 @@ import dev.threadline.operator.kubernetes.IdempotentCreate;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.pool.PoolLabels;
 import dev.threadline.operator.pool.WarmPools;
-import dev.threadline.operator.sandbox.SandboxPod;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -35,6 +34,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -285,19 +285,11 @@ public final class ComputerRuns {
    * network (local mode) each gets a free one of the range.
    */
   private int sandboxPort(Run run) {
-    Map<String, Integer> held =
-        pods == null
-            ? Map.of()
-            : pods.list()
-                .filter(pod -> SandboxPod.port(pod).isPresent())
-                .collect(
-                    Collectors.toMap(
-                        pod -> pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName(),
-                        pod -> SandboxPod.port(pod).orElseThrow(),
-                        (a, b) -> a));
-    String key = run.getMetadata().getNamespace() + "/" + AgentObjects.podName(run);
     return ports
-        .allocate(key, held)
+        .allocate(
+            run.getMetadata().getNamespace(),
+            AgentObjects.podName(run),
+            pods == null ? Stream.of() : pods.list())
         .orElseThrow(() ->
             new AgentStartException(
                 "No port of " + settings.containers().range() + " is free for the sandbox"));

@@ -7,14 +7,12 @@ import dev.threadline.operator.computer.AgentEnvironment;
 import dev.threadline.operator.computer.QuotaWait;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
-import dev.threadline.operator.sandbox.SandboxPod;
+import dev.threadline.operator.kubernetes.StatusFieldPatch;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.worker.PodSandboxLocator;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -33,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -211,16 +208,8 @@ public final class WarmPoolReconciler implements Reconciler<Environment>, PoolCa
    * network (local mode) each gets a free one of the range.
    */
   private int port(String namespace, String name) {
-    Map<String, Integer> held =
-        pods.list()
-            .filter(pod -> SandboxPod.port(pod).isPresent())
-            .collect(
-                Collectors.toMap(
-                    pod -> pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName(),
-                    pod -> SandboxPod.port(pod).orElseThrow(),
-                    (a, b) -> a));
     return ports
-        .allocate(namespace + "/" + name, held)
+        .allocate(namespace, name, pods.list())
         .orElseThrow(() ->
             new IllegalStateException(
                 "No port of " + settings.containers().range() + " is free for a pool sandbox"));
@@ -253,19 +242,6 @@ public final class WarmPoolReconciler implements Reconciler<Environment>, PoolCa
         || (current == null && ready == 0 && claimed == 0 && size(environment) == 0)) {
       return;
     }
-    String patch =
-        "{\"status\":{\"warmPool\":" + client.getKubernetesSerialization().asJson(next) + "}}";
-    try {
-      client
-          .resources(Environment.class)
-          .inNamespace(environment.getMetadata().getNamespace())
-          .withName(environment.getMetadata().getName())
-          .subresource("status")
-          .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 404) {
-        throw e;
-      }
-    }
+    StatusFieldPatch.patch(client, environment, "warmPool", next);
   }
 }

@@ -1,6 +1,7 @@
 package dev.threadline.operator.sandbox;
 
 import dev.threadline.operator.container.ContainerSettings;
+import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -11,6 +12,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.IntPredicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Chooses the port of a sandbox's API (a container's or a run's). On a Pod network every container
@@ -63,6 +66,22 @@ public final class SandboxPorts {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * A port for the sandbox Pod {@code namespace/name}, given the sandbox Pods that exist (those of
+   * them that name a port hold it).
+   */
+  public Optional<Integer> allocate(String namespace, String name, Stream<Pod> sandboxes) {
+    Map<String, Integer> held =
+        sandboxes
+            .filter(pod -> SandboxPod.port(pod).isPresent())
+            .collect(
+                Collectors.toMap(
+                    pod -> pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName(),
+                    pod -> SandboxPod.port(pod).orElseThrow(),
+                    (a, b) -> a));
+    return allocate(namespace + "/" + name, held);
   }
 
   private static boolean canBind(String address, int port) {

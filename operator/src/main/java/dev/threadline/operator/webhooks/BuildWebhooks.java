@@ -4,18 +4,14 @@ import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentStatus;
 import dev.threadline.crds.webhook.WebhookEvent;
+import dev.threadline.operator.kubernetes.StatusFieldPatch;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,24 +72,8 @@ public class BuildWebhooks implements Reconciler<Environment> {
     return UpdateControl.noUpdate();
   }
 
-  /**
-   * A JSON merge patch of this one field: it needs no resourceVersion, so it neither conflicts with
-   * nor undoes the status writes of the other Environment controllers, and they keep it in theirs.
-   */
+  /** Other Environment controllers keep this field in their status writes (one merge patch). */
   private void markQueued(Environment environment, String occurrence) {
-    try {
-      client
-          .resources(Environment.class)
-          .inNamespace(environment.getMetadata().getNamespace())
-          .withName(environment.getMetadata().getName())
-          .subresource("status")
-          .patch(
-              PatchContext.of(PatchType.JSON_MERGE),
-              Serialization.asJson(Map.of("status", Map.of("webhooksQueuedFor", occurrence))));
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 404) {
-        throw e;
-      } // deleted: nothing to mark
-    }
+    StatusFieldPatch.patch(client, environment, "webhooksQueuedFor", occurrence);
   }
 }
