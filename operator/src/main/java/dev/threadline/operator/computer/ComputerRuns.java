@@ -13,6 +13,7 @@ import dev.threadline.models.ModelSettings;
 import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
+import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.sandbox.SandboxPod;
@@ -65,6 +66,7 @@ public final class ComputerRuns implements AutoCloseable {
   private final RunStatusWriter writer;
   private final UsageLimits limits;
   private final SandboxPorts ports;
+  private final KubernetesEvents events;
   private InformerEventSource<Pod, Run> pods;
 
   public ComputerRuns(
@@ -81,6 +83,7 @@ public final class ComputerRuns implements AutoCloseable {
     this.agents = agents;
     this.pricing = pricing;
     this.clock = clock;
+    this.events = new KubernetesEvents(clock);
     this.logs = new AgentLogs(follower);
     this.writer = new RunStatusWriter(client);
     this.ports = new SandboxPorts(settings.containers());
@@ -366,6 +369,7 @@ public final class ComputerRuns implements AutoCloseable {
           namespace,
           run.getMetadata().getName(),
           e.getMessage());
+      events.warning(client, run, "SandboxStartFailed", e.getMessage());
       finish(
           run,
           context,
@@ -459,6 +463,8 @@ public final class ComputerRuns implements AutoCloseable {
       cleanUp(run, false);
       return UpdateControl.noUpdate();
     }
+    events.warning(
+        client, run, "QuotaWait", "Waiting for room in the namespace's quota: " + refusal);
     LOG.info(
         "Run({}/{}) waits for room in its namespace's quota ({} s so far): {}",
         run.getMetadata().getNamespace(),

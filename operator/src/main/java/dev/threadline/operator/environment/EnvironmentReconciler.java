@@ -12,6 +12,7 @@ import dev.threadline.crds.environment.TestBuildRequest;
 import dev.threadline.crds.environment.TestBuildResult;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
+import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -65,6 +66,7 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
   private final Conditions conditions;
   private final Clock clock;
   private final OperatorMetrics metrics;
+  private final KubernetesEvents events;
 
   public EnvironmentReconciler(
       KubernetesClient client,
@@ -80,6 +82,7 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     this.cleanup = new BuildCleanup(client);
     this.conditions = conditions;
     this.clock = clock;
+    this.events = new KubernetesEvents(clock);
     this.metrics = metrics;
   }
 
@@ -170,6 +173,7 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     } else {
       status.setBuildStatus(BuildStatus.FAILED);
       status.setBuildError(knownError != null ? knownError : failureMessage(log, state));
+      events.warning(client, environment, "BuildFailed", status.getBuildError());
     }
     if (job != null) {
       recordBuild(BuildKind.IMAGE, status.getBuildStatus(), job);
@@ -211,6 +215,7 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
       status.setBuildError(unbuildable.error());
       status.setLastBuildAt(Timestamps.format(clock.instant()));
       LOG.info("{} cannot be built: {}", who, unbuildable.error());
+      events.warning(client, environment, "BuildFailed", unbuildable.error());
       return;
     }
     BuildPlan.Buildable buildable = (BuildPlan.Buildable) plan;

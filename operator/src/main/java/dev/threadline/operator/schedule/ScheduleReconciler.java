@@ -10,6 +10,7 @@ import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleFirer;
 import dev.threadline.crds.schedule.ScheduleStatus;
 import dev.threadline.crds.schedule.Schedules;
+import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.status.Conditions;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -81,6 +82,7 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
 
   private final ScheduleCronJob cronJobs;
   private final Conditions conditions;
+  private final KubernetesEvents events;
   private final Clock clock;
   private final int threadLimit;
 
@@ -94,6 +96,7 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
     this.threadLimit = threadLimit;
     this.conditions = conditions;
     this.clock = clock;
+    this.events = new KubernetesEvents(clock);
   }
 
   @Override
@@ -228,9 +231,19 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
           schedule.getMetadata().getName(),
           Timestamps.format(at),
           firing.skipped());
+      events.warning(
+          context.getClient(),
+          schedule,
+          "ScheduleSkipped",
+          "The firing of " + Timestamps.format(at) + " made no thread: " + firing.skipped());
       return Optional.of(firing.skipped());
     }
     next.setFiredThread(firing.threadName());
+    events.normal(
+        context.getClient(),
+        schedule,
+        "ScheduleFired",
+        "Fired for " + Timestamps.format(at) + ": thread " + firing.threadName());
     LOG.info(
         "Schedule({}/{}) fired for {}: {} {}",
         schedule.getMetadata().getNamespace(),
