@@ -12,6 +12,7 @@ import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.status.ReconcileErrors;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
@@ -209,18 +210,7 @@ public class ContainerReconciler implements Reconciler<Container> {
   @Override
   public ErrorStatusUpdateControl<Container> updateErrorStatus(
       Container container, Context<Container> context, Exception e) {
-    ContainerStatus status =
-        container.getStatus() == null ? new ContainerStatus() : container.getStatus();
-    container.setStatus(status);
-    status.setConditions(
-        conditions.set(
-            status.getConditions(),
-            Conditions.READY,
-            Conditions.FALSE,
-            Conditions.RECONCILE_ERROR,
-            e.getMessage(),
-            container.getMetadata().getGeneration()));
-    return ErrorStatusUpdateControl.patchStatus(container);
+    return ReconcileErrors.readyFalse(conditions, container, ContainerStatus::new, e);
   }
 
   private void expire(Container container) {

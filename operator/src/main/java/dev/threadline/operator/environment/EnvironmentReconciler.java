@@ -15,6 +15,7 @@ import dev.threadline.operator.kubernetes.IdempotentCreate;
 import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.status.ReconcileErrors;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -23,6 +24,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -430,5 +432,11 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
   private static String annotation(Job job, String key) {
     Map<String, String> annotations = job.getMetadata().getAnnotations();
     return annotations == null ? null : annotations.get(key);
+  }
+
+  @Override
+  public ErrorStatusUpdateControl<Environment> updateErrorStatus(
+      Environment environment, Context<Environment> context, Exception e) {
+    return ReconcileErrors.readyFalse(conditions, environment, EnvironmentStatus::new, e);
   }
 }

@@ -12,9 +12,11 @@ import dev.threadline.crds.schedule.ScheduleStatus;
 import dev.threadline.crds.schedule.Schedules;
 import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.status.ReconcileErrors;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -282,5 +284,11 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
         && Objects.equals(a.getFiredAt(), b.getFiredAt())
         && Objects.equals(a.getFiredThread(), b.getFiredThread())
         && Objects.equals(a.getCronJob(), b.getCronJob());
+  }
+
+  @Override
+  public ErrorStatusUpdateControl<Schedule> updateErrorStatus(
+      Schedule schedule, Context<Schedule> context, Exception e) {
+    return ReconcileErrors.readyFalse(conditions, schedule, ScheduleStatus::new, e);
   }
 }
