@@ -4,8 +4,10 @@ import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.agent.AgentStatus;
 import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.status.ReconcileErrors;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.util.List;
@@ -68,5 +70,11 @@ public class AgentReconciler implements Reconciler<Agent> {
   private static boolean sameStatus(AgentStatus a, AgentStatus b) {
     return Objects.equals(a.getObservedGeneration(), b.getObservedGeneration())
         && Objects.equals(a.getConditions(), b.getConditions());
+  }
+
+  @Override
+  public ErrorStatusUpdateControl<Agent> updateErrorStatus(
+      Agent agent, Context<Agent> context, Exception e) {
+    return ReconcileErrors.readyFalse(conditions, agent, AgentStatus::new, e);
   }
 }

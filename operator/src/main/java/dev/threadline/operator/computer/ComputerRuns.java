@@ -9,6 +9,7 @@ import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
+import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.pool.PoolLabels;
 import dev.threadline.operator.pool.WarmPools;
@@ -57,6 +58,7 @@ public final class ComputerRuns {
   private final Clock clock;
   private final RunStatusWriter writer;
   private final SandboxPorts ports;
+  private final KubernetesEvents events;
   private InformerEventSource<Pod, Run> pods;
   private WarmPools warmPools;
 
@@ -71,6 +73,7 @@ public final class ComputerRuns {
     this.agents = agents;
     this.pricing = pricing;
     this.clock = clock;
+    this.events = new KubernetesEvents(clock);
     this.writer = new RunStatusWriter(client);
     this.ports = new SandboxPorts(settings.containers());
   }
@@ -228,6 +231,7 @@ public final class ComputerRuns {
           namespace,
           run.getMetadata().getName(),
           e.getMessage());
+      events.warning(client, run, "SandboxStartFailed", e.getMessage());
       finish(run, context, AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage()));
       return UpdateControl.noUpdate();
     } catch (KubernetesClientException e) {
@@ -315,6 +319,8 @@ public final class ComputerRuns {
       cleanUp(run, false);
       return UpdateControl.noUpdate();
     }
+    events.warning(
+        client, run, "QuotaWait", "Waiting for room in the namespace's quota: " + refusal);
     LOG.info(
         "Run({}/{}) waits for room in its namespace's quota ({} s so far): {}",
         run.getMetadata().getNamespace(),

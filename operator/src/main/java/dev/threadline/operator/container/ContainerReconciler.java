@@ -9,8 +9,10 @@ import dev.threadline.operator.computer.AgentEnvironment;
 import dev.threadline.operator.computer.AgentStartException;
 import dev.threadline.operator.computer.QuotaWait;
 import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.status.ReconcileErrors;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
@@ -85,6 +87,7 @@ public class ContainerReconciler implements Reconciler<Container> {
   private final SandboxPorts ports;
   private final ContainerStatusWriter writer;
   private final Conditions conditions;
+  private final KubernetesEvents events;
   private final Clock clock;
 
   public ContainerReconciler(
@@ -95,6 +98,7 @@ public class ContainerReconciler implements Reconciler<Container> {
     this.writer = new ContainerStatusWriter(client);
     this.conditions = conditions;
     this.clock = clock;
+    this.events = new KubernetesEvents(clock);
   }
 
   @Override
@@ -115,6 +119,7 @@ public class ContainerReconciler implements Reconciler<Container> {
     String image = null;
     Optional<Pod> pod = Optional.empty();
     Optional<Duration> wakeUp = Optional.empty();
+    boolean quotaWait = false;
     if (port == null) {
       state =
           new ContainerState(
@@ -149,11 +154,13 @@ public class ContainerReconciler implements Reconciler<Container> {
                         + QuotaWait.refusal(podError(result).orElseThrow()).orElseThrow())
                 : ContainerState.of(pod);
         wakeUp = quotaRetry;
+        quotaWait = quotaRetry.isPresent();
       } catch (AgentStartException e) {
         state = new ContainerState(ContainerPhase.FAILED, e.getMessage());
       }
     }
     recordState(container, context, port, state, pod, image);
+    recordEvent(container, state, quotaWait);
     Optional<Duration> retry = wakeUp;
     Optional<Duration> next =
         remaining
@@ -203,18 +210,7 @@ public class ContainerReconciler implements Reconciler<Container> {
   @Override
   public ErrorStatusUpdateControl<Container> updateErrorStatus(
       Container container, Context<Container> context, Exception e) {
-    ContainerStatus status =
-        container.getStatus() == null ? new ContainerStatus() : container.getStatus();
-    container.setStatus(status);
-    status.setConditions(
-        conditions.set(
-            status.getConditions(),
-            Conditions.READY,
-            Conditions.FALSE,
-            Conditions.RECONCILE_ERROR,
-            e.getMessage(),
-            container.getMetadata().getGeneration()));
-    return ErrorStatusUpdateControl.patchStatus(container);
+    return ReconcileErrors.readyFalse(conditions, container, ContainerStatus::new, e);
   }
 
   private void expire(Container container) {
@@ -225,6 +221,24 @@ public class ContainerReconciler implements Reconciler<Container> {
         container.getSpec().getTimeoutMs());
     // The Pod, its Secret and claim are owned by the Container: garbage-collected with it.
     client.resource(container).withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+  }
+
+  /**
+   * A failure to start, once when it happens; a quota's refusal at each attempt (the retries back
+   * off).
+   */
+  private void recordEvent(Container container, ContainerState state, boolean quotaWait) {
+    ContainerStatus before = container.getStatus();
+    boolean newFailure =
+        state.phase() == ContainerPhase.FAILED
+            && (before == null
+                || !ContainerPhase.FAILED.value().equals(before.getPhase())
+                || !Objects.equals(before.getMessage(), state.message()));
+    if (newFailure) {
+      events.warning(client, container, "SandboxStartFailed", state.message());
+    } else if (quotaWait) {
+      events.warning(client, container, "QuotaWait", state.message());
+    }
   }
 
   /** A free port of the range, as the other containers' recorded ports leave them. */

@@ -12,8 +12,10 @@ import dev.threadline.crds.environment.TestBuildRequest;
 import dev.threadline.crds.environment.TestBuildResult;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
+import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.status.ReconcileErrors;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -22,6 +24,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -65,6 +68,7 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
   private final Conditions conditions;
   private final Clock clock;
   private final OperatorMetrics metrics;
+  private final KubernetesEvents events;
 
   public EnvironmentReconciler(
       KubernetesClient client,
@@ -80,6 +84,7 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     this.cleanup = new BuildCleanup(client);
     this.conditions = conditions;
     this.clock = clock;
+    this.events = new KubernetesEvents(clock);
     this.metrics = metrics;
   }
 
@@ -170,6 +175,7 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     } else {
       status.setBuildStatus(BuildStatus.FAILED);
       status.setBuildError(knownError != null ? knownError : failureMessage(log, state));
+      events.warning(client, environment, "BuildFailed", status.getBuildError());
     }
     if (job != null) {
       recordBuild(BuildKind.IMAGE, status.getBuildStatus(), job);
@@ -211,6 +217,7 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
       status.setBuildError(unbuildable.error());
       status.setLastBuildAt(Timestamps.format(clock.instant()));
       LOG.info("{} cannot be built: {}", who, unbuildable.error());
+      events.warning(client, environment, "BuildFailed", unbuildable.error());
       return;
     }
     BuildPlan.Buildable buildable = (BuildPlan.Buildable) plan;
@@ -425,5 +432,11 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
   private static String annotation(Job job, String key) {
     Map<String, String> annotations = job.getMetadata().getAnnotations();
     return annotations == null ? null : annotations.get(key);
+  }
+
+  @Override
+  public ErrorStatusUpdateControl<Environment> updateErrorStatus(
+      Environment environment, Context<Environment> context, Exception e) {
+    return ReconcileErrors.readyFalse(conditions, environment, EnvironmentStatus::new, e);
   }
 }

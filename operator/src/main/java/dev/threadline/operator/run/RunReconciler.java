@@ -19,11 +19,14 @@ import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
 import dev.threadline.operator.tracing.AgentTracing;
+import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.status.ReconcileErrors;
 import dev.threadline.operator.usage.RunUsages;
 import dev.threadline.operator.usage.UsageLimits;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -46,6 +49,8 @@ import org.slf4j.LoggerFactory;
 @ControllerConfiguration(name = "run")
 public class RunReconciler implements Reconciler<Run> {
   private static final Logger LOG = LoggerFactory.getLogger(RunReconciler.class);
+  private final Conditions conditions;
+  private final RunReadiness readiness;
   static final String BY_THREAD = "thread";
 
   private final AgentProfiles agents;
@@ -73,6 +78,8 @@ public class RunReconciler implements Reconciler<Run> {
     this.pricing = pricing;
     this.clock = clock;
     this.computer = computer;
+    this.conditions = new Conditions(clock);
+    this.readiness = new RunReadiness(conditions);
   }
 
   @Override
@@ -99,7 +106,10 @@ public class RunReconciler implements Reconciler<Run> {
       if (Route.COMPUTER.value().equals(run.getStatus().getRoute())) {
         computer.cleanUpFinished(run, context);
       }
-      return UpdateControl.noUpdate();
+      // The worker ends computer runs; the Ready condition follows here, in one write.
+      return readiness.apply(run, run.getStatus())
+          ? patch(run, run.getStatus())
+          : UpdateControl.noUpdate();
     }
     if (run.getStatus() != null && Route.COMPUTER.value().equals(run.getStatus().getRoute())) {
       return computer.reconcile(run, context);
@@ -258,8 +268,16 @@ public class RunReconciler implements Reconciler<Run> {
     RunEventLog.append(status, outcome.succeeded() ? "result" : "failed", now, result);
   }
 
-  private static UpdateControl<Run> patch(Run run, RunStatus status) {
+  /** The reconcile's one status write, with the Ready condition the phase calls for. */
+  private UpdateControl<Run> patch(Run run, RunStatus status) {
+    readiness.apply(run, status);
     run.setStatus(status);
     return UpdateControl.patchStatus(run);
+  }
+
+  @Override
+  public ErrorStatusUpdateControl<Run> updateErrorStatus(
+      Run run, Context<Run> context, Exception e) {
+    return ReconcileErrors.readyFalse(conditions, run, RunStatus::new, e);
   }
 }

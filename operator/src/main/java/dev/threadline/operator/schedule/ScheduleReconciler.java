@@ -9,11 +9,14 @@ import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleStatus;
+import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.status.ReconcileErrors;
 import dev.threadline.trigger.ScheduleFirer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -81,6 +84,7 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
 
   private final ScheduleCronJob cronJobs;
   private final Conditions conditions;
+  private final KubernetesEvents events;
   private final Clock clock;
   private final int threadLimit;
 
@@ -94,6 +98,7 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
     this.threadLimit = threadLimit;
     this.conditions = conditions;
     this.clock = clock;
+    this.events = new KubernetesEvents(clock);
   }
 
   @Override
@@ -228,9 +233,19 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
           schedule.getMetadata().getName(),
           Timestamps.format(at),
           firing.skipped());
+      events.warning(
+          context.getClient(),
+          schedule,
+          "ScheduleSkipped",
+          "The firing of " + Timestamps.format(at) + " made no thread: " + firing.skipped());
       return Optional.of(firing.skipped());
     }
     next.setFiredThread(firing.threadName());
+    events.normal(
+        context.getClient(),
+        schedule,
+        "ScheduleFired",
+        "Fired for " + Timestamps.format(at) + ": thread " + firing.threadName());
     LOG.info(
         "Schedule({}/{}) fired for {}: {} {}",
         schedule.getMetadata().getNamespace(),
@@ -269,5 +284,11 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
         && Objects.equals(a.getFiredAt(), b.getFiredAt())
         && Objects.equals(a.getFiredThread(), b.getFiredThread())
         && Objects.equals(a.getCronJob(), b.getCronJob());
+  }
+
+  @Override
+  public ErrorStatusUpdateControl<Schedule> updateErrorStatus(
+      Schedule schedule, Context<Schedule> context, Exception e) {
+    return ReconcileErrors.readyFalse(conditions, schedule, ScheduleStatus::new, e);
   }
 }

@@ -5,9 +5,12 @@ import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadStatus;
+import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.status.ReconcileErrors;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -23,9 +26,11 @@ import java.util.Set;
 @ControllerConfiguration(name = "thread")
 public class ThreadReconciler implements Reconciler<ConversationThread> {
   private final Clock clock;
+  private final Conditions conditions;
 
   public ThreadReconciler(Clock clock) {
     this.clock = clock;
+    this.conditions = new Conditions(clock);
   }
 
   @Override
@@ -47,7 +52,16 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
     ThreadStatus current = thread.getStatus() == null ? new ThreadStatus() : thread.getStatus();
     ThreadStatus next = new ThreadStatus();
     next.setObservedGeneration(thread.getMetadata().getGeneration());
-    next.setConditions(current.getConditions());
+    // Ready: the thread takes a new message (none of its runs is in progress).
+    boolean busy = totals.activeRun() != null;
+    next.setConditions(
+        conditions.set(
+            current.getConditions(),
+            Conditions.READY,
+            busy ? Conditions.FALSE : Conditions.TRUE,
+            busy ? "RunInProgress" : "Idle",
+            busy ? "Run " + totals.activeRun() + " is in progress" : null,
+            thread.getMetadata().getGeneration()));
     next.setStatus(totals.state().value());
     next.setActiveRun(totals.activeRun());
     next.setMessageCount(totals.messageCount());
@@ -66,6 +80,7 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
 
   private static boolean sameTotals(ThreadStatus a, ThreadStatus b) {
     return Objects.equals(a.getObservedGeneration(), b.getObservedGeneration())
+        && Objects.equals(a.getConditions(), b.getConditions())
         && Objects.equals(a.getStatus(), b.getStatus())
         && Objects.equals(a.getActiveRun(), b.getActiveRun())
         && Objects.equals(a.getMessageCount(), b.getMessageCount())
@@ -73,5 +88,11 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
         && Objects.equals(a.getOutputTokens(), b.getOutputTokens())
         && Objects.equals(a.getCachedTokens(), b.getCachedTokens())
         && Objects.equals(a.getTotalCost(), b.getTotalCost());
+  }
+
+  @Override
+  public ErrorStatusUpdateControl<ConversationThread> updateErrorStatus(
+      ConversationThread thread, Context<ConversationThread> context, Exception e) {
+    return ReconcileErrors.readyFalse(conditions, thread, ThreadStatus::new, e);
   }
 }

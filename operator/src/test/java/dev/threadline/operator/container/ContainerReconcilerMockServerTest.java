@@ -14,6 +14,7 @@ import dev.threadline.operator.network.EgressRules;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.Reconciles;
+import dev.threadline.operator.support.RecordedEvents;
 import dev.threadline.operator.support.SandboxPolicies;
 import dev.threadline.operator.support.StatusWrites;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -272,6 +273,14 @@ class ContainerReconcilerMockServerTest {
 
     Container failed = awaitContainer("noenv", "ctr-noenv", c -> "failed".equals(phase(c)));
     assertThat(failed.getStatus().getMessage()).isEqualTo("Environment env-gone does not exist");
+    assertThat(RecordedEvents.about(client, "noenv", "ctr-noenv"))
+        .singleElement()
+        .satisfies(event -> {
+          assertThat(event.getType()).isEqualTo("Warning");
+          assertThat(event.getReason()).isEqualTo("SandboxStartFailed");
+          assertThat(event.getMessage()).isEqualTo("Environment env-gone does not exist");
+          assertThat(event.getInvolvedObject().getKind()).isEqualTo("Container");
+        });
     assertThat(client.pods().inNamespace("noenv").withName("ctr-noenv").get()).isNull();
   }
 
@@ -306,6 +315,7 @@ class ContainerReconcilerMockServerTest {
     assertThat(phase(waiting)).isEqualTo("pending");
     assertThat(waiting.getStatus().getMessage())
         .isEqualTo("waiting for room in the namespace's quota: " + refusal);
+    assertThat(RecordedEvents.reasons(client, "quota", "ctr-quota")).contains("QuotaWait");
 
     await()
         .atMost(Duration.ofSeconds(20))

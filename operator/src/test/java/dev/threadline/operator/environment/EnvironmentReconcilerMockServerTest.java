@@ -15,6 +15,7 @@ import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.network.ClusterNetwork;
 import dev.threadline.operator.network.EgressRules;
 import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.RecordedEvents;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -254,6 +255,11 @@ class EnvironmentReconcilerMockServerTest {
         .satisfies(c ->
             assertThat(List.of(c.getStatus(), c.getReason(), c.getMessage()))
                 .containsExactly("False", "BuildFailed", "Package not found"));
+    assertThat(RecordedEvents.about(client, NS, "env-missing"))
+        .singleElement()
+        .satisfies(event ->
+            assertThat(List.of(event.getType(), event.getReason(), event.getMessage()))
+                .containsExactly("Warning", "BuildFailed", "Package not found"));
 
     // A new request after a failure builds again; the old error is gone from the status.
     requestBuild("env-missing", "r2", false);
@@ -295,6 +301,7 @@ class EnvironmentReconcilerMockServerTest {
 
     assertThat(failed.getBuildError()).isEqualTo("Dockerfile syntax error");
     assertThat(buildJobsOf("env-syntax")).isEmpty();
+    assertThat(RecordedEvents.reasons(client, NS, "env-syntax")).containsExactly("BuildFailed");
   }
 
   @Test

@@ -10,6 +10,7 @@ import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.support.OperatorMockServer;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -58,6 +59,11 @@ class RunReconcilerMockServerTest {
     assertThat(run.getStatus().getEvents())
         .extracting(RunEvent::getType)
         .containsExactly("started", "message", "result");
+    assertThat(Conditions.find(run.getStatus().getConditions(), Conditions.READY))
+        .hasValueSatisfying(ready -> {
+          assertThat(ready.getStatus()).isEqualTo("True");
+          assertThat(ready.getReason()).isEqualTo("Completed");
+        });
 
     await()
         .atMost(Duration.ofSeconds(30))
@@ -76,6 +82,8 @@ class RunReconcilerMockServerTest {
           assertThat(seen.getStatus().getOutputTokens())
               .isEqualTo(run.getStatus().getUsage().getOutputTokens());
           assertThat(seen.getStatus().getActiveRun()).isNull();
+          assertThat(Conditions.find(seen.getStatus().getConditions(), Conditions.READY))
+              .hasValueSatisfying(ready -> assertThat(ready.getReason()).isEqualTo("Idle"));
         });
   }
 
@@ -135,6 +143,12 @@ class RunReconcilerMockServerTest {
     assertThat(done.getStatus().getPhase()).isEqualTo("failed");
     assertThat(done.getStatus().getError().getCode()).isEqualTo("execution_failed");
     assertThat(done.getStatus().getError().getMessage()).contains("agent-missing");
+    assertThat(Conditions.find(done.getStatus().getConditions(), Conditions.READY))
+        .hasValueSatisfying(ready -> {
+          assertThat(ready.getStatus()).isEqualTo("False");
+          assertThat(ready.getReason()).isEqualTo("Failed");
+          assertThat(ready.getMessage()).contains("agent-missing");
+        });
   }
 
   private static ConversationThread createThread(String name) {

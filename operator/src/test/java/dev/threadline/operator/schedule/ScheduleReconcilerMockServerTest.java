@@ -13,6 +13,7 @@ import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleSpec;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.RecordedEvents;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -186,6 +187,13 @@ class ScheduleReconcilerMockServerTest {
           .singleElement()
           .satisfies(owner -> assertThat(owner.getUid()).isEqualTo(thread.getMetadata().getUid()));
       awaitStatus("once", "sched-once", s -> Long.valueOf(1).equals(s.getStatus().getRunCount()));
+      assertThat(RecordedEvents.about(client, "once", "sched-once"))
+          .singleElement()
+          .satisfies(event -> {
+            assertThat(event.getType()).isEqualTo("Normal");
+            assertThat(event.getReason()).isEqualTo("ScheduleFired");
+            assertThat(event.getMessage()).contains(threadName);
+          });
     }
 
     clock.advance(Duration.ofMinutes(5));
@@ -251,6 +259,8 @@ class ScheduleReconcilerMockServerTest {
       assertThat(client.resources(ConversationThread.class).inNamespace("full").list().getItems())
           .hasSize(ScheduleOperator.THREAD_LIMIT);
       assertThat(client.resources(Run.class).inNamespace("full").list().getItems()).isEmpty();
+      assertThat(RecordedEvents.reasons(client, "full", "sched-full"))
+          .containsExactly("ScheduleSkipped");
     }
   }
 
