@@ -144,6 +144,27 @@ Call with (list "THREADLINE_AGENT" .Values.agents.resources). */}}
 {{- end }}
 {{- end }}
 
+{{/* OpenTelemetry traces (README "Traces"): the same OTEL_* variables for the operator and the api-server. */}}
+{{- define "threadline.tracingEnv" -}}
+{{- with .Values.tracing }}
+{{- if .otlpEndpoint }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ .otlpEndpoint | quote }}
+{{- end }}
+{{- if .headersSecret }}
+- name: OTEL_EXPORTER_OTLP_HEADERS
+  valueFrom:
+    secretKeyRef:
+      name: {{ .headersSecret }}
+      key: headers
+{{- end }}
+{{- range $name, $value := .env }}
+- name: {{ $name }}
+  value: {{ $value | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{/* Marks the Services the ServiceMonitor scrapes (the operator's and the api-server's metrics). */}}
 {{- define "threadline.metricsServiceLabel" -}}
 threadline.dev/metrics: "true"

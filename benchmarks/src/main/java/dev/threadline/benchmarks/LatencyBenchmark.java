@@ -20,7 +20,7 @@ import java.util.Map;
 public final class LatencyBenchmark {
   private static final String KEY = "tl_benchmark_key_000000000000";
   private static final int WARMUP = 20;
-  private static final String EARLIER_RUNS = "## Earlier runs";
+  private static final String SECTION = "\n## ";
 
   /**
    * The runner image's inputs, as {@code package} lays them out (the benchmark runs from the root).
@@ -32,6 +32,12 @@ public final class LatencyBenchmark {
   public static void main(String[] args) throws Exception {
     int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 200;
     Path report = Path.of(args.length > 1 ? args[1] : "benchmarks/REPORT.md");
+    // Traces on and off, on two local modes of their own side by side, before the main run.
+    int computerIterations = Math.max(5, iterations / 10);
+    TracingOverhead.Result traces =
+        TracingOverhead.measure(KEY, WARMUP, iterations, computerIterations);
+    System.err.println("traces on: " + traces.on());
+    System.err.println("traces off: " + traces.off());
     Path dataDir = Files.createTempDirectory("threadline-bench");
     LocalSettings settings =
         LocalSettings.fromEnvironment(Map.of())
@@ -65,7 +71,6 @@ public final class LatencyBenchmark {
       System.err.println("POST -> direct.response: " + direct);
 
       // The computer path starts a runner process per run: fewer iterations.
-      int computerIterations = Math.max(5, iterations / 10);
       String task =
           "{\"messages\":[{\"role\":\"user\",\"content\":\"Run `echo one` and `echo two` and `echo"
               + " three`\"}]}";
@@ -101,7 +106,8 @@ public final class LatencyBenchmark {
           started,
           relay,
           webhooks,
-          runnerStart);
+          runnerStart,
+          traces);
       System.err.println("report written to " + report.toAbsolutePath());
     }
   }
@@ -137,7 +143,7 @@ public final class LatencyBenchmark {
     }
   }
 
-  private static double require(SseTimings timings, String type) {
+  static double require(SseTimings timings, String type) {
     Double at = timings.firstEventMillis.get(type);
     if (at == null) {
       throw new IllegalStateException(
@@ -157,7 +163,8 @@ public final class LatencyBenchmark {
       Percentiles started,
       Percentiles relay,
       Percentiles webhooks,
-      Percentiles runnerStart)
+      Percentiles runnerStart,
+      TracingOverhead.Result traces)
       throws IOException {
     String text =
         String.join(
@@ -213,18 +220,43 @@ public final class LatencyBenchmark {
             "direct answer needs at least three such hops (Thread and Run created, the operator's"
                 + " status",
             "write seen by the API server), so about 3× the floor is the bound to compare against.",
+            "",
+            "**Traces off and on.** Measured before the table above, on two more local modes"
+                + " running side by",
+            "side in the same JVM: one with OpenTelemetry traces exported by OTLP/HTTP to a"
+                + " receiver on loopback",
+            "(a span per request, `invoke_agent`, `chat` and `execute_tool` spans, batched: "
+                + traces.exportRequests()
+                + " exports received),",
+            "one with `OTEL_SDK_DISABLED=true`. Each request went to both in turn, which one first"
+                + " alternating, so",
+            "the JIT's warmth and the machine's load fall on both alike.",
+            "",
+            Percentiles.TABLE_HEAD,
+            Percentiles.row(
+                "traces on: POST /v1/threads → `direct.response`", traces.on().direct()),
+            Percentiles.row(
+                "traces off: POST /v1/threads → `direct.response`", traces.off().direct()),
+            Percentiles.row(
+                "traces on: POST /v1/threads → `response.started`", traces.on().responseStarted()),
+            Percentiles.row(
+                "traces off: POST /v1/threads → `response.started`",
+                traces.off().responseStarted()),
             "");
     Files.createDirectories(report.toAbsolutePath().getParent());
     Files.writeString(report, text + earlierRuns(report));
   }
 
-  /** The old report's section of earlier runs, kept below the new numbers to compare against. */
+  /**
+   * The old report's sections (other benchmarks' figures, earlier runs), kept below the new
+   * numbers.
+   */
   private static String earlierRuns(Path report) throws IOException {
     if (!Files.exists(report)) {
       return "";
     }
     String old = Files.readString(report);
-    int at = old.indexOf(EARLIER_RUNS);
-    return at < 0 ? "" : "\n" + old.substring(at);
+    int at = old.indexOf(SECTION);
+    return at < 0 ? "" : "\n" + old.substring(at + 1);
   }
 }

@@ -4,7 +4,7 @@ import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.WarmPoolStatus;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.ThreadRuns;
+import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.local.LocalMode;
 import dev.threadline.local.LocalSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -50,8 +50,7 @@ public final class WarmPoolBenchmark {
             .withDataDir(Files.createTempDirectory("threadline-bench-pool"))
             .withApiKeys(Map.of(KEY, "bench"));
     try (LocalMode local =
-        LocalMode.start(
-            settings, operator -> operator.withWorker(operator.worker().enabled(true)))) {
+        LocalMode.start(settings)) {
       HttpClient http = HttpClient.newHttpClient();
       String threads = local.apiUrl() + "/v1/threads";
       String namespace = local.namespaces().get("bench");
