@@ -2,6 +2,7 @@ package dev.threadline.operator.computer;
 
 import dev.threadline.core.events.RunnerEvent;
 import dev.threadline.core.events.RunnerEventType;
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunErrorCode;
@@ -10,13 +11,13 @@ import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelSettings;
-import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.sandbox.SandboxPod;
 import dev.threadline.operator.sandbox.SandboxPorts;
+import dev.threadline.operator.usage.RunUsages;
 import dev.threadline.operator.usage.UsageLimits;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -251,7 +252,7 @@ public final class ComputerRuns implements AutoCloseable {
     BigDecimal spent =
         model == null
             ? BigDecimal.ZERO
-            : pricing.cost(model, ComputerStatus.usage(latest.get().data()));
+            : RunUsages.cost(pricing, model, ComputerStatus.usage(latest.get().data()));
     Map<String, BigDecimal> uncounted = uncountedSpend(run.getMetadata().getNamespace(), context);
     uncounted.put(run.getMetadata().getUid(), spent); // newer than the cached status
     return limits.exhausted(run.getMetadata().getNamespace(), uncounted);
