@@ -1,6 +1,6 @@
 package dev.threadline.api;
 
-import dev.threadline.models.pricing.ModelPricing;
+import dev.threadline.core.pricing.ModelPricing;
 import java.time.Duration;
 import java.util.Map;
 

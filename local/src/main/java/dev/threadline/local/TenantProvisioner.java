@@ -1,6 +1,7 @@
 package dev.threadline.local;
 
 import dev.threadline.api.auth.ApiKeys;
+import dev.threadline.core.hashing.Sha256;
 import dev.threadline.crds.common.Labels;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -61,7 +62,7 @@ final class TenantProvisioner {
         && !user.startsWith("threadline-")) {
       return user;
     }
-    return "user-" + ApiKeys.sha256Hex(user).substring(0, 12);
+    return "user-" + Sha256.hex(user).substring(0, 12);
   }
 
   private void ensureNamespace(Namespace namespace) {

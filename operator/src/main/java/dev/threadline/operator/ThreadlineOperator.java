@@ -1,7 +1,7 @@
 package dev.threadline.operator;
 
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.client.ThreadlineClients;
-import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.agent.AgentReconciler;
 import dev.threadline.operator.computer.ComputerRuns;
 import dev.threadline.operator.config.OperatorSettings;

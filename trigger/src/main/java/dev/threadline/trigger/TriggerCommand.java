@@ -3,10 +3,10 @@ package dev.threadline.trigger;
 import dev.threadline.core.limits.ThreadLimit;
 import dev.threadline.core.schedule.FiringNames;
 import dev.threadline.core.schedule.Schedules;
+import dev.threadline.crds.client.ThreadlineClients;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.schedule.Schedule;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -51,7 +51,7 @@ public final class TriggerCommand {
   /** As the Pod runs it: the environment's client, variables and clock. */
   public static TriggerCommand fromEnvironment(PrintStream err) {
     return new TriggerCommand(
-        () -> new KubernetesClientBuilder().build(), System.getenv(), Clock.systemUTC(), err);
+        () -> ThreadlineClients.builder().build(), System.getenv(), Clock.systemUTC(), err);
   }
 
   public int execute(String[] args) {

@@ -1,8 +1,8 @@
 package dev.threadline.api.agents;
 
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.agent.AgentSpec;
-import dev.threadline.models.pricing.ModelPricing;
 
 /**
  * Field rules for agents, the same as the CRD's schema ({@code AgentSpec}) so that a bad value is a

@@ -1,16 +1,14 @@
 package dev.threadline.api.auth;
 
+import dev.threadline.core.hashing.Sha256;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.Timestamps;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -67,17 +65,6 @@ public final class ApiKeys {
     return PREFIX + environment + "_" + newKey().substring(PREFIX.length());
   }
 
-  /** Lower-case hex SHA-256 of the key's UTF-8 bytes (what {@code sha256sum} prints). */
-  public static String sha256Hex(String key) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest);
-    } catch (NoSuchAlgorithmException impossible) {
-      throw new IllegalStateException("Every JVM provides SHA-256", impossible);
-    }
-  }
-
   /** The Secret that registers {@code key} for {@code user}, without expiry. */
   public static Secret keySecret(String systemNamespace, String user, String key) {
     return keySecret(systemNamespace, user, key, null);
@@ -102,7 +89,7 @@ public final class ApiKeys {
       String key,
       Instant expiresAt,
       Map<String, String> options) {
-    String hash = sha256Hex(key);
+    String hash = Sha256.hex(key);
     Map<String, String> data = new LinkedHashMap<>();
     data.put(USER, base64(user));
     data.put(SHA256, base64(hash));

@@ -2,6 +2,7 @@ package dev.threadline.api.auth;
 
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.errors.ErrorKind;
+import dev.threadline.core.hashing.Sha256;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.List;
@@ -75,7 +76,7 @@ public final class Authenticator {
               + deploymentEnvironment.get(),
           Map.of("WWW-Authenticate", "Bearer"));
     }
-    List<ApiKeySecret> matches = keys.findByHash(ApiKeys.sha256Hex(key));
+    List<ApiKeySecret> matches = keys.findByHash(Sha256.hex(key));
     List<ApiKeySecret> valid =
         matches.stream().filter(match -> match.isValidAt(clock.instant())).toList();
     if (valid.isEmpty()) {

@@ -13,12 +13,11 @@ import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.crds.environment.EnvironmentStatus;
 import dev.threadline.crds.environment.TestBuildRequest;
 import dev.threadline.crds.environment.TestBuildResult;
-import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.Pod;
+import dev.threadline.kube.builds.BuildPodLogs;
+import dev.threadline.kube.builds.StoredBuildLogs;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.security.SecureRandom;
-import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,30 +34,17 @@ public final class EnvironmentBuilds {
   static final String TEST_BUILD_IN_PROGRESS =
       "A test build of this environment is already in progress";
 
-  /**
-   * The operator's names: the build-logs ConfigMap, its keys, and the Job controller's Pod label.
-   */
-  static final String LOGS_SUFFIX = "-build-logs";
-
-  static final String BUILD_LOG_KEY = "build.log";
-  static final String JOB_NAME_LABEL = "job-name";
-
-  /**
-   * Kaniko's container, where a build runs (an image build's Pod also has a push step, so the
-   * container must be named).
-   */
-  static final String BUILD_CONTAINER = "kaniko";
-
-  private static final int LIVE_LOG_LINES = 5000;
   private static final char[] ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz".toCharArray();
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final KubernetesClient client;
+  private final BuildPodLogs podLogs;
   private final EnvironmentStore store;
   private final DockerfilePreview preview;
 
   EnvironmentBuilds(KubernetesClient client, EnvironmentStore store, DockerfilePreview preview) {
     this.client = client;
+    this.podLogs = new BuildPodLogs(client);
     this.store = store;
     this.preview = preview;
   }
@@ -136,9 +122,16 @@ public final class EnvironmentBuilds {
     String job = environment.getStatus() == null ? null : environment.getStatus().getBuildJob();
     Optional<String> live =
         buildStatus == BuildStatus.BUILDING && job != null
-            ? podLog(namespace, job)
+            ? podLogs.read(namespace, job, List.of(BuildPodLogs.BUILD_CONTAINER))
             : Optional.empty();
-    String logs = live.orElseGet(() -> storedLog(namespace, environment.getMetadata().getName()));
+    String logs =
+        live.or(() ->
+                StoredBuildLogs.read(
+                    client,
+                    namespace,
+                    environment.getMetadata().getName(),
+                    StoredBuildLogs.IMAGE_BUILD_KEY))
+            .orElse(null);
     return new EnvironmentResponses.BuildLogs(logs, buildStatus.value());
   }
 
@@ -216,39 +209,6 @@ public final class EnvironmentBuilds {
         .tryRender(EnvironmentMapper.spec(environment))
         .map(dockerfile -> dockerfile.buildHash().value().equals(status.getBuildHash()))
         .orElse(false);
-  }
-
-  private Optional<String> podLog(String namespace, String job) {
-    try {
-      Optional<Pod> pod =
-          client
-              .pods()
-              .inNamespace(namespace)
-              .withLabel(JOB_NAME_LABEL, job)
-              .list()
-              .getItems()
-              .stream()
-              .max(
-                  Comparator.comparing(
-                      p -> String.valueOf(p.getMetadata().getCreationTimestamp())));
-      return pod.map(p ->
-          client
-              .pods()
-              .inNamespace(namespace)
-              .withName(p.getMetadata().getName())
-              .inContainer(BUILD_CONTAINER)
-              .tailingLines(LIVE_LOG_LINES)
-              .getLog());
-    } catch (KubernetesClientException e) {
-      log.debug("Job({}/{}) log not readable: {}", namespace, job, e.getMessage());
-      return Optional.empty();
-    }
-  }
-
-  private String storedLog(String namespace, String environmentName) {
-    ConfigMap logs =
-        client.configMaps().inNamespace(namespace).withName(environmentName + LOGS_SUFFIX).get();
-    return logs == null || logs.getData() == null ? null : logs.getData().get(BUILD_LOG_KEY);
   }
 
   private Environment find(Tenant tenant, String environmentId) {

@@ -1,10 +1,7 @@
 package dev.threadline.api.idempotency;
 
 import dev.threadline.api.errors.ApiException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import dev.threadline.core.hashing.Sha256;
 
 /**
  * The {@code Idempotency-Key} header: what a valid key is, and the name of the record that holds
@@ -33,16 +30,6 @@ public final class IdempotencyKeys {
    * The ConfigMap that records the key: {@code idempotency-<first 40 hex digits of SHA-256(key)>}.
    */
   static String recordName(String key) {
-    return RECORD_PREFIX + sha256(key).substring(0, 40);
-  }
-
-  static String sha256(String text) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
+    return RECORD_PREFIX + Sha256.hex(key).substring(0, 40);
   }
 }

@@ -1,5 +1,6 @@
 package dev.threadline.api.idempotency;
 
+import dev.threadline.core.hashing.Sha256;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
 import java.util.TreeMap;
@@ -22,7 +23,7 @@ public record RequestFingerprint(String hash) {
     JsonNode tree = body == null ? JsonNodeFactory.instance.nullNode() : JSON.valueToTree(body);
     String canonical =
         method + "\n" + pathAndQuery + "\n" + JSON.writeValueAsString(canonical(tree));
-    return new RequestFingerprint(IdempotencyKeys.sha256(canonical));
+    return new RequestFingerprint(Sha256.hex(canonical));
   }
 
   /** The fingerprint of a servlet request whose body was parsed into {@code body}. */

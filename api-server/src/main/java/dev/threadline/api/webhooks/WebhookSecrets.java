@@ -2,16 +2,14 @@ package dev.threadline.api.webhooks;
 
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.kubernetes.OwnedSecrets;
+import dev.threadline.core.hashing.Sha256;
 import dev.threadline.crds.common.Labels;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -46,13 +44,7 @@ public final class WebhookSecrets {
    * {@code wh-} and the first 16 hex digits of the URL's SHA-256: stable, and a valid Secret key.
    */
   public static String keyOf(String url) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(url.getBytes(StandardCharsets.UTF_8));
-      return KEY_PREFIX + HexFormat.of().formatHex(digest).substring(0, 16);
-    } catch (NoSuchAlgorithmException impossible) {
-      throw new IllegalStateException(impossible);
-    }
+    return KEY_PREFIX + Sha256.hex(url).substring(0, 16);
   }
 
   /** A new signing secret: {@code whsec_} and the base64 of 32 random bytes. */

@@ -10,6 +10,7 @@ import dev.threadline.api.ThreadlineApiServer;
 import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.SharedApiServer;
 import dev.threadline.api.support.TestUser;
+import dev.threadline.core.hashing.Sha256;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.environment.Environment;
 import java.time.Duration;
@@ -159,7 +160,7 @@ class AccessMockServerTest {
     assertThat(api.get("/v1/threads", user.key()).status()).isEqualTo(200);
     assertThat(api.get("/v1/threads", newKey).status()).isEqualTo(200);
 
-    String oldSecret = "api-key-" + ApiKeys.sha256Hex(user.key()).substring(0, 16);
+    String oldSecret = "api-key-" + Sha256.hex(user.key()).substring(0, 16);
     shared
         .client()
         .secrets()

@@ -1,8 +1,8 @@
 package dev.threadline.core.environment;
 
+import dev.threadline.core.hashing.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.regex.Pattern;
 
@@ -41,7 +41,7 @@ public record BuildHash(String value) {
    * the runner image it copies from.
    */
   public static BuildHash of(String dockerfile, String runnerImage) {
-    var digest = sha256();
+    var digest = Sha256.newDigest();
     update(digest, "threadline-build-hash/v1");
     update(digest, runnerImage);
     update(digest, dockerfile);
@@ -59,13 +59,5 @@ public record BuildHash(String value) {
     var bytes = part.getBytes(StandardCharsets.UTF_8);
     digest.update((bytes.length + ":").getBytes(StandardCharsets.US_ASCII));
     digest.update(bytes);
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("Every Java platform provides SHA-256", e);
-    }
   }
 }

@@ -1,8 +1,6 @@
 package dev.threadline.core.schedule;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import dev.threadline.core.hashing.Sha256;
 import java.time.Instant;
 
 /**
@@ -51,25 +49,11 @@ public final class FiringNames {
     if (base.length() + tail.length() <= max) {
       return base + tail;
     }
-    String hash = sha256Hex(base).substring(0, 8);
+    String hash = Sha256.hex(base).substring(0, 8);
     String kept = base.substring(0, max - tail.length() - hash.length() - 1);
     while (kept.endsWith("-")) {
       kept = kept.substring(0, kept.length() - 1);
     }
     return kept + "-" + hash + tail;
-  }
-
-  private static String sha256Hex(String text) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-      StringBuilder hex = new StringBuilder();
-      for (byte b : digest) {
-        hex.append(String.format("%02x", b));
-      }
-      return hex.toString();
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every JVM", e);
-    }
   }
 }

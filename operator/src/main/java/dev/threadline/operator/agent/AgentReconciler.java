@@ -1,8 +1,8 @@
 package dev.threadline.operator.agent;
 
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.agent.AgentStatus;
-import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.status.ReconcileErrors;
 import io.javaoperatorsdk.operator.api.reconciler.Context;

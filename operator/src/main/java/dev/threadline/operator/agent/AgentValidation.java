@@ -1,7 +1,7 @@
 package dev.threadline.operator.agent;
 
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.agent.AgentSpec;
-import dev.threadline.models.pricing.ModelPricing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -1,14 +1,11 @@
 package dev.threadline.operator.computer;
 
+import dev.threadline.core.hashing.Sha256;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.OwnerReferences;
 import dev.threadline.crds.run.Run;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -83,7 +80,7 @@ public final class AgentObjects {
     if (name.length() <= MAX_LABEL_VALUE) {
       return name;
     }
-    String hash = sha256(name).substring(0, 10);
+    String hash = Sha256.hex(name).substring(0, 10);
     String head = name.substring(0, MAX_LABEL_VALUE - hash.length() - 1).replaceAll("[-.]+$", "");
     return head + "-" + hash;
   }
@@ -91,15 +88,5 @@ public final class AgentObjects {
   /** The reference that makes the Run own an object: deleting the Run deletes it. */
   public static OwnerReference ownedBy(HasMetadata owner) {
     return OwnerReferences.blockingController(owner);
-  }
-
-  private static String sha256(String text) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
   }
 }

@@ -1,12 +1,12 @@
 package dev.threadline.operator.computer;
 
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunErrorCode;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.thread.ConversationThread;
-import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
 import dev.threadline.operator.kubernetes.KubernetesEvents;
@@ -173,6 +173,7 @@ public final class ComputerRuns {
     return UpdateControl.noUpdate();
   }
 
+  /**
   /**
    * What the namespace's runs spent that its ledger may not hold yet, from the informer's cache.
    */

@@ -3,6 +3,7 @@ package dev.threadline.operator.computer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.events.RunnerEvent;
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.FileDiff;
 import dev.threadline.crds.run.RunError;
@@ -11,7 +12,6 @@ import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.models.Usage;
-import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.run.RunEventLog;
 import dev.threadline.operator.usage.RunUsages;
 import java.time.Duration;
@@ -49,7 +49,9 @@ public final class ComputerStatus {
         outcome.succeeded() ? usage(outcome.result().data().path("usage")) : lastUsage(status);
     status.setUsage(RunUsages.of(usage));
     status.setCost(
-        status.getModel() == null ? 0.0 : pricing.cost(status.getModel(), usage).doubleValue());
+        status.getModel() == null
+            ? 0.0
+            : RunUsages.cost(pricing, status.getModel(), usage).doubleValue());
     if (outcome.succeeded()) {
       ObjectNode result = outcome.result().data();
       status.setPhase(RunPhase.COMPLETED.value());

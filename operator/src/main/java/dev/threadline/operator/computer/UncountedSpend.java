@@ -1,10 +1,11 @@
 package dev.threadline.operator.computer;
 
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.core.usage.Costs;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
-import dev.threadline.models.pricing.ModelPricing;
+import dev.threadline.operator.usage.RunUsages;
 import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.Map;
@@ -42,6 +43,6 @@ public final class UncountedSpend {
     }
     return status.getModel() == null
         ? BigDecimal.ZERO
-        : pricing.cost(status.getModel(), ComputerStatus.lastUsage(status));
+        : RunUsages.cost(pricing, status.getModel(), ComputerStatus.lastUsage(status));
   }
 }

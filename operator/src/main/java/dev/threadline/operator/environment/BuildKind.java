@@ -1,11 +1,13 @@
 package dev.threadline.operator.environment;
 
+import dev.threadline.kube.builds.StoredBuildLogs;
+
 /** A build that produces the environment's image, or a test build that only proves it builds. */
 enum BuildKind {
   /** Pushes {@code <registry>/env-<name>:<hash>}, with the layer cache. */
-  IMAGE("build", "build.log"),
+  IMAGE("build", StoredBuildLogs.IMAGE_BUILD_KEY),
   /** No cache and no push: {@code POST .../build/test}. */
-  TEST("test", "test.log");
+  TEST("test", StoredBuildLogs.TEST_BUILD_KEY);
 
   private final String label;
   private final String logKey;

@@ -1,6 +1,7 @@
 package dev.threadline.operator.environment;
 
 import dev.threadline.crds.environment.Environment;
+import dev.threadline.kube.builds.StoredBuildLogs;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -11,8 +12,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code <environment>-build-logs}: the (bounded) log of the last build and of the last test build,
- * kept for {@code GET .../build/logs} after their Pods and Jobs are gone. Owned by the Environment.
+ * Writes {@code <environment>-build-logs} ({@link StoredBuildLogs}, which the api-server reads):
+ * the (bounded) log of the last build and of the last test build, kept for {@code GET
+ * .../build/logs} after their Pods and Jobs are gone. Owned by the Environment.
  */
 final class BuildLogConfigMap {
   private final KubernetesClient client;
@@ -23,7 +25,7 @@ final class BuildLogConfigMap {
 
   void store(Environment environment, BuildKind kind, String log, OwnerReference owner) {
     String namespace = environment.getMetadata().getNamespace();
-    String name = BuildNames.logs(environment.getMetadata().getName());
+    String name = StoredBuildLogs.configMapName(environment.getMetadata().getName());
     var existing = client.configMaps().inNamespace(namespace).withName(name);
     if (existing.get() == null) {
       ConfigMap created =

@@ -8,7 +8,6 @@ package dev.threadline.operator.environment;
  */
 final class BuildNames {
   static final int MAX_NAME = 63;
-  private static final String LOGS_SUFFIX = "-build-logs";
 
   private BuildNames() {}
 
@@ -18,10 +17,5 @@ final class BuildNames {
     String prefix =
         environmentName.length() <= room ? environmentName : environmentName.substring(0, room);
     return prefix.replaceAll("[-.]+$", "") + suffix;
-  }
-
-  /** The ConfigMap keeping the last build's and test build's logs after their Pods are gone. */
-  static String logs(String environmentName) {
-    return environmentName + LOGS_SUFFIX;
   }
 }

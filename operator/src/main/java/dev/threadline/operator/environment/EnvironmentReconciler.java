@@ -10,6 +10,7 @@ import dev.threadline.crds.environment.EnvironmentStatus;
 import dev.threadline.crds.environment.EnvironmentValues;
 import dev.threadline.crds.environment.TestBuildRequest;
 import dev.threadline.crds.environment.TestBuildResult;
+import dev.threadline.kube.builds.BuildPodLogs;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
 import dev.threadline.operator.kubernetes.KubernetesEvents;

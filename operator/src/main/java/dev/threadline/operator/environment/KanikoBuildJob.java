@@ -1,6 +1,7 @@
 package dev.threadline.operator.environment;
 
 import dev.threadline.crds.environment.Environment;
+import dev.threadline.kube.builds.BuildPodLogs;
 import dev.threadline.operator.config.OperatorSettings;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -40,7 +41,7 @@ import java.util.List;
  * no privileged mode and no privilege escalation beyond that, so both are switched off.
  */
 final class KanikoBuildJob {
-  static final String CONTAINER = "kaniko";
+  static final String CONTAINER = BuildPodLogs.BUILD_CONTAINER;
   static final String PUSH_CONTAINER = "push";
   static final String WORKSPACE = "/workspace";
   static final String OUTPUT = "/output";

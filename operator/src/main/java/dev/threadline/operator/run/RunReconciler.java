@@ -1,5 +1,6 @@
 package dev.threadline.operator.run;
 
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.core.routing.Route;
 import dev.threadline.core.routing.RoutingDecision;
 import dev.threadline.crds.common.Timestamps;
@@ -13,7 +14,6 @@ import dev.threadline.models.ModelException;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.TextDeltas;
 import dev.threadline.models.Usage;
-import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.computer.ComputerRuns;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
@@ -236,7 +236,9 @@ public class RunReconciler implements Reconciler<Run> {
     status.setDurationMs(Math.max(0, Duration.between(begun, now).toMillis()));
     status.setUsage(RunUsages.of(outcome.usage()));
     status.setCost(
-        agent == null ? 0.0 : pricing.cost(agent.model(), outcome.usage()).doubleValue());
+        agent == null
+            ? 0.0
+            : RunUsages.cost(pricing, agent.model(), outcome.usage()).doubleValue());
     Map<String, Object> result = new LinkedHashMap<>();
     if (outcome.succeeded()) {
       status.setPhase(RunPhase.COMPLETED.value());

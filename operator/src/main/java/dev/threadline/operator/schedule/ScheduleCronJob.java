@@ -1,5 +1,6 @@
 package dev.threadline.operator.schedule;
 
+import dev.threadline.core.hashing.Sha256;
 import dev.threadline.core.limits.ThreadLimit;
 import dev.threadline.core.schedule.CronSchedule;
 import dev.threadline.core.schedule.FiringNames;
@@ -16,11 +17,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJobSpec;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -149,14 +146,7 @@ final class ScheduleCronJob {
   }
 
   private String hash(CronJobSpec spec) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256")
-              .digest(serialization.asJson(spec).getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest, 0, 16);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every JVM", e);
-    }
+    return Sha256.hex(serialization.asJson(spec)).substring(0, 32);
   }
 
   private static String name(Schedule schedule) {

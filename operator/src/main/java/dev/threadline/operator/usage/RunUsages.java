@@ -1,10 +1,15 @@
 package dev.threadline.operator.usage;
 
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.run.RunUsage;
 import dev.threadline.models.Usage;
+import java.math.BigDecimal;
 import java.util.Objects;
 
-/** The one mapping between a model's {@link Usage} and the {@link RunUsage} a Run records. */
+/**
+ * The one mapping between a model's {@link Usage} and what the rest of Threadline takes: the {@link
+ * RunUsage} a Run records, and the token counts {@link ModelPricing} prices.
+ */
 public final class RunUsages {
   private RunUsages() {}
 
@@ -25,5 +30,10 @@ public final class RunUsages {
         Objects.requireNonNullElse(recorded.getInputTokens(), 0L),
         Objects.requireNonNullElse(recorded.getOutputTokens(), 0L),
         Objects.requireNonNullElse(recorded.getCachedTokens(), 0L));
+  }
+
+  /** What {@code usage} costs on {@code model}, in USD. */
+  public static BigDecimal cost(ModelPricing pricing, String model, Usage usage) {
+    return pricing.cost(model, usage.inputTokens(), usage.outputTokens(), usage.cachedTokens());
   }
 }

@@ -1,15 +1,12 @@
 package dev.threadline.operator.webhooks;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.threadline.core.hashing.Sha256;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.webhook.WebhookEvent;
 import dev.threadline.crds.webhook.WebhookSubject;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.Map;
 
 /**
@@ -56,13 +53,7 @@ public record WebhookMessage(String id, WebhookEvent event, Instant timestamp, S
             configuredOn.getKind(),
             configuredOn.getName(),
             url);
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(seed.getBytes(StandardCharsets.UTF_8));
-      return ID_PREFIX + HexFormat.of().formatHex(digest, 0, 16);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
+    return ID_PREFIX + Sha256.hex(seed).substring(0, 32);
   }
 
   /** The WebhookDelivery of a message id: {@code wh-<32 hex>}, a valid DNS-1123 name. */

@@ -1,8 +1,8 @@
 package dev.threadline.operator.worker;
 
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.core.routing.Route;
 import dev.threadline.crds.run.Run;
-import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.tracing.AgentTracing;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;

@@ -1,9 +1,10 @@
 package dev.threadline.operator.worker;
 
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.run.Run;
 import dev.threadline.models.Usage;
-import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.computer.UncountedSpend;
+import dev.threadline.operator.usage.RunUsages;
 import dev.threadline.operator.usage.UsageLimits;
 import java.math.BigDecimal;
 import java.util.Map;
@@ -28,7 +29,8 @@ public final class LedgerAllowance implements Allowance {
     String model = run.getStatus().getModel();
     Map<String, BigDecimal> uncounted = UncountedSpend.byRun(namespaceRuns, pricing);
     uncounted.put(
-        run.getMetadata().getUid(), model == null ? BigDecimal.ZERO : pricing.cost(model, total));
+        run.getMetadata().getUid(),
+        model == null ? BigDecimal.ZERO : RunUsages.cost(pricing, model, total));
     return limits.exhausted(run.getMetadata().getNamespace(), uncounted);
   }
 }

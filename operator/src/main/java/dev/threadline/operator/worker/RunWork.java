@@ -1,11 +1,11 @@
 package dev.threadline.operator.worker;
 
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunErrorCode;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.Usage;
-import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.computer.AgentObjects;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.computer.ComputerStatus;

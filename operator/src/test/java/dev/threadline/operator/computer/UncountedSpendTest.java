@@ -3,9 +3,9 @@ package dev.threadline.operator.computer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.events.RunnerEventData;
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
-import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.run.RunEventLog;
 import dev.threadline.operator.support.Runs;
 import io.fabric8.kubernetes.client.utils.Serialization;

@@ -29,9 +29,4 @@ class BuildNamesTest {
         .endsWith("-build-" + HASH + "-k3j9a2x1")
         .doesNotContain("--");
   }
-
-  @Test
-  void logsConfigMapIsNamedAfterTheEnvironment() {
-    assertThat(BuildNames.logs("env-abc")).isEqualTo("env-abc-build-logs");
-  }
 }

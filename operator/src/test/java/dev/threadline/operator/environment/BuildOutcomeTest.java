@@ -35,16 +35,6 @@ class BuildOutcomeTest {
         .isEqualTo("The build failed without a log");
   }
 
-  @Test
-  void keepsTheTailOfALongLogFromALineBoundary() {
-    String log = "first line\n" + "x".repeat(BuildPodLogs.MAX_LOG) + "\nlast line\n";
-
-    String tail = BuildPodLogs.tail(log);
-
-    assertThat(tail).hasSizeLessThanOrEqualTo(BuildPodLogs.MAX_LOG).endsWith("last line\n");
-    assertThat(tail).doesNotContain("first line");
-  }
-
   private static Job job(String condition, String reason) {
     return new JobBuilder()
         .withNewStatus()

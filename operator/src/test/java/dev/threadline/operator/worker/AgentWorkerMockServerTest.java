@@ -3,6 +3,7 @@ package dev.threadline.operator.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.core.routing.Route;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
@@ -12,7 +13,6 @@ import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelProvider;
-import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.models.scripted.ScriptedModelProvider;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;

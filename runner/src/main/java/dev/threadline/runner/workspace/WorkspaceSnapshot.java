@@ -1,5 +1,6 @@
 package dev.threadline.runner.workspace;
 
+import dev.threadline.core.hashing.Sha256;
 import dev.threadline.runner.tools.WorkspacePaths;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Map;
@@ -109,9 +109,9 @@ public final class WorkspaceSnapshot {
   private static FileState read(Path file, long size, boolean keepContent) throws IOException {
     if (keepContent) {
       byte[] content = Files.readAllBytes(file);
-      return new FileState(content.length, digest().digest(content), content);
+      return new FileState(content.length, Sha256.newDigest().digest(content), content);
     }
-    MessageDigest digest = digest();
+    MessageDigest digest = Sha256.newDigest();
     try (InputStream in = Files.newInputStream(file)) {
       byte[] buffer = new byte[64 * 1024];
       for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
@@ -119,13 +119,5 @@ public final class WorkspaceSnapshot {
       }
     }
     return new FileState(size, digest.digest(), null);
-  }
-
-  private static MessageDigest digest() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
   }
 }

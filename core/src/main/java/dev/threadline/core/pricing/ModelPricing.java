@@ -1,7 +1,5 @@
-package dev.threadline.models.pricing;
+package dev.threadline.core.pricing;
 
-import dev.threadline.models.ModelSettings;
-import dev.threadline.models.Usage;
 import java.math.BigDecimal;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -10,7 +8,8 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Per-model token prices from configuration, which turn {@link Usage} into a cost in USD.
+ * Per-model token prices from configuration, which turn token counts into a cost in USD. Pure logic
+ * in {@code core}, so that the api-server checks an agent's model without the provider SDKs.
  *
  * <p>The spec lists {@code model=input/output[/cached]} entries separated by commas, in USD per
  * million tokens, e.g. {@code gpt-4.1-mini=0.40/1.60/0.10,claude-sonnet-4-5=3/15/0.30}. Without a
@@ -29,6 +28,12 @@ public final class ModelPricing {
       Pattern.compile("-(\\d{8}|\\d{4}-\\d{2}-\\d{2}|latest)$");
 
   private static final Pattern MODEL_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/@+-]*");
+
+  /**
+   * The offline scripted model's name, and its provider's ({@code SCRIPTED} in {@code models},
+   * which does not depend on core): free by nature.
+   */
+  public static final String SCRIPTED = "scripted";
 
   /** The model name of the default price's entry. */
   public static final String DEFAULT = "*";
@@ -119,7 +124,7 @@ public final class ModelPricing {
    * one is configured.
    */
   public Optional<TokenPrice> price(String model) {
-    if (model == null || ModelSettings.SCRIPTED.equals(model)) {
+    if (model == null || SCRIPTED.equals(model)) {
       return Optional.empty();
     }
     TokenPrice exact = prices.get(model);
@@ -135,7 +140,7 @@ public final class ModelPricing {
    * with a price of its own or the default price.
    */
   public boolean isPriced(String model) {
-    return ModelSettings.SCRIPTED.equals(model) || price(model).isPresent();
+    return SCRIPTED.equals(model) || price(model).isPresent();
   }
 
   /**
@@ -145,26 +150,28 @@ public final class ModelPricing {
    */
   public boolean isPriced(String provider, String model) {
     boolean scripted =
-        provider == null
-            || provider.isBlank()
-            || ModelSettings.SCRIPTED.equalsIgnoreCase(provider.strip());
+        provider == null || provider.isBlank() || SCRIPTED.equalsIgnoreCase(provider.strip());
     return scripted || isPriced(model);
   }
 
   /**
-   * Cost in USD of {@code usage} on {@code model}: 0 when the model has no price (or is scripted).
+   * Cost in USD of these tokens on {@code model}: 0 when the model has no price (or is scripted).
+   * {@code cachedTokens} are part of {@code inputTokens}, billed at the cached price.
    */
-  public BigDecimal cost(String model, Usage usage) {
-    return price(model).map(price -> cost(price, usage)).orElse(BigDecimal.ZERO);
+  public BigDecimal cost(String model, long inputTokens, long outputTokens, long cachedTokens) {
+    return price(model)
+        .map(price -> cost(price, inputTokens - cachedTokens, outputTokens, cachedTokens))
+        .orElse(BigDecimal.ZERO);
   }
 
-  private static BigDecimal cost(TokenPrice price, Usage usage) {
+  private static BigDecimal cost(
+      TokenPrice price, long uncachedInputTokens, long outputTokens, long cachedTokens) {
     BigDecimal perMillion =
         price
             .input()
-            .multiply(BigDecimal.valueOf(usage.uncachedInputTokens()))
-            .add(price.output().multiply(BigDecimal.valueOf(usage.outputTokens())))
-            .add(price.cached().multiply(BigDecimal.valueOf(usage.cachedTokens())));
+            .multiply(BigDecimal.valueOf(uncachedInputTokens))
+            .add(price.output().multiply(BigDecimal.valueOf(outputTokens)))
+            .add(price.cached().multiply(BigDecimal.valueOf(cachedTokens)));
     // Exact: dividing by a power of ten only moves the decimal point.
     BigDecimal cost = perMillion.movePointLeft(6).stripTrailingZeros();
     return cost.scale() < 0 ? cost.setScale(0) : cost; // 10, not 1E+1

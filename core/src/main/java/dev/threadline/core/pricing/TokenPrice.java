@@ -1,4 +1,4 @@
-package dev.threadline.models.pricing;
+package dev.threadline.core.pricing;
 
 import java.math.BigDecimal;
 import java.util.Objects;

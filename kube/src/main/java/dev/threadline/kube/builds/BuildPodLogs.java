@@ -1,4 +1,4 @@
-package dev.threadline.operator.environment;
+package dev.threadline.kube.builds;
 
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -13,22 +13,29 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the log of a build Job's Pod through the Kubernetes API, bounded to its tail: the cause of
- * a failed build is at the end, and a status or ConfigMap must stay small.
+ * a failed build is at the end, and a status, a ConfigMap or a REST answer must stay small. The
+ * operator reads it when a build ends; the api-server while one runs.
  */
-final class BuildPodLogs {
+public final class BuildPodLogs {
   private static final Logger LOG = LoggerFactory.getLogger(BuildPodLogs.class);
 
   /** The Job controller's label on the Pods of a Job. */
-  static final String JOB_NAME_LABEL = "job-name";
+  public static final String JOB_NAME_LABEL = "job-name";
+
+  /**
+   * The container of a build Pod where the image is built (an image build's Pod also has a push
+   * step, so a log must name its container).
+   */
+  public static final String BUILD_CONTAINER = "kaniko";
 
   /** At most this many characters of a log are kept (the tail). */
-  static final int MAX_LOG = 64 * 1024;
+  public static final int MAX_LOG = 64 * 1024;
 
   private static final int TAIL_LINES = 5000;
 
   private final KubernetesClient client;
 
-  BuildPodLogs(KubernetesClient client) {
+  public BuildPodLogs(KubernetesClient client) {
     this.client = client;
   }
 
@@ -36,7 +43,7 @@ final class BuildPodLogs {
    * The logs of the Job's newest Pod, its containers' one after the other (a Pod of several
    * containers has no log of its own), or empty when there is no Pod or no log can be read.
    */
-  Optional<String> read(String namespace, String jobName, List<String> containers) {
+  public Optional<String> read(String namespace, String jobName, List<String> containers) {
     try {
       Optional<Pod> pod = newestPod(namespace, jobName);
       if (pod.isEmpty()) {
@@ -57,7 +64,7 @@ final class BuildPodLogs {
   }
 
   /** What a container of the Job's newest Pod left as its termination message, if anything. */
-  Optional<String> terminationMessage(String namespace, String jobName, String container) {
+  public Optional<String> terminationMessage(String namespace, String jobName, String container) {
     try {
       return newestPod(namespace, jobName)
           .map(pod -> pod.getStatus() == null ? null : pod.getStatus().getContainerStatuses())
@@ -110,7 +117,7 @@ final class BuildPodLogs {
   }
 
   /** The last {@link #MAX_LOG} characters, starting at a line boundary when one is near. */
-  static String tail(String log) {
+  public static String tail(String log) {
     if (log.length() <= MAX_LOG) {
       return log;
     }
@@ -120,7 +127,7 @@ final class BuildPodLogs {
   }
 
   /** The last few non-blank lines: what buildError says when no known cause matches. */
-  static String lastLines(String log, int lines) {
+  public static String lastLines(String log, int lines) {
     var all = log.strip().lines().filter(line -> !line.isBlank()).toList();
     return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
   }

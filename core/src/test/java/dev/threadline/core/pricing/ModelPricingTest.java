@@ -1,15 +1,16 @@
-package dev.threadline.models.pricing;
+package dev.threadline.core.pricing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.models.Usage;
 import java.math.BigDecimal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class ModelPricingTest {
+  /** Token counts: input (cached ones included), output, cached. */
+  private record Usage(long input, long output, long cached) {}
 
   private static final ModelPricing PRICING =
       ModelPricing.parse("gpt-4.1-mini=0.40/1.60/0.10, claude-sonnet-4-5=3/15/0.30");
@@ -28,25 +29,22 @@ class ModelPricingTest {
     // 800k x 0.40 + 200k x 0.10 + 100k x 1.60 per million = 0.32 + 0.02 + 0.16
     Usage usage = new Usage(1_000_000, 100_000, 200_000);
 
-    assertThat(PRICING.cost("gpt-4.1-mini", usage)).isEqualByComparingTo("0.50");
-    assertThat(PRICING.cost("claude-sonnet-4-5", new Usage(2_000, 1_000, 0)))
-        .isEqualByComparingTo("0.021");
+    assertThat(PRICING.cost("gpt-4.1-mini", usage.input(), usage.output(), usage.cached()))
+        .isEqualByComparingTo("0.50");
+    assertThat(PRICING.cost("claude-sonnet-4-5", 2_000, 1_000, 0)).isEqualByComparingTo("0.021");
   }
 
   @Test
   void costIsExactForSmallCalls() {
-    assertThat(PRICING.cost("gpt-4.1-mini", new Usage(1, 1, 0)))
-        .isEqualTo(new BigDecimal("0.000002"));
-    assertThat(PRICING.cost("claude-sonnet-4-5", new Usage(0, 1_000_000, 0)).toString())
-        .isEqualTo("15");
+    assertThat(PRICING.cost("gpt-4.1-mini", 1, 1, 0)).isEqualTo(new BigDecimal("0.000002"));
+    assertThat(PRICING.cost("claude-sonnet-4-5", 0, 1_000_000, 0).toString()).isEqualTo("15");
   }
 
   @Test
   void withoutACachedPriceCachedTokensCostTheInputPrice() {
     ModelPricing pricing = ModelPricing.parse("local-llm=1/2");
 
-    assertThat(pricing.cost("local-llm", new Usage(1_000_000, 0, 500_000)))
-        .isEqualByComparingTo("1");
+    assertThat(pricing.cost("local-llm", 1_000_000, 0, 500_000)).isEqualByComparingTo("1");
   }
 
   @Test
@@ -54,10 +52,13 @@ class ModelPricingTest {
     ModelPricing pricing = ModelPricing.parse("gpt-4.1-mini=0.40/1.60, *=1/2");
     Usage usage = new Usage(1_000_000, 1_000_000, 0);
 
-    assertThat(pricing.cost("gpt-4.1-mini", usage)).isEqualByComparingTo("2.00");
-    assertThat(pricing.cost("some-new-model", usage)).isEqualByComparingTo("3");
+    assertThat(pricing.cost("gpt-4.1-mini", usage.input(), usage.output(), usage.cached()))
+        .isEqualByComparingTo("2.00");
+    assertThat(pricing.cost("some-new-model", usage.input(), usage.output(), usage.cached()))
+        .isEqualByComparingTo("3");
     assertThat(pricing.isPriced("some-new-model")).isTrue();
-    assertThat(pricing.cost("scripted", usage)).isEqualByComparingTo("0");
+    assertThat(pricing.cost("scripted", usage.input(), usage.output(), usage.cached()))
+        .isEqualByComparingTo("0");
   }
 
   @Test
@@ -76,10 +77,16 @@ class ModelPricingTest {
   void unknownAndScriptedModelsAreFree() {
     Usage usage = new Usage(1_000_000, 1_000_000, 0);
 
-    assertThat(PRICING.cost("gpt-5", usage)).isEqualByComparingTo("0");
-    assertThat(ModelPricing.parse("scripted=1/1").cost("scripted", usage))
+    assertThat(PRICING.cost("gpt-5", usage.input(), usage.output(), usage.cached()))
         .isEqualByComparingTo("0");
-    assertThat(ModelPricing.parse(null).cost("gpt-4.1-mini", usage)).isEqualByComparingTo("0");
+    assertThat(
+            ModelPricing.parse("scripted=1/1")
+                .cost("scripted", usage.input(), usage.output(), usage.cached()))
+        .isEqualByComparingTo("0");
+    assertThat(
+            ModelPricing.parse(null)
+                .cost("gpt-4.1-mini", usage.input(), usage.output(), usage.cached()))
+        .isEqualByComparingTo("0");
     assertThat(ModelPricing.parse("  ").prices()).isEmpty();
   }
 
@@ -87,10 +94,16 @@ class ModelPricingTest {
   void datedModelNamesCostTheBaseModelsPrice() {
     Usage usage = new Usage(0, 1_000_000, 0);
 
-    assertThat(PRICING.cost("claude-sonnet-4-5-20250929", usage)).isEqualByComparingTo("15");
-    assertThat(PRICING.cost("gpt-4.1-mini-2025-04-14", usage)).isEqualByComparingTo("1.60");
+    assertThat(
+            PRICING.cost(
+                "claude-sonnet-4-5-20250929", usage.input(), usage.output(), usage.cached()))
+        .isEqualByComparingTo("15");
+    assertThat(
+            PRICING.cost("gpt-4.1-mini-2025-04-14", usage.input(), usage.output(), usage.cached()))
+        .isEqualByComparingTo("1.60");
     // A different model that merely shares a prefix is not priced like it.
-    assertThat(PRICING.cost("gpt-4.1-mini-high", usage)).isEqualByComparingTo("0");
+    assertThat(PRICING.cost("gpt-4.1-mini-high", usage.input(), usage.output(), usage.cached()))
+        .isEqualByComparingTo("0");
   }
 
   @ParameterizedTest
