@@ -63,7 +63,7 @@ public final class ThreadlineApiServer {
    */
   public static void main(String[] args) {
     ApiServerSettings settings = ApiServerSettings.fromEnvironment();
-    KubernetesClient client = ThreadlineClients.builder().build();
+    KubernetesClient client = ThreadlineClients.builder("threadline-api-server").build();
     RunningApiServer server;
     try {
       server = start(client, settings);

@@ -240,7 +240,7 @@ public final class ThreadlineOperator implements AutoCloseable {
    * In a cluster: the client from the Pod's service account, settings from THREADLINE_* variables.
    */
   public static void main(String[] args) throws InterruptedException {
-    KubernetesClient client = ThreadlineClients.builder().build();
+    KubernetesClient client = ThreadlineClients.builder("threadline-operator").build();
     ThreadlineOperator operator = start(client, OperatorSettings.fromEnvironment(System.getenv()));
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
