@@ -80,7 +80,7 @@ public final class ThreadlineApiServer {
   public static void main(String[] args) {
     ApiServerSettings settings = ApiServerSettings.fromEnvironment();
     Telemetry telemetry = Telemetry.fromEnvironment(SERVICE_NAME, System.getenv());
-    KubernetesClient client = ThreadlineClients.builder().build();
+    KubernetesClient client = ThreadlineClients.builder("threadline-api-server").build();
     RunningApiServer server;
     try {
       server = start(client, settings, telemetry);

@@ -16,7 +16,9 @@ class ThreadlineApiServerMockServerTest {
   void startsOnARandomLoopbackPortAndClosesWithoutClosingTheClient() {
     SharedApiServer shared = SharedApiServer.get();
     KubernetesClient client =
-        ThreadlineClients.builder().withConfig(shared.client().getConfiguration()).build();
+        ThreadlineClients.builder("threadline-api-server")
+            .withConfig(shared.client().getConfiguration())
+            .build();
     try {
       RunningApiServer server =
           ThreadlineApiServer.start(client, ApiServerSettings.loopback("threadline-system"));

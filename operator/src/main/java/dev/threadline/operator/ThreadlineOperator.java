@@ -262,7 +262,7 @@ public final class ThreadlineOperator implements AutoCloseable {
    * In a cluster: the client from the Pod's service account, settings from THREADLINE_* variables.
    */
   public static void main(String[] args) throws InterruptedException {
-    KubernetesClient client = ThreadlineClients.builder().build();
+    KubernetesClient client = ThreadlineClients.builder("threadline-operator").build();
     Telemetry telemetry = Telemetry.fromEnvironment(SERVICE_NAME, System.getenv());
     ThreadlineOperator operator =
         start(

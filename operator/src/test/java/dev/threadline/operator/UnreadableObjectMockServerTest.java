@@ -29,7 +29,9 @@ class UnreadableObjectMockServerTest {
     OperatorMockServer.registerCrds(server, client);
     storeUnreadableAgent("agent-skewed-before");
     try (KubernetesClient tolerant =
-            ThreadlineClients.builder().withConfig(client.getConfiguration()).build();
+            ThreadlineClients.builder("threadline-operator")
+                .withConfig(client.getConfiguration())
+                .build();
         ThreadlineOperator operator =
             ThreadlineOperator.start(tolerant, OperatorSettings.defaults().withHealthPort(-1))) {
       client.resource(agent("agent-good-one")).create();

@@ -26,7 +26,9 @@ class UnreadableObjectMockServerTest {
     TestUser alice = shared.newUser("alice");
     storeUnreadableAgent(shared, alice, "agent-skewedbefore00000000");
     try (KubernetesClient client =
-            ThreadlineClients.builder().withConfig(shared.client().getConfiguration()).build();
+            ThreadlineClients.builder("threadline-api-server")
+                .withConfig(shared.client().getConfiguration())
+                .build();
         RunningApiServer server =
             ThreadlineApiServer.start(client, ApiServerSettings.loopback("threadline-system"))) {
       ApiClient api = new ApiClient(server.baseUrl());

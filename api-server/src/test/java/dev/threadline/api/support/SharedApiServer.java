@@ -59,7 +59,7 @@ public final class SharedApiServer {
     // The client every Threadline process uses: it skips custom resources it cannot read.
     try (NamespacedKubernetesClient plain = kubernetes.createClient()) {
       client =
-          ThreadlineClients.builder()
+          ThreadlineClients.builder("threadline-api-server")
               .withConfig(plain.getConfiguration())
               .build()
               .adapt(NamespacedKubernetesClient.class);

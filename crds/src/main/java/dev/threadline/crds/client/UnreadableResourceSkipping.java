@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
 import com.fasterxml.jackson.databind.deser.std.DelegatingDeserializer;
@@ -15,27 +16,35 @@ import io.fabric8.kubernetes.client.CustomResource;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A Jackson module that reads a custom resource which does not fit its class (a wrongly typed
  * field, e.g. after a CRD/operator version skew) as absent instead of failing: the object is logged
- * and dropped from lists, and a watch event carrying it ends that watch, after which the informer
- * lists again without it. Without this one such object fails every list of its kind and stops the
- * informers that read it.
+ * and dropped from lists. A watch event carrying it is dropped too: fabric8 reads a watch event's
+ * object of a kind it has no class registered for as a generic resource and converts it to the
+ * informer's class afterwards; that conversion yields null, which fabric8's informer refuses with
+ * "Unrecognized resource" thrown on fabric8's own event thread (uncaught there: Awaitility, which
+ * watches for uncaught exceptions, fails a test waiting at that moment) and skips, keeping the
+ * watch and the cached copy of the object, if any. Without this module one such object fails every
+ * list of its kind and stops the informers that read it. Each skip is logged as a warning and
+ * handed to {@code onSkip} (which reports it as a Kubernetes Event).
  */
 final class UnreadableResourceSkipping extends SimpleModule {
   private static final Logger log = LoggerFactory.getLogger(UnreadableResourceSkipping.class);
 
-  UnreadableResourceSkipping() {
+  UnreadableResourceSkipping(Consumer<UnreadableResource> onSkip) {
     super("threadline-unreadable-resource-skipping");
     setDeserializerModifier(
         new BeanDeserializerModifier() {
           @Override
           public JsonDeserializer<?> modifyDeserializer(
               DeserializationConfig config, BeanDescription bean, JsonDeserializer<?> reader) {
-            return isCustomResource(bean.getBeanClass()) ? new SkipUnreadable(reader) : reader;
+            return isCustomResource(bean.getBeanClass())
+                ? new SkipUnreadable(reader, onSkip)
+                : reader;
           }
 
           @Override
@@ -57,13 +66,16 @@ final class UnreadableResourceSkipping extends SimpleModule {
 
   /** Reads one object; null (and a log line naming it) when it does not fit its class. */
   private static final class SkipUnreadable extends DelegatingDeserializer {
-    SkipUnreadable(JsonDeserializer<?> reader) {
+    private final Consumer<UnreadableResource> onSkip;
+
+    SkipUnreadable(JsonDeserializer<?> reader, Consumer<UnreadableResource> onSkip) {
       super(reader);
+      this.onSkip = onSkip;
     }
 
     @Override
     protected JsonDeserializer<?> newDelegatingInstance(JsonDeserializer<?> reader) {
-      return new SkipUnreadable(reader);
+      return new SkipUnreadable(reader, onSkip);
     }
 
     @Override
@@ -78,15 +90,43 @@ final class UnreadableResourceSkipping extends SimpleModule {
         objectParser.nextToken();
         return _delegatee.deserialize(objectParser, context);
       } catch (JsonProcessingException unreadable) {
-        log.error(
-            "Skipping {} {}/{}: it does not match this version's schema ({})",
-            object.path("kind").asText("?"),
-            object.path("metadata").path("namespace").asText(""),
-            object.path("metadata").path("name").asText("?"),
-            unreadable.getOriginalMessage());
+        UnreadableResource skipped = describe(object, unreadable);
+        log.warn(
+            "Skipping {}: field {} does not match this version's schema",
+            skipped.describe(),
+            skipped.field());
+        onSkip.accept(skipped);
         return null;
       }
     }
+  }
+
+  private static UnreadableResource describe(JsonNode object, JsonProcessingException problem) {
+    JsonNode metadata = object.path("metadata");
+    return new UnreadableResource(
+        object.path("apiVersion").asText(""),
+        object.path("kind").asText("?"),
+        metadata.path("namespace").asText(""),
+        metadata.path("name").asText("?"),
+        metadata.path("uid").asText(""),
+        metadata.path("resourceVersion").asText(""),
+        fieldOf(problem));
+  }
+
+  /** The JSON path of the field that did not fit ({@code spec.model}); the value stays out. */
+  private static String fieldOf(JsonProcessingException problem) {
+    if (!(problem instanceof JsonMappingException mapping) || mapping.getPath().isEmpty()) {
+      return "?";
+    }
+    StringBuilder path = new StringBuilder();
+    for (JsonMappingException.Reference step : mapping.getPath()) {
+      if (step.getFieldName() != null) {
+        path.append(path.isEmpty() ? "" : ".").append(step.getFieldName());
+      } else if (step.getIndex() >= 0) {
+        path.append('[').append(step.getIndex()).append(']');
+      }
+    }
+    return path.toString();
   }
 
   /** Reads a list of custom resources without the ones {@link SkipUnreadable} dropped. */

@@ -52,7 +52,8 @@ public final class ResourceIds {
     if (id == null || !ID.matcher(id).matches()) {
       return Optional.empty();
     }
-    return Optional.of(id.replaceFirst("_", "-"));
+    int underscore = id.indexOf('_');
+    return Optional.of(id.substring(0, underscore) + '-' + id.substring(underscore + 1));
   }
 
   /**

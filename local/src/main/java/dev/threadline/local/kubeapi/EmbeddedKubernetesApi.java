@@ -160,7 +160,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
             .withNamespace("default")
             .withHttp2Disable(true)
             .build();
-    return ThreadlineClients.builder().withConfig(config).build();
+    return ThreadlineClients.builder("threadline-local").withConfig(config).build();
   }
 
   /**
