@@ -1,10 +1,10 @@
 package dev.threadline.benchmarks;
 
+import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.WarmPoolStatus;
 import dev.threadline.crds.run.Run;
-import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.local.LocalMode;
 import dev.threadline.local.LocalSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -49,8 +49,7 @@ public final class WarmPoolBenchmark {
             .withPorts(0, 0)
             .withDataDir(Files.createTempDirectory("threadline-bench-pool"))
             .withApiKeys(Map.of(KEY, "bench"));
-    try (LocalMode local =
-        LocalMode.start(settings)) {
+    try (LocalMode local = LocalMode.start(settings)) {
       HttpClient http = HttpClient.newHttpClient();
       String threads = local.apiUrl() + "/v1/threads";
       String namespace = local.namespaces().get("bench");

@@ -51,7 +51,10 @@ public final class TriggerCommand {
   /** As the Pod runs it: the environment's client, variables and clock. */
   public static TriggerCommand fromEnvironment(PrintStream err) {
     return new TriggerCommand(
-        () -> ThreadlineClients.builder("threadline-trigger").build(), System.getenv(), Clock.systemUTC(), err);
+        () -> ThreadlineClients.builder("threadline-trigger").build(),
+        System.getenv(),
+        Clock.systemUTC(),
+        err);
   }
 
   public int execute(String[] args) {

@@ -1,9 +1,9 @@
 package dev.threadline.operator.worker;
 
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.core.routing.Route;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunErrorCode;
-import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.operator.computer.AgentObjects;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.computer.ComputerStatus;
