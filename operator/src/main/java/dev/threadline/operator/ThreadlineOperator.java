@@ -8,6 +8,7 @@ import dev.threadline.operator.computer.KubernetesPodLogFollower;
 import dev.threadline.operator.computer.PodLogFollower;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.container.ContainerReconciler;
+import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.environment.EnvironmentReconciler;
 import dev.threadline.operator.health.OperatorHttpEndpoints;
 import dev.threadline.operator.metrics.OperatorMetrics;
@@ -62,13 +63,18 @@ public final class ThreadlineOperator implements AutoCloseable {
   private final Operator operator;
   private final PrometheusMeterRegistry metrics;
   private final List<AutoCloseable> resources;
+  private final DeltaHub deltas;
   private volatile OperatorHttpEndpoints endpoints;
 
   private ThreadlineOperator(
-      Operator operator, PrometheusMeterRegistry metrics, List<AutoCloseable> resources) {
+      Operator operator,
+      PrometheusMeterRegistry metrics,
+      List<AutoCloseable> resources,
+      DeltaHub deltas) {
     this.operator = operator;
     this.metrics = metrics;
     this.resources = resources;
+    this.deltas = deltas;
   }
 
   /** Starts reconciling with this client (which the operator does not close). */
@@ -125,8 +131,11 @@ public final class ThreadlineOperator implements AutoCloseable {
     UsageLimits limits = new UsageLimits(tenants, ledgers, clock);
     ComputerRuns computer =
         new ComputerRuns(client, settings, agents, pricing, clock, podLogs, limits);
+    DeltaHub deltas = new DeltaHub(settings.deltas());
     register(
-        operator, new RunReconciler(agents, models, pricing, clock, computer, limits), settings);
+        operator,
+        new RunReconciler(agents, models, pricing, clock, computer, limits, deltas),
+        settings);
     register(operator, new RunUsageRecorder(client, ledgers, tenants, clock, product), settings);
     register(operator, new ThreadReconciler(clock), settings);
     register(
@@ -158,13 +167,14 @@ public final class ThreadlineOperator implements AutoCloseable {
                   new SandboxClient(),
                   pricing,
                   new LedgerAllowance(limits, pricing),
+                  deltas,
                   clock)
               .start();
       resources.add(0, worker);
       resources.add(1, sandboxes);
     }
 
-    ThreadlineOperator started = new ThreadlineOperator(operator, metrics, resources);
+    ThreadlineOperator started = new ThreadlineOperator(operator, metrics, resources, deltas);
     if (settings.healthPort() >= 0) {
       try {
         started.serveHttpEndpoints(new InetSocketAddress(settings.healthPort()));
@@ -203,10 +213,14 @@ public final class ThreadlineOperator implements AutoCloseable {
   public synchronized int serveHttpEndpoints(InetSocketAddress address) {
     if (endpoints == null) {
       try {
-        endpoints = OperatorHttpEndpoints.start(address, operator::getRuntimeInfo, metrics);
+        endpoints = OperatorHttpEndpoints.start(address, operator::getRuntimeInfo, metrics, deltas);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot serve health endpoints on " + address, e);
       }
+    }
+    if (address.getAddress() != null && address.getAddress().isLoopbackAddress()) {
+      // On loopback (the local mode) the channel's address is known only now.
+      deltas.served("http://" + address.getAddress().getHostAddress() + ":" + endpoints.port());
     }
     return endpoints.port();
   }

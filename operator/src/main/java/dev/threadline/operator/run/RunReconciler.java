@@ -1,5 +1,6 @@
 package dev.threadline.operator.run;
 
+import dev.threadline.core.deltas.DeltaWire;
 import dev.threadline.core.routing.Route;
 import dev.threadline.core.routing.RoutingDecision;
 import dev.threadline.crds.common.Timestamps;
@@ -15,6 +16,8 @@ import dev.threadline.models.TextDeltas;
 import dev.threadline.models.Usage;
 import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.computer.ComputerRuns;
+import dev.threadline.operator.deltas.DeltaHub;
+import dev.threadline.operator.deltas.DeltaSession;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
@@ -55,6 +58,7 @@ public class RunReconciler implements Reconciler<Run> {
   private final Clock clock;
   private final ComputerRuns computer;
   private final UsageLimits limits;
+  private final DeltaHub deltas;
 
   public RunReconciler(
       AgentProfiles agents,
@@ -62,8 +66,10 @@ public class RunReconciler implements Reconciler<Run> {
       ModelPricing pricing,
       Clock clock,
       ComputerRuns computer,
-      UsageLimits limits) {
+      UsageLimits limits,
+      DeltaHub deltas) {
     this.limits = limits;
+    this.deltas = deltas;
     this.agents = agents;
     this.models = models;
     this.pricing = pricing;
@@ -104,6 +110,7 @@ public class RunReconciler implements Reconciler<Run> {
     }
     if (Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
       finish(
+          run,
           status,
           RunOutcome.failed(RunErrorCode.CANCELLED, "Cancelled on request", Usage.ZERO),
           null,
@@ -116,6 +123,7 @@ public class RunReconciler implements Reconciler<Run> {
     if (status.getRoute() == null
         && limits.exhausted(namespace, computer.uncountedSpend(namespace, context))) {
       finish(
+          run,
           status,
           RunOutcome.failed(
               RunErrorCode.USAGE_EXHAUSTED, UsageLimits.EXHAUSTED_MESSAGE, Usage.ZERO),
@@ -128,6 +136,7 @@ public class RunReconciler implements Reconciler<Run> {
         agents.resolve(run.getMetadata().getNamespace(), run.getSpec().getAgent());
     if (agent.isEmpty()) {
       finish(
+          run,
           status,
           RunOutcome.failed(
               RunErrorCode.EXECUTION_FAILED,
@@ -142,6 +151,7 @@ public class RunReconciler implements Reconciler<Run> {
       provider = models.provider(agent.get().provider());
     } catch (ModelException | IllegalArgumentException e) {
       finish(
+          run,
           status,
           RunOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage(), Usage.ZERO),
           agent.get(),
@@ -152,44 +162,43 @@ public class RunReconciler implements Reconciler<Run> {
     boolean attachments =
         run.getSpec().getAttachments() != null && !run.getSpec().getAttachments().isEmpty();
     List<ChatMessage> history = history(run, context);
+    // Only a run not yet routed calls the model here: only it may stream deltas.
+    Optional<DeltaSession> live =
+        status.getRoute() == null
+            ? DirectDeltas.open(deltas, run, status, context)
+            : Optional.empty();
+    TextDeltas listener =
+        live.map(session -> session.text(DirectDeltas.itemId(run))).orElse(TextDeltas.IGNORE);
     RunRouter.Routed routed =
         status.getRoute() != null
             ? new RunRouter.Routed(
                 new RoutingDecision(Route.fromValue(status.getRoute()), status.getRouteReason()),
                 Optional.empty())
             : router.route(
-                run.getSpec().getMessage(),
-                attachments,
-                agent.get(),
-                provider,
-                history,
-                TextDeltas.IGNORE);
+                run.getSpec().getMessage(), attachments, agent.get(), provider, history, listener);
     RoutingDecision decision = routed.decision();
     status.setRoute(decision.route().value());
     status.setRouteReason(decision.reason());
     status.setModel(agent.get().model());
-    RunEventLog.append(
-        status,
-        "started",
-        started,
-        Map.of(
-            "route",
-            decision.route().value(),
-            "reason",
-            decision.reason(),
-            "model",
-            agent.get().model()));
+    Map<String, Object> routing = new LinkedHashMap<>();
+    routing.put("route", decision.route().value());
+    routing.put("reason", decision.reason());
+    routing.put("model", agent.get().model());
+    // The computer agent is given the task the model handed over (see ComputerHandoff.task).
+    routed.task().ifPresent(task -> routing.put(ComputerHandoff.TASK, task));
+    RunEventLog.append(status, "started", started, routing);
 
     if (decision.route() == Route.COMPUTER) {
+      // Whatever the model wrote before it handed over was sent; the worker streams the rest.
+      live.ifPresent(DeltaSession::close);
       // The call that handed the message over was billed: the worker's usage starts from it.
       status.setUsage(RunUsages.of(routed.spent()));
       return computer.start(run, status, agent.get(), () -> history(run, context), context);
     }
     RunOutcome outcome =
-        routed
-            .answer()
-            .orElseGet(() -> direct.answer(agent.get(), provider, history, TextDeltas.IGNORE));
-    finish(status, outcome, agent.get(), started);
+        routed.answer().orElseGet(() -> direct.answer(agent.get(), provider, history, listener));
+    finish(run, status, outcome, agent.get(), started);
+    live.ifPresent(session -> DirectDeltas.end(session, status));
     LOG.info(
         "Run({}/{}) {} via {} in {} ms",
         run.getMetadata().getNamespace(),
@@ -211,7 +220,8 @@ public class RunReconciler implements Reconciler<Run> {
         run);
   }
 
-  private void finish(RunStatus status, RunOutcome outcome, AgentProfile agent, Instant started) {
+  private void finish(
+      Run run, RunStatus status, RunOutcome outcome, AgentProfile agent, Instant started) {
     Instant now = clock.instant();
     Instant begun = Timestamps.parse(status.getStartedAt()).orElse(started);
     status.setCompletedAt(Timestamps.format(now));
@@ -223,8 +233,13 @@ public class RunReconciler implements Reconciler<Run> {
     if (outcome.succeeded()) {
       status.setPhase(RunPhase.COMPLETED.value());
       status.setResponse(outcome.response());
-      RunEventLog.append(
-          status, "message", now, Map.of("role", "assistant", "text", outcome.response()));
+      Map<String, Object> message = new LinkedHashMap<>();
+      message.put("role", "assistant");
+      message.put("text", outcome.response());
+      if (Boolean.TRUE.equals(run.getSpec().getStreamTokens())) {
+        message.put(DeltaWire.ITEM_ID, DirectDeltas.itemId(run)); // the id its deltas carried
+      }
+      RunEventLog.append(status, "message", now, message);
     } else {
       status.setPhase(
           outcome.errorCode() == RunErrorCode.CANCELLED

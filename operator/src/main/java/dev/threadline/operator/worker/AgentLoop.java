@@ -7,10 +7,12 @@ import dev.threadline.models.ModelException;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.ModelReply;
 import dev.threadline.models.ModelRequest;
+import dev.threadline.models.TextDeltas;
 import dev.threadline.models.ToolCall;
 import dev.threadline.models.ToolDefinition;
 import dev.threadline.models.Usage;
 import dev.threadline.operator.computer.AgentOutcome;
+import dev.threadline.operator.deltas.Deltas;
 import dev.threadline.operator.usage.UsageLimits;
 import dev.threadline.operator.worker.mcp.McpConnections;
 import dev.threadline.operator.worker.mcp.McpTool;
@@ -49,6 +51,7 @@ final class AgentLoop {
   private final BooleanSupplier stopped;
   private final UnaryOperator<String> redact;
   private final java.util.function.Predicate<Usage> overAllowance;
+  private final Deltas deltas;
 
   AgentLoop(
       RunTask task,
@@ -59,7 +62,9 @@ final class AgentLoop {
       Recorder recorder,
       BooleanSupplier stopped,
       UnaryOperator<String> redact,
-      java.util.function.Predicate<Usage> overAllowance) {
+      java.util.function.Predicate<Usage> overAllowance,
+      Deltas deltas) {
+    this.deltas = deltas;
     this.task = task;
     this.model = model;
     this.tools = new SandboxTools(task.limits().commandTimeoutSeconds());
@@ -106,13 +111,14 @@ final class AgentLoop {
       ModelReply answer;
       try {
         answer =
-            model.complete(
+            model.stream(
                 new ModelRequest(
                     task.model(),
                     task.instructions(),
                     memory.messages(),
                     definitions(),
-                    task.limits().maxOutputTokens()));
+                    task.limits().maxOutputTokens()),
+                deltas.text(events.nextItemId("msg")));
       } catch (ModelException e) {
         return Optional.of(failed(memory, redact.apply(e.getMessage())));
       } catch (RuntimeException e) {
@@ -198,7 +204,8 @@ final class AgentLoop {
           null,
           events.lastSeq());
     }
-    return reported(memory, id, call, () -> sandbox.run(id, tool.get(), call, resumed));
+    TextDeltas output = deltas.output(events.nextItemId("tool"));
+    return reported(memory, id, call, () -> sandbox.run(id, tool.get(), call, resumed, output));
   }
 
   private RunMemory reported(

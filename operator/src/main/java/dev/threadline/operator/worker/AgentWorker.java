@@ -3,6 +3,7 @@ package dev.threadline.operator.worker;
 import dev.threadline.core.routing.Route;
 import dev.threadline.crds.run.Run;
 import dev.threadline.models.pricing.ModelPricing;
+import dev.threadline.operator.deltas.DeltaHub;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -48,6 +49,7 @@ public final class AgentWorker implements AutoCloseable {
       SandboxClient sandboxClient,
       ModelPricing pricing,
       Allowance allowance,
+      DeltaHub deltas,
       Clock clock) {
     this.client = client;
     this.settings = settings;
@@ -66,7 +68,8 @@ public final class AgentWorker implements AutoCloseable {
             namespace ->
                 runs.getStore().list().stream()
                     .filter(run -> namespace.equals(run.getMetadata().getNamespace())),
-            settings.allowPrivateMcpTargets());
+            settings.allowPrivateMcpTargets(),
+            deltas);
   }
 
   /** Starts watching Runs and renewing claims. */
