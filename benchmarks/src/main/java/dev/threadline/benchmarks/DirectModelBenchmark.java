@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -43,6 +44,7 @@ public final class DirectModelBenchmark {
         LocalMode local =
             LocalMode.start(
                 settings,
+                withPrice(System.getenv()),
                 operator ->
                     operator.withModel(
                         new ModelSettings(
@@ -89,6 +91,13 @@ public final class DirectModelBenchmark {
       write(report, iterations, direct, first, whole, callsPerMessage);
       System.err.println("report written to " + report.toAbsolutePath());
     }
+  }
+
+  /** The stand-in's token price: an agent may only name a model that can be billed. */
+  private static Map<String, String> withPrice(Map<String, String> environment) {
+    Map<String, String> priced = new HashMap<>(environment);
+    priced.putIfAbsent("THREADLINE_MODEL_PRICES", "stand-in=1/2/0.5");
+    return priced;
   }
 
   private static double at(SseTimings timings, String type) {

@@ -18,7 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The live channel of a direct call: opened before the model is called and announced in {@code
+ * The live channel of a direct call: opened when the model is called and announced in {@code
  * status.deltaChannel} (one status patch, only for runs that asked for {@code streamTokens}), so
  * that the api-server can read the answer while it is written; ended before the status with the
  * whole answer is written.
@@ -28,13 +28,29 @@ final class DirectDeltas {
 
   private DirectDeltas() {}
 
-  static Optional<DeltaSession> open(
-      DeltaHub hub, Run run, RunStatus status, Context<Run> context) {
+  /**
+   * Opens the run's session and announces it in the status on a virtual thread: the model call need
+   * not wait for the write (the session keeps every delta for a late reader); {@link #end} waits
+   * for it, so the write lands before the status with the answer.
+   */
+  static Optional<Announced> open(DeltaHub hub, Run run, RunStatus status, Context<Run> context) {
     Optional<DeltaSession> session = hub.open(run);
     if (session.isEmpty()) {
-      return session;
+      return Optional.empty();
     }
     String url = hub.url(session.get());
+    status.setDeltaChannel(url);
+    Thread announcing =
+        Thread.ofVirtual()
+            .name("announce-" + run.getMetadata().getName())
+            .start(() -> announce(run, url, context));
+    return Optional.of(new Announced(session.get(), announcing));
+  }
+
+  /** A session and the status write that names it. */
+  record Announced(DeltaSession session, Thread announcing) {}
+
+  private static void announce(Run run, String url, Context<Run> context) {
     try {
       context
           .getClient()
@@ -52,11 +68,7 @@ final class DirectDeltas {
           run.getMetadata().getNamespace(),
           run.getMetadata().getName(),
           e.getMessage());
-      session.get().close();
-      return Optional.empty();
     }
-    status.setDeltaChannel(url);
-    return session;
   }
 
   /** The id of the direct answer's message item: {@code msg_<run suffix>}. */
@@ -65,12 +77,20 @@ final class DirectDeltas {
     return "msg_" + runId.substring(runId.indexOf('_') + 1);
   }
 
-  /** Marks every delta as preceding the log as it will be written, and ends the session. */
-  static void end(DeltaSession session, RunStatus status) {
-    List<RunEvent> events = status.getEvents();
-    if (events != null && !events.isEmpty()) {
-      session.written(events.getLast().getSeq());
+  /**
+   * Marks every delta as preceding the log as it will be written ({@code status} empty: nothing to
+   * mark), ends the session and waits for its announcement.
+   */
+  static void end(Announced announced, Optional<RunStatus> status) {
+    List<RunEvent> events = status.map(RunStatus::getEvents).orElse(List.of());
+    if (!events.isEmpty()) {
+      announced.session().written(events.getLast().getSeq());
     }
-    session.close();
+    announced.session().close();
+    try {
+      announced.announcing().join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -17,7 +17,6 @@ import dev.threadline.models.Usage;
 import dev.threadline.models.pricing.ModelPricing;
 import dev.threadline.operator.computer.ComputerRuns;
 import dev.threadline.operator.deltas.DeltaHub;
-import dev.threadline.operator.deltas.DeltaSession;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
@@ -163,12 +162,12 @@ public class RunReconciler implements Reconciler<Run> {
         run.getSpec().getAttachments() != null && !run.getSpec().getAttachments().isEmpty();
     List<ChatMessage> history = history(run, context);
     // Only a run not yet routed calls the model here: only it may stream deltas.
-    Optional<DeltaSession> live =
+    Optional<DirectDeltas.Announced> live =
         status.getRoute() == null
             ? DirectDeltas.open(deltas, run, status, context)
             : Optional.empty();
     TextDeltas listener =
-        live.map(session -> session.text(DirectDeltas.itemId(run))).orElse(TextDeltas.IGNORE);
+        live.map(on -> on.session().text(DirectDeltas.itemId(run))).orElse(TextDeltas.IGNORE);
     RunRouter.Routed routed =
         status.getRoute() != null
             ? new RunRouter.Routed(
@@ -190,7 +189,7 @@ public class RunReconciler implements Reconciler<Run> {
 
     if (decision.route() == Route.COMPUTER) {
       // Whatever the model wrote before it handed over was sent; the worker streams the rest.
-      live.ifPresent(DeltaSession::close);
+      live.ifPresent(on -> DirectDeltas.end(on, Optional.empty()));
       // The call that handed the message over was billed: the worker's usage starts from it.
       status.setUsage(RunUsages.of(routed.spent()));
       return computer.start(run, status, agent.get(), () -> history(run, context), context);
@@ -198,7 +197,7 @@ public class RunReconciler implements Reconciler<Run> {
     RunOutcome outcome =
         routed.answer().orElseGet(() -> direct.answer(agent.get(), provider, history, listener));
     finish(run, status, outcome, agent.get(), started);
-    live.ifPresent(session -> DirectDeltas.end(session, status));
+    live.ifPresent(on -> DirectDeltas.end(on, Optional.of(status)));
     LOG.info(
         "Run({}/{}) {} via {} in {} ms",
         run.getMetadata().getNamespace(),
