@@ -169,3 +169,35 @@ Call with (list "THREADLINE_AGENT" .Values.agents.resources). */}}
 {{- define "threadline.metricsServiceLabel" -}}
 threadline.dev/metrics: "true"
 {{- end }}
+
+{{/* The Secret with the internal token of the operator's delta channel. */}}
+{{- define "threadline.deltasSecretName" -}}
+{{- .Values.deltas.existingSecret | default (include "threadline.componentName" (list . "deltas")) -}}
+{{- end }}
+
+{{/* The delta channel's token when the chart makes the Secret: random, made once per render (so
+the Secret and the Deployments' checksum agree) and so rotated at every upgrade, both Deployments
+rolling with it. */}}
+{{- define "threadline.deltasToken" -}}
+{{- if not (hasKey .Values.deltas "generatedToken") -}}
+{{- $_ := set .Values.deltas "generatedToken" (randAlphaNum 48) -}}
+{{- end -}}
+{{- .Values.deltas.generatedToken -}}
+{{- end }}
+
+{{/* A Pod template's annotations: the checksum of the chart-made delta token (a new token restarts
+the Pod, so operator and api-server always hold the same one), then the given ones. */}}
+{{- define "threadline.podAnnotations" -}}
+{{- $root := index . 0 -}}
+{{- $given := index . 1 -}}
+{{- $chartToken := and $root.Values.deltas.enabled (not $root.Values.deltas.existingSecret) -}}
+{{- if or $chartToken $given }}
+annotations:
+  {{- if $chartToken }}
+  threadline.dev/deltas-token-checksum: {{ include "threadline.deltasToken" $root | sha256sum | quote }}
+  {{- end }}
+  {{- with $given }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+{{- end }}
+{{- end }}

@@ -17,6 +17,9 @@ import java.util.Map;
  *     so that it is never published with it; 0 picks a free one, -1 serves none
  * @param modelPricing the operator's token prices ({@code THREADLINE_MODEL_PRICES}): an agent may
  *     only name a model the operator can bill
+ * @param deltasToken the internal token this server presents to the operator's live channels
+ *     ({@code THREADLINE_DELTAS_TOKEN}, the same value the operator has); empty: streams carry no
+ *     text deltas
  */
 public record ApiServerSettings(
     String address,
@@ -25,13 +28,15 @@ public record ApiServerSettings(
     Duration cacheSyncTimeout,
     Duration writeVisibilityTimeout,
     int managementPort,
-    ModelPricing modelPricing) {
+    ModelPricing modelPricing,
+    String deltasToken) {
 
   public static final String ADDRESS_VARIABLE = "THREADLINE_API_ADDRESS";
   public static final String PORT_VARIABLE = "THREADLINE_API_PORT";
   public static final String SYSTEM_NAMESPACE_VARIABLE = "THREADLINE_SYSTEM_NAMESPACE";
   public static final String MANAGEMENT_PORT_VARIABLE = "THREADLINE_API_MANAGEMENT_PORT";
   public static final String MODEL_PRICES_VARIABLE = "THREADLINE_MODEL_PRICES";
+  public static final String DELTAS_TOKEN_VARIABLE = "THREADLINE_DELTAS_TOKEN";
 
   /** Set by the Downward API in the Helm chart: the namespace the API server runs in. */
   public static final String POD_NAMESPACE_VARIABLE = "POD_NAMESPACE";
@@ -62,6 +67,7 @@ public record ApiServerSettings(
     if (modelPricing == null) {
       throw new IllegalArgumentException("modelPricing must not be null");
     }
+    deltasToken = deltasToken == null ? "" : deltasToken.strip();
   }
 
   /**
@@ -76,7 +82,8 @@ public record ApiServerSettings(
         DEFAULT_CACHE_SYNC_TIMEOUT,
         DEFAULT_WRITE_VISIBILITY_TIMEOUT,
         0,
-        ModelPricing.none());
+        ModelPricing.none(),
+        "");
   }
 
   /** The same, with these token prices. */
@@ -88,7 +95,8 @@ public record ApiServerSettings(
         cacheSyncTimeout,
         writeVisibilityTimeout,
         managementPort,
-        pricing);
+        pricing,
+        deltasToken);
   }
 
   /** From this process's environment variables; see {@link #fromEnvironment(Map)}. */
@@ -100,7 +108,8 @@ public record ApiServerSettings(
    * From {@code THREADLINE_API_ADDRESS} (default 0.0.0.0), {@code THREADLINE_API_PORT} (8080; 0 =
    * random), {@code THREADLINE_API_MANAGEMENT_PORT} (9090; -1 = no metrics) and {@code
    * THREADLINE_SYSTEM_NAMESPACE} (default {@code POD_NAMESPACE}, else {@code threadline-system}),
-   * and {@code THREADLINE_MODEL_PRICES} (the operator's; none by default).
+   * {@code THREADLINE_MODEL_PRICES} (the operator's; none by default) and {@code
+   * THREADLINE_DELTAS_TOKEN} (none by default).
    *
    * @throws IllegalArgumentException naming the variable that is malformed
    */
@@ -121,7 +130,8 @@ public record ApiServerSettings(
         DEFAULT_CACHE_SYNC_TIMEOUT,
         DEFAULT_WRITE_VISIBILITY_TIMEOUT,
         managementPort,
-        ModelPricing.parse(environment.get(MODEL_PRICES_VARIABLE)));
+        ModelPricing.parse(environment.get(MODEL_PRICES_VARIABLE)),
+        environment.get(DELTAS_TOKEN_VARIABLE));
   }
 
   private static int parsePort(
@@ -148,5 +158,13 @@ public record ApiServerSettings(
     if (value == null || value.isBlank()) {
       throw new IllegalArgumentException(name + " must not be blank");
     }
+  }
+
+  /** Never prints the token. */
+  @Override
+  public String toString() {
+    return "ApiServerSettings[address=%s, port=%d, systemNamespace=%s, managementPort=%d, deltas=%s]"
+        .formatted(
+            address, port, systemNamespace, managementPort, deltasToken.isEmpty() ? "off" : "on");
   }
 }

@@ -128,6 +128,23 @@ class ChartRenderTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("valueSets")
+  void deltaChannelTokenReachesOperatorAndApiServerFromOneSecret(ValueSet values) {
+    String secret = values.prefix() + "-deltas";
+    assertThat(values.chart().get("Secret", secret).at("/data/token").asText()).isNotBlank();
+    for (String name : List.of(values.operator(), values.apiServer())) {
+      JsonNode token =
+          env(container(values.chart().get("Deployment", name))).get("THREADLINE_DELTAS_TOKEN");
+      assertThat(token.at("/valueFrom/secretKeyRef/name").asText()).as(name).isEqualTo(secret);
+      assertThat(token.has("value")).as(name + ": never in plain text").isFalse();
+    }
+    JsonNode address =
+        env(container(values.chart().get("Deployment", values.operator())))
+            .get("THREADLINE_DELTAS_ADDRESS");
+    assertThat(address.path("value").asText()).startsWith("http://$(POD_IP):");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("valueSets")
   void noRbacRuleUsesAWildcard(ValueSet values) {
     List<JsonNode> rules =
         Stream.concat(

@@ -13,6 +13,7 @@ import dev.threadline.local.podlog.PodLogSource;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.container.ContainerSettings;
+import dev.threadline.operator.deltas.DeltaSettings;
 import dev.threadline.operator.webhooks.WebhookSettings;
 import dev.threadline.telemetry.Telemetry;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -29,6 +30,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -168,7 +170,9 @@ public final class LocalMode implements AutoCloseable {
               loopback.writeVisibilityTimeout(),
               loopback.managementPort(),
               // The operator's prices: an agent may name only a model the operator can bill.
-              ModelPricing.parse(operatorConfiguration.modelPrices()));
+              ModelPricing.parse(operatorConfiguration.modelPrices()),
+              // The operator's live channel, over loopback like everything here.
+              operatorConfiguration.deltas().token());
       // Last, and kept apart from the rest: it is the one part that may be restarted on its own.
       RunningApiServer api = ThreadlineApiServer.start(client, apiSettings, apiTelemetry);
       return new LocalMode(
@@ -216,6 +220,13 @@ public final class LocalMode implements AutoCloseable {
             "-1",
             WebhookSettings.ALLOW_PRIVATE_TARGETS,
             "true"));
+    // The live channel of streamTokens runs: served on the operator's loopback port (its address is
+    // known once served), with a token of this launch unless one is given.
+    env.put(DeltaSettings.ADDRESS_VARIABLE, "");
+    if (env.get(DeltaSettings.TOKEN_VARIABLE) == null
+        || env.get(DeltaSettings.TOKEN_VARIABLE).isBlank()) {
+      env.put(DeltaSettings.TOKEN_VARIABLE, UUID.randomUUID().toString());
+    }
     OperatorSettings settings = OperatorSettings.fromEnvironment(env);
     return settings.withContainers(localContainers(settings.containers(), environment));
   }

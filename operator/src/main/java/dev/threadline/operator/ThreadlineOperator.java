@@ -6,6 +6,7 @@ import dev.threadline.operator.agent.AgentReconciler;
 import dev.threadline.operator.computer.ComputerRuns;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.container.ContainerReconciler;
+import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.environment.EnvironmentReconciler;
 import dev.threadline.operator.health.OperatorHttpEndpoints;
 import dev.threadline.operator.metrics.OperatorMetrics;
@@ -70,13 +71,18 @@ public final class ThreadlineOperator implements AutoCloseable {
   private final Operator operator;
   private final PrometheusMeterRegistry metrics;
   private final List<AutoCloseable> resources;
+  private final DeltaHub deltas;
   private volatile OperatorHttpEndpoints endpoints;
 
   private ThreadlineOperator(
-      Operator operator, PrometheusMeterRegistry metrics, List<AutoCloseable> resources) {
+      Operator operator,
+      PrometheusMeterRegistry metrics,
+      List<AutoCloseable> resources,
+      DeltaHub deltas) {
     this.operator = operator;
     this.metrics = metrics;
     this.resources = resources;
+    this.deltas = deltas;
   }
 
   /** Starts reconciling with this client (which the operator does not close). */
@@ -128,9 +134,10 @@ public final class ThreadlineOperator implements AutoCloseable {
     TenantPlans tenants = new TenantPlans(client, settings.usagePlans());
     UsageLimits limits = new UsageLimits(tenants, ledgers, clock);
     ComputerRuns computer = new ComputerRuns(client, settings, agents, pricing, clock);
+    DeltaHub deltas = new DeltaHub(settings.deltas());
     register(
         operator,
-        new RunReconciler(agents, models, pricing, clock, computer, limits, tracing),
+        new RunReconciler(agents, models, pricing, clock, computer, limits, tracing, deltas),
         settings);
     WarmPoolReconciler pools =
         new WarmPoolReconciler(
@@ -181,12 +188,13 @@ public final class ThreadlineOperator implements AutoCloseable {
                 new SandboxClient(),
                 pricing,
                 new LedgerAllowance(limits, pricing),
+                deltas,
                 clock,
                 tracing)
             .start();
     List<AutoCloseable> resources = List.of(worker, sandboxes, agents, models, webhooks);
 
-    ThreadlineOperator started = new ThreadlineOperator(operator, metrics, resources);
+    ThreadlineOperator started = new ThreadlineOperator(operator, metrics, resources, deltas);
     if (settings.healthPort() >= 0) {
       try {
         started.serveHttpEndpoints(new InetSocketAddress(settings.healthPort()));
@@ -225,10 +233,14 @@ public final class ThreadlineOperator implements AutoCloseable {
   public synchronized int serveHttpEndpoints(InetSocketAddress address) {
     if (endpoints == null) {
       try {
-        endpoints = OperatorHttpEndpoints.start(address, operator::getRuntimeInfo, metrics);
+        endpoints = OperatorHttpEndpoints.start(address, operator::getRuntimeInfo, metrics, deltas);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot serve health endpoints on " + address, e);
       }
+    }
+    if (address.getAddress() != null && address.getAddress().isLoopbackAddress()) {
+      // On loopback (the local mode) the channel's address is known only now.
+      deltas.served("http://" + address.getAddress().getHostAddress() + ":" + endpoints.port());
     }
     return endpoints.port();
   }

@@ -30,9 +30,14 @@ final class RunFollower implements AutoCloseable {
     return new RunFollower(updates, cache, namespace, name);
   }
 
+  /** Wakes the reader (its run's deltas arrived) without a new version of the run. */
+  void wake() {
+    queue.offer(RunUpdate.wake());
+  }
+
   /**
    * The next update, waiting at most {@code timeout}; empty when none came. A deletion or a
-   * shutdown wins over changes queued with it.
+   * shutdown wins over changes queued with it, and a change over wakes.
    */
   Optional<RunUpdate> next(Duration timeout) throws InterruptedException {
     RunUpdate first = queue.poll(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS);
@@ -44,8 +49,11 @@ final class RunFollower implements AutoCloseable {
     queue.drainTo(backlog);
     RunUpdate newest = backlog.getLast();
     for (RunUpdate update : backlog) {
-      if (update.kind() != RunUpdate.Kind.CHANGED) {
+      if (update.kind() == RunUpdate.Kind.DELETED || update.kind() == RunUpdate.Kind.SHUTDOWN) {
         return Optional.of(update);
+      }
+      if (update.kind() == RunUpdate.Kind.CHANGED) {
+        newest = update;
       }
     }
     return Optional.of(newest);

@@ -1,8 +1,10 @@
 package dev.threadline.api.stream;
 
+import dev.threadline.core.deltas.DeltaWire;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunEvent;
+import java.util.regex.Pattern;
 
 /**
  * The REST ids a run's stream events carry, all derived from Kubernetes names so that they are
@@ -12,16 +14,25 @@ import dev.threadline.crds.run.RunEvent;
  * @param threadId e.g. {@code thread_abc}
  */
 record RunIds(String runId, String threadId) {
+  private static final Pattern NAMED = Pattern.compile("[a-z]{1,20}_[a-z0-9][-a-z0-9]{0,100}");
+
   static RunIds of(Run run) {
     return new RunIds(
         ResourceIds.toId(run.getMetadata().getName()), ResourceIds.toId(run.getSpec().getThread()));
   }
 
   /**
-   * An item's id: its kind's prefix, the run's id suffix and the event's seq ({@code
-   * tool_abc-1-4}).
+   * An item's id: the one its producer streamed its deltas under ({@code itemId} in the log entry,
+   * for runs that asked for {@code streamTokens}), else its kind's prefix, the run's id suffix and
+   * the event's seq ({@code tool_abc-1-4}).
    */
   String itemId(String prefix, RunEvent event) {
+    if (event.getData() != null) {
+      String named = event.getData().path(DeltaWire.ITEM_ID).asText("");
+      if (NAMED.matcher(named).matches()) {
+        return named;
+      }
+    }
     return prefix + "_" + suffix(runId) + "-" + event.getSeq();
   }
 

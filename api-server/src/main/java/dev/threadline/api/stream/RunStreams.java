@@ -7,7 +7,10 @@ import dev.threadline.crds.run.Run;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -21,6 +24,10 @@ import tools.jackson.databind.json.JsonMapper;
  * the terminal events. The run is a Kubernetes object that lives on its own: when the client goes
  * away the stream just stops, and the run finishes and is recorded regardless.
  *
+ * <p>A run that asked for {@code streamTokens} also gets text deltas, read from the live channel of
+ * the replica that calls the model ({@link DeltaFeed}, never through Kubernetes): written as they
+ * come, without an SSE id, always before the durable event that carries their whole text.
+ *
  * <p>Every event's SSE id is its {@link EventCursor}; a stream opened with a cursor replays the
  * run's log from its start (so that every event gets the id it had the first time) and sends only
  * what follows the cursor, then goes on live. No state outside the Run is needed.
@@ -30,18 +37,33 @@ public final class RunStreams {
 
   public static final String CONTENT_TYPE = "text/event-stream";
 
+  /** The comment a resumed stream of a streamTokens run gets once. */
+  static final String DELTAS_NOT_REPLAYED =
+      "text deltas are not replayed on a resumed stream; the durable events carry the whole text";
+
   private final RunUpdates updates;
   private final ManagedInformer<Run> cache;
   private final JsonMapper json;
   private final StreamSettings settings;
   private final ApiMetrics metrics;
+  private final String deltasToken;
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(2))
+          .build();
 
+  /**
+   * @param deltasToken the internal token of the operator's live channels; empty: no deltas
+   */
   public RunStreams(
       RunUpdates updates,
       ManagedInformer<Run> cache,
       JsonMapper json,
       StreamSettings settings,
-      ApiMetrics metrics) {
+      ApiMetrics metrics,
+      String deltasToken) {
+    this.deltasToken = deltasToken;
     this.updates = updates;
     this.cache = cache;
     this.json = json;
@@ -95,14 +117,19 @@ public final class RunStreams {
     long deadline = System.nanoTime() + settings.maxWait().toNanos();
     // Only a stream that began with the run times its first event; a resumed one comes late.
     boolean timingFirstEvent = start.after().isEmpty();
-    try (RunFollower follower = RunFollower.follow(updates, cache, namespace, runName)) {
+    boolean deltasNoted = false;
+    Deque<StreamFrame> held = new ArrayDeque<>();
+    long heldSince = 0;
+    try (RunFollower follower = RunFollower.follow(updates, cache, namespace, runName);
+        DeltaFeed deltas = new DeltaFeed(http, deltasToken, json, follower::wake)) {
       writer.open();
       String runId = ResourceIds.toId(runName);
       for (int i = 0; i < start.prelude().size(); i++) {
         send(writer, filter, new StreamFrame(new EventCursor(runId, 0, i), start.prelude().get(i)));
       }
-      while (!progress.finished()) {
-        Duration remaining = Duration.ofNanos(deadline - System.nanoTime());
+      while (!progress.finished() || !held.isEmpty()) {
+        long now = System.nanoTime();
+        Duration remaining = Duration.ofNanos(deadline - now);
         if (remaining.isNegative() || remaining.isZero()) {
           writer.write(
               StreamFrame.unnumbered(
@@ -112,12 +139,17 @@ public final class RunStreams {
                           + " s; the run goes on: reconnect with Last-Event-ID to resume")));
           return;
         }
-        Optional<RunUpdate> update = follower.next(min(settings.keepaliveInterval(), remaining));
-        if (update.isEmpty()) {
+        Duration wait = min(settings.keepaliveInterval(), remaining);
+        if (!held.isEmpty()) {
+          wait = min(wait, DeltaFeed.HOLD_LIMIT.minusNanos(now - heldSince));
+        }
+        Optional<RunUpdate> update = follower.next(wait);
+        if (update.isEmpty() && held.isEmpty()) {
           writer.keepalive();
           continue;
         }
-        switch (update.get().kind()) {
+        RunUpdate.Kind kind = update.map(RunUpdate::kind).orElse(RunUpdate.Kind.WAKE);
+        switch (kind) {
           case DELETED -> {
             writer.write(StreamFrame.unnumbered(StreamEvents.streamError("The run was deleted")));
             return;
@@ -131,15 +163,39 @@ public final class RunStreams {
             return;
           }
           case CHANGED -> {
-            List<StreamFrame> frames = progress.advance(update.get().run());
-            for (StreamFrame frame : frames) {
-              send(writer, filter, frame);
+            Run run = update.get().run();
+            if (start.after().isEmpty()) {
+              deltas.follow(run);
+            } else if (!deltasNoted && Boolean.TRUE.equals(run.getSpec().getStreamTokens())) {
+              // Deltas are ephemeral: a resumed stream has the durable events only.
+              writer.comment(DELTAS_NOT_REPLAYED);
+              deltasNoted = true;
             }
+            List<StreamFrame> frames = progress.advance(run);
+            if (held.isEmpty() && !frames.isEmpty()) {
+              heldSince = System.nanoTime();
+            }
+            held.addAll(frames);
             if (timingFirstEvent && !frames.isEmpty()) {
-              metrics.firstEventSent(update.get().run());
+              metrics.firstEventSent(run);
               timingFirstEvent = false;
             }
           }
+          case WAKE -> {
+            // Deltas (or the mark after them) arrived: written below.
+          }
+        }
+        for (StreamEvent delta : deltas.take()) {
+          writer.write(StreamFrame.unnumbered(delta));
+        }
+        if (!held.isEmpty() && System.nanoTime() - heldSince >= DeltaFeed.HOLD_LIMIT.toNanos()) {
+          log.warn(
+              "Run {}/{}: its deltas are late; streaming durable events only", namespace, runName);
+          deltas.abandon();
+        }
+        while (!held.isEmpty() && !deltas.holds(held.peek().cursor().seq())) {
+          send(writer, filter, held.poll());
+          heldSince = System.nanoTime();
         }
       }
     } catch (IOException gone) {

@@ -3,14 +3,15 @@ package dev.threadline.api.stream;
 import dev.threadline.crds.run.Run;
 
 /**
- * What happened to a followed run: a new version of it, its deletion, or the server shutting down
- * (then {@code run} is null).
+ * What happened to a followed run: a new version of it, its deletion, the server shutting down, or
+ * (a wake) its live deltas arrived; {@code run} is null but for a new version or a deletion.
  */
 public record RunUpdate(Kind kind, Run run) {
   public enum Kind {
     CHANGED,
     DELETED,
-    SHUTDOWN
+    SHUTDOWN,
+    WAKE
   }
 
   static RunUpdate changed(Run run) {
@@ -19,6 +20,10 @@ public record RunUpdate(Kind kind, Run run) {
 
   static RunUpdate deleted(Run run) {
     return new RunUpdate(Kind.DELETED, run);
+  }
+
+  static RunUpdate wake() {
+    return new RunUpdate(Kind.WAKE, null);
   }
 
   static RunUpdate shutdown() {

@@ -37,6 +37,12 @@ final class SseWriter {
     out.flush();
   }
 
+  /** A comment line: clients ignore it, people reading the stream see it. */
+  void comment(String text) throws IOException {
+    out.write((": " + text.replace('\n', ' ') + "\n\n").getBytes(StandardCharsets.UTF_8));
+    out.flush();
+  }
+
   void keepalive() throws IOException {
     out.write(KEEPALIVE);
     out.flush();

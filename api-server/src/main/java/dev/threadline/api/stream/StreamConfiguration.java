@@ -1,5 +1,6 @@
 package dev.threadline.api.stream;
 
+import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.api.metrics.ApiMetrics;
 import dev.threadline.crds.run.Run;
@@ -47,8 +48,9 @@ class StreamConfiguration implements WebMvcConfigurer {
       RunUpdates runUpdates,
       ManagedInformer<Run> runInformer,
       JsonMapper json,
-      ApiMetrics metrics) {
-    return new RunStreams(runUpdates, runInformer, json, settings, metrics);
+      ApiMetrics metrics,
+      ApiServerSettings server) {
+    return new RunStreams(runUpdates, runInformer, json, settings, metrics, server.deltasToken());
   }
 
   @Bean

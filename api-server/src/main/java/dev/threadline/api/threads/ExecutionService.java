@@ -78,7 +78,7 @@ public final class ExecutionService {
             request,
             () ->
                 new ThreadRequests.Create(
-                    null, null, null, null, null, null, null, null, null, null));
+                    null, null, null, null, null, null, null, null, null, null, null));
     String task = InitialTask.of(body);
     List<Attachment> attachments = AttachmentRules.validate(body.attachments());
     Optional<ScheduleCreator> scheduler = Optional.empty();
@@ -113,7 +113,8 @@ public final class ExecutionService {
     }
     Run run;
     try {
-      run = starter.start(thread, task, attachments, false);
+      run =
+          starter.start(thread, task, attachments, false, Boolean.TRUE.equals(body.streamTokens()));
     } catch (RuntimeException failed) {
       discard(tenant, thread);
       throw failed;
@@ -129,7 +130,9 @@ public final class ExecutionService {
     String content = ThreadRules.content("content", request.content());
     List<Attachment> attachments = AttachmentRules.validate(request.attachments());
     allowance.requireAllowance(tenant);
-    Run run = starter.start(thread, content, attachments, true);
+    Run run =
+        starter.start(
+            thread, content, attachments, true, Boolean.TRUE.equals(request.streamTokens()));
     return new StartedRun(thread, run, !Boolean.FALSE.equals(request.stream()));
   }
 

@@ -32,12 +32,15 @@ final class RunStarter {
 
   /**
    * @param postedToThread whether the message was posted to an existing thread (POST …/messages)
+   * @param streamTokens whether the client asked for text deltas (the producer learns it from the
+   *     Run's spec)
    */
   Run start(
       ConversationThread thread,
       String message,
       List<Attachment> attachments,
-      boolean postedToThread) {
+      boolean postedToThread,
+      boolean streamTokens) {
     String namespace = thread.getMetadata().getNamespace();
     String threadName = thread.getMetadata().getName();
     List<Run> existing = runs.ofThread(namespace, threadName);
@@ -50,6 +53,9 @@ final class RunStarter {
       next = RunStore.sequence(latest) + 1;
     }
     Run run = ThreadRuns.newRun(thread, next, message, attachments, ThreadRuns.SOURCE_API);
+    if (streamTokens) {
+      run.getSpec().setStreamTokens(true);
+    }
     if (postedToThread) {
       run.getMetadata().setAnnotations(Map.of(Labels.POSTED_TO_THREAD, "true"));
     }

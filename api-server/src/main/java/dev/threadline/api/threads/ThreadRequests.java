@@ -11,6 +11,7 @@ final class ThreadRequests {
   /**
    * {@code POST /v1/threads}: every field optional. With {@code messages} (or {@code task}) the
    * thread starts running; with a {@code schedule} as well, the schedule runs the task instead.
+   * {@code streamTokens} (beyond the contract) adds text deltas to the stream.
    */
   record Create(
       String environmentId,
@@ -22,7 +23,8 @@ final class ThreadRequests {
       ScheduleInput schedule,
       List<AttachmentInput> attachments,
       String appId,
-      JsonNode metadata) {}
+      JsonNode metadata,
+      Boolean streamTokens) {}
 
   /** An initial message; {@code role} defaults to {@code user}, the only role a client may send. */
   record MessageInput(String role, String content) {}
@@ -47,7 +49,9 @@ final class ThreadRequests {
 
   /**
    * {@code POST /v1/threads/:threadId/messages}. {@code stream: false} (beyond the contract, as on
-   * thread creation) answers with one JSON body after the execution.
+   * thread creation) answers with one JSON body after the execution; {@code streamTokens} adds text
+   * deltas to the stream.
    */
-  record PostMessage(String content, List<AttachmentInput> attachments, Boolean stream) {}
+  record PostMessage(
+      String content, List<AttachmentInput> attachments, Boolean stream, Boolean streamTokens) {}
 }

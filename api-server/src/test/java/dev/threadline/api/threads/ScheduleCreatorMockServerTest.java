@@ -172,6 +172,6 @@ class ScheduleCreatorMockServerTest {
 
   private static ThreadRequests.Create request(ThreadRequests.ScheduleInput schedule) {
     return new ThreadRequests.Create(
-        null, null, "Digest", null, "Send the digest", null, schedule, null, null, null);
+        null, null, "Digest", null, "Send the digest", null, schedule, null, null, null, null);
   }
 }

@@ -45,6 +45,11 @@ public class RunSpec {
   @JsonPropertyDescription("Set to true to cancel the run.")
   private Boolean cancelRequested;
 
+  @JsonPropertyDescription(
+      "True when the client asked for text as it is written (streamTokens): the replica that calls"
+          + " the model serves deltas on its live channel (status.deltaChannel).")
+  private Boolean streamTokens;
+
   public String getThread() {
     return thread;
   }
@@ -115,5 +120,13 @@ public class RunSpec {
 
   public void setCancelRequested(Boolean cancelRequested) {
     this.cancelRequested = cancelRequested;
+  }
+
+  public Boolean getStreamTokens() {
+    return streamTokens;
+  }
+
+  public void setStreamTokens(Boolean streamTokens) {
+    this.streamTokens = streamTokens;
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.threadline.crds.common.ResourceStatus;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
 import java.util.List;
 
 /** How the run went: route, answer, usage, events and diffs. */
@@ -82,6 +83,13 @@ public class RunStatus extends ResourceStatus {
           + " this one are skipped.")
   @Min(0)
   private Long runnerSeq;
+
+  @JsonPropertyDescription(
+      "Where the replica that now calls the model for this run serves its text deltas (only with"
+          + " spec.streamTokens): the URL of one live session on its internal HTTP port. Deltas are"
+          + " ephemeral and never written to the Run.")
+  @Size(max = 512)
+  private String deltaChannel;
 
   @JsonPropertyDescription(
       "Set by the operator once the run's usage is counted in its month's UsageLedger.")
@@ -249,5 +257,13 @@ public class RunStatus extends ResourceStatus {
 
   public void setWebhooksQueued(Boolean webhooksQueued) {
     this.webhooksQueued = webhooksQueued;
+  }
+
+  public String getDeltaChannel() {
+    return deltaChannel;
+  }
+
+  public void setDeltaChannel(String deltaChannel) {
+    this.deltaChannel = deltaChannel;
   }
 }

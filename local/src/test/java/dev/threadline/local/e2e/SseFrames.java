@@ -33,6 +33,7 @@ final class SseFrames implements AutoCloseable {
 
   private final Stream<String> lines;
   private final Iterator<String> iterator;
+  private final List<String> comments = new ArrayList<>();
 
   SseFrames(Stream<String> lines) {
     this.lines = lines;
@@ -56,6 +57,8 @@ final class SseFrames implements AutoCloseable {
         id = line.substring(4);
       } else if (line.startsWith("data: ")) {
         data = line.substring(6);
+      } else if (line.startsWith(": ")) {
+        comments.add(line.substring(2));
       }
     }
     return frames;
@@ -64,6 +67,11 @@ final class SseFrames implements AutoCloseable {
   /** Every remaining event, to the end of the stream. */
   List<Frame> rest() {
     return next(Integer.MAX_VALUE);
+  }
+
+  /** The comment lines read so far (keepalives and notices), without their colon. */
+  List<String> comments() {
+    return List.copyOf(comments);
   }
 
   /** Drops the connection. */

@@ -6,6 +6,7 @@ import dev.threadline.core.usage.UsagePlans;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.computer.AgentPodSettings;
 import dev.threadline.operator.container.ContainerSettings;
+import dev.threadline.operator.deltas.DeltaSettings;
 import dev.threadline.operator.environment.BuildPodSettings;
 import dev.threadline.operator.network.ClusterNetwork;
 import dev.threadline.operator.webhooks.WebhookSettings;
@@ -50,6 +51,7 @@ import java.util.stream.Collectors;
  * @param buildPods size, allowed images and egress of build Pods (THREADLINE_BUILD_*)
  * @param threadLimit how many threads a user may hold; schedule firings over it make none
  *     (THREADLINE_LIMITS_THREADS)
+ * @param deltas the live channel of runs that asked for streamTokens (THREADLINE_DELTAS_*)
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -72,7 +74,8 @@ public record OperatorSettings(
     WorkerSettings worker,
     ClusterNetwork network,
     BuildPodSettings buildPods,
-    int threadLimit) {
+    int threadLimit,
+    DeltaSettings deltas) {
 
   /** A maintained fork: the original GoogleContainerTools/kaniko is archived. */
   public static final String DEFAULT_BUILDER_IMAGE = "ghcr.io/osscontainertools/kaniko:v1.25.0";
@@ -89,6 +92,7 @@ public record OperatorSettings(
     worker = worker == null ? WorkerSettings.fromEnvironment(Map.of()) : worker;
     network = network == null ? ClusterNetwork.none() : network;
     buildPods = buildPods == null ? BuildPodSettings.defaults() : buildPods;
+    deltas = deltas == null ? DeltaSettings.off() : deltas;
     if (buildTimeout.isNegative() || buildTimeout.isZero()) {
       throw new IllegalArgumentException("buildTimeout must be positive");
     }
@@ -125,35 +129,40 @@ public record OperatorSettings(
         WorkerSettings.fromEnvironment(env),
         ClusterNetwork.fromEnvironment(env),
         BuildPodSettings.fromEnvironment(env),
-        ThreadLimit.fromEnvironment(env));
+        ThreadLimit.fromEnvironment(env),
+        DeltaSettings.fromEnvironment(env));
   }
 
   public OperatorSettings withHealthPort(int port) {
-    return copy(port, model, agentPod, containers, usagePlans, webhooks, worker);
+    return copy(port, model, agentPod, containers, usagePlans, webhooks, worker, deltas);
   }
 
   public OperatorSettings withAgentPod(AgentPodSettings settings) {
-    return copy(healthPort, model, settings, containers, usagePlans, webhooks, worker);
+    return copy(healthPort, model, settings, containers, usagePlans, webhooks, worker, deltas);
   }
 
   public OperatorSettings withContainers(ContainerSettings settings) {
-    return copy(healthPort, model, agentPod, settings, usagePlans, webhooks, worker);
+    return copy(healthPort, model, agentPod, settings, usagePlans, webhooks, worker, deltas);
   }
 
   public OperatorSettings withUsagePlans(UsagePlans plans) {
-    return copy(healthPort, model, agentPod, containers, plans, webhooks, worker);
+    return copy(healthPort, model, agentPod, containers, plans, webhooks, worker, deltas);
   }
 
   public OperatorSettings withModel(ModelSettings settings) {
-    return copy(healthPort, settings, agentPod, containers, usagePlans, webhooks, worker);
+    return copy(healthPort, settings, agentPod, containers, usagePlans, webhooks, worker, deltas);
   }
 
   public OperatorSettings withWebhooks(WebhookSettings settings) {
-    return copy(healthPort, model, agentPod, containers, usagePlans, settings, worker);
+    return copy(healthPort, model, agentPod, containers, usagePlans, settings, worker, deltas);
   }
 
   public OperatorSettings withWorker(WorkerSettings settings) {
-    return copy(healthPort, model, agentPod, containers, usagePlans, webhooks, settings);
+    return copy(healthPort, model, agentPod, containers, usagePlans, webhooks, settings, deltas);
+  }
+
+  public OperatorSettings withDeltas(DeltaSettings settings) {
+    return copy(healthPort, model, agentPod, containers, usagePlans, webhooks, worker, settings);
   }
 
   /** These settings with the parts the {@code with…} methods may change. */
@@ -164,7 +173,8 @@ public record OperatorSettings(
       ContainerSettings containers,
       UsagePlans usagePlans,
       WebhookSettings webhooks,
-      WorkerSettings worker) {
+      WorkerSettings worker,
+      DeltaSettings deltas) {
     return new OperatorSettings(
         watchNamespaces,
         runnerImage,
@@ -186,7 +196,8 @@ public record OperatorSettings(
         worker,
         network,
         buildPods,
-        threadLimit);
+        threadLimit,
+        deltas);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {

@@ -2,6 +2,9 @@ package dev.threadline.operator.health;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.threadline.core.deltas.DeltaWire;
+import dev.threadline.operator.deltas.DeltaEndpoint;
+import dev.threadline.operator.deltas.DeltaHub;
 import io.javaoperatorsdk.operator.RuntimeInfo;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -13,7 +16,8 @@ import java.util.function.Supplier;
 
 /**
  * The operator's small HTTP face for the kubelet and Prometheus: {@code /healthz} (alive), {@code
- * /readyz} (started and every informer healthy) and {@code /metrics}.
+ * /readyz} (started and every informer healthy) and {@code /metrics}; and for the api-server, the
+ * live channel of runs that stream tokens ({@link DeltaEndpoint}, token-protected).
  */
 public final class OperatorHttpEndpoints implements AutoCloseable {
   private final HttpServer server;
@@ -23,7 +27,10 @@ public final class OperatorHttpEndpoints implements AutoCloseable {
   }
 
   public static OperatorHttpEndpoints start(
-      InetSocketAddress address, Supplier<RuntimeInfo> runtime, PrometheusMeterRegistry metrics)
+      InetSocketAddress address,
+      Supplier<RuntimeInfo> runtime,
+      PrometheusMeterRegistry metrics,
+      DeltaHub deltas)
       throws IOException {
     HttpServer server = HttpServer.create(address, 0);
     server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
@@ -48,6 +55,7 @@ public final class OperatorHttpEndpoints implements AutoCloseable {
         "/metrics",
         exchange ->
             respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape()));
+    server.createContext(DeltaWire.PATH, new DeltaEndpoint(deltas));
     server.start();
     return new OperatorHttpEndpoints(server);
   }

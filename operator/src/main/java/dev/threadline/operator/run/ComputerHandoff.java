@@ -1,5 +1,6 @@
 package dev.threadline.operator.run;
 
+import dev.threadline.crds.run.Run;
 import dev.threadline.models.ModelReply;
 import dev.threadline.models.ToolCall;
 import dev.threadline.models.ToolDefinition;
@@ -13,6 +14,9 @@ import java.util.Optional;
  */
 public final class ComputerHandoff {
   public static final String TOOL_NAME = "hand_off_to_computer";
+
+  /** The field of the routing {@code started} log entry that holds the handed-over task. */
+  static final String TASK = "task";
 
   static final ToolDefinition TOOL =
       new ToolDefinition(
@@ -36,15 +40,35 @@ public final class ComputerHandoff {
 
   private ComputerHandoff() {}
 
-  /** Why the run goes to the computer, when the model called the tool; empty for a text answer. */
-  static Optional<String> reason(ModelReply reply) {
+  /** The task the routing call handed to the computer, as the Run's log recorded it. */
+  public static Optional<String> task(Run run) {
+    if (run.getStatus() == null || run.getStatus().getEvents() == null) {
+      return Optional.empty();
+    }
+    return run.getStatus().getEvents().stream()
+        .filter(event -> "started".equals(event.getType()) && event.getData() != null)
+        .map(event -> event.getData().path(TASK).asText(""))
+        .filter(task -> !task.isBlank())
+        .findFirst();
+  }
+
+  /**
+   * What the model said when it handed the message over.
+   *
+   * @param reason why the run goes to the computer (the Run's routing reason)
+   * @param task what the computer should do, in the model's words; empty when it gave none
+   */
+  public record Handoff(String reason, Optional<String> task) {}
+
+  /** The hand-off, when the model called the tool; empty for a text answer. */
+  static Optional<Handoff> of(ModelReply reply) {
     return reply.toolCalls().stream()
         .filter(call -> TOOL_NAME.equals(call.name()))
         .findFirst()
         .map(ComputerHandoff::describe);
   }
 
-  private static String describe(ToolCall call) {
+  private static Handoff describe(ToolCall call) {
     Map<String, Object> arguments;
     try {
       arguments = call.arguments();
@@ -60,7 +84,7 @@ public final class ComputerHandoff {
     if (!task.isEmpty()) {
       reason.append(" (task: ").append(task).append(')');
     }
-    return reason.toString();
+    return new Handoff(reason.toString(), task.isEmpty() ? Optional.empty() : Optional.of(task));
   }
 
   private static String text(Object value) {

@@ -27,10 +27,12 @@ public final class DirectAnswer {
    * What the one call gave.
    *
    * @param outcome the answer (or why there is none); meaningless when handed off
-   * @param handoffReason why the model handed the message to the computer; empty for an answer
+   * @param handoff what the model said when it handed the message to the computer; empty for an
+   *     answer
    * @param modelFailed whether the model could not be reached or refused the call
    */
-  public record Turn(RunOutcome outcome, Optional<String> handoffReason, boolean modelFailed) {}
+  public record Turn(
+      RunOutcome outcome, Optional<ComputerHandoff.Handoff> handoff, boolean modelFailed) {}
 
   /** Answers without the hand-off tool: the route is already decided. */
   public RunOutcome answer(
@@ -73,7 +75,7 @@ public final class DirectAnswer {
                   ModelRequest.DEFAULT_MAX_OUTPUT_TOKENS),
               deltas);
       return new Turn(
-          RunOutcome.answered(reply.text(), reply.usage()), ComputerHandoff.reason(reply), false);
+          RunOutcome.answered(reply.text(), reply.usage()), ComputerHandoff.of(reply), false);
     } catch (ModelException e) {
       RunErrorCode code =
           e.code() == ModelErrorCode.RATE_LIMITED

@@ -1,5 +1,6 @@
 package dev.threadline.operator.run;
 
+import dev.threadline.core.deltas.DeltaWire;
 import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.core.routing.Route;
 import dev.threadline.core.routing.RoutingDecision;
@@ -15,6 +16,7 @@ import dev.threadline.models.ModelProvider;
 import dev.threadline.models.TextDeltas;
 import dev.threadline.models.Usage;
 import dev.threadline.operator.computer.ComputerRuns;
+import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
@@ -62,6 +64,7 @@ public class RunReconciler implements Reconciler<Run> {
   private final ComputerRuns computer;
   private final UsageLimits limits;
   private final AgentTracing tracing;
+  private final DeltaHub deltas;
 
   public RunReconciler(
       AgentProfiles agents,
@@ -70,9 +73,11 @@ public class RunReconciler implements Reconciler<Run> {
       Clock clock,
       ComputerRuns computer,
       UsageLimits limits,
-      AgentTracing tracing) {
+      AgentTracing tracing,
+      DeltaHub deltas) {
     this.limits = limits;
     this.tracing = tracing;
+    this.deltas = deltas;
     this.agents = agents;
     this.models = models;
     this.pricing = pricing;
@@ -122,6 +127,7 @@ public class RunReconciler implements Reconciler<Run> {
     }
     if (Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
       finish(
+          run,
           status,
           RunOutcome.failed(RunErrorCode.CANCELLED, "Cancelled on request", Usage.ZERO),
           null,
@@ -134,6 +140,7 @@ public class RunReconciler implements Reconciler<Run> {
     if (status.getRoute() == null
         && limits.exhausted(namespace, computer.uncountedSpend(namespace, context))) {
       finish(
+          run,
           status,
           RunOutcome.failed(
               RunErrorCode.USAGE_EXHAUSTED, UsageLimits.EXHAUSTED_MESSAGE, Usage.ZERO),
@@ -146,6 +153,7 @@ public class RunReconciler implements Reconciler<Run> {
         agents.resolve(run.getMetadata().getNamespace(), run.getSpec().getAgent());
     if (agent.isEmpty()) {
       finish(
+          run,
           status,
           RunOutcome.failed(
               RunErrorCode.EXECUTION_FAILED,
@@ -160,6 +168,7 @@ public class RunReconciler implements Reconciler<Run> {
       provider = tracing.directAgent(run, models.provider(agent.get().provider()));
     } catch (ModelException | IllegalArgumentException e) {
       finish(
+          run,
           status,
           RunOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage(), Usage.ZERO),
           agent.get(),
@@ -170,44 +179,43 @@ public class RunReconciler implements Reconciler<Run> {
     boolean attachments =
         run.getSpec().getAttachments() != null && !run.getSpec().getAttachments().isEmpty();
     List<ChatMessage> history = history(run, context);
+    // Only a run not yet routed calls the model here: only it may stream deltas.
+    Optional<DirectDeltas.Announced> live =
+        status.getRoute() == null
+            ? DirectDeltas.open(deltas, run, status, context)
+            : Optional.empty();
+    TextDeltas listener =
+        live.map(on -> on.session().text(DirectDeltas.itemId(run))).orElse(TextDeltas.IGNORE);
     RunRouter.Routed routed =
         status.getRoute() != null
             ? new RunRouter.Routed(
                 new RoutingDecision(Route.fromValue(status.getRoute()), status.getRouteReason()),
                 Optional.empty())
             : router.route(
-                run.getSpec().getMessage(),
-                attachments,
-                agent.get(),
-                provider,
-                history,
-                TextDeltas.IGNORE);
+                run.getSpec().getMessage(), attachments, agent.get(), provider, history, listener);
     RoutingDecision decision = routed.decision();
     status.setRoute(decision.route().value());
     status.setRouteReason(decision.reason());
     status.setModel(agent.get().model());
-    RunEventLog.append(
-        status,
-        "started",
-        started,
-        Map.of(
-            "route",
-            decision.route().value(),
-            "reason",
-            decision.reason(),
-            "model",
-            agent.get().model()));
+    Map<String, Object> routing = new LinkedHashMap<>();
+    routing.put("route", decision.route().value());
+    routing.put("reason", decision.reason());
+    routing.put("model", agent.get().model());
+    // The computer agent is given the task the model handed over (see ComputerHandoff.task).
+    routed.task().ifPresent(task -> routing.put(ComputerHandoff.TASK, task));
+    RunEventLog.append(status, "started", started, routing);
 
     if (decision.route() == Route.COMPUTER) {
+      // Whatever the model wrote before it handed over was sent; the worker streams the rest.
+      live.ifPresent(on -> DirectDeltas.end(on, Optional.empty()));
       // The call that handed the message over was billed: the worker's usage starts from it.
       status.setUsage(RunUsages.of(routed.spent()));
       return computer.start(run, status, context);
     }
     RunOutcome outcome =
-        routed
-            .answer()
-            .orElseGet(() -> direct.answer(agent.get(), provider, history, TextDeltas.IGNORE));
-    finish(status, outcome, agent.get(), started);
+        routed.answer().orElseGet(() -> direct.answer(agent.get(), provider, history, listener));
+    finish(run, status, outcome, agent.get(), started);
+    live.ifPresent(on -> DirectDeltas.end(on, Optional.of(status)));
     LOG.info(
         "Run({}/{}) {} via {} in {} ms",
         run.getMetadata().getNamespace(),
@@ -229,7 +237,8 @@ public class RunReconciler implements Reconciler<Run> {
         run);
   }
 
-  private void finish(RunStatus status, RunOutcome outcome, AgentProfile agent, Instant started) {
+  private void finish(
+      Run run, RunStatus status, RunOutcome outcome, AgentProfile agent, Instant started) {
     Instant now = clock.instant();
     Instant begun = Timestamps.parse(status.getStartedAt()).orElse(started);
     status.setCompletedAt(Timestamps.format(now));
@@ -243,8 +252,13 @@ public class RunReconciler implements Reconciler<Run> {
     if (outcome.succeeded()) {
       status.setPhase(RunPhase.COMPLETED.value());
       status.setResponse(outcome.response());
-      RunEventLog.append(
-          status, "message", now, Map.of("role", "assistant", "text", outcome.response()));
+      Map<String, Object> message = new LinkedHashMap<>();
+      message.put("role", "assistant");
+      message.put("text", outcome.response());
+      if (Boolean.TRUE.equals(run.getSpec().getStreamTokens())) {
+        message.put(DeltaWire.ITEM_ID, DirectDeltas.itemId(run)); // the id its deltas carried
+      }
+      RunEventLog.append(status, "message", now, message);
     } else {
       status.setPhase(
           outcome.errorCode() == RunErrorCode.CANCELLED

@@ -27,10 +27,12 @@ public final class RunRouter {
    * @param answer the direct answer (or its failure); empty on the computer path
    * @param spent what the routing call itself cost when the model handed the message to the
    *     computer (the run's usage starts from it); zero otherwise
+   * @param task the task the model gave the computer when it handed the message over
    */
-  public record Routed(RoutingDecision decision, Optional<RunOutcome> answer, Usage spent) {
+  public record Routed(
+      RoutingDecision decision, Optional<RunOutcome> answer, Usage spent, Optional<String> task) {
     Routed(RoutingDecision decision, Optional<RunOutcome> answer) {
-      this(decision, answer, Usage.ZERO);
+      this(decision, answer, Usage.ZERO, Optional.empty());
     }
   }
 
@@ -61,11 +63,12 @@ public final class RunRouter {
           decision,
           decision.route() == Route.DIRECT ? Optional.of(turn.outcome()) : Optional.empty());
     }
-    if (turn.handoffReason().isPresent()) {
+    if (turn.handoff().isPresent()) {
       return new Routed(
-          new RoutingDecision(Route.COMPUTER, turn.handoffReason().get()),
+          new RoutingDecision(Route.COMPUTER, turn.handoff().get().reason()),
           Optional.empty(),
-          turn.outcome().usage());
+          turn.outcome().usage(),
+          turn.handoff().get().task());
     }
     return new Routed(
         new RoutingDecision(Route.DIRECT, "the model answered directly"),

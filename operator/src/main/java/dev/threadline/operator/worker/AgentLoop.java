@@ -7,10 +7,12 @@ import dev.threadline.models.ModelException;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.ModelReply;
 import dev.threadline.models.ModelRequest;
+import dev.threadline.models.TextDeltas;
 import dev.threadline.models.ToolCall;
 import dev.threadline.models.ToolDefinition;
 import dev.threadline.models.Usage;
 import dev.threadline.operator.computer.AgentOutcome;
+import dev.threadline.operator.deltas.Deltas;
 import dev.threadline.operator.tracing.AgentTracing;
 import dev.threadline.operator.usage.UsageLimits;
 import dev.threadline.operator.worker.mcp.McpConnections;
@@ -51,6 +53,7 @@ final class AgentLoop {
   private final UnaryOperator<String> redact;
   private final java.util.function.Predicate<Usage> overAllowance;
   private final AgentTracing tracing;
+  private final Deltas deltas;
 
   AgentLoop(
       RunTask task,
@@ -62,7 +65,9 @@ final class AgentLoop {
       BooleanSupplier stopped,
       UnaryOperator<String> redact,
       java.util.function.Predicate<Usage> overAllowance,
-      AgentTracing tracing) {
+      AgentTracing tracing,
+      Deltas deltas) {
+    this.deltas = deltas;
     this.task = task;
     this.model = model;
     this.tools = new SandboxTools(task.limits().commandTimeoutSeconds());
@@ -110,13 +115,14 @@ final class AgentLoop {
       ModelReply answer;
       try {
         answer =
-            model.complete(
+            model.stream(
                 new ModelRequest(
                     task.model(),
                     task.instructions(),
                     memory.messages(),
                     definitions(),
-                    task.limits().maxOutputTokens()));
+                    task.limits().maxOutputTokens()),
+                deltas.text(events.nextItemId("msg")));
       } catch (ModelException e) {
         return Optional.of(failed(memory, redact.apply(e.getMessage())));
       } catch (RuntimeException e) {
@@ -202,7 +208,8 @@ final class AgentLoop {
           null,
           events.lastSeq());
     }
-    return reported(memory, id, call, () -> sandbox.run(id, tool.get(), call, resumed));
+    TextDeltas output = deltas.output(events.nextItemId("tool"));
+    return reported(memory, id, call, () -> sandbox.run(id, tool.get(), call, resumed, output));
   }
 
   private RunMemory reported(

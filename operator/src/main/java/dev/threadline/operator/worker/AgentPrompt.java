@@ -8,6 +8,7 @@ import dev.threadline.models.scripted.BacktickCommands;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The system prompt, the opening messages and the plan of a run: the agent's instructions and the
@@ -49,19 +50,23 @@ final class AgentPrompt {
 
   /**
    * The thread's messages (as {@code ConversationHistory} gives them, ending with this run's), with
-   * a line naming the attached files added to the task.
+   * the task the router's model handed over and a line naming the attached files added to the last
+   * one.
    */
-  static List<ChatMessage> opening(List<ChatMessage> history, List<String> attachments) {
+  static List<ChatMessage> opening(
+      List<ChatMessage> history, List<String> attachments, Optional<String> handoffTask) {
     List<ChatMessage> messages = new ArrayList<>(history);
-    if (!attachments.isEmpty() && !messages.isEmpty()) {
-      ChatMessage task = messages.remove(messages.size() - 1);
-      messages.add(
-          ChatMessage.user(
-              task.content()
-                  + "\n\nAttached files, in the workspace folder attachments/: "
-                  + String.join(", ", attachments)
-                  + "."));
+    if (messages.isEmpty() || (attachments.isEmpty() && handoffTask.isEmpty())) {
+      return messages;
     }
+    StringBuilder task = new StringBuilder(messages.remove(messages.size() - 1).content());
+    handoffTask.ifPresent(handed -> task.append("\n\nYour task: ").append(handed));
+    if (!attachments.isEmpty()) {
+      task.append("\n\nAttached files, in the workspace folder attachments/: ")
+          .append(String.join(", ", attachments))
+          .append('.');
+    }
+    messages.add(ChatMessage.user(task.toString()));
     return messages;
   }
 

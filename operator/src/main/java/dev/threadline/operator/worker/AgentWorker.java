@@ -3,6 +3,7 @@ package dev.threadline.operator.worker;
 import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.core.routing.Route;
 import dev.threadline.crds.run.Run;
+import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.tracing.AgentTracing;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -49,6 +50,7 @@ public final class AgentWorker implements AutoCloseable {
       SandboxClient sandboxClient,
       ModelPricing pricing,
       Allowance allowance,
+      DeltaHub deltas,
       Clock clock) {
     this(
         client,
@@ -59,6 +61,7 @@ public final class AgentWorker implements AutoCloseable {
         sandboxClient,
         pricing,
         allowance,
+        deltas,
         clock,
         AgentTracing.off());
   }
@@ -73,6 +76,7 @@ public final class AgentWorker implements AutoCloseable {
       SandboxClient sandboxClient,
       ModelPricing pricing,
       Allowance allowance,
+      DeltaHub deltas,
       Clock clock,
       AgentTracing tracing) {
     this.client = client;
@@ -93,7 +97,8 @@ public final class AgentWorker implements AutoCloseable {
                 runs.getStore().list().stream()
                     .filter(run -> namespace.equals(run.getMetadata().getNamespace())),
             settings.allowPrivateMcpTargets(),
-            tracing);
+            tracing,
+            deltas);
   }
 
   /** Starts watching Runs and renewing claims. */

@@ -7,6 +7,7 @@ import dev.threadline.operator.computer.AgentStartException;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
+import dev.threadline.operator.run.ComputerHandoff;
 import dev.threadline.operator.run.ConversationHistory;
 import dev.threadline.operator.worker.mcp.McpServerPlans;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -61,7 +62,8 @@ public final class ClusterRunTasks implements RunTasks {
         AgentPrompt.instructions(agent.instructions(), environment.spec()),
         AgentPrompt.opening(
             ConversationHistory.of(threadRuns, run),
-            attachments.stream().map(AgentPrompt::describe).toList()),
+            attachments.stream().map(AgentPrompt::describe).toList(),
+            ComputerHandoff.task(run)),
         AgentPrompt.plan(
             run.getSpec().getMessage(), new SandboxTools(limits.commandTimeoutSeconds()).names()),
         attachments.stream()

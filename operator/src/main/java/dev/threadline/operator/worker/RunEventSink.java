@@ -3,6 +3,7 @@ package dev.threadline.operator.worker;
 import dev.threadline.core.events.RunnerEvent;
 import dev.threadline.crds.run.Run;
 import dev.threadline.operator.computer.EventRecorder;
+import dev.threadline.operator.deltas.Deltas;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
@@ -28,12 +29,15 @@ final class RunEventSink implements AutoCloseable {
   private final Condition changed = lock.newCondition();
   private final List<RunnerEvent> queued = new ArrayList<>();
   private final Thread flusher;
+  private final Deltas deltas;
   private long emittedSeq;
   private long writtenSeq;
   private boolean closed;
 
-  RunEventSink(KubernetesClient client, Run run, long recordedSeq) {
+  /** {@code deltas} learns, before each write, the last log entry the write will hold. */
+  RunEventSink(KubernetesClient client, Run run, long recordedSeq, Deltas deltas) {
     this.client = client;
+    this.deltas = deltas;
     this.namespace = run.getMetadata().getNamespace();
     this.name = run.getMetadata().getName();
     this.emittedSeq = recordedSeq;
@@ -96,7 +100,16 @@ final class RunEventSink implements AutoCloseable {
   private void write(List<RunnerEvent> batch) {
     try {
       RunStatusUpdates.write(
-          client, namespace, name, status -> EventRecorder.record(status, batch) > 0);
+          client,
+          namespace,
+          name,
+          status -> {
+            if (EventRecorder.record(status, batch) == 0) {
+              return false;
+            }
+            deltas.written(status.getEvents().getLast().getSeq());
+            return true;
+          });
     } catch (KubernetesClientException e) {
       // The events stay unrecorded; the worker that repeats this step writes them again.
       LOG.warn("Run({}/{}) events not recorded: {}", namespace, name, e.getMessage());

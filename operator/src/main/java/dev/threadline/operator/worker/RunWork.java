@@ -1,6 +1,7 @@
 package dev.threadline.operator.worker;
 
 import dev.threadline.core.pricing.ModelPricing;
+import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunErrorCode;
@@ -9,6 +10,9 @@ import dev.threadline.models.Usage;
 import dev.threadline.operator.computer.AgentObjects;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.computer.ComputerStatus;
+import dev.threadline.operator.deltas.DeltaHub;
+import dev.threadline.operator.deltas.DeltaSession;
+import dev.threadline.operator.deltas.Deltas;
 import dev.threadline.operator.tracing.AgentTracing;
 import dev.threadline.operator.usage.RunUsages;
 import dev.threadline.operator.worker.mcp.McpConnections;
@@ -49,7 +53,8 @@ final class RunWork {
       Allowance allowance,
       java.util.function.Function<String, java.util.stream.Stream<Run>> runsIn,
       boolean allowPrivateMcpTargets,
-      AgentTracing tracing) {}
+      AgentTracing tracing,
+      DeltaHub deltas) {}
 
   private final Parts parts;
   private final Run run;
@@ -83,12 +88,14 @@ final class RunWork {
 
   void run() {
     long recordedSeq = Objects.requireNonNullElse(run.getStatus().getRunnerSeq(), 0L);
-    try (RunEventSink sink = new RunEventSink(parts.client(), run, recordedSeq)) {
+    Deltas deltas = announceDeltas();
+    try (RunEventSink sink = new RunEventSink(parts.client(), run, recordedSeq, deltas)) {
       Optional<AgentLoop.Ended> ended =
-          parts.tracing().invokeAgent(run, () -> work(sink, recordedSeq), RunWork::failure);
+          parts.tracing().invokeAgent(run, () -> work(sink, recordedSeq, deltas), RunWork::failure);
       if (ended.isPresent() && !abandoned) {
         sink.awaitWritten();
         keepWorkspace();
+        closeDeltas(deltas); // every delta precedes the outcome
         finish(ended.get().outcome());
       }
     } catch (RunMemoryStore.Superseded e) {
@@ -104,6 +111,7 @@ final class RunWork {
       Optional<Duration> deadline = passedSandboxDeadline();
       if (deadline.isPresent()) {
         // The sandbox was stopped at its deadline: the call it was serving failed with it.
+        closeDeltas(deltas);
         finish(
             AgentOutcome.failed(
                 RunErrorCode.EXECUTION_TIMEOUT,
@@ -112,11 +120,14 @@ final class RunWork {
                     + " seconds"));
         return;
       }
+      closeDeltas(deltas);
       LOG.warn("Run({}/{}) the agent's loop failed", namespace(), name(), e);
       finish(
           AgentOutcome.failed(
               RunErrorCode.EXECUTION_FAILED,
               parts.models().redact("the agent's loop failed: " + e.getMessage())));
+    } finally {
+      closeDeltas(deltas);
     }
   }
 
@@ -145,7 +156,41 @@ final class RunWork {
         : Optional.empty();
   }
 
-  private Optional<AgentLoop.Ended> work(RunEventSink sink, long recordedSeq)
+  /**
+   * Opens this replica's live session for a run that asked for deltas and names it in {@code
+   * status.deltaChannel}, before any model call; {@link Deltas#NONE} otherwise.
+   */
+  private Deltas announceDeltas() {
+    Optional<DeltaSession> session = parts.deltas().open(run);
+    if (session.isEmpty()) {
+      return Deltas.NONE;
+    }
+    String url = parts.deltas().url(session.get());
+    try {
+      if (RunStatusUpdates.write(
+          parts.client(),
+          namespace(),
+          name(),
+          status -> {
+            status.setDeltaChannel(url);
+            return true;
+          })) {
+        return session.get();
+      }
+    } catch (KubernetesClientException e) {
+      LOG.warn("Run({}/{}) streams no deltas: {}", namespace(), name(), e.getMessage());
+    }
+    session.get().close();
+    return Deltas.NONE;
+  }
+
+  private static void closeDeltas(Deltas deltas) {
+    if (deltas instanceof DeltaSession session) {
+      session.close();
+    }
+  }
+
+  private Optional<AgentLoop.Ended> work(RunEventSink sink, long recordedSeq, Deltas deltas)
       throws InterruptedException {
     RunTask task;
     try {
@@ -170,6 +215,10 @@ final class RunWork {
             sink::emit,
             parts.clock(),
             stored.map(s -> s.memory().lastEventSeq()).orElse(recordedSeq));
+    if (deltas.live()) {
+      String runId = ResourceIds.toId(name());
+      events.namingItems(runId.substring(runId.indexOf('_') + 1));
+    }
     RunMemoryStore.Stored[] last = {stored.orElse(null)};
     if (stored.isEmpty()) {
       parts.sandboxes().restoreWorkspace(run, address);
@@ -235,7 +284,8 @@ final class RunWork {
               () -> stopped,
               parts.models()::redact,
               usage -> parts.allowance().exhausted(run, usage, parts.runsIn().apply(namespace())),
-              parts.tracing())
+              parts.tracing(),
+              deltas)
           .run(last[0].memory(), this::elapsedMs);
     }
   }

@@ -1,6 +1,7 @@
 package dev.threadline.operator.worker;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.models.TextDeltas;
 import dev.threadline.models.ToolCall;
 import java.util.Map;
 import java.util.Optional;
@@ -30,9 +31,11 @@ final class SandboxCalls {
 
   /**
    * @param resumed whether the call may have been sent by a worker that stopped
+   * @param output gets the command's output as the sandbox produces it
    * @throws SandboxException when the sandbox cannot be reached
    */
-  SandboxToolResult run(String id, SandboxTools.SandboxTool tool, ToolCall call, boolean resumed) {
+  SandboxToolResult run(
+      String id, SandboxTools.SandboxTool tool, ToolCall call, boolean resumed, TextDeltas output) {
     Map<String, Object> arguments;
     try {
       arguments = call.arguments();
@@ -49,7 +52,8 @@ final class SandboxCalls {
       }
     }
     try {
-      return checked(client.call(address, id, tool.name(), arguments, limits).result(), tool, call);
+      return checked(
+          client.call(address, id, tool.name(), arguments, limits, output).result(), tool, call);
     } catch (SandboxException e) {
       if (e.status() / 100 == 4) {
         return failure(tool, call, e.getMessage()); // the sandbox refused these arguments

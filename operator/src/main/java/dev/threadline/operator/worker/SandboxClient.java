@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.threadline.models.TextDeltas;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -50,7 +51,8 @@ public final class SandboxClient {
   public record CallState(boolean finished, JsonNode result) {}
 
   /**
-   * Runs (or joins, or replays) the call {@code id} and waits for its result.
+   * Runs (or joins, or replays) the call {@code id} and waits for its result, handing the output
+   * the sandbox streams before it to {@code output}.
    *
    * @throws SandboxException when the sandbox is unreachable, refuses the call or its answer ends
    *     without a result
@@ -60,7 +62,8 @@ public final class SandboxClient {
       String id,
       String tool,
       Map<String, Object> arguments,
-      Limits limits) {
+      Limits limits,
+      TextDeltas output) {
     ObjectNode body = JSON.createObjectNode();
     body.put("id", id);
     body.put("tool", tool);
@@ -85,8 +88,12 @@ public final class SandboxClient {
           continue;
         }
         JsonNode message = JSON.readTree(line);
-        if ("result".equals(message.path("type").asText())) {
+        String type = message.path("type").asText();
+        if ("result".equals(type)) {
           return new Answer(message.path("result"), message.path("replayed").asBoolean(false));
+        }
+        if ("output".equals(type) && !message.path("data").asText().isEmpty()) {
+          output.onText(message.path("data").asText());
         }
       }
       throw new SandboxException("the sandbox's answer to call " + id + " ended without a result");

@@ -2,6 +2,7 @@ package dev.threadline.operator.worker;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.threadline.core.deltas.DeltaWire;
 import dev.threadline.core.events.RunnerEvent;
 import dev.threadline.core.events.RunnerEventData;
 import dev.threadline.core.events.RunnerEventType;
@@ -20,11 +21,29 @@ final class WorkerEvents {
   private final Consumer<RunnerEvent> sink;
   private final Clock clock;
   private long seq;
+  private String itemSuffix;
 
   WorkerEvents(Consumer<RunnerEvent> sink, Clock clock, long lastSeq) {
     this.sink = sink;
     this.clock = clock;
     this.seq = lastSeq;
+  }
+
+  /**
+   * Names the items of model text and tool calls from now on (in the events' {@code itemId}) with
+   * the ids their deltas carry: {@code <prefix>_<suffix>-r<seq of the event>}.
+   */
+  WorkerEvents namingItems(String suffix) {
+    this.itemSuffix = suffix;
+    return this;
+  }
+
+  /**
+   * The id of the item the next event will carry: a model turn's text ({@code msg}, whether it ends
+   * as the message or as reasoning) or a tool call ({@code tool}).
+   */
+  String nextItemId(String prefix) {
+    return prefix + "_" + itemSuffix + "-r" + (seq + 1);
   }
 
   long lastSeq() {
@@ -44,11 +63,11 @@ final class WorkerEvents {
   }
 
   void reasoning(String text) {
-    emit(RunnerEventType.REASONING, RunnerEventData.reasoning(text));
+    emit(RunnerEventType.REASONING, named("msg", RunnerEventData.reasoning(text)));
   }
 
   void message(String text) {
-    emit(RunnerEventType.MESSAGE, RunnerEventData.message(text));
+    emit(RunnerEventType.MESSAGE, named("msg", RunnerEventData.message(text)));
   }
 
   void error(String text) {
@@ -72,7 +91,9 @@ final class WorkerEvents {
         result.succeeded()
             ? RunnerEventData.TOOL_STATUS_COMPLETED
             : RunnerEventData.TOOL_STATUS_FAILED;
-    emit(RunnerEventType.TOOL_CALL, RunnerEventData.toolCall(id, status, tool, durationMs));
+    emit(
+        RunnerEventType.TOOL_CALL,
+        named("tool", RunnerEventData.toolCall(id, status, tool, durationMs)));
   }
 
   /**
@@ -106,6 +127,10 @@ final class WorkerEvents {
         clock.instant(),
         RunnerEventType.RESULT,
         RunnerEventData.result(response, actions, usageData(usage), diffs, durationMs));
+  }
+
+  private ObjectNode named(String prefix, ObjectNode data) {
+    return itemSuffix == null ? data : data.put(DeltaWire.ITEM_ID, nextItemId(prefix));
   }
 
   private void emit(RunnerEventType type, ObjectNode data) {

@@ -14,6 +14,7 @@ import dev.threadline.crds.run.RunStatus;
 import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.scripted.ScriptedModelProvider;
+import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;
 import dev.threadline.operator.worker.mcp.EchoSandbox;
@@ -318,6 +319,7 @@ class AgentWorkerMockServerTest {
                 new SandboxClient(),
                 ModelPricing.none(),
                 allowance,
+                DeltaHub.off(),
                 Clock.systemUTC())
             .start();
     workers.add(worker);

@@ -1,0 +1,72 @@
+package dev.threadline.operator.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.threadline.crds.run.Run;
+import dev.threadline.models.ModelSettings;
+import dev.threadline.operator.ThreadlineOperator;
+import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.deltas.DeltaSettings;
+import dev.threadline.operator.support.AnthropicStandIn;
+import dev.threadline.operator.support.LiveRuns;
+import dev.threadline.operator.support.OperatorMockServer;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The direct path's deltas with the Anthropic client, against a Messages stand-in that streams. */
+@EnableKubernetesMockClient(crud = true)
+class AnthropicDirectDeltasMockServerTest {
+  private static final String TOKEN = "internal-token-for-tests";
+  static KubernetesMockServer server;
+  static KubernetesClient client;
+  private static ThreadlineOperator operator;
+  private static AnthropicStandIn model;
+
+  @BeforeAll
+  static void startOperator() throws Exception {
+    OperatorMockServer.registerCrds(server, client);
+    model = new AnthropicStandIn(Duration.ofMillis(300), Duration.ofMillis(20));
+    operator =
+        ThreadlineOperator.start(
+            client,
+            OperatorSettings.defaults()
+                .withModel(
+                    new ModelSettings(
+                        ModelSettings.ANTHROPIC,
+                        "stand-in",
+                        model.baseUrl(),
+                        "test-key",
+                        Duration.ofSeconds(10)))
+                .withDeltas(new DeltaSettings(TOKEN, "")));
+    operator.serveHttpEndpoints(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+  }
+
+  @AfterAll
+  static void stopOperator() {
+    operator.close();
+    model.close();
+  }
+
+  @Test
+  void answerArrivesInOrderOnTheChannelAndJoinsToTheAnswerFromOneModelCall() {
+    model.answerText("Bonjour", ", le", " monde", " entier.");
+    Run run = LiveRuns.create(client, "bob", "thread-claude", "Say hello in French", true);
+
+    List<String> deltas =
+        LiveRuns.textDeltas(LiveRuns.read(LiveRuns.awaitChannel(client, run), TOKEN));
+    Run done = LiveRuns.awaitTerminal(client, run);
+
+    assertThat(deltas).containsExactly("Bonjour", ", le", " monde", " entier.");
+    assertThat(done.getStatus().getResponse()).isEqualTo("Bonjour, le monde entier.");
+    assertThat(model.requests()).hasSize(1);
+    assertThat(model.requests().getFirst().path("stream").asBoolean()).isTrue();
+  }
+}
