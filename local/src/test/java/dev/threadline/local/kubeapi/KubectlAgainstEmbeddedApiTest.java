@@ -97,7 +97,8 @@ class KubectlAgainstEmbeddedApiTest {
     assertThat(result.err()).isEmpty();
     String[] lines = result.out().split("\n");
     // In the order Environment declares them (the committed CRD, not the generator's sorted one).
-    assertThat(lines[0]).matches("NAME\\s+DISPLAY NAME\\s+BUILD\\s+DEFAULT\\s+READY\\s+AGE\\s*");
+    assertThat(lines[0])
+        .matches("NAME\\s+DISPLAY NAME\\s+BUILD\\s+DEFAULT\\s+POOL READY\\s+READY\\s+AGE\\s*");
     // The age is rendered server-side ("3s").
     assertThat(lines[1])
         .containsPattern("^env-demo\\s+Demo Two\\s+.*\\s+false\\s+.*\\s+\\d+s\\s*$");
