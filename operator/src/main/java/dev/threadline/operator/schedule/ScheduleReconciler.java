@@ -241,11 +241,15 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
       return Optional.of(firing.skipped());
     }
     next.setFiredThread(firing.threadName());
-    events.normal(
-        context.getClient(),
-        schedule,
-        "ScheduleFired",
-        "Fired for " + Timestamps.format(at) + ": thread " + firing.threadName());
+    if (firing.created()) {
+      // A reconcile that finds the thread of an earlier attempt (its status write lost or not yet
+      // seen) is the same firing: one Event per firing.
+      events.normal(
+          context.getClient(),
+          schedule,
+          "ScheduleFired",
+          "Fired for " + Timestamps.format(at) + ": thread " + firing.threadName());
+    }
     LOG.info(
         "Schedule({}/{}) fired for {}: {} {}",
         schedule.getMetadata().getNamespace(),
