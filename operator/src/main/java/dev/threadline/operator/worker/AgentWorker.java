@@ -41,32 +41,7 @@ public final class AgentWorker implements AutoCloseable {
   private Thread renewer;
   private volatile boolean closed;
 
-  public AgentWorker(
-      KubernetesClient client,
-      WorkerSettings settings,
-      RunTasks tasks,
-      WorkerModels models,
-      SandboxLocator sandboxes,
-      SandboxClient sandboxClient,
-      ModelPricing pricing,
-      Allowance allowance,
-      DeltaHub deltas,
-      Clock clock) {
-    this(
-        client,
-        settings,
-        tasks,
-        models,
-        sandboxes,
-        sandboxClient,
-        pricing,
-        allowance,
-        deltas,
-        clock,
-        AgentTracing.off());
-  }
-
-  /** With each run's loop traced (see {@link AgentTracing}). */
+  /** Each run's loop traced by {@code tracing} ({@link AgentTracing#off()} for none). */
   public AgentWorker(
       KubernetesClient client,
       WorkerSettings settings,

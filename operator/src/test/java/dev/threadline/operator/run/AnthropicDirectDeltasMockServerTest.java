@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.threadline.crds.run.Run;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.ThreadlineOperator;
-import dev.threadline.operator.config.OperatorSettings;
-import dev.threadline.operator.deltas.DeltaSettings;
 import dev.threadline.operator.support.AnthropicStandIn;
+import dev.threadline.operator.support.DeltaChannelOperators;
 import dev.threadline.operator.support.LiveRuns;
 import dev.threadline.operator.support.OperatorMockServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -34,19 +31,7 @@ class AnthropicDirectDeltasMockServerTest {
   static void startOperator() throws Exception {
     OperatorMockServer.registerCrds(server, client);
     model = new AnthropicStandIn(Duration.ofMillis(300), Duration.ofMillis(20));
-    operator =
-        ThreadlineOperator.start(
-            client,
-            OperatorSettings.defaults()
-                .withModel(
-                    new ModelSettings(
-                        ModelSettings.ANTHROPIC,
-                        "stand-in",
-                        model.baseUrl(),
-                        "test-key",
-                        Duration.ofSeconds(10)))
-                .withDeltas(new DeltaSettings(TOKEN, "")));
-    operator.serveHttpEndpoints(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    operator = DeltaChannelOperators.start(client, ModelSettings.ANTHROPIC, model.baseUrl(), TOKEN);
   }
 
   @AfterAll

@@ -8,16 +8,13 @@ import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunEvent;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.ThreadlineOperator;
-import dev.threadline.operator.config.OperatorSettings;
-import dev.threadline.operator.deltas.DeltaSettings;
+import dev.threadline.operator.support.DeltaChannelOperators;
 import dev.threadline.operator.support.LiveRuns;
 import dev.threadline.operator.support.OpenAiStandIn;
 import dev.threadline.operator.support.OperatorMockServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -43,19 +40,7 @@ class DirectDeltasMockServerTest {
   static void startOperator() throws Exception {
     OperatorMockServer.registerCrds(server, client);
     model = new OpenAiStandIn(Duration.ofMillis(300), Duration.ofMillis(20));
-    operator =
-        ThreadlineOperator.start(
-            client,
-            OperatorSettings.defaults()
-                .withModel(
-                    new ModelSettings(
-                        ModelSettings.OPENAI,
-                        "stand-in",
-                        model.baseUrl(),
-                        "test-key",
-                        Duration.ofSeconds(10)))
-                .withDeltas(new DeltaSettings(TOKEN, "")));
-    operator.serveHttpEndpoints(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    operator = DeltaChannelOperators.start(client, ModelSettings.OPENAI, model.baseUrl(), TOKEN);
   }
 
   @AfterAll

@@ -17,6 +17,7 @@ import dev.threadline.models.scripted.ScriptedModelProvider;
 import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;
+import dev.threadline.operator.tracing.AgentTracing;
 import dev.threadline.operator.worker.mcp.EchoSandbox;
 import dev.threadline.operator.worker.mcp.LoopbackHttpMcpServer;
 import dev.threadline.operator.worker.mcp.McpServerPlan;
@@ -320,7 +321,8 @@ class AgentWorkerMockServerTest {
                 ModelPricing.none(),
                 allowance,
                 DeltaHub.off(),
-                Clock.systemUTC())
+                Clock.systemUTC(),
+                AgentTracing.off())
             .start();
     workers.add(worker);
     return worker;
