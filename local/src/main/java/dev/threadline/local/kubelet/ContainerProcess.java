@@ -74,6 +74,10 @@ final class ContainerProcess {
     return process.pid();
   }
 
+  boolean alive() {
+    return process.isAlive();
+  }
+
   /** Waits for the process to exit and its output to be in the log; returns the exit code. */
   int awaitExit() throws InterruptedException {
     int exitCode = process.waitFor();

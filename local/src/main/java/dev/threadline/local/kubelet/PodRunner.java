@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -437,8 +438,10 @@ final class PodRunner {
                 directories.log(namespace, pod.getMetadata().getName(), name),
                 described + "/" + name);
         running.put(name, process);
-        tracker.started(name, process.pid(), process.startedAt());
+        Optional<ReadinessProbe> probe = ReadinessProbe.of(container.spec());
+        tracker.started(name, process.pid(), process.startedAt(), probe.isPresent());
         LOG.info("{} container {} started as pid {}", described, name, process.pid());
+        probe.ifPresent(readiness -> awaitReady(name, process, readiness));
         return process;
       } catch (IOException e) {
         log.finish();
@@ -456,6 +459,22 @@ final class PodRunner {
         return null;
       }
     }
+  }
+
+  /** Marks the container ready (and writes the status) once its readiness probe succeeds. */
+  private void awaitReady(String name, ContainerProcess process, ReadinessProbe probe) {
+    Thread.ofVirtual()
+        .name("ready-" + described + "-" + name)
+        .start(() -> {
+          try {
+            if (probe.await(process::alive)) {
+              tracker.ready(name, Instant.now());
+              writer.write();
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
   }
 
   private void closeBridge(String container) {

@@ -79,7 +79,11 @@ final class PodStatusTracker {
         container, waitingStatus(container, current.getImage(), waitingReason, waitingMessage));
   }
 
-  synchronized void started(String container, long pid, Instant startedAt) {
+  /**
+   * A container's process runs; {@code probed} when a readiness probe decides when it is ready
+   * ({@link #ready}), else it is ready at once.
+   */
+  synchronized void started(String container, long pid, Instant startedAt, boolean probed) {
     Map<String, ContainerStatus> statuses = statusesOf(container);
     boolean init = statuses == initStatuses;
     statuses.put(
@@ -87,7 +91,7 @@ final class PodStatusTracker {
         new ContainerStatusBuilder(statuses.get(container))
             .withContainerID(containerId(pid))
             .withStarted(true)
-            .withReady(!init)
+            .withReady(!init && !probed)
             .withNewState()
             .withNewRunning()
             .withStartedAt(KubeTime.format(startedAt))
@@ -96,12 +100,29 @@ final class PodStatusTracker {
             .build());
     if (!init) {
       phase = PHASE_RUNNING;
-      boolean allReady =
-          containerStatuses.values().stream()
-              .allMatch(status -> Boolean.TRUE.equals(status.getReady()));
-      setCondition("ContainersReady", allReady, allReady ? null : "ContainersNotReady", startedAt);
-      setCondition("Ready", allReady, allReady ? null : "ContainersNotReady", startedAt);
+      updateReadiness(startedAt);
     }
+  }
+
+  /** A running container's readiness probe succeeded (nothing changes once it ended). */
+  synchronized void ready(String container, Instant now) {
+    ContainerStatus current = containerStatuses.get(container);
+    if (current == null
+        || current.getState() == null
+        || current.getState().getRunning() == null
+        || Boolean.TRUE.equals(current.getReady())) {
+      return;
+    }
+    containerStatuses.put(container, new ContainerStatusBuilder(current).withReady(true).build());
+    updateReadiness(now);
+  }
+
+  private void updateReadiness(Instant now) {
+    boolean allReady =
+        containerStatuses.values().stream()
+            .allMatch(status -> Boolean.TRUE.equals(status.getReady()));
+    setCondition("ContainersReady", allReady, allReady ? null : "ContainersNotReady", now);
+    setCondition("Ready", allReady, allReady ? null : "ContainersNotReady", now);
   }
 
   /**

@@ -20,10 +20,11 @@
  * <p>What a process cannot be, and so local mode does not do: unconfined processes (no bubblewrap,
  * or a trigger Pod) run as the JVM's user with the host's file system, only their environment
  * minimal; container paths are rewritten to host folders where a whole value names a mounted path
- * (a sandbox sees its folders at their host paths too); no resource limits, probes, or ports of
- * their own (every Pod's IP is 127.0.0.1), no container restarts (every Pod behaves as {@code
- * restartPolicy: Never}), and read-only mounts are enforced in sandboxes only. Volumes: emptyDir,
- * configMap, secret, persistentVolumeClaim and hostPath; others fail the Pod with reason {@code
- * VolumeNotSupportedLocally}.
+ * (a sandbox sees its folders at their host paths too); no resource limits, liveness probes, or
+ * ports of their own (every Pod's IP is 127.0.0.1; an {@code httpGet} readiness probe is run
+ * against 127.0.0.1, so a sandbox Pod is ready once its runner serves), no container restarts
+ * (every Pod behaves as {@code restartPolicy: Never}), and read-only mounts are enforced in
+ * sandboxes only. Volumes: emptyDir, configMap, secret, persistentVolumeClaim and hostPath; others
+ * fail the Pod with reason {@code VolumeNotSupportedLocally}.
  */
 package dev.threadline.local.kubelet;

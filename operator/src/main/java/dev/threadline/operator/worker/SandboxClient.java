@@ -119,8 +119,8 @@ public final class SandboxClient {
   }
 
   /**
-   * Waits until the sandbox answers {@code GET /health}: a Pod reported ready may not listen yet
-   * (the process kubelet of local mode runs no readiness probe).
+   * Waits until the sandbox answers {@code GET /health}: a Pod reported ready may not listen yet (a
+   * probe's period lags, or the Pod has no probe).
    *
    * @throws SandboxException when it has not answered within {@code patience}
    */
