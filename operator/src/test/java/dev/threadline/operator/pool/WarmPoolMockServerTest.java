@@ -25,6 +25,8 @@ import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -233,10 +235,12 @@ class WarmPoolMockServerTest {
     environment("gone", "env-gone", 2);
     awaitUnclaimed("gone", "env-gone", pods -> pods.size() == 2);
 
-    Environment environment =
-        client.resources(Environment.class).inNamespace("gone").withName("env-gone").get();
-    environment.getSpec().setIsActive(false);
-    client.resource(environment).update();
+    client
+        .resources(Environment.class)
+        .inNamespace("gone")
+        .withName("env-gone")
+        // No resourceVersion: the operator writes the pool's status meanwhile.
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"isActive\":false}}");
 
     awaitUnclaimed("gone", "env-gone", List::isEmpty);
   }
