@@ -1,6 +1,8 @@
 package dev.threadline.operator.webhooks;
 
-import dev.threadline.operator.webhooks.PublicAddressResolver.PrivateTargetRefused;
+import dev.threadline.operator.network.PublicAddressResolver;
+import dev.threadline.operator.network.PublicAddressResolver.PrivateTargetRefused;
+import dev.threadline.operator.network.UserUrlClients;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
@@ -10,16 +12,11 @@ import java.time.Duration;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.SystemDefaultDnsResolver;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
-import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.io.CloseMode;
-import org.apache.hc.core5.util.Timeout;
 
 /**
  * Sends one signed message, synchronously: a POST with the Standard Webhooks headers, 10 s to
@@ -40,28 +37,14 @@ public final class WebhookSender implements AutoCloseable {
 
   /** With {@code names} resolving host names: a test's own answers. */
   WebhookSender(boolean allowPrivateTargets, DnsResolver names) {
-    Timeout timeout = Timeout.of(TIMEOUT);
     this.http =
-        HttpClients.custom()
-            .setConnectionManager(
-                PoolingHttpClientConnectionManagerBuilder.create()
-                    .setDnsResolver(
-                        allowPrivateTargets
-                            ? names
-                            : new PublicAddressResolver(
-                                names, WebhookSettings.ALLOW_PRIVATE_TARGETS))
-                    .setDefaultConnectionConfig(
-                        ConnectionConfig.custom()
-                            .setConnectTimeout(timeout)
-                            .setSocketTimeout(timeout)
-                            .build())
-                    .build())
-            .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(timeout).build())
-            .disableRedirectHandling()
-            .disableAutomaticRetries()
-            .disableCookieManagement()
-            .setUserAgent(USER_AGENT)
-            .build();
+        UserUrlClients.create(
+            allowPrivateTargets,
+            names,
+            WebhookSettings.ALLOW_PRIVATE_TARGETS,
+            TIMEOUT,
+            TIMEOUT,
+            USER_AGENT);
   }
 
   /**

@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.crds.webhook.WebhookDeliveryState;
 import dev.threadline.crds.webhook.WebhookDeliveryStatus;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** How a delivery's status moves with each attempt, and which targets are private. */
+/** How a delivery's status moves with each attempt. */
 class DeliveryProgressTest {
   private static final RetrySchedule TWO_RETRIES =
       new RetrySchedule(List.of(Duration.ofSeconds(10), Duration.ofSeconds(40)));
@@ -81,37 +80,5 @@ class DeliveryProgressTest {
   void aFreshDeliveryIsDueAtOnce() {
     assertThat(DeliveryProgress.untilNextAttempt(null, NOW)).isZero();
     assertThat(DeliveryProgress.isFinal(null)).isFalse();
-  }
-
-  @Test
-  void privateAndMetadataAddressesArePrivatePublicOnesAreNot() throws Exception {
-    for (String address :
-        List.of(
-            "127.0.0.1",
-            "::1",
-            "0.0.0.0",
-            "10.1.2.3",
-            "172.16.0.1",
-            "192.168.1.1",
-            "169.254.169.254",
-            "fe80::1",
-            "fd00::1",
-            "fc00::1",
-            "100.64.0.1",
-            "224.0.0.1",
-            "::ffff:127.0.0.1")) {
-      assertThat(PrivateTargets.isPrivate(InetAddress.getByName(address))).as(address).isTrue();
-    }
-    for (String address :
-        List.of("93.184.216.34", "8.8.8.8", "2606:4700::1111", "100.128.0.1", "172.32.0.1")) {
-      assertThat(PrivateTargets.isPrivate(InetAddress.getByName(address))).as(address).isFalse();
-    }
-    assertThat(
-            PrivateTargets.refusal(
-                "hook.test",
-                InetAddress.getByName("127.0.0.1"),
-                WebhookSettings.ALLOW_PRIVATE_TARGETS))
-        .contains("resolves to a private address (127.0.0.1)")
-        .contains(WebhookSettings.ALLOW_PRIVATE_TARGETS);
   }
 }

@@ -1,6 +1,5 @@
 package dev.threadline.operator.worker.mcp;
 
-import dev.threadline.operator.webhooks.PublicAddressResolver;
 import dev.threadline.operator.worker.SandboxAddress;
 import dev.threadline.operator.worker.SandboxClient;
 import io.modelcontextprotocol.client.McpClient;
@@ -16,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.SystemDefaultDnsResolver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,17 +66,29 @@ public final class McpConnections implements AutoCloseable {
       boolean allowPrivateTargets,
       int outputLimitBytes,
       Listener listener) {
+    return start(
+        servers,
+        client,
+        sandbox,
+        allowPrivateTargets,
+        SystemDefaultDnsResolver.INSTANCE,
+        outputLimitBytes,
+        listener);
+  }
+
+  /** With {@code names} resolving the http servers' hosts: a test's own answers. */
+  static McpConnections start(
+      List<McpServerPlan> servers,
+      SandboxClient client,
+      SandboxAddress sandbox,
+      boolean allowPrivateTargets,
+      DnsResolver names,
+      int outputLimitBytes,
+      Listener listener) {
     if (servers.isEmpty()) {
       return none();
     }
-    McpTransports transports =
-        new McpTransports(
-            client,
-            sandbox,
-            allowPrivateTargets
-                ? null
-                : new PublicAddressResolver(
-                    SystemDefaultDnsResolver.INSTANCE, ALLOW_PRIVATE_TARGETS));
+    McpTransports transports = new McpTransports(client, sandbox, allowPrivateTargets, names);
     List<McpSyncClient> clients = new ArrayList<>();
     List<McpTool> tools = new ArrayList<>();
     try (ExecutorService starter = Executors.newVirtualThreadPerTaskExecutor()) {

@@ -1,36 +1,38 @@
 package dev.threadline.operator.worker.mcp;
 
-import dev.threadline.operator.webhooks.PublicAddressResolver;
+import dev.threadline.operator.network.UserUrlClients;
 import dev.threadline.operator.worker.SandboxAddress;
 import dev.threadline.operator.worker.SandboxClient;
-import io.modelcontextprotocol.client.transport.HttpClientSseClientTransport;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import java.net.URI;
-import java.net.UnknownHostException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.time.Duration;
+import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 
 /**
- * The SDK transport for one server: a stdio server through the sandbox's piping endpoints, an http
- * server straight from the worker, its host checked like a webhook's ({@link
- * PublicAddressResolver}) unless private targets are allowed.
+ * The transport for one server: a stdio server through the sandbox's piping endpoints, an http
+ * server straight from the worker over a {@link UserUrlClients} client — unless private targets are
+ * allowed, it connects only to addresses that were checked when it resolved the host, so a name
+ * that answers a public address to one lookup and a private one to the next is refused.
  */
 final class McpTransports {
+  static final String USER_AGENT = "Threadline-Worker-MCP/1";
+
   private final SandboxClient client;
   private final SandboxAddress sandbox;
-  private final PublicAddressResolver publicAddresses;
+  private final boolean allowPrivateTargets;
+  private final DnsResolver names;
 
-  /**
-   * @param publicAddresses null when private targets are allowed
-   */
   McpTransports(
-      SandboxClient client, SandboxAddress sandbox, PublicAddressResolver publicAddresses) {
+      SandboxClient client,
+      SandboxAddress sandbox,
+      boolean allowPrivateTargets,
+      DnsResolver names) {
     this.client = client;
     this.sandbox = sandbox;
-    this.publicAddresses = publicAddresses;
+    this.allowPrivateTargets = allowPrivateTargets;
+    this.names = names;
   }
 
   McpClientTransport create(McpServerPlan server) {
@@ -61,43 +63,23 @@ final class McpTransports {
         || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
       throw new McpStartException("its url must be an http or https URL with a host");
     }
-    requirePublic(uri.getHost());
-    String base = uri.getScheme() + "://" + uri.getRawAuthority();
-    String path =
-        uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/mcp" : uri.getRawPath();
-    if (uri.getRawQuery() != null) {
-      path += "?" + uri.getRawQuery();
+    if (uri.getRawPath() == null || uri.getRawPath().isEmpty()) {
+      uri = uri.resolve("/mcp");
     }
-    HttpRequest.Builder requests = HttpRequest.newBuilder();
-    if (server.bearerToken() != null && !server.bearerToken().isBlank()) {
-      requests.header("Authorization", "Bearer " + server.bearerToken().strip());
+    // Reads wait as long as the SDK's request timeout lets them: a stream may stay quiet.
+    CloseableHttpClient http =
+        UserUrlClients.create(
+            allowPrivateTargets,
+            names,
+            McpConnections.ALLOW_PRIVATE_TARGETS,
+            Duration.ofSeconds(server.startupTimeoutSec()),
+            Duration.ZERO,
+            USER_AGENT);
+    if (uri.getRawPath().endsWith("/sse")) {
+      return new SseHttpTransport(
+          http, uri, server.bearerToken(), server.name(), McpJsonDefaults.getMapper());
     }
-    Duration connectTimeout = Duration.ofSeconds(server.startupTimeoutSec());
-    HttpClient.Builder http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER);
-    if (uri.getRawPath() != null && uri.getRawPath().endsWith("/sse")) {
-      return HttpClientSseClientTransport.builder(base)
-          .sseEndpoint(path)
-          .clientBuilder(http)
-          .requestBuilder(requests)
-          .connectTimeout(connectTimeout)
-          .build();
-    }
-    return HttpClientStreamableHttpTransport.builder(base)
-        .endpoint(path)
-        .clientBuilder(http)
-        .requestBuilder(requests)
-        .connectTimeout(connectTimeout)
-        .build();
-  }
-
-  private void requirePublic(String host) {
-    if (publicAddresses == null) {
-      return;
-    }
-    try {
-      publicAddresses.resolve(host.startsWith("[") ? host.substring(1, host.length() - 1) : host);
-    } catch (UnknownHostException e) {
-      throw new McpStartException(e.getMessage());
-    }
+    return new StreamableHttpTransport(
+        http, uri, server.bearerToken(), server.name(), McpJsonDefaults.getMapper());
   }
 }

@@ -5,17 +5,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.threadline.operator.worker.SandboxAddress;
 import dev.threadline.operator.worker.SandboxClient;
 import dev.threadline.operator.worker.SandboxToolResult;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.impl.InMemoryDnsResolver;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The worker's MCP client: a stdio server in a real sandbox ({@code runner serve}) through its
- * piping endpoints, an http server on loopback called by the worker with its bearer token, and a
- * private-address http server refused.
+ * piping endpoints, an http server on loopback called by the worker with its bearer token (three
+ * ways of answering), and http servers whose name resolves to a private address at connection time
+ * refused.
  */
 class McpConnectionsTest {
   private final SandboxClient client = new SandboxClient();
@@ -87,6 +94,110 @@ class McpConnectionsTest {
             .contains(McpConnections.ALLOW_PRIVATE_TARGETS);
         assertThat(server.authorizations).isEmpty();
       }
+    }
+  }
+
+  @Test
+  void aNameThatResolvesToLoopbackWhenConnectingIsRefusedAndNothingIsSent() throws Exception {
+    // Public to the lookup a check made beforehand, loopback to the one the connection makes.
+    Rebinding rebinding = new Rebinding("93.184.216.34", "127.0.0.1");
+    rebinding.resolve("mcp.test");
+    try (LoopbackHttpMcpServer server = new LoopbackHttpMcpServer();
+        McpConnections connections =
+            McpConnections.start(
+                List.of(shout(server.url("mcp.test"))),
+                client,
+                unusedSandbox(),
+                false,
+                rebinding,
+                1000,
+                listener)) {
+      assertThat(connections.tools()).isEmpty();
+      assertThat(failures.get("shout"))
+          .contains("mcp.test resolves to a private address (127.0.0.1)")
+          .contains(McpConnections.ALLOW_PRIVATE_TARGETS)
+          .doesNotContain("token-1");
+      assertThat(server.authorizations).isEmpty();
+    }
+  }
+
+  @Test
+  void aNameThatResolvesToAPrivateNetworkIsRefused() throws Exception {
+    InMemoryDnsResolver names = new InMemoryDnsResolver();
+    names.add("mcp.test", InetAddress.getByName("10.1.2.3"));
+    try (McpConnections connections =
+        McpConnections.start(
+            List.of(shout("http://mcp.test:9/mcp")),
+            client,
+            unusedSandbox(),
+            false,
+            names,
+            1000,
+            listener)) {
+      assertThat(connections.tools()).isEmpty();
+      assertThat(failures.get("shout"))
+          .contains("mcp.test resolves to a private address (10.1.2.3)");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(LoopbackHttpMcpServer.Style.class)
+  void theConnectionGoesToTheAddressTheResolverAnswered(LoopbackHttpMcpServer.Style style)
+      throws Exception {
+    // The check is relaxed (the server is on loopback); "mcp.test" exists only in this resolver.
+    InMemoryDnsResolver names = new InMemoryDnsResolver();
+    names.add("mcp.test", InetAddress.getLoopbackAddress());
+    try (LoopbackHttpMcpServer server = new LoopbackHttpMcpServer(style)) {
+      try (McpConnections connections =
+          McpConnections.start(
+              List.of(shout(server.url("mcp.test"))),
+              client,
+              unusedSandbox(),
+              true,
+              names,
+              1000,
+              listener)) {
+        assertThat(failures).isEmpty();
+        SandboxToolResult result =
+            connections.find("mcp__shout__shout").orElseThrow().call(Map.of("text", "hello"));
+        assertThat(result.succeeded()).isTrue();
+        assertThat(result.output()).isEqualTo("HELLO");
+        assertThat(server.authorizations).isNotEmpty().allMatch("Bearer token-1"::equals);
+      }
+      if (style == LoopbackHttpMcpServer.Style.EVENT_STREAM) {
+        // The session the server handed out is sent back after initialize, and ended at close.
+        assertThat(server.sessionHeaders.getFirst()).isEqualTo("null");
+        assertThat(server.sessionHeaders.subList(1, server.sessionHeaders.size()))
+            .isNotEmpty()
+            .allMatch(LoopbackHttpMcpServer.SESSION::equals);
+        assertThat(server.deletes).containsExactly(LoopbackHttpMcpServer.SESSION);
+      }
+    }
+  }
+
+  private static McpServerPlan shout(String url) {
+    return new McpServerPlan("shout", McpServerPlan.HTTP, null, List.of(), url, "token-1", 10, 10);
+  }
+
+  /** Answers the first address to the first lookup and the second to every later one. */
+  private static final class Rebinding implements DnsResolver {
+    private final String first;
+    private final String later;
+    private int lookups;
+
+    Rebinding(String first, String later) {
+      this.first = first;
+      this.later = later;
+    }
+
+    @Override
+    public synchronized InetAddress[] resolve(String host) throws UnknownHostException {
+      return new InetAddress[] {InetAddress.getByName(lookups++ == 0 ? first : later)};
+    }
+
+    @Override
+    public String resolveCanonicalHostname(String host) {
+      return host;
     }
   }
 

@@ -1,18 +1,18 @@
-package dev.threadline.operator.webhooks;
+package dev.threadline.operator.network;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 
 /**
- * Keeps webhooks from reaching into the cluster or the cloud's metadata service: a host that
- * resolves to a loopback, wildcard, link-local (169.254.0.0/16 with 169.254.169.254, fe80::/10),
- * site-local (10/8, 172.16/12, 192.168/16, fec0::/10), unique-local (fc00::/7), carrier-grade NAT
- * (100.64.0.0/10), "this network" (0.0.0.0/8), IETF protocol assignments (192.0.0.0/24),
- * benchmarking (198.18.0.0/15), reserved (240.0.0.0/4, broadcast included), NAT64 (64:ff9b::/96,
- * which reaches any IPv4 address through a translator) or multicast address is refused. The webhook
- * client checks the addresses it connects to ({@link PublicAddressResolver}), not an earlier
- * lookup's.
+ * Keeps calls to user-given URLs (webhooks, http MCP servers) from reaching into the cluster or the
+ * cloud's metadata service: a host that resolves to a loopback, wildcard, link-local
+ * (169.254.0.0/16 with 169.254.169.254, fe80::/10), site-local (10/8, 172.16/12, 192.168/16,
+ * fec0::/10), unique-local (fc00::/7), carrier-grade NAT (100.64.0.0/10), "this network"
+ * (0.0.0.0/8), IETF protocol assignments (192.0.0.0/24), benchmarking (198.18.0.0/15), reserved
+ * (240.0.0.0/4, broadcast included), NAT64 (64:ff9b::/96, which reaches any IPv4 address through a
+ * translator) or multicast address is refused. Their client checks the addresses it connects to
+ * ({@link PublicAddressResolver}), not an earlier lookup's.
  */
 public final class PrivateTargets {
   private PrivateTargets() {}

@@ -1,4 +1,4 @@
-package dev.threadline.operator.webhooks;
+package dev.threadline.operator.network;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
