@@ -1,5 +1,6 @@
 package dev.threadline.runner;
 
+import dev.threadline.runner.aot.AotTraining;
 import dev.threadline.runner.serve.ServeCommand;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -25,7 +26,13 @@ public final class RunnerMain {
     this.out = out;
     this.err = err;
     this.commands =
-        Map.of("version", this::version, "serve", args -> new ServeCommand(err).execute(args));
+        Map.of(
+            "version",
+            this::version,
+            "serve",
+            args -> new ServeCommand(err).execute(args),
+            "aot-training",
+            args -> new AotTraining(err).execute(args));
   }
 
   public static void main(String[] args) {

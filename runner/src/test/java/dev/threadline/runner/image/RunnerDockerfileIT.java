@@ -57,4 +57,17 @@ class RunnerDockerfileIT {
         .startsWith("#!/bin/sh\n")
         .contains("main=" + RunnerMain.class.getName() + "\n", " $main \"$@\"");
   }
+
+  /** The cache is recorded by the training at the home every sandbox runs from, as bin/runner. */
+  @Test
+  void recordsTheAotCacheFromAServeTraining() {
+    String home = DockerfileRenderer.RUNNER_HOME;
+    assertThat(dockerfile.arguments("RUN"))
+        .contains(
+            "THREADLINE_RUNNER_AOT_OUTPUT="
+                + home
+                + "/runner.aot "
+                + home
+                + "/bin/runner aot-training");
+  }
 }

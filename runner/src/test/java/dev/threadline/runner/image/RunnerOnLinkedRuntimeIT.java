@@ -138,6 +138,57 @@ class RunnerOnLinkedRuntimeIT {
     }
   }
 
+  /**
+   * The Dockerfile's training ({@code runner aot-training}: serve, one call of each kind) records
+   * an AOT cache that {@code runner serve} then uses: with {@code AOTMode=on} the JVM refuses to
+   * start unless the cache fits the runtime and the jars.
+   */
+  @Test
+  void theServeTrainingRecordsAnAotCacheThatServeUses() throws Exception {
+    Path cache = RUNNER_HOME.resolve("runner.aot");
+    Files.deleteIfExists(cache);
+    try {
+      Output trained =
+          runner(Map.of("THREADLINE_RUNNER_AOT_OUTPUT", cache.toString()), "aot-training");
+      assertThat(trained.exitCode()).as(trained.stderr()).isZero();
+      assertThat(cache).isNotEmptyFile();
+
+      Path workspace = Files.createDirectories(dir.resolve("cached-workspace"));
+      Path token = Files.writeString(dir.resolve("cached-token"), "image-token");
+      Path stderr = dir.resolve("cached-stderr");
+      Process serve =
+          start(
+              Map.of("JAVA_TOOL_OPTIONS", "-XX:AOTMode=on"),
+              dir.resolve("cached-stdout"),
+              stderr,
+              "serve",
+              "--workspace",
+              workspace.toString(),
+              "--port",
+              "0",
+              "--address",
+              "127.0.0.1",
+              "--token-file",
+              token.toString());
+      try {
+        Matcher serving = awaitLine(stderr, SERVING);
+        HttpResponse<String> health =
+            HttpClient.newHttpClient()
+                .send(
+                    HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + serving.group(1) + "/health"))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString());
+        assertThat(health.statusCode()).isEqualTo(200);
+      } finally {
+        serve.destroy();
+        serve.waitFor(10, TimeUnit.SECONDS);
+      }
+    } finally {
+      Files.deleteIfExists(cache); // the other tests run as an image without a cache would
+    }
+  }
+
   record Output(int exitCode, String stdout, String stderr) {}
 
   private Output runner(Map<String, String> env, String... args) throws Exception {
