@@ -93,7 +93,7 @@ public final class LatencyBenchmark {
 
       Percentiles webhooks = webhookDelays(http, local.apiUrl(), iterations);
       System.err.println("run completed -> webhook received: " + webhooks);
-      Percentiles runnerStart = RunnerStart.measure(RUNNER_LAYOUT, computerIterations);
+      RunnerStart.Starts runnerStart = RunnerStart.measure(RUNNER_LAYOUT, computerIterations);
       System.err.println("sandbox start, image layout: " + runnerStart);
       write(
           report,
@@ -163,7 +163,7 @@ public final class LatencyBenchmark {
       Percentiles started,
       Percentiles relay,
       Percentiles webhooks,
-      Percentiles runnerStart,
+      RunnerStart.Starts runnerStart,
       TracingOverhead.Result traces)
       throws IOException {
     String text =
@@ -189,7 +189,11 @@ public final class LatencyBenchmark {
             Percentiles.row("tool event recorded by the worker → SSE item received", relay),
             Percentiles.row("run completed → signed webhook received", webhooks),
             Percentiles.row(
-                "sandbox `runner serve`, process start → `/health` answers", runnerStart),
+                "sandbox `runner serve`, process start → `/health` answers, no AOT cache",
+                runnerStart.plain()),
+            Percentiles.row(
+                "sandbox `runner serve`, process start → `/health` answers, AOT cache",
+                runnerStart.aotCache()),
             "",
             "The computer path starts a sandbox Pod per run (`runner serve`, a JVM in local mode),"
                 + " so",
@@ -209,7 +213,8 @@ public final class LatencyBenchmark {
                 + " jlink'ed from its",
             "module list, from process start to the first `/health` answer: what a sandbox Pod"
                 + " adds before",
-            "the worker's first tool call.",
+            "the worker's first tool call; with the AOT cache the image build records from"
+                + " `runner aot-training`.",
             "",
             "Numbers from a shared machine carry its load; compare rows of the same run, not runs"
                 + " of",

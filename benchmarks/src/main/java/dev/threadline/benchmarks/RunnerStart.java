@@ -23,14 +23,29 @@ import java.util.spi.ToolProvider;
 /**
  * A sandbox as its Pod starts it: the runner image's {@code bin/runner serve} on a runtime jlink'ed
  * from its module list, from process start to the first answer of {@code /health} (the readiness
- * probe's path). Reads the runner module's image layout ({@code runner/target/image}).
+ * probe's path), without and then with the AOT cache the image build records ({@code runner
+ * aot-training}, as the Dockerfile runs it). Reads the runner module's image layout ({@code
+ * runner/target/image}). {@code java ... RunnerStart [iterations]} measures it alone.
  */
-final class RunnerStart {
+public final class RunnerStart {
   private static final Duration START_LIMIT = Duration.ofSeconds(120);
 
   private RunnerStart() {}
 
-  static Percentiles measure(Path layout, int iterations) throws Exception {
+  /** Starts without the AOT cache, then with it. */
+  record Starts(Percentiles plain, Percentiles aotCache) {}
+
+  public static void main(String[] args) throws Exception {
+    int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+    Starts starts = measure(Path.of("runner", "target", "image"), iterations);
+    System.out.println(Percentiles.TABLE_HEAD);
+    System.out.println(
+        Percentiles.row("`runner serve` start → `/health`, no AOT cache", starts.plain()));
+    System.out.println(
+        Percentiles.row("`runner serve` start → `/health`, AOT cache", starts.aotCache()));
+  }
+
+  static Starts measure(Path layout, int iterations) throws Exception {
     Path home = Files.createTempDirectory("threadline-runner-home");
     jlink(
         "--add-modules",
@@ -48,7 +63,34 @@ final class RunnerStart {
         StandardCopyOption.COPY_ATTRIBUTES);
 
     starts(home, 2); // the file system's caches, as on a node that ran the image before
-    return Percentiles.of(starts(home, iterations));
+    Percentiles plain = Percentiles.of(starts(home, iterations));
+    train(home);
+    starts(home, 2);
+    return new Starts(plain, Percentiles.of(starts(home, iterations)));
+  }
+
+  /** The Dockerfile's training: bin/runner then finds {@code runner.aot} in its home. */
+  private static void train(Path home) throws Exception {
+    ProcessBuilder builder =
+        new ProcessBuilder(home.resolve("bin/runner").toString(), "aot-training")
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.INHERIT);
+    builder.environment().clear();
+    builder
+        .environment()
+        .putAll(
+            Map.of(
+                "PATH",
+                "/usr/bin:/bin",
+                "HOME",
+                home.toString(),
+                "THREADLINE_RUNNER_AOT_OUTPUT",
+                home.resolve("runner.aot").toString()));
+    Process training = builder.start();
+    if (!training.waitFor(120, TimeUnit.SECONDS) || training.exitValue() != 0) {
+      training.destroyForcibly();
+      throw new IllegalStateException("runner aot-training failed");
+    }
   }
 
   private static List<Double> starts(Path home, int count) throws Exception {

@@ -25,6 +25,7 @@ class RunnerMainTest {
   void unknownCommandGivesUsageOnStderrAndExitTwo() {
     assertThat(runner.execute(new String[] {"fly"})).isEqualTo(2);
     assertThat(out.size()).isZero();
-    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("usage: runner <aot-training|serve|version>");
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .startsWith("usage: runner <aot-training|serve|version>");
   }
 }
