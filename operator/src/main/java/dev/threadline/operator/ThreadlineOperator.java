@@ -21,6 +21,7 @@ import dev.threadline.operator.schedule.ScheduleReconciler;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.thread.ThreadReconciler;
 import dev.threadline.operator.tracing.AgentTracing;
+import dev.threadline.operator.usage.DirectAnswerLimit;
 import dev.threadline.operator.usage.RunUsageRecorder;
 import dev.threadline.operator.usage.TenantPlans;
 import dev.threadline.operator.usage.UsageLedgers;
@@ -156,7 +157,8 @@ public final class ThreadlineOperator implements AutoCloseable {
             tenants,
             clock,
             product,
-            new DeletedRuns(client, pricing, settings.agentPod().cancelGracePeriod(), clock)),
+            new DeletedRuns(client, pricing, settings.agentPod().cancelGracePeriod(), clock),
+            DirectAnswerLimit.of(settings.model())),
         settings);
     register(operator, new ThreadReconciler(clock), settings);
     register(

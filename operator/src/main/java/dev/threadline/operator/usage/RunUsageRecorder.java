@@ -19,6 +19,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -32,7 +33,11 @@ import org.slf4j.LoggerFactory;
  * when every Run is reconciled.
  *
  * <p>A Run deleted before it is counted stays (finalizer {@value #FINALIZER}) until it is: one
- * still working is ended first ({@link UnfinishedRuns}), with what it spent so far.
+ * still working is ended first ({@link UnfinishedRuns}), with what it spent so far. One deleted
+ * before its route was written may be getting its direct answer at that moment (the route and the
+ * answer are written together, when the model has answered): it stays until that answer is written
+ * — then it is counted — or until the longest a direct answer can take has passed since its
+ * deletion.
  *
  * <p>Its own controller, so that it sees status changes (the run controller reacts to spec changes
  * only) and the run controller stays about running runs.
@@ -52,15 +57,21 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
   private final Clock clock;
   private final OperatorMetrics metrics;
   private final UnfinishedRuns unfinished;
+  private final Duration directAnswerLimit;
 
+  /**
+   * @param directAnswerLimit the longest a direct answer can take (its model calls' timeouts)
+   */
   public RunUsageRecorder(
       KubernetesClient client,
       UsageLedgers ledgers,
       TenantPlans tenants,
       Clock clock,
       OperatorMetrics metrics,
-      UnfinishedRuns unfinished) {
+      UnfinishedRuns unfinished,
+      Duration directAnswerLimit) {
     this.unfinished = unfinished;
+    this.directAnswerLimit = directAnswerLimit;
     this.client = client;
     this.ledgers = ledgers;
     this.tenants = tenants;
@@ -95,9 +106,40 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
       if (run == null) {
         return DeleteControl.defaultDelete();
       }
+      Optional<Duration> answering = directAnswerMayLand(run);
+      if (answering.isPresent()) {
+        return DeleteControl.noFinalizerRemoval().rescheduleAfter(answering.get());
+      }
     }
     count(run, context);
     return DeleteControl.defaultDelete();
+  }
+
+  /**
+   * How long a deleted Run without a route may still get its direct answer: the reconcile that
+   * routes it may have begun before the deletion, and its one status write (route, answer, usage)
+   * comes when the model has answered — an event that asks here again. Empty once the Run has a
+   * route or has ended, or the longest answer has had its time.
+   */
+  private Optional<Duration> directAnswerMayLand(Run run) {
+    if (RunPhase.of(run).isTerminal()
+        || (run.getStatus() != null && run.getStatus().getRoute() != null)) {
+      return Optional.empty();
+    }
+    Optional<Instant> deleted = Timestamps.parse(run.getMetadata().getDeletionTimestamp());
+    if (deleted.isEmpty()) {
+      return Optional.empty();
+    }
+    Duration left = Duration.between(clock.instant(), deleted.get().plus(directAnswerLimit));
+    if (left.isNegative() || left.isZero()) {
+      return Optional.empty();
+    }
+    LOG.debug(
+        "Run({}/{}) deleted before its route was written: waiting up to {} s for its answer",
+        run.getMetadata().getNamespace(),
+        run.getMetadata().getName(),
+        left.toSeconds());
+    return Optional.of(left);
   }
 
   private void count(Run run, Context<Run> context) {
