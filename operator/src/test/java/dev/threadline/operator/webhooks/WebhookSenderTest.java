@@ -3,6 +3,7 @@ package dev.threadline.operator.webhooks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.threadline.operator.network.RebindingDnsResolver;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -47,7 +48,7 @@ class WebhookSenderTest {
   void aNameThatResolvesToAPrivateAddressWhenConnectingIsRefusedAndNothingIsSent()
       throws Exception {
     // Public to any earlier lookup, loopback to the one the connection makes: DNS rebinding.
-    DnsResolver rebinding = new Rebinding("93.184.216.34", "127.0.0.1");
+    DnsResolver rebinding = new RebindingDnsResolver("93.184.216.34", "127.0.0.1");
     try (WebhookSender sender = new WebhookSender(false, rebinding)) {
       rebinding.resolve("hook.test"); // the lookup a check before the request would make
 
@@ -100,27 +101,5 @@ class WebhookSenderTest {
 
   private int port() {
     return receiver.getAddress().getPort();
-  }
-
-  /** Answers the first address to the first lookup and the second to every later one. */
-  private static final class Rebinding implements DnsResolver {
-    private final String first;
-    private final String later;
-    private int lookups;
-
-    Rebinding(String first, String later) {
-      this.first = first;
-      this.later = later;
-    }
-
-    @Override
-    public synchronized InetAddress[] resolve(String host) throws java.net.UnknownHostException {
-      return new InetAddress[] {InetAddress.getByName(lookups++ == 0 ? first : later)};
-    }
-
-    @Override
-    public String resolveCanonicalHostname(String host) {
-      return host;
-    }
   }
 }

@@ -83,25 +83,10 @@ class RunnerOnLinkedRuntimeIT {
   @Test
   void servesAToolCallAndTheWorkspace() throws Exception {
     Path workspace = Files.createDirectories(dir.resolve("workspace"));
-    Path token = Files.writeString(dir.resolve("token"), "image-token");
     Path stderr = dir.resolve("serve-stderr");
-    Process serve =
-        start(
-            Map.of(),
-            dir.resolve("serve-stdout"),
-            stderr,
-            "serve",
-            "--workspace",
-            workspace.toString(),
-            "--port",
-            "0",
-            "--address",
-            "127.0.0.1",
-            "--token-file",
-            token.toString());
+    Process serve = serve(Map.of(), workspace, "serve");
     try {
-      Matcher serving = awaitLine(stderr, SERVING);
-      URI base = URI.create("http://127.0.0.1:" + serving.group(1));
+      URI base = serving(stderr);
       HttpClient http = HttpClient.newHttpClient();
 
       HttpResponse<String> call =
@@ -154,30 +139,13 @@ class RunnerOnLinkedRuntimeIT {
       assertThat(cache).isNotEmptyFile();
 
       Path workspace = Files.createDirectories(dir.resolve("cached-workspace"));
-      Path token = Files.writeString(dir.resolve("cached-token"), "image-token");
-      Path stderr = dir.resolve("cached-stderr");
-      Process serve =
-          start(
-              Map.of("JAVA_TOOL_OPTIONS", "-XX:AOTMode=on"),
-              dir.resolve("cached-stdout"),
-              stderr,
-              "serve",
-              "--workspace",
-              workspace.toString(),
-              "--port",
-              "0",
-              "--address",
-              "127.0.0.1",
-              "--token-file",
-              token.toString());
+      Process serve = serve(Map.of("JAVA_TOOL_OPTIONS", "-XX:AOTMode=on"), workspace, "cached");
       try {
-        Matcher serving = awaitLine(stderr, SERVING);
+        URI base = serving(dir.resolve("cached-stderr"));
         HttpResponse<String> health =
             HttpClient.newHttpClient()
                 .send(
-                    HttpRequest.newBuilder(
-                            URI.create("http://127.0.0.1:" + serving.group(1) + "/health"))
-                        .build(),
+                    HttpRequest.newBuilder(base.resolve("/health")).build(),
                     HttpResponse.BodyHandlers.ofString());
         assertThat(health.statusCode()).isEqualTo(200);
       } finally {
@@ -187,6 +155,33 @@ class RunnerOnLinkedRuntimeIT {
     } finally {
       Files.deleteIfExists(cache); // the other tests run as an image without a cache would
     }
+  }
+
+  /**
+   * Starts {@code bin/runner serve} of {@code workspace} on a free loopback port with the
+   * credential {@code image-token}; its output goes to {@code <name>-stdout} and {@code
+   * <name>-stderr}.
+   */
+  private Process serve(Map<String, String> env, Path workspace, String name) throws IOException {
+    Path token = Files.writeString(dir.resolve(name + "-token"), "image-token");
+    return start(
+        env,
+        dir.resolve(name + "-stdout"),
+        dir.resolve(name + "-stderr"),
+        "serve",
+        "--workspace",
+        workspace.toString(),
+        "--port",
+        "0",
+        "--address",
+        "127.0.0.1",
+        "--token-file",
+        token.toString());
+  }
+
+  /** The address a serve announced on {@code stderr}, once it serves. */
+  private static URI serving(Path stderr) {
+    return URI.create("http://127.0.0.1:" + awaitLine(stderr, SERVING).group(1));
   }
 
   record Output(int exitCode, String stdout, String stderr) {}

@@ -1,14 +1,10 @@
 package dev.threadline.operator.worker.mcp;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.json.TypeRef;
-import io.modelcontextprotocol.spec.McpClientTransport;
-import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -18,41 +14,29 @@ import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.http.io.entity.StringEntity;
 import org.apache.hc.core5.io.CloseMode;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * What the worker's two http MCP transports share: requests through a {@link
+ * The worker's two http MCP transports: requests through a {@link
  * dev.threadline.operator.network.UserUrlClients} client (so only checked addresses are connected
- * to), the bearer token on every request (never logged), and the server's messages handed to the
- * SDK's session. A message from the server that is not JSON-RPC is dropped.
+ * to), with the bearer token on every request (never logged).
  */
-abstract class HttpMcpTransport implements McpClientTransport {
-  private static final Logger LOG = LoggerFactory.getLogger(HttpMcpTransport.class);
-  static final ContentType JSON_TYPE = ContentType.APPLICATION_JSON;
-
+abstract class HttpMcpTransport extends McpMessageTransport {
   private final CloseableHttpClient http;
   private final String bearerToken;
-  private final String serverName;
-  final McpJsonMapper json;
-  private volatile Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
-  private volatile Consumer<Throwable> exceptionHandler = failure -> {};
-  volatile boolean closing;
 
   HttpMcpTransport(
       CloseableHttpClient http, String bearerToken, String serverName, McpJsonMapper json) {
+    super(serverName, json);
     this.http = http;
     this.bearerToken = bearerToken == null || bearerToken.isBlank() ? null : bearerToken.strip();
-    this.serverName = serverName;
-    this.json = json;
   }
 
   /** Keeps the session's handler; what else connecting means is the transport's own. */
   @Override
   public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
-    this.handler = handler;
+    handleWith(handler);
     return Mono.fromRunnable(this::connected).then().subscribeOn(Schedulers.boundedElastic());
   }
 
@@ -85,38 +69,12 @@ abstract class HttpMcpTransport implements McpClientTransport {
     }
   }
 
-  final String body(JSONRPCMessage message) {
+  /** The message as a JSON request body. */
+  final StringEntity entity(JSONRPCMessage message) {
     try {
-      return json.writeValueAsString(message);
+      return new StringEntity(json.writeValueAsString(message), ContentType.APPLICATION_JSON);
     } catch (IOException e) {
       throw new IllegalStateException("an MCP message did not serialise", e);
-    }
-  }
-
-  static StringEntity jsonEntity(String body) {
-    return new StringEntity(body, JSON_TYPE);
-  }
-
-  /** Hands one message of the server (JSON text) to the session. */
-  final void receive(String text) {
-    JSONRPCMessage message;
-    try {
-      message = McpSchema.deserializeJsonRpcMessage(json, text);
-    } catch (IOException | RuntimeException e) {
-      LOG.debug("MCP server {} sent something that is not a JSON-RPC message", serverName);
-      return;
-    }
-    received(message);
-    handler.apply(Mono.just(message)).subscribe(reply -> {}, exceptionHandler);
-  }
-
-  /** Looks at a message of the server before the session gets it. */
-  void received(JSONRPCMessage message) {}
-
-  /** A stream that ended or broke while the transport was open. */
-  final void streamFailed(Throwable failure) {
-    if (!closing) {
-      exceptionHandler.accept(failure);
     }
   }
 
@@ -144,15 +102,5 @@ abstract class HttpMcpTransport implements McpClientTransport {
               }
             })
         .subscribeOn(Schedulers.boundedElastic());
-  }
-
-  @Override
-  public void setExceptionHandler(Consumer<Throwable> handler) {
-    this.exceptionHandler = handler;
-  }
-
-  @Override
-  public <T> T unmarshalFrom(Object data, TypeRef<T> type) {
-    return json.convertValue(data, type);
   }
 }

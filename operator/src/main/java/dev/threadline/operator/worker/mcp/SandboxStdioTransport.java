@@ -3,9 +3,6 @@ package dev.threadline.operator.worker.mcp;
 import dev.threadline.operator.worker.SandboxAddress;
 import dev.threadline.operator.worker.SandboxClient;
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.json.TypeRef;
-import io.modelcontextprotocol.spec.McpClientTransport;
-import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -16,10 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import java.util.function.Function;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -29,22 +23,16 @@ import reactor.core.scheduler.Schedulers;
  * stdin, a streamed {@code GET} reads its stdout a line a message, {@code DELETE} stops it. The
  * server's lines are untrusted: one that is not a JSON-RPC message is dropped.
  */
-final class SandboxStdioTransport implements McpClientTransport {
-  private static final Logger LOG = LoggerFactory.getLogger(SandboxStdioTransport.class);
-
+final class SandboxStdioTransport extends McpMessageTransport {
   private final SandboxClient client;
   private final SandboxAddress sandbox;
   private final String name;
   private final String command;
   private final List<String> args;
-  private final McpJsonMapper json;
   private final AtomicReference<InputStream> stdout = new AtomicReference<>();
 
   /** Done once the server runs and its stdout is read: the SDK sends without awaiting connect. */
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
-
-  private volatile boolean closing;
-  private volatile Consumer<Throwable> exceptionHandler = failure -> {};
 
   SandboxStdioTransport(
       SandboxClient client,
@@ -53,16 +41,17 @@ final class SandboxStdioTransport implements McpClientTransport {
       String command,
       List<String> args,
       McpJsonMapper json) {
+    super(name, json);
     this.client = client;
     this.sandbox = sandbox;
     this.name = name;
     this.command = command;
     this.args = List.copyOf(args);
-    this.json = json;
   }
 
   @Override
   public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+    handleWith(handler);
     return Mono.<Void>fromRunnable(
             () -> {
               try {
@@ -72,32 +61,22 @@ final class SandboxStdioTransport implements McpClientTransport {
                 ready.completeExceptionally(e);
                 throw e;
               }
-              Thread.ofVirtual().name("mcp-" + name).start(() -> read(handler));
+              Thread.ofVirtual().name("mcp-" + name).start(this::read);
               ready.complete(null);
             })
         .subscribeOn(Schedulers.boundedElastic());
   }
 
-  private void read(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+  private void read() {
     try (BufferedReader lines =
         new BufferedReader(new InputStreamReader(stdout.get(), StandardCharsets.UTF_8))) {
       for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-        if (line.isBlank()) {
-          continue;
+        if (!line.isBlank()) {
+          receive(line);
         }
-        JSONRPCMessage message;
-        try {
-          message = McpSchema.deserializeJsonRpcMessage(json, line);
-        } catch (IOException | RuntimeException e) {
-          LOG.debug("MCP server {} wrote a line that is not a JSON-RPC message", name);
-          continue;
-        }
-        handler.apply(Mono.just(message)).subscribe(reply -> {}, exceptionHandler);
       }
     } catch (IOException e) {
-      if (!closing) {
-        exceptionHandler.accept(e);
-      }
+      failed(e);
     }
   }
 
@@ -129,16 +108,6 @@ final class SandboxStdioTransport implements McpClientTransport {
               }
             })
         .subscribeOn(Schedulers.boundedElastic());
-  }
-
-  @Override
-  public void setExceptionHandler(Consumer<Throwable> handler) {
-    this.exceptionHandler = handler;
-  }
-
-  @Override
-  public <T> T unmarshalFrom(Object data, TypeRef<T> type) {
-    return json.convertValue(data, type);
   }
 
   private static void closeQuietly(InputStream stream) {

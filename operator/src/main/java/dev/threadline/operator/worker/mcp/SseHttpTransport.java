@@ -54,10 +54,10 @@ final class SseHttpTransport extends HttpMcpTransport {
       }
       endpoint.completeExceptionally(
           new IllegalStateException("the MCP server's event stream ended"));
-      streamFailed(new IOException("the MCP server's event stream ended"));
+      failed(new IOException("the MCP server's event stream ended"));
     } catch (IOException | RuntimeException e) {
       endpoint.completeExceptionally(e);
-      streamFailed(e);
+      failed(e);
     }
   }
 
@@ -92,7 +92,7 @@ final class SseHttpTransport extends HttpMcpTransport {
           e.getCause() == null ? e : e.getCause());
     }
     HttpPost post = new HttpPost(target);
-    post.setEntity(jsonEntity(body(message)));
+    post.setEntity(entity(message));
     ClassicHttpResponse response = open(post, Map.of());
     try (response) {
       if (response.getCode() < 200 || response.getCode() >= 300) {

@@ -65,7 +65,7 @@ final class StreamableHttpTransport extends HttpMcpTransport {
       initializeId = request.id();
     }
     HttpPost post = new HttpPost(endpoint);
-    post.setEntity(jsonEntity(body(message)));
+    post.setEntity(entity(message));
     ClassicHttpResponse response = open(post, headers(ACCEPT));
     boolean streaming = false;
     try {
@@ -111,7 +111,7 @@ final class StreamableHttpTransport extends HttpMcpTransport {
             }
           });
     } catch (IOException e) {
-      streamFailed(e);
+      failed(e);
     }
   }
 

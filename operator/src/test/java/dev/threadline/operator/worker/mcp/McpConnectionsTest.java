@@ -2,16 +2,15 @@ package dev.threadline.operator.worker.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.threadline.operator.network.RebindingDnsResolver;
 import dev.threadline.operator.worker.SandboxAddress;
 import dev.threadline.operator.worker.SandboxClient;
 import dev.threadline.operator.worker.SandboxToolResult;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.impl.InMemoryDnsResolver;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -100,7 +99,7 @@ class McpConnectionsTest {
   @Test
   void aNameThatResolvesToLoopbackWhenConnectingIsRefusedAndNothingIsSent() throws Exception {
     // Public to the lookup a check made beforehand, loopback to the one the connection makes.
-    Rebinding rebinding = new Rebinding("93.184.216.34", "127.0.0.1");
+    RebindingDnsResolver rebinding = new RebindingDnsResolver("93.184.216.34", "127.0.0.1");
     rebinding.resolve("mcp.test");
     try (LoopbackHttpMcpServer server = new LoopbackHttpMcpServer();
         McpConnections connections =
@@ -177,28 +176,6 @@ class McpConnectionsTest {
 
   private static McpServerPlan shout(String url) {
     return new McpServerPlan("shout", McpServerPlan.HTTP, null, List.of(), url, "token-1", 10, 10);
-  }
-
-  /** Answers the first address to the first lookup and the second to every later one. */
-  private static final class Rebinding implements DnsResolver {
-    private final String first;
-    private final String later;
-    private int lookups;
-
-    Rebinding(String first, String later) {
-      this.first = first;
-      this.later = later;
-    }
-
-    @Override
-    public synchronized InetAddress[] resolve(String host) throws UnknownHostException {
-      return new InetAddress[] {InetAddress.getByName(lookups++ == 0 ? first : later)};
-    }
-
-    @Override
-    public String resolveCanonicalHostname(String host) {
-      return host;
-    }
   }
 
   private static SandboxAddress unusedSandbox() {
