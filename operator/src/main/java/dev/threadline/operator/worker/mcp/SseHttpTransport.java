@@ -46,11 +46,15 @@ final class SseHttpTransport extends HttpMcpTransport {
     try {
       ClassicHttpResponse response =
           open(listening, Map.of(HttpHeaders.ACCEPT, "text/event-stream"));
-      try (response) {
+      try {
         if (response.getCode() != 200 || response.getEntity() == null) {
           throw new IllegalStateException(failure(response));
         }
         SseEvents.read(response.getEntity().getContent(), this::event);
+      } finally {
+        // Aborted first: closing the answer alone would read the rest of the stream.
+        listening.cancel();
+        closeQuietly(response);
       }
       endpoint.completeExceptionally(
           new IllegalStateException("the MCP server's event stream ended"));

@@ -37,6 +37,8 @@ public final class LoopbackHttpMcpServer implements AutoCloseable {
   public final List<String> authorizations = new CopyOnWriteArrayList<>();
   public final List<String> sessionHeaders = new CopyOnWriteArrayList<>();
   public final List<String> deletes = new CopyOnWriteArrayList<>();
+  public final List<String> legacyPosts = new CopyOnWriteArrayList<>();
+  private final String legacyEndpoint;
   private volatile OutputStream legacyStream;
 
   public LoopbackHttpMcpServer() throws IOException {
@@ -44,7 +46,15 @@ public final class LoopbackHttpMcpServer implements AutoCloseable {
   }
 
   public LoopbackHttpMcpServer(Style style) throws IOException {
+    this(style, "/messages?sessionId=1");
+  }
+
+  /**
+   * @param legacyEndpoint what the {@link Style#LEGACY_SSE} stream names as its endpoint
+   */
+  public LoopbackHttpMcpServer(Style style, String legacyEndpoint) throws IOException {
     this.style = style;
+    this.legacyEndpoint = legacyEndpoint;
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
     server.createContext("/mcp", this::streamable);
@@ -115,7 +125,8 @@ public final class LoopbackHttpMcpServer implements AutoCloseable {
     exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
     exchange.sendResponseHeaders(200, 0);
     OutputStream out = exchange.getResponseBody();
-    out.write("event: endpoint\ndata: /messages?sessionId=1\n\n".getBytes(StandardCharsets.UTF_8));
+    out.write(
+        ("event: endpoint\ndata: " + legacyEndpoint + "\n\n").getBytes(StandardCharsets.UTF_8));
     out.flush();
     legacyStream = out;
   }
@@ -124,6 +135,7 @@ public final class LoopbackHttpMcpServer implements AutoCloseable {
     try (exchange) {
       authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
       JsonNode message = JSON.readTree(exchange.getRequestBody());
+      legacyPosts.add(message.path("method").asText());
       exchange.sendResponseHeaders(202, -1);
       if (message.has("id")) {
         String event = "event: message\ndata: " + JSON.writeValueAsString(answer(message)) + "\n\n";

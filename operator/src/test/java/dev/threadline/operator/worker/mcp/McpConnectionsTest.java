@@ -174,6 +174,20 @@ class McpConnectionsTest {
     }
   }
 
+  @Test
+  void anSseServerThatNamesAnEndpointOnAnotherOriginIsRefusedAndGetsNoMessage() throws Exception {
+    try (LoopbackHttpMcpServer server =
+            new LoopbackHttpMcpServer(
+                LoopbackHttpMcpServer.Style.LEGACY_SSE, "http://elsewhere.test:9/messages");
+        McpConnections connections =
+            McpConnections.start(
+                List.of(shout(server.url())), client, unusedSandbox(), true, 1000, listener)) {
+      assertThat(connections.tools()).isEmpty();
+      assertThat(failures.get("shout")).contains("another origin");
+      assertThat(server.legacyPosts).isEmpty();
+    }
+  }
+
   private static McpServerPlan shout(String url) {
     return new McpServerPlan("shout", McpServerPlan.HTTP, null, List.of(), url, "token-1", 10, 10);
   }
