@@ -23,6 +23,12 @@ import org.springframework.context.SmartLifecycle;
 public final class ManagedInformer<T extends HasMetadata> implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(ManagedInformer.class);
 
+  /**
+   * Objects per page of an informer's list (set with {@code withLimit}): a store of 100,000 threads
+   * answers the first list in bounded requests instead of one answer holding all of them.
+   */
+  public static final long LIST_PAGE = 500;
+
   private static final Duration SYNC_POLL = Duration.ofMillis(20);
   private static final Duration VISIBILITY_POLL = Duration.ofMillis(5);
 
@@ -78,6 +84,11 @@ public final class ManagedInformer<T extends HasMetadata> implements SmartLifecy
   /** Cached objects whose index value matches. The objects are shared: never modify them. */
   public List<T> byIndex(String index, String value) {
     return informer.getIndexer().byIndex(index, value);
+  }
+
+  /** How many objects of a namespace the cache holds. */
+  public int countInNamespace(String namespace) {
+    return informer.getIndexer().indexKeys(Cache.NAMESPACE_INDEX, namespace).size();
   }
 
   /** Cached objects in a namespace. The objects are shared: never modify them. */

@@ -5,6 +5,7 @@ import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadStatus;
+import dev.threadline.operator.kubernetes.InformerLists;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.status.ReconcileErrors;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -41,6 +42,7 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
             .withSecondaryToPrimaryMapper(run ->
                 Set.of(new ResourceID(run.getSpec().getThread(), run.getMetadata().getNamespace())))
             .withNamespacesInheritedFromController()
+            .withInformerListLimit(InformerLists.PAGE)
             .build();
     return List.of(new InformerEventSource<>(runs, context));
   }
