@@ -39,7 +39,10 @@ public final class StoreBenchmark {
   private static final String KEY = "tl_benchmark_key_000000000000";
   private static final String GREETING =
       "{\"messages\":[{\"role\":\"user\",\"content\":\"Hello!\"}]}";
-  private static final int WARMUP = 20;
+
+  /** Greetings before each row's measurements: the first row would otherwise pay for the JIT. */
+  private static final int WARMUP = 100;
+
   private static final int CLIENTS = 8;
   private static final Duration THROUGHPUT_WINDOW = Duration.ofSeconds(15);
   private static final int SEED_BATCH = 5_000;
@@ -47,7 +50,13 @@ public final class StoreBenchmark {
 
   private StoreBenchmark() {}
 
-  record Row(int stored, Percentiles direct, double runsPerSecond, Percentiles list, long rssMb) {}
+  record Row(
+      int stored,
+      Percentiles direct,
+      double runsPerSecond,
+      Percentiles list,
+      long rssMb,
+      String loadAverage) {}
 
   public static void main(String[] args) throws Exception {
     int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 100;
@@ -113,7 +122,12 @@ public final class StoreBenchmark {
         }
       }
       return new Row(
-          stored, Percentiles.of(direct), runsPerSecond, Percentiles.of(lists), residentMb());
+          stored,
+          Percentiles.of(direct),
+          runsPerSecond,
+          Percentiles.of(lists),
+          residentMb(),
+          loadAverage());
     }
   }
 
@@ -217,9 +231,18 @@ public final class StoreBenchmark {
     return -1;
   }
 
+  /** The machine's 1, 5 and 15 minute load averages: other builds share these 2 cores. */
+  private static String loadAverage() throws IOException {
+    String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
+    return fields[0] + " " + fields[1] + " " + fields[2];
+  }
+
   private static final String SECTION = "## Store";
 
-  /** Replaces (or appends) the report's store section; the rest of the report stays. */
+  /**
+   * Replaces (or appends) the report's store section, up to the next section; the rest of the
+   * report stays.
+   */
   private static void write(Path report, int iterations, List<Row> rows) throws IOException {
     StringBuilder section = new StringBuilder(SECTION).append("\n\n");
     section
@@ -236,27 +259,32 @@ public final class StoreBenchmark {
         .append(CLIENTS)
         .append(" clients posting greetings for ")
         .append(THROUGHPUT_WINDOW.toSeconds())
-        .append(" s; list: `GET /v1/threads?limit=100`; RSS of the one JVM at the end.\n\n");
+        .append(" s; list: `GET /v1/threads?limit=100`; RSS of the one JVM and the machine's")
+        .append(" load average (1, 5, 15 min; other builds share the cores) at the end of each")
+        .append(" row.\n\n");
     section.append(
         "| stored threads | direct median ms | direct p99 ms | runs/s (8 clients) | list 100 median"
-            + " ms | list 100 p99 ms | RSS MB |\n");
-    section.append("|---|---|---|---|---|---|---|\n");
+            + " ms | list 100 p99 ms | RSS MB | load average |\n");
+    section.append("|---|---|---|---|---|---|---|---|\n");
     for (Row row : rows) {
       section.append(
           String.format(
               java.util.Locale.ROOT,
-              "| %,d | %.2f | %.2f | %.1f | %.2f | %.2f | %d |%n",
+              "| %,d | %.2f | %.2f | %.1f | %.2f | %.2f | %d | %s |%n",
               row.stored(),
               row.direct().median(),
               row.direct().p99(),
               row.runsPerSecond(),
               row.list().median(),
               row.list().p99(),
-              row.rssMb()));
+              row.rssMb(),
+              row.loadAverage()));
     }
     String existing = Files.exists(report) ? Files.readString(report) : "";
     int at = existing.indexOf(SECTION);
     String before = at < 0 ? existing.stripTrailing() + "\n\n" : existing.substring(0, at);
-    Files.writeString(report, before + section);
+    int next = at < 0 ? -1 : existing.indexOf("\n## ", at + SECTION.length());
+    String after = next < 0 ? "" : "\n" + existing.substring(next + 1);
+    Files.writeString(report, before + section + after);
   }
 }

@@ -9,6 +9,7 @@ import dev.threadline.operator.container.ContainerReconciler;
 import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.environment.EnvironmentReconciler;
 import dev.threadline.operator.health.OperatorHttpEndpoints;
+import dev.threadline.operator.kubernetes.InformerLists;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
@@ -49,6 +50,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -68,6 +70,12 @@ public final class ThreadlineOperator implements AutoCloseable {
   public static final String SERVICE_NAME = "threadline-operator";
 
   static final int MAX_CONCURRENT_RECONCILES = 64;
+
+  /**
+   * How long the first lists of all informers may take before the operator gives up starting:
+   * JOSDK's default (2 minutes) is too short for 100,000 stored threads on a busy 2-core machine.
+   */
+  static final Duration CACHE_SYNC_TIMEOUT = Duration.ofMinutes(10);
 
   private final Operator operator;
   private final PrometheusMeterRegistry metrics;
@@ -108,6 +116,7 @@ public final class ThreadlineOperator implements AutoCloseable {
         new Operator(o -> {
           o.withKubernetesClient(client)
               .withCloseClientOnStop(false)
+              .withCacheSyncTimeout(CACHE_SYNC_TIMEOUT)
               // Reconciles block on I/O (API calls, webhook POSTs with a 10 s timeout): on virtual
               // threads a slow webhook receiver holds no platform thread. Bounded, because a
               // restart over many stored objects would otherwise open one connection per object.
@@ -225,7 +234,8 @@ public final class ThreadlineOperator implements AutoCloseable {
         settings.watchNamespaces().isEmpty()
             ? ControllerConfigurationOverrider::watchingAllNamespaces
             : o -> o.settingNamespaces(settings.watchNamespaces());
-    operator.register(reconciler, namespaces);
+    operator.register(
+        reconciler, namespaces.andThen(o -> o.withInformerListLimit(InformerLists.PAGE)));
   }
 
   /**

@@ -92,7 +92,7 @@ public abstract class CachedResourceStore<T extends HasMetadata> {
    */
   public void checkRoom(String namespace) {
     if (limit != null) {
-      limit.checkRoom(cache.inNamespace(namespace).size());
+      limit.checkRoom(cache.countInNamespace(namespace));
     }
   }
 

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -23,12 +24,22 @@ import org.springframework.context.SmartLifecycle;
 public final class ManagedInformer<T extends HasMetadata> implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(ManagedInformer.class);
 
+  /**
+   * Objects per page of an informer's list (set with {@code withLimit}): a store of 100,000 threads
+   * answers the first list in bounded requests instead of one answer holding all of them.
+   */
+  public static final long LIST_PAGE = 500;
+
   private static final Duration SYNC_POLL = Duration.ofMillis(20);
-  private static final Duration VISIBILITY_POLL = Duration.ofMillis(5);
 
   private final String name;
   private final SharedIndexInformer<T> informer;
   private volatile boolean running;
+
+  /** Counts the changes the cache took; waiters for a write wake on each instead of polling. */
+  private final Object changed = new Object();
+
+  private long changes;
 
   /**
    * @param name what it caches, for logs and health (e.g. {@code agents})
@@ -45,6 +56,30 @@ public final class ManagedInformer<T extends HasMetadata> implements SmartLifecy
       informer.addIndexers(indexers);
     }
     informer.exceptionHandler(this::retryAfter);
+    informer.addEventHandler(
+        new ResourceEventHandler<T>() {
+          @Override
+          public void onAdd(T object) {
+            signalChange();
+          }
+
+          @Override
+          public void onUpdate(T before, T after) {
+            signalChange();
+          }
+
+          @Override
+          public void onDelete(T object, boolean finalStateUnknown) {
+            signalChange();
+          }
+        });
+  }
+
+  private void signalChange() {
+    synchronized (changed) {
+      changes++;
+      changed.notifyAll();
+    }
   }
 
   public String name() {
@@ -78,6 +113,11 @@ public final class ManagedInformer<T extends HasMetadata> implements SmartLifecy
   /** Cached objects whose index value matches. The objects are shared: never modify them. */
   public List<T> byIndex(String index, String value) {
     return informer.getIndexer().byIndex(index, value);
+  }
+
+  /** How many objects of a namespace the cache holds. */
+  public int countInNamespace(String namespace) {
+    return informer.getIndexer().indexKeys(Cache.NAMESPACE_INDEX, namespace).size();
   }
 
   /** Cached objects in a namespace. The objects are shared: never modify them. */
@@ -139,21 +179,33 @@ public final class ManagedInformer<T extends HasMetadata> implements SmartLifecy
                 .orElse(true));
   }
 
+  /** Waits until {@code condition} holds, checking it after each change the cache takes. */
   private boolean awaitCondition(Duration timeout, BooleanSupplier condition) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() >= deadline) {
-        log.warn("Informer {} did not reflect a write within {}", name, timeout);
-        return false;
+    while (true) {
+      long seen;
+      synchronized (changed) {
+        seen = changes;
       }
-      try {
-        Thread.sleep(VISIBILITY_POLL.toMillis());
-      } catch (InterruptedException interrupted) {
-        Thread.currentThread().interrupt();
-        return false;
+      if (condition.getAsBoolean()) {
+        return true;
+      }
+      synchronized (changed) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          log.warn("Informer {} did not reflect a write within {}", name, timeout);
+          return false;
+        }
+        if (changes == seen) {
+          try {
+            TimeUnit.NANOSECONDS.timedWait(changed, left);
+          } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return false;
+          }
+        }
       }
     }
-    return true;
   }
 
   @Override

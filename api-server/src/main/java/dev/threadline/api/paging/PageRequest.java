@@ -2,10 +2,8 @@ package dev.threadline.api.paging;
 
 import dev.threadline.api.errors.ApiException;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
-import java.util.PriorityQueue;
+import java.util.stream.Stream;
 
 /**
  * One page of a list, from the {@code limit} and {@code offset} query parameters. Parsing rejects
@@ -56,28 +54,25 @@ public record PageRequest(int limit, int offset) {
   }
 
   /**
-   * This page of {@code items} in {@code order}, the same as {@link #apply} of the sorted items,
-   * but the page is chosen with a heap of {@code offset + limit} items instead of sorting them all:
-   * a page of a few thousand costs a pass rather than a sort.
+   * This page of items already in order, of which there are {@code total}: only the page is read
+   * from the stream.
    */
-  public <T> ListEnvelope<T> select(Collection<T> items, Comparator<? super T> order) {
-    int total = items.size();
-    long wanted = Math.min((long) offset + limit, total);
-    if (offset >= total) {
-      return ListEnvelope.of(List.of(), false, total);
-    }
-    PriorityQueue<T> firsts = new PriorityQueue<>((int) wanted, order.reversed());
-    for (T item : items) {
-      if (firsts.size() < wanted) {
-        firsts.add(item);
-      } else if (order.compare(item, firsts.peek()) < 0) {
-        firsts.poll();
-        firsts.add(item);
+  public <T> ListEnvelope<T> fromOrdered(Stream<T> ordered, long total) {
+    List<T> data = ordered.skip(offset).limit(limit).toList();
+    return ListEnvelope.of(data, offset + data.size() < total, total);
+  }
+
+  /** This page of items already in order, counting them all (e.g. after a filter). */
+  public <T> ListEnvelope<T> fromOrdered(Stream<T> ordered) {
+    List<T> data = new ArrayList<>(limit);
+    long[] total = {0};
+    ordered.forEachOrdered(item -> {
+      if (total[0] >= offset && data.size() < limit) {
+        data.add(item);
       }
-    }
-    List<T> sorted = new ArrayList<>(firsts);
-    sorted.sort(order);
-    return ListEnvelope.of(sorted.subList(offset, sorted.size()), wanted < total, total);
+      total[0]++;
+    });
+    return ListEnvelope.of(data, offset + data.size() < total[0], total[0]);
   }
 
   private static int parseWholeNumber(String name, String raw) {

@@ -26,18 +26,32 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class ThreadConfiguration {
   @Bean
-  ManagedInformer<ConversationThread> threadInformer(KubernetesClient client) {
-    return new ManagedInformer<>(
-        "threads",
-        client.resources(ConversationThread.class).inAnyNamespace().runnableInformer(0),
-        Map.of());
+  ThreadOrder threadOrder() {
+    return new ThreadOrder();
+  }
+
+  @Bean
+  ManagedInformer<ConversationThread> threadInformer(
+      KubernetesClient client, ThreadOrder threadOrder) {
+    SharedIndexInformer<ConversationThread> informer =
+        client
+            .resources(ConversationThread.class)
+            .inAnyNamespace()
+            .withLimit(ManagedInformer.LIST_PAGE)
+            .runnableInformer(0);
+    informer.itemStore(threadOrder);
+    return new ManagedInformer<>("threads", informer, Map.of());
   }
 
   /** Streams follow runs through this informer's notifications, relayed by {@link RunUpdates}. */
   @Bean
   ManagedInformer<Run> runInformer(KubernetesClient client, RunUpdates runUpdates) {
     SharedIndexInformer<Run> informer =
-        client.resources(Run.class).inAnyNamespace().runnableInformer(0);
+        client
+            .resources(Run.class)
+            .inAnyNamespace()
+            .withLimit(ManagedInformer.LIST_PAGE)
+            .runnableInformer(0);
     informer.addEventHandler(runUpdates);
     return new ManagedInformer<>(
         "runs", informer, Map.of(RunStore.BY_THREAD, RunStore.threadIndex()));
@@ -47,10 +61,15 @@ class ThreadConfiguration {
   ThreadStore threadStore(
       KubernetesClient client,
       ManagedInformer<ConversationThread> threadInformer,
+      ThreadOrder threadOrder,
       ApiServerSettings settings,
       ObjectLimitSettings limits) {
     return new ThreadStore(
-        client, threadInformer, settings.writeVisibilityTimeout(), limits.threadLimit());
+        client,
+        threadInformer,
+        threadOrder,
+        settings.writeVisibilityTimeout(),
+        limits.threadLimit());
   }
 
   @Bean

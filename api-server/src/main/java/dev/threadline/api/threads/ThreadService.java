@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The thread operations of one tenant. Everything is looked up in the tenant's own namespace, so
@@ -56,24 +57,24 @@ public final class ThreadService {
   }
 
   public ListEnvelope<ThreadSummary> list(Tenant tenant, ThreadFilter filter, PageRequest page) {
-    List<ConversationThread> matching =
-        threads.list(tenant.namespace()).stream()
-            .filter(ThreadMapper::hasRestId)
-            .filter(filter.specMatches())
-            .toList();
+    String namespace = tenant.namespace();
+    Stream<ConversationThread> newestFirst = threads.listed(namespace);
     if (filter.status() == null) {
-      // Only the page's threads need their runs rolled up.
-      return page.select(matching, threads.newestFirst())
-          .map(thread -> view(tenant, thread).summary());
+      // Unfiltered, only the page is read; filtered, every thread once (in order, no sort). Only
+      // the page's threads need their runs rolled up.
+      ListEnvelope<ConversationThread> threadPage =
+          filter.isEmpty()
+              ? page.fromOrdered(newestFirst, threads.countListed(namespace))
+              : page.fromOrdered(newestFirst.filter(filter.specMatches()));
+      return threadPage.map(thread -> view(tenant, thread).summary());
     }
-    // The status filter needs each thread's rollup; computed once per thread, then reused.
-    List<ThreadView> views =
-        matching.stream()
-            .sorted(threads.newestFirst())
-            .map(thread -> view(tenant, thread))
-            .filter(filter.viewMatches())
-            .toList();
-    return page.apply(views).map(ThreadView::summary);
+    // The status filter needs each thread's rollup.
+    return page.fromOrdered(
+            newestFirst
+                .filter(filter.specMatches())
+                .map(thread -> view(tenant, thread))
+                .filter(filter.viewMatches()))
+        .map(ThreadView::summary);
   }
 
   public ThreadView get(Tenant tenant, String threadId) {
@@ -201,6 +202,15 @@ public final class ThreadService {
     private static String scheduleOf(ConversationThread thread) {
       Map<String, String> labels = thread.getMetadata().getLabels();
       return labels == null ? null : labels.get(Labels.SCHEDULE);
+    }
+
+    /** Whether it lets every thread through. */
+    boolean isEmpty() {
+      return environmentId == null
+          && agentId == null
+          && appId == null
+          && status == null
+          && scheduleId == null;
     }
 
     Predicate<ThreadView> viewMatches() {

@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.errors.ErrorKind;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -76,21 +74,32 @@ class PageRequestTest {
   }
 
   @Test
-  void selectGivesTheSamePagesAsApplyOfTheSortedItems() {
-    List<Integer> shuffled = new ArrayList<>(IntStream.range(0, 57).boxed().toList());
-    Collections.shuffle(shuffled, new Random(7));
-    List<Integer> sorted = shuffled.stream().sorted(Comparator.reverseOrder()).toList();
+  void fromOrderedGivesTheSamePagesAsApply() {
+    List<Integer> sorted = IntStream.range(0, 57).boxed().toList();
 
     for (int limit : List.of(1, 10, 57, 100)) {
       for (int offset : List.of(0, 1, 9, 50, 56, 57, 90)) {
         PageRequest page = new PageRequest(limit, offset);
-        assertThat(page.select(shuffled, Comparator.reverseOrder()))
-            .as("limit %d offset %d", limit, offset)
+        assertThat(page.fromOrdered(sorted.stream(), sorted.size()))
+            .as("limit %d offset %d, counted", limit, offset)
+            .isEqualTo(page.apply(sorted));
+        assertThat(page.fromOrdered(sorted.stream()))
+            .as("limit %d offset %d, walked", limit, offset)
             .isEqualTo(page.apply(sorted));
       }
     }
-    assertThat(new PageRequest(5, 0).select(List.<Integer>of(), Comparator.naturalOrder()))
+    assertThat(new PageRequest(5, 0).fromOrdered(Stream.of()))
         .isEqualTo(ListEnvelope.of(List.of(), false, 0));
+  }
+
+  @Test
+  void fromOrderedReadsOnlyThePageWhenTheTotalIsKnown() {
+    AtomicInteger read = new AtomicInteger();
+    Stream<Integer> endless = Stream.iterate(0, i -> i + 1).peek(i -> read.incrementAndGet());
+
+    assertThat(new PageRequest(10, 20).fromOrdered(endless, 1_000_000))
+        .isEqualTo(ListEnvelope.of(IntStream.range(20, 30).boxed().toList(), true, 1_000_000));
+    assertThat(read.get()).isEqualTo(30);
   }
 
   @Test

@@ -16,6 +16,7 @@ import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,11 +47,12 @@ class ScheduleCreatorMockServerTest {
   static void wire() {
     shared = SharedApiServer.get();
     client = shared.client();
+    ThreadOrder threadOrder = new ThreadOrder();
+    SharedIndexInformer<ConversationThread> threadInformer =
+        client.resources(ConversationThread.class).inAnyNamespace().runnableInformer(0);
+    threadInformer.itemStore(threadOrder);
     ManagedInformer<ConversationThread> threadCache =
-        new ManagedInformer<>(
-            "test-threads",
-            client.resources(ConversationThread.class).inAnyNamespace().runnableInformer(0),
-            Map.of());
+        new ManagedInformer<>("test-threads", threadInformer, Map.of());
     ManagedInformer<Run> runCache =
         new ManagedInformer<>(
             "test-runs",
@@ -65,7 +67,7 @@ class ScheduleCreatorMockServerTest {
     informers.forEach(ManagedInformer::start);
     informers.forEach(informer -> assertThat(informer.awaitReady(VISIBLE)).isTrue());
     ObjectLimitSettings limits = new ObjectLimitSettings(null, null, null, null, null, null);
-    threadStore = new ThreadStore(client, threadCache, VISIBLE, limits.threadLimit());
+    threadStore = new ThreadStore(client, threadCache, threadOrder, VISIBLE, limits.threadLimit());
     runStore = new RunStore(client, runCache, VISIBLE, limits.runLimit());
     threads =
         new ThreadService(threadStore, runStore, new AgentDirectory(agentCache), Clock.systemUTC());

@@ -1,9 +1,19 @@
 package dev.threadline.crds.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.threadline.crds.agent.Agent;
+import dev.threadline.crds.container.Container;
+import dev.threadline.crds.environment.Environment;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.schedule.Schedule;
+import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.crds.usage.UsageLedger;
+import dev.threadline.crds.webhook.WebhookDelivery;
+import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.List;
 
 /**
  * How every Threadline process builds its Kubernetes client: one custom resource that this version
@@ -11,6 +21,23 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
  * whole list or informer.
  */
 public final class ThreadlineClients {
+  /**
+   * Every Threadline kind, registered with the client's serialization: a watch event's object is
+   * then read as its class directly (an unreadable one as none, and the informer lists again and
+   * leaves it out), not read generically and converted afterwards, a conversion whose null made
+   * fabric8's informer throw "Unrecognized resource" on its event thread and keep a stale copy.
+   */
+  static final List<Class<? extends KubernetesResource>> KINDS =
+      List.of(
+          Agent.class,
+          Container.class,
+          ConversationThread.class,
+          Environment.class,
+          Run.class,
+          Schedule.class,
+          UsageLedger.class,
+          WebhookDelivery.class);
+
   private ThreadlineClients() {}
 
   /**
@@ -22,6 +49,7 @@ public final class ThreadlineClients {
     UnreadableResourceEvents events = new UnreadableResourceEvents(component);
     ObjectMapper mapper = new ObjectMapper().registerModule(new UnreadableResourceSkipping(events));
     KubernetesSerialization serialization = new KubernetesSerialization(mapper, true);
+    KINDS.forEach(serialization::registerKubernetesResource);
     return new KubernetesClientBuilder() {
       @Override
       public KubernetesClient build() {

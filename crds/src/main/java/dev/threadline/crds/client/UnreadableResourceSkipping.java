@@ -2,6 +2,7 @@ package dev.threadline.crds.client;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.DeserializationContext;
@@ -12,6 +13,10 @@ import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
 import com.fasterxml.jackson.databind.deser.std.DelegatingDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.type.CollectionType;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.CustomResource;
 import java.io.IOException;
 import java.util.Collection;
@@ -42,6 +47,9 @@ final class UnreadableResourceSkipping extends SimpleModule {
           @Override
           public JsonDeserializer<?> modifyDeserializer(
               DeserializationConfig config, BeanDescription bean, JsonDeserializer<?> reader) {
+            if (bean.getBeanClass() == WatchEvent.class) {
+              return new SkipUnreadableEvent(reader);
+            }
             return isCustomResource(bean.getBeanClass())
                 ? new SkipUnreadable(reader, onSkip)
                 : reader;
@@ -81,15 +89,19 @@ final class UnreadableResourceSkipping extends SimpleModule {
     @Override
     public Object deserialize(JsonParser parser, DeserializationContext context)
         throws IOException {
-      // Read the whole object first, so that a failure leaves the parser after it.
-      JsonNode object = parser.readValueAsTree();
-      if (object == null || object.isNull()) {
-        return null;
-      }
-      try (JsonParser objectParser = object.traverse(parser.getCodec())) {
-        objectParser.nextToken();
+      // Copy the whole object's tokens first (cheaper than a tree, read on every watch event), so
+      // that a failure leaves the parser after it.
+      TokenBuffer tokens = context.bufferAsCopyOfValue(parser);
+      try (JsonParser objectParser = tokens.asParserOnFirstToken()) {
+        if (objectParser.currentToken() == JsonToken.VALUE_NULL) {
+          return null;
+        }
         return _delegatee.deserialize(objectParser, context);
       } catch (JsonProcessingException unreadable) {
+        JsonNode object;
+        try (JsonParser again = tokens.asParserOnFirstToken()) {
+          object = context.readTree(again);
+        }
         UnreadableResource skipped = describe(object, unreadable);
         log.warn(
             "Skipping {}: field {} does not match this version's schema",
@@ -127,6 +139,54 @@ final class UnreadableResourceSkipping extends SimpleModule {
       }
     }
     return path.toString();
+  }
+
+  /**
+   * Turns a watch event whose object {@link SkipUnreadable} dropped into a bookmark at that
+   * object's resourceVersion: the informer skips the event (its cache keeps the last version it
+   * could read) and watches on. Passed on without an object, the event would end the watch with an
+   * exception that stops the informer.
+   */
+  private static final class SkipUnreadableEvent extends DelegatingDeserializer {
+    SkipUnreadableEvent(JsonDeserializer<?> reader) {
+      super(reader);
+    }
+
+    @Override
+    protected JsonDeserializer<?> newDelegatingInstance(JsonDeserializer<?> reader) {
+      return new SkipUnreadableEvent(reader);
+    }
+
+    @Override
+    public Object deserialize(JsonParser parser, DeserializationContext context)
+        throws IOException {
+      TokenBuffer tokens = context.bufferAsCopyOfValue(parser);
+      Object read;
+      try (JsonParser eventParser = tokens.asParserOnFirstToken()) {
+        read = _delegatee.deserialize(eventParser, context);
+      }
+      if (read instanceof WatchEvent event
+          && event.getObject() == null
+          && !"ERROR".equals(event.getType())) {
+        JsonNode object;
+        try (JsonParser again = tokens.asParserOnFirstToken()) {
+          object = context.readTree(again).path("object");
+        }
+        JsonNode metadata = object.path("metadata");
+        GenericKubernetesResource mark = new GenericKubernetesResource();
+        mark.setApiVersion(object.path("apiVersion").asText(null));
+        mark.setKind(object.path("kind").asText(null));
+        mark.setMetadata(
+            new ObjectMetaBuilder()
+                .withNamespace(metadata.path("namespace").asText(null))
+                .withName(metadata.path("name").asText(null))
+                .withResourceVersion(metadata.path("resourceVersion").asText(null))
+                .build());
+        event.setType("BOOKMARK");
+        event.setObject(mark);
+      }
+      return read;
+    }
   }
 
   /** Reads a list of custom resources without the ones {@link SkipUnreadable} dropped. */

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.time.Duration;
 import java.util.List;
@@ -48,6 +49,43 @@ class UnreadableResourceMockServerTest {
       tolerant.resources(Agent.class).inNamespace("listed").list();
       assertThat(eventsAbout("listed", "agent-skewed-listed")).hasSize(1);
     }
+  }
+
+  @Test
+  void anInformerSkipsAnUnreadableVersionArrivingByWatchAndGoesOn() {
+    store(readable("agent-watched", "watched"));
+    try (KubernetesClient tolerant = tolerantClient();
+        SharedIndexInformer<Agent> informer =
+            tolerant.resources(Agent.class).inNamespace("watched").inform()) {
+      await().atMost(PROMPTLY).until(() -> cached(informer, "agent-watched") != null);
+
+      // Awaitility fails on an exception uncaught on any thread (fabric8's event thread too).
+      replace(skewed("agent-watched", "watched"));
+      store(readable("agent-after", "watched"));
+      await().atMost(PROMPTLY).until(() -> cached(informer, "agent-after") != null);
+      await().atMost(PROMPTLY).until(() -> eventsAbout("watched", "agent-watched").size() == 1);
+      assertThat(informer.isWatching()).isTrue();
+      // The last version it could read stays cached.
+      assertThat(cached(informer, "agent-watched").getSpec().getModel()).isEqualTo("scripted-1");
+
+      replace(agent("agent-watched", "watched", "\"scripted-2\""));
+      await()
+          .atMost(PROMPTLY)
+          .until(() -> "scripted-2".equals(cached(informer, "agent-watched").getSpec().getModel()));
+      assertThat(informer.isWatching()).isTrue();
+    }
+  }
+
+  private static Agent cached(SharedIndexInformer<Agent> informer, String name) {
+    return informer.getIndexer().getByKey("watched/" + name);
+  }
+
+  private static void replace(GenericKubernetesResource agent) {
+    client
+        .genericKubernetesResources(AGENTS)
+        .inNamespace(agent.getMetadata().getNamespace())
+        .resource(agent)
+        .update();
   }
 
   private static KubernetesClient tolerantClient() {

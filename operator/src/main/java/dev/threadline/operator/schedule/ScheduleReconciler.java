@@ -9,6 +9,7 @@ import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleStatus;
+import dev.threadline.operator.kubernetes.InformerLists;
 import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.status.ReconcileErrors;
@@ -109,6 +110,7 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
             .withLabelSelector(Labels.SCHEDULE)
             .withSecondaryToPrimaryMapper(Mappers.fromLabel(Labels.SCHEDULE, null, Schedule.class))
             .withNamespacesInheritedFromController()
+            .withInformerListLimit(InformerLists.PAGE)
             .build();
     return List.of(new InformerEventSource<>(runs, context));
   }

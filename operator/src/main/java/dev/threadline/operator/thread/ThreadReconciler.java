@@ -5,8 +5,10 @@ import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadStatus;
+import dev.threadline.operator.kubernetes.InformerLists;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.status.ReconcileErrors;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -16,14 +18,21 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnAddFilter;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
-/** Rolls a thread's runs up into its status whenever one of them changes. */
-@ControllerConfiguration(name = "thread")
+/**
+ * Rolls a thread's runs up into its status whenever one of them changes. A thread whose status is
+ * rolled up for its spec already is not reconciled at start (its runs' own events bring it back): a
+ * store of 100,000 idle threads would otherwise hold every run behind 100,000 reconciles.
+ */
+@ControllerConfiguration(
+    name = "thread",
+    informer = @Informer(onAddFilter = ThreadReconciler.NotRolledUp.class))
 public class ThreadReconciler implements Reconciler<ConversationThread> {
   private final Clock clock;
   private final Conditions conditions;
@@ -41,6 +50,7 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
             .withSecondaryToPrimaryMapper(run ->
                 Set.of(new ResourceID(run.getSpec().getThread(), run.getMetadata().getNamespace())))
             .withNamespacesInheritedFromController()
+            .withInformerListLimit(InformerLists.PAGE)
             .build();
     return List.of(new InformerEventSource<>(runs, context));
   }
@@ -76,6 +86,16 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
     next.setUpdatedAt(Timestamps.format(clock.instant()));
     thread.setStatus(next);
     return UpdateControl.patchStatus(thread);
+  }
+
+  /** Lets through the threads whose status does not reflect their current spec. */
+  public static final class NotRolledUp implements OnAddFilter<ConversationThread> {
+    @Override
+    public boolean accept(ConversationThread thread) {
+      ThreadStatus status = thread.getStatus();
+      return status == null
+          || !Objects.equals(status.getObservedGeneration(), thread.getMetadata().getGeneration());
+    }
   }
 
   private static boolean sameTotals(ThreadStatus a, ThreadStatus b) {

@@ -310,7 +310,7 @@ public final class ObjectStore implements AutoCloseable {
       insert.setString(6, body);
       insert.executeUpdate();
     }
-    pending.add(new WatchEvent(type, key, object));
+    pending.add(new WatchEvent(type, key, object, body));
     return new StoredObject(key, next, object);
   }
 
@@ -482,9 +482,10 @@ public final class ObjectStore implements AutoCloseable {
       try (ResultSet rs = select.executeQuery()) {
         while (rs.next()) {
           ObjectKey key = new ObjectKey(selection.resource(), rs.getString(1), rs.getString(2));
-          ObjectNode object = parse(rs.getString(4));
+          String body = rs.getString(4);
+          ObjectNode object = parse(body);
           if (selection.matches(key, object)) {
-            watch.replay(new WatchEvent(rs.getString(3), key, object));
+            watch.replay(new WatchEvent(rs.getString(3), key, object, body));
           }
         }
       }

@@ -30,6 +30,15 @@ final class WatchEvent {
   }
 
   /**
+   * An event of a write, whose object the store has already written as {@code body}: the line is
+   * made around it instead of writing the object again.
+   */
+  WatchEvent(String type, ObjectKey key, ObjectNode object, String body) {
+    this(type, key, object);
+    this.line = "{\"type\":\"" + type + "\",\"object\":" + body + "}";
+  }
+
+  /**
    * The {@code Status} event that ends a watch which cannot go on; {@code 410 Expired} makes
    * clients list again and watch from the list's resourceVersion.
    */
