@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.support.OpenAiStandIn;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -29,11 +27,7 @@ class TokenStreamingE2ETest {
 
   @BeforeAll
   static void start() {
-    try {
-      model = new OpenAiStandIn(Duration.ofMillis(200), Duration.ofMillis(15));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    model = new OpenAiStandIn(Duration.ofMillis(200), Duration.ofMillis(15));
     fixture =
         LocalModeFixture.start(operator ->
             operator.withModel(

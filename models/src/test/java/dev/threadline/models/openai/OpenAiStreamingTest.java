@@ -8,6 +8,7 @@ import dev.threadline.models.ModelReply;
 import dev.threadline.models.ModelRequest;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.models.StopReason;
+import dev.threadline.models.StreamedReply;
 import dev.threadline.models.Usage;
 import java.time.Duration;
 import java.util.List;
@@ -58,24 +59,15 @@ class OpenAiStreamingTest {
                 + "\"completion_tokens\":4,\"total_tokens\":16,"
                 + "\"prompt_tokens_details\":{\"cached_tokens\":2}}}",
             "data: [DONE]"));
-    List<String> deltas = new CopyOnWriteArrayList<>();
-    List<Long> arrivals = new CopyOnWriteArrayList<>();
+    StreamedReply streamed =
+        StreamedReply.of(
+            provider,
+            ModelRequest.of("gpt-4.1-mini", null, List.of(ChatMessage.user("Capital of France?"))));
+    ModelReply reply = streamed.reply();
 
-    ModelReply reply =
-        provider.stream(
-            ModelRequest.of("gpt-4.1-mini", null, List.of(ChatMessage.user("Capital of France?"))),
-            delta -> {
-              deltas.add(delta);
-              arrivals.add(System.nanoTime());
-            });
-    long returned = System.nanoTime();
-
-    assertThat(deltas).containsExactly("The capital", " is", " Paris.");
-    assertThat(String.join("", deltas)).isEqualTo(reply.text()).isEqualTo("The capital is Paris.");
+    streamed.assertHandedOverWhileWritten(BETWEEN.multipliedBy(2), "The capital", " is", " Paris.");
     assertThat(reply.usage()).isEqualTo(new Usage(12, 4, 2));
     assertThat(reply.stopReason()).isEqualTo(StopReason.END_TURN);
-    // The first piece came while the server was still writing (three more delays to go).
-    assertThat(Duration.ofNanos(returned - arrivals.get(0))).isGreaterThan(BETWEEN.multipliedBy(2));
     FakeModelServer.Received request = server.onlyRequest();
     assertThat(request.body().path("stream").asBoolean()).isTrue();
     assertThat(request.body().path("stream_options").path("include_usage").asBoolean()).isTrue();

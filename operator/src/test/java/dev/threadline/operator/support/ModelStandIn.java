@@ -1,0 +1,93 @@
+package dev.threadline.operator.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * What the model stand-ins share: a {@link LoopbackServer}, replies answered in the order they were
+ * queued (a 500 when none is left), every request body recorded (so a test can count model calls),
+ * and the pace of a streamed answer — a delay before the first token and between tokens, as a
+ * hosted model writes. A subclass speaks one provider's wire format.
+ *
+ * @param <R> what a queued reply holds
+ */
+public abstract class ModelStandIn<R> implements AutoCloseable {
+  protected static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Sends one token of a streamed answer. */
+  @FunctionalInterface
+  protected interface TokenWriter {
+    void write(String token) throws IOException;
+  }
+
+  private final Queue<R> replies = new ConcurrentLinkedQueue<>();
+  private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
+  private final Duration firstToken;
+  private final Duration perToken;
+  private final LoopbackServer server;
+
+  protected ModelStandIn(Duration firstToken, Duration perToken) {
+    this.firstToken = firstToken;
+    this.perToken = perToken;
+    this.server = LoopbackServer.start(this::handle);
+  }
+
+  /** The base URL to configure the provider's client with. */
+  public abstract String baseUrl();
+
+  /** The request bodies received, in order. */
+  public List<JsonNode> requests() {
+    return List.copyOf(requests);
+  }
+
+  /** The server's own address, {@code http://127.0.0.1:<port>}. */
+  protected String address() {
+    return server.baseUrl();
+  }
+
+  protected void queue(R reply) {
+    replies.add(reply);
+  }
+
+  /** Answers the request ({@code body}) with {@code reply}, in the provider's wire format. */
+  protected abstract void answer(HttpExchange exchange, JsonNode body, R reply)
+      throws IOException, InterruptedException;
+
+  /** The provider's error body for a request that finds no reply queued. */
+  protected abstract String noReplyError();
+
+  /** Writes {@code tokens} at the stand-in's pace: the first after its delay, then one by one. */
+  protected void paced(List<String> tokens, TokenWriter writer)
+      throws IOException, InterruptedException {
+    Thread.sleep(firstToken.toMillis());
+    for (int i = 0; i < tokens.size(); i++) {
+      if (i > 0) {
+        Thread.sleep(perToken.toMillis());
+      }
+      writer.write(tokens.get(i));
+    }
+  }
+
+  private void handle(HttpExchange exchange) throws IOException, InterruptedException {
+    JsonNode body = JSON.readTree(exchange.getRequestBody().readAllBytes());
+    requests.add(body);
+    R reply = replies.poll();
+    if (reply == null) {
+      LoopbackServer.respond(exchange, 500, "application/json", noReplyError());
+      return;
+    }
+    answer(exchange, body, reply);
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}
