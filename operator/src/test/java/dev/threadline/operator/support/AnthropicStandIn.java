@@ -3,6 +3,7 @@ package dev.threadline.operator.support;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
+import dev.threadline.models.ModelSettings;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -29,6 +30,11 @@ public final class AnthropicStandIn extends ModelStandIn<List<String>> {
   public AnthropicStandIn answerText(String... tokens) {
     queue(List.of(tokens));
     return this;
+  }
+
+  @Override
+  public String provider() {
+    return ModelSettings.ANTHROPIC;
   }
 
   @Override

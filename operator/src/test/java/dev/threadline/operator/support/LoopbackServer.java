@@ -63,9 +63,13 @@ public final class LoopbackServer implements AutoCloseable {
     }
   }
 
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
   /** {@code http://127.0.0.1:<port>}, no trailing slash. */
   public String baseUrl() {
-    return "http://127.0.0.1:" + server.getAddress().getPort();
+    return "http://127.0.0.1:" + port();
   }
 
   /** The URL of {@code path} on this server. */

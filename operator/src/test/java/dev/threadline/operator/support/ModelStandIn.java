@@ -3,6 +3,7 @@ package dev.threadline.operator.support;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
+import dev.threadline.models.ModelSettings;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -41,6 +42,14 @@ public abstract class ModelStandIn<R> implements AutoCloseable {
 
   /** The base URL to configure the provider's client with. */
   public abstract String baseUrl();
+
+  /** The provider this stand-in speaks for, e.g. {@link ModelSettings#OPENAI}. */
+  public abstract String provider();
+
+  /** Settings that point the provider's client at this stand-in (model {@code stand-in}). */
+  public ModelSettings settings(Duration timeout) {
+    return new ModelSettings(provider(), "stand-in", baseUrl(), "test-key", timeout);
+  }
 
   /** The request bodies received, in order. */
   public List<JsonNode> requests() {

@@ -3,6 +3,7 @@ package dev.threadline.operator.support;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
+import dev.threadline.models.ModelSettings;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -37,6 +38,11 @@ public final class OpenAiStandIn extends ModelStandIn<OpenAiStandIn.Reply> {
   public OpenAiStandIn answerToolCall(String tool, String argumentsJson) {
     queue(new Reply(List.of(), tool, argumentsJson));
     return this;
+  }
+
+  @Override
+  public String provider() {
+    return ModelSettings.OPENAI;
   }
 
   @Override

@@ -2,9 +2,8 @@ package dev.threadline.operator.webhooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
+import dev.threadline.operator.support.LoopbackServer;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -20,27 +19,23 @@ import org.junit.jupiter.api.Test;
  */
 class WebhookSenderTest {
   private final List<String> received = new CopyOnWriteArrayList<>();
-  private HttpServer receiver;
+  private LoopbackServer receiver;
 
   @BeforeEach
-  void startReceiver() throws Exception {
-    receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    receiver.createContext(
-        "/",
-        exchange -> {
+  void startReceiver() {
+    receiver =
+        LoopbackServer.start(exchange -> {
           received.add(
               exchange.getRequestHeaders().getFirst("webhook-id")
                   + " "
                   + exchange.getRequestHeaders().getFirst("Content-Type"));
           exchange.sendResponseHeaders(204, -1);
-          exchange.close();
         });
-    receiver.start();
   }
 
   @AfterEach
   void stopReceiver() {
-    receiver.stop(0);
+    receiver.close();
   }
 
   @Test
@@ -99,7 +94,7 @@ class WebhookSenderTest {
   }
 
   private int port() {
-    return receiver.getAddress().getPort();
+    return receiver.port();
   }
 
   /** Answers the first address to the first lookup and the second to every later one. */
