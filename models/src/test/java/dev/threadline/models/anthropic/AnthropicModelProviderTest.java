@@ -228,6 +228,27 @@ class AnthropicModelProviderTest {
     assertThat(reply.stopReason()).isEqualTo(StopReason.MAX_TOKENS);
   }
 
+  @Test
+  void negativeTokenCountsAreAnInvalidReplyNotACrash() {
+    server.answer(
+        200,
+        """
+        {"id":"msg_04","type":"message","role":"assistant","model":"claude-sonnet-4-5",
+         "content":[{"type":"text","text":"Hi"}],"stop_reason":"end_turn","stop_sequence":null,
+         "usage":{"input_tokens":-5,"output_tokens":3}}
+        """);
+
+    ModelException failure =
+        catchThrowableOfType(
+            ModelException.class,
+            () ->
+                provider.complete(
+                    ModelRequest.of("claude-sonnet-4-5", null, List.of(ChatMessage.user("hi")))));
+
+    assertThat(failure.code()).isEqualTo(ModelErrorCode.INVALID_REPLY);
+    assertThat(failure.getMessage()).contains("the answer is malformed");
+  }
+
   @ParameterizedTest
   @CsvSource({
     "401, authentication_error, AUTH",

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class OpenAiModelProviderTest {
 
@@ -211,6 +212,34 @@ class OpenAiModelProviderTest {
 
     assertThat(reply.stopReason()).isEqualTo(StopReason.MAX_TOKENS);
     assertThat(reply.text()).isEqualTo("Once upon a");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        // a tool call without an id, as some compatible servers write it
+        "\"tool_calls\":[{\"id\":\"\",\"type\":\"function\",\"function\":{\"name\":\"run_command\","
+            + "\"arguments\":\"{}\"}}]}}]",
+        // token counts below zero
+        "\"content\":\"Hi\"}}],\"usage\":{\"prompt_tokens\":-5,\"completion_tokens\":3,"
+            + "\"total_tokens\":-2}"
+      })
+  void aMalformedAnswerIsAnInvalidReplyNotACrash(String rest) {
+    server.answer(
+        200,
+        "{\"id\":\"c\",\"object\":\"chat.completion\",\"created\":1,\"model\":\"m\","
+            + "\"choices\":[{\"index\":0,\"finish_reason\":\"stop\",\"message\":{\"role\":"
+            + "\"assistant\","
+            + rest
+            + "}");
+
+    ModelException failure =
+        catchThrowableOfType(
+            ModelException.class,
+            () -> provider.complete(ModelRequest.of("m", null, List.of(ChatMessage.user("hi")))));
+
+    assertThat(failure.code()).isEqualTo(ModelErrorCode.INVALID_REPLY);
+    assertThat(failure.getMessage()).contains("the answer is malformed");
   }
 
   @ParameterizedTest

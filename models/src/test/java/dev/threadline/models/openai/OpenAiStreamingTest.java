@@ -1,9 +1,12 @@
 package dev.threadline.models.openai;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.threadline.models.ChatMessage;
 import dev.threadline.models.FakeModelServer;
+import dev.threadline.models.ModelErrorCode;
+import dev.threadline.models.ModelException;
 import dev.threadline.models.ModelReply;
 import dev.threadline.models.ModelRequest;
 import dev.threadline.models.ModelSettings;
@@ -101,6 +104,33 @@ class OpenAiStreamingTest {
     assertThat(reply.toolCalls()).hasSize(1);
     assertThat(reply.toolCalls().get(0).name()).isEqualTo("run_command");
     assertThat(reply.toolCalls().get(0).arguments()).containsEntry("command", "ls");
+  }
+
+  @Test
+  void aStreamedToolCallWithoutAnIdIsAnInvalidReplyAfterTheTextWasHandedOver() {
+    server.answerStream(
+        Duration.ZERO,
+        Duration.ofMillis(20),
+        List.of(
+            chunk("{\"role\":\"assistant\",\"content\":\"Let me look.\"}", null),
+            chunk(
+                "{\"tool_calls\":[{\"index\":0,\"id\":\"\",\"type\":\"function\","
+                    + "\"function\":{\"name\":\"run_command\",\"arguments\":\"{}\"}}]}",
+                null),
+            chunk("{}", "\"tool_calls\""),
+            "data: [DONE]"));
+    List<String> deltas = new CopyOnWriteArrayList<>();
+
+    ModelException failure =
+        catchThrowableOfType(
+            ModelException.class,
+            () ->
+                provider.stream(
+                    ModelRequest.of("gpt-4.1-mini", null, List.of(ChatMessage.user("look"))),
+                    deltas::add));
+
+    assertThat(deltas).containsExactly("Let me look.");
+    assertThat(failure.code()).isEqualTo(ModelErrorCode.INVALID_REPLY);
   }
 
   private static String chunk(String delta, String finishReason) {
