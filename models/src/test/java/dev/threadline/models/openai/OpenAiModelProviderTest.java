@@ -233,10 +233,7 @@ class OpenAiModelProviderTest {
             + rest
             + "}");
 
-    ModelException failure =
-        catchThrowableOfType(
-            ModelException.class,
-            () -> provider.complete(ModelRequest.of("m", null, List.of(ChatMessage.user("hi")))));
+    ModelException failure = failedHi("m");
 
     assertThat(failure.code()).isEqualTo(ModelErrorCode.INVALID_REPLY);
     assertThat(failure.getMessage()).contains("the answer is malformed");
@@ -263,12 +260,7 @@ class OpenAiModelProviderTest {
         """
             .formatted(KEY, errorCode));
 
-    ModelException failure =
-        catchThrowableOfType(
-            ModelException.class,
-            () ->
-                provider.complete(
-                    ModelRequest.of("gpt-4.1-mini", null, List.of(ChatMessage.user("hi")))));
+    ModelException failure = failedHi("gpt-4.1-mini");
 
     assertThat(failure.code()).isEqualTo(expected);
     assertThat(failure.httpStatus()).isEqualTo(status);
@@ -288,12 +280,7 @@ class OpenAiModelProviderTest {
     server.answerAfter(Duration.ofSeconds(5), 200, "{}");
 
     long start = System.nanoTime();
-    ModelException failure =
-        catchThrowableOfType(
-            ModelException.class,
-            () ->
-                provider.complete(
-                    ModelRequest.of("gpt-4.1-mini", null, List.of(ChatMessage.user("hi")))));
+    ModelException failure = failedHi("gpt-4.1-mini");
 
     assertThat(failure.code()).isEqualTo(ModelErrorCode.TIMEOUT);
     assertThat(failure.retryable()).isTrue();
@@ -309,12 +296,16 @@ class OpenAiModelProviderTest {
         new OpenAiModelProvider(
             new ModelSettings("openai", "m", url + "/v1", KEY, Duration.ofSeconds(5)));
 
-    ModelException failure =
-        catchThrowableOfType(
-            ModelException.class,
-            () -> provider.complete(ModelRequest.of("m", null, List.of(ChatMessage.user("hi")))));
+    ModelException failure = failedHi("m");
 
     assertThat(failure.code()).isEqualTo(ModelErrorCode.UNAVAILABLE);
     assertThat(failure.getMessage()).doesNotContain(KEY);
+  }
+
+  /** What completing a "hi" to {@code model} failed with. */
+  private ModelException failedHi(String model) {
+    return catchThrowableOfType(
+        ModelException.class,
+        () -> provider.complete(ModelRequest.of(model, null, List.of(ChatMessage.user("hi")))));
   }
 }
