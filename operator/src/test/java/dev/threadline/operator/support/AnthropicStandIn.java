@@ -17,7 +17,11 @@ import java.util.List;
 public final class AnthropicStandIn extends ModelStandIn<List<String>> {
 
   public AnthropicStandIn(Duration firstToken, Duration perToken) {
-    super(firstToken, perToken);
+    super(
+        ModelSettings.ANTHROPIC,
+        "{\"type\":\"error\",\"error\":{\"type\":\"api_error\",\"message\":\"no reply\"}}",
+        firstToken,
+        perToken);
   }
 
   /** The base URL to configure the Anthropic client with. */
@@ -30,16 +34,6 @@ public final class AnthropicStandIn extends ModelStandIn<List<String>> {
   public AnthropicStandIn answerText(String... tokens) {
     queue(List.of(tokens));
     return this;
-  }
-
-  @Override
-  public String provider() {
-    return ModelSettings.ANTHROPIC;
-  }
-
-  @Override
-  protected String noReplyError() {
-    return "{\"type\":\"error\",\"error\":{\"type\":\"api_error\",\"message\":\"no reply\"}}";
   }
 
   @Override

@@ -28,13 +28,22 @@ public abstract class ModelStandIn<R> implements AutoCloseable {
     void write(String token) throws IOException;
   }
 
+  private final String provider;
+  private final String noReplyError;
   private final Queue<R> replies = new ConcurrentLinkedQueue<>();
   private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
   private final Duration firstToken;
   private final Duration perToken;
   private final LoopbackServer server;
 
-  protected ModelStandIn(Duration firstToken, Duration perToken) {
+  /**
+   * @param provider the provider it speaks for, e.g. {@link ModelSettings#OPENAI}
+   * @param noReplyError the provider's error body for a request that finds no reply queued
+   */
+  protected ModelStandIn(
+      String provider, String noReplyError, Duration firstToken, Duration perToken) {
+    this.provider = provider;
+    this.noReplyError = noReplyError;
     this.firstToken = firstToken;
     this.perToken = perToken;
     this.server = LoopbackServer.start(this::handle);
@@ -44,7 +53,9 @@ public abstract class ModelStandIn<R> implements AutoCloseable {
   public abstract String baseUrl();
 
   /** The provider this stand-in speaks for, e.g. {@link ModelSettings#OPENAI}. */
-  public abstract String provider();
+  public String provider() {
+    return provider;
+  }
 
   /** Settings that point the provider's client at this stand-in (model {@code stand-in}). */
   public ModelSettings settings(Duration timeout) {
@@ -69,9 +80,6 @@ public abstract class ModelStandIn<R> implements AutoCloseable {
   protected abstract void answer(HttpExchange exchange, JsonNode body, R reply)
       throws IOException, InterruptedException;
 
-  /** The provider's error body for a request that finds no reply queued. */
-  protected abstract String noReplyError();
-
   /** Writes {@code tokens} at the stand-in's pace: the first after its delay, then one by one. */
   protected void paced(List<String> tokens, TokenWriter writer)
       throws IOException, InterruptedException {
@@ -89,7 +97,7 @@ public abstract class ModelStandIn<R> implements AutoCloseable {
     requests.add(body);
     R reply = replies.poll();
     if (reply == null) {
-      LoopbackServer.respond(exchange, 500, "application/json", noReplyError());
+      LoopbackServer.respond(exchange, 500, "application/json", noReplyError);
       return;
     }
     answer(exchange, body, reply);

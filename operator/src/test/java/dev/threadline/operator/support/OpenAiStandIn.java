@@ -19,7 +19,11 @@ public final class OpenAiStandIn extends ModelStandIn<OpenAiStandIn.Reply> {
   record Reply(List<String> tokens, String toolName, String toolArguments) {}
 
   public OpenAiStandIn(Duration firstToken, Duration perToken) {
-    super(firstToken, perToken);
+    super(
+        ModelSettings.OPENAI,
+        "{\"error\":{\"message\":\"no reply queued\"}}",
+        firstToken,
+        perToken);
   }
 
   /** The base URL to configure a client with, e.g. http://127.0.0.1:1234/v1. */
@@ -38,16 +42,6 @@ public final class OpenAiStandIn extends ModelStandIn<OpenAiStandIn.Reply> {
   public OpenAiStandIn answerToolCall(String tool, String argumentsJson) {
     queue(new Reply(List.of(), tool, argumentsJson));
     return this;
-  }
-
-  @Override
-  public String provider() {
-    return ModelSettings.OPENAI;
-  }
-
-  @Override
-  protected String noReplyError() {
-    return "{\"error\":{\"message\":\"no reply queued\"}}";
   }
 
   @Override
