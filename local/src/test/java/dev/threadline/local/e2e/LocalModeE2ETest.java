@@ -166,7 +166,12 @@ class LocalModeE2ETest {
     var viaRest = fixture.get(ALICE_KEY, "/v1/agents/agent_reviewer");
     assertThat(viaRest.statusCode()).as(viaRest.body()).isEqualTo(200);
     assertThat(kubectl("delete", "-f", manifest)).contains("deleted");
-    assertThat(fixture.get(ALICE_KEY, "/v1/agents/agent_reviewer").statusCode()).isEqualTo(404);
+    // The api-server reads agents from its informer, which learns of the deletion a moment later.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() ->
+            assertThat(fixture.get(ALICE_KEY, "/v1/agents/agent_reviewer").statusCode())
+                .isEqualTo(404));
   }
 
   private static String kubectl(String... args) throws IOException, InterruptedException {

@@ -1,5 +1,7 @@
 package dev.threadline.local.e2e;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.threadline.local.LocalMode;
 import dev.threadline.local.LocalSettings;
 import dev.threadline.operator.config.OperatorSettings;
@@ -15,6 +17,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 /**
  * The local mode as a test uses it: random ports, a fresh data folder and two users, alice and bob,
@@ -104,6 +107,19 @@ public final class LocalModeFixture implements AutoCloseable {
                 .POST(HttpRequest.BodyPublishers.ofString(json))
                 .build(),
             HttpResponse.BodyHandlers.ofLines()));
+  }
+
+  /**
+   * Sends {@code request} asking for Server-Sent Events (90 s to the end of the stream) and reads
+   * the answer frame by frame; asserts that it is a 200.
+   */
+  SseFrames frames(HttpRequest.Builder request) {
+    HttpResponse<Stream<String>> response =
+        send(
+            request.header("Accept", "text/event-stream").timeout(Duration.ofSeconds(90)).build(),
+            HttpResponse.BodyHandlers.ofLines());
+    assertThat(response.statusCode()).isEqualTo(200);
+    return new SseFrames(response.body());
   }
 
   public HttpRequest.Builder request(String key, String path) {

@@ -1,6 +1,7 @@
 package dev.threadline.local.e2e;
 
-import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpExchange;
+import dev.threadline.operator.support.LoopbackServer;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import io.opentelemetry.proto.common.v1.AnyValue;
@@ -9,10 +10,6 @@ import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,47 +37,34 @@ final class OtlpReceiver implements AutoCloseable {
 
   private static final HexFormat HEX = HexFormat.of();
 
-  private final HttpServer server;
   private final List<ReceivedSpan> spans = new CopyOnWriteArrayList<>();
+  private final LoopbackServer server;
 
-  private OtlpReceiver(HttpServer server) {
-    this.server = server;
+  private OtlpReceiver() {
+    server = LoopbackServer.start("/v1/traces", this::receive);
   }
 
   static OtlpReceiver start() {
-    try {
-      HttpServer server =
-          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-      OtlpReceiver receiver = new OtlpReceiver(server);
-      server.createContext(
-          "/v1/traces",
-          exchange -> {
-            try (InputStream in = exchange.getRequestBody()) {
-              receiver.accept(ExportTraceServiceRequest.parseFrom(in.readAllBytes()));
-              byte[] answer = ExportTraceServiceResponse.getDefaultInstance().toByteArray();
-              exchange.getResponseHeaders().add("Content-Type", "application/x-protobuf");
-              exchange.sendResponseHeaders(200, answer.length == 0 ? -1 : answer.length);
-              if (answer.length > 0) {
-                try (OutputStream out = exchange.getResponseBody()) {
-                  out.write(answer);
-                }
-              }
-            } catch (IOException | RuntimeException e) {
-              exchange.sendResponseHeaders(400, -1);
-            } finally {
-              exchange.close();
-            }
-          });
-      server.start();
-      return receiver;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    return new OtlpReceiver();
+  }
+
+  private void receive(HttpExchange exchange) throws IOException {
+    try (InputStream in = exchange.getRequestBody()) {
+      accept(ExportTraceServiceRequest.parseFrom(in.readAllBytes()));
+    } catch (IOException | RuntimeException unreadable) {
+      exchange.sendResponseHeaders(400, -1);
+      return;
     }
+    LoopbackServer.respond(
+        exchange,
+        200,
+        "application/x-protobuf",
+        ExportTraceServiceResponse.getDefaultInstance().toByteArray());
   }
 
   /** The base URL to give as {@code OTEL_EXPORTER_OTLP_ENDPOINT}. */
   String endpoint() {
-    return "http://127.0.0.1:" + server.getAddress().getPort();
+    return server.baseUrl();
   }
 
   List<ReceivedSpan> spans() {
@@ -129,6 +113,6 @@ final class OtlpReceiver implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
+    server.close();
   }
 }

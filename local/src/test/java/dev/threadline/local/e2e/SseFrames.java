@@ -40,33 +40,49 @@ final class SseFrames implements AutoCloseable {
     this.iterator = lines.iterator();
   }
 
-  /** Up to {@code count} events; fewer when the stream ends first. */
+  /**
+   * Up to {@code count} events; fewer when the stream ends first. Lines are read as the SSE spec
+   * says: a field's value is what follows its colon, less one leading space; data lines join with
+   * newlines; a line that starts with a colon is a comment.
+   */
   List<Frame> next(int count) {
     List<Frame> frames = new ArrayList<>();
     String id = null;
-    String data = null;
+    StringBuilder data = null;
     while (frames.size() < count && iterator.hasNext()) {
       String line = iterator.next();
       if (line.isEmpty()) {
         if (data != null) {
-          frames.add(new Frame(id, data));
+          frames.add(new Frame(id, data.toString()));
         }
         id = null;
         data = null;
-      } else if (line.startsWith("id: ")) {
-        id = line.substring(4);
-      } else if (line.startsWith("data: ")) {
-        data = line.substring(6);
-      } else if (line.startsWith(": ")) {
-        comments.add(line.substring(2));
+      } else if (line.startsWith(":")) {
+        comments.add(value(line, 0));
+      } else if (line.startsWith("id:")) {
+        id = value(line, 2);
+      } else if (line.startsWith("data:")) {
+        data = data == null ? new StringBuilder() : data.append('\n');
+        data.append(value(line, 4));
       }
     }
     return frames;
   }
 
+  /** What follows the colon at {@code colon}, less one leading space. */
+  private static String value(String line, int colon) {
+    String value = line.substring(colon + 1);
+    return value.startsWith(" ") ? value.substring(1) : value;
+  }
+
   /** Every remaining event, to the end of the stream. */
   List<Frame> rest() {
     return next(Integer.MAX_VALUE);
+  }
+
+  /** Each frame as {@code "<id> <data>"}: what a client saw, to compare two streams with. */
+  static List<String> describe(List<Frame> frames) {
+    return frames.stream().map(frame -> frame.id() + " " + frame.data()).toList();
   }
 
   /** The comment lines read so far (keepalives and notices), without their colon. */

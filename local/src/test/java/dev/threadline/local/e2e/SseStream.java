@@ -1,15 +1,16 @@
 package dev.threadline.local.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
-/** A Server-Sent Events response read frame by frame: each frame's id and its JSON data. */
+/**
+ * A Server-Sent Events response read frame by frame (by {@link SseFrames}): each frame's id and its
+ * JSON data.
+ */
 final class SseStream implements AutoCloseable {
   record Frame(String id, JsonNode data) {
     String type() {
@@ -18,12 +19,12 @@ final class SseStream implements AutoCloseable {
   }
 
   private final HttpResponse<Stream<String>> response;
-  private final Iterator<String> lines;
+  private final SseFrames events;
   private final List<Frame> frames = new ArrayList<>();
 
   SseStream(HttpResponse<Stream<String>> response) {
     this.response = response;
-    this.lines = response.body().iterator();
+    this.events = new SseFrames(response.body());
   }
 
   HttpResponse<Stream<String>> response() {
@@ -32,22 +33,11 @@ final class SseStream implements AutoCloseable {
 
   /** Reads frames until one matches (and returns it), or the stream ends (null). */
   Frame readUntil(Predicate<Frame> wanted) {
-    String id = null;
-    StringBuilder data = new StringBuilder();
-    while (lines.hasNext()) {
-      String line = lines.next();
-      if (line.startsWith("id:")) {
-        id = line.substring(3).strip();
-      } else if (line.startsWith("data:")) {
-        data.append(line.substring(5).strip());
-      } else if (line.isEmpty() && !data.isEmpty()) {
-        Frame frame = new Frame(id, Serialization.unmarshal(data.toString(), JsonNode.class));
-        frames.add(frame);
-        id = null;
-        data.setLength(0);
-        if (wanted.test(frame)) {
-          return frame;
-        }
+    for (List<SseFrames.Frame> next = events.next(1); !next.isEmpty(); next = events.next(1)) {
+      Frame frame = new Frame(next.getFirst().id(), next.getFirst().json());
+      frames.add(frame);
+      if (wanted.test(frame)) {
+        return frame;
       }
     }
     return null;
@@ -69,6 +59,6 @@ final class SseStream implements AutoCloseable {
 
   @Override
   public void close() {
-    response.body().close();
+    events.close();
   }
 }

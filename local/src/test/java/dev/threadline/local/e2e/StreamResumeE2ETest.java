@@ -3,8 +3,6 @@ package dev.threadline.local.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -36,7 +34,7 @@ class StreamResumeE2ETest {
   void aStreamCutBeforeAnApiServerRestartResumesWithEveryRemainingEventOnce() {
     List<SseFrames.Frame> received = new ArrayList<>();
     try (SseFrames stream =
-        open(
+        fixture.frames(
             fixture
                 .request(LocalModeFixture.ALICE_KEY, "/v1/threads")
                 .header("Content-Type", "application/json")
@@ -51,7 +49,7 @@ class StreamResumeE2ETest {
 
     String path = "/v1/threads/" + threadId + "/stream";
     try (SseFrames resumed =
-        open(
+        fixture.frames(
             fixture
                 .request(LocalModeFixture.ALICE_KEY, path)
                 .header("Last-Event-ID", received.getLast().id())
@@ -59,7 +57,8 @@ class StreamResumeE2ETest {
       received.addAll(resumed.rest());
     }
     List<SseFrames.Frame> uninterrupted;
-    try (SseFrames whole = open(fixture.request(LocalModeFixture.ALICE_KEY, path).GET())) {
+    try (SseFrames whole =
+        fixture.frames(fixture.request(LocalModeFixture.ALICE_KEY, path).GET())) {
       uninterrupted = whole.rest();
     }
 
@@ -74,19 +73,7 @@ class StreamResumeE2ETest {
         .containsSubsequence("echo one", "echo two", "echo three");
     // GET .../stream replays the run from its start: everything but thread.created, which the POST
     // sent.
-    assertThat(describe(received.subList(1, received.size()))).isEqualTo(describe(uninterrupted));
-  }
-
-  private static SseFrames open(HttpRequest.Builder request) {
-    HttpResponse<java.util.stream.Stream<String>> response =
-        fixture.send(
-            request.header("Accept", "text/event-stream").timeout(Duration.ofSeconds(90)).build(),
-            HttpResponse.BodyHandlers.ofLines());
-    assertThat(response.statusCode()).isEqualTo(200);
-    return new SseFrames(response.body());
-  }
-
-  private static List<String> describe(List<SseFrames.Frame> frames) {
-    return frames.stream().map(frame -> frame.id() + " " + frame.data()).toList();
+    assertThat(SseFrames.describe(received.subList(1, received.size())))
+        .isEqualTo(SseFrames.describe(uninterrupted));
   }
 }

@@ -2,10 +2,7 @@ package dev.threadline.local.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.support.OpenAiStandIn;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -29,20 +26,10 @@ class TokenStreamingE2ETest {
 
   @BeforeAll
   static void start() {
-    try {
-      model = new OpenAiStandIn(Duration.ofMillis(200), Duration.ofMillis(15));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    model = new OpenAiStandIn(Duration.ofMillis(200), Duration.ofMillis(15));
     fixture =
-        LocalModeFixture.start(operator ->
-            operator.withModel(
-                new ModelSettings(
-                    ModelSettings.OPENAI,
-                    "stand-in",
-                    model.baseUrl(),
-                    "test-key",
-                    Duration.ofSeconds(20))));
+        LocalModeFixture.start(
+            operator -> operator.withModel(model.settings(Duration.ofSeconds(20))));
   }
 
   @AfterAll
@@ -107,7 +94,7 @@ class TokenStreamingE2ETest {
   void aResumedStreamGetsEveryDurableEventOnceAndSaysDeltasWereNotReplayed() {
     model.answerText("One", " two", " three", " four", " five", " six.");
     List<SseFrames.Frame> received = new ArrayList<>();
-    try (SseFrames stream = open(postRequest("/v1/threads", body("Count", true)))) {
+    try (SseFrames stream = fixture.frames(postRequest("/v1/threads", body("Count", true)))) {
       received.addAll(stream.next(2)); // thread.created and the first delta, then the client drops
     }
     assertThat(received.get(1).type()).isEqualTo(TEXT_DELTA);
@@ -117,7 +104,7 @@ class TokenStreamingE2ETest {
     List<SseFrames.Frame> resumed;
     List<String> comments;
     try (SseFrames stream =
-        open(
+        fixture.frames(
             fixture
                 .request(LocalModeFixture.ALICE_KEY, path)
                 .header("Last-Event-ID", received.getFirst().id())
@@ -126,7 +113,8 @@ class TokenStreamingE2ETest {
       comments = stream.comments();
     }
     List<SseFrames.Frame> whole;
-    try (SseFrames stream = open(fixture.request(LocalModeFixture.ALICE_KEY, path).GET())) {
+    try (SseFrames stream =
+        fixture.frames(fixture.request(LocalModeFixture.ALICE_KEY, path).GET())) {
       whole = stream.rest();
     }
 
@@ -137,8 +125,8 @@ class TokenStreamingE2ETest {
     assertThat(comments).anyMatch(comment -> comment.contains("not replayed"));
     // The same durable events, with the same ids, as a replay from the start (which, the session
     // being still kept, also has the deltas).
-    assertThat(describe(resumed))
-        .isEqualTo(describe(whole.stream().filter(frame -> frame.id() != null).toList()));
+    assertThat(SseFrames.describe(resumed))
+        .isEqualTo(SseFrames.describe(whole.stream().filter(frame -> frame.id() != null).toList()));
   }
 
   @Test
@@ -207,7 +195,7 @@ class TokenStreamingE2ETest {
   }
 
   private static List<SseFrames.Frame> post(String path, String json) {
-    try (SseFrames stream = open(postRequest(path, json))) {
+    try (SseFrames stream = fixture.frames(postRequest(path, json))) {
       return stream.rest();
     }
   }
@@ -219,20 +207,7 @@ class TokenStreamingE2ETest {
         .POST(HttpRequest.BodyPublishers.ofString(json));
   }
 
-  private static SseFrames open(HttpRequest.Builder request) {
-    HttpResponse<java.util.stream.Stream<String>> response =
-        fixture.send(
-            request.header("Accept", "text/event-stream").timeout(Duration.ofSeconds(90)).build(),
-            HttpResponse.BodyHandlers.ofLines());
-    assertThat(response.statusCode()).isEqualTo(200);
-    return new SseFrames(response.body());
-  }
-
   private static String join(List<SseFrames.Frame> deltas) {
     return String.join("", deltas.stream().map(f -> f.json().path("delta").asText()).toList());
-  }
-
-  private static List<String> describe(List<SseFrames.Frame> frames) {
-    return frames.stream().map(frame -> frame.id() + " " + frame.data()).toList();
   }
 }

@@ -2,15 +2,13 @@ package dev.threadline.local.kubelet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
+import dev.threadline.operator.support.LoopbackServer;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodStatus;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -25,23 +23,17 @@ class ReadinessProbeTest {
   @Test
   void succeedsOnceThePathAnswers2xx() throws Exception {
     AtomicInteger asked = new AtomicInteger();
-    HttpServer server =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext(
-        "/health",
-        exchange -> {
-          int status = asked.incrementAndGet() < 3 ? 503 : 200;
-          exchange.sendResponseHeaders(status, -1);
-          exchange.close();
-        });
-    server.start();
-    try {
-      ReadinessProbe probe = ReadinessProbe.of(probed(server.getAddress().getPort())).orElseThrow();
+    try (LoopbackServer server =
+        LoopbackServer.start(
+            "/health",
+            exchange -> {
+              int status = asked.incrementAndGet() < 3 ? 503 : 200;
+              exchange.sendResponseHeaders(status, -1);
+            })) {
+      ReadinessProbe probe = ReadinessProbe.of(probed(server.port())).orElseThrow();
 
       assertThat(probe.await(() -> true)).isTrue();
       assertThat(asked.get()).isEqualTo(3);
-    } finally {
-      server.stop(0);
     }
   }
 

@@ -37,11 +37,19 @@ final class AnthropicReplies {
       block.toolUse().ifPresent(toolUse -> toolCalls.add(toolCall(toolUse)));
       // Thinking and server-tool blocks are the provider's business: the agent loop needs neither.
     }
-    return new ModelReply(
-        text.toString(),
-        toolCalls,
-        usage(message.usage()),
-        stopReason(message, !toolCalls.isEmpty()));
+    try {
+      return new ModelReply(
+          text.toString(),
+          toolCalls,
+          usage(message.usage()),
+          stopReason(message, !toolCalls.isEmpty()));
+    } catch (IllegalArgumentException malformed) {
+      // Negative token counts: a failed call, not a crash.
+      throw new ModelException(
+          AnthropicModelProvider.NAME,
+          ModelErrorCode.INVALID_REPLY,
+          "the answer is malformed: " + malformed.getMessage());
+    }
   }
 
   private static ToolCall toolCall(ToolUseBlock toolUse) {

@@ -27,9 +27,17 @@ final class OpenAiReplies {
     ChatCompletion.Choice choice = completion.choices().get(0);
     ChatCompletionMessage message = choice.message();
     String text = message.content().or(message::refusal).orElse("");
-    List<ToolCall> toolCalls = toolCalls(message);
-    return new ModelReply(
-        text, toolCalls, usage(completion), stopReason(choice, !toolCalls.isEmpty()));
+    try {
+      List<ToolCall> toolCalls = toolCalls(message);
+      return new ModelReply(
+          text, toolCalls, usage(completion), stopReason(choice, !toolCalls.isEmpty()));
+    } catch (IllegalArgumentException malformed) {
+      // A tool call without an id or name, negative token counts: a failed call, not a crash.
+      throw new ModelException(
+          OpenAiModelProvider.NAME,
+          ModelErrorCode.INVALID_REPLY,
+          "the answer is malformed: " + malformed.getMessage());
+    }
   }
 
   private static List<ToolCall> toolCalls(ChatCompletionMessage message) {

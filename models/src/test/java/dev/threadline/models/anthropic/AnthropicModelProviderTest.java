@@ -228,6 +228,22 @@ class AnthropicModelProviderTest {
     assertThat(reply.stopReason()).isEqualTo(StopReason.MAX_TOKENS);
   }
 
+  @Test
+  void negativeTokenCountsAreAnInvalidReplyNotACrash() {
+    server.answer(
+        200,
+        """
+        {"id":"msg_04","type":"message","role":"assistant","model":"claude-sonnet-4-5",
+         "content":[{"type":"text","text":"Hi"}],"stop_reason":"end_turn","stop_sequence":null,
+         "usage":{"input_tokens":-5,"output_tokens":3}}
+        """);
+
+    ModelException failure = failedHi();
+
+    assertThat(failure.code()).isEqualTo(ModelErrorCode.INVALID_REPLY);
+    assertThat(failure.getMessage()).contains("the answer is malformed");
+  }
+
   @ParameterizedTest
   @CsvSource({
     "401, authentication_error, AUTH",
@@ -246,12 +262,7 @@ class AnthropicModelProviderTest {
         """
             .formatted(type, KEY));
 
-    ModelException failure =
-        catchThrowableOfType(
-            ModelException.class,
-            () ->
-                provider.complete(
-                    ModelRequest.of("claude-sonnet-4-5", null, List.of(ChatMessage.user("hi")))));
+    ModelException failure = failedHi();
 
     assertThat(failure.code()).isEqualTo(expected);
     assertThat(failure.httpStatus()).isEqualTo(status);
@@ -269,14 +280,18 @@ class AnthropicModelProviderTest {
     provider = providerWithTimeout(Duration.ofMillis(300));
     server.answerAfter(Duration.ofSeconds(5), 200, "{}");
 
-    ModelException failure =
-        catchThrowableOfType(
-            ModelException.class,
-            () ->
-                provider.complete(
-                    ModelRequest.of("claude-sonnet-4-5", null, List.of(ChatMessage.user("hi")))));
+    ModelException failure = failedHi();
 
     assertThat(failure.code()).isEqualTo(ModelErrorCode.TIMEOUT);
     assertThat(failure.getMessage()).contains("300 ms");
+  }
+
+  /** What completing a "hi" failed with. */
+  private ModelException failedHi() {
+    return catchThrowableOfType(
+        ModelException.class,
+        () ->
+            provider.complete(
+                ModelRequest.of("claude-sonnet-4-5", null, List.of(ChatMessage.user("hi")))));
   }
 }

@@ -8,10 +8,10 @@ import dev.threadline.models.ModelReply;
 import dev.threadline.models.ModelRequest;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.models.StopReason;
+import dev.threadline.models.StreamedReply;
 import dev.threadline.models.Usage;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -67,24 +67,16 @@ class AnthropicStreamingTest {
                 "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\","
                     + "\"stop_sequence\":null},\"usage\":{\"output_tokens\":6}}"),
             event("message_stop", "{\"type\":\"message_stop\"}")));
-    List<String> deltas = new CopyOnWriteArrayList<>();
-    List<Long> arrivals = new CopyOnWriteArrayList<>();
+    StreamedReply streamed =
+        StreamedReply.of(
+            provider,
+            ModelRequest.of("claude-sonnet-4-5", null, List.of(ChatMessage.user("Greet me"))));
+    ModelReply reply = streamed.reply();
 
-    ModelReply reply =
-        provider.stream(
-            ModelRequest.of("claude-sonnet-4-5", null, List.of(ChatMessage.user("Greet me"))),
-            delta -> {
-              deltas.add(delta);
-              arrivals.add(System.nanoTime());
-            });
-    long returned = System.nanoTime();
-
-    assertThat(deltas).containsExactly("Bonjour", ", le", " monde.");
-    assertThat(String.join("", deltas)).isEqualTo(reply.text()).isEqualTo("Bonjour, le monde.");
+    streamed.assertHandedOverWhileWritten(BETWEEN.multipliedBy(2), "Bonjour", ", le", " monde.");
     assertThat(reply.stopReason()).isEqualTo(StopReason.END_TURN);
     assertThat(reply.usage().outputTokens()).isEqualTo(6);
     assertThat(reply.usage()).isEqualTo(new Usage(20, 6, 5));
-    assertThat(Duration.ofNanos(returned - arrivals.get(0))).isGreaterThan(BETWEEN.multipliedBy(2));
     assertThat(server.onlyRequest().body().path("stream").asBoolean()).isTrue();
   }
 

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class OpenAiModelProviderTest {
 
@@ -214,6 +215,31 @@ class OpenAiModelProviderTest {
   }
 
   @ParameterizedTest
+  @ValueSource(
+      strings = {
+        // a tool call without an id, as some compatible servers write it
+        "\"tool_calls\":[{\"id\":\"\",\"type\":\"function\",\"function\":{\"name\":\"run_command\","
+            + "\"arguments\":\"{}\"}}]}}]",
+        // token counts below zero
+        "\"content\":\"Hi\"}}],\"usage\":{\"prompt_tokens\":-5,\"completion_tokens\":3,"
+            + "\"total_tokens\":-2}"
+      })
+  void aMalformedAnswerIsAnInvalidReplyNotACrash(String rest) {
+    server.answer(
+        200,
+        "{\"id\":\"c\",\"object\":\"chat.completion\",\"created\":1,\"model\":\"m\","
+            + "\"choices\":[{\"index\":0,\"finish_reason\":\"stop\",\"message\":{\"role\":"
+            + "\"assistant\","
+            + rest
+            + "}");
+
+    ModelException failure = failedHi("m");
+
+    assertThat(failure.code()).isEqualTo(ModelErrorCode.INVALID_REPLY);
+    assertThat(failure.getMessage()).contains("the answer is malformed");
+  }
+
+  @ParameterizedTest
   @CsvSource({
     "401, invalid_api_key, AUTH",
     "403, unsupported_country_region_territory, AUTH",
@@ -234,12 +260,7 @@ class OpenAiModelProviderTest {
         """
             .formatted(KEY, errorCode));
 
-    ModelException failure =
-        catchThrowableOfType(
-            ModelException.class,
-            () ->
-                provider.complete(
-                    ModelRequest.of("gpt-4.1-mini", null, List.of(ChatMessage.user("hi")))));
+    ModelException failure = failedHi("gpt-4.1-mini");
 
     assertThat(failure.code()).isEqualTo(expected);
     assertThat(failure.httpStatus()).isEqualTo(status);
@@ -259,12 +280,7 @@ class OpenAiModelProviderTest {
     server.answerAfter(Duration.ofSeconds(5), 200, "{}");
 
     long start = System.nanoTime();
-    ModelException failure =
-        catchThrowableOfType(
-            ModelException.class,
-            () ->
-                provider.complete(
-                    ModelRequest.of("gpt-4.1-mini", null, List.of(ChatMessage.user("hi")))));
+    ModelException failure = failedHi("gpt-4.1-mini");
 
     assertThat(failure.code()).isEqualTo(ModelErrorCode.TIMEOUT);
     assertThat(failure.retryable()).isTrue();
@@ -280,12 +296,16 @@ class OpenAiModelProviderTest {
         new OpenAiModelProvider(
             new ModelSettings("openai", "m", url + "/v1", KEY, Duration.ofSeconds(5)));
 
-    ModelException failure =
-        catchThrowableOfType(
-            ModelException.class,
-            () -> provider.complete(ModelRequest.of("m", null, List.of(ChatMessage.user("hi")))));
+    ModelException failure = failedHi("m");
 
     assertThat(failure.code()).isEqualTo(ModelErrorCode.UNAVAILABLE);
     assertThat(failure.getMessage()).doesNotContain(KEY);
+  }
+
+  /** What completing a "hi" to {@code model} failed with. */
+  private ModelException failedHi(String model) {
+    return catchThrowableOfType(
+        ModelException.class,
+        () -> provider.complete(ModelRequest.of(model, null, List.of(ChatMessage.user("hi")))));
   }
 }

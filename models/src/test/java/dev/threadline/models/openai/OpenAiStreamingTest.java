@@ -1,13 +1,17 @@
 package dev.threadline.models.openai;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.threadline.models.ChatMessage;
 import dev.threadline.models.FakeModelServer;
+import dev.threadline.models.ModelErrorCode;
+import dev.threadline.models.ModelException;
 import dev.threadline.models.ModelReply;
 import dev.threadline.models.ModelRequest;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.models.StopReason;
+import dev.threadline.models.StreamedReply;
 import dev.threadline.models.Usage;
 import java.time.Duration;
 import java.util.List;
@@ -58,24 +62,15 @@ class OpenAiStreamingTest {
                 + "\"completion_tokens\":4,\"total_tokens\":16,"
                 + "\"prompt_tokens_details\":{\"cached_tokens\":2}}}",
             "data: [DONE]"));
-    List<String> deltas = new CopyOnWriteArrayList<>();
-    List<Long> arrivals = new CopyOnWriteArrayList<>();
+    StreamedReply streamed =
+        StreamedReply.of(
+            provider,
+            ModelRequest.of("gpt-4.1-mini", null, List.of(ChatMessage.user("Capital of France?"))));
+    ModelReply reply = streamed.reply();
 
-    ModelReply reply =
-        provider.stream(
-            ModelRequest.of("gpt-4.1-mini", null, List.of(ChatMessage.user("Capital of France?"))),
-            delta -> {
-              deltas.add(delta);
-              arrivals.add(System.nanoTime());
-            });
-    long returned = System.nanoTime();
-
-    assertThat(deltas).containsExactly("The capital", " is", " Paris.");
-    assertThat(String.join("", deltas)).isEqualTo(reply.text()).isEqualTo("The capital is Paris.");
+    streamed.assertHandedOverWhileWritten(BETWEEN.multipliedBy(2), "The capital", " is", " Paris.");
     assertThat(reply.usage()).isEqualTo(new Usage(12, 4, 2));
     assertThat(reply.stopReason()).isEqualTo(StopReason.END_TURN);
-    // The first piece came while the server was still writing (three more delays to go).
-    assertThat(Duration.ofNanos(returned - arrivals.get(0))).isGreaterThan(BETWEEN.multipliedBy(2));
     FakeModelServer.Received request = server.onlyRequest();
     assertThat(request.body().path("stream").asBoolean()).isTrue();
     assertThat(request.body().path("stream_options").path("include_usage").asBoolean()).isTrue();
@@ -109,6 +104,33 @@ class OpenAiStreamingTest {
     assertThat(reply.toolCalls()).hasSize(1);
     assertThat(reply.toolCalls().get(0).name()).isEqualTo("run_command");
     assertThat(reply.toolCalls().get(0).arguments()).containsEntry("command", "ls");
+  }
+
+  @Test
+  void aStreamedToolCallWithoutAnIdIsAnInvalidReplyAfterTheTextWasHandedOver() {
+    server.answerStream(
+        Duration.ZERO,
+        Duration.ofMillis(20),
+        List.of(
+            chunk("{\"role\":\"assistant\",\"content\":\"Let me look.\"}", null),
+            chunk(
+                "{\"tool_calls\":[{\"index\":0,\"id\":\"\",\"type\":\"function\","
+                    + "\"function\":{\"name\":\"run_command\",\"arguments\":\"{}\"}}]}",
+                null),
+            chunk("{}", "\"tool_calls\""),
+            "data: [DONE]"));
+    List<String> deltas = new CopyOnWriteArrayList<>();
+
+    ModelException failure =
+        catchThrowableOfType(
+            ModelException.class,
+            () ->
+                provider.stream(
+                    ModelRequest.of("gpt-4.1-mini", null, List.of(ChatMessage.user("look"))),
+                    deltas::add));
+
+    assertThat(deltas).containsExactly("Let me look.");
+    assertThat(failure.code()).isEqualTo(ModelErrorCode.INVALID_REPLY);
   }
 
   private static String chunk(String delta, String finishReason) {

@@ -3,6 +3,7 @@ package dev.threadline.operator.deltas;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import dev.threadline.core.deltas.DeltaWire;
+import dev.threadline.operator.http.Responses;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -29,17 +30,17 @@ public final class DeltaEndpoint implements HttpHandler {
   public void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       if (!"GET".equals(exchange.getRequestMethod())) {
-        plain(exchange, 405, "GET only");
+        Responses.send(exchange, 405, "text/plain", "GET only");
         return;
       }
       if (!authorized(exchange.getRequestHeaders().getFirst("Authorization"))) {
-        plain(exchange, 401, "unauthorized");
+        Responses.send(exchange, 401, "text/plain", "unauthorized");
         return;
       }
       String id = exchange.getRequestURI().getPath().substring(DeltaWire.PATH.length());
       Optional<DeltaSession> session = hub.find(id);
       if (session.isEmpty()) {
-        plain(exchange, 404, "no such session");
+        Responses.send(exchange, 404, "text/plain", "no such session");
         return;
       }
       exchange.getResponseHeaders().set("Content-Type", "application/x-ndjson");
@@ -75,12 +76,5 @@ public final class DeltaEndpoint implements HttpHandler {
     return MessageDigest.isEqual(
         header.substring("Bearer ".length()).strip().getBytes(StandardCharsets.UTF_8),
         token.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static void plain(HttpExchange exchange, int status, String body) throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "text/plain");
-    exchange.sendResponseHeaders(status, bytes.length);
-    exchange.getResponseBody().write(bytes);
   }
 }

@@ -1,16 +1,14 @@
 package dev.threadline.operator.health;
 
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.threadline.core.deltas.DeltaWire;
 import dev.threadline.operator.deltas.DeltaEndpoint;
 import dev.threadline.operator.deltas.DeltaHub;
+import dev.threadline.operator.http.Responses;
 import io.javaoperatorsdk.operator.RuntimeInfo;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
@@ -34,13 +32,13 @@ public final class OperatorHttpEndpoints implements AutoCloseable {
       throws IOException {
     HttpServer server = HttpServer.create(address, 0);
     server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-    server.createContext("/healthz", exchange -> respond(exchange, 200, "text/plain", "ok"));
+    server.createContext("/healthz", exchange -> Responses.send(exchange, 200, "text/plain", "ok"));
     server.createContext(
         "/readyz",
         exchange -> {
           RuntimeInfo info = runtime.get();
           boolean ready = info != null && info.isStarted() && info.allEventSourcesAreHealthy();
-          respond(
+          Responses.send(
               exchange,
               ready ? 200 : 503,
               "text/plain",
@@ -54,7 +52,8 @@ public final class OperatorHttpEndpoints implements AutoCloseable {
     server.createContext(
         "/metrics",
         exchange ->
-            respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape()));
+            Responses.send(
+                exchange, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape()));
     server.createContext(DeltaWire.PATH, new DeltaEndpoint(deltas));
     server.start();
     return new OperatorHttpEndpoints(server);
@@ -62,16 +61,6 @@ public final class OperatorHttpEndpoints implements AutoCloseable {
 
   public int port() {
     return server.getAddress().getPort();
-  }
-
-  private static void respond(HttpExchange exchange, int status, String contentType, String body)
-      throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", contentType);
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
   }
 
   @Override

@@ -4,16 +4,13 @@ import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunStatus;
+import dev.threadline.models.TextDeltas;
 import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.deltas.DeltaSession;
+import dev.threadline.operator.kubernetes.StatusFieldPatch;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,46 +18,46 @@ import org.slf4j.LoggerFactory;
  * The live channel of a direct call: opened when the model is called and announced in {@code
  * status.deltaChannel} (one status patch, only for runs that asked for {@code streamTokens}), so
  * that the api-server can read the answer while it is written; ended before the status with the
- * whole answer is written.
+ * whole answer is written. Closing it ends it too, so a reconcile that throws (a reconcile uses it
+ * in try-with-resources) leaves no session open for readers to wait on.
  */
-final class DirectDeltas {
+final class DirectDeltas implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DirectDeltas.class);
 
-  private DirectDeltas() {}
+  /** No channel: the run did not ask for deltas, the channel is off, or the run is routed. */
+  static final DirectDeltas NONE = new DirectDeltas(null, null);
+
+  private final DeltaSession session;
+  private final Thread announcing;
+
+  private DirectDeltas(DeltaSession session, Thread announcing) {
+    this.session = session;
+    this.announcing = announcing;
+  }
 
   /**
    * Opens the run's session and announces it in the status on a virtual thread: the model call need
    * not wait for the write (the session keeps every delta for a late reader); {@link #end} waits
-   * for it, so the write lands before the status with the answer.
+   * for it, so the write lands before the status with the answer. {@link #NONE} when the hub opens
+   * no session for the run.
    */
-  static Optional<Announced> open(DeltaHub hub, Run run, RunStatus status, Context<Run> context) {
-    Optional<DeltaSession> session = hub.open(run);
-    if (session.isEmpty()) {
-      return Optional.empty();
-    }
-    String url = hub.url(session.get());
-    status.setDeltaChannel(url);
-    Thread announcing =
-        Thread.ofVirtual()
-            .name("announce-" + run.getMetadata().getName())
-            .start(() -> announce(run, url, context));
-    return Optional.of(new Announced(session.get(), announcing));
+  static DirectDeltas open(DeltaHub hub, Run run, RunStatus status, KubernetesClient client) {
+    return hub.open(run)
+        .map(session -> {
+          String url = hub.url(session);
+          status.setDeltaChannel(url);
+          Thread announcing =
+              Thread.ofVirtual()
+                  .name("announce-" + run.getMetadata().getName())
+                  .start(() -> announce(run, url, client));
+          return new DirectDeltas(session, announcing);
+        })
+        .orElse(NONE);
   }
 
-  /** A session and the status write that names it. */
-  record Announced(DeltaSession session, Thread announcing) {}
-
-  private static void announce(Run run, String url, Context<Run> context) {
+  private static void announce(Run run, String url, KubernetesClient client) {
     try {
-      context
-          .getClient()
-          .resources(Run.class)
-          .inNamespace(run.getMetadata().getNamespace())
-          .withName(run.getMetadata().getName())
-          .subresource("status")
-          .patch(
-              PatchContext.of(PatchType.JSON_MERGE),
-              Serialization.asJson(Map.of("status", Map.of("deltaChannel", url))));
+      StatusFieldPatch.patch(client, run, "deltaChannel", url);
     } catch (KubernetesClientException e) {
       // The answer still reaches the client, in one piece, through the durable events.
       LOG.warn(
@@ -77,18 +74,35 @@ final class DirectDeltas {
     return "msg_" + runId.substring(runId.indexOf('_') + 1);
   }
 
+  /** The listener for the direct answer's text: the session's, or one that drops it. */
+  TextDeltas text(Run run) {
+    return session == null ? TextDeltas.IGNORE : session.text(itemId(run));
+  }
+
   /**
-   * Marks every delta as preceding the log as it will be written ({@code status} empty: nothing to
-   * mark), ends the session and waits for its announcement.
+   * Marks every delta as preceding the log as it will be written ({@code status}'s last entry),
+   * ends the session and waits for its announcement.
    */
-  static void end(Announced announced, Optional<RunStatus> status) {
-    List<RunEvent> events = status.map(RunStatus::getEvents).orElse(List.of());
-    if (!events.isEmpty()) {
-      announced.session().written(events.getLast().getSeq());
+  void end(RunStatus status) {
+    List<RunEvent> events = status.getEvents();
+    if (session != null && events != null && !events.isEmpty()) {
+      session.written(events.getLast().getSeq());
     }
-    announced.session().close();
+    close();
+  }
+
+  /**
+   * Ends the session without a mark (what was sent stays sent; readers get the end of the stream at
+   * once) and waits for its announcement. Does nothing the second time.
+   */
+  @Override
+  public void close() {
+    if (session == null) {
+      return;
+    }
+    session.close();
     try {
-      announced.announcing().join();
+      announcing.join();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -176,46 +176,62 @@ public class RunReconciler implements Reconciler<Run> {
       return patch(run, status);
     }
 
+    // Only a run not yet routed calls the model here: only it may stream deltas. The channel is
+    // closed on every way out, an exception included: its readers would otherwise wait for it.
+    try (DirectDeltas live =
+        status.getRoute() == null
+            ? DirectDeltas.open(deltas, run, status, context.getClient())
+            : DirectDeltas.NONE) {
+      return route(run, context, status, agent.get(), provider, live, started);
+    }
+  }
+
+  /**
+   * Routes the run (unless it was routed before) and, on the direct path, answers it; streams the
+   * model's text to {@code live} as it is written.
+   */
+  private UpdateControl<Run> route(
+      Run run,
+      Context<Run> context,
+      RunStatus status,
+      AgentProfile agent,
+      ModelProvider provider,
+      DirectDeltas live,
+      Instant started) {
     boolean attachments =
         run.getSpec().getAttachments() != null && !run.getSpec().getAttachments().isEmpty();
     List<ChatMessage> history = history(run, context);
-    // Only a run not yet routed calls the model here: only it may stream deltas.
-    Optional<DirectDeltas.Announced> live =
-        status.getRoute() == null
-            ? DirectDeltas.open(deltas, run, status, context)
-            : Optional.empty();
-    TextDeltas listener =
-        live.map(on -> on.session().text(DirectDeltas.itemId(run))).orElse(TextDeltas.IGNORE);
+    TextDeltas listener = live.text(run);
     RunRouter.Routed routed =
         status.getRoute() != null
             ? new RunRouter.Routed(
                 new RoutingDecision(Route.fromValue(status.getRoute()), status.getRouteReason()),
                 Optional.empty())
             : router.route(
-                run.getSpec().getMessage(), attachments, agent.get(), provider, history, listener);
+                run.getSpec().getMessage(), attachments, agent, provider, history, listener);
     RoutingDecision decision = routed.decision();
     status.setRoute(decision.route().value());
     status.setRouteReason(decision.reason());
-    status.setModel(agent.get().model());
+    status.setModel(agent.model());
     Map<String, Object> routing = new LinkedHashMap<>();
     routing.put("route", decision.route().value());
     routing.put("reason", decision.reason());
-    routing.put("model", agent.get().model());
+    routing.put("model", agent.model());
     // The computer agent is given the task the model handed over (see ComputerHandoff.task).
     routed.task().ifPresent(task -> routing.put(ComputerHandoff.TASK, task));
     RunEventLog.append(status, "started", started, routing);
 
     if (decision.route() == Route.COMPUTER) {
       // Whatever the model wrote before it handed over was sent; the worker streams the rest.
-      live.ifPresent(on -> DirectDeltas.end(on, Optional.empty()));
+      live.close();
       // The call that handed the message over was billed: the worker's usage starts from it.
       status.setUsage(RunUsages.of(routed.spent()));
       return computer.start(run, status, context);
     }
     RunOutcome outcome =
-        routed.answer().orElseGet(() -> direct.answer(agent.get(), provider, history, listener));
-    finish(run, status, outcome, agent.get(), started);
-    live.ifPresent(on -> DirectDeltas.end(on, Optional.of(status)));
+        routed.answer().orElseGet(() -> direct.answer(agent, provider, history, listener));
+    finish(run, status, outcome, agent, started);
+    live.end(status);
     LOG.info(
         "Run({}/{}) {} via {} in {} ms",
         run.getMetadata().getNamespace(),

@@ -15,6 +15,7 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.ContextKey;
 import io.opentelemetry.context.Scope;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -57,17 +58,11 @@ public final class AgentTracing {
       Run run, Work<T, E> work, Function<T, Optional<String>> failure) throws E {
     String model = run.getStatus() == null ? null : run.getStatus().getModel();
     Context agent = agentContext(run, null, model);
-    Span span = Span.fromContext(agent);
-    try (Scope ignored = agent.makeCurrent()) {
-      T result = work.run();
-      failure.apply(result).ifPresent(type -> failed(span, type));
-      return result;
-    } catch (Exception e) {
-      failed(span, e.getClass().getName());
-      throw e;
-    } finally {
-      span.end();
-    }
+    return within(
+        agent,
+        work,
+        result -> failure.apply(result).ifPresent(type -> failed(Span.fromContext(agent), type)),
+        e -> e.getClass().getName());
   }
 
   /**
@@ -100,14 +95,32 @@ public final class AgentTracing {
             .setAttribute(GenAi.TOOL_TYPE, "function")
             .setAttribute(GenAi.CONVERSATION_ID, Context.current().get(CONVERSATION))
             .startSpan();
-    try (Scope ignored = span.makeCurrent()) {
-      T result = call.get();
-      if (!succeeded.test(result)) {
-        failed(span, "tool_error");
-      }
+    return within(
+        Context.current().with(span),
+        call::get,
+        result -> {
+          if (!succeeded.test(result)) {
+            failed(span, "tool_error");
+          }
+        },
+        e -> e.getClass().getName());
+  }
+
+  /**
+   * Runs {@code work} with {@code context} and its span current. {@code onResult} looks at what it
+   * gave (and may mark the span failed); an exception marks the span failed with the type {@code
+   * errorType} names, and goes on. The span ends either way.
+   */
+  static <T, E extends Exception> T within(
+      Context context, Work<T, E> work, Consumer<T> onResult, Function<Exception, String> errorType)
+      throws E {
+    Span span = Span.fromContext(context);
+    try (Scope ignored = context.makeCurrent()) {
+      T result = work.run();
+      onResult.accept(result);
       return result;
-    } catch (RuntimeException e) {
-      failed(span, e.getClass().getName());
+    } catch (Exception e) {
+      failed(span, errorType.apply(e));
       throw e;
     } finally {
       span.end();

@@ -53,7 +53,7 @@ final class ChatAttributes {
    * {@code error.type} of a failed call: the model's error code when it gave one (e.g. {@code
    * rate_limited}), else the exception's class. Never its message, which may quote a request.
    */
-  static String errorType(RuntimeException failure) {
+  static String errorType(Exception failure) {
     if (failure instanceof ModelException model) {
       ModelErrorCode code = model.code();
       return code == null ? ModelException.class.getName() : code.code();

@@ -5,9 +5,6 @@ import dev.threadline.models.ModelProvider;
 import dev.threadline.models.ModelReply;
 import dev.threadline.models.ModelRequest;
 import dev.threadline.models.TextDeltas;
-import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.context.Context;
-import io.opentelemetry.context.Scope;
 import java.util.function.Supplier;
 
 /** The direct path's model: a call is the run's agent invocation, with the chat under it. */
@@ -42,15 +39,10 @@ final class InvokedAgentModel implements ModelProvider {
   public void close() {}
 
   private ModelReply invoke(ModelRequest request, Supplier<ModelReply> call) {
-    Context agent = tracing.agentContext(run, chats.name(), request.model());
-    Span span = Span.fromContext(agent);
-    try (Scope ignored = agent.makeCurrent()) {
-      return call.get();
-    } catch (RuntimeException e) {
-      AgentTracing.failed(span, ChatAttributes.errorType(e));
-      throw e;
-    } finally {
-      span.end();
-    }
+    return AgentTracing.within(
+        tracing.agentContext(run, chats.name(), request.model()),
+        call::get,
+        reply -> {},
+        ChatAttributes::errorType);
   }
 }

@@ -7,10 +7,8 @@ import dev.threadline.models.TextDeltas;
 import dev.threadline.telemetry.GenAi;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.Scope;
 import java.util.function.Supplier;
 
 /** A model whose every call is a {@code chat} span, a child of the current span. */
@@ -52,16 +50,10 @@ final class TracedModelProvider implements ModelProvider {
                 ChatAttributes.request(
                     model.name(), request, Context.current().get(AgentTracing.CONVERSATION)))
             .startSpan();
-    try (Scope ignored = span.makeCurrent()) {
-      ModelReply reply = call.get();
-      span.setAllAttributes(ChatAttributes.reply(reply));
-      return reply;
-    } catch (RuntimeException e) {
-      span.setAttribute(GenAi.ERROR_TYPE, ChatAttributes.errorType(e));
-      span.setStatus(StatusCode.ERROR);
-      throw e;
-    } finally {
-      span.end();
-    }
+    return AgentTracing.within(
+        Context.current().with(span),
+        call::get,
+        reply -> span.setAllAttributes(ChatAttributes.reply(reply)),
+        ChatAttributes::errorType);
   }
 }

@@ -9,11 +9,9 @@ import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.webhook.WebhookEvent;
 import dev.threadline.operator.computer.AgentEnvironment;
+import dev.threadline.operator.kubernetes.StatusFieldPatch;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -95,22 +93,8 @@ public class RunWebhooks implements Reconciler<Run> {
         : client.resources(type).inNamespace(namespace).withName(name).get();
   }
 
-  /**
-   * A JSON merge patch of this one field: it needs no resourceVersion, so it neither conflicts with
-   * nor undoes the status writes of the other Run controllers, and they keep it in theirs.
-   */
+  /** One status field (see {@link StatusFieldPatch}): the other Run controllers keep it. */
   private void markQueued(Run run) {
-    try {
-      client
-          .resources(Run.class)
-          .inNamespace(run.getMetadata().getNamespace())
-          .withName(run.getMetadata().getName())
-          .subresource("status")
-          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"webhooksQueued\":true}}");
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 404) {
-        throw e;
-      } // deleted: nothing to mark
-    }
+    StatusFieldPatch.patch(client, run, "webhooksQueued", true);
   }
 }

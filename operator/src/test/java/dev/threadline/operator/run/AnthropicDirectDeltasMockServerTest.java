@@ -3,12 +3,10 @@ package dev.threadline.operator.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.crds.run.Run;
-import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.support.AnthropicStandIn;
 import dev.threadline.operator.support.DeltaChannelOperators;
 import dev.threadline.operator.support.LiveRuns;
-import dev.threadline.operator.support.OperatorMockServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -28,10 +26,9 @@ class AnthropicDirectDeltasMockServerTest {
   private static AnthropicStandIn model;
 
   @BeforeAll
-  static void startOperator() throws Exception {
-    OperatorMockServer.registerCrds(server, client);
+  static void startOperator() {
     model = new AnthropicStandIn(Duration.ofMillis(300), Duration.ofMillis(20));
-    operator = DeltaChannelOperators.start(client, ModelSettings.ANTHROPIC, model.baseUrl(), TOKEN);
+    operator = DeltaChannelOperators.start(server, client, model, TOKEN);
   }
 
   @AfterAll

@@ -6,12 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.deltas.DeltaWire;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunEvent;
-import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.support.DeltaChannelOperators;
 import dev.threadline.operator.support.LiveRuns;
 import dev.threadline.operator.support.OpenAiStandIn;
-import dev.threadline.operator.support.OperatorMockServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -37,10 +35,9 @@ class DirectDeltasMockServerTest {
   private static OpenAiStandIn model;
 
   @BeforeAll
-  static void startOperator() throws Exception {
-    OperatorMockServer.registerCrds(server, client);
+  static void startOperator() {
     model = new OpenAiStandIn(Duration.ofMillis(300), Duration.ofMillis(20));
-    operator = DeltaChannelOperators.start(client, ModelSettings.OPENAI, model.baseUrl(), TOKEN);
+    operator = DeltaChannelOperators.start(server, client, model, TOKEN);
   }
 
   @AfterAll

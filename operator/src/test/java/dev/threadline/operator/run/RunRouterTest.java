@@ -27,12 +27,9 @@ class RunRouterTest {
   private ModelProvider provider;
 
   @BeforeEach
-  void start() throws Exception {
+  void start() {
     endpoint = new OpenAiStandIn(Duration.ofMillis(5), Duration.ofMillis(1));
-    provider =
-        ModelProviders.create(
-            new ModelSettings(
-                "openai", "stand-in", endpoint.baseUrl(), "test-key", Duration.ofSeconds(10)));
+    provider = ModelProviders.create(endpoint.settings(Duration.ofSeconds(10)));
   }
 
   @AfterEach

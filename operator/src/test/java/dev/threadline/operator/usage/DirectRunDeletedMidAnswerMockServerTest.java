@@ -6,12 +6,10 @@ import static org.awaitility.Awaitility.await;
 import dev.threadline.core.usage.UsagePeriod;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.usage.UsageLedger;
-import dev.threadline.models.ModelSettings;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.support.DeltaChannelOperators;
 import dev.threadline.operator.support.LiveRuns;
 import dev.threadline.operator.support.OpenAiStandIn;
-import dev.threadline.operator.support.OperatorMockServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -35,10 +33,9 @@ class DirectRunDeletedMidAnswerMockServerTest {
 
   @BeforeAll
   static void startOperator() throws Exception {
-    OperatorMockServer.registerCrds(server, client);
     // The first token comes after 2 s: long enough to delete the Run while the call is made.
     model = new OpenAiStandIn(Duration.ofSeconds(2), Duration.ofMillis(10));
-    operator = DeltaChannelOperators.start(client, ModelSettings.OPENAI, model.baseUrl(), "token");
+    operator = DeltaChannelOperators.start(server, client, model, "token");
   }
 
   @AfterAll

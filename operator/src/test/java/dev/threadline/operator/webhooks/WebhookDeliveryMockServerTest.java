@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.agent.AgentSpec;
 import dev.threadline.crds.common.SecretKeyReference;
@@ -26,6 +25,7 @@ import dev.threadline.crds.webhook.WebhookDeliveryStatus;
 import dev.threadline.crds.webhook.WebhookEndpoint;
 import dev.threadline.crds.webhook.WebhookEvent;
 import dev.threadline.operator.metrics.OperatorMetrics;
+import dev.threadline.operator.support.LoopbackServer;
 import dev.threadline.operator.support.OperatorMockServer;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -38,20 +38,18 @@ import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.Base64;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import javax.crypto.Mac;
@@ -80,7 +78,7 @@ class WebhookDeliveryMockServerTest {
 
   static KubernetesMockServer server;
   static KubernetesClient client;
-  private static HttpServer receiver;
+  private static LoopbackServer receiver;
   private static final List<Received> received = new CopyOnWriteArrayList<>();
   private static final Map<String, Deque<Integer>> answers = new ConcurrentHashMap<>();
   private static final SimpleMeterRegistry meters = new SimpleMeterRegistry();
@@ -101,16 +99,14 @@ class WebhookDeliveryMockServerTest {
   }
 
   @BeforeAll
-  static void startReceiver() throws IOException {
+  static void startReceiver() {
     OperatorMockServer.registerCrds(server, client);
-    receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    receiver.createContext("/", WebhookDeliveryMockServerTest::receive);
-    receiver.start();
+    receiver = LoopbackServer.start(WebhookDeliveryMockServerTest::receive);
   }
 
   @AfterAll
   static void stopReceiver() {
-    receiver.stop(0);
+    receiver.close();
   }
 
   @BeforeEach
@@ -505,7 +501,6 @@ class WebhookDeliveryMockServerTest {
     Deque<Integer> script = answers.get(path);
     Integer status = script == null ? null : script.pollFirst();
     exchange.sendResponseHeaders(status == null ? 200 : status, -1);
-    exchange.close();
   }
 
   /**
@@ -537,7 +532,7 @@ class WebhookDeliveryMockServerTest {
   }
 
   private void answer(String path, Integer... statuses) {
-    answers.put(ns + "/" + path, new ArrayDeque<>(List.of(statuses)));
+    answers.put(ns + "/" + path, new ConcurrentLinkedDeque<>(List.of(statuses)));
   }
 
   private List<Received> requestsTo(String path) {
@@ -546,7 +541,7 @@ class WebhookDeliveryMockServerTest {
 
   private WebhookEndpoint endpoint(String path, WebhookEvent... events) {
     return new WebhookEndpoint(
-        "http://127.0.0.1:" + receiver.getAddress().getPort() + "/" + ns + "/" + path,
+        receiver.url("/" + ns + "/" + path),
         List.of(events),
         new SecretKeyReference("hooks", "secret"));
   }

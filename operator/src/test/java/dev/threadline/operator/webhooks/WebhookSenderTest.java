@@ -2,10 +2,9 @@ package dev.threadline.operator.webhooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.threadline.operator.network.RebindingDnsResolver;
+import dev.threadline.operator.support.LoopbackServer;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,27 +20,23 @@ import org.junit.jupiter.api.Test;
  */
 class WebhookSenderTest {
   private final List<String> received = new CopyOnWriteArrayList<>();
-  private HttpServer receiver;
+  private LoopbackServer receiver;
 
   @BeforeEach
-  void startReceiver() throws Exception {
-    receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    receiver.createContext(
-        "/",
-        exchange -> {
+  void startReceiver() {
+    receiver =
+        LoopbackServer.start(exchange -> {
           received.add(
               exchange.getRequestHeaders().getFirst("webhook-id")
                   + " "
                   + exchange.getRequestHeaders().getFirst("Content-Type"));
           exchange.sendResponseHeaders(204, -1);
-          exchange.close();
         });
-    receiver.start();
   }
 
   @AfterEach
   void stopReceiver() {
-    receiver.stop(0);
+    receiver.close();
   }
 
   @Test
@@ -100,6 +95,6 @@ class WebhookSenderTest {
   }
 
   private int port() {
-    return receiver.getAddress().getPort();
+    return receiver.port();
   }
 }

@@ -3,7 +3,6 @@ package dev.threadline.operator.webhooks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.agent.AgentSpec;
@@ -16,14 +15,13 @@ import dev.threadline.crds.webhook.WebhookDeliveryState;
 import dev.threadline.crds.webhook.WebhookEndpoint;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.support.LoopbackServer;
 import dev.threadline.operator.support.OperatorMockServer;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
@@ -48,16 +46,14 @@ class WebhooksThroughOperatorMockServerTest {
   void aGreetingAnsweredByTheOperatorIsAnnouncedToTheAgentsWebhook() throws Exception {
     OperatorMockServer.registerCrds(server, client);
     List<String> bodies = new CopyOnWriteArrayList<>();
-    HttpServer receiver =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    receiver.createContext(
-        "/hook",
-        exchange -> {
-          bodies.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-          exchange.sendResponseHeaders(204, -1);
-          exchange.close();
-        });
-    receiver.start();
+    LoopbackServer receiver =
+        LoopbackServer.start(
+            "/hook",
+            exchange -> {
+              bodies.add(
+                  new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+              exchange.sendResponseHeaders(204, -1);
+            });
     OperatorSettings settings =
         OperatorSettings.fromEnvironment(
             Map.of(
@@ -82,7 +78,7 @@ class WebhooksThroughOperatorMockServerTest {
           .setWebhooks(
               List.of(
                   new WebhookEndpoint(
-                      "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook",
+                      receiver.url("/hook"),
                       List.of(),
                       new SecretKeyReference("hooks", "secret"))));
       client.resource(agent).create();
@@ -115,7 +111,7 @@ class WebhooksThroughOperatorMockServerTest {
       Run run = client.resources(Run.class).inNamespace(NS).withName("run-greet-1").get();
       assertThat(run.getStatus().getWebhooksQueued()).isTrue();
     } finally {
-      receiver.stop(0);
+      receiver.close();
     }
   }
 }
