@@ -1,15 +1,10 @@
 package dev.threadline.operator.computer;
 
 import dev.threadline.crds.run.Run;
-import dev.threadline.operator.kubernetes.IdempotentCreate;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
-import io.javaoperatorsdk.operator.processing.dependent.Creator;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
-import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
 
 /**
  * The run's sandbox credential ({@link RunSandbox#credential()}): created once and never updated —
@@ -17,8 +12,8 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
  * ones. Deleted (after the Pod) when the run ends.
  */
 @KubernetesDependent(informer = @Informer(labelSelector = AgentObjects.SELECTOR))
-public class RunSandboxCredentialDependentResource extends KubernetesDependentResource<Secret, Run>
-    implements Creator<Secret, Run>, GarbageCollected<Run> {
+public class RunSandboxCredentialDependentResource
+    extends RunSandboxObjectDependentResource<Secret> {
   public static final String NAME = "run-sandbox-credential";
 
   public RunSandboxCredentialDependentResource() {
@@ -31,14 +26,7 @@ public class RunSandboxCredentialDependentResource extends KubernetesDependentRe
   }
 
   @Override
-  public Secret create(Secret desired, Run run, Context<Run> context) {
-    return IdempotentCreate.orExisting(
-        context.getClient(), desired, () -> super.create(desired, run, context));
-  }
-
-  @Override
-  protected ResourceID targetSecondaryResourceID(Run run, Context<Run> context) {
-    return new ResourceID(
-        AgentObjects.sandboxCredentialName(run), run.getMetadata().getNamespace());
+  String nameFor(Run run) {
+    return AgentObjects.sandboxCredentialName(run);
   }
 }

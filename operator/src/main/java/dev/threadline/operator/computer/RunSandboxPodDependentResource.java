@@ -1,14 +1,9 @@
 package dev.threadline.operator.computer;
 
 import dev.threadline.crds.run.Run;
-import dev.threadline.operator.kubernetes.IdempotentCreate;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.ReconcileResult;
-import io.javaoperatorsdk.operator.processing.dependent.Creator;
-import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
 
 /**
  * The run's sandbox Pod, whichever way it came: a cold one ({@link RunSandbox#pod()}, named after
@@ -19,8 +14,7 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
  * only after the credential Secret and the NetworkPolicy, so it never listens unprotected. It
  * shares the Run controller's sandbox Pod informer ({@value ComputerRuns#PODS}).
  */
-public class RunSandboxPodDependentResource extends KubernetesDependentResource<Pod, Run>
-    implements Creator<Pod, Run>, GarbageCollected<Run> {
+public class RunSandboxPodDependentResource extends RunSandboxObjectDependentResource<Pod> {
   public static final String NAME = "run-sandbox-pod";
 
   public RunSandboxPodDependentResource() {
@@ -41,12 +35,6 @@ public class RunSandboxPodDependentResource extends KubernetesDependentResource<
   }
 
   @Override
-  public Pod create(Pod desired, Run run, Context<Run> context) {
-    return IdempotentCreate.orExisting(
-        context.getClient(), desired, () -> super.create(desired, run, context));
-  }
-
-  @Override
   protected void handleDelete(Run run, Pod pod, Context<Run> context) {
     if (pod == null) {
       return;
@@ -61,7 +49,7 @@ public class RunSandboxPodDependentResource extends KubernetesDependentResource<
   }
 
   @Override
-  protected ResourceID targetSecondaryResourceID(Run run, Context<Run> context) {
-    return new ResourceID(AgentObjects.podName(run), run.getMetadata().getNamespace());
+  String nameFor(Run run) {
+    return AgentObjects.podName(run);
   }
 }

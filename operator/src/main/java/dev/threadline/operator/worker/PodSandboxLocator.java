@@ -141,7 +141,17 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
         Thread.currentThread().interrupt();
         throw new SandboxException("interrupted while binding the sandbox");
       }
-      sandboxClient.bind(new SandboxAddress(sandbox.base(), pool), sandbox.credential(), values);
+      SandboxAddress unbound = new SandboxAddress(sandbox.base(), pool);
+      // Proved before the bind sends the run's credential and variables: never to a process that
+      // only holds the sandbox's address.
+      sandboxClient.verify(unbound);
+      if (!sandboxClient.bind(unbound, sandbox.credential(), values)) {
+        sandboxClient.verify(sandbox); // bound already (a worker that took the run over)
+      }
+    } else {
+      // A foreign process on the sandbox's address fails the run here, saying so, rather than
+      // with a 401 at its first tool call.
+      sandboxClient.verify(sandbox);
     }
     if (metrics != null && run.getStatus() != null && run.getStatus().getStart() != null) {
       Timestamps.parse(run.getStatus().getStartedAt())

@@ -226,21 +226,24 @@ final class RunWork {
     RunMemoryStore.Stored[] last = {stored.orElse(null)};
     if (stored.isEmpty()) {
       parts.sandboxes().restoreWorkspace(run, address);
-      events.started(run.getMetadata().getName(), task.model(), WORKSPACE);
-      task.files().forEach(calls::put);
-      if (!task.files().isEmpty()) {
-        events.setup(
-            "Placed "
-                + task.files().size()
-                + (task.files().size() == 1 ? " attachment" : " attachments")
-                + " in attachments/: "
-                + String.join(
-                    ", ",
-                    task.files().stream()
-                        .map(f -> f.path().substring(f.path().indexOf('/') + 1))
-                        .toList()));
-      }
-      events.planning(task.plan());
+      // The opening events in one status write: response.started follows the first write.
+      sink.together(() -> {
+        events.started(run.getMetadata().getName(), task.model(), WORKSPACE);
+        task.files().forEach(calls::put);
+        if (!task.files().isEmpty()) {
+          events.setup(
+              "Placed "
+                  + task.files().size()
+                  + (task.files().size() == 1 ? " attachment" : " attachments")
+                  + " in attachments/: "
+                  + String.join(
+                      ", ",
+                      task.files().stream()
+                          .map(f -> f.path().substring(f.path().indexOf('/') + 1))
+                          .toList()));
+        }
+        events.planning(task.plan());
+      });
       RunMemory opening =
           RunMemory.opening(task.opening(), calls.snapshot(), events.lastSeq(), routingUsage(run));
       sink.awaitWritten();

@@ -214,11 +214,16 @@ class WarmPoolMockServerTest {
     environment("roll", "env-roll", 2);
     List<Pod> old = awaitUnclaimed("roll", "env-roll", pods -> pods.size() == 2);
 
-    Environment built =
-        client.resources(Environment.class).inNamespace("roll").withName("env-roll").get();
-    built.getStatus().setBuildStatus(BuildStatus.READY);
-    built.getStatus().setImageTag("env-roll:abc123");
-    client.resource(built).updateStatus();
+    // A patch, not an update by resourceVersion: the pool controller writes the status meanwhile.
+    client
+        .resources(Environment.class)
+        .inNamespace("roll")
+        .withName("env-roll")
+        .editStatus(built -> {
+          built.getStatus().setBuildStatus(BuildStatus.READY);
+          built.getStatus().setImageTag("env-roll:abc123");
+          return built;
+        });
 
     List<Pod> rolled =
         awaitUnclaimed(
