@@ -189,13 +189,7 @@ public final class ComputerRuns {
   private Optional<Claimed> claimAtRouting(Run run, Context<Run> context) {
     AgentEnvironment environment;
     try {
-      environment =
-          AgentEnvironment.resolve(
-              client,
-              run,
-              AgentEnvironment.thread(client, run),
-              settings.registry(),
-              settings.runnerImage());
+      environment = AgentEnvironment.ofRun(client, run, settings);
     } catch (AgentStartException e) {
       return Optional.empty();
     }

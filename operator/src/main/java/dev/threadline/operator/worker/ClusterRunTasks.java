@@ -40,13 +40,7 @@ public final class ClusterRunTasks implements RunTasks {
                     "Agent " + run.getSpec().getAgent() + " does not exist"));
     AgentEnvironment environment;
     try {
-      environment =
-          AgentEnvironment.resolve(
-              client,
-              run,
-              AgentEnvironment.thread(client, run),
-              settings.registry(),
-              settings.runnerImage());
+      environment = AgentEnvironment.ofRun(client, run, settings);
     } catch (AgentStartException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
