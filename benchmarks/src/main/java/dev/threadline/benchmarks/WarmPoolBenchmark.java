@@ -79,12 +79,15 @@ public final class WarmPoolBenchmark {
       awaitReady(client, namespace, envName, POOL_SIZE);
       SseTimings.post(http, threads, KEY, TASK);
       List<Double> warm = new ArrayList<>();
+      ClaimedStartSegments segments = new ClaimedStartSegments();
       for (int i = 0; i < iterations; i++) {
         // One after another, as a user's runs come: the pool refills between them.
         awaitReady(client, namespace, envName, 1);
+        Instant sent = Instant.now();
         SseTimings timings = SseTimings.post(http, threads, KEY, TASK);
-        warm.add(require(timings, "response.started"));
-        expectStart(client, namespace, timings, "claimed");
+        double started = require(timings, "response.started");
+        warm.add(started);
+        segments.add(sent, started, expectStart(client, namespace, timings, "claimed"));
       }
       String metrics = scrape(http, local.operatorMetricsUrl());
 
@@ -94,7 +97,8 @@ public final class WarmPoolBenchmark {
       System.err.println("direct.response: " + directP);
       System.err.println("cold response.started: " + coldP);
       System.err.println("warm response.started: " + warmP);
-      write(report, directP, coldP, warmP, metrics);
+      segments.rows().forEach(System.err::println);
+      write(report, directP, coldP, warmP, segments, metrics);
       System.err.println("report written to " + report.toAbsolutePath());
     }
   }
@@ -107,7 +111,7 @@ public final class WarmPoolBenchmark {
     return at;
   }
 
-  private static void expectStart(
+  private static Run expectStart(
       KubernetesClient client, String namespace, SseTimings timings, String start) {
     String thread = ResourceIds.toName(timings.threadId).orElseThrow();
     Run run =
@@ -120,6 +124,7 @@ public final class WarmPoolBenchmark {
       throw new IllegalStateException(
           "run of " + thread + " started " + (run == null ? "?" : run.getStatus().getStart()));
     }
+    return run;
   }
 
   private static String defaultEnvironment(HttpClient http, String api) throws Exception {
@@ -195,7 +200,12 @@ public final class WarmPoolBenchmark {
   }
 
   private static void write(
-      Path report, Percentiles direct, Percentiles cold, Percentiles warm, String metrics)
+      Path report,
+      Percentiles direct,
+      Percentiles cold,
+      Percentiles warm,
+      ClaimedStartSegments segments,
+      String metrics)
       throws IOException {
     String section =
         String.join(
@@ -231,6 +241,13 @@ public final class WarmPoolBenchmark {
                 "Goal: claimed median ≤ 150 ms and p99 ≤ 400 ms, i.e. within 5× the direct"
                     + " path's median (%.2f ms × 5 = %.2f ms).",
                 direct.median(), direct.median() * 5),
+            "",
+            "Where a claimed start's time goes, per run, from the timestamps of the Run's own"
+                + " events (the operator's routing `started`, the worker's `started` and"
+                + " `planning`) and the client's clock (one machine):",
+            "",
+            Percentiles.TABLE_HEAD,
+            String.join("\n", segments.rows()),
             "");
     String text = Files.exists(report) ? Files.readString(report) : "";
     int at = text.indexOf(SECTION);

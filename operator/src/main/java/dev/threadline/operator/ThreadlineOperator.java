@@ -203,6 +203,7 @@ public final class ThreadlineOperator implements AutoCloseable {
                 clock,
                 tracing)
             .start();
+    computer.handOffTo(worker::handOff);
     List<AutoCloseable> resources = List.of(worker, sandboxes, agents, models, webhooks);
 
     ThreadlineOperator started = new ThreadlineOperator(operator, metrics, resources, deltas);

@@ -322,6 +322,7 @@ final class PodRunner {
           confined() ? sandbox(container, hostVolumes, home, tmp, workingDir) : null;
       return new PreparedContainer(
           container,
+          ReadinessProbe.of(container, pod, hostVolumes),
           sandbox == null
               ? hostCommand
               : new Bubblewrap(settings.confinement()).wrap(sandbox, hostCommand),
@@ -438,7 +439,7 @@ final class PodRunner {
                 directories.log(namespace, pod.getMetadata().getName(), name),
                 described + "/" + name);
         running.put(name, process);
-        Optional<ReadinessProbe> probe = ReadinessProbe.of(container.spec());
+        Optional<ReadinessProbe> probe = container.readiness();
         tracker.started(name, process.pid(), process.startedAt(), probe.isPresent());
         LOG.info("{} container {} started as pid {}", described, name, process.pid());
         probe.ifPresent(readiness -> awaitReady(name, process, readiness));
@@ -621,6 +622,7 @@ final class PodRunner {
 
   private record PreparedContainer(
       Container spec,
+      Optional<ReadinessProbe> readiness,
       List<String> hostCommand,
       Map<String, String> env,
       Path workingDir,

@@ -5,6 +5,7 @@ import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.environment.EnvironmentImages;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Optional;
@@ -45,6 +46,16 @@ public record AgentEnvironment(
       throw new AgentStartException("Thread " + run.getSpec().getThread() + " does not exist");
     }
     return thread;
+  }
+
+  /**
+   * The run's environment, its thread read first.
+   *
+   * @throws AgentStartException when its thread or the environment it names does not exist
+   */
+  public static AgentEnvironment ofRun(
+      KubernetesClient client, Run run, OperatorSettings settings) {
+    return resolve(client, run, thread(client, run), settings.registry(), settings.runnerImage());
   }
 
   public static AgentEnvironment resolve(

@@ -22,6 +22,13 @@ public final class AgentObjects {
 
   public static final String AGENT = "agent";
 
+  /**
+   * Selects a run's sandbox objects (its Pod, credential Secret and NetworkPolicy): the informers
+   * of the Run controller's sandbox dependents watch only these.
+   */
+  public static final String SELECTOR =
+      Labels.MANAGED_BY + "=" + Labels.MANAGER + "," + COMPONENT + "=" + AGENT;
+
   private static final int MAX_LABEL_VALUE = 63;
 
   private AgentObjects() {}
@@ -69,7 +76,7 @@ public final class AgentObjects {
 
   /** The label selector of the operator's agent Pod informer. */
   public static String podSelector() {
-    return Labels.MANAGED_BY + "=" + Labels.MANAGER + "," + COMPONENT + "=" + AGENT;
+    return SELECTOR;
   }
 
   /**

@@ -13,15 +13,18 @@ import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.pool.PoolLabels;
 import dev.threadline.operator.pool.WarmPools;
+import dev.threadline.operator.sandbox.SandboxCredential;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.dependent.workflow.WorkflowReconcileResult;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
@@ -41,15 +44,23 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The computer path on the operator's side: a Run routed to the computer gets its sandbox (the Pod
- * serving the runner's tool API, its credential, its NetworkPolicy); the worker runs the agent loop
- * against it and writes the events and the outcome. The operator ends the run only when the sandbox
- * ends first (its deadline, a crash, a deletion) or a cancel is asked, and removes the sandbox once
- * the run has ended. Every step is idempotent — deterministic names, create-if-absent, writes with
- * optimistic locking — so a restarted (or second) operator never starts a second Pod and never runs
- * a finished Run again.
+ * serving the runner's tool API, its credential, its NetworkPolicy) — the Run controller's workflow
+ * of dependents ({@code RunSandbox*DependentResource}), invoked from here with the reconcile's
+ * {@link SandboxIntent}, or a Pod claimed from a warm pool, which the Pod dependent adopts. The
+ * worker runs the agent loop against it and writes the events and the outcome. The operator ends
+ * the run only when the sandbox ends first (its deadline, a crash, a deletion) or a cancel is
+ * asked, and the workflow deletes the sandbox once the run has ended. Every step is idempotent —
+ * deterministic names, create-if-absent, writes with optimistic locking, a Pod the run owns adopted
+ * — so a restarted (or second) operator never starts a second Pod and never runs a finished Run
+ * again.
  */
 public final class ComputerRuns {
   private static final Logger LOG = LoggerFactory.getLogger(ComputerRuns.class);
+
+  /**
+   * The Run controller's informer of sandbox Pods (selected by label), shared by the Pod dependent.
+   */
+  public static final String PODS = "agent-pods";
 
   private final KubernetesClient client;
   private final OperatorSettings settings;
@@ -61,6 +72,7 @@ public final class ComputerRuns {
   private final KubernetesEvents events;
   private InformerEventSource<Pod, Run> pods;
   private WarmPools warmPools;
+  private SandboxHandOff handOff = SandboxHandOff.NONE;
 
   public ComputerRuns(
       KubernetesClient client,
@@ -83,11 +95,20 @@ public final class ComputerRuns {
     this.warmPools = warmPools;
   }
 
+  /**
+   * Who is told, in this process, of a run whose claimed sandbox is recorded (the run as written,
+   * its Pod): the worker of this replica, which may then claim the run without waiting for its
+   * watches. Other replicas hear of it by their watches, as before.
+   */
+  public void handOffTo(SandboxHandOff handOff) {
+    this.handOff = handOff;
+  }
+
   /** The sandbox Pods of runs (only those: selected by label). */
   public List<EventSource<?, Run>> eventSources(EventSourceContext<Run> context) {
     var config =
         InformerEventSourceConfiguration.from(Pod.class, Run.class)
-            .withName("agent-pods")
+            .withName(PODS)
             .withLabelSelector(AgentObjects.podSelector())
             .withSecondaryToPrimaryMapper(ComputerRuns::owningRun)
             .withNamespacesInheritedFromController()
@@ -107,12 +128,17 @@ public final class ComputerRuns {
   }
 
   /**
-   * A Run has just been routed to the computer: record the route and the operator's {@code started}
-   * event first (so clients see {@code computer.starting} at once and a restart never routes
-   * again), then make its sandbox.
+   * A Run has just been routed to the computer. A sandbox of its environment's warm pool is claimed
+   * first, when one is ready, and the route, the operator's {@code started} event and the claimed
+   * Pod are recorded in one write, after which the worker of this process is handed the run at once
+   * (no watch round trip); a restart that finds the claim unrecorded adopts the Pod. Otherwise the
+   * route and the {@code started} event are recorded first (so clients see {@code
+   * computer.starting} at once and a restart never routes again), then the sandbox is made.
    */
   public UpdateControl<Run> start(Run run, RunStatus routed, Context<Run> context) {
     routed.setPhase(RunPhase.RUNNING.value());
+    boolean poolTried = warmPools != null && warmPools.anyReady(run.getMetadata().getNamespace());
+    Optional<Claimed> claimed = poolTried ? claimAtRouting(run, context) : Optional.empty();
     Optional<Run> written =
         writer.write(
             run,
@@ -131,9 +157,56 @@ public final class ComputerRuns {
               status.setUsage(routed.getUsage());
               status.setEvents(routed.getEvents());
               status.setDroppedEvents(routed.getDroppedEvents());
+              claimed.ifPresent(sandbox -> {
+                status.setPod(sandbox.pod().getMetadata().getName());
+                status.setStart(RunStatus.START_CLAIMED);
+              });
               return true;
             });
-    return written.map(routedRun -> launch(routedRun, context)).orElseGet(UpdateControl::noUpdate);
+    if (written.isEmpty()) {
+      return UpdateControl.noUpdate();
+    }
+    if (claimed.isPresent()) {
+      logStarted(written.get(), claimed.get().pod(), claimed.get().environment());
+      handOff(written.get(), claimed.get().pod(), context);
+      return UpdateControl.noUpdate();
+    }
+    return launch(written.get(), context, !poolTried);
+  }
+
+  private void handOff(Run run, Pod pod, Context<Run> context) {
+    handOff.handOff(
+        run, pod, context.getSecondaryResource(Secret.class).flatMap(SandboxCredential::read));
+  }
+
+  /** A pool sandbox claimed for a run, and the environment it serves. */
+  private record Claimed(Pod pod, AgentEnvironment environment) {}
+
+  /**
+   * Claims a ready pool sandbox for a run being routed; empty when there is none to claim, or the
+   * run's thread or environment is missing (its launch then says so).
+   */
+  private Optional<Claimed> claimAtRouting(Run run, Context<Run> context) {
+    AgentEnvironment environment;
+    try {
+      environment = AgentEnvironment.ofRun(client, run, settings);
+    } catch (AgentStartException e) {
+      return Optional.empty();
+    }
+    return claim(run, environment, context).map(pod -> new Claimed(pod, environment));
+  }
+
+  /** Claims a ready sandbox of the environment's pool, guarded first by the run's dependents. */
+  private Optional<Pod> claim(Run run, AgentEnvironment environment, Context<Run> context) {
+    Optional<Pod> claimed =
+        warmPools.claim(
+            run,
+            environment,
+            port ->
+                reconcileSandbox(
+                    context, SandboxIntent.make(sandbox(run, environment, port), true)));
+    claimed.ifPresent(pod -> pods.handleRecentResourceCreate(ResourceID.fromResource(pod), pod));
+    return claimed;
   }
 
   /** A running computer Run: its sandbox moved, or it was asked to stop. */
@@ -152,9 +225,10 @@ public final class ComputerRuns {
             AgentOutcome.failed(
                 RunErrorCode.EXECUTION_FAILED,
                 "Agent " + run.getSpec().getAgent() + " does not exist"));
+        removeSandbox(context, null);
         return UpdateControl.noUpdate();
       }
-      return launch(run, context);
+      return launch(run, context, true);
     }
     return watchSandbox(run, context);
   }
@@ -167,65 +241,69 @@ public final class ComputerRuns {
     Optional<Pod> pod = pod(run, context);
     Optional<AgentOutcome> outcome = AgentOutcome.decide(pod, settings.agentPod().deadline());
     if (outcome.isPresent()) {
+      // The outcome first: a worker that sees its sandbox go must find the run ended already.
       finish(run, context, outcome.get());
-      cleanUp(run, pod.isPresent());
+      removeSandbox(context, null);
     }
     return UpdateControl.noUpdate();
   }
 
   /**
-   * /** What the namespace's runs spent that its ledger may not hold yet, from the informer's
-   * cache.
+   * What the namespace's runs spent that its ledger may not hold yet, from the informer's cache.
    */
   public Map<String, BigDecimal> uncountedSpend(String namespace, Context<Run> context) {
     return UncountedSpend.byRun(context.getPrimaryCache().list(namespace), pricing);
   }
 
-  /** Cancel: the Pod goes (with a short grace period), the run ends {@code cancelled}. */
+  /** Cancel: the Pod goes (with a short grace period), then the run ends {@code cancelled}. */
   private void cancel(Run run, Context<Run> context) {
-    // By its deterministic name: it may exist even if status.pod was not written yet.
-    client
-        .pods()
-        .inNamespace(run.getMetadata().getNamespace())
-        .withName(AgentObjects.podName(run))
-        .withGracePeriod(settings.agentPod().cancelGracePeriod().toSeconds())
-        .delete();
+    removeSandbox(context, settings.agentPod().cancelGracePeriod());
     finish(run, context, AgentOutcome.cancelled());
-    cleanUp(run, false);
   }
 
-  /** A finished Run: make sure its Pod and the objects that only served the Pod are gone. */
+  /** A finished Run: its sandbox's dependents go (those already gone are skipped). */
   public void cleanUpFinished(Run run, Context<Run> context) {
-    if (run.getStatus() != null
-        && run.getStatus().getPod() != null
-        && context.getSecondaryResource(Pod.class).isPresent()) {
-      cleanUp(run, true);
+    removeSandbox(context, null);
+  }
+
+  /** The workflow deletes the run's sandbox: the Pod, then its credential and NetworkPolicy. */
+  private static void removeSandbox(Context<Run> context, Duration grace) {
+    reconcileSandbox(context, SandboxIntent.remove(grace));
+  }
+
+  /** Invokes the run's sandbox workflow for {@code intent}; a dependent's failure is thrown. */
+  private static void reconcileSandbox(Context<Run> context, SandboxIntent intent) {
+    intent.putInto(context);
+    WorkflowReconcileResult result =
+        context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+    Optional<Exception> failure = result.getErroredDependents().values().stream().findFirst();
+    if (failure.isPresent()) {
+      throw failure.get() instanceof RuntimeException runtime
+          ? runtime
+          : new IllegalStateException(failure.get());
     }
   }
 
-  private void cleanUp(Run run, boolean deletePod) {
-    if (deletePod) {
-      RunSandbox.delete(client, run);
-    } else {
-      RunSandbox.deleteAccess(client, run);
-    }
-  }
-
-  private UpdateControl<Run> launch(Run run, Context<Run> context) {
+  /**
+   * @param tryPool whether a warm pool may be asked (not when the routing just found none ready)
+   */
+  private UpdateControl<Run> launch(Run run, Context<Run> context, boolean tryPool) {
     String namespace = run.getMetadata().getNamespace();
+    Optional<Pod> made = ownedPod(run);
+    if (made.isPresent()) {
+      // Made (or claimed) by a reconcile that stopped before it recorded it: adopted, not made
+      // again.
+      record(run, context, made.get());
+      return UpdateControl.noUpdate();
+    }
     Pod pod;
     try {
       ConversationThread thread = AgentEnvironment.thread(client, run);
       AgentEnvironment environment =
           AgentEnvironment.resolve(
               client, run, thread, settings.registry(), settings.runnerImage());
-      pod = launchSandbox(run, thread, environment);
-      LOG.info(
-          "Run({}/{}) sandbox Pod {} started with image {}",
-          namespace,
-          run.getMetadata().getName(),
-          pod.getMetadata().getName(),
-          environment.image());
+      pod = launchSandbox(run, thread, environment, context, tryPool);
+      logStarted(run, pod, environment);
     } catch (AgentStartException e) {
       LOG.info(
           "Run({}/{}) cannot start its sandbox: {}",
@@ -234,6 +312,7 @@ public final class ComputerRuns {
           e.getMessage());
       events.warning(client, run, "SandboxStartFailed", e.getMessage());
       finish(run, context, AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage()));
+      removeSandbox(context, null);
       return UpdateControl.noUpdate();
     } catch (KubernetesClientException e) {
       Optional<String> quota = QuotaWait.refusal(e);
@@ -242,10 +321,26 @@ public final class ComputerRuns {
       }
       return waitForQuota(run, context, quota.get());
     }
-    if (pods != null) {
-      pods.handleRecentResourceCreate(ResourceID.fromResource(pod), pod);
+    Optional<Run> recorded = record(run, context, pod);
+    if (recorded.isPresent() && PoolLabels.isPoolPod(pod)) {
+      handOff(recorded.get(), pod, context); // claimed: ready now
     }
-    writer.write(
+    return UpdateControl.noUpdate();
+  }
+
+  private static void logStarted(Run run, Pod pod, AgentEnvironment environment) {
+    LOG.info(
+        "Run({}/{}) sandbox Pod {} started ({}) with image {}",
+        run.getMetadata().getNamespace(),
+        run.getMetadata().getName(),
+        pod.getMetadata().getName(),
+        PoolLabels.isPoolPod(pod) ? RunStatus.START_CLAIMED : RunStatus.START_COLD,
+        environment.image());
+  }
+
+  /** Records the run's sandbox Pod and how it started in the run's status. */
+  private Optional<Run> record(Run run, Context<Run> context, Pod pod) {
+    return writer.write(
         run,
         context,
         status -> {
@@ -257,32 +352,51 @@ public final class ComputerRuns {
               PoolLabels.isPoolPod(pod) ? RunStatus.START_CLAIMED : RunStatus.START_COLD);
           return true;
         });
-    return UpdateControl.noUpdate();
+  }
+
+  /** A Pod the run owns already, as the sandbox Pod informer saw it (not one going away). */
+  private Optional<Pod> ownedPod(Run run) {
+    if (pods == null) {
+      return Optional.empty();
+    }
+    return pods.getSecondaryResources(run).stream()
+        .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null)
+        .findFirst();
   }
 
   /**
-   * The run's sandbox: the workspace claim, the credential Secret and the NetworkPolicy before the
-   * Pod, so that it never listens unprotected. The worker runs the loop once the Pod is ready.
+   * The run's sandbox, by its workflow: the credential Secret and the NetworkPolicy before the Pod,
+   * so that it never listens unprotected. A warm pool's Pod is claimed when one is ready (the
+   * credential and policy made first, for its port); otherwise the Pod dependent starts one cold on
+   * the thread's workspace claim. The worker runs the loop once the Pod is ready.
    */
-  private Pod launchSandbox(Run run, ConversationThread thread, AgentEnvironment environment) {
+  private Pod launchSandbox(
+      Run run,
+      ConversationThread thread,
+      AgentEnvironment environment,
+      Context<Run> context,
+      boolean tryPool) {
     Optional<Pod> claimed =
-        warmPools == null ? Optional.empty() : warmPools.claim(run, environment);
+        warmPools == null || !tryPool ? Optional.empty() : claim(run, environment, context);
     if (claimed.isPresent()) {
       return claimed.get();
     }
-    RunSandbox sandbox =
-        new RunSandbox(
-            run,
-            environment,
-            sandboxPort(run),
-            settings.containers().bindAddress(),
-            settings.containers().worker(),
-            settings.agentPod(),
-            settings.network());
     IdempotentCreate.createOrGet(client, WorkspaceClaim.of(thread, settings.agentPod()));
-    IdempotentCreate.createOrGet(client, sandbox.credential());
-    IdempotentCreate.createOrGet(client, sandbox.networkPolicy());
-    return IdempotentCreate.createOrGet(client, sandbox.pod());
+    reconcileSandbox(
+        context, SandboxIntent.make(sandbox(run, environment, sandboxPort(run)), false));
+    return pods.get(new ResourceID(AgentObjects.podName(run), run.getMetadata().getNamespace()))
+        .orElseThrow(() -> new IllegalStateException("the sandbox Pod was not made"));
+  }
+
+  private RunSandbox sandbox(Run run, AgentEnvironment environment, int port) {
+    return new RunSandbox(
+        run,
+        environment,
+        port,
+        settings.containers().bindAddress(),
+        settings.containers().worker(),
+        settings.agentPod(),
+        settings.network());
   }
 
   /**
@@ -317,7 +431,7 @@ public final class ComputerRuns {
           AgentOutcome.failed(
               RunErrorCode.EXECUTION_TIMEOUT,
               "No agent Pod could start within " + deadline.toSeconds() + " s: " + refusal));
-      cleanUp(run, false);
+      removeSandbox(context, null);
       return UpdateControl.noUpdate();
     }
     events.warning(
@@ -353,7 +467,8 @@ public final class ComputerRuns {
    * API.
    */
   private Optional<Pod> pod(Run run, Context<Run> context) {
-    Optional<Pod> cached = context.getSecondaryResource(Pod.class);
+    Optional<Pod> cached =
+        pods.get(new ResourceID(AgentObjects.podName(run), run.getMetadata().getNamespace()));
     if (cached.isPresent()) {
       return cached;
     }

@@ -72,19 +72,11 @@ public record RunSandbox(
         List.of(worker));
   }
 
-  /** Removes a run's sandbox: its Pod, then its credential and NetworkPolicy. */
-  public static void delete(KubernetesClient client, Run run) {
-    client
-        .pods()
-        .inNamespace(run.getMetadata().getNamespace())
-        .withName(AgentObjects.podName(run))
-        .delete();
-    deleteAccess(client, run);
-  }
-
   /**
    * Removes what guarded a run's sandbox, its credential Secret and NetworkPolicy (by their
-   * deterministic names; absent ones are skipped), once its Pod is gone or going.
+   * deterministic names; absent ones are skipped), once its Pod is gone or going. Only for a Run
+   * being deleted (the usage finalizer's {@code DeletedRuns}): the Run controller never reconciles
+   * those, so its workflow, which removes the sandbox of every run that ended, cannot.
    */
   public static void deleteAccess(KubernetesClient client, Run run) {
     String namespace = run.getMetadata().getNamespace();

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
+import java.util.function.Supplier;
 
 /**
  * Creates objects whose names are deterministic, so that a repeated reconcile (a restart, a second
@@ -18,8 +19,17 @@ public final class IdempotentCreate {
    * deleted in between).
    */
   public static <T extends HasMetadata> T createOrGet(KubernetesClient client, T object) {
+    return orExisting(client, object, () -> client.resource(object).create());
+  }
+
+  /**
+   * Runs {@code create} (which creates {@code object} its own way, e.g. a dependent resource's
+   * create), or returns the object that exists under its name.
+   */
+  public static <T extends HasMetadata> T orExisting(
+      KubernetesClient client, T object, Supplier<T> create) {
     try {
-      return client.resource(object).create();
+      return create.get();
     } catch (KubernetesClientException e) {
       if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
         throw e;

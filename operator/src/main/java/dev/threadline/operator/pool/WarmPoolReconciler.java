@@ -142,6 +142,16 @@ public final class WarmPoolReconciler implements Reconciler<Environment>, PoolCa
         .toList();
   }
 
+  @Override
+  public boolean anyReady(String namespace) {
+    return pods != null
+        && pods.list(namespace)
+            .anyMatch(pod ->
+                !PoolLabels.isClaimed(pod)
+                    && pod.getMetadata().getDeletionTimestamp() == null
+                    && PodSandboxLocator.ready(pod));
+  }
+
   /** The size asked for; 0 for an inactive or deleted Environment. */
   static int size(Environment environment) {
     if (environment.getMetadata().getDeletionTimestamp() != null

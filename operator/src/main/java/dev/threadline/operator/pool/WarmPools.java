@@ -5,13 +5,10 @@ import dev.threadline.crds.environment.WarmPool;
 import dev.threadline.crds.run.Run;
 import dev.threadline.operator.computer.AgentEnvironment;
 import dev.threadline.operator.computer.AgentObjects;
-import dev.threadline.operator.computer.RunSandbox;
 import dev.threadline.operator.config.OperatorSettings;
-import dev.threadline.operator.kubernetes.IdempotentCreate;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.sandbox.SandboxPod;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -21,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,9 +27,9 @@ import org.slf4j.LoggerFactory;
  * conditional on the resourceVersion the pool's cache saw: it moves the Pod under the run (its
  * labels, its owner, a deadline counted from now) and out of the pool; of two claims of one Pod the
  * API server accepts exactly one, and the other tries the next Pod. A claimed Pod never returns to
- * the pool. The run's credential Secret and NetworkPolicy exist before the claim, so the Pod is
- * never unguarded: the label change that takes it out of the pool's deny-all policy puts it under
- * its run's.
+ * the pool: the run's Pod dependent adopts it and deletes it when the run ends. The run's
+ * credential Secret and NetworkPolicy exist before the claim, so the Pod is never unguarded: the
+ * label change that takes it out of the pool's deny-all policy puts it under its run's.
  */
 public final class WarmPools {
   private static final Logger LOG = LoggerFactory.getLogger(WarmPools.class);
@@ -62,8 +60,12 @@ public final class WarmPools {
    * A pool sandbox now serving {@code run}, or empty when the environment has no pool, its pool has
    * no ready sandbox of the current image, or the run's thread has files a pool sandbox cannot get
    * (see {@link WorkspaceArchives#claimable}): the run then starts cold.
+   *
+   * @param guard makes the run's credential Secret and NetworkPolicy for a sandbox on that port
+   *     (the run's workflow); called before the first claim attempt, and again when the next
+   *     candidate listens on another port
    */
-  public Optional<Pod> claim(Run run, AgentEnvironment environment) {
+  public Optional<Pod> claim(Run run, AgentEnvironment environment, IntConsumer guard) {
     if (!hasPool(environment)) {
       return Optional.empty();
     }
@@ -77,15 +79,10 @@ public final class WarmPools {
     Integer guardedPort = null;
     for (Pod candidate : candidates) {
       int port = SandboxPod.port(candidate).orElse(settings.containers().firstPort());
-      RunSandbox sandbox = sandbox(run, environment, port);
-      if (guardedPort == null) {
-        IdempotentCreate.createOrGet(client, sandbox.credential());
-        IdempotentCreate.createOrGet(client, sandbox.networkPolicy());
-      } else if (guardedPort != port) {
-        NetworkPolicy policy = sandbox.networkPolicy();
-        client.resource(policy).update();
+      if (guardedPort == null || guardedPort != port) {
+        guard.accept(port);
+        guardedPort = port;
       }
-      guardedPort = port;
       Optional<Pod> claimed = take(candidate, run);
       if (claimed.isPresent()) {
         Duration took = Duration.ofNanos(System.nanoTime() - began);
@@ -99,12 +96,13 @@ public final class WarmPools {
         return claimed;
       }
     }
-    if (guardedPort != null) {
-      // The cold start makes its own, for its own port.
-      RunSandbox.deleteAccess(client, run);
-    }
     metrics.poolClaim(false, Duration.ofNanos(System.nanoTime() - began));
     return Optional.empty();
+  }
+
+  /** Whether the namespace has a ready, unclaimed pool sandbox of any environment. */
+  public boolean anyReady(String namespace) {
+    return pools.anyReady(namespace);
   }
 
   private static boolean hasPool(AgentEnvironment environment) {
@@ -150,16 +148,5 @@ public final class WarmPools {
       }
       throw e;
     }
-  }
-
-  private RunSandbox sandbox(Run run, AgentEnvironment environment, int port) {
-    return new RunSandbox(
-        run,
-        environment,
-        port,
-        settings.containers().bindAddress(),
-        settings.containers().worker(),
-        settings.agentPod(),
-        settings.network());
   }
 }

@@ -16,6 +16,10 @@ import dev.threadline.models.ModelProvider;
 import dev.threadline.models.TextDeltas;
 import dev.threadline.models.Usage;
 import dev.threadline.operator.computer.ComputerRuns;
+import dev.threadline.operator.computer.RunSandboxCredentialDependentResource;
+import dev.threadline.operator.computer.RunSandboxNetworkPolicyDependentResource;
+import dev.threadline.operator.computer.RunSandboxPodDependentResource;
+import dev.threadline.operator.computer.SandboxWanted;
 import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
@@ -26,12 +30,15 @@ import dev.threadline.operator.tracing.AgentTracing;
 import dev.threadline.operator.usage.RunUsages;
 import dev.threadline.operator.usage.UsageLimits;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.Workflow;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,9 +53,37 @@ import org.slf4j.LoggerFactory;
 /**
  * Routes each Run and executes the direct path: one model call that decides and answers (see {@link
  * RunRouter}), whose answer, usage, cost and duration are written to the Run's status in a single
- * patch. Runs routed to the computer are handed to {@link ComputerRuns} from then on.
+ * patch. Runs routed to the computer are handed to {@link ComputerRuns} from then on; their sandbox
+ * (credential Secret, NetworkPolicy, Pod after both) is this controller's workflow of dependents,
+ * invoked by {@link ComputerRuns} only for computer runs: made while the run works, deleted once it
+ * has ended ({@link SandboxWanted}).
  */
-@ControllerConfiguration(name = "run")
+@Workflow(
+    explicitInvocation = true,
+    handleExceptionsInReconciler = true,
+    dependents = {
+      @Dependent(
+          name = RunSandboxCredentialDependentResource.NAME,
+          type = RunSandboxCredentialDependentResource.class,
+          reconcilePrecondition = SandboxWanted.class),
+      @Dependent(
+          name = RunSandboxNetworkPolicyDependentResource.NAME,
+          type = RunSandboxNetworkPolicyDependentResource.class,
+          reconcilePrecondition = SandboxWanted.class),
+      @Dependent(
+          name = RunSandboxPodDependentResource.NAME,
+          type = RunSandboxPodDependentResource.class,
+          reconcilePrecondition = SandboxWanted.class,
+          useEventSourceWithName = ComputerRuns.PODS,
+          dependsOn = {
+            RunSandboxCredentialDependentResource.NAME,
+            RunSandboxNetworkPolicyDependentResource.NAME
+          })
+    })
+@ControllerConfiguration(
+    name = "run",
+    generationAwareEventProcessing = false,
+    informer = @Informer(onUpdateFilter = RunChanges.class))
 public class RunReconciler implements Reconciler<Run> {
   private static final Logger LOG = LoggerFactory.getLogger(RunReconciler.class);
   private final Conditions conditions;

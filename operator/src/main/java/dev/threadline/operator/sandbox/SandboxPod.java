@@ -1,10 +1,12 @@
 package dev.threadline.operator.sandbox;
 
+import dev.threadline.core.containers.SandboxProof;
 import dev.threadline.operator.computer.PodSecurity;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
@@ -49,12 +51,20 @@ public record SandboxPod(
   public static final String WORKSPACE_VOLUME = "workspace";
   public static final String TMP_VOLUME = "tmp";
   public static final String CREDENTIAL_DIR = "/var/run/threadline/access";
+  public static final String CREDENTIAL_VOLUME = "access";
   public static final String CONTAINER = "runner";
   public static final String PORT_NAME = "files";
 
   public Pod build() {
     return new PodBuilder()
-        .withMetadata(metadata)
+        .withMetadata(
+            new ObjectMetaBuilder(metadata)
+                // Which mounted file is the credential (not its value): a kubelet that reads this
+                // (local mode's) counts the Pod ready only once its answer proves it.
+                .addToAnnotations(
+                    SandboxProof.READINESS_ANNOTATION,
+                    CREDENTIAL_VOLUME + "/" + SandboxCredential.KEY)
+                .build())
         .withNewSpec()
         .withRestartPolicy(restartPolicy)
         .withAutomountServiceAccountToken(false)
@@ -97,7 +107,7 @@ public record SandboxPod(
         .withTerminationMessagePolicy("FallbackToLogsOnError")
         .withVolumeMounts(
             new VolumeMountBuilder()
-                .withName("access")
+                .withName(CREDENTIAL_VOLUME)
                 .withMountPath(CREDENTIAL_DIR)
                 .withReadOnly(true)
                 .build(),
@@ -106,7 +116,7 @@ public record SandboxPod(
         .endContainer()
         .withVolumes(
             new VolumeBuilder()
-                .withName("access")
+                .withName(CREDENTIAL_VOLUME)
                 .withNewSecret()
                 .withSecretName(credentialSecret)
                 .withDefaultMode(0440)

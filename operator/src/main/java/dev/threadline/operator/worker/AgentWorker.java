@@ -5,6 +5,7 @@ import dev.threadline.core.routing.Route;
 import dev.threadline.crds.run.Run;
 import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.tracing.AgentTracing;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -110,6 +112,21 @@ public final class AgentWorker implements AutoCloseable {
     }
     renewer = Thread.ofVirtual().name("worker-claims").start(this::renewLoop);
     return this;
+  }
+
+  /**
+   * A run whose claimed, ready sandbox the operator of this process has just recorded ({@link
+   * dev.threadline.operator.computer.SandboxHandOff}): considered at once, without waiting for the
+   * watches of Runs and Pods to bring both. Its claim is taken as any other (exclusive).
+   */
+  public void handOff(Run run, Pod pod, Optional<String> credential) {
+    if (closed) {
+      return;
+    }
+    if (parts.sandboxes() instanceof PodSandboxLocator located) {
+      located.handedOver(run, pod, credential);
+    }
+    loops.execute(() -> considerSafely(run));
   }
 
   /** The Runs this replica works on now. */

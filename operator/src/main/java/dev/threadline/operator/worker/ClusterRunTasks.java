@@ -16,7 +16,7 @@ import java.util.List;
 
 /**
  * A run's task from the cluster: its Agent (provider, model, instructions), its Thread's earlier
- * messages, and its Environment's documentation.
+ * messages (from the runs the worker's cache holds), and its Environment's documentation.
  */
 public final class ClusterRunTasks implements RunTasks {
   private final KubernetesClient client;
@@ -30,7 +30,7 @@ public final class ClusterRunTasks implements RunTasks {
   }
 
   @Override
-  public RunTask task(Run run) {
+  public RunTask task(Run run, List<Run> threadRuns) {
     String namespace = run.getMetadata().getNamespace();
     AgentProfile agent =
         agents
@@ -40,20 +40,10 @@ public final class ClusterRunTasks implements RunTasks {
                     "Agent " + run.getSpec().getAgent() + " does not exist"));
     AgentEnvironment environment;
     try {
-      environment =
-          AgentEnvironment.resolve(
-              client,
-              run,
-              AgentEnvironment.thread(client, run),
-              settings.registry(),
-              settings.runnerImage());
+      environment = AgentEnvironment.ofRun(client, run, settings);
     } catch (AgentStartException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
-    List<Run> threadRuns =
-        client.resources(Run.class).inNamespace(namespace).list().getItems().stream()
-            .filter(other -> run.getSpec().getThread().equals(other.getSpec().getThread()))
-            .toList();
     List<Attachment> attachments = RunAttachments.inline(run);
     RunTask.Limits limits = RunTask.Limits.DEFAULT;
     return new RunTask(

@@ -4,7 +4,6 @@ import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.operator.computer.AgentObjects;
-import dev.threadline.operator.computer.RunSandbox;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.pool.PoolBinding;
 import dev.threadline.operator.pool.PoolLabels;
@@ -22,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.function.BiConsumer;
 
 /**
@@ -33,6 +33,13 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
   private final KubernetesClient client;
   private final SharedIndexInformer<Pod> pods;
   private final Map<String, String> credentials = new ConcurrentHashMap<>();
+
+  /**
+   * Claimed Pods handed over in this process before the watch brought them, by namespace/name;
+   * dropped once the watch has them.
+   */
+  private final Map<String, Pod> handedOver = new ConcurrentHashMap<>();
+
   private final SandboxClient sandboxClient;
   private final PoolBinding binding;
   private final WorkspaceArchives archives;
@@ -89,6 +96,16 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
     this.readyListener = listener;
   }
 
+  /**
+   * A run's claimed sandbox Pod (and its credential), handed over by the operator of this process
+   * the moment the claim was recorded: located from now on, before the watch brings it.
+   */
+  public void handedOver(Run run, Pod pod, Optional<String> credential) {
+    handedOver.put(
+        Cache.namespaceKeyFunc(pod.getMetadata().getNamespace(), pod.getMetadata().getName()), pod);
+    credential.ifPresent(known -> credentials.put(run.getMetadata().getUid(), known));
+  }
+
   @Override
   public Optional<SandboxAddress> locate(Run run) {
     Pod pod = pod(run);
@@ -112,12 +129,29 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
   public void bind(Run run, SandboxAddress sandbox) {
     Pod pod = pod(run);
     if (pod != null && PoolLabels.isClaimed(pod)) {
-      String pool =
-          binding
-              .poolCredential(pod)
-              .orElseThrow(() -> new SandboxException("the pool's credential is gone"));
+      // Side by side: the pool's credential, and the environment's values.
+      Future<Optional<String>> poolCredential = SideBySide.start(() -> binding.poolCredential(pod));
+      Map<String, String> values = binding.environmentValues(pod);
+      String pool;
+      try {
+        pool =
+            SideBySide.join(poolCredential)
+                .orElseThrow(() -> new SandboxException("the pool's credential is gone"));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SandboxException("interrupted while binding the sandbox");
+      }
       SandboxAddress unbound = new SandboxAddress(sandbox.base(), pool);
-      sandboxClient.bind(unbound, sandbox.credential(), binding.environmentValues(pod));
+      // Proved before the bind sends the run's credential and variables: never to a process that
+      // only holds the sandbox's address.
+      sandboxClient.verify(unbound);
+      if (!sandboxClient.bind(unbound, sandbox.credential(), values)) {
+        sandboxClient.verify(sandbox); // bound already (a worker that took the run over)
+      }
+    } else {
+      // A foreign process on the sandbox's address fails the run here, saying so, rather than
+      // with a 401 at its first tool call.
+      sandboxClient.verify(sandbox);
     }
     if (metrics != null && run.getStatus() != null && run.getStatus().getStart() != null) {
       Timestamps.parse(run.getStatus().getStartedAt())
@@ -147,14 +181,17 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
 
   @Override
   public void release(Run run) {
+    // The sandbox itself goes with the run's end: the Run controller's workflow deletes it.
     credentials.remove(run.getMetadata().getUid());
-    RunSandbox.delete(client, run);
+    handedOver.remove(
+        Cache.namespaceKeyFunc(run.getMetadata().getNamespace(), AgentObjects.podName(run)));
   }
 
   private Pod pod(Run run) {
-    return pods.getStore()
-        .getByKey(
-            Cache.namespaceKeyFunc(run.getMetadata().getNamespace(), AgentObjects.podName(run)));
+    String key =
+        Cache.namespaceKeyFunc(run.getMetadata().getNamespace(), AgentObjects.podName(run));
+    Pod watched = pods.getStore().getByKey(key);
+    return watched != null ? watched : handedOver.get(key);
   }
 
   private Optional<String> credential(Run run) {
@@ -175,6 +212,8 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
   }
 
   private void changed(Pod pod) {
+    handedOver.remove(
+        Cache.namespaceKeyFunc(pod.getMetadata().getNamespace(), pod.getMetadata().getName()));
     if (ready(pod)) {
       // The sandbox Pod is owned by its Run (and named after it, unless claimed from a pool).
       Objects.requireNonNullElse(

@@ -4,6 +4,7 @@ import dev.threadline.core.events.RunnerEvent;
 import dev.threadline.crds.run.Run;
 import dev.threadline.operator.computer.EventRecorder;
 import dev.threadline.operator.deltas.Deltas;
+import dev.threadline.operator.kubernetes.StatusWriteLoop;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
@@ -33,6 +34,10 @@ final class RunEventSink implements AutoCloseable {
   private long emittedSeq;
   private long writtenSeq;
   private boolean closed;
+  private boolean holding;
+
+  /** The Run as last written or read (by the flusher only): each write starts from it. */
+  private Run known;
 
   /** {@code deltas} learns, before each write, the last log entry the write will hold. */
   RunEventSink(KubernetesClient client, Run run, long recordedSeq, Deltas deltas) {
@@ -42,6 +47,7 @@ final class RunEventSink implements AutoCloseable {
     this.name = run.getMetadata().getName();
     this.emittedSeq = recordedSeq;
     this.writtenSeq = recordedSeq;
+    this.known = run;
     this.flusher = Thread.ofVirtual().name("events-" + name).start(this::flushLoop);
   }
 
@@ -53,6 +59,30 @@ final class RunEventSink implements AutoCloseable {
       changed.signalAll();
     } finally {
       lock.unlock();
+    }
+  }
+
+  /**
+   * Holds the writes while {@code emits} runs, so that what it emits goes in one write (a run's
+   * opening events: {@code started}, {@code setup}, {@code planning}), not one write per event.
+   */
+  void together(Runnable emits) {
+    lock.lock();
+    try {
+      holding = true;
+    } finally {
+      lock.unlock();
+    }
+    try {
+      emits.run();
+    } finally {
+      lock.lock();
+      try {
+        holding = false;
+        changed.signalAll();
+      } finally {
+        lock.unlock();
+      }
     }
   }
 
@@ -73,7 +103,7 @@ final class RunEventSink implements AutoCloseable {
       List<RunnerEvent> batch;
       lock.lock();
       try {
-        while (queued.isEmpty() && !closed) {
+        while ((queued.isEmpty() || holding) && !closed) {
           changed.await();
         }
         if (queued.isEmpty()) {
@@ -99,17 +129,22 @@ final class RunEventSink implements AutoCloseable {
 
   private void write(List<RunnerEvent> batch) {
     try {
-      RunStatusUpdates.write(
-          client,
-          namespace,
-          name,
-          status -> {
-            if (EventRecorder.record(status, batch) == 0) {
-              return false;
-            }
-            deltas.written(status.getEvents().getLast().getSeq());
-            return true;
-          });
+      StatusWriteLoop.Outcome<Run> outcome =
+          RunStatusUpdates.write(
+              client,
+              known,
+              status -> {
+                if (EventRecorder.record(status, batch) == 0) {
+                  return false;
+                }
+                deltas.written(status.getEvents().getLast().getSeq());
+                return true;
+              });
+      if (outcome instanceof StatusWriteLoop.Written<Run>(Run written, Run base)) {
+        known = written;
+      } else if (outcome instanceof StatusWriteLoop.Unchanged<Run>(Run current)) {
+        known = current;
+      }
     } catch (KubernetesClientException e) {
       // The events stay unrecorded; the worker that repeats this step writes them again.
       LOG.warn("Run({}/{}) events not recorded: {}", namespace, name, e.getMessage());

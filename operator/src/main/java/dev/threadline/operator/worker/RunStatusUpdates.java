@@ -26,17 +26,28 @@ final class RunStatusUpdates {
     if (current == null) {
       return false;
     }
+    return write(client, current, change) instanceof StatusWriteLoop.Written<Run>;
+  }
+
+  /**
+   * The same, from {@code known} without reading the Run first: a writer that keeps the Run it
+   * wrote last (the run's event sink) saves a read per write; a stale one meets a conflict and
+   * reads then.
+   */
+  static StatusWriteLoop.Outcome<Run> write(
+      KubernetesClient client, Run known, Predicate<RunStatus> change) {
+    String namespace = known.getMetadata().getNamespace();
+    String name = known.getMetadata().getName();
     return StatusWriteLoop.write(
-            client,
-            current,
-            ATTEMPTS,
-            code -> code == 409,
-            () -> read(client, namespace, name),
-            next -> {
-              RunStatus status = next.getStatus();
-              return status != null && !ended(status) && change.test(status);
-            })
-        instanceof StatusWriteLoop.Written<Run>;
+        client,
+        known,
+        ATTEMPTS,
+        code -> code == 409,
+        () -> read(client, namespace, name),
+        next -> {
+          RunStatus status = next.getStatus();
+          return status != null && !ended(status) && change.test(status);
+        });
   }
 
   static boolean ended(RunStatus status) {

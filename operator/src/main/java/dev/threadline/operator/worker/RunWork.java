@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -192,24 +193,27 @@ final class RunWork {
 
   private Optional<AgentLoop.Ended> work(RunEventSink sink, long recordedSeq, Deltas deltas)
       throws InterruptedException {
+    // Side by side: the task (its agent, thread, environment), the run's memory, and reaching and
+    // binding the sandbox; the task is awaited first, so a run that cannot be worked on fails
+    // without waiting for its sandbox.
+    Future<RunTask> taskRead = SideBySide.start(() -> parts.tasks().task(run, threadRuns()));
+    Future<Optional<RunMemoryStore.Stored>> memoryRead =
+        SideBySide.start(() -> parts.memories().read(run));
+    Future<SandboxAddress> bound = SideBySide.start(this::bindSandbox);
     RunTask task;
     try {
-      task = parts.tasks().task(run);
+      task = SideBySide.join(taskRead);
     } catch (IllegalArgumentException e) {
+      bound.cancel(true);
+      memoryRead.cancel(true);
       return Optional.of(
           new AgentLoop.Ended(
               null, AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage())));
     }
-    SandboxAddress address =
-        parts
-            .sandboxes()
-            .locate(run)
-            .orElseThrow(() -> new SandboxException("the run's sandbox is gone"));
-    SandboxCalls calls = new SandboxCalls(parts.sandboxClient(), address, task.limits());
-    calls.awaitHealthy();
-    parts.sandboxes().bind(run, address);
+    SandboxAddress address = SideBySide.join(bound);
     this.address = address;
-    Optional<RunMemoryStore.Stored> stored = parts.memories().read(run);
+    SandboxCalls calls = new SandboxCalls(parts.sandboxClient(), address, task.limits());
+    Optional<RunMemoryStore.Stored> stored = SideBySide.join(memoryRead);
     WorkerEvents events =
         new WorkerEvents(
             sink::emit,
@@ -222,21 +226,24 @@ final class RunWork {
     RunMemoryStore.Stored[] last = {stored.orElse(null)};
     if (stored.isEmpty()) {
       parts.sandboxes().restoreWorkspace(run, address);
-      events.started(run.getMetadata().getName(), task.model(), WORKSPACE);
-      task.files().forEach(calls::put);
-      if (!task.files().isEmpty()) {
-        events.setup(
-            "Placed "
-                + task.files().size()
-                + (task.files().size() == 1 ? " attachment" : " attachments")
-                + " in attachments/: "
-                + String.join(
-                    ", ",
-                    task.files().stream()
-                        .map(f -> f.path().substring(f.path().indexOf('/') + 1))
-                        .toList()));
-      }
-      events.planning(task.plan());
+      // The opening events in one status write: response.started follows the first write.
+      sink.together(() -> {
+        events.started(run.getMetadata().getName(), task.model(), WORKSPACE);
+        task.files().forEach(calls::put);
+        if (!task.files().isEmpty()) {
+          events.setup(
+              "Placed "
+                  + task.files().size()
+                  + (task.files().size() == 1 ? " attachment" : " attachments")
+                  + " in attachments/: "
+                  + String.join(
+                      ", ",
+                      task.files().stream()
+                          .map(f -> f.path().substring(f.path().indexOf('/') + 1))
+                          .toList()));
+        }
+        events.planning(task.plan());
+      });
       RunMemory opening =
           RunMemory.opening(task.opening(), calls.snapshot(), events.lastSeq(), routingUsage(run));
       sink.awaitWritten();
@@ -288,6 +295,28 @@ final class RunWork {
               deltas)
           .run(last[0].memory(), this::elapsedMs);
     }
+  }
+
+  /** The run's sandbox, once it serves and is the run's (a claimed pool sandbox is bound). */
+  private SandboxAddress bindSandbox() {
+    SandboxAddress sandbox =
+        parts
+            .sandboxes()
+            .locate(run)
+            .orElseThrow(() -> new SandboxException("the run's sandbox is gone"));
+    parts.sandboxClient().awaitHealthy(sandbox, SandboxCalls.STARTUP_PATIENCE);
+    parts.sandboxes().bind(run, sandbox);
+    return sandbox;
+  }
+
+  /** The run's thread's runs, from the worker's cache of Runs: the conversation so far. */
+  private List<Run> threadRuns() {
+    String thread = run.getSpec().getThread();
+    return parts
+        .runsIn()
+        .apply(namespace())
+        .filter(other -> thread.equals(other.getSpec().getThread()))
+        .toList();
   }
 
   /**

@@ -69,10 +69,6 @@ final class SandboxCalls {
   /** How long a sandbox just reported ready may take to answer. */
   static final java.time.Duration STARTUP_PATIENCE = java.time.Duration.ofSeconds(60);
 
-  void awaitHealthy() {
-    client.awaitHealthy(address, STARTUP_PATIENCE);
-  }
-
   void put(RunTask.WorkspaceFile file) {
     client.put(address, file.path(), file.content());
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.threadline.core.containers.SandboxProof;
 import dev.threadline.models.TextDeltas;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -299,6 +300,39 @@ public final class SandboxClient {
             .PUT(HttpRequest.BodyPublishers.ofByteArray(archive))
             .build();
     expectOk("PUT /workspace/archive", send(request, HttpResponse.BodyHandlers.ofString()));
+  }
+
+  /**
+   * Asks the sandbox to prove that it holds {@code sandbox}'s credential ({@link SandboxProof}): a
+   * process that only answers on its address (another one holding the port) cannot.
+   *
+   * @throws SandboxException naming the address when the answer proves nothing
+   */
+  public void verify(SandboxAddress sandbox) {
+    String challenge = SandboxProof.challenge();
+    HttpResponse<String> response =
+        send(
+            HttpRequest.newBuilder(
+                    sandbox.resolve("/health?" + SandboxProof.CHALLENGE + "=" + challenge))
+                .timeout(CONNECT_TIMEOUT.plus(CALL_MARGIN))
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    String proof = null;
+    if (response.statusCode() == 200) {
+      try {
+        proof = JSON.readTree(response.body()).path(SandboxProof.PROOF).asText(null);
+      } catch (JsonProcessingException notJson) {
+        proof = null;
+      }
+    }
+    if (!SandboxProof.proves(sandbox.credential(), challenge, proof)) {
+      throw new SandboxException(
+          "the process answering at "
+              + sandbox.base().getAuthority()
+              + " is not this run's sandbox: it cannot prove the sandbox's credential (is another"
+              + " process holding that address?)");
+    }
   }
 
   private static HttpRequest.Builder request(SandboxAddress sandbox, String pathAndQuery) {

@@ -22,6 +22,8 @@ public interface SandboxLocator {
   /** The run's loop ended, before its outcome is written: the workspace is kept, if it must be. */
   default void keepWorkspace(Run run, SandboxAddress sandbox) {}
 
-  /** The run has ended: its sandbox goes. */
+  /**
+   * The run has ended: what the worker kept for its sandbox goes (the sandbox goes with the Run).
+   */
   default void release(Run run) {}
 }

@@ -35,7 +35,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -132,9 +134,11 @@ class WarmPoolMockServerTest {
     AgentEnvironment resolved = AgentEnvironment.of(environment, "registry.local", RUNNER_IMAGE);
 
     List<Callable<Optional<Pod>>> tasks = new ArrayList<>();
+    Set<String> guarded = ConcurrentHashMap.newKeySet();
     for (int i = 0; i < 20; i++) {
       Run run = run("claims", "thread-c" + i, "env-claims");
-      tasks.add(() -> claims.claim(run, resolved));
+      tasks.add(
+          () -> claims.claim(run, resolved, port -> guarded.add(run.getMetadata().getName())));
     }
     List<Pod> won = new ArrayList<>();
     try (ExecutorService pool20 = Executors.newFixedThreadPool(20)) {
@@ -163,6 +167,10 @@ class WarmPoolMockServerTest {
                 .map(p -> p.getMetadata().getLabels().get("threadline.dev/run"))
                 .collect(Collectors.toSet()))
         .hasSize(5);
+    // Each claimant guarded its sandbox (credential, NetworkPolicy) before it tried a claim.
+    assertThat(guarded)
+        .containsAll(
+            won.stream().map(p -> p.getMetadata().getLabels().get("threadline.dev/run")).toList());
     assertThat(registry.counter("threadline_warm_pool_claims", "outcome", "hit").count())
         .isEqualTo(5);
     assertThat(registry.counter("threadline_warm_pool_claims", "outcome", "miss").count())
@@ -206,11 +214,16 @@ class WarmPoolMockServerTest {
     environment("roll", "env-roll", 2);
     List<Pod> old = awaitUnclaimed("roll", "env-roll", pods -> pods.size() == 2);
 
-    Environment built =
-        client.resources(Environment.class).inNamespace("roll").withName("env-roll").get();
-    built.getStatus().setBuildStatus(BuildStatus.READY);
-    built.getStatus().setImageTag("env-roll:abc123");
-    client.resource(built).updateStatus();
+    // A patch, not an update by resourceVersion: the pool controller writes the status meanwhile.
+    client
+        .resources(Environment.class)
+        .inNamespace("roll")
+        .withName("env-roll")
+        .editStatus(built -> {
+          built.getStatus().setBuildStatus(BuildStatus.READY);
+          built.getStatus().setImageTag("env-roll:abc123");
+          return built;
+        });
 
     List<Pod> rolled =
         awaitUnclaimed(

@@ -288,7 +288,7 @@ class AgentWorkerMockServerTest {
       Supplier<ModelProvider> model,
       SandboxLocator sandboxes) {
     RunTasks tasks =
-        run ->
+        (run, threadRuns) ->
             new RunTask(
                 "scripted",
                 "scripted",

@@ -190,6 +190,28 @@ class SandboxPathMockServerTest {
   }
 
   @Test
+  void aProcessThatCannotProveTheRunsCredentialOnItsAddressFailsTheRunSayingSo() {
+    // The stand-in proves only its own credential: another process holding the sandbox's port.
+    createRun("thread-foreign", "Run `echo hi`");
+    awaitPod("run-foreign-1");
+    setPodStatus(
+        "run-foreign-1",
+        status -> {
+          status.setPhase("Running");
+          status.setPodIP("127.0.0.1");
+          status.setConditions(
+              List.of(new PodConditionBuilder().withType("Ready").withStatus("True").build()));
+        });
+
+    Run done = awaitEnded("run-foreign-1");
+    assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.FAILED.value());
+    assertThat(done.getStatus().getError().getCode()).isEqualTo("execution_failed");
+    assertThat(done.getStatus().getError().getMessage())
+        .contains("is not this run's sandbox", "cannot prove");
+    assertThat(sandbox.executions()).isZero();
+  }
+
+  @Test
   void aSandboxThatExceedsItsDeadlineEndsTheRunWithExecutionTimeout() {
     createRun("thread-slow", "Run `sleep 3600`");
     awaitPod("run-slow-1");

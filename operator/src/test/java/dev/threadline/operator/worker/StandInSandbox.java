@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.threadline.core.containers.SandboxProof;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -30,6 +31,10 @@ public final class StandInSandbox implements AutoCloseable {
   private final HttpServer server;
   private final String credential = "stand-in-credential-" + System.nanoTime();
   private final java.util.Set<String> accepted = ConcurrentHashMap.newKeySet();
+
+  /** The credential its {@code /health} proves: the last one given, as a Pod's sandbox would. */
+  private volatile String proved = credential;
+
   private final Function<String, CommandOutcome> commands;
   private final Map<String, Call> calls = new ConcurrentHashMap<>();
   private final Map<String, String> files = new ConcurrentHashMap<>();
@@ -58,6 +63,7 @@ public final class StandInSandbox implements AutoCloseable {
    */
   public void credential(String value) {
     accepted.add(value);
+    proved = value;
   }
 
   /** How many calls were executed (a replayed or joined call is not executed again). */
@@ -73,7 +79,17 @@ public final class StandInSandbox implements AutoCloseable {
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       if (exchange.getRequestURI().getPath().equals("/health")) {
-        send(exchange, 200, "{\"healthy\":true}");
+        String query = exchange.getRequestURI().getQuery();
+        String challenge =
+            query != null && query.startsWith(SandboxProof.CHALLENGE + "=")
+                ? query.substring(SandboxProof.CHALLENGE.length() + 1)
+                : null;
+        send(
+            exchange,
+            200,
+            challenge == null
+                ? "{\"healthy\":true}"
+                : "{\"healthy\":true,\"proof\":\"" + SandboxProof.of(proved, challenge) + "\"}");
         return;
       }
       String auth = exchange.getRequestHeaders().getFirst("Authorization");

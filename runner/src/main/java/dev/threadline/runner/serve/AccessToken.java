@@ -2,6 +2,7 @@ package dev.threadline.runner.serve;
 
 import com.sun.net.httpserver.Headers;
 import dev.threadline.core.containers.ContainerObjects;
+import dev.threadline.core.containers.SandboxProof;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -40,6 +41,11 @@ final class AccessToken {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the access token " + file, e);
     }
+  }
+
+  /** The proof of holding this credential for {@code challenge} ({@link SandboxProof}). */
+  String prove(String challenge) {
+    return SandboxProof.of(expected, challenge);
   }
 
   /** Whether the request carries this credential. */

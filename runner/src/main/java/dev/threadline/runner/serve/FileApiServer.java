@@ -2,6 +2,7 @@ package dev.threadline.runner.serve;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.threadline.core.containers.SandboxProof;
 import dev.threadline.runner.serve.calls.ToolCalls;
 import dev.threadline.runner.serve.mcp.StdioMcpServers;
 import dev.threadline.runner.workspace.FileDiff;
@@ -26,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * credential ({@code Authorization: Bearer}; {@code /health} needs none, for the kubelet's probe).
  *
  * <ul>
- *   <li>{@code GET /health} → {@code {healthy: true, startedAt}}
+ *   <li>{@code GET /health} → {@code {healthy: true, startedAt}}; with {@code ?challenge=} also
+ *       {@code proof}: that the sandbox holds its credential ({@link SandboxProof})
  *   <li>{@code GET /files?path=} → {@code {path, entries: [{name, path, type, size, modifiedAt}]}}
  *   <li>{@code GET /files/download?path=} → the bytes
  *   <li>{@code PUT /files?path=} with the raw bytes → {@code {path, size, created}} (201 new, 200
@@ -76,12 +78,18 @@ public final class FileApiServer implements AutoCloseable {
   }
 
   public static FileApiServer start(ServeOptions options) throws IOException {
-    return start(
-        options,
-        options.bindTokenFile() != null
-            ? SandboxBinding.unbound(AccessToken.fromFile(options.bindTokenFile()))
-            : SandboxBinding.bound(AccessToken.fromFile(options.tokenFile())));
+    if (options.bindTokenFile() != null) {
+      // A warm-pool sandbox waits for a claim, whose first call is its bind: its JSON reading is
+      // loaded now, before the Pod is ready, rather than in the claimed run's time.
+      JsonBody.object(WARM_UP_BIND, "the run's token and env");
+      return start(options, SandboxBinding.unbound(AccessToken.fromFile(options.bindTokenFile())));
+    }
+    return start(options, SandboxBinding.bound(AccessToken.fromFile(options.tokenFile())));
   }
+
+  private static final byte[] WARM_UP_BIND =
+      "{\"token\":\"warm-up\",\"env\":{\"NAME\":\"value\"}}"
+          .getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
   static FileApiServer start(ServeOptions options, SandboxBinding binding) throws IOException {
     Path workspace = Files.createDirectories(options.workspace());
@@ -207,7 +215,25 @@ public final class FileApiServer implements AutoCloseable {
 
   private void health(HttpExchange exchange) throws IOException {
     requireMethod(exchange, "GET");
-    Exchanges.json(exchange, 200, Map.of("healthy", true, "startedAt", startedAt.toString()));
+    String challenge = Exchanges.query(exchange).get(SandboxProof.CHALLENGE);
+    if (challenge == null) {
+      Exchanges.json(exchange, 200, Map.of("healthy", true, "startedAt", startedAt.toString()));
+      return;
+    }
+    if (challenge.isEmpty() || challenge.length() > SandboxProof.MAX_CHALLENGE) {
+      throw FileApiException.badRequest(
+          "challenge must have 1 to " + SandboxProof.MAX_CHALLENGE + " characters");
+    }
+    Exchanges.json(
+        exchange,
+        200,
+        Map.of(
+            "healthy",
+            true,
+            "startedAt",
+            startedAt.toString(),
+            SandboxProof.PROOF,
+            binding.prove(challenge)));
   }
 
   private void files(HttpExchange exchange) throws IOException {

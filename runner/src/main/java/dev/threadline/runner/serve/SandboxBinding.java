@@ -46,6 +46,16 @@ final class SandboxBinding {
     return bound != null && bound.accepts(headers);
   }
 
+  /**
+   * The proof, for {@code challenge}, of the credential the sandbox answers to now: the bound one,
+   * or — a pool sandbox not bound yet — the pool's. Whoever mounted or handed out that credential
+   * can check it; a process that only took the sandbox's address cannot make it.
+   */
+  String prove(String challenge) {
+    AccessToken bound = token;
+    return (bound != null ? bound : poolToken).prove(challenge);
+  }
+
   /** Environment variables bound late, added to every command's and MCP server's environment. */
   Map<String, String> environment() {
     return environment;

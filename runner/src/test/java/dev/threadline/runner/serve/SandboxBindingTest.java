@@ -3,6 +3,7 @@ package dev.threadline.runner.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.containers.SandboxProof;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -56,6 +57,32 @@ class SandboxBindingTest {
     // Spent: neither the pool credential nor the run's binds again.
     assertThat(send("POST", "/bind", POOL, bind()).statusCode()).isEqualTo(401);
     assertThat(send("POST", "/bind", RUN, bind()).statusCode()).isEqualTo(401);
+  }
+
+  @Test
+  void healthProvesThePoolCredentialUntilTheBindAndTheRunsAfterWithoutShowingEither()
+      throws Exception {
+    String challenge = SandboxProof.challenge();
+    HttpResponse<String> unbound = send("GET", "/health?challenge=" + challenge, null, null);
+    assertThat(unbound.statusCode()).isEqualTo(200);
+    String proof = SandboxHarness.json(unbound).get("proof").asText();
+    assertThat(SandboxProof.proves(POOL, challenge, proof)).isTrue();
+    assertThat(SandboxProof.proves(RUN, challenge, proof)).isFalse();
+    assertThat(unbound.body()).doesNotContain(POOL);
+
+    send("POST", "/bind", POOL, bind());
+
+    String next = SandboxProof.challenge();
+    String bound =
+        SandboxHarness.json(send("GET", "/health?challenge=" + next, null, null))
+            .get("proof")
+            .asText();
+    assertThat(SandboxProof.proves(RUN, next, bound)).isTrue();
+    assertThat(SandboxProof.proves(POOL, next, bound)).isFalse();
+    // A plain probe still needs no challenge; an oversized one is refused.
+    assertThat(SandboxHarness.json(send("GET", "/health", null, null)).has("proof")).isFalse();
+    assertThat(send("GET", "/health?challenge=" + "x".repeat(129), null, null).statusCode())
+        .isEqualTo(400);
   }
 
   @Test
