@@ -77,9 +77,9 @@ class RunReconcilerMockServerTest {
           assertThat(seen.getStatus()).isNotNull();
           assertThat(seen.getStatus().getStatus()).isEqualTo("completed");
           assertThat(seen.getStatus().getMessageCount()).isEqualTo(2L);
-          assertThat(seen.getStatus().getInputTokens())
+          assertThat(seen.getStatus().tokens().getInputTokens())
               .isEqualTo(run.getStatus().getUsage().getInputTokens());
-          assertThat(seen.getStatus().getOutputTokens())
+          assertThat(seen.getStatus().tokens().getOutputTokens())
               .isEqualTo(run.getStatus().getUsage().getOutputTokens());
           assertThat(seen.getStatus().getActiveRun()).isNull();
           assertThat(Conditions.find(seen.getStatus().getConditions(), Conditions.READY))
