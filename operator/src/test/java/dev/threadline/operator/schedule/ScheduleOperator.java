@@ -4,6 +4,7 @@ import dev.threadline.operator.status.Conditions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
+import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import java.time.Clock;
 
 /**
@@ -23,12 +24,18 @@ final class ScheduleOperator implements AutoCloseable {
   }
 
   static ScheduleOperator start(KubernetesClient client, Clock clock) {
+    return start(client, clock, Metrics.NOOP);
+  }
+
+  /** With {@code metrics} told of every reconcile (a test counts them). */
+  static ScheduleOperator start(KubernetesClient client, Clock clock, Metrics metrics) {
     Operator operator =
         new Operator(o ->
             o.withKubernetesClient(client)
                 .withCloseClientOnStop(false)
                 .withUseSSAToPatchPrimaryResource(false)
-                .withSSABasedCreateUpdateMatchForDependentResources(false));
+                .withSSABasedCreateUpdateMatchForDependentResources(false)
+                .withMetrics(metrics));
     operator.register(
         new ScheduleReconciler(TRIGGER_IMAGE, THREAD_LIMIT, new Conditions(clock), clock),
         ControllerConfigurationOverrider::watchingAllNamespaces);
