@@ -1,6 +1,7 @@
 package dev.threadline.operator.schedule;
 
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.telemetry.Telemetry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
@@ -37,7 +38,8 @@ final class ScheduleOperator implements AutoCloseable {
                 .withSSABasedCreateUpdateMatchForDependentResources(false)
                 .withMetrics(metrics));
     operator.register(
-        new ScheduleReconciler(TRIGGER_IMAGE, THREAD_LIMIT, new Conditions(clock), clock),
+        new ScheduleReconciler(
+            TRIGGER_IMAGE, THREAD_LIMIT, new Conditions(clock), clock, Telemetry.off()),
         ControllerConfigurationOverrider::watchingAllNamespaces);
     operator.start();
     return new ScheduleOperator(operator);
