@@ -50,6 +50,20 @@ public abstract class UsageTotalsStatus extends ResourceStatus {
     this.cachedTokens = tokens.getCachedTokens();
   }
 
+  // Read-only views of the flat fields, for readers of one count; writes go through setTokens.
+
+  public Long getInputTokens() {
+    return inputTokens;
+  }
+
+  public Long getOutputTokens() {
+    return outputTokens;
+  }
+
+  public Long getCachedTokens() {
+    return cachedTokens;
+  }
+
   public Double getTotalCost() {
     return totalCost;
   }
