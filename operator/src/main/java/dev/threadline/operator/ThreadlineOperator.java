@@ -176,7 +176,8 @@ public final class ThreadlineOperator implements AutoCloseable {
         settings);
     register(
         operator,
-        new ScheduleReconciler(settings.triggerImage(), settings.threadLimit(), conditions, clock),
+        new ScheduleReconciler(
+            settings.triggerImage(), settings.threadLimit(), conditions, clock, telemetry),
         settings);
     register(operator, new ContainerReconciler(client, settings, conditions, clock), settings);
     register(operator, new RunWebhooks(client, clock), settings);

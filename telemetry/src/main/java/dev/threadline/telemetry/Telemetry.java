@@ -5,9 +5,11 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,15 +31,18 @@ public final class Telemetry implements AutoCloseable {
 
   private final OpenTelemetry openTelemetry;
   private final OpenTelemetrySdk sdk;
+  private final Map<String, String> childEnvironment;
 
-  private Telemetry(OpenTelemetry openTelemetry, OpenTelemetrySdk sdk) {
+  private Telemetry(
+      OpenTelemetry openTelemetry, OpenTelemetrySdk sdk, Map<String, String> childEnvironment) {
     this.openTelemetry = openTelemetry;
     this.sdk = sdk;
+    this.childEnvironment = childEnvironment;
   }
 
   /** No traces: every span is a no-op. */
   public static Telemetry off() {
-    return new Telemetry(OpenTelemetry.noop(), null);
+    return new Telemetry(OpenTelemetry.noop(), null, Map.of());
   }
 
   /**
@@ -68,7 +73,7 @@ public final class Telemetry implements AutoCloseable {
               .disableShutdownHook()
               .build()
               .getOpenTelemetrySdk();
-      return new Telemetry(sdk, sdk);
+      return new Telemetry(sdk, sdk, forwardable(environment));
     } catch (ConfigurationException e) {
       throw new IllegalArgumentException("OpenTelemetry settings: " + e.getMessage(), e);
     }
@@ -101,6 +106,29 @@ public final class Telemetry implements AutoCloseable {
     return properties;
   }
 
+  /**
+   * The {@code OTEL_*} variables that send another process's spans where these go (the schedule
+   * trigger's Pod gets them): not the service name and resource (the process has its own), and
+   * nothing that may hold a credential or name a file of this process (headers, certificates,
+   * client keys) — a collector that wants those is reached through an agent on the node.
+   */
+  static Map<String, String> forwardable(Map<String, String> environment) {
+    Map<String, String> forwarded = new TreeMap<>();
+    environment.forEach((name, value) -> {
+      if (name.startsWith("OTEL_")
+          && value != null
+          && !value.isBlank()
+          && !name.equals("OTEL_SERVICE_NAME")
+          && !name.equals("OTEL_RESOURCE_ATTRIBUTES")
+          && !name.contains("HEADERS")
+          && !name.contains("CERTIFICATE")
+          && !name.contains("CLIENT_KEY")) {
+        forwarded.put(name, value.strip());
+      }
+    });
+    return Collections.unmodifiableMap(forwarded);
+  }
+
   private static String value(Map<String, String> environment, String name) {
     String value = environment.get(name);
     return value == null ? "" : value.strip();
@@ -113,6 +141,11 @@ public final class Telemetry implements AutoCloseable {
   /** Threadline's tracer. */
   public Tracer tracer() {
     return openTelemetry.getTracer(SCOPE);
+  }
+
+  /** What a child process needs to export its spans to the same place; empty when off. */
+  public Map<String, String> childEnvironment() {
+    return childEnvironment;
   }
 
   /** Whether spans are exported. */

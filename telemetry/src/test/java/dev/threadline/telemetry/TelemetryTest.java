@@ -76,4 +76,46 @@ class TelemetryTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("carrier-pigeon");
   }
+
+  @Test
+  void aChildProcessGetsWhereToExportButNoCredentialNameOrFile() {
+    assertThat(
+            Telemetry.forwardable(
+                Map.of(
+                    Telemetry.ENDPOINT,
+                    "http://collector:4318",
+                    "OTEL_TRACES_SAMPLER",
+                    "parentbased_always_on",
+                    "OTEL_EXPORTER_OTLP_HEADERS",
+                    "authorization=Bearer secret",
+                    "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
+                    "x-key=secret",
+                    "OTEL_EXPORTER_OTLP_CERTIFICATE",
+                    "/etc/ca.pem",
+                    "OTEL_EXPORTER_OTLP_CLIENT_KEY",
+                    "/etc/key.pem",
+                    "OTEL_SERVICE_NAME",
+                    "threadline-operator",
+                    "OTEL_RESOURCE_ATTRIBUTES",
+                    "service.name=threadline-operator",
+                    "PATH",
+                    "/usr/bin")))
+        .containsOnly(
+            Map.entry(Telemetry.ENDPOINT, "http://collector:4318"),
+            Map.entry("OTEL_TRACES_SAMPLER", "parentbased_always_on"));
+  }
+
+  @Test
+  void onlyTracesThatAreOnArePassedOn() {
+    try (Telemetry telemetry =
+        Telemetry.fromEnvironment("svc", Map.of(Telemetry.ENDPOINT, "http://127.0.0.1:1"))) {
+      assertThat(telemetry.childEnvironment())
+          .containsExactly(Map.entry(Telemetry.ENDPOINT, "http://127.0.0.1:1"));
+    }
+    assertThat(Telemetry.off().childEnvironment()).isEmpty();
+    assertThat(
+            Telemetry.fromEnvironment("svc", Map.of("OTEL_TRACES_SAMPLER", "always_on"))
+                .childEnvironment())
+        .isEmpty();
+  }
 }

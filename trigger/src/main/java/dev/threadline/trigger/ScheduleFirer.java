@@ -1,16 +1,27 @@
 package dev.threadline.trigger;
 
+import static io.opentelemetry.api.common.AttributeKey.stringKey;
+
 import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleSpec;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
+import dev.threadline.telemetry.GenAi;
+import dev.threadline.telemetry.TraceAnnotations;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import java.net.HttpURLConnection;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -23,21 +34,34 @@ import java.util.Optional;
  * {@code trigger} (recurring schedules), the operator (one-time schedules) and the API's {@code
  * POST /v1/schedules/:id/trigger}. Idempotent per thread name: firing again finds the thread, makes
  * sure its run exists, and reports that nothing new was created.
+ *
+ * <p>Each firing is a span ({@code fire_schedule <name>}) whose W3C context the Run carries in its
+ * annotations ({@link TraceAnnotations}): the operator's {@code invoke_agent} span of that run
+ * continues it, so a scheduled run's trace shows the firing it came from (and, for a firing the API
+ * made, the request).
  */
 public final class ScheduleFirer {
+  static final String SPAN_PREFIX = "fire_schedule ";
+  static final AttributeKey<String> SCHEDULE_NAME = stringKey("threadline.schedule.name");
+  static final AttributeKey<String> FIRING_TIME = stringKey("threadline.schedule.firing_time");
+  static final AttributeKey<String> SKIPPED = stringKey("threadline.schedule.skipped");
+
   private final KubernetesClient client;
   private final int threadLimit;
+  private final Tracer tracer;
 
   /**
    * @param threadLimit how many threads the schedule's namespace (its user) may hold: a firing that
    *     would make one more creates nothing
+   * @param tracer where firings become spans (a no-op one when traces are off)
    */
-  public ScheduleFirer(KubernetesClient client, int threadLimit) {
+  public ScheduleFirer(KubernetesClient client, int threadLimit, Tracer tracer) {
     if (threadLimit < 1) {
       throw new IllegalArgumentException("threadLimit must be at least 1");
     }
     this.client = client;
     this.threadLimit = threadLimit;
+    this.tracer = tracer;
   }
 
   /**
@@ -61,6 +85,29 @@ public final class ScheduleFirer {
    * get) on threads and create on runs in the schedule's namespace.
    */
   public Firing fire(Schedule schedule, String threadName, Instant firingTime) {
+    Span span =
+        tracer
+            .spanBuilder(SPAN_PREFIX + schedule.getMetadata().getName())
+            .setAttribute(SCHEDULE_NAME, schedule.getMetadata().getName())
+            .setAttribute(FIRING_TIME, Timestamps.format(firingTime))
+            .setAttribute(GenAi.CONVERSATION_ID, ResourceIds.toIdOrName(threadName))
+            .startSpan();
+    try (Scope ignored = span.makeCurrent()) {
+      Firing firing = fireInSpan(schedule, threadName, firingTime);
+      if (firing.isSkipped()) {
+        span.setAttribute(SKIPPED, firing.skipped());
+      }
+      return firing;
+    } catch (RuntimeException e) {
+      span.setStatus(StatusCode.ERROR, e.getMessage());
+      span.setAttribute(GenAi.ERROR_TYPE, e.getClass().getName());
+      throw e;
+    } finally {
+      span.end();
+    }
+  }
+
+  private Firing fireInSpan(Schedule schedule, String threadName, Instant firingTime) {
     String namespace = schedule.getMetadata().getNamespace();
     Optional<String> full = overLimit(namespace, threadName);
     if (full.isPresent()) {
@@ -91,6 +138,15 @@ public final class ScheduleFirer {
       }
     }
     Run run = newRun(schedule, thread);
+    // The operator's span of this run continues the firing's.
+    Map<String, String> trace = TraceAnnotations.of(Context.current());
+    if (!trace.isEmpty()) {
+      Map<String, String> annotations = new LinkedHashMap<>(trace);
+      if (run.getMetadata().getAnnotations() != null) {
+        annotations.putAll(run.getMetadata().getAnnotations());
+      }
+      run.getMetadata().setAnnotations(annotations);
+    }
     try {
       client.resources(Run.class).inNamespace(namespace).resource(run).create();
     } catch (KubernetesClientException e) {

@@ -6,6 +6,7 @@ import dev.threadline.core.schedule.Schedules;
 import dev.threadline.crds.client.ThreadlineClients;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.schedule.Schedule;
+import dev.threadline.telemetry.Telemetry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
@@ -31,6 +32,9 @@ public final class TriggerCommand {
   static final int FAILED = 1;
   static final int USAGE = 2;
 
+  /** {@code service.name} of the trigger's spans. */
+  static final String SERVICE_NAME = "threadline-trigger";
+
   /** Where Kubernetes mounts the Pod's namespace with its service-account token. */
   static final Path SERVICE_ACCOUNT_NAMESPACE =
       Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
@@ -51,7 +55,7 @@ public final class TriggerCommand {
   /** As the Pod runs it: the environment's client, variables and clock. */
   public static TriggerCommand fromEnvironment(PrintStream err) {
     return new TriggerCommand(
-        () -> ThreadlineClients.builder("threadline-trigger").build(),
+        () -> ThreadlineClients.builder(SERVICE_NAME).build(),
         System.getenv(),
         Clock.systemUTC(),
         err);
@@ -72,7 +76,8 @@ public final class TriggerCommand {
       err.println("trigger: " + e.getMessage());
       return USAGE;
     }
-    try (KubernetesClient client = clients.get()) {
+    try (Telemetry telemetry = telemetry();
+        KubernetesClient client = clients.get()) {
       Optional<String> namespace = namespace(client);
       if (namespace.isEmpty()) {
         err.println("trigger: cannot tell the namespace: set " + TriggerPod.NAMESPACE_VARIABLE);
@@ -96,7 +101,8 @@ public final class TriggerCommand {
       }
       String threadName = FiringNames.threadName(scheduleName, firingTime.instant());
       ScheduleFirer.Firing firing =
-          new ScheduleFirer(client, threadLimit).fire(schedule, threadName, firingTime.instant());
+          new ScheduleFirer(client, threadLimit, telemetry.tracer())
+              .fire(schedule, threadName, firingTime.instant());
       if (firing.isSkipped()) {
         // A failed Job shows in the CronJob's history; a retry may find room if threads were
         // deleted.
@@ -126,6 +132,19 @@ public final class TriggerCommand {
       err.println(
           "trigger: the Kubernetes API refused or failed (" + e.getCode() + "): " + e.getMessage());
       return FAILED;
+    }
+  }
+
+  /**
+   * Traces as the operator passed them on ({@code OTEL_*}, see {@link Telemetry#childEnvironment});
+   * off when they are malformed: a firing never fails for its trace.
+   */
+  private Telemetry telemetry() {
+    try {
+      return Telemetry.fromEnvironment(SERVICE_NAME, env);
+    } catch (IllegalArgumentException e) {
+      err.println("trigger: no traces: " + e.getMessage());
+      return Telemetry.off();
     }
   }
 

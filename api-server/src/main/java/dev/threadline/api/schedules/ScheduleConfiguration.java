@@ -8,6 +8,7 @@ import dev.threadline.api.usage.ExecutionAllowance;
 import dev.threadline.api.webhooks.WebhookSecrets;
 import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.telemetry.Telemetry;
 import dev.threadline.trigger.ScheduleFirer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -35,12 +36,14 @@ class ScheduleConfiguration {
       Clock clock,
       ExecutionAllowance executionAllowance,
       WebhookSecrets webhookSecrets,
-      CachedResourceStore<ConversationThread> threadStore) {
+      CachedResourceStore<ConversationThread> threadStore,
+      Telemetry telemetry) {
     return new ScheduleService(
         new ScheduleStore(
             client, scheduleInformer, settings.writeVisibilityTimeout(), limits.scheduleLimit()),
         threadStore,
-        new ScheduleFirer(client, limits.threads()),
+        // A firing the API makes is a span in the request's trace.
+        new ScheduleFirer(client, limits.threads(), telemetry.tracer()),
         webhookSecrets,
         clock,
         executionAllowance,

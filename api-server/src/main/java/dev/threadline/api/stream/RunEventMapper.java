@@ -8,7 +8,7 @@ import dev.threadline.crds.run.RunErrorCode;
 import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
-import dev.threadline.crds.run.RunUsage;
+import dev.threadline.crds.usage.TokenCounts;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -159,20 +159,20 @@ public final class RunEventMapper {
                   events));
     }
     EventData usage = data.object("usage");
-    RunUsage recorded = status.getUsage();
+    TokenCounts recorded = status.getUsage();
     long input =
         Optional.ofNullable(recorded)
-            .map(RunUsage::getInputTokens)
+            .map(TokenCounts::getInputTokens)
             .or(() -> usage.number("inputTokens", "input_tokens"))
             .orElse(0L);
     long output =
         Optional.ofNullable(recorded)
-            .map(RunUsage::getOutputTokens)
+            .map(TokenCounts::getOutputTokens)
             .or(() -> usage.number("outputTokens", "output_tokens"))
             .orElse(0L);
     long cached =
         Optional.ofNullable(recorded)
-            .map(RunUsage::getCachedTokens)
+            .map(TokenCounts::getCachedTokens)
             .or(() -> usage.number("cachedTokens", "cached_tokens"))
             .orElse(0L);
     events.add(

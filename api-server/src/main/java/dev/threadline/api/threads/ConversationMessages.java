@@ -6,7 +6,7 @@ import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
-import dev.threadline.crds.run.RunUsage;
+import dev.threadline.crds.usage.TokenCounts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -36,7 +36,7 @@ final class ConversationMessages {
               Timestamps.normalize(run.getMetadata().getCreationTimestamp())));
       RunStatus status = run.getStatus();
       if (RunPhase.of(run) == RunPhase.COMPLETED && status.getResponse() != null) {
-        RunUsage usage = Objects.requireNonNullElseGet(status.getUsage(), RunUsage::new);
+        TokenCounts usage = TokenCounts.zero().plus(status.getUsage());
         messages.add(
             new MessageView(
                 RunNames.assistantMessageId(runName),
@@ -44,8 +44,8 @@ final class ConversationMessages {
                 "assistant",
                 status.getResponse(),
                 Objects.requireNonNullElse(status.getDurationMs(), 0L),
-                Objects.requireNonNullElse(usage.getInputTokens(), 0L),
-                Objects.requireNonNullElse(usage.getOutputTokens(), 0L),
+                usage.input(),
+                usage.output(),
                 Timestamps.normalize(status.getCompletedAt())));
       }
     }

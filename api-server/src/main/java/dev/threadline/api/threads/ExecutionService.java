@@ -9,9 +9,9 @@ import dev.threadline.crds.run.Attachment;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
-import dev.threadline.crds.run.RunUsage;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
+import dev.threadline.crds.usage.TokenCounts;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -196,7 +196,7 @@ public final class ExecutionService {
   static ExecutionView execution(Run run) {
     RunStatus status = Objects.requireNonNullElseGet(run.getStatus(), RunStatus::new);
     boolean success = RunPhase.of(run) == RunPhase.COMPLETED;
-    RunUsage usage = Objects.requireNonNullElseGet(status.getUsage(), RunUsage::new);
+    TokenCounts usage = TokenCounts.zero().plus(status.getUsage());
     ExecutionView.Error error =
         success
             ? null
@@ -209,9 +209,7 @@ public final class ExecutionService {
         Objects.requireNonNullElse(status.getResponse(), ""),
         Objects.requireNonNullElse(status.getActions(), List.of()),
         Objects.requireNonNullElse(status.getDurationMs(), 0L),
-        new ExecutionView.Usage(
-            Objects.requireNonNullElse(usage.getInputTokens(), 0L),
-            Objects.requireNonNullElse(usage.getOutputTokens(), 0L)),
+        new ExecutionView.Usage(usage.input(), usage.output()),
         error);
   }
 

@@ -75,8 +75,8 @@ final class ThreadLogs {
         totals.state().value(),
         Long.toString(duration),
         totals.totalCost(),
-        totals.inputTokens(),
-        totals.outputTokens());
+        totals.tokens().input(),
+        totals.tokens().output());
   }
 
   /** The log line of one event; empty for events not worth a line. */

@@ -40,9 +40,7 @@ final class ThreadRollup {
         state,
         status.getActiveRun(),
         Objects.requireNonNullElse(status.getMessageCount(), 0L),
-        Objects.requireNonNullElse(status.getInputTokens(), 0L),
-        Objects.requireNonNullElse(status.getOutputTokens(), 0L),
-        Objects.requireNonNullElse(status.getCachedTokens(), 0L),
+        status.tokens(),
         Objects.requireNonNullElse(status.getTotalCost(), 0.0));
   }
 }

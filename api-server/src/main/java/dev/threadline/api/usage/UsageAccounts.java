@@ -56,9 +56,9 @@ final class UsageAccounts {
         plans.planFor(annotations),
         period,
         Costs.of(figures.getTotalCost()),
-        value(figures.getInputTokens()),
-        value(figures.getOutputTokens()),
-        value(figures.getCachedTokens()),
+        figures.tokens().input(),
+        figures.tokens().output(),
+        figures.tokens().cached(),
         value(figures.getRuns()));
   }
 

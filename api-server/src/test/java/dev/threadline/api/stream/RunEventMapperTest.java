@@ -8,7 +8,7 @@ import dev.threadline.crds.run.RunError;
 import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.run.RunStatus;
-import dev.threadline.crds.run.RunUsage;
+import dev.threadline.crds.usage.TokenCounts;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
@@ -337,7 +337,7 @@ class RunEventMapperTest {
     if (!phase.equals("running")) {
       status.setCompletedAt("2026-01-01T00:00:02Z");
       status.setDurationMs(2000L);
-      RunUsage usage = new RunUsage();
+      TokenCounts usage = new TokenCounts();
       usage.setInputTokens(10L);
       usage.setOutputTokens(5L);
       usage.setCachedTokens(1L);

@@ -8,7 +8,7 @@ import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunError;
 import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunStatus;
-import dev.threadline.crds.run.RunUsage;
+import dev.threadline.crds.usage.TokenCounts;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
@@ -319,8 +319,8 @@ public final class FakeOperator {
     status.setCost(COST);
   }
 
-  private static RunUsage usage(long in, long out, long cached) {
-    RunUsage usage = new RunUsage();
+  private static TokenCounts usage(long in, long out, long cached) {
+    TokenCounts usage = new TokenCounts();
     usage.setInputTokens(in);
     usage.setOutputTokens(out);
     usage.setCachedTokens(cached);

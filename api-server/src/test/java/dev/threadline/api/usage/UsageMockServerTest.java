@@ -12,6 +12,7 @@ import dev.threadline.api.support.TestUser;
 import dev.threadline.core.usage.UsagePeriod;
 import dev.threadline.core.usage.UsagePlans;
 import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.crds.usage.TokenCounts;
 import dev.threadline.crds.usage.UsageLedger;
 import dev.threadline.crds.usage.UsageLedgerSpec;
 import dev.threadline.crds.usage.UsageLedgerStatus;
@@ -156,9 +157,7 @@ class UsageMockServerTest {
     UsageLedger created = shared.client().resource(ledger).create();
     UsageLedgerStatus status = new UsageLedgerStatus();
     status.setTotalCost(0.5);
-    status.setInputTokens(1000L);
-    status.setOutputTokens(200L);
-    status.setCachedTokens(10L);
+    status.setTokens(new TokenCounts(1000, 200, 10));
     status.setRuns(3L);
     created.setStatus(status);
     shared.client().resource(created).updateStatus();

@@ -3,8 +3,8 @@ package dev.threadline.core.threads;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
-import dev.threadline.crds.run.RunUsage;
 import dev.threadline.crds.thread.ThreadState;
+import dev.threadline.crds.usage.TokenCounts;
 import java.math.BigDecimal;
 import java.util.Collection;
 import java.util.Comparator;
@@ -16,19 +16,11 @@ import java.util.Optional;
  * each run counts its user message, and its assistant answer once it has one.
  */
 public record ThreadTotals(
-    ThreadState state,
-    String activeRun,
-    long messageCount,
-    long inputTokens,
-    long outputTokens,
-    long cachedTokens,
-    double totalCost) {
+    ThreadState state, String activeRun, long messageCount, TokenCounts tokens, double totalCost) {
 
   public static ThreadTotals of(Collection<Run> runs) {
     long messages = 0;
-    long input = 0;
-    long output = 0;
-    long cached = 0;
+    TokenCounts tokens = TokenCounts.zero();
     BigDecimal cost = BigDecimal.ZERO;
     for (Run run : runs) {
       RunStatus status = run.getStatus();
@@ -39,12 +31,7 @@ public record ThreadTotals(
       if (RunPhase.of(run) == RunPhase.COMPLETED && status.getResponse() != null) {
         messages += 1;
       }
-      RunUsage usage = status.getUsage();
-      if (usage != null) {
-        input += Objects.requireNonNullElse(usage.getInputTokens(), 0L);
-        output += Objects.requireNonNullElse(usage.getOutputTokens(), 0L);
-        cached += Objects.requireNonNullElse(usage.getCachedTokens(), 0L);
-      }
+      tokens = tokens.plus(status.getUsage());
       if (status.getCost() != null) {
         cost = cost.add(BigDecimal.valueOf(status.getCost()));
       }
@@ -63,7 +50,7 @@ public record ThreadTotals(
             .filter(run -> !RunPhase.of(run).isTerminal())
             .map(run -> run.getMetadata().getName())
             .orElse(null);
-    return new ThreadTotals(state, active, messages, input, output, cached, cost.doubleValue());
+    return new ThreadTotals(state, active, messages, tokens, cost.doubleValue());
   }
 
   private static ThreadState stateAfter(Run run) {

@@ -22,9 +22,7 @@ public final class LedgerBook {
       return false;
     }
     status.getPending().put(runUid, entry);
-    status.setInputTokens(value(status.getInputTokens()) + value(entry.getInputTokens()));
-    status.setOutputTokens(value(status.getOutputTokens()) + value(entry.getOutputTokens()));
-    status.setCachedTokens(value(status.getCachedTokens()) + value(entry.getCachedTokens()));
+    status.setTokens(status.tokens().plus(entry));
     status.setTotalCost(
         Costs.sum(
             Objects.requireNonNullElse(status.getTotalCost(), 0.0),

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.run.RunStatus;
-import dev.threadline.crds.run.RunUsage;
 import dev.threadline.crds.thread.ThreadState;
+import dev.threadline.crds.usage.TokenCounts;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,8 +29,8 @@ class ThreadTotalsTest {
                 run(1, "hello", "completed", "hi!", 10, 20, 0.25),
                 run(3, "more", "running", null, 0, 0, 0.0)));
     assertThat(totals.messageCount()).isEqualTo(4);
-    assertThat(totals.inputTokens()).isEqualTo(15);
-    assertThat(totals.outputTokens()).isEqualTo(20);
+    assertThat(totals.tokens().input()).isEqualTo(15);
+    assertThat(totals.tokens().output()).isEqualTo(20);
     assertThat(totals.totalCost()).isEqualTo(0.25);
     assertThat(totals.state()).isEqualTo(ThreadState.RUNNING);
     assertThat(totals.activeRun()).isEqualTo("thread-t-3");
@@ -74,7 +74,7 @@ class ThreadTotalsTest {
       RunStatus status = new RunStatus();
       status.setPhase(phase);
       status.setResponse(response);
-      RunUsage usage = new RunUsage();
+      TokenCounts usage = new TokenCounts();
       usage.setInputTokens(in);
       usage.setOutputTokens(out);
       usage.setCachedTokens(0L);

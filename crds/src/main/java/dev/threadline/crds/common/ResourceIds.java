@@ -76,6 +76,15 @@ public final class ResourceIds {
     return dash < 0 ? name : name.substring(0, dash) + '_' + name.substring(dash + 1);
   }
 
+  /** The REST id of a name, or the name itself when it has none (e.g. in a trace attribute). */
+  public static String toIdOrName(String name) {
+    try {
+      return toId(name);
+    } catch (IllegalArgumentException e) {
+      return name;
+    }
+  }
+
   /** Whether a string is a valid lower-case Kubernetes object name. */
   public static boolean isValidName(String name) {
     return name != null

@@ -3,6 +3,7 @@ package dev.threadline.crds.run;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.threadline.crds.common.ResourceStatus;
+import dev.threadline.crds.usage.TokenCounts;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
@@ -32,7 +33,7 @@ public class RunStatus extends ResourceStatus {
   private List<String> actions;
 
   @JsonPropertyDescription("Tokens used.")
-  private RunUsage usage;
+  private TokenCounts usage;
 
   @JsonPropertyDescription("Cost in USD.")
   @Min(0)
@@ -147,11 +148,11 @@ public class RunStatus extends ResourceStatus {
     this.actions = actions;
   }
 
-  public RunUsage getUsage() {
+  public TokenCounts getUsage() {
     return usage;
   }
 
-  public void setUsage(RunUsage usage) {
+  public void setUsage(TokenCounts usage) {
     this.usage = usage;
   }
 

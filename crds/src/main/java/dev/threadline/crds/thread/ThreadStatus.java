@@ -2,12 +2,12 @@ package dev.threadline.crds.thread;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import dev.threadline.crds.common.ResourceStatus;
+import dev.threadline.crds.usage.UsageTotalsStatus;
 import io.fabric8.generator.annotation.Min;
 
 /** The conversation's state and totals, rolled up from its Runs by the operator. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class ThreadStatus extends ResourceStatus {
+public class ThreadStatus extends UsageTotalsStatus {
   @JsonPropertyDescription("active, running, completed, failed or cancelled.")
   private String status;
 
@@ -19,19 +19,6 @@ public class ThreadStatus extends ResourceStatus {
   @JsonPropertyDescription("User and assistant messages in the conversation.")
   @Min(0)
   private Long messageCount;
-
-  @Min(0)
-  private Long inputTokens;
-
-  @Min(0)
-  private Long outputTokens;
-
-  @Min(0)
-  private Long cachedTokens;
-
-  @JsonPropertyDescription("Total cost in USD.")
-  @Min(0)
-  private Double totalCost;
 
   @JsonPropertyDescription("When the status or totals last changed (RFC 3339, UTC).")
   private String updatedAt;
@@ -58,38 +45,6 @@ public class ThreadStatus extends ResourceStatus {
 
   public void setMessageCount(Long messageCount) {
     this.messageCount = messageCount;
-  }
-
-  public Long getInputTokens() {
-    return inputTokens;
-  }
-
-  public void setInputTokens(Long inputTokens) {
-    this.inputTokens = inputTokens;
-  }
-
-  public Long getOutputTokens() {
-    return outputTokens;
-  }
-
-  public void setOutputTokens(Long outputTokens) {
-    this.outputTokens = outputTokens;
-  }
-
-  public Long getCachedTokens() {
-    return cachedTokens;
-  }
-
-  public void setCachedTokens(Long cachedTokens) {
-    this.cachedTokens = cachedTokens;
-  }
-
-  public Double getTotalCost() {
-    return totalCost;
-  }
-
-  public void setTotalCost(Double totalCost) {
-    this.totalCost = totalCost;
   }
 
   public String getUpdatedAt() {

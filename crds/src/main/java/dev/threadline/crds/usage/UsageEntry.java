@@ -3,21 +3,13 @@ package dev.threadline.crds.usage;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Min;
+import java.util.Objects;
 
-/** One run's figures as they were added to a ledger. */
+/** One run's tokens and cost as they were added to a ledger. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class UsageEntry {
+public class UsageEntry extends TokenCounts {
   @JsonPropertyDescription("Name of the Run.")
   private String run;
-
-  @Min(0)
-  private Long inputTokens;
-
-  @Min(0)
-  private Long outputTokens;
-
-  @Min(0)
-  private Long cachedTokens;
 
   @JsonPropertyDescription("Cost in USD.")
   @Min(0)
@@ -25,12 +17,9 @@ public class UsageEntry {
 
   public UsageEntry() {}
 
-  public UsageEntry(
-      String run, long inputTokens, long outputTokens, long cachedTokens, double cost) {
+  public UsageEntry(String run, TokenCounts tokens, double cost) {
+    super(tokens.input(), tokens.output(), tokens.cached());
     this.run = run;
-    this.inputTokens = inputTokens;
-    this.outputTokens = outputTokens;
-    this.cachedTokens = cachedTokens;
     this.cost = cost;
   }
 
@@ -42,35 +31,24 @@ public class UsageEntry {
     this.run = run;
   }
 
-  public Long getInputTokens() {
-    return inputTokens;
-  }
-
-  public void setInputTokens(Long inputTokens) {
-    this.inputTokens = inputTokens;
-  }
-
-  public Long getOutputTokens() {
-    return outputTokens;
-  }
-
-  public void setOutputTokens(Long outputTokens) {
-    this.outputTokens = outputTokens;
-  }
-
-  public Long getCachedTokens() {
-    return cachedTokens;
-  }
-
-  public void setCachedTokens(Long cachedTokens) {
-    this.cachedTokens = cachedTokens;
-  }
-
   public Double getCost() {
     return cost;
   }
 
   public void setCost(Double cost) {
     this.cost = cost;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return super.equals(other)
+        && other instanceof UsageEntry that
+        && Objects.equals(run, that.run)
+        && Objects.equals(cost, that.cost);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(super.hashCode(), run, cost);
   }
 }

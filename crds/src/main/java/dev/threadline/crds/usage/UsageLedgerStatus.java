@@ -2,7 +2,6 @@ package dev.threadline.crds.usage;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import dev.threadline.crds.common.ResourceStatus;
 import io.fabric8.generator.annotation.Min;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,22 +16,11 @@ import java.util.Map;
  * effect is already visible, never the addition.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class UsageLedgerStatus extends ResourceStatus {
-  @JsonPropertyDescription("Input tokens of the month's finished runs.")
-  @Min(0)
-  private Long inputTokens = 0L;
-
-  @JsonPropertyDescription("Output tokens of the month's finished runs.")
-  @Min(0)
-  private Long outputTokens = 0L;
-
-  @JsonPropertyDescription("Input tokens served from a prompt cache.")
-  @Min(0)
-  private Long cachedTokens = 0L;
-
-  @JsonPropertyDescription("Cost in USD of the month's finished runs.")
-  @Min(0)
-  private Double totalCost = 0.0;
+public class UsageLedgerStatus extends UsageTotalsStatus {
+  public UsageLedgerStatus() {
+    setTokens(TokenCounts.zero());
+    setTotalCost(0.0);
+  }
 
   @JsonPropertyDescription("How many runs were counted.")
   @Min(0)
@@ -40,38 +28,6 @@ public class UsageLedgerStatus extends ResourceStatus {
 
   @JsonPropertyDescription("Runs counted whose Run does not yet say so, keyed by the Run's uid.")
   private Map<String, UsageEntry> pending = new LinkedHashMap<>();
-
-  public Long getInputTokens() {
-    return inputTokens;
-  }
-
-  public void setInputTokens(Long inputTokens) {
-    this.inputTokens = inputTokens;
-  }
-
-  public Long getOutputTokens() {
-    return outputTokens;
-  }
-
-  public void setOutputTokens(Long outputTokens) {
-    this.outputTokens = outputTokens;
-  }
-
-  public Long getCachedTokens() {
-    return cachedTokens;
-  }
-
-  public void setCachedTokens(Long cachedTokens) {
-    this.cachedTokens = cachedTokens;
-  }
-
-  public Double getTotalCost() {
-    return totalCost;
-  }
-
-  public void setTotalCost(Double totalCost) {
-    this.totalCost = totalCost;
-  }
 
   public Long getRuns() {
     return runs;

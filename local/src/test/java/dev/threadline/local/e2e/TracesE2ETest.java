@@ -4,7 +4,10 @@ import static dev.threadline.local.e2e.LocalModeFixture.ALICE_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadline.local.e2e.OtlpReceiver.ReceivedSpan;
+import java.io.IOException;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -17,9 +20,11 @@ import org.junit.jupiter.api.Test;
  * With {@code OTEL_EXPORTER_OTLP_ENDPOINT} set, one computer run is one trace across the process
  * hop: the API server's {@code POST /v1/threads} span, the worker's {@code invoke_agent} span under
  * it (continued from the Run's traceparent annotation), and the loop's {@code chat} and {@code
- * execute_tool} spans under that, all naming the thread as {@code gen_ai.conversation.id}.
+ * execute_tool} spans under that, all naming the thread as {@code gen_ai.conversation.id}. A
+ * scheduled run's trace starts at the {@code fire_schedule} span of the firing that made it.
  */
 class TracesE2ETest {
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static OtlpReceiver receiver;
   private static LocalModeFixture fixture;
 
@@ -93,6 +98,47 @@ class TracesE2ETest {
           // No content: the command the model asked for is not in any span.
           assertThat(trace)
               .allSatisfy(span -> assertThat(span.attributes().toString()).doesNotContain("echo"));
+        });
+  }
+
+  @Test
+  void aScheduledRunsTraceStartsAtTheFiringThatMadeIt() throws IOException {
+    HttpResponse<String> created =
+        fixture.post(
+            ALICE_KEY,
+            "/v1/schedules",
+            """
+            {"name": "Traced", "task": "Hello!", "scheduleType": "recurring", "cronExpression": "0 0 1 1 *"}\
+            """);
+    assertThat(created.statusCode()).as(created.body()).isBetween(200, 201);
+    String id = JSON.readTree(created.body()).path("schedule").path("id").asText();
+    HttpResponse<String> triggered =
+        fixture.post(ALICE_KEY, "/v1/schedules/" + id + "/trigger", "{}");
+    assertThat(triggered.statusCode()).as(triggered.body()).isBetween(200, 201);
+    String threadId = JSON.readTree(triggered.body()).path("thread").path("id").asText();
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(() -> {
+          List<ReceivedSpan> firings =
+              receiver.spans().stream()
+                  .filter(s -> s.name().startsWith("fire_schedule "))
+                  .filter(s -> threadId.equals(s.attribute("gen_ai.conversation.id")))
+                  .toList();
+          assertThat(firings).hasSize(1);
+          ReceivedSpan firing = firings.getFirst();
+          // Made by the API's trigger request, under its request span.
+          assertThat(firing.service()).isEqualTo("threadline-api-server");
+          assertThat(receiver.spans())
+              .anySatisfy(request -> {
+                assertThat(request.spanId()).isEqualTo(firing.parentSpanId());
+                assertThat(request.kind()).isEqualTo("SPAN_KIND_SERVER");
+              });
+          List<ReceivedSpan> trace =
+              receiver.spans().stream().filter(s -> s.traceId().equals(firing.traceId())).toList();
+          ReceivedSpan agent = only(trace, "invoke_agent", firing.spanId());
+          assertThat(agent.service()).isEqualTo("threadline-operator");
+          assertThat(agent.attribute("gen_ai.conversation.id")).isEqualTo(threadId);
         });
   }
 

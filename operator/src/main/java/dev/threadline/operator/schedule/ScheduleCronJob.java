@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJobSpec;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,12 +47,18 @@ final class ScheduleCronJob {
 
   private final String triggerImage;
   private final int threadLimit;
+  private final Map<String, String> telemetry;
   private final KubernetesSerialization serialization = new KubernetesSerialization();
 
-  /** {@code threadLimit} goes to the Pods, which check it before each firing makes a thread. */
-  ScheduleCronJob(String triggerImage, int threadLimit) {
+  /**
+   * @param threadLimit goes to the Pods, which check it before each firing makes a thread
+   * @param telemetry the {@code OTEL_*} variables that make a Pod's firing span go where the
+   *     operator's spans go ({@code Telemetry.childEnvironment}: no credentials)
+   */
+  ScheduleCronJob(String triggerImage, int threadLimit, Map<String, String> telemetry) {
     this.triggerImage = triggerImage;
     this.threadLimit = threadLimit;
+    this.telemetry = telemetry;
   }
 
   CronJob desired(Schedule schedule, CronSchedule cron) {
@@ -125,24 +132,28 @@ final class ScheduleCronJob {
   }
 
   private List<EnvVar> env() {
-    return List.of(
-        new EnvVar(ThreadLimit.VARIABLE, Integer.toString(threadLimit), null),
-        new EnvVarBuilder()
-            .withName(TriggerPod.NAMESPACE_VARIABLE)
-            .withNewValueFrom()
-            .withNewFieldRef()
-            .withFieldPath("metadata.namespace")
-            .endFieldRef()
-            .endValueFrom()
-            .build(),
-        new EnvVarBuilder()
-            .withName(TriggerPod.JOB_NAME_VARIABLE)
-            .withNewValueFrom()
-            .withNewFieldRef()
-            .withFieldPath("metadata.labels['" + TriggerPod.JOB_NAME_LABEL + "']")
-            .endFieldRef()
-            .endValueFrom()
-            .build());
+    List<EnvVar> env = new ArrayList<>();
+    env.add(new EnvVar(ThreadLimit.VARIABLE, Integer.toString(threadLimit), null));
+    env.addAll(
+        List.of(
+            new EnvVarBuilder()
+                .withName(TriggerPod.NAMESPACE_VARIABLE)
+                .withNewValueFrom()
+                .withNewFieldRef()
+                .withFieldPath("metadata.namespace")
+                .endFieldRef()
+                .endValueFrom()
+                .build(),
+            new EnvVarBuilder()
+                .withName(TriggerPod.JOB_NAME_VARIABLE)
+                .withNewValueFrom()
+                .withNewFieldRef()
+                .withFieldPath("metadata.labels['" + TriggerPod.JOB_NAME_LABEL + "']")
+                .endFieldRef()
+                .endValueFrom()
+                .build()));
+    telemetry.forEach((name, value) -> env.add(new EnvVar(name, value, null)));
+    return env;
   }
 
   private String hash(CronJobSpec spec) {

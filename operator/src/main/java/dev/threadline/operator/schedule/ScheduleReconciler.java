@@ -13,6 +13,7 @@ import dev.threadline.operator.kubernetes.InformerLists;
 import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.status.ReconcileErrors;
+import dev.threadline.telemetry.Telemetry;
 import dev.threadline.trigger.ScheduleFirer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -26,6 +27,7 @@ import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
+import io.opentelemetry.api.trace.Tracer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -88,14 +90,22 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
   private final KubernetesEvents events;
   private final Clock clock;
   private final int threadLimit;
+  private final Tracer tracer;
 
   /**
    * @param threadLimit how many threads a user may hold: one-time firings over it make none, and
    *     CronJob Pods get it to check the same
+   * @param telemetry one-time firings become its spans; CronJob Pods get what they need to export
+   *     theirs to the same place
    */
   public ScheduleReconciler(
-      String triggerImage, int threadLimit, Conditions conditions, Clock clock) {
-    this.cronJobs = new ScheduleCronJob(triggerImage, threadLimit);
+      String triggerImage,
+      int threadLimit,
+      Conditions conditions,
+      Clock clock,
+      Telemetry telemetry) {
+    this.cronJobs = new ScheduleCronJob(triggerImage, threadLimit, telemetry.childEnvironment());
+    this.tracer = telemetry.tracer();
     this.threadLimit = threadLimit;
     this.conditions = conditions;
     this.clock = clock;
@@ -224,7 +234,7 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
       Schedule schedule, Context<Schedule> context, Instant at, Instant now, ScheduleStatus next) {
     String threadName = FiringNames.threadName(schedule.getMetadata().getName(), at);
     ScheduleFirer.Firing firing =
-        new ScheduleFirer(context.getClient(), threadLimit).fire(schedule, threadName, at);
+        new ScheduleFirer(context.getClient(), threadLimit, tracer).fire(schedule, threadName, at);
     next.setFiredAt(Timestamps.format(now));
     if (firing.isSkipped()) {
       // A one-time schedule has one chance: spent (firedAt, no firedThread); the condition says

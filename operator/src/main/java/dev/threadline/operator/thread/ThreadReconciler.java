@@ -75,9 +75,7 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
     next.setStatus(totals.state().value());
     next.setActiveRun(totals.activeRun());
     next.setMessageCount(totals.messageCount());
-    next.setInputTokens(totals.inputTokens());
-    next.setOutputTokens(totals.outputTokens());
-    next.setCachedTokens(totals.cachedTokens());
+    next.setTokens(totals.tokens());
     next.setTotalCost(totals.totalCost());
     next.setUpdatedAt(current.getUpdatedAt());
     if (sameTotals(current, next)) {
@@ -104,9 +102,7 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
         && Objects.equals(a.getStatus(), b.getStatus())
         && Objects.equals(a.getActiveRun(), b.getActiveRun())
         && Objects.equals(a.getMessageCount(), b.getMessageCount())
-        && Objects.equals(a.getInputTokens(), b.getInputTokens())
-        && Objects.equals(a.getOutputTokens(), b.getOutputTokens())
-        && Objects.equals(a.getCachedTokens(), b.getCachedTokens())
+        && a.tokens().equals(b.tokens())
         && Objects.equals(a.getTotalCost(), b.getTotalCost());
   }
 

@@ -160,11 +160,6 @@ public final class AgentTracing {
 
   /** The thread's REST id ({@code thread_…}), as clients know it. */
   static String conversationId(Run run) {
-    String thread = run.getSpec().getThread();
-    try {
-      return ResourceIds.toId(thread);
-    } catch (IllegalArgumentException e) {
-      return thread;
-    }
+    return ResourceIds.toIdOrName(run.getSpec().getThread());
   }
 }

@@ -5,7 +5,7 @@ import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
-import dev.threadline.crds.run.RunUsage;
+import dev.threadline.crds.usage.TokenCounts;
 import dev.threadline.crds.usage.UsageEntry;
 import dev.threadline.operator.kubernetes.StatusWriteLoop;
 import dev.threadline.operator.metrics.OperatorMetrics;
@@ -168,12 +168,9 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
   }
 
   static UsageEntry entryOf(Run run) {
-    RunUsage usage = Objects.requireNonNullElseGet(run.getStatus().getUsage(), RunUsage::new);
     return new UsageEntry(
         run.getMetadata().getName(),
-        Objects.requireNonNullElse(usage.getInputTokens(), 0L),
-        Objects.requireNonNullElse(usage.getOutputTokens(), 0L),
-        Objects.requireNonNullElse(usage.getCachedTokens(), 0L),
+        TokenCounts.zero().plus(run.getStatus().getUsage()),
         Objects.requireNonNullElse(run.getStatus().getCost(), 0.0));
   }
 

@@ -1,35 +1,27 @@
 package dev.threadline.operator.usage;
 
 import dev.threadline.core.pricing.ModelPricing;
-import dev.threadline.crds.run.RunUsage;
+import dev.threadline.crds.usage.TokenCounts;
 import dev.threadline.models.Usage;
 import java.math.BigDecimal;
-import java.util.Objects;
 
 /**
  * The one mapping between a model's {@link Usage} and what the rest of Threadline takes: the {@link
- * RunUsage} a Run records, and the token counts {@link ModelPricing} prices.
+ * TokenCounts} a Run records, and the token counts {@link ModelPricing} prices.
  */
 public final class RunUsages {
   private RunUsages() {}
 
-  public static RunUsage of(Usage usage) {
-    RunUsage result = new RunUsage();
-    result.setInputTokens(usage.inputTokens());
-    result.setOutputTokens(usage.outputTokens());
-    result.setCachedTokens(usage.cachedTokens());
-    return result;
+  public static TokenCounts of(Usage usage) {
+    return new TokenCounts(usage.inputTokens(), usage.outputTokens(), usage.cachedTokens());
   }
 
   /** What a Run has recorded; zero for nothing recorded. */
-  public static Usage toUsage(RunUsage recorded) {
+  public static Usage toUsage(TokenCounts recorded) {
     if (recorded == null) {
       return Usage.ZERO;
     }
-    return new Usage(
-        Objects.requireNonNullElse(recorded.getInputTokens(), 0L),
-        Objects.requireNonNullElse(recorded.getOutputTokens(), 0L),
-        Objects.requireNonNullElse(recorded.getCachedTokens(), 0L));
+    return new Usage(recorded.input(), recorded.output(), recorded.cached());
   }
 
   /** What {@code usage} costs on {@code model}, in USD. */

@@ -220,9 +220,9 @@ class UsageLimitsMockServerTest {
     UsageLedger ledger = ledger("erin");
     assertThat(ledger.getSpec().getUserId()).isEqualTo("user-erin");
     assertThat(ledger.getStatus().getRuns()).isEqualTo(50L);
-    assertThat(ledger.getStatus().getInputTokens())
+    assertThat(ledger.getStatus().tokens().getInputTokens())
         .isEqualTo(done.stream().mapToLong(r -> r.getStatus().getUsage().getInputTokens()).sum());
-    assertThat(ledger.getStatus().getOutputTokens())
+    assertThat(ledger.getStatus().tokens().getOutputTokens())
         .isEqualTo(done.stream().mapToLong(r -> r.getStatus().getUsage().getOutputTokens()).sum());
     BigDecimal expected =
         done.stream()

@@ -425,17 +425,7 @@ class ContainerReconcilerMockServerTest {
 
   /** Waits until the container's reconciles stop; returns how many there were. */
   private int awaitSettled(String namespace, String name) {
-    int[] last = {-1};
-    await()
-        .pollInterval(Duration.ofMillis(500))
-        .atMost(WAIT)
-        .until(() -> {
-          int now = reconciles.of("Container", namespace, name);
-          boolean still = now == last[0];
-          last[0] = now;
-          return still;
-        });
-    return last[0];
+    return reconciles.awaitSettled("Container", namespace, name);
   }
 
   private static NetworkPolicy policy(String namespace, String name) {

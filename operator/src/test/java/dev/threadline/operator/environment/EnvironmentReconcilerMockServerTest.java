@@ -14,8 +14,10 @@ import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.network.ClusterNetwork;
 import dev.threadline.operator.network.EgressRules;
+import dev.threadline.operator.support.ControllerReconciles;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.RecordedEvents;
+import dev.threadline.operator.support.StatusWrites;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -60,6 +62,10 @@ class EnvironmentReconcilerMockServerTest {
   private static KubernetesMockServer server;
   private static NamespacedKubernetesClient client;
   private static ThreadlineOperator operator;
+  private static ControllerReconciles reconciles;
+
+  /** The controllers that write an Environment's status (see docs/operator-status.md). */
+  private static final String[] STATUS_WRITERS = {"environment", "warm-pool", "build-webhooks"};
 
   @BeforeAll
   static void start() {
@@ -71,6 +77,7 @@ class EnvironmentReconcilerMockServerTest {
     client = server.createClient();
     OperatorMockServer.registerCrds(server, client);
     operator = ThreadlineOperator.start(client, SETTINGS);
+    reconciles = ControllerReconciles.of(operator);
   }
 
   @AfterAll
@@ -96,6 +103,38 @@ class EnvironmentReconcilerMockServerTest {
                 .containsExactly("Ready", "False", "NotBuilt"));
     assertThat(client.batch().v1().jobs().inNamespace(NS).list().getItems())
         .noneMatch(job -> job.getMetadata().getName().startsWith("env-fresh-"));
+  }
+
+  @Test
+  void statusIsWrittenAtMostOncePerReconcileAndOnlyWhenItChanged() throws InterruptedException {
+    StatusWrites writes = new StatusWrites(server);
+    String path = "/apis/threadline.dev/v1alpha1/namespaces/" + NS + "/environments/env-writes";
+    long before = reconciles.awaitSettled(STATUS_WRITERS);
+    create("env-writes", spec -> spec.setBuildRequest(new BuildRequest("w1", false)));
+    String jobName =
+        awaitStatus("env-writes", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
+    finishJob(jobName, true, null, "built");
+    awaitStatus("env-writes", s -> s.getBuildStatus() == BuildStatus.READY);
+    long settled = reconciles.awaitSettled(STATUS_WRITERS);
+
+    // Each writer of the status writes at most once per reconcile.
+    long written = writes.to(path);
+    assertThat(written).isPositive().isLessThanOrEqualTo(settled - before);
+
+    // A reconcile that finds nothing new (its build Job touched) writes nothing.
+    client
+        .batch()
+        .v1()
+        .jobs()
+        .inNamespace(NS)
+        .withName(jobName)
+        .edit(job -> {
+          job.getMetadata().getAnnotations().put("touched", "yes");
+          return job;
+        });
+    await().atMost(WAIT).until(() -> reconciles.of(STATUS_WRITERS) > settled);
+    reconciles.awaitSettled(STATUS_WRITERS);
+    assertThat(writes.to(path)).isEqualTo(written);
   }
 
   @Test

@@ -11,10 +11,12 @@ import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.support.ControllerReconciles;
 import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.StatusWrites;
+import dev.threadline.operator.support.StrictStatusDispatcher;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
 import java.util.List;
@@ -22,22 +24,34 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-@EnableKubernetesMockClient(crud = true)
+/**
+ * The run reconciler in a whole operator, on a CRUD mock that refuses stale writes as a cluster
+ * does.
+ */
 class RunReconcilerMockServerTest {
   private static final String NS = "alice";
-  static KubernetesMockServer server;
-  static KubernetesClient client;
+  private static KubernetesMockServer server;
+  private static KubernetesClient client;
   private static ThreadlineOperator operator;
+  private static ControllerReconciles reconciles;
+
+  /** The controllers that write a direct run's status (see docs/operator-status.md). */
+  private static final String[] RUN_WRITERS = {"run", "run-usage", "run-webhooks"};
 
   @BeforeAll
   static void startOperator() {
+    server = StrictStatusDispatcher.startServer();
+    client = server.createClient();
     OperatorMockServer.registerCrds(server, client);
     operator = ThreadlineOperator.start(client, OperatorSettings.defaults());
+    reconciles = ControllerReconciles.of(operator);
   }
 
   @AfterAll
   static void stopOperator() {
     operator.close();
+    client.close();
+    server.destroy();
   }
 
   @Test
@@ -77,14 +91,53 @@ class RunReconcilerMockServerTest {
           assertThat(seen.getStatus()).isNotNull();
           assertThat(seen.getStatus().getStatus()).isEqualTo("completed");
           assertThat(seen.getStatus().getMessageCount()).isEqualTo(2L);
-          assertThat(seen.getStatus().getInputTokens())
+          assertThat(seen.getStatus().tokens().getInputTokens())
               .isEqualTo(run.getStatus().getUsage().getInputTokens());
-          assertThat(seen.getStatus().getOutputTokens())
+          assertThat(seen.getStatus().tokens().getOutputTokens())
               .isEqualTo(run.getStatus().getUsage().getOutputTokens());
           assertThat(seen.getStatus().getActiveRun()).isNull();
           assertThat(Conditions.find(seen.getStatus().getConditions(), Conditions.READY))
               .hasValueSatisfying(ready -> assertThat(ready.getReason()).isEqualTo("Idle"));
         });
+  }
+
+  @Test
+  void aDirectRunAndItsThreadAreWrittenOncePerReconcileAndNotWhenNothingChanged()
+      throws InterruptedException {
+    StatusWrites writes = new StatusWrites(server);
+    String runPath = "/apis/threadline.dev/v1alpha1/namespaces/" + NS + "/runs/run-count-1";
+    String threadPath = "/apis/threadline.dev/v1alpha1/namespaces/" + NS + "/threads/thread-count";
+    long runsBefore = reconciles.awaitSettled(RUN_WRITERS);
+    long threadsBefore = reconciles.awaitSettled("thread");
+    ConversationThread thread = createThread("thread-count");
+    createRun(thread, 1, "Hello!", null);
+    awaitTerminal("run-count-1");
+    long runReconciles = reconciles.awaitSettled(RUN_WRITERS) - runsBefore;
+    long threadReconciles = reconciles.awaitSettled("thread") - threadsBefore;
+
+    // Each writer of the run's status writes at most once per reconcile.
+    long runWrites = writes.to(runPath);
+    assertThat(runWrites).isPositive().isLessThanOrEqualTo(runReconciles);
+    long threadWrites = writes.to(threadPath);
+    assertThat(threadWrites).isPositive().isLessThanOrEqualTo(threadReconciles);
+
+    // Reconciles that find nothing new write nothing: a spec change of the ended run reconciles
+    // it (and its thread, whose run changed) again.
+    long settled = reconciles.of("run", "thread");
+    client
+        .resources(Run.class)
+        .inNamespace(NS)
+        .withName("run-count-1")
+        .edit(run -> {
+          run.getSpec().setCancelRequested(true);
+          return run;
+        });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> reconciles.of("run", "thread") >= settled + 2);
+    reconciles.awaitSettled("run", "thread");
+    assertThat(writes.to(runPath)).isEqualTo(runWrites);
+    assertThat(writes.to(threadPath)).isEqualTo(threadWrites);
   }
 
   @Test

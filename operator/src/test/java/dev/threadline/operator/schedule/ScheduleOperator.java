@@ -1,9 +1,11 @@
 package dev.threadline.operator.schedule;
 
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.telemetry.Telemetry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
+import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import java.time.Clock;
 
 /**
@@ -23,14 +25,21 @@ final class ScheduleOperator implements AutoCloseable {
   }
 
   static ScheduleOperator start(KubernetesClient client, Clock clock) {
+    return start(client, clock, Metrics.NOOP);
+  }
+
+  /** With {@code metrics} told of every reconcile (a test counts them). */
+  static ScheduleOperator start(KubernetesClient client, Clock clock, Metrics metrics) {
     Operator operator =
         new Operator(o ->
             o.withKubernetesClient(client)
                 .withCloseClientOnStop(false)
                 .withUseSSAToPatchPrimaryResource(false)
-                .withSSABasedCreateUpdateMatchForDependentResources(false));
+                .withSSABasedCreateUpdateMatchForDependentResources(false)
+                .withMetrics(metrics));
     operator.register(
-        new ScheduleReconciler(TRIGGER_IMAGE, THREAD_LIMIT, new Conditions(clock), clock),
+        new ScheduleReconciler(
+            TRIGGER_IMAGE, THREAD_LIMIT, new Conditions(clock), clock, Telemetry.off()),
         ControllerConfigurationOverrider::watchingAllNamespaces);
     operator.start();
     return new ScheduleOperator(operator);

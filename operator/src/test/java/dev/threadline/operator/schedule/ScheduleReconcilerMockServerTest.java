@@ -13,7 +13,9 @@ import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleSpec;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.Reconciles;
 import dev.threadline.operator.support.RecordedEvents;
+import dev.threadline.operator.support.StatusWrites;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -130,6 +132,40 @@ class ScheduleReconcilerMockServerTest {
           "recurring",
           "sched-daily",
           s -> s.getStatus().getNextRunAt() == null && ready(s).getMessage().contains("disabled"));
+    }
+  }
+
+  @Test
+  void statusIsWrittenAtMostOncePerReconcileAndOnlyWhenItChanged() throws InterruptedException {
+    StatusWrites writes = new StatusWrites(server);
+    Reconciles reconciles = new Reconciles();
+    String path = "/apis/threadline.dev/v1alpha1/namespaces/writes/schedules/sched-writes";
+    MutableClock clock = new MutableClock(Instant.parse("2026-03-02T07:58:00Z"));
+    try (ScheduleOperator ignored = ScheduleOperator.start(client, clock, reconciles)) {
+      client.resource(recurring("writes", "sched-writes", "0 9 * * *", "UTC")).create();
+      await().atMost(WAIT).until(() -> cronJob("writes", "sched-writes"), c -> c != null);
+      createRun("writes", "sched-writes", "sched-writes-run", "completed");
+      awaitStatus(
+          "writes", "sched-writes", s -> Long.valueOf(1).equals(s.getStatus().getRunCount()));
+      int settled = reconciles.awaitSettled("Schedule", "writes", "sched-writes");
+
+      long written = writes.to(path);
+      assertThat(written).isPositive().isLessThanOrEqualTo(settled);
+
+      // A reconcile that finds nothing new (one of its runs touched) writes nothing.
+      client
+          .resources(Run.class)
+          .inNamespace("writes")
+          .withName("sched-writes-run")
+          .edit(run -> {
+            run.getMetadata().setAnnotations(java.util.Map.of("touched", "yes"));
+            return run;
+          });
+      await()
+          .atMost(WAIT)
+          .until(() -> reconciles.of("Schedule", "writes", "sched-writes") > settled);
+      reconciles.awaitSettled("Schedule", "writes", "sched-writes");
+      assertThat(writes.to(path)).isEqualTo(written);
     }
   }
 

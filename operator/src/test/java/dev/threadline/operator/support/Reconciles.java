@@ -30,4 +30,9 @@ public final class Reconciles implements Metrics {
         + "/"
         + resource.getMetadata().getName();
   }
+
+  /** Waits until the resource's reconciles stop; returns how many there were. */
+  public int awaitSettled(String kind, String namespace, String name) {
+    return (int) Settled.count(() -> of(kind, namespace, name));
+  }
 }

@@ -3,7 +3,7 @@ package dev.threadline.operator.support;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.run.RunStatus;
-import dev.threadline.crds.run.RunUsage;
+import dev.threadline.crds.usage.TokenCounts;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 
 /** Runs in a given state, for tests of pure logic. */
@@ -30,7 +30,7 @@ public final class Runs {
       RunStatus status = new RunStatus();
       status.setPhase(phase);
       status.setResponse(response);
-      RunUsage usage = new RunUsage();
+      TokenCounts usage = new TokenCounts();
       usage.setInputTokens(in);
       usage.setOutputTokens(out);
       usage.setCachedTokens(0L);

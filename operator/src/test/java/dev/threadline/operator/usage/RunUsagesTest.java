@@ -3,7 +3,7 @@ package dev.threadline.operator.usage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.pricing.ModelPricing;
-import dev.threadline.crds.run.RunUsage;
+import dev.threadline.crds.usage.TokenCounts;
 import dev.threadline.models.ModelSettings;
 import dev.threadline.models.Usage;
 import org.junit.jupiter.api.Test;
@@ -28,7 +28,7 @@ class RunUsagesTest {
 
   @Test
   void aRecordedUsageRoundTrips() {
-    RunUsage recorded = RunUsages.of(new Usage(30, 20, 10));
+    TokenCounts recorded = RunUsages.of(new Usage(30, 20, 10));
 
     assertThat(RunUsages.toUsage(recorded)).isEqualTo(new Usage(30, 20, 10));
     assertThat(RunUsages.toUsage(null)).isEqualTo(Usage.ZERO);

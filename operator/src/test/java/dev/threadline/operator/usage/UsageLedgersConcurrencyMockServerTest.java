@@ -3,6 +3,7 @@ package dev.threadline.operator.usage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.usage.UsagePeriod;
+import dev.threadline.crds.usage.TokenCounts;
 import dev.threadline.crds.usage.UsageEntry;
 import dev.threadline.crds.usage.UsageLedger;
 import dev.threadline.operator.support.OperatorMockServer;
@@ -56,7 +57,7 @@ class UsageLedgersConcurrencyMockServerTest {
       // decimal as a run's cost is (i * 0.000123 in doubles is not, and its sum depends on the
       // order).
       double cost = new BigDecimal("0.000123").multiply(BigDecimal.valueOf(i)).doubleValue();
-      UsageEntry entry = new UsageEntry("run-" + i, 100 + i, 10 + i, i, cost);
+      UsageEntry entry = new UsageEntry("run-" + i, new TokenCounts(100 + i, 10 + i, i), cost);
       for (int copy = 0; copy < 2; copy++) {
         additions.add(
             () -> ledgers.add(NS, "dora", PERIOD, uid, entry, (pendingUid, name) -> false));
@@ -77,9 +78,9 @@ class UsageLedgersConcurrencyMockServerTest {
     assertThat(ledger.getStatus().getRuns()).isEqualTo(runs);
     assertThat(ledger.getStatus().getPending()).hasSize(runs);
     long n = runs * (runs + 1L) / 2;
-    assertThat(ledger.getStatus().getInputTokens()).isEqualTo(100L * runs + n);
-    assertThat(ledger.getStatus().getOutputTokens()).isEqualTo(10L * runs + n);
-    assertThat(ledger.getStatus().getCachedTokens()).isEqualTo(n);
+    assertThat(ledger.getStatus().tokens().getInputTokens()).isEqualTo(100L * runs + n);
+    assertThat(ledger.getStatus().tokens().getOutputTokens()).isEqualTo(10L * runs + n);
+    assertThat(ledger.getStatus().tokens().getCachedTokens()).isEqualTo(n);
     assertThat(BigDecimal.valueOf(ledger.getStatus().getTotalCost()))
         .isEqualByComparingTo(new BigDecimal("0.000123").multiply(BigDecimal.valueOf(n)));
   }
@@ -89,19 +90,24 @@ class UsageLedgersConcurrencyMockServerTest {
     UsageLedgers ledgers = new UsageLedgers(client);
     UsagePeriod period = new UsagePeriod(YearMonth.of(2026, 12));
     ledgers.add(
-        NS, "dora", period, "uid-a", new UsageEntry("run-a", 5, 1, 0, 0.5), (uid, name) -> false);
+        NS,
+        "dora",
+        period,
+        "uid-a",
+        new UsageEntry("run-a", new TokenCounts(5, 1, 0), 0.5),
+        (uid, name) -> false);
     UsageLedger after =
         ledgers.add(
             NS,
             "dora",
             period,
             "uid-b",
-            new UsageEntry("run-b", 7, 2, 0, 0.25),
+            new UsageEntry("run-b", new TokenCounts(7, 2, 0), 0.25),
             (uid, name) -> name.equals("run-a"));
 
     assertThat(after.getStatus().getPending()).containsOnlyKeys("uid-b");
     assertThat(after.getStatus().getRuns()).isEqualTo(2L);
-    assertThat(after.getStatus().getInputTokens()).isEqualTo(12L);
+    assertThat(after.getStatus().tokens().getInputTokens()).isEqualTo(12L);
     assertThat(after.getStatus().getTotalCost()).isEqualTo(0.75);
   }
 }

@@ -525,7 +525,7 @@ class SandboxPathMockServerTest {
             .withName(UsagePeriod.of(Clock.systemUTC().instant()).ledgerName())
             .get();
     assertThat(ledger.getStatus().getRuns()).isEqualTo(1L);
-    assertThat(ledger.getStatus().getInputTokens()).isEqualTo(spent);
+    assertThat(ledger.getStatus().tokens().getInputTokens()).isEqualTo(spent);
     assertThat(sandbox.executions()).isEqualTo(1); // `echo after` never ran
     assertThat(client.secrets().inNamespace(NS).withName("run-gone-1-sandbox").get()).isNull();
     assertThat(
