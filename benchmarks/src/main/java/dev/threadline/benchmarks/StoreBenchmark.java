@@ -65,7 +65,8 @@ public final class StoreBenchmark {
     System.setProperty("threadline.limits.threads", "1000000");
     System.setProperty("threadline.limits.runs", "1000000");
     List<Row> rows = new ArrayList<>();
-    for (int stored : List.of(0, 10_000, 100_000)) {
+    for (String size : System.getProperty("bench.store.sizes", "0,10000,100000").split(",")) {
+      int stored = Integer.parseInt(size.strip());
       rows.add(measure(stored, iterations));
       System.err.println("store benchmark: " + rows.get(rows.size() - 1));
       // After every row: the larger stores take long, and a stopped run still reports the rest.

@@ -1,5 +1,6 @@
 package dev.threadline.operator.usage;
 
+import dev.threadline.core.batching.GroupCommit;
 import dev.threadline.core.usage.LedgerBook;
 import dev.threadline.core.usage.UsagePeriod;
 import dev.threadline.crds.common.Labels;
@@ -11,7 +12,12 @@ import dev.threadline.operator.kubernetes.StatusWriteLoop;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.function.BiPredicate;
 
 /**
@@ -21,10 +27,20 @@ import java.util.function.BiPredicate;
  * no-op once its entry is in, a retried write never counts a run twice.
  */
 public final class UsageLedgers {
-  /** Many runs of one user may end at once; each conflict costs one GET. */
+  /**
+   * Runs ending at once are written together (see {@link #add}); conflicts come from other
+   * processes (another operator replica, a hand edit), each costing one GET.
+   */
   static final int ATTEMPTS = 100;
 
+  /** The most runs one ledger write counts; the rest wait for the next write. */
+  private static final int MAX_BATCH = 200;
+
   private final KubernetesClient client;
+
+  /** Runs waiting to be counted, per namespace and ledger. */
+  private final ConcurrentMap<String, GroupCommit<Addition, UsageLedger>> batches =
+      new ConcurrentHashMap<>();
 
   public UsageLedgers(KubernetesClient client) {
     this.client = client;
@@ -40,9 +56,13 @@ public final class UsageLedgers {
   }
 
   /**
-   * Counts a run in the month's ledger (once), dropping settled entries on the way.
+   * Counts a run in the month's ledger (once), dropping settled entries on the way. Runs of one
+   * ledger that end together are written together: while one write of the ledger is in flight the
+   * others wait, and the next caller writes all of them in one status update ({@link GroupCommit}),
+   * so N runs ending at once make a few writes, not N writes conflicting with each other.
    *
-   * @param settled given a pending run's uid and name: whether its counting is settled
+   * @param settled given a pending run's uid and name: whether its counting is settled (the same
+   *     test for every caller: the batch is written with one caller's)
    * @return the ledger as written (or as found, when the run was counted already)
    */
   public UsageLedger add(
@@ -52,6 +72,23 @@ public final class UsageLedgers {
       String runUid,
       UsageEntry entry,
       BiPredicate<String, String> settled) {
+    return batches
+        .computeIfAbsent(namespace + "/" + period.ledgerName(), key -> new GroupCommit<>(MAX_BATCH))
+        .submit(
+            new Addition(runUid, entry), batch -> write(namespace, userId, period, batch, settled));
+  }
+
+  /** A run to count. */
+  private record Addition(String runUid, UsageEntry entry) {}
+
+  private void write(
+      String namespace,
+      String userId,
+      UsagePeriod period,
+      List<GroupCommit.Request<Addition, UsageLedger>> batch,
+      BiPredicate<String, String> settled) {
+    Set<String> adding = new HashSet<>();
+    batch.forEach(request -> adding.add(request.input().runUid()));
     StatusWriteLoop.Outcome<UsageLedger> outcome =
         StatusWriteLoop.write(
             client,
@@ -63,18 +100,24 @@ public final class UsageLedgers {
               UsageLedgerStatus status =
                   next.getStatus() == null ? new UsageLedgerStatus() : next.getStatus();
               next.setStatus(status);
-              boolean added = LedgerBook.add(status, runUid, entry);
+              boolean added = false;
+              for (GroupCommit.Request<Addition, UsageLedger> request : batch) {
+                added |= LedgerBook.add(status, request.input().runUid(), request.input().entry());
+              }
               int forgotten =
                   LedgerBook.forgetSettled(
-                      status, (uid, run) -> !uid.equals(runUid) && settled.test(uid, run));
+                      status, (uid, run) -> !adding.contains(uid) && settled.test(uid, run));
               return added || forgotten != 0;
             });
-    return switch (outcome) {
-      case StatusWriteLoop.Written<UsageLedger>(UsageLedger written, UsageLedger base) -> written;
-      case StatusWriteLoop.Unchanged<UsageLedger>(UsageLedger current) -> current;
-      case StatusWriteLoop.Gone<UsageLedger> gone ->
-          throw new IllegalStateException("getOrCreate never finds the ledger gone");
-    };
+    UsageLedger ledger =
+        switch (outcome) {
+          case StatusWriteLoop.Written<UsageLedger>(UsageLedger written, UsageLedger base) ->
+              written;
+          case StatusWriteLoop.Unchanged<UsageLedger>(UsageLedger current) -> current;
+          case StatusWriteLoop.Gone<UsageLedger> gone ->
+              throw new IllegalStateException("getOrCreate never finds the ledger gone");
+        };
+    batch.forEach(request -> request.succeed(ledger));
   }
 
   private UsageLedger getOrCreate(String namespace, String userId, UsagePeriod period) {

@@ -15,6 +15,7 @@ import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Many runs of one user end at the same moment: each is added to the month's ledger by its own
  * thread, twice (as a redelivered event or a restarted operator would), against a mock that refuses
- * stale status writes. The totals must be exact: nothing lost, nothing doubled.
+ * stale status writes. The totals must be exact: nothing lost, nothing doubled; and the runs are
+ * written together, in a few ledger writes rather than one (or more, after conflicts) each.
  */
 class UsageLedgersConcurrencyMockServerTest {
   private static final String NS = "dora";
@@ -51,6 +53,7 @@ class UsageLedgersConcurrencyMockServerTest {
     UsageLedgers ledgers = new UsageLedgers(client);
     int runs = 50;
     List<Callable<UsageLedger>> additions = new ArrayList<>();
+    CountDownLatch together = new CountDownLatch(1);
     for (int i = 1; i <= runs; i++) {
       String uid = "uid-" + i;
       // Costs with many decimals, so that a lost or doubled run cannot hide in rounding; each one a
@@ -59,18 +62,28 @@ class UsageLedgersConcurrencyMockServerTest {
       double cost = new BigDecimal("0.000123").multiply(BigDecimal.valueOf(i)).doubleValue();
       UsageEntry entry = new UsageEntry("run-" + i, new TokenCounts(100 + i, 10 + i, i), cost);
       for (int copy = 0; copy < 2; copy++) {
-        additions.add(
-            () -> ledgers.add(NS, "dora", PERIOD, uid, entry, (pendingUid, name) -> false));
+        additions.add(() -> {
+          together.await();
+          return ledgers.add(NS, "dora", PERIOD, uid, entry, (pendingUid, name) -> false);
+        });
       }
     }
-    ExecutorService pool = Executors.newFixedThreadPool(32);
+    int requestsBefore = server.getRequestCount();
+    ExecutorService pool = Executors.newFixedThreadPool(additions.size());
     try {
-      for (Future<UsageLedger> done : pool.invokeAll(additions)) {
+      List<Future<UsageLedger>> results = new ArrayList<>();
+      additions.forEach(addition -> results.add(pool.submit(addition)));
+      together.countDown();
+      for (Future<UsageLedger> done : results) {
         done.get();
       }
     } finally {
       pool.shutdownNow();
     }
+
+    // Written together: one GET and one status write per batch (and the ledger's creation), far
+    // fewer requests than additions — one each, conflicting, would be two or more per addition.
+    assertThat(server.getRequestCount() - requestsBefore).isLessThan(additions.size() / 2);
 
     UsageLedger ledger = ledgers.get(NS, PERIOD).orElseThrow();
     assertThat(ledger.getSpec().getPeriod()).isEqualTo("2026-11");

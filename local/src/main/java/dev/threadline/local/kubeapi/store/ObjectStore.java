@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.threadline.core.batching.GroupCommit;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,14 +35,18 @@ import org.slf4j.LoggerFactory;
  * revision of its last write), current objects indexed by key, labels and owners, and a log of
  * writes that watches are served from and that compaction trims.
  *
- * <p>Writes run one at a time on one connection; each is a transaction that is on disk before the
- * call returns. Reads run on a small pool of other connections and never wait for writes. Events
- * are handed to watches under the write lock, so every watch sees them in revision order.
+ * <p>Writes run one at a time on one connection; a write is on disk before the call returns, and
+ * writes that arrive together share one transaction and one fsync (group commit). Reads run on a
+ * small pool of other connections and never wait for writes. Events are handed to watches under the
+ * write lock, so every watch sees them in revision order.
  */
 public final class ObjectStore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ObjectStore.class);
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final int READERS = 4;
+
+  /** The most writes one transaction commits together; the rest wait for the next. */
+  private static final int MAX_BATCH = 256;
 
   private final Path file;
   private final StoreOptions options;
@@ -49,9 +54,11 @@ public final class ObjectStore implements AutoCloseable {
   private final BlockingQueue<Connection> readers;
   private final ReentrantLock lock = new ReentrantLock();
   private final List<Watch> watches = new CopyOnWriteArrayList<>();
+  private final GroupCommit<WriteAction, StoredObject> writes = new GroupCommit<>(lock, MAX_BATCH);
   private final ScheduledExecutorService bookmarks;
   private long revision;
   private long compacted;
+  private long commits;
 
   private ObjectStore(Path file, StoreOptions options, Connection writer, List<Connection> readers)
       throws SQLException {
@@ -266,31 +273,75 @@ public final class ObjectStore implements AutoCloseable {
     StoredObject run() throws SQLException;
   }
 
-  /** Runs one write as a transaction; after commit, hands its event to the watches. */
+  /**
+   * Runs one write and returns once it is committed (on disk). Writes that arrive while another
+   * batch is being committed wait together; the next writer to take the lock commits all of them in
+   * one transaction, one fsync for the batch ({@link GroupCommit}). Each write runs inside its own
+   * savepoint, so a write that fails (a conflict, say) is undone alone and fails alone.
+   */
   private StoredObject write(WriteAction action) {
-    lock.lock();
+    return writes.submit(action, this::commitBatch);
+  }
+
+  /** Runs a batch of writes (under the lock) as one transaction; publishes their events after. */
+  private void commitBatch(List<GroupCommit.Request<WriteAction, StoredObject>> batch) {
+    long before = revision;
+    List<StoredObject> written = new ArrayList<>(batch.size());
     try {
+      for (GroupCommit.Request<WriteAction, StoredObject> request : batch) {
+        written.add(runInSavepoint(request));
+      }
+      writer.commit();
+      commits++;
+    } catch (SQLException | RuntimeException e) {
+      rollback();
+      revision = before;
+      pending.clear();
+      throw failure(e);
+    }
+    try {
+      pending.forEach(this::publish);
+    } finally {
+      pending.clear();
+    }
+    for (int i = 0; i < batch.size(); i++) {
+      if (!batch.get(i).settled()) {
+        batch.get(i).succeed(written.get(i));
+      }
+    }
+    compactIfDue();
+  }
+
+  /**
+   * Runs one write of a batch; a write that fails is rolled back to its savepoint and fails alone.
+   */
+  private StoredObject runInSavepoint(GroupCommit.Request<WriteAction, StoredObject> request)
+      throws SQLException {
+    int events = pending.size();
+    try (Statement savepoint = writer.createStatement()) {
+      savepoint.execute("SAVEPOINT write");
       StoredObject written;
       try {
-        written = action.run();
-        writer.commit();
+        written = request.input().run();
+        savepoint.execute("RELEASE write");
       } catch (SQLException | RuntimeException e) {
-        rollback();
-        if (e instanceof RuntimeException runtime) {
-          throw runtime;
-        }
-        throw new IllegalStateException("The object store failed to write: " + e.getMessage(), e);
+        savepoint.execute("ROLLBACK TO write");
+        savepoint.execute("RELEASE write");
+        pending.subList(events, pending.size()).clear();
+        request.fail(failure(e));
+        return null;
       }
       if (written != null) {
         revision = written.revision();
       }
-      pending.forEach(this::publish);
-      compactIfDue();
       return written;
-    } finally {
-      pending.clear();
-      lock.unlock();
     }
+  }
+
+  private static RuntimeException failure(Exception e) {
+    return e instanceof RuntimeException runtime
+        ? runtime
+        : new IllegalStateException("The object store failed to write: " + e.getMessage(), e);
   }
 
   /** The events of the write in progress, published once it is committed. */
@@ -417,6 +468,16 @@ public final class ObjectStore implements AutoCloseable {
         rollback();
         LOG.warn("Compacting the object store failed; it will be tried again", e);
       }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** How many transactions have committed writes since the store opened. */
+  long commits() {
+    lock.lock();
+    try {
+      return commits;
     } finally {
       lock.unlock();
     }

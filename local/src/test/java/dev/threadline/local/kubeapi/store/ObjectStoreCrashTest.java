@@ -63,15 +63,27 @@ class ObjectStoreCrashTest {
     }
   }
 
-  /** The writing JVM: writes until killed, printing each name after its write returned. */
+  /**
+   * The writing JVM: four threads write until killed (so their writes share commits), each printing
+   * a name after its write returned.
+   */
   public static final class Writer {
     public static void main(String[] args) {
       ObjectStore store = ObjectStore.open(Path.of(args[0]), StoreOptions.defaults());
-      for (int i = 0; ; i++) {
-        String name = "t" + i;
-        store.create(ObjectStoreTest.key("a", name), ObjectStoreTest.thread("a", name, Map.of()));
-        System.out.println(ACK + name);
-        System.out.flush();
+      for (int w = 0; w < 4; w++) {
+        String prefix = "w" + w + "-";
+        Thread.ofPlatform()
+            .start(() -> {
+              for (int i = 0; ; i++) {
+                String name = prefix + i;
+                store.create(
+                    ObjectStoreTest.key("a", name), ObjectStoreTest.thread("a", name, Map.of()));
+                synchronized (System.out) {
+                  System.out.println(ACK + name);
+                  System.out.flush();
+                }
+              }
+            });
       }
     }
   }

@@ -276,6 +276,72 @@ class ObjectStoreTest {
     }
   }
 
+  @Test
+  void concurrentWritesShareCommitsAndAFailedWriteFailsAlone() throws Exception {
+    open(StoreOptions.defaults());
+    StoredObject contested =
+        store.create(key("a", "contested"), thread("a", "contested", Map.of()));
+    long commitsBefore = store.commits();
+    int writers = 16;
+    int perWriter = 40;
+    java.util.concurrent.atomic.AtomicInteger conflicts =
+        new java.util.concurrent.atomic.AtomicInteger();
+    CountDownLatch start = new CountDownLatch(1);
+    List<Thread> threads = new java.util.ArrayList<>();
+    for (int w = 0; w < writers; w++) {
+      int writer = w;
+      threads.add(
+          Thread.ofPlatform()
+              .start(() -> {
+                awaitQuietly(start);
+                for (int i = 0; i < perWriter; i++) {
+                  String name = "w" + writer + "-" + i;
+                  store.create(key("a", name), thread("a", name, Map.of()));
+                  try {
+                    // every writer but one is stale: they fail alone, their batch commits
+                    store.update(
+                        key("a", "contested"),
+                        contested.revision(),
+                        thread("a", "contested", Map.of("by", name)));
+                  } catch (StoreException e) {
+                    assertThat(e.reason()).isEqualTo(StoreException.Reason.CONFLICT);
+                    conflicts.incrementAndGet();
+                  }
+                }
+              }));
+    }
+    start.countDown();
+    for (Thread thread : threads) {
+      thread.join();
+    }
+
+    int creates = writers * perWriter;
+    assertThat(conflicts.get()).isEqualTo(creates - 1);
+    assertThat(store.list(Selection.all(THREADS), 0, null).items()).hasSize(creates + 1);
+    assertThat(store.revision()).isEqualTo(contested.revision() + creates + 1);
+    // 2 × creates writes (a create and an update each), fewer transactions
+    assertThat(store.commits() - commitsBefore).isLessThan(2L * creates);
+    store.close();
+    store = ObjectStore.open(folder.resolve("kubernetes.db"), StoreOptions.defaults());
+    assertThat(store.list(Selection.all(THREADS), 0, null).items()).hasSize(creates + 1);
+    assertThat(
+            store
+                .get(key("a", "contested"))
+                .orElseThrow()
+                .object()
+                .at("/metadata/labels/by")
+                .asText())
+        .startsWith("w");
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** Records events; optionally blocks on the first one until released, as a stuck client. */
   static final class Recorder implements WatchListener {
     final List<JsonNode> events = new CopyOnWriteArrayList<>();
