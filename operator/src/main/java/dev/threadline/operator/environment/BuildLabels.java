@@ -5,9 +5,7 @@ import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentValues;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /** Labels of the objects a build is made of: the environment, the kind of build and its hash. */
@@ -33,15 +31,14 @@ final class BuildLabels {
 
   /**
    * The metadata every object of one build shares (its Job, build context and NetworkPolicy): the
-   * build's name and labels, in the Environment's namespace, owned by it.
+   * build's name and labels, in the Environment's namespace (the framework makes it owned by the
+   * Environment).
    */
-  static ObjectMeta metadata(
-      Environment environment, BuildKind kind, String name, String hash, OwnerReference owner) {
+  static ObjectMeta metadata(Environment environment, BuildKind kind, String name, String hash) {
     return new ObjectMetaBuilder()
         .withName(name)
         .withNamespace(environment.getMetadata().getNamespace())
         .withLabels(of(environment.getMetadata().getName(), kind, hash))
-        .withOwnerReferences(List.of(owner))
         .build();
   }
 
