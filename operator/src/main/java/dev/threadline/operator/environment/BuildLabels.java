@@ -1,6 +1,7 @@
 package dev.threadline.operator.environment;
 
 import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.common.OwnerReferences;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentValues;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -31,14 +32,15 @@ final class BuildLabels {
 
   /**
    * The metadata every object of one build shares (its Job, build context and NetworkPolicy): the
-   * build's name and labels, in the Environment's namespace (the framework makes it owned by the
-   * Environment).
+   * build's name and labels, in the Environment's namespace, controlled by it (so garbage-collected
+   * with it).
    */
   static ObjectMeta metadata(Environment environment, BuildKind kind, String name, String hash) {
     return new ObjectMetaBuilder()
         .withName(name)
         .withNamespace(environment.getMetadata().getNamespace())
         .withLabels(of(environment.getMetadata().getName(), kind, hash))
+        .withOwnerReferences(OwnerReferences.controller(environment))
         .build();
   }
 

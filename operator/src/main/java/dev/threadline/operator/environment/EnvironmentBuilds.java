@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The builds an Environment's objects exist for, as the reconciler decided them before it invokes
@@ -38,7 +39,7 @@ record EnvironmentBuilds(List<StartedBuild> started, Set<String> named, Operator
    * and a new one for each started build.
    */
   <R extends HasMetadata> Map<ResourceID, R> wanted(
-      Map<ResourceID, R> existing, java.util.function.Function<StartedBuild, R> make) {
+      Map<ResourceID, R> existing, Function<StartedBuild, R> make) {
     Map<ResourceID, R> wanted = new HashMap<>();
     existing.forEach((id, object) -> {
       if (named.contains(object.getMetadata().getName())) {

@@ -20,7 +20,9 @@ import dev.threadline.operator.support.RecordedEvents;
 import dev.threadline.operator.support.StatusWrites;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -36,6 +38,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -417,6 +420,126 @@ class EnvironmentReconcilerMockServerTest {
     assertThat(done.getBuildStatus()).isEqualTo(BuildStatus.PENDING);
   }
 
+  @Test
+  void eachBuildHasItsOwnContextPolicyAndJobAndANewConfigurationReplacesThem() {
+    create("env-deps", spec -> spec.setBuildRequest(new BuildRequest("b1", false)));
+    String first =
+        awaitStatus("env-deps", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
+    String uid =
+        client
+            .resources(Environment.class)
+            .inNamespace(NS)
+            .withName("env-deps")
+            .get()
+            .getMetadata()
+            .getUid();
+    // Kubernetes' garbage collector deletes them with the Environment (the mock has none): each is
+    // controlled by it.
+    assertThat(buildObjects("env-deps"))
+        .containsExactlyInAnyOrder("ConfigMap/" + first, "NetworkPolicy/" + first, "Job/" + first)
+        .allSatisfy(object ->
+            assertThat(ownerOf(object))
+                .satisfies(owner -> {
+                  assertThat(owner.getUid()).isEqualTo(uid);
+                  assertThat(owner.getController()).isTrue();
+                }));
+
+    // A test build runs beside the image build, with objects of its own.
+    client
+        .resources(Environment.class)
+        .inNamespace(NS)
+        .withName("env-deps")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            Serialization.asJson(
+                Map.of("spec", Map.of("testBuildRequest", new TestBuildRequest("t1")))));
+    String test =
+        awaitStatus(
+                "env-deps",
+                s ->
+                    s.getTestBuild() != null && s.getTestBuild().getPhase() == BuildStatus.BUILDING)
+            .getTestBuild()
+            .getJob();
+    assertThat(buildObjects("env-deps"))
+        .containsExactlyInAnyOrder(
+            "ConfigMap/" + first,
+            "NetworkPolicy/" + first,
+            "Job/" + first,
+            "ConfigMap/" + test,
+            "NetworkPolicy/" + test,
+            "Job/" + test);
+    finishJob(first, true, null, "built\n");
+    finishJob(test, true, null, "tested\n");
+    awaitStatus(
+        "env-deps",
+        s ->
+            s.getBuildStatus() == BuildStatus.READY
+                && s.getTestBuild().getPhase() == BuildStatus.READY);
+
+    // A new configuration is a new hash, so new objects; the old build's go, the test build's stay
+    // while the status names it.
+    client
+        .resources(Environment.class)
+        .inNamespace(NS)
+        .withName("env-deps")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            Serialization.asJson(
+                Map.of(
+                    "spec",
+                    Map.of(
+                        "runtimes",
+                        Map.of("nodejs", "22"),
+                        "buildRequest",
+                        new BuildRequest("b2", false)))));
+    EnvironmentStatus second =
+        awaitStatus(
+            "env-deps",
+            s -> "b2".equals(s.getBuildRequestId()) && s.getBuildStatus() == BuildStatus.BUILDING);
+    assertThat(second.getBuildJob()).doesNotContain(first.split("-")[3]).endsWith("-b2");
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(buildObjects("env-deps"))
+                .containsExactlyInAnyOrder(
+                    "ConfigMap/" + second.getBuildJob(),
+                    "NetworkPolicy/" + second.getBuildJob(),
+                    "Job/" + second.getBuildJob(),
+                    "ConfigMap/" + test,
+                    "NetworkPolicy/" + test,
+                    "Job/" + test));
+    assertThat(client.configMaps().inNamespace(NS).withName(second.getBuildJob()).get().getData())
+        .hasEntrySatisfying(
+            "Dockerfile",
+            dockerfile -> assertThat(dockerfile).contains("build hash " + second.getBuildHash()));
+  }
+
+  @Test
+  void aFinishedBuildsJobDeletedByHandIsNotStartedAgain() {
+    create("env-gone", spec -> spec.setBuildRequest(new BuildRequest("g1", false)));
+    String jobName =
+        awaitStatus("env-gone", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
+    finishJob(jobName, true, null, "built\n");
+    awaitStatus("env-gone", s -> s.getBuildStatus() == BuildStatus.READY);
+    long settled = reconciles.awaitSettled(STATUS_WRITERS);
+
+    client.batch().v1().jobs().inNamespace(NS).withName(jobName).delete();
+    await().atMost(WAIT).until(() -> reconciles.of(STATUS_WRITERS) > settled);
+    reconciles.awaitSettled(STATUS_WRITERS);
+
+    assertThat(buildObjects("env-gone"))
+        .containsExactlyInAnyOrder("ConfigMap/" + jobName, "NetworkPolicy/" + jobName);
+    assertThat(
+            client
+                .resources(Environment.class)
+                .inNamespace(NS)
+                .withName("env-gone")
+                .get()
+                .getStatus()
+                .getBuildStatus())
+        .isEqualTo(BuildStatus.READY);
+  }
+
   private static void create(String name, Consumer<EnvironmentSpec> customize) {
     Environment environment = new Environment();
     environment.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
@@ -450,6 +573,55 @@ class EnvironmentReconcilerMockServerTest {
               return seen == null ? null : seen.getStatus();
             },
             status -> status != null && condition.test(status));
+  }
+
+  /** The build objects of an Environment, as {@code Kind/name}. */
+  private static List<String> buildObjects(String environment) {
+    List<HasMetadata> objects = new ArrayList<>();
+    objects.addAll(
+        client
+            .configMaps()
+            .inNamespace(NS)
+            .withLabel(EnvironmentValues.BUILD_KIND_LABEL)
+            .list()
+            .getItems());
+    objects.addAll(
+        client
+            .network()
+            .v1()
+            .networkPolicies()
+            .inNamespace(NS)
+            .withLabel(EnvironmentValues.BUILD_KIND_LABEL)
+            .list()
+            .getItems());
+    objects.addAll(
+        client
+            .batch()
+            .v1()
+            .jobs()
+            .inNamespace(NS)
+            .withLabel(EnvironmentValues.BUILD_KIND_LABEL)
+            .list()
+            .getItems());
+    return objects.stream()
+        .filter(o ->
+            environment.equals(
+                o.getMetadata().getLabels().get(EnvironmentValues.ENVIRONMENT_LABEL)))
+        .map(o -> o.getKind() + "/" + o.getMetadata().getName())
+        .toList();
+  }
+
+  private static OwnerReference ownerOf(String kindAndName) {
+    String[] parts = kindAndName.split("/");
+    HasMetadata object =
+        switch (parts[0]) {
+          case "ConfigMap" -> client.configMaps().inNamespace(NS).withName(parts[1]).get();
+          case "NetworkPolicy" ->
+              client.network().v1().networkPolicies().inNamespace(NS).withName(parts[1]).get();
+          default -> client.batch().v1().jobs().inNamespace(NS).withName(parts[1]).get();
+        };
+    assertThat(object.getMetadata().getOwnerReferences()).hasSize(1);
+    return object.getMetadata().getOwnerReferences().get(0);
   }
 
   private static List<Job> buildJobsOf(String environment) {
