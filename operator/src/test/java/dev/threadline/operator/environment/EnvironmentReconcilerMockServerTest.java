@@ -38,7 +38,6 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,11 +112,7 @@ class EnvironmentReconcilerMockServerTest {
     StatusWrites writes = new StatusWrites(server);
     String path = "/apis/threadline.dev/v1alpha1/namespaces/" + NS + "/environments/env-writes";
     long before = reconciles.awaitSettled(STATUS_WRITERS);
-    create("env-writes", spec -> spec.setBuildRequest(new BuildRequest("w1", false)));
-    String jobName =
-        awaitStatus("env-writes", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
-    finishJob(jobName, true, null, "built");
-    awaitStatus("env-writes", s -> s.getBuildStatus() == BuildStatus.READY);
+    String jobName = builtSuccessfully("env-writes", "w1");
     long settled = reconciles.awaitSettled(STATUS_WRITERS);
 
     // Each writer of the status writes at most once per reconcile.
@@ -445,14 +440,7 @@ class EnvironmentReconcilerMockServerTest {
                 }));
 
     // A test build runs beside the image build, with objects of its own.
-    client
-        .resources(Environment.class)
-        .inNamespace(NS)
-        .withName("env-deps")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            Serialization.asJson(
-                Map.of("spec", Map.of("testBuildRequest", new TestBuildRequest("t1")))));
+    patchSpec("env-deps", Map.of("testBuildRequest", new TestBuildRequest("t1")));
     String test =
         awaitStatus(
                 "env-deps",
@@ -478,20 +466,9 @@ class EnvironmentReconcilerMockServerTest {
 
     // A new configuration is a new hash, so new objects; the old build's go, the test build's stay
     // while the status names it.
-    client
-        .resources(Environment.class)
-        .inNamespace(NS)
-        .withName("env-deps")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            Serialization.asJson(
-                Map.of(
-                    "spec",
-                    Map.of(
-                        "runtimes",
-                        Map.of("nodejs", "22"),
-                        "buildRequest",
-                        new BuildRequest("b2", false)))));
+    patchSpec(
+        "env-deps",
+        Map.of("runtimes", Map.of("nodejs", "22"), "buildRequest", new BuildRequest("b2", false)));
     EnvironmentStatus second =
         awaitStatus(
             "env-deps",
@@ -516,11 +493,7 @@ class EnvironmentReconcilerMockServerTest {
 
   @Test
   void aFinishedBuildsJobDeletedByHandIsNotStartedAgain() {
-    create("env-gone", spec -> spec.setBuildRequest(new BuildRequest("g1", false)));
-    String jobName =
-        awaitStatus("env-gone", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
-    finishJob(jobName, true, null, "built\n");
-    awaitStatus("env-gone", s -> s.getBuildStatus() == BuildStatus.READY);
+    String jobName = builtSuccessfully("env-gone", "g1");
     long settled = reconciles.awaitSettled(STATUS_WRITERS);
 
     client.batch().v1().jobs().inNamespace(NS).withName(jobName).delete();
@@ -550,7 +523,21 @@ class EnvironmentReconcilerMockServerTest {
     client.resource(environment).create();
   }
 
+  /** Creates an Environment with a build request and plays its build to success; its Job's name. */
+  private static String builtSuccessfully(String name, String requestId) {
+    create(name, spec -> spec.setBuildRequest(new BuildRequest(requestId, false)));
+    String jobName =
+        awaitStatus(name, s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
+    finishJob(jobName, true, null, "built\n");
+    awaitStatus(name, s -> s.getBuildStatus() == BuildStatus.READY);
+    return jobName;
+  }
+
   private static void requestBuild(String name, String id, boolean force) {
+    patchSpec(name, Map.of("buildRequest", new BuildRequest(id, force)));
+  }
+
+  private static void patchSpec(String name, Map<String, Object> spec) {
     client
         .resources(Environment.class)
         .inNamespace(NS)
@@ -558,8 +545,7 @@ class EnvironmentReconcilerMockServerTest {
         .patch(
             PatchContext.of(
                 PatchType.JSON_MERGE), // no resourceVersion: the operator writes status meanwhile
-            Serialization.asJson(
-                Map.of("spec", Map.of("buildRequest", new BuildRequest(id, force)))));
+            Serialization.asJson(Map.of("spec", spec)));
   }
 
   private static EnvironmentStatus awaitStatus(
@@ -575,35 +561,20 @@ class EnvironmentReconcilerMockServerTest {
             status -> status != null && condition.test(status));
   }
 
+  private static final List<Class<? extends HasMetadata>> BUILD_OBJECT_TYPES =
+      List.of(ConfigMap.class, NetworkPolicy.class, Job.class);
+
   /** The build objects of an Environment, as {@code Kind/name}. */
   private static List<String> buildObjects(String environment) {
-    List<HasMetadata> objects = new ArrayList<>();
-    objects.addAll(
-        client
-            .configMaps()
-            .inNamespace(NS)
-            .withLabel(EnvironmentValues.BUILD_KIND_LABEL)
-            .list()
-            .getItems());
-    objects.addAll(
-        client
-            .network()
-            .v1()
-            .networkPolicies()
-            .inNamespace(NS)
-            .withLabel(EnvironmentValues.BUILD_KIND_LABEL)
-            .list()
-            .getItems());
-    objects.addAll(
-        client
-            .batch()
-            .v1()
-            .jobs()
-            .inNamespace(NS)
-            .withLabel(EnvironmentValues.BUILD_KIND_LABEL)
-            .list()
-            .getItems());
-    return objects.stream()
+    return BUILD_OBJECT_TYPES.stream()
+        .flatMap(type ->
+            client
+                .resources(type)
+                .inNamespace(NS)
+                .withLabel(EnvironmentValues.BUILD_KIND_LABEL)
+                .list()
+                .getItems()
+                .stream())
         .filter(o ->
             environment.equals(
                 o.getMetadata().getLabels().get(EnvironmentValues.ENVIRONMENT_LABEL)))
@@ -613,13 +584,12 @@ class EnvironmentReconcilerMockServerTest {
 
   private static OwnerReference ownerOf(String kindAndName) {
     String[] parts = kindAndName.split("/");
-    HasMetadata object =
-        switch (parts[0]) {
-          case "ConfigMap" -> client.configMaps().inNamespace(NS).withName(parts[1]).get();
-          case "NetworkPolicy" ->
-              client.network().v1().networkPolicies().inNamespace(NS).withName(parts[1]).get();
-          default -> client.batch().v1().jobs().inNamespace(NS).withName(parts[1]).get();
-        };
+    Class<? extends HasMetadata> type =
+        BUILD_OBJECT_TYPES.stream()
+            .filter(t -> t.getSimpleName().equals(parts[0]))
+            .findFirst()
+            .orElseThrow();
+    HasMetadata object = client.resources(type).inNamespace(NS).withName(parts[1]).get();
     assertThat(object.getMetadata().getOwnerReferences()).hasSize(1);
     return object.getMetadata().getOwnerReferences().get(0);
   }
