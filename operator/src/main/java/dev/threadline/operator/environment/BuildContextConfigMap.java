@@ -3,7 +3,6 @@ package dev.threadline.operator.environment;
 import dev.threadline.crds.environment.Environment;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 
 /**
  * The build context of one build: a ConfigMap with the effective Dockerfile, named like its Job and
@@ -15,13 +14,9 @@ final class BuildContextConfigMap {
   private BuildContextConfigMap() {}
 
   static ConfigMap desired(
-      Environment environment,
-      BuildKind kind,
-      String name,
-      BuildPlan.Buildable plan,
-      OwnerReference owner) {
+      Environment environment, BuildKind kind, String name, BuildPlan.Buildable plan) {
     return new ConfigMapBuilder()
-        .withMetadata(BuildLabels.metadata(environment, kind, name, plan.hash(), owner))
+        .withMetadata(BuildLabels.metadata(environment, kind, name, plan.hash()))
         .withImmutable(true)
         .addToData(DOCKERFILE_KEY, plan.dockerfile().content())
         .build();

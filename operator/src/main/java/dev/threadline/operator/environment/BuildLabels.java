@@ -1,13 +1,12 @@
 package dev.threadline.operator.environment;
 
 import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.common.OwnerReferences;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentValues;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /** Labels of the objects a build is made of: the environment, the kind of build and its hash. */
@@ -33,15 +32,15 @@ final class BuildLabels {
 
   /**
    * The metadata every object of one build shares (its Job, build context and NetworkPolicy): the
-   * build's name and labels, in the Environment's namespace, owned by it.
+   * build's name and labels, in the Environment's namespace, controlled by it (so garbage-collected
+   * with it).
    */
-  static ObjectMeta metadata(
-      Environment environment, BuildKind kind, String name, String hash, OwnerReference owner) {
+  static ObjectMeta metadata(Environment environment, BuildKind kind, String name, String hash) {
     return new ObjectMetaBuilder()
         .withName(name)
         .withNamespace(environment.getMetadata().getNamespace())
         .withLabels(of(environment.getMetadata().getName(), kind, hash))
-        .withOwnerReferences(List.of(owner))
+        .withOwnerReferences(OwnerReferences.controller(environment))
         .build();
   }
 

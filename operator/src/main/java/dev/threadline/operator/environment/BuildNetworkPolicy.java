@@ -3,7 +3,6 @@ package dev.threadline.operator.environment;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.operator.network.ClusterNetwork;
 import dev.threadline.operator.network.EgressRules;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
 
@@ -23,10 +22,9 @@ final class BuildNetworkPolicy {
       String name,
       String hash,
       BuildPodSettings settings,
-      ClusterNetwork network,
-      OwnerReference owner) {
+      ClusterNetwork network) {
     return new NetworkPolicyBuilder()
-        .withMetadata(BuildLabels.metadata(environment, kind, name, hash, owner))
+        .withMetadata(BuildLabels.metadata(environment, kind, name, hash))
         .withNewSpec()
         .withNewPodSelector()
         .addToMatchLabels(BuildLabels.JOB, name)

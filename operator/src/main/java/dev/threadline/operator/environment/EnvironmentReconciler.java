@@ -7,32 +7,28 @@ import dev.threadline.crds.environment.BuildRequest;
 import dev.threadline.crds.environment.BuildStatus;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentStatus;
-import dev.threadline.crds.environment.EnvironmentValues;
 import dev.threadline.crds.environment.TestBuildRequest;
 import dev.threadline.crds.environment.TestBuildResult;
 import dev.threadline.kube.builds.BuildPodLogs;
 import dev.threadline.operator.config.OperatorSettings;
-import dev.threadline.operator.kubernetes.IdempotentCreate;
 import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.status.ReconcileErrors;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
-import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.api.reconciler.Workflow;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -44,19 +40,37 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Builds Environment images. An Environment starts {@code pending}; a new {@code spec.buildRequest}
- * renders the effective Dockerfile into a ConfigMap and starts a Kaniko Job ({@code building}); the
- * Job's end makes it {@code ready} (imageTag, lastBuildAt) or {@code failed} (buildError classified
- * from the build Pod's log). {@code spec.testBuildRequest} runs the same build without cache or
- * push and reports in {@code status.testBuild}. Child names are deterministic per request, so a
- * restarted (or a second) operator adopts a Job instead of starting another. The status is written
- * at most once per reconcile, and only when it changed.
+ * starts a build ({@code building}): the effective Dockerfile in a ConfigMap, a NetworkPolicy and a
+ * Kaniko Job; the Job's end makes it {@code ready} (imageTag, lastBuildAt) or {@code failed}
+ * (buildError classified from the build Pod's log). {@code spec.testBuildRequest} runs the same
+ * build without cache or push and reports in {@code status.testBuild}.
+ *
+ * <p>A reconcile reads: follow the running builds and take up new requests (computing the next
+ * status), invoke the workflow of the build objects ({@link EnvironmentBuilds}: made for the builds
+ * started now, kept for the builds the status names, the rest deleted), then write the status once,
+ * only when it changed. Build objects are named per build request, so a restarted (or a second)
+ * operator adopts a Job instead of starting another.
  */
+@Workflow(
+    explicitInvocation = true,
+    dependents = {
+      @Dependent(
+          name = EnvironmentBuildContextDependentResource.NAME,
+          type = EnvironmentBuildContextDependentResource.class),
+      @Dependent(
+          name = EnvironmentBuildNetworkPolicyDependentResource.NAME,
+          type = EnvironmentBuildNetworkPolicyDependentResource.class),
+      @Dependent(
+          name = EnvironmentBuildJobDependentResource.NAME,
+          type = EnvironmentBuildJobDependentResource.class,
+          dependsOn = {
+            EnvironmentBuildContextDependentResource.NAME,
+            EnvironmentBuildNetworkPolicyDependentResource.NAME
+          })
+    })
 @ControllerConfiguration(name = "environment")
 public class EnvironmentReconciler implements Reconciler<Environment> {
   private static final Logger LOG = LoggerFactory.getLogger(EnvironmentReconciler.class);
-
-  /** On a build Job: the image tag it builds, reported once it succeeds. */
-  static final String IMAGE_TAG_ANNOTATION = "threadline.dev/image-tag";
 
   private static final int ERROR_LINES = 5;
 
@@ -65,7 +79,6 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
   private final BuildPlanner planner;
   private final BuildPodLogs podLogs;
   private final BuildLogConfigMap logStore;
-  private final BuildCleanup cleanup;
   private final Conditions conditions;
   private final Clock clock;
   private final OperatorMetrics metrics;
@@ -82,23 +95,10 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     this.planner = new BuildPlanner(settings);
     this.podLogs = new BuildPodLogs(client);
     this.logStore = new BuildLogConfigMap(client);
-    this.cleanup = new BuildCleanup(client);
     this.conditions = conditions;
     this.clock = clock;
     this.events = new KubernetesEvents(clock);
     this.metrics = metrics;
-  }
-
-  @Override
-  public List<EventSource<?, Environment>> prepareEventSources(
-      EventSourceContext<Environment> context) {
-    var jobs =
-        InformerEventSourceConfiguration.from(Job.class, Environment.class)
-            .withName("environment-build-jobs")
-            .withLabelSelector(EnvironmentValues.BUILD_KIND_LABEL)
-            .withNamespacesInheritedFromController()
-            .build();
-    return List.of(new InformerEventSource<>(jobs, context));
   }
 
   @Override
@@ -109,11 +109,12 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     EnvironmentStatus next = client.getKubernetesSerialization().clone(current);
     Set<Job> jobs = context.getSecondaryResources(Job.class);
     BuildPlan plan = planner.plan(environment);
+    List<EnvironmentBuilds.StartedBuild> started = new ArrayList<>();
 
     followImageBuild(environment, next, jobs);
-    takeUpBuildRequest(environment, next, plan);
+    takeUpBuildRequest(environment, next, plan, started);
     followTestBuild(environment, next, jobs);
-    takeUpTestBuildRequest(environment, next, plan);
+    takeUpTestBuildRequest(environment, next, plan, started);
     if (next.getBuildStatus() == null) {
       next.setBuildStatus(BuildStatus.PENDING);
       if (plan instanceof BuildPlan.Buildable buildable) {
@@ -123,7 +124,10 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     long generation = Objects.requireNonNullElse(environment.getMetadata().getGeneration(), 0L);
     next.setObservedGeneration(generation);
     next.setConditions(readyCondition(next, generation));
-    cleanup.removeStale(environment, jobs, namesInUse(next));
+    // Before the status names a new build, its objects exist: a restart between the two adopts
+    // them (same names) instead of reporting a build that never started.
+    new EnvironmentBuilds(started, namesInUse(next), settings).putInto(context);
+    context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
 
     String before = client.getKubernetesSerialization().asJson(current);
     if (before.equals(client.getKubernetesSerialization().asJson(next))) {
@@ -163,7 +167,8 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     status.setLastBuildAt(Timestamps.format(clock.instant()));
     if (state == BuildJobState.SUCCEEDED) {
       status.setBuildStatus(BuildStatus.READY);
-      status.setImageTag(annotation(job, IMAGE_TAG_ANNOTATION));
+      status.setImageTag(
+          annotation(job, EnvironmentBuildJobDependentResource.IMAGE_TAG_ANNOTATION));
       status.setImageDigest(
           podLogs
               .terminationMessage(
@@ -197,7 +202,10 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
   }
 
   private void takeUpBuildRequest(
-      Environment environment, EnvironmentStatus status, BuildPlan plan) {
+      Environment environment,
+      EnvironmentStatus status,
+      BuildPlan plan,
+      List<EnvironmentBuilds.StartedBuild> started) {
     BuildRequest request =
         environment.getSpec() == null ? null : environment.getSpec().getBuildRequest();
     if (request == null
@@ -239,7 +247,7 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
             BuildKind.IMAGE,
             buildable.hash(),
             request.getId());
-    startJob(environment, BuildKind.IMAGE, name, buildable);
+    started.add(new EnvironmentBuilds.StartedBuild(BuildKind.IMAGE, name, buildable));
     status.setBuildStatus(BuildStatus.BUILDING);
     status.setBuildJob(name);
     status.setBuildHash(buildable.hash());
@@ -272,7 +280,10 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
   }
 
   private void takeUpTestBuildRequest(
-      Environment environment, EnvironmentStatus status, BuildPlan plan) {
+      Environment environment,
+      EnvironmentStatus status,
+      BuildPlan plan,
+      List<EnvironmentBuilds.StartedBuild> started) {
     TestBuildRequest request =
         environment.getSpec() == null ? null : environment.getSpec().getTestBuildRequest();
     TestBuildResult previous = status.getTestBuild();
@@ -296,36 +307,12 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
               BuildKind.TEST,
               buildable.hash(),
               request.getId());
-      startJob(environment, BuildKind.TEST, name, buildable);
+      started.add(new EnvironmentBuilds.StartedBuild(BuildKind.TEST, name, buildable));
       test.setJob(name);
       test.setPhase(BuildStatus.BUILDING);
       test.setImageTag(buildable.imageTag());
     }
     status.setTestBuild(test);
-  }
-
-  /** Creates the build's ConfigMap and Job unless they exist (a restart, or another operator). */
-  private void startJob(
-      Environment environment, BuildKind kind, String name, BuildPlan.Buildable plan) {
-    OwnerReference owner = ownerReference(environment);
-    createUnlessPresent(BuildContextConfigMap.desired(environment, kind, name, plan, owner));
-    // Before the Job, so that its Pod never runs unconfined.
-    createUnlessPresent(
-        BuildNetworkPolicy.desired(
-            environment, kind, name, plan.hash(), settings.buildPods(), settings.network(), owner));
-    Job job = KanikoBuildJob.desired(environment, kind, name, plan, settings, owner);
-    job.getMetadata().setAnnotations(Map.of(IMAGE_TAG_ANNOTATION, plan.imageTag()));
-    createUnlessPresent(job);
-  }
-
-  private void createUnlessPresent(HasMetadata object) {
-    if (!IdempotentCreate.createUnlessExists(client, object)) {
-      LOG.info(
-          "{}({}/{}) already exists; adopting it",
-          object.getKind(),
-          object.getMetadata().getNamespace(),
-          object.getMetadata().getName());
-    }
   }
 
   private Optional<Job> find(Environment environment, Set<Job> jobs, String name) {

@@ -6,7 +6,6 @@ import dev.threadline.operator.config.OperatorSettings;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.KeyToPathBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
@@ -68,8 +67,7 @@ final class KanikoBuildJob {
       BuildKind kind,
       String name,
       BuildPlan.Buildable plan,
-      OperatorSettings settings,
-      OwnerReference owner) {
+      OperatorSettings settings) {
     boolean push = kind == BuildKind.IMAGE;
     boolean layerCache = push && settings.buildPods().layerCache();
     List<Volume> volumes = new ArrayList<>();
@@ -114,7 +112,7 @@ final class KanikoBuildJob {
       pod.withContainers(kaniko(plan, kind, false, kanikoMounts, settings));
     }
     return new JobBuilder()
-        .withMetadata(BuildLabels.metadata(environment, kind, name, plan.hash(), owner))
+        .withMetadata(BuildLabels.metadata(environment, kind, name, plan.hash()))
         .withNewSpec()
         .withBackoffLimit(0)
         .withActiveDeadlineSeconds(settings.buildTimeout().toSeconds())

@@ -20,7 +20,9 @@ import dev.threadline.operator.support.RecordedEvents;
 import dev.threadline.operator.support.StatusWrites;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -110,11 +112,7 @@ class EnvironmentReconcilerMockServerTest {
     StatusWrites writes = new StatusWrites(server);
     String path = "/apis/threadline.dev/v1alpha1/namespaces/" + NS + "/environments/env-writes";
     long before = reconciles.awaitSettled(STATUS_WRITERS);
-    create("env-writes", spec -> spec.setBuildRequest(new BuildRequest("w1", false)));
-    String jobName =
-        awaitStatus("env-writes", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
-    finishJob(jobName, true, null, "built");
-    awaitStatus("env-writes", s -> s.getBuildStatus() == BuildStatus.READY);
+    String jobName = builtSuccessfully("env-writes", "w1");
     long settled = reconciles.awaitSettled(STATUS_WRITERS);
 
     // Each writer of the status writes at most once per reconcile.
@@ -417,6 +415,104 @@ class EnvironmentReconcilerMockServerTest {
     assertThat(done.getBuildStatus()).isEqualTo(BuildStatus.PENDING);
   }
 
+  @Test
+  void eachBuildHasItsOwnContextPolicyAndJobAndANewConfigurationReplacesThem() {
+    create("env-deps", spec -> spec.setBuildRequest(new BuildRequest("b1", false)));
+    String first =
+        awaitStatus("env-deps", s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
+    String uid =
+        client
+            .resources(Environment.class)
+            .inNamespace(NS)
+            .withName("env-deps")
+            .get()
+            .getMetadata()
+            .getUid();
+    // Kubernetes' garbage collector deletes them with the Environment (the mock has none): each is
+    // controlled by it.
+    assertThat(buildObjects("env-deps"))
+        .containsExactlyInAnyOrder("ConfigMap/" + first, "NetworkPolicy/" + first, "Job/" + first)
+        .allSatisfy(object ->
+            assertThat(ownerOf(object))
+                .satisfies(owner -> {
+                  assertThat(owner.getUid()).isEqualTo(uid);
+                  assertThat(owner.getController()).isTrue();
+                }));
+
+    // A test build runs beside the image build, with objects of its own.
+    patchSpec("env-deps", Map.of("testBuildRequest", new TestBuildRequest("t1")));
+    String test =
+        awaitStatus(
+                "env-deps",
+                s ->
+                    s.getTestBuild() != null && s.getTestBuild().getPhase() == BuildStatus.BUILDING)
+            .getTestBuild()
+            .getJob();
+    assertThat(buildObjects("env-deps"))
+        .containsExactlyInAnyOrder(
+            "ConfigMap/" + first,
+            "NetworkPolicy/" + first,
+            "Job/" + first,
+            "ConfigMap/" + test,
+            "NetworkPolicy/" + test,
+            "Job/" + test);
+    finishJob(first, true, null, "built\n");
+    finishJob(test, true, null, "tested\n");
+    awaitStatus(
+        "env-deps",
+        s ->
+            s.getBuildStatus() == BuildStatus.READY
+                && s.getTestBuild().getPhase() == BuildStatus.READY);
+
+    // A new configuration is a new hash, so new objects; the old build's go, the test build's stay
+    // while the status names it.
+    patchSpec(
+        "env-deps",
+        Map.of("runtimes", Map.of("nodejs", "22"), "buildRequest", new BuildRequest("b2", false)));
+    EnvironmentStatus second =
+        awaitStatus(
+            "env-deps",
+            s -> "b2".equals(s.getBuildRequestId()) && s.getBuildStatus() == BuildStatus.BUILDING);
+    assertThat(second.getBuildJob()).doesNotContain(first.split("-")[3]).endsWith("-b2");
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(buildObjects("env-deps"))
+                .containsExactlyInAnyOrder(
+                    "ConfigMap/" + second.getBuildJob(),
+                    "NetworkPolicy/" + second.getBuildJob(),
+                    "Job/" + second.getBuildJob(),
+                    "ConfigMap/" + test,
+                    "NetworkPolicy/" + test,
+                    "Job/" + test));
+    assertThat(client.configMaps().inNamespace(NS).withName(second.getBuildJob()).get().getData())
+        .hasEntrySatisfying(
+            "Dockerfile",
+            dockerfile -> assertThat(dockerfile).contains("build hash " + second.getBuildHash()));
+  }
+
+  @Test
+  void aFinishedBuildsJobDeletedByHandIsNotStartedAgain() {
+    String jobName = builtSuccessfully("env-gone", "g1");
+    long settled = reconciles.awaitSettled(STATUS_WRITERS);
+
+    client.batch().v1().jobs().inNamespace(NS).withName(jobName).delete();
+    await().atMost(WAIT).until(() -> reconciles.of(STATUS_WRITERS) > settled);
+    reconciles.awaitSettled(STATUS_WRITERS);
+
+    assertThat(buildObjects("env-gone"))
+        .containsExactlyInAnyOrder("ConfigMap/" + jobName, "NetworkPolicy/" + jobName);
+    assertThat(
+            client
+                .resources(Environment.class)
+                .inNamespace(NS)
+                .withName("env-gone")
+                .get()
+                .getStatus()
+                .getBuildStatus())
+        .isEqualTo(BuildStatus.READY);
+  }
+
   private static void create(String name, Consumer<EnvironmentSpec> customize) {
     Environment environment = new Environment();
     environment.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
@@ -427,7 +523,21 @@ class EnvironmentReconcilerMockServerTest {
     client.resource(environment).create();
   }
 
+  /** Creates an Environment with a build request and plays its build to success; its Job's name. */
+  private static String builtSuccessfully(String name, String requestId) {
+    create(name, spec -> spec.setBuildRequest(new BuildRequest(requestId, false)));
+    String jobName =
+        awaitStatus(name, s -> s.getBuildStatus() == BuildStatus.BUILDING).getBuildJob();
+    finishJob(jobName, true, null, "built\n");
+    awaitStatus(name, s -> s.getBuildStatus() == BuildStatus.READY);
+    return jobName;
+  }
+
   private static void requestBuild(String name, String id, boolean force) {
+    patchSpec(name, Map.of("buildRequest", new BuildRequest(id, force)));
+  }
+
+  private static void patchSpec(String name, Map<String, Object> spec) {
     client
         .resources(Environment.class)
         .inNamespace(NS)
@@ -435,8 +545,7 @@ class EnvironmentReconcilerMockServerTest {
         .patch(
             PatchContext.of(
                 PatchType.JSON_MERGE), // no resourceVersion: the operator writes status meanwhile
-            Serialization.asJson(
-                Map.of("spec", Map.of("buildRequest", new BuildRequest(id, force)))));
+            Serialization.asJson(Map.of("spec", spec)));
   }
 
   private static EnvironmentStatus awaitStatus(
@@ -450,6 +559,39 @@ class EnvironmentReconcilerMockServerTest {
               return seen == null ? null : seen.getStatus();
             },
             status -> status != null && condition.test(status));
+  }
+
+  private static final List<Class<? extends HasMetadata>> BUILD_OBJECT_TYPES =
+      List.of(ConfigMap.class, NetworkPolicy.class, Job.class);
+
+  /** The build objects of an Environment, as {@code Kind/name}. */
+  private static List<String> buildObjects(String environment) {
+    return BUILD_OBJECT_TYPES.stream()
+        .flatMap(type ->
+            client
+                .resources(type)
+                .inNamespace(NS)
+                .withLabel(EnvironmentValues.BUILD_KIND_LABEL)
+                .list()
+                .getItems()
+                .stream())
+        .filter(o ->
+            environment.equals(
+                o.getMetadata().getLabels().get(EnvironmentValues.ENVIRONMENT_LABEL)))
+        .map(o -> o.getKind() + "/" + o.getMetadata().getName())
+        .toList();
+  }
+
+  private static OwnerReference ownerOf(String kindAndName) {
+    String[] parts = kindAndName.split("/");
+    Class<? extends HasMetadata> type =
+        BUILD_OBJECT_TYPES.stream()
+            .filter(t -> t.getSimpleName().equals(parts[0]))
+            .findFirst()
+            .orElseThrow();
+    HasMetadata object = client.resources(type).inNamespace(NS).withName(parts[1]).get();
+    assertThat(object.getMetadata().getOwnerReferences()).hasSize(1);
+    return object.getMetadata().getOwnerReferences().get(0);
   }
 
   private static List<Job> buildJobsOf(String environment) {
