@@ -168,13 +168,7 @@ public class ContainerReconciler implements Reconciler<Container> {
       wakeUp = Optional.of(Duration.ZERO);
     } else {
       try {
-        AgentEnvironment environment =
-            AgentEnvironment.resolve(
-                client,
-                container.getMetadata().getNamespace(),
-                container.getSpec().getEnvironment(),
-                settings.registry(),
-                settings.runnerImage());
+        AgentEnvironment environment = environment(container);
         image = environment.image();
         new ContainerPlan(environment, settings).putInto(context);
         WorkflowReconcileResult result =
@@ -230,19 +224,22 @@ public class ContainerReconciler implements Reconciler<Container> {
     }
     AgentEnvironment environment;
     try {
-      environment =
-          AgentEnvironment.resolve(
-              client,
-              container.getMetadata().getNamespace(),
-              container.getSpec().getEnvironment(),
-              settings.registry(),
-              settings.runnerImage());
+      environment = environment(container);
     } catch (AgentStartException e) {
       return Optional.empty();
     }
     return ContainerClaim.wanted(container, environment)
         ? claims.claim(container, environment)
         : Optional.empty();
+  }
+
+  private AgentEnvironment environment(Container container) {
+    return AgentEnvironment.resolve(
+        client,
+        container.getMetadata().getNamespace(),
+        container.getSpec().getEnvironment(),
+        settings.registry(),
+        settings.runnerImage());
   }
 
   private static boolean claimedStart(Container container) {

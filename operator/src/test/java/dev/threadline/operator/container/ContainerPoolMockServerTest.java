@@ -19,11 +19,10 @@ import dev.threadline.operator.sandbox.SandboxCredential;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.PoolPods;
 import dev.threadline.operator.support.StrictStatusDispatcher;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodConditionBuilder;
-import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -214,30 +213,16 @@ class ContainerPoolMockServerTest {
   }
 
   private static List<Pod> unclaimed(String namespace, String environment) {
-    return client
-        .pods()
-        .inNamespace(namespace)
-        .withLabel(PoolLabels.POOL, environment)
-        .withLabel(PoolLabels.STATE, PoolLabels.READY)
-        .list()
-        .getItems();
+    return PoolPods.unclaimed(client, namespace, environment);
   }
 
   private static List<Pod> awaitUnclaimed(
       String namespace, String environment, Predicate<List<Pod>> condition) {
-    return await().atMost(WAIT).until(() -> unclaimed(namespace, environment), condition::test);
+    return PoolPods.awaitUnclaimed(client, namespace, environment, WAIT, condition);
   }
 
   private static Pod markReady(Pod pod) {
-    Pod latest = pod(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
-    latest.setStatus(
-        new PodStatusBuilder()
-            .withPhase("Running")
-            .withPodIP("127.0.0.1")
-            .withStartTime("2026-01-01T00:00:00Z")
-            .withConditions(new PodConditionBuilder().withType("Ready").withStatus("True").build())
-            .build());
-    return client.resource(latest).updateStatus();
+    return PoolPods.markReady(client, pod);
   }
 
   private static Container awaitContainer(
