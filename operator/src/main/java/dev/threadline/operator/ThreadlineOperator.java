@@ -13,6 +13,7 @@ import dev.threadline.operator.kubernetes.InformerLists;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
+import dev.threadline.operator.pool.PoolSandboxBind;
 import dev.threadline.operator.pool.PoolSettings;
 import dev.threadline.operator.pool.WarmPoolReconciler;
 import dev.threadline.operator.pool.WarmPools;
@@ -157,7 +158,8 @@ public final class ThreadlineOperator implements AutoCloseable {
             new SandboxPorts(settings.containers()),
             clock);
     register(operator, pools, settings);
-    computer.claimFrom(new WarmPools(client, pools, settings, product, clock));
+    WarmPools warmPools = new WarmPools(client, pools, settings, product, clock);
+    computer.claimFrom(warmPools);
     register(
         operator,
         new RunUsageRecorder(
@@ -179,7 +181,16 @@ public final class ThreadlineOperator implements AutoCloseable {
         new ScheduleReconciler(
             settings.triggerImage(), settings.threadLimit(), conditions, clock, telemetry),
         settings);
-    register(operator, new ContainerReconciler(client, settings, conditions, clock), settings);
+    register(
+        operator,
+        new ContainerReconciler(
+            client,
+            settings,
+            conditions,
+            clock,
+            warmPools,
+            PoolSandboxBind.over(client, new SandboxClient())),
+        settings);
     register(operator, new RunWebhooks(client, clock), settings);
     register(operator, new BuildWebhooks(client, clock), settings);
     WebhookDeliveryReconciler webhooks =

@@ -49,6 +49,7 @@ final class ContainerMapper {
             ? List.of()
             : spec.getMcpServers().stream().map(ContainerMapper::mcpView).toList(),
         status.getPort(),
+        status.getStart(),
         createdAt(container).map(Timestamps::format).orElse(null),
         ContainerExpiry.lastActivity(container).map(Timestamps::format).orElse(null),
         ContainerExpiry.expiresAt(container).map(Timestamps::format).orElse(null));

@@ -9,6 +9,8 @@ import java.util.List;
  * @param status pending, starting, running, stopping or failed
  * @param message why the container is in its status (e.g. what it waits for, why it failed); null
  *     when running
+ * @param start {@code claimed} (its sandbox came from its environment's warm pool) or {@code cold};
+ *     null until the operator has started it
  */
 public record ContainerView(
     String id,
@@ -22,6 +24,7 @@ public record ContainerView(
     long timeoutMs,
     List<McpServerView> mcpServers,
     Integer port,
+    String start,
     String createdAt,
     String lastActivityAt,
     String expiresAt) {

@@ -80,6 +80,7 @@ class ContainersMockServerTest {
     assertThat(container.get("environmentId").isNull()).isTrue();
     assertThat(container.get("mcpServers")).isEmpty();
     assertThat(container.get("port").isNull()).isTrue();
+    assertThat(container.get("start").isNull()).isTrue();
     Instant createdAt = Instant.parse(container.get("createdAt").asString());
     assertThat(container.get("lastActivityAt").asString())
         .isEqualTo(container.get("createdAt").asString());
@@ -568,6 +569,7 @@ class ContainersMockServerTest {
           status.setPod(name);
           status.setPodIP("127.0.0.1");
           status.setPort(runner.port());
+          status.setStart("claimed");
           status.setLastActivityAt(container.getMetadata().getCreationTimestamp());
           container.setStatus(status);
           return container;
@@ -582,6 +584,14 @@ class ContainersMockServerTest {
                         .get("container")
                         .get("status")
                         .asString()));
+    // How its sandbox came (warm pool or cold) shows as the operator recorded it.
+    assertThat(
+            api.get("/api/v1/containers/" + id, user.key())
+                .json()
+                .get("container")
+                .get("start")
+                .asString())
+        .isEqualTo("claimed");
   }
 
   private static Container stored(TestUser user, String id) {

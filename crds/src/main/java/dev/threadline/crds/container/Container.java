@@ -35,6 +35,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".status.port",
     type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(
+    name = "Start",
+    jsonPath = ".status.start",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
     name = "Last Activity",
     jsonPath = ".status.lastActivityAt",
     type = AdditionalPrinterColumn.Type.STRING)

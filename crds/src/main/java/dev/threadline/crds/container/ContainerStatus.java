@@ -29,6 +29,18 @@ public class ContainerStatus extends ResourceStatus {
   @JsonPropertyDescription("Name of the container's Pod.")
   private String pod;
 
+  /** {@link #start} of a container whose Pod came from its environment's warm pool. */
+  public static final String START_CLAIMED = "claimed";
+
+  /** {@link #start} of a container whose Pod was started for it. */
+  public static final String START_COLD = "cold";
+
+  @JsonPropertyDescription(
+      "How the container got its Pod: claimed (from the environment's warm pool) or cold (started"
+          + " for this container).")
+  @Pattern("^(claimed|cold)$")
+  private String start;
+
   @JsonPropertyDescription("IP address of the Pod, where the api-server reaches the file API.")
   private String podIP;
 
@@ -53,6 +65,14 @@ public class ContainerStatus extends ResourceStatus {
 
   public void setMessage(String message) {
     this.message = message;
+  }
+
+  public String getStart() {
+    return start;
+  }
+
+  public void setStart(String start) {
+    this.start = start;
   }
 
   public Integer getPort() {

@@ -145,6 +145,50 @@ class WarmPoolE2ETest {
     }
   }
 
+  @Test
+  void anEphemeralContainerClaimsAPoolSandboxBoundToItsOwnAccessToken() {
+    awaitReady(client, 1);
+    String environment =
+        json(fixture.get(LocalModeFixture.ALICE_KEY, "/environments/default"))
+            .at("/environment/id")
+            .asText();
+    HttpResponse<String> created =
+        fixture.post(
+            LocalModeFixture.ALICE_KEY,
+            "/api/v1/containers",
+            "{\"environmentId\": \"" + environment + "\", \"model\": \"scripted\"}");
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    String base = "/api/v1/containers/" + json(created).at("/container/id").asText();
+
+    await()
+        .atMost(RUN_TIME)
+        .pollInterval(Duration.ofMillis(100))
+        .until(() ->
+            json(fixture.get(LocalModeFixture.ALICE_KEY, base + "/health"))
+                .path("healthy")
+                .asBoolean());
+    JsonNode running = json(fixture.get(LocalModeFixture.ALICE_KEY, base)).path("container");
+    assertThat(running.path("status").asText()).isEqualTo("running");
+    assertThat(running.path("start").asText()).isEqualTo("claimed");
+    // The file API answers the api-server, which sends the container's own token: the bind took.
+    HttpResponse<String> uploaded =
+        fixture.send(
+            fixture
+                .request(LocalModeFixture.ALICE_KEY, base + "/files?path=claimed.txt")
+                .header("Content-Type", "application/octet-stream")
+                .PUT(HttpRequest.BodyPublishers.ofString("from a pool"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(uploaded.statusCode()).as(uploaded.body()).isEqualTo(201);
+    HttpResponse<String> downloaded =
+        fixture.get(LocalModeFixture.ALICE_KEY, base + "/files/download?path=claimed.txt");
+    assertThat(downloaded.statusCode()).isEqualTo(200);
+    assertThat(downloaded.body()).isEqualTo("from a pool");
+
+    HttpResponse<String> deleted = fixture.delete(LocalModeFixture.ALICE_KEY, base);
+    assertThat(deleted.body()).isEqualTo("{\"success\":true}");
+  }
+
   private static void askForPool(LocalModeFixture local, int size) {
     HttpResponse<String> created = local.get(LocalModeFixture.ALICE_KEY, "/environments/default");
     assertThat(created.statusCode()).as(created.body()).isEqualTo(200);

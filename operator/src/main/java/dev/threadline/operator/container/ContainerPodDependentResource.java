@@ -1,18 +1,24 @@
 package dev.threadline.operator.container;
 
+import dev.threadline.core.containers.ContainerObjects;
 import dev.threadline.crds.container.Container;
+import dev.threadline.crds.container.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.ReconcileResult;
 import io.javaoperatorsdk.operator.processing.dependent.Creator;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 
 /**
  * The container's {@link ContainerPod}. Created, never updated (a Pod's spec is immutable); one
- * that ended is replaced by the reconciler deleting it. The workflow reconciles it only after the
- * NetworkPolicy and the access Secret, so it never listens unprotected or without its token.
+ * that ended is replaced by the reconciler deleting it. A container that claimed a warm pool's Pod
+ * ({@link ContainerClaim}) adopts it by the name its status records and never gets a second one.
+ * The workflow reconciles it only after the NetworkPolicy and the access Secret, so it never
+ * listens unprotected or without its token.
  */
 @KubernetesDependent(
     informer = @Informer(labelSelector = ContainerPod.SELECTOR_PREFIX + ContainerPod.COMPONENT))
@@ -22,6 +28,29 @@ public class ContainerPodDependentResource extends KubernetesDependentResource<P
 
   public ContainerPodDependentResource() {
     super(Pod.class);
+  }
+
+  /** A claimed start's Pod is the pool Pod its status names: adopted, never created. */
+  @Override
+  public ReconcileResult<Pod> reconcile(Container container, Context<Container> context) {
+    if (claimed(container)) {
+      return ReconcileResult.noOperation(getSecondaryResource(container, context).orElse(null));
+    }
+    return super.reconcile(container, context);
+  }
+
+  @Override
+  protected ResourceID targetSecondaryResourceID(Container container, Context<Container> context) {
+    return new ResourceID(
+        claimed(container) && container.getStatus().getPod() != null
+            ? container.getStatus().getPod()
+            : ContainerObjects.podName(container.getMetadata().getName()),
+        container.getMetadata().getNamespace());
+  }
+
+  private static boolean claimed(Container container) {
+    return container.getStatus() != null
+        && ContainerStatus.START_CLAIMED.equals(container.getStatus().getStart());
   }
 
   @Override

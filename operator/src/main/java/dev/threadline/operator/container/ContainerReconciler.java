@@ -10,6 +10,10 @@ import dev.threadline.operator.computer.AgentStartException;
 import dev.threadline.operator.computer.QuotaWait;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.KubernetesEvents;
+import dev.threadline.operator.pool.PoolPlan;
+import dev.threadline.operator.pool.PoolSandboxBind;
+import dev.threadline.operator.pool.WarmPools;
+import dev.threadline.operator.sandbox.SandboxPod;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.status.ReconcileErrors;
@@ -89,10 +93,26 @@ public class ContainerReconciler implements Reconciler<Container> {
   private final Conditions conditions;
   private final KubernetesEvents events;
   private final Clock clock;
+  private final ContainerClaim claims;
 
+  /** Containers start cold, whatever their environments' pools. */
   public ContainerReconciler(
       KubernetesClient client, OperatorSettings settings, Conditions conditions, Clock clock) {
+    this(client, settings, conditions, clock, null, null);
+  }
+
+  /**
+   * Ephemeral containers of environments with a warm pool claim from it ({@link ContainerClaim}).
+   */
+  public ContainerReconciler(
+      KubernetesClient client,
+      OperatorSettings settings,
+      Conditions conditions,
+      Clock clock,
+      WarmPools pools,
+      PoolSandboxBind bind) {
     this.client = client;
+    this.claims = pools == null ? null : new ContainerClaim(client, pools, bind, settings);
     this.settings = settings;
     this.ports = new SandboxPorts(settings.containers());
     this.writer = new ContainerStatusWriter(client);
@@ -114,6 +134,21 @@ public class ContainerReconciler implements Reconciler<Container> {
     }
 
     Integer recordedPort = container.getStatus() == null ? null : container.getStatus().getPort();
+    if (recordedPort == null) {
+      Optional<Pod> claimed = fromPool(container, context);
+      if (claimed.isPresent()) {
+        // Port, Pod and start in one write; the workflow adopts the Pod in the next reconcile.
+        recordState(
+            container,
+            context,
+            SandboxPod.port(claimed.get()).orElseThrow(),
+            ContainerState.of(claimed),
+            claimed,
+            PoolPlan.image(claimed.get()),
+            ContainerStatus.START_CLAIMED);
+        return UpdateControl.<Container>noUpdate().rescheduleAfter(Duration.ZERO);
+      }
+    }
     Integer port = recordedPort == null ? allocatePort(container, context) : recordedPort;
     ContainerState state;
     String image = null;
@@ -133,13 +168,7 @@ public class ContainerReconciler implements Reconciler<Container> {
       wakeUp = Optional.of(Duration.ZERO);
     } else {
       try {
-        AgentEnvironment environment =
-            AgentEnvironment.resolve(
-                client,
-                container.getMetadata().getNamespace(),
-                container.getSpec().getEnvironment(),
-                settings.registry(),
-                settings.runnerImage());
+        AgentEnvironment environment = environment(container);
         image = environment.image();
         new ContainerPlan(environment, settings).putInto(context);
         WorkflowReconcileResult result =
@@ -152,14 +181,23 @@ public class ContainerReconciler implements Reconciler<Container> {
                     ContainerPhase.PENDING,
                     "waiting for room in the namespace's quota: "
                         + QuotaWait.refusal(podError(result).orElseThrow()).orElseThrow())
-                : ContainerState.of(pod);
+                : claimedStart(container) && pod.isEmpty()
+                    ? new ContainerState(ContainerPhase.FAILED, "its warm pool Pod is gone")
+                    : ContainerState.of(pod);
         wakeUp = quotaRetry;
         quotaWait = quotaRetry.isPresent();
       } catch (AgentStartException e) {
         state = new ContainerState(ContainerPhase.FAILED, e.getMessage());
       }
     }
-    recordState(container, context, port, state, pod, image);
+    recordState(
+        container,
+        context,
+        port,
+        state,
+        pod,
+        image,
+        recordedPort == null && port != null ? ContainerStatus.START_COLD : null);
     recordEvent(container, state, quotaWait);
     Optional<Duration> retry = wakeUp;
     Optional<Duration> next =
@@ -169,6 +207,44 @@ public class ContainerReconciler implements Reconciler<Container> {
             .or(() -> retry);
     return next.map(delay -> UpdateControl.<Container>noUpdate().rescheduleAfter(delay))
         .orElseGet(UpdateControl::noUpdate);
+  }
+
+  /**
+   * A pool Pod for a container that has no port yet: one it claimed before (its status write did
+   * not happen) or a fresh claim; empty → a cold start. An environment that cannot be resolved
+   * starts cold, where the workflow reports why.
+   */
+  private Optional<Pod> fromPool(Container container, Context<Container> context) {
+    if (claims == null) {
+      return Optional.empty();
+    }
+    Optional<Pod> adopted = claims.adopt(container, context.getSecondaryResources(Pod.class));
+    if (adopted.isPresent()) {
+      return adopted;
+    }
+    AgentEnvironment environment;
+    try {
+      environment = environment(container);
+    } catch (AgentStartException e) {
+      return Optional.empty();
+    }
+    return ContainerClaim.wanted(container, environment)
+        ? claims.claim(container, environment)
+        : Optional.empty();
+  }
+
+  private AgentEnvironment environment(Container container) {
+    return AgentEnvironment.resolve(
+        client,
+        container.getMetadata().getNamespace(),
+        container.getSpec().getEnvironment(),
+        settings.registry(),
+        settings.runnerImage());
+  }
+
+  private static boolean claimedStart(Container container) {
+    return container.getStatus() != null
+        && ContainerStatus.START_CLAIMED.equals(container.getStatus().getStart());
   }
 
   /**
@@ -284,7 +360,8 @@ public class ContainerReconciler implements Reconciler<Container> {
       Integer port,
       ContainerState state,
       Optional<Pod> pod,
-      String image) {
+      String image,
+      String start) {
     String podIP = pod.map(Pod::getStatus).map(PodStatus::getPodIP).orElse(null);
     String podName = pod.map(p -> p.getMetadata().getName()).orElse(null);
     Long generation = container.getMetadata().getGeneration();
@@ -297,6 +374,7 @@ public class ContainerReconciler implements Reconciler<Container> {
           boolean changed =
               (status.getPort() == null && port != null)
                   || (status.getLastActivityAt() == null && created != null)
+                  || (status.getStart() == null && start != null)
                   || !Objects.equals(status.getPhase(), state.phase().value())
                   || !Objects.equals(status.getMessage(), state.message())
                   || !Objects.equals(status.getPod(), podName)
@@ -319,6 +397,9 @@ public class ContainerReconciler implements Reconciler<Container> {
           }
           if (status.getLastActivityAt() == null) {
             status.setLastActivityAt(created);
+          }
+          if (status.getStart() == null) {
+            status.setStart(start);
           }
           status.setPhase(state.phase().value());
           status.setMessage(state.message());

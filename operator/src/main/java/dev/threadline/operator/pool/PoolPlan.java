@@ -45,7 +45,7 @@ public record PoolPlan(List<Pod> remove, int create) {
     return new PoolPlan(List.copyOf(remove), create);
   }
 
-  static String image(Pod pod) {
+  public static String image(Pod pod) {
     return pod.getSpec() == null || pod.getSpec().getContainers().isEmpty()
         ? null
         : pod.getSpec().getContainers().getFirst().getImage();

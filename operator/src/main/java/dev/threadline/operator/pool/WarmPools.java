@@ -23,13 +23,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Claims a ready sandbox from a run's environment's warm pool. A claim is one update of the Pod,
- * conditional on the resourceVersion the pool's cache saw: it moves the Pod under the run (its
- * labels, its owner, a deadline counted from now) and out of the pool; of two claims of one Pod the
- * API server accepts exactly one, and the other tries the next Pod. A claimed Pod never returns to
- * the pool: the run's Pod dependent adopts it and deletes it when the run ends. The run's
- * credential Secret and NetworkPolicy exist before the claim, so the Pod is never unguarded: the
- * label change that takes it out of the pool's deny-all policy puts it under its run's.
+ * Claims a ready sandbox from a run's or a container's environment's warm pool. A claim is one
+ * update of the Pod, conditional on the resourceVersion the pool's cache saw: it moves the Pod
+ * under the run (its labels, its owner, a deadline counted from now) and out of the pool; of two
+ * claims of one Pod the API server accepts exactly one, and the other tries the next Pod. A claimed
+ * Pod never returns to the pool: the run's Pod dependent adopts it and deletes it when the run
+ * ends. The run's credential Secret and NetworkPolicy exist before the claim, so the Pod is never
+ * unguarded: the label change that takes it out of the pool's deny-all policy puts it under its
+ * run's.
  */
 public final class WarmPools {
   private static final Logger LOG = LoggerFactory.getLogger(WarmPools.class);
@@ -75,7 +76,33 @@ public final class WarmPools {
       metrics.poolClaim(false, Duration.ofNanos(System.nanoTime() - began));
       return Optional.empty();
     }
-    List<Pod> candidates = pools.claimable(namespace, environment.name(), environment.image());
+    return claim(
+        new PoolClaimant(
+            namespace,
+            "Run(" + namespace + "/" + run.getMetadata().getName() + ")",
+            AgentObjects.labels(run),
+            AgentObjects.ownedBy(run),
+            settings.agentPod().deadline()),
+        environment,
+        guard);
+  }
+
+  /**
+   * A pool sandbox now {@code claimant}'s, or empty when the environment has no pool or its pool
+   * has no ready sandbox of the current image.
+   *
+   * @param guard makes the claimant's credential and NetworkPolicy for a sandbox on that port;
+   *     called before the first claim attempt, and again when the next candidate listens on another
+   *     port
+   */
+  public Optional<Pod> claim(
+      PoolClaimant claimant, AgentEnvironment environment, IntConsumer guard) {
+    if (!hasPool(environment)) {
+      return Optional.empty();
+    }
+    long began = System.nanoTime();
+    List<Pod> candidates =
+        pools.claimable(claimant.namespace(), environment.name(), environment.image());
     Integer guardedPort = null;
     for (Pod candidate : candidates) {
       int port = SandboxPod.port(candidate).orElse(settings.containers().firstPort());
@@ -83,14 +110,13 @@ public final class WarmPools {
         guard.accept(port);
         guardedPort = port;
       }
-      Optional<Pod> claimed = take(candidate, run);
+      Optional<Pod> claimed = take(candidate, claimant);
       if (claimed.isPresent()) {
         Duration took = Duration.ofNanos(System.nanoTime() - began);
         metrics.poolClaim(true, took);
         LOG.info(
-            "Run({}/{}) claimed pool sandbox {} in {} ms",
-            namespace,
-            run.getMetadata().getName(),
+            "{} claimed pool sandbox {} in {} ms",
+            claimant.describes(),
             candidate.getMetadata().getName(),
             took.toMillis());
         return claimed;
@@ -105,7 +131,8 @@ public final class WarmPools {
     return pools.anyReady(namespace);
   }
 
-  private static boolean hasPool(AgentEnvironment environment) {
+  /** Whether the environment asks for a warm pool. */
+  public static boolean hasPool(AgentEnvironment environment) {
     if (environment.name() == null || environment.spec() == null) {
       return false;
     }
@@ -114,10 +141,10 @@ public final class WarmPools {
   }
 
   /** The one conditional update that makes {@code candidate} the run's; empty if another won. */
-  private Optional<Pod> take(Pod candidate, Run run) {
+  private Optional<Pod> take(Pod candidate, PoolClaimant claimant) {
     Pod claimed = client.getKubernetesSerialization().clone(candidate);
     Map<String, String> labels = new LinkedHashMap<>(claimed.getMetadata().getLabels());
-    labels.putAll(AgentObjects.labels(run));
+    labels.putAll(claimant.labels());
     labels.put(PoolLabels.STATE, PoolLabels.CLAIMED);
     claimed.getMetadata().setLabels(labels);
     Map<String, String> annotations =
@@ -128,14 +155,16 @@ public final class WarmPools {
     Instant now = clock.instant();
     annotations.put(CLAIMED_AT, Timestamps.format(now));
     claimed.getMetadata().setAnnotations(annotations);
-    claimed.getMetadata().setOwnerReferences(List.of(AgentObjects.ownedBy(run)));
-    // The kubelet counts activeDeadlineSeconds from the Pod's start: the run's deadline from now.
-    Instant started =
-        Timestamps.parse(
-                candidate.getStatus() == null ? null : candidate.getStatus().getStartTime())
-            .orElse(now);
-    long age = Math.max(0, Duration.between(started, now).toSeconds());
-    claimed.getSpec().setActiveDeadlineSeconds(age + settings.agentPod().deadline().toSeconds());
+    claimed.getMetadata().setOwnerReferences(List.of(claimant.owner()));
+    if (claimant.deadline() != null) {
+      // The kubelet counts activeDeadlineSeconds from the Pod's start: the deadline from now.
+      Instant started =
+          Timestamps.parse(
+                  candidate.getStatus() == null ? null : candidate.getStatus().getStartTime())
+              .orElse(now);
+      long age = Math.max(0, Duration.between(started, now).toSeconds());
+      claimed.getSpec().setActiveDeadlineSeconds(age + claimant.deadline().toSeconds());
+    }
     try {
       return Optional.of(
           client

@@ -17,11 +17,10 @@ import dev.threadline.operator.computer.AgentEnvironment;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.PoolPods;
 import dev.threadline.operator.support.StrictStatusDispatcher;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodConditionBuilder;
-import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -303,35 +302,16 @@ class WarmPoolMockServerTest {
   }
 
   private static List<Pod> unclaimed(String namespace, String environment) {
-    return client
-        .pods()
-        .inNamespace(namespace)
-        .withLabel(PoolLabels.POOL, environment)
-        .withLabel(PoolLabels.STATE, PoolLabels.READY)
-        .list()
-        .getItems();
+    return PoolPods.unclaimed(client, namespace, environment);
   }
 
   private static List<Pod> awaitUnclaimed(
       String namespace, String environment, Predicate<List<Pod>> condition) {
-    return await().atMost(WAIT).until(() -> unclaimed(namespace, environment), condition::test);
+    return PoolPods.awaitUnclaimed(client, namespace, environment, WAIT, condition);
   }
 
   private static void markReady(Pod pod) {
-    Pod latest =
-        client
-            .pods()
-            .inNamespace(pod.getMetadata().getNamespace())
-            .withName(pod.getMetadata().getName())
-            .get();
-    latest.setStatus(
-        new PodStatusBuilder()
-            .withPhase("Running")
-            .withPodIP("127.0.0.1")
-            .withStartTime("2026-01-01T00:00:00Z")
-            .withConditions(new PodConditionBuilder().withType("Ready").withStatus("True").build())
-            .build());
-    client.resource(latest).updateStatus();
+    PoolPods.markReady(client, pod);
   }
 
   private static Run run(String namespace, String threadName, String environment) {
