@@ -1,6 +1,7 @@
 package dev.threadline.operator.environment;
 
 import dev.threadline.crds.environment.Environment;
+import dev.threadline.operator.kubernetes.IdempotentCreate;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
@@ -36,5 +37,15 @@ abstract class BuildDependentResource<R extends HasMetadata>
     EnvironmentBuilds builds = EnvironmentBuilds.of(context);
     return builds.wanted(
         getSecondaryResources(environment, context), build -> desired(environment, build, builds));
+  }
+
+  /**
+   * A second operator (or a cache that was behind) may have made the build's object already: its
+   * deterministic name makes the API's 409 mean "there", not a failure.
+   */
+  @Override
+  public R create(R desired, Environment environment, Context<Environment> context) {
+    return IdempotentCreate.orExisting(
+        context.getClient(), desired, () -> super.create(desired, environment, context));
   }
 }
