@@ -10,6 +10,7 @@ import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.environment.EnvironmentReconciler;
 import dev.threadline.operator.health.OperatorHttpEndpoints;
 import dev.threadline.operator.kubernetes.InformerLists;
+import dev.threadline.operator.kubernetes.InformerStops;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
@@ -55,6 +56,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,13 +84,16 @@ public final class ThreadlineOperator implements AutoCloseable {
   private final PrometheusMeterRegistry metrics;
   private final List<AutoCloseable> resources;
   private final DeltaHub deltas;
+  private final AtomicBoolean stopping;
   private volatile OperatorHttpEndpoints endpoints;
 
   private ThreadlineOperator(
       Operator operator,
       PrometheusMeterRegistry metrics,
       List<AutoCloseable> resources,
-      DeltaHub deltas) {
+      DeltaHub deltas,
+      AtomicBoolean stopping) {
+    this.stopping = stopping;
     this.operator = operator;
     this.metrics = metrics;
     this.resources = resources;
@@ -113,10 +118,13 @@ public final class ThreadlineOperator implements AutoCloseable {
       KubernetesClient client, OperatorSettings settings, Clock clock, Telemetry telemetry) {
     AgentTracing tracing = new AgentTracing(telemetry.tracer());
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    AtomicBoolean stopping = new AtomicBoolean();
     Operator operator =
         new Operator(o -> {
           o.withKubernetesClient(client)
               .withCloseClientOnStop(false)
+              .withInformerStoppedHandler(
+                  (informer, error) -> InformerStops.onStop(stopping.get(), informer, error))
               .withCacheSyncTimeout(CACHE_SYNC_TIMEOUT)
               // Reconciles block on I/O (API calls, webhook POSTs with a 10 s timeout): on virtual
               // threads a slow webhook receiver holds no platform thread. Bounded, because a
@@ -218,7 +226,8 @@ public final class ThreadlineOperator implements AutoCloseable {
     computer.handOffTo(worker::handOff);
     List<AutoCloseable> resources = List.of(worker, sandboxes, agents, models, webhooks);
 
-    ThreadlineOperator started = new ThreadlineOperator(operator, metrics, resources, deltas);
+    ThreadlineOperator started =
+        new ThreadlineOperator(operator, metrics, resources, deltas, stopping);
     if (settings.healthPort() >= 0) {
       try {
         started.serveHttpEndpoints(new InetSocketAddress(settings.healthPort()));
@@ -282,6 +291,7 @@ public final class ThreadlineOperator implements AutoCloseable {
 
   @Override
   public void close() {
+    stopping.set(true);
     if (endpoints != null) {
       endpoints.close();
     }
