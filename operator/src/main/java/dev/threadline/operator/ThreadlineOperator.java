@@ -123,8 +123,7 @@ public final class ThreadlineOperator implements AutoCloseable {
         new Operator(o -> {
           o.withKubernetesClient(client)
               .withCloseClientOnStop(false)
-              .withInformerStoppedHandler(
-                  (informer, error) -> InformerStops.onStop(stopping.get(), informer, error))
+              .withInformerStoppedHandler(new InformerStops(stopping::get))
               .withCacheSyncTimeout(CACHE_SYNC_TIMEOUT)
               // Reconciles block on I/O (API calls, webhook POSTs with a 10 s timeout): on virtual
               // threads a slow webhook receiver holds no platform thread. Bounded, because a
