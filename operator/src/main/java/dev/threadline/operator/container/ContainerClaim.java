@@ -45,39 +45,45 @@ final class ContainerClaim {
         && WarmPools.hasPool(environment);
   }
 
-  /** A pool Pod claimed for the container and bound to it; empty when none was claimable. */
+  /**
+   * A pool Pod claimed for the container, still to be bound ({@link #bind}); empty when none was
+   * claimable.
+   */
   Optional<Pod> claim(Container container, AgentEnvironment environment) {
     String namespace = container.getMetadata().getNamespace();
-    Optional<Pod> claimed =
-        pools.claim(
-            new PoolClaimant(
-                namespace,
-                "Container(" + namespace + "/" + container.getMetadata().getName() + ")",
-                ContainerPod.labels(container, ContainerPod.COMPONENT),
-                AgentObjects.ownedBy(container),
-                null),
-            environment,
-            port -> guard(container, environment, port));
-    claimed.ifPresent(pod -> bind(container, pod));
-    return claimed;
+    return pools.claim(
+        new PoolClaimant(
+            namespace,
+            "Container(" + namespace + "/" + container.getMetadata().getName() + ")",
+            ContainerPod.labels(container, ContainerPod.COMPONENT),
+            AgentObjects.ownedBy(container),
+            null),
+        environment,
+        port -> guard(container, environment, port));
   }
 
   /**
    * A pool Pod the container claimed whose claim its status does not record yet (the claim
-   * happened, the bind or the status write did not): adopted, bound (again, harmlessly), never
-   * claimed twice.
+   * happened, the bind or the status write did not): adopted, to be bound (again, harmlessly),
+   * never claimed twice. One being deleted (given up after its bind kept failing) is not.
    */
   Optional<Pod> adopt(Container container, Collection<Pod> owned) {
     ContainerStatus status = container.getStatus();
     if (status != null && status.getStart() != null) {
       return Optional.empty();
     }
-    Optional<Pod> found = owned.stream().filter(PoolLabels::isClaimed).findFirst();
-    found.ifPresent(pod -> bind(container, pod));
-    return found;
+    return owned.stream()
+        .filter(PoolLabels::isClaimed)
+        .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null)
+        .findFirst();
   }
 
-  private void bind(Container container, Pod pod) {
+  /**
+   * Binds the claimed Pod to the container's access token and its environment's values.
+   *
+   * @throws RuntimeException when the sandbox could not be bound
+   */
+  void bind(Container container, Pod pod) {
     String token =
         SandboxCredential.read(
                 client

@@ -53,6 +53,11 @@ import org.slf4j.LoggerFactory;
  * owned by the Container (garbage-collected with it) and named after it, so a restarted operator
  * makes nothing twice. A Pod that disappears is made again; a persistent Container's Pod that ended
  * is replaced (the claim keeps the workspace), an ephemeral one's is reported failed.
+ *
+ * <p>A container that claimed a warm pool's Pod binds it before it records the claim; a bind that
+ * keeps failing is tried again for a bounded time ({@link PoolBindRetry}), then the Pod is deleted
+ * (a pool Pod is never reused) and the container starts cold, with a {@value #POOL_BIND_FAILED}
+ * Event.
  */
 @Workflow(
     explicitInvocation = true,
@@ -86,6 +91,9 @@ public class ContainerReconciler implements Reconciler<Container> {
   /** How soon a container that found no free port looks again. */
   private static final Duration PORT_RETRY = Duration.ofSeconds(10);
 
+  /** The Event of a container that gave up its pool Pod and started cold. */
+  static final String POOL_BIND_FAILED = "PoolBindFailed";
+
   private final KubernetesClient client;
   private final OperatorSettings settings;
   private final SandboxPorts ports;
@@ -94,6 +102,7 @@ public class ContainerReconciler implements Reconciler<Container> {
   private final KubernetesEvents events;
   private final Clock clock;
   private final ContainerClaim claims;
+  private final PoolBindRetry bindRetry;
 
   /** Containers start cold, whatever their environments' pools. */
   public ContainerReconciler(
@@ -111,7 +120,20 @@ public class ContainerReconciler implements Reconciler<Container> {
       Clock clock,
       WarmPools pools,
       PoolSandboxBind bind) {
+    this(client, settings, conditions, clock, pools, bind, PoolBindRetry.DEFAULT);
+  }
+
+  /** As above, with how long a failing bind of a claimed pool Pod is tried. */
+  ContainerReconciler(
+      KubernetesClient client,
+      OperatorSettings settings,
+      Conditions conditions,
+      Clock clock,
+      WarmPools pools,
+      PoolSandboxBind bind,
+      PoolBindRetry bindRetry) {
     this.client = client;
+    this.bindRetry = bindRetry;
     this.claims = pools == null ? null : new ContainerClaim(client, pools, bind, settings);
     this.settings = settings;
     this.ports = new SandboxPorts(settings.containers());
@@ -134,19 +156,38 @@ public class ContainerReconciler implements Reconciler<Container> {
     }
 
     Integer recordedPort = container.getStatus() == null ? null : container.getStatus().getPort();
+    String coldBecause = null;
     if (recordedPort == null) {
       Optional<Pod> claimed = fromPool(container, context);
       if (claimed.isPresent()) {
-        // Port, Pod and start in one write; the workflow adopts the Pod in the next reconcile.
-        recordState(
-            container,
-            context,
-            SandboxPod.port(claimed.get()).orElseThrow(),
-            ContainerState.of(claimed),
-            claimed,
-            PoolPlan.image(claimed.get()),
-            ContainerStatus.START_CLAIMED);
-        return UpdateControl.<Container>noUpdate().rescheduleAfter(Duration.ZERO);
+        Pod pool = claimed.get();
+        String unbound = bindFailure(container, pool);
+        if (unbound == null) {
+          // Port, Pod and start in one write; the workflow adopts the Pod in the next reconcile.
+          recordState(
+              container,
+              context,
+              SandboxPod.port(pool).orElseThrow(),
+              ContainerState.of(claimed),
+              claimed,
+              PoolPlan.image(pool),
+              ContainerStatus.START_CLAIMED);
+          return UpdateControl.<Container>noUpdate().rescheduleAfter(Duration.ZERO);
+        }
+        Optional<Duration> nextTry = bindRetry.nextTry(pool, now);
+        if (nextTry.isPresent()) {
+          // Nothing recorded but the wait: the next reconcile adopts the Pod and tries again.
+          recordState(
+              container,
+              context,
+              null,
+              new ContainerState(ContainerPhase.PENDING, unbound + "; trying again"),
+              Optional.empty(),
+              null,
+              null);
+          return UpdateControl.<Container>noUpdate().rescheduleAfter(nextTry.get());
+        }
+        coldBecause = giveUp(container, pool, unbound);
       }
     }
     Integer port = recordedPort == null ? allocatePort(container, context) : recordedPort;
@@ -164,7 +205,10 @@ public class ContainerReconciler implements Reconciler<Container> {
     } else if (recordedPort == null) {
       // The port is written before anything listens on it, so that no other container takes it;
       // the objects follow at once, in the next reconcile.
-      state = new ContainerState(ContainerPhase.PENDING, "reserving port " + port);
+      state =
+          new ContainerState(
+              ContainerPhase.PENDING,
+              (coldBecause == null ? "" : coldBecause + "; ") + "reserving port " + port);
       wakeUp = Optional.of(Duration.ZERO);
     } else {
       try {
@@ -231,6 +275,43 @@ public class ContainerReconciler implements Reconciler<Container> {
     return ContainerClaim.wanted(container, environment)
         ? claims.claim(container, environment)
         : Optional.empty();
+  }
+
+  /** Binds a claimed pool Pod; null when it is bound, else why not (for the status). */
+  private String bindFailure(Container container, Pod pool) {
+    try {
+      claims.bind(container, pool);
+      return null;
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Container({}/{}) could not bind pool sandbox {}: {}",
+          container.getMetadata().getNamespace(),
+          container.getMetadata().getName(),
+          pool.getMetadata().getName(),
+          e.getMessage());
+      return "the warm pool sandbox "
+          + pool.getMetadata().getName()
+          + " could not be bound: "
+          + e.getMessage();
+    }
+  }
+
+  /**
+   * A pool Pod whose bind kept failing is deleted (a pool Pod is never reused) and the container
+   * starts cold; an Event says why.
+   *
+   * @return the status message's reason for the cold start
+   */
+  private String giveUp(Container container, Pod pool, String unbound) {
+    String why = unbound + "; given up after " + bindRetry.giveUpAfter().toSeconds() + " s";
+    LOG.info(
+        "Container({}/{}) {}: starting cold",
+        container.getMetadata().getNamespace(),
+        container.getMetadata().getName(),
+        why);
+    client.resource(pool).delete();
+    events.warning(client, container, POOL_BIND_FAILED, why + "; starting cold");
+    return why + ", starting cold";
   }
 
   private AgentEnvironment environment(Container container) {

@@ -20,7 +20,9 @@ import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.PoolPods;
+import dev.threadline.operator.support.RecordedEvents;
 import dev.threadline.operator.support.StrictStatusDispatcher;
+import dev.threadline.operator.worker.SandboxException;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
@@ -34,6 +36,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,6 +57,11 @@ class ContainerPoolMockServerTest {
 
   /** Pod name → the credential it was bound to. */
   private static final Map<String, String> bound = new ConcurrentHashMap<>();
+
+  /** Its pool sandboxes never answer a bind. */
+  private static final String UNBINDABLE = "unbindable";
+
+  private static final AtomicInteger failedBinds = new AtomicInteger();
 
   @BeforeAll
   static void start() {
@@ -94,8 +102,13 @@ class ContainerPoolMockServerTest {
             warmPools,
             (pod, credential) -> {
               assertThat(PoolLabels.isClaimed(pod)).isTrue();
+              if (UNBINDABLE.equals(pod.getMetadata().getNamespace())) {
+                failedBinds.incrementAndGet();
+                throw new SandboxException("the sandbox did not answer");
+              }
               assertThat(bound.putIfAbsent(pod.getMetadata().getName(), credential)).isNull();
-            }),
+            },
+            new PoolBindRetry(Duration.ofSeconds(2), Duration.ofMillis(200))),
         ControllerConfigurationOverrider::watchingAllNamespaces);
     operator.start();
   }
@@ -179,6 +192,46 @@ class ContainerPoolMockServerTest {
     assertThat(kept.getStatus().getStart()).isEqualTo(ContainerStatus.START_COLD);
     assertThat(kept.getStatus().getPod()).isEqualTo("ctr-keep");
     assertThat(unclaimed("keep", "env-keep")).hasSize(1);
+  }
+
+  @Test
+  void aContainerWhosePoolPodCannotBeBoundGivesItUpAndStartsCold() {
+    environment(UNBINDABLE, "env-unbindable", 1);
+    Pod pool =
+        markReady(awaitUnclaimed(UNBINDABLE, "env-unbindable", pods -> pods.size() == 1).get(0));
+    String poolPod = pool.getMetadata().getName();
+
+    client.resource(container(UNBINDABLE, "ctr-u", "env-unbindable", false)).create();
+    Container waiting =
+        awaitContainer(
+            UNBINDABLE,
+            "ctr-u",
+            c ->
+                c.getStatus() != null
+                    && c.getStatus().getMessage() != null
+                    && c.getStatus().getMessage().endsWith("trying again"));
+    Container cold =
+        awaitContainer(
+            UNBINDABLE, "ctr-u", c -> c.getStatus() != null && c.getStatus().getPod() != null);
+
+    assertThat(waiting.getStatus().getStart()).isNull();
+    assertThat(waiting.getStatus().getPhase()).isEqualTo("pending");
+    assertThat(waiting.getStatus().getMessage())
+        .contains(poolPod, "could not be bound: the sandbox did not answer");
+    assertThat(cold.getStatus().getStart()).isEqualTo(ContainerStatus.START_COLD);
+    assertThat(cold.getStatus().getPod()).isEqualTo("ctr-u");
+    assertThat(pod(UNBINDABLE, "ctr-u")).isNotNull();
+    assertThat(failedBinds).hasValueGreaterThan(1);
+    assertThat(bound).doesNotContainKey(poolPod);
+    // Given up for good: deleted, never back in the pool.
+    await().atMost(WAIT).until(() -> pod(UNBINDABLE, poolPod) == null);
+    assertThat(RecordedEvents.about(client, UNBINDABLE, "ctr-u"))
+        .anySatisfy(event -> {
+          assertThat(event.getReason()).isEqualTo(ContainerReconciler.POOL_BIND_FAILED);
+          assertThat(event.getType()).isEqualTo("Warning");
+          assertThat(event.getMessage())
+              .contains(poolPod, "the sandbox did not answer", "starting cold");
+        });
   }
 
   private static Predicate<Pod> ready() {
