@@ -8,21 +8,18 @@ import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.operator.ThreadlineOperator;
-import dev.threadline.operator.config.OperatorSettings;
-import dev.threadline.operator.support.OperatorMockServer;
-import dev.threadline.operator.support.StrictStatusDispatcher;
+import dev.threadline.operator.support.QuotaRefusals;
+import dev.threadline.operator.support.StrictMockOperator;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A tenant namespace whose ResourceQuota has no room for another sandbox Pod: the run waits,
@@ -31,35 +28,24 @@ import org.junit.jupiter.api.Test;
  */
 class AgentQuotaMockServerTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
-  private static final String PODS = "/api/v1/namespaces/%s/pods";
-  private static final String FULL =
-      "pods \"%s\" is forbidden: exceeded quota: agents, requested: pods=1, used: pods=4,"
-          + " limited: pods=4";
+
+  @RegisterExtension
+  static final StrictMockOperator cluster =
+      StrictMockOperator.withEnvironment(
+          Map.of(
+              "THREADLINE_WATCH_NAMESPACES", "busy,full",
+              "THREADLINE_WORKER_NAME", "operator-0",
+              "THREADLINE_AGENT_DEADLINE_SECONDS", "4"));
+
   private static KubernetesMockServer server;
   private static KubernetesClient client;
   private static ThreadlineOperator operator;
 
   @BeforeAll
   static void start() {
-    server = StrictStatusDispatcher.startServer();
-    client = server.createClient();
-    OperatorMockServer.registerCrds(server, client);
-    operator =
-        ThreadlineOperator.start(
-            client,
-            OperatorSettings.fromEnvironment(
-                Map.of(
-                    "THREADLINE_WATCH_NAMESPACES", "busy,full",
-                    "THREADLINE_WORKER_NAME", "operator-0",
-                    "THREADLINE_AGENT_DEADLINE_SECONDS", "4")),
-            Clock.systemUTC());
-  }
-
-  @AfterAll
-  static void stop() {
-    operator.close();
-    client.close();
-    server.destroy();
+    server = cluster.server();
+    client = cluster.client();
+    operator = cluster.operator();
   }
 
   @Test
@@ -114,19 +100,7 @@ class AgentQuotaMockServerTest {
   }
 
   private static void refusePods(String namespace, String pod, int times) {
-    server
-        .expect()
-        .post()
-        .withPath(PODS.formatted(namespace))
-        .andReturn(
-            403,
-            new StatusBuilder()
-                .withStatus("Failure")
-                .withReason("Forbidden")
-                .withCode(403)
-                .withMessage(FULL.formatted(pod))
-                .build())
-        .times(times);
+    QuotaRefusals.refusePods(server, namespace, pod, times);
   }
 
   private static Run run(String namespace, String threadName) {

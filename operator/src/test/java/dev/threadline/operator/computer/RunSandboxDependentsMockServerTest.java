@@ -14,12 +14,10 @@ import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.operator.ThreadlineOperator;
-import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.pool.PoolLabels;
 import dev.threadline.operator.sandbox.SandboxPod;
-import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.SandboxPolicies;
-import dev.threadline.operator.support.StrictStatusDispatcher;
+import dev.threadline.operator.support.StrictMockOperator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -33,14 +31,13 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A computer run's sandbox as the Run controller's dependents (credential Secret, NetworkPolicy,
@@ -52,36 +49,29 @@ class RunSandboxDependentsMockServerTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
   private static final String CANARY = "sk-canary-dependents-41";
   private static final String NS = "deps";
+
+  @RegisterExtension
+  static final StrictMockOperator cluster =
+      StrictMockOperator.withEnvironment(
+          Map.of(
+              "THREADLINE_WATCH_NAMESPACES",
+              NS,
+              "THREADLINE_WORKER_NAME",
+              "operator-0",
+              "THREADLINE_MODEL_API_KEY",
+              CANARY,
+              "THREADLINE_API_SERVER_NAMESPACE",
+              "tl-system"));
+
   private static KubernetesMockServer server;
   private static KubernetesClient client;
   private static ThreadlineOperator operator;
 
   @BeforeAll
   static void start() {
-    server = StrictStatusDispatcher.startServer();
-    client = server.createClient();
-    OperatorMockServer.registerCrds(server, client);
-    operator =
-        ThreadlineOperator.start(
-            client,
-            OperatorSettings.fromEnvironment(
-                Map.of(
-                    "THREADLINE_WATCH_NAMESPACES",
-                    NS,
-                    "THREADLINE_WORKER_NAME",
-                    "operator-0",
-                    "THREADLINE_MODEL_API_KEY",
-                    CANARY,
-                    "THREADLINE_API_SERVER_NAMESPACE",
-                    "tl-system")),
-            Clock.systemUTC());
-  }
-
-  @AfterAll
-  static void stop() {
-    operator.close();
-    client.close();
-    server.destroy();
+    server = cluster.server();
+    client = cluster.client();
+    operator = cluster.operator();
   }
 
   @Test

@@ -6,9 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.threadline.crds.container.Container;
 import dev.threadline.crds.container.ContainerSpec;
 import dev.threadline.crds.container.ContainerStatus;
-import dev.threadline.crds.environment.Environment;
-import dev.threadline.crds.environment.EnvironmentSpec;
-import dev.threadline.crds.environment.WarmPool;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.pool.PoolLabels;
@@ -18,7 +15,9 @@ import dev.threadline.operator.pool.WarmPools;
 import dev.threadline.operator.sandbox.SandboxCredential;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.support.Containers;
 import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.PoolEnvironments;
 import dev.threadline.operator.support.PoolPods;
 import dev.threadline.operator.support.RecordedEvents;
 import dev.threadline.operator.support.StrictStatusDispatcher;
@@ -235,18 +234,11 @@ class ContainerPoolMockServerTest {
   }
 
   private static Predicate<Pod> ready() {
-    return p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase());
+    return PoolPods.running();
   }
 
   private static void environment(String namespace, String name, int size) {
-    Environment environment = new Environment();
-    environment.setMetadata(
-        new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
-    EnvironmentSpec spec = new EnvironmentSpec();
-    spec.setDisplayName(name);
-    spec.setWarmPool(new WarmPool(size));
-    environment.setSpec(spec);
-    client.resource(environment).create();
+    PoolEnvironments.create(client, namespace, name, size);
   }
 
   private static Container container(
@@ -280,14 +272,10 @@ class ContainerPoolMockServerTest {
 
   private static Container awaitContainer(
       String namespace, String name, Predicate<Container> condition) {
-    return await()
-        .atMost(WAIT)
-        .until(
-            () -> client.resources(Container.class).inNamespace(namespace).withName(name).get(),
-            c -> c != null && condition.test(c));
+    return Containers.awaitContainer(client, namespace, name, WAIT, condition);
   }
 
   private static String phase(Container container) {
-    return container.getStatus() == null ? null : container.getStatus().getPhase();
+    return Containers.phase(container);
   }
 }

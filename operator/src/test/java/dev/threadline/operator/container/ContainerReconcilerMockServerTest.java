@@ -12,7 +12,9 @@ import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.network.ClusterNetwork;
 import dev.threadline.operator.network.EgressRules;
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.support.Containers;
 import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.QuotaRefusals;
 import dev.threadline.operator.support.Reconciles;
 import dev.threadline.operator.support.RecordedEvents;
 import dev.threadline.operator.support.SandboxPolicies;
@@ -25,7 +27,6 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -286,22 +287,7 @@ class ContainerReconcilerMockServerTest {
 
   @Test
   void containerWhosePodAQuotaRefusesWaitsForRoomThenStarts() {
-    String refusal =
-        "pods \"ctr-quota\" is forbidden: exceeded quota: agents, requested: pods=1, used:"
-            + " pods=4, limited: pods=4";
-    server
-        .expect()
-        .post()
-        .withPath("/api/v1/namespaces/quota/pods")
-        .andReturn(
-            403,
-            new StatusBuilder()
-                .withStatus("Failure")
-                .withReason("Forbidden")
-                .withCode(403)
-                .withMessage(refusal)
-                .build())
-        .times(2);
+    QuotaRefusals.refusePods(server, "quota", "ctr-quota", 2);
     client.resource(container("quota", "ctr-quota", false, 600_000L)).create();
 
     Container waiting =
@@ -314,7 +300,8 @@ class ContainerReconcilerMockServerTest {
                     && c.getStatus().getMessage().startsWith("waiting for room"));
     assertThat(phase(waiting)).isEqualTo("pending");
     assertThat(waiting.getStatus().getMessage())
-        .isEqualTo("waiting for room in the namespace's quota: " + refusal);
+        .isEqualTo(
+            "waiting for room in the namespace's quota: " + QuotaRefusals.refusal("ctr-quota"));
     assertThat(RecordedEvents.reasons(client, "quota", "ctr-quota")).contains("QuotaWait");
 
     await()
@@ -473,15 +460,11 @@ class ContainerReconcilerMockServerTest {
 
   private static Container awaitContainer(
       String namespace, String name, Predicate<Container> condition) {
-    return await()
-        .atMost(WAIT)
-        .until(
-            () -> client.resources(Container.class).inNamespace(namespace).withName(name).get(),
-            c -> c != null && condition.test(c));
+    return Containers.awaitContainer(client, namespace, name, WAIT, condition);
   }
 
   private static String phase(Container container) {
-    return container.getStatus() == null ? null : container.getStatus().getPhase();
+    return Containers.phase(container);
   }
 
   /** A clock the test moves by hand. */

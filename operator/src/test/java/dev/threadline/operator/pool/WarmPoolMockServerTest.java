@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.environment.BuildStatus;
 import dev.threadline.crds.environment.Environment;
-import dev.threadline.crds.environment.EnvironmentSpec;
-import dev.threadline.crds.environment.WarmPool;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.thread.ConversationThread;
@@ -16,12 +14,12 @@ import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.computer.AgentEnvironment;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.metrics.OperatorMetrics;
-import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.PoolEnvironments;
 import dev.threadline.operator.support.PoolPods;
-import dev.threadline.operator.support.StrictStatusDispatcher;
+import dev.threadline.operator.support.QuotaRefusals;
+import dev.threadline.operator.support.StrictMockOperator;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -42,9 +40,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Warm pools against the CRUD mock: filled to size, exclusive claims under concurrency, refill
@@ -54,6 +52,15 @@ import org.junit.jupiter.api.Test;
 class WarmPoolMockServerTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
   private static final String RUNNER_IMAGE = "threadline/runner:test";
+
+  @RegisterExtension
+  static final StrictMockOperator cluster =
+      StrictMockOperator.withEnvironment(
+          Map.of(
+              "THREADLINE_WATCH_NAMESPACES", "fill,claims,refill,roll,gone,quota",
+              "THREADLINE_WORKER_NAME", "operator-0",
+              "THREADLINE_RUNNER_IMAGE", RUNNER_IMAGE));
+
   private static KubernetesMockServer server;
   private static KubernetesClient client;
   private static ThreadlineOperator operator;
@@ -61,23 +68,10 @@ class WarmPoolMockServerTest {
 
   @BeforeAll
   static void start() {
-    server = StrictStatusDispatcher.startServer();
-    client = server.createClient();
-    OperatorMockServer.registerCrds(server, client);
-    settings =
-        OperatorSettings.fromEnvironment(
-            Map.of(
-                "THREADLINE_WATCH_NAMESPACES", "fill,claims,refill,roll,gone,quota",
-                "THREADLINE_WORKER_NAME", "operator-0",
-                "THREADLINE_RUNNER_IMAGE", RUNNER_IMAGE));
-    operator = ThreadlineOperator.start(client, settings, Clock.systemUTC());
-  }
-
-  @AfterAll
-  static void stop() {
-    operator.close();
-    client.close();
-    server.destroy();
+    server = cluster.server();
+    client = cluster.client();
+    operator = cluster.operator();
+    settings = cluster.settings();
   }
 
   @Test
@@ -259,39 +253,18 @@ class WarmPoolMockServerTest {
 
   @Test
   void poolPodsRefusedByTheQuotaWaitAndComeWhenThereIsRoom() {
-    server
-        .expect()
-        .post()
-        .withPath("/api/v1/namespaces/quota/pods")
-        .andReturn(
-            403,
-            new StatusBuilder()
-                .withStatus("Failure")
-                .withReason("Forbidden")
-                .withCode(403)
-                .withMessage(
-                    "pods \"pool\" is forbidden: exceeded quota: agents, requested: pods=1,"
-                        + " used: pods=4, limited: pods=4")
-                .build())
-        .times(2);
+    QuotaRefusals.refusePods(server, "quota", "pool", 2);
     environment("quota", "env-quota", 1);
 
     awaitUnclaimed("quota", "env-quota", pods -> pods.size() == 1);
   }
 
   private static Predicate<Pod> ready() {
-    return p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase());
+    return PoolPods.running();
   }
 
   private static Environment environment(String namespace, String name, int size) {
-    Environment environment = new Environment();
-    environment.setMetadata(
-        new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
-    EnvironmentSpec spec = new EnvironmentSpec();
-    spec.setDisplayName(name);
-    spec.setWarmPool(new WarmPool(size));
-    environment.setSpec(spec);
-    return client.resource(environment).create();
+    return PoolEnvironments.create(client, namespace, name, size);
   }
 
   private static dev.threadline.crds.environment.WarmPoolStatus warmPool(

@@ -12,17 +12,16 @@ import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.support.ControllerReconciles;
-import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StatusWrites;
-import dev.threadline.operator.support.StrictStatusDispatcher;
+import dev.threadline.operator.support.StrictMockOperator;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The run reconciler in a whole operator, on a CRUD mock that refuses stale writes as a cluster
@@ -30,6 +29,10 @@ import org.junit.jupiter.api.Test;
  */
 class RunReconcilerMockServerTest {
   private static final String NS = "alice";
+
+  @RegisterExtension
+  static final StrictMockOperator cluster = new StrictMockOperator(OperatorSettings.defaults());
+
   private static KubernetesMockServer server;
   private static KubernetesClient client;
   private static ThreadlineOperator operator;
@@ -40,18 +43,10 @@ class RunReconcilerMockServerTest {
 
   @BeforeAll
   static void startOperator() {
-    server = StrictStatusDispatcher.startServer();
-    client = server.createClient();
-    OperatorMockServer.registerCrds(server, client);
-    operator = ThreadlineOperator.start(client, OperatorSettings.defaults());
+    server = cluster.server();
+    client = cluster.client();
+    operator = cluster.operator();
     reconciles = ControllerReconciles.of(operator);
-  }
-
-  @AfterAll
-  static void stopOperator() {
-    operator.close();
-    client.close();
-    server.destroy();
   }
 
   @Test

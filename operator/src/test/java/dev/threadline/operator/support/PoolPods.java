@@ -37,6 +37,11 @@ public final class PoolPods {
         .until(() -> unclaimed(client, namespace, environment), condition::test);
   }
 
+  /** A Pod the (stand-in) kubelet reports running. */
+  public static Predicate<Pod> running() {
+    return p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase());
+  }
+
   /** Marks the Pod running and ready at 127.0.0.1, as a kubelet would once its runner serves. */
   public static Pod markReady(KubernetesClient client, Pod pod) {
     Pod latest =
