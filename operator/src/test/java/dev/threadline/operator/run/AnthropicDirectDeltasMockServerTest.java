@@ -3,7 +3,6 @@ package dev.threadline.operator.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.crds.run.Run;
-import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.support.AnthropicStandIn;
 import dev.threadline.operator.support.DeltaChannelOperators;
 import dev.threadline.operator.support.LiveRuns;
@@ -12,9 +11,9 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The direct path's deltas with the Anthropic client, against a Messages stand-in that streams. */
 @EnableKubernetesMockClient(crud = true)
@@ -22,19 +21,20 @@ class AnthropicDirectDeltasMockServerTest {
   private static final String TOKEN = "internal-token-for-tests";
   static KubernetesMockServer server;
   static KubernetesClient client;
-  private static ThreadlineOperator operator;
+
+  @RegisterExtension
+  static final DeltaChannelOperators.PerClass<AnthropicStandIn> live =
+      DeltaChannelOperators.perClass(
+          () -> server,
+          () -> client,
+          () -> new AnthropicStandIn(Duration.ofMillis(300), Duration.ofMillis(20)),
+          TOKEN);
+
   private static AnthropicStandIn model;
 
   @BeforeAll
-  static void startOperator() {
-    model = new AnthropicStandIn(Duration.ofMillis(300), Duration.ofMillis(20));
-    operator = DeltaChannelOperators.start(server, client, model, TOKEN);
-  }
-
-  @AfterAll
-  static void stopOperator() {
-    operator.close();
-    model.close();
+  static void model() {
+    model = live.model();
   }
 
   @Test

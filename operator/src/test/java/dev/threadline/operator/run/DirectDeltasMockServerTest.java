@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.deltas.DeltaWire;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunEvent;
-import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.support.DeltaChannelOperators;
 import dev.threadline.operator.support.LiveRuns;
 import dev.threadline.operator.support.OpenAiStandIn;
@@ -15,9 +14,9 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The direct path of a run that asked for {@code streamTokens}, against an OpenAI-compatible
@@ -31,19 +30,20 @@ class DirectDeltasMockServerTest {
   private static final String TOKEN = "internal-token-for-tests";
   static KubernetesMockServer server;
   static KubernetesClient client;
-  private static ThreadlineOperator operator;
+
+  @RegisterExtension
+  static final DeltaChannelOperators.PerClass<OpenAiStandIn> live =
+      DeltaChannelOperators.perClass(
+          () -> server,
+          () -> client,
+          () -> new OpenAiStandIn(Duration.ofMillis(300), Duration.ofMillis(20)),
+          TOKEN);
+
   private static OpenAiStandIn model;
 
   @BeforeAll
-  static void startOperator() {
-    model = new OpenAiStandIn(Duration.ofMillis(300), Duration.ofMillis(20));
-    operator = DeltaChannelOperators.start(server, client, model, TOKEN);
-  }
-
-  @AfterAll
-  static void stopOperator() {
-    operator.close();
-    model.close();
+  static void model() {
+    model = live.model();
   }
 
   @Test
