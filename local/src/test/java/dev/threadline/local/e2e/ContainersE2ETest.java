@@ -44,13 +44,7 @@ class ContainersE2ETest {
     String id = json(created).path("container").path("id").asText();
     String base = "/api/v1/containers/" + id;
 
-    await()
-        .atMost(START)
-        .pollInterval(Duration.ofMillis(250))
-        .until(() ->
-            json(fixture.get(LocalModeFixture.ALICE_KEY, base + "/health"))
-                .path("healthy")
-                .asBoolean());
+    ContainerFiles.awaitHealthy(fixture, LocalModeFixture.ALICE_KEY, base, START);
     JsonNode running = json(fixture.get(LocalModeFixture.ALICE_KEY, base)).path("container");
     assertThat(running.path("status").asText()).isEqualTo("running");
     int port = running.path("port").asInt();
@@ -61,13 +55,12 @@ class ContainersE2ETest {
     binary[0] = 0;
     binary[1] = (byte) 0xff;
     HttpResponse<String> uploaded =
-        fixture.send(
-            fixture
-                .request(LocalModeFixture.ALICE_KEY, base + "/files?path=out/blob.bin")
-                .header("Content-Type", "application/octet-stream")
-                .PUT(HttpRequest.BodyPublishers.ofByteArray(binary))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+        ContainerFiles.upload(
+            fixture,
+            LocalModeFixture.ALICE_KEY,
+            base,
+            "out/blob.bin",
+            HttpRequest.BodyPublishers.ofByteArray(binary));
     assertThat(uploaded.statusCode()).as(uploaded.body()).isEqualTo(201);
 
     JsonNode listed = json(fixture.get(LocalModeFixture.ALICE_KEY, base + "/files?path=out"));

@@ -160,25 +160,18 @@ class WarmPoolE2ETest {
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     String base = "/api/v1/containers/" + json(created).at("/container/id").asText();
 
-    await()
-        .atMost(RUN_TIME)
-        .pollInterval(Duration.ofMillis(100))
-        .until(() ->
-            json(fixture.get(LocalModeFixture.ALICE_KEY, base + "/health"))
-                .path("healthy")
-                .asBoolean());
+    ContainerFiles.awaitHealthy(fixture, LocalModeFixture.ALICE_KEY, base, RUN_TIME);
     JsonNode running = json(fixture.get(LocalModeFixture.ALICE_KEY, base)).path("container");
     assertThat(running.path("status").asText()).isEqualTo("running");
     assertThat(running.path("start").asText()).isEqualTo("claimed");
     // The file API answers the api-server, which sends the container's own token: the bind took.
     HttpResponse<String> uploaded =
-        fixture.send(
-            fixture
-                .request(LocalModeFixture.ALICE_KEY, base + "/files?path=claimed.txt")
-                .header("Content-Type", "application/octet-stream")
-                .PUT(HttpRequest.BodyPublishers.ofString("from a pool"))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+        ContainerFiles.upload(
+            fixture,
+            LocalModeFixture.ALICE_KEY,
+            base,
+            "claimed.txt",
+            HttpRequest.BodyPublishers.ofString("from a pool"));
     assertThat(uploaded.statusCode()).as(uploaded.body()).isEqualTo(201);
     HttpResponse<String> downloaded =
         fixture.get(LocalModeFixture.ALICE_KEY, base + "/files/download?path=claimed.txt");

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.threadline.crds.container.Container;
-import dev.threadline.crds.container.ContainerSpec;
 import dev.threadline.crds.container.ContainerStatus;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.metrics.OperatorMetrics;
@@ -22,7 +21,6 @@ import dev.threadline.operator.support.PoolPods;
 import dev.threadline.operator.support.RecordedEvents;
 import dev.threadline.operator.support.StrictStatusDispatcher;
 import dev.threadline.operator.worker.SandboxException;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -243,14 +241,7 @@ class ContainerPoolMockServerTest {
 
   private static Container container(
       String namespace, String name, String environment, boolean persistent) {
-    Container container = new Container();
-    container.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(name).build());
-    ContainerSpec spec = new ContainerSpec();
-    spec.setEnvironment(environment);
-    spec.setPersistent(persistent);
-    spec.setTimeoutMs(600_000L);
-    container.setSpec(spec);
-    return container;
+    return Containers.of(namespace, name, environment, persistent, 600_000L);
   }
 
   private static Pod pod(String namespace, String name) {

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.container.Container;
-import dev.threadline.crds.container.ContainerSpec;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.operator.config.OperatorSettings;
@@ -429,13 +428,7 @@ class ContainerReconcilerMockServerTest {
 
   private static Container container(
       String namespace, String name, boolean persistent, long timeoutMs) {
-    Container container = new Container();
-    container.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(name).build());
-    ContainerSpec spec = new ContainerSpec();
-    spec.setPersistent(persistent);
-    spec.setTimeoutMs(timeoutMs);
-    container.setSpec(spec);
-    return container;
+    return Containers.of(namespace, name, null, persistent, timeoutMs);
   }
 
   private static void markRunning(String namespace, String name, boolean ready) {
