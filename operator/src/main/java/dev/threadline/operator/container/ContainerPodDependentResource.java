@@ -41,11 +41,17 @@ public class ContainerPodDependentResource extends KubernetesDependentResource<P
 
   @Override
   protected ResourceID targetSecondaryResourceID(Container container, Context<Container> context) {
-    return new ResourceID(
-        claimed(container) && container.getStatus().getPod() != null
-            ? container.getStatus().getPod()
-            : ContainerObjects.podName(container.getMetadata().getName()),
-        container.getMetadata().getNamespace());
+    return new ResourceID(podName(container), container.getMetadata().getNamespace());
+  }
+
+  /**
+   * The name of the container's Pod: the claimed pool Pod its status records, else its own. Other
+   * Pods it owns (a pool Pod it gave up, still terminating) are not its Pod.
+   */
+  static String podName(Container container) {
+    return claimed(container) && container.getStatus().getPod() != null
+        ? container.getStatus().getPod()
+        : ContainerObjects.podName(container.getMetadata().getName());
   }
 
   private static boolean claimed(Container container) {

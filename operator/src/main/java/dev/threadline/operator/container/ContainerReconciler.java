@@ -218,7 +218,7 @@ public class ContainerReconciler implements Reconciler<Container> {
         WorkflowReconcileResult result =
             context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
         Optional<Duration> quotaRetry = quotaRefusal(container, result, now);
-        pod = replaceEndedPod(container, context.getSecondaryResource(Pod.class));
+        pod = replaceEndedPod(container, ownPod(container, context));
         state =
             quotaRetry.isPresent()
                 ? new ContainerState(
@@ -312,6 +312,14 @@ public class ContainerReconciler implements Reconciler<Container> {
     client.resource(pool).delete();
     events.warning(client, container, POOL_BIND_FAILED, why + "; starting cold");
     return why + ", starting cold";
+  }
+
+  /** The container's Pod among those it owns (a given-up pool Pod may still be terminating). */
+  private static Optional<Pod> ownPod(Container container, Context<Container> context) {
+    String name = ContainerPodDependentResource.podName(container);
+    return context.getSecondaryResources(Pod.class).stream()
+        .filter(pod -> name.equals(pod.getMetadata().getName()))
+        .findFirst();
   }
 
   private AgentEnvironment environment(Container container) {

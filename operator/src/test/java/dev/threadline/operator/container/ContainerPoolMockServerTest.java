@@ -24,6 +24,8 @@ import dev.threadline.operator.worker.SandboxException;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
@@ -59,6 +61,9 @@ class ContainerPoolMockServerTest {
   private static final String UNBINDABLE = "unbindable";
 
   private static final AtomicInteger failedBinds = new AtomicInteger();
+
+  private static final String HOLD =
+      "{\"metadata\":{\"finalizers\":[\"test.threadline.dev/hold\"]}}";
 
   @BeforeAll
   static void start() {
@@ -105,7 +110,7 @@ class ContainerPoolMockServerTest {
               }
               assertThat(bound.putIfAbsent(pod.getMetadata().getName(), credential)).isNull();
             },
-            new PoolBindRetry(Duration.ofSeconds(2), Duration.ofMillis(200))),
+            new PoolBindRetry(Duration.ofSeconds(3), Duration.ofMillis(200))),
         ControllerConfigurationOverrider::watchingAllNamespaces);
     operator.start();
   }
@@ -207,6 +212,12 @@ class ContainerPoolMockServerTest {
                 c.getStatus() != null
                     && c.getStatus().getMessage() != null
                     && c.getStatus().getMessage().endsWith("trying again"));
+    // Hold the pool Pod in its termination, as a kubelet stopping it would for a while.
+    client
+        .pods()
+        .inNamespace(UNBINDABLE)
+        .withName(poolPod)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), HOLD);
     Container cold =
         awaitContainer(
             UNBINDABLE, "ctr-u", c -> c.getStatus() != null && c.getStatus().getPod() != null);
@@ -220,7 +231,17 @@ class ContainerPoolMockServerTest {
     assertThat(pod(UNBINDABLE, "ctr-u")).isNotNull();
     assertThat(failedBinds).hasValueGreaterThan(1);
     assertThat(bound).doesNotContainKey(poolPod);
-    // Given up for good: deleted, never back in the pool.
+    // Given up for good: deleted, never back in the pool; the cold Pod serves meanwhile.
+    await()
+        .atMost(WAIT)
+        .until(() -> pod(UNBINDABLE, poolPod).getMetadata().getDeletionTimestamp() != null);
+    markReady(pod(UNBINDABLE, "ctr-u"));
+    awaitContainer(UNBINDABLE, "ctr-u", c -> "running".equals(phase(c)));
+    client
+        .pods()
+        .inNamespace(UNBINDABLE)
+        .withName(poolPod)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
     await().atMost(WAIT).until(() -> pod(UNBINDABLE, poolPod) == null);
     assertThat(RecordedEvents.about(client, UNBINDABLE, "ctr-u"))
         .anySatisfy(event -> {
