@@ -12,6 +12,7 @@ import dev.threadline.operator.network.ClusterNetwork;
 import dev.threadline.operator.network.EgressRules;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.support.Containers;
+import dev.threadline.operator.support.MutableClock;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.QuotaRefusals;
 import dev.threadline.operator.support.Reconciles;
@@ -35,11 +36,8 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
@@ -55,7 +53,7 @@ class ContainerReconcilerMockServerTest {
   static KubernetesMockServer server;
   static KubernetesClient client;
 
-  private final TestClock clock = new TestClock(Instant.now());
+  private final MutableClock clock = new MutableClock(Instant.now());
   private Operator operator;
   private final Reconciles reconciles = new Reconciles();
 
@@ -458,33 +456,5 @@ class ContainerReconcilerMockServerTest {
 
   private static String phase(Container container) {
     return Containers.phase(container);
-  }
-
-  /** A clock the test moves by hand. */
-  static final class TestClock extends Clock {
-    private volatile Instant now;
-
-    TestClock(Instant now) {
-      this.now = now;
-    }
-
-    void advance(Duration duration) {
-      now = now.plus(duration);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
   }
 }

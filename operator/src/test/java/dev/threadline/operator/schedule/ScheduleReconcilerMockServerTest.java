@@ -12,6 +12,7 @@ import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleSpec;
 import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.operator.support.MutableClock;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.Reconciles;
 import dev.threadline.operator.support.RecordedEvents;

@@ -2,10 +2,9 @@ package dev.threadline.operator.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.threadline.operator.support.MutableClock;
 import io.fabric8.kubernetes.api.model.Condition;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +15,7 @@ class ConditionsTest {
   @Test
   void keepsTransitionTimeWhileStatusUnchanged() {
     List<Condition> first = conditions.set(List.of(), "Ready", "True", "Valid", "ok", 1L);
-    clock.now = Instant.parse("2026-01-01T00:05:00Z");
+    clock.set(Instant.parse("2026-01-01T00:05:00Z"));
     List<Condition> second = conditions.set(first, "Ready", "True", "Valid", "still ok", 2L);
 
     assertThat(second).hasSize(1);
@@ -29,34 +28,11 @@ class ConditionsTest {
   void newStatusMovesTransitionTimeAndKeepsOtherTypes() {
     List<Condition> start = conditions.set(List.of(), "Built", "True", "Done", "", 1L);
     start = conditions.set(start, "Ready", "True", "Valid", "ok", 1L);
-    clock.now = Instant.parse("2026-01-01T01:00:00Z");
+    clock.set(Instant.parse("2026-01-01T01:00:00Z"));
     List<Condition> next = conditions.set(start, "Ready", "False", "Broken", "no", 2L);
 
     assertThat(next).extracting(Condition::getType).containsExactly("Built", "Ready");
     assertThat(Conditions.find(next, "Ready").orElseThrow().getLastTransitionTime())
         .isEqualTo("2026-01-01T01:00:00Z");
-  }
-
-  static final class MutableClock extends Clock {
-    Instant now;
-
-    MutableClock(Instant now) {
-      this.now = now;
-    }
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
   }
 }

@@ -1,4 +1,4 @@
-package dev.threadline.operator.schedule;
+package dev.threadline.operator.support;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,18 +7,18 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A clock the test moves by hand. */
-final class MutableClock extends Clock {
+public final class MutableClock extends Clock {
   private volatile Instant now;
 
-  MutableClock(Instant now) {
+  public MutableClock(Instant now) {
     this.now = now;
   }
 
-  void set(Instant instant) {
+  public void set(Instant instant) {
     now = instant;
   }
 
-  void advance(Duration duration) {
+  public void advance(Duration duration) {
     now = now.plus(duration);
   }
 
