@@ -7,13 +7,11 @@ import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
-import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.support.QuotaRefusals;
 import dev.threadline.operator.support.StrictMockOperator;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -37,15 +35,11 @@ class AgentQuotaMockServerTest {
               "THREADLINE_WORKER_NAME", "operator-0",
               "THREADLINE_AGENT_DEADLINE_SECONDS", "4"));
 
-  private static KubernetesMockServer server;
   private static KubernetesClient client;
-  private static ThreadlineOperator operator;
 
   @BeforeAll
   static void start() {
-    server = cluster.server();
     client = cluster.client();
-    operator = cluster.operator();
   }
 
   @Test
@@ -100,7 +94,7 @@ class AgentQuotaMockServerTest {
   }
 
   private static void refusePods(String namespace, String pod, int times) {
-    QuotaRefusals.refusePods(server, namespace, pod, times);
+    QuotaRefusals.refusePods(cluster.server(), namespace, pod, times);
   }
 
   private static Run run(String namespace, String threadName) {

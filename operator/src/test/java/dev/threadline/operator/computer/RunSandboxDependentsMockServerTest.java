@@ -13,7 +13,6 @@ import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
-import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.pool.PoolLabels;
 import dev.threadline.operator.sandbox.SandboxPod;
 import dev.threadline.operator.support.SandboxPolicies;
@@ -28,7 +27,6 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -63,15 +61,11 @@ class RunSandboxDependentsMockServerTest {
               "THREADLINE_API_SERVER_NAMESPACE",
               "tl-system"));
 
-  private static KubernetesMockServer server;
   private static KubernetesClient client;
-  private static ThreadlineOperator operator;
 
   @BeforeAll
   static void start() {
-    server = cluster.server();
     client = cluster.client();
-    operator = cluster.operator();
   }
 
   @Test
