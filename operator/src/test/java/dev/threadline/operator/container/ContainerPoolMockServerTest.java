@@ -14,6 +14,7 @@ import dev.threadline.operator.pool.WarmPools;
 import dev.threadline.operator.sandbox.SandboxCredential;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.support.BareOperators;
 import dev.threadline.operator.support.Containers;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.PoolEnvironments;
@@ -88,12 +89,7 @@ class ContainerPoolMockServerTest {
     WarmPools warmPools =
         new WarmPools(
             client, pools, settings, new OperatorMetrics(new SimpleMeterRegistry()), clock);
-    operator =
-        new Operator(o ->
-            o.withKubernetesClient(client)
-                .withCloseClientOnStop(false)
-                .withUseSSAToPatchPrimaryResource(false)
-                .withSSABasedCreateUpdateMatchForDependentResources(false));
+    operator = BareOperators.on(client);
     operator.register(pools, ControllerConfigurationOverrider::watchingAllNamespaces);
     operator.register(
         new ContainerReconciler(

@@ -11,6 +11,7 @@ import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.network.ClusterNetwork;
 import dev.threadline.operator.network.EgressRules;
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.support.BareOperators;
 import dev.threadline.operator.support.Containers;
 import dev.threadline.operator.support.MutableClock;
 import dev.threadline.operator.support.OperatorMockServer;
@@ -72,13 +73,7 @@ class ContainerReconcilerMockServerTest {
                 "THREADLINE_BUILDER_IMAGE", "kaniko",
                 "THREADLINE_REGISTRY", "registry.test/threadline",
                 "THREADLINE_BUILD_TIMEOUT_SECONDS", "300"));
-    operator =
-        new Operator(o ->
-            o.withKubernetesClient(client)
-                .withCloseClientOnStop(false)
-                .withUseSSAToPatchPrimaryResource(false)
-                .withSSABasedCreateUpdateMatchForDependentResources(false)
-                .withMetrics(reconciles));
+    operator = BareOperators.on(client, reconciles);
     operator.register(
         new ContainerReconciler(client, settings, new Conditions(clock), clock),
         ControllerConfigurationOverrider::watchingAllNamespaces);

@@ -1,6 +1,7 @@
 package dev.threadline.operator.schedule;
 
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.support.BareOperators;
 import dev.threadline.telemetry.Telemetry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
@@ -30,13 +31,7 @@ final class ScheduleOperator implements AutoCloseable {
 
   /** With {@code metrics} told of every reconcile (a test counts them). */
   static ScheduleOperator start(KubernetesClient client, Clock clock, Metrics metrics) {
-    Operator operator =
-        new Operator(o ->
-            o.withKubernetesClient(client)
-                .withCloseClientOnStop(false)
-                .withUseSSAToPatchPrimaryResource(false)
-                .withSSABasedCreateUpdateMatchForDependentResources(false)
-                .withMetrics(metrics));
+    Operator operator = BareOperators.on(client, metrics);
     operator.register(
         new ScheduleReconciler(
             TRIGGER_IMAGE, THREAD_LIMIT, new Conditions(clock), clock, Telemetry.off()),

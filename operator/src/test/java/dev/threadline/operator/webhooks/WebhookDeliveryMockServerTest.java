@@ -25,6 +25,7 @@ import dev.threadline.crds.webhook.WebhookDeliveryStatus;
 import dev.threadline.crds.webhook.WebhookEndpoint;
 import dev.threadline.crds.webhook.WebhookEvent;
 import dev.threadline.operator.metrics.OperatorMetrics;
+import dev.threadline.operator.support.BareOperators;
 import dev.threadline.operator.support.LoopbackServer;
 import dev.threadline.operator.support.OperatorMockServer;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -461,12 +462,7 @@ class WebhookDeliveryMockServerTest {
   // -------------------------------------------------
 
   private static Operator startOperator(WebhookSettings settings) {
-    Operator operator =
-        new Operator(o ->
-            o.withKubernetesClient(client)
-                .withCloseClientOnStop(false)
-                .withUseSSAToPatchPrimaryResource(false)
-                .withSSABasedCreateUpdateMatchForDependentResources(false));
+    Operator operator = BareOperators.on(client);
     Clock clock = Clock.systemUTC();
     operator.register(
         new RunWebhooks(client, clock), ControllerConfigurationOverrider::watchingAllNamespaces);
