@@ -10,11 +10,13 @@ import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Queue;
+import java.util.function.UnaryOperator;
 
 /**
  * fabric8's CRUD mock with one more rule of a real API server: a PUT (of the status or of the
@@ -30,13 +32,18 @@ public final class StrictStatusDispatcher extends KubernetesMixedDispatcher {
 
   /** A started CRUD mock server with this dispatcher. */
   public static KubernetesMockServer startServer() {
+    return startServer(UnaryOperator.identity());
+  }
+
+  /** The same, each request passed through {@code around} (e.g. to observe it) first. */
+  public static KubernetesMockServer startServer(UnaryOperator<Dispatcher> around) {
     Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
     KubernetesMockServer server =
         new KubernetesMockServer(
             new Context(),
             new MockWebServer(),
             responses,
-            new StrictStatusDispatcher(responses),
+            around.apply(new StrictStatusDispatcher(responses)),
             false);
     server.init();
     return server;
