@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
-import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
@@ -123,14 +122,7 @@ public final class RunStatusOwners {
   }
 
   private static JsonNode status(Dispatcher store, RecordedRequest request, String objectPath) {
-    MockResponse current =
-        store.dispatch(
-            new RecordedRequest(
-                "GET " + objectPath + " HTTP/1.1",
-                HttpMethod.GET,
-                objectPath,
-                request.getHeaders(),
-                new Buffer()));
+    MockResponse current = store.dispatch(StrictStatusDispatcher.readOf(request, objectPath));
     if (current.code() != 200) {
       return MissingNode.getInstance();
     }

@@ -49,6 +49,16 @@ public final class StrictStatusDispatcher extends KubernetesMixedDispatcher {
     return server;
   }
 
+  /** A GET of {@code objectPath} with {@code request}'s headers: what the store holds there now. */
+  public static RecordedRequest readOf(RecordedRequest request, String objectPath) {
+    return new RecordedRequest(
+        "GET " + objectPath + " HTTP/1.1",
+        HttpMethod.GET,
+        objectPath,
+        request.getHeaders(),
+        new Buffer());
+  }
+
   @Override
   public MockResponse dispatch(RecordedRequest request) {
     if (request.method() == HttpMethod.GET) {
@@ -73,14 +83,7 @@ public final class StrictStatusDispatcher extends KubernetesMixedDispatcher {
                 .asText("");
         String objectPath =
             path.endsWith("/status") ? path.substring(0, path.length() - "/status".length()) : path;
-        MockResponse current =
-            super.dispatch(
-                new RecordedRequest(
-                    "GET " + objectPath + " HTTP/1.1",
-                    HttpMethod.GET,
-                    objectPath,
-                    request.getHeaders(),
-                    new Buffer()));
+        MockResponse current = super.dispatch(readOf(request, objectPath));
         if (!expected.isEmpty() && current.code() == 200) {
           String actual =
               Serialization.unmarshal(current.getBody().readUtf8(), JsonNode.class)

@@ -276,12 +276,7 @@ class SandboxPathMockServerTest {
     createRun("thread-stop", "Run `sleep 30`");
     awaitPod("run-stop-1");
 
-    // A merge patch carries no resourceVersion: it does not race the run's status writes.
-    client
-        .resources(Run.class)
-        .inNamespace(NS)
-        .withName("run-stop-1")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"cancelRequested\":true}}");
+    requestCancel("run-stop-1");
 
     Run done = awaitEnded("run-stop-1");
     assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.CANCELLED.value());
@@ -293,16 +288,7 @@ class SandboxPathMockServerTest {
 
   @Test
   void aSandboxThatCannotStartIsReportedAndTheRunEndsFailedSayingWhy() {
-    ConversationThread thread = new ConversationThread();
-    thread.setMetadata(
-        new ObjectMetaBuilder().withName("thread-nowhere").withNamespace(NS).build());
-    ThreadSpec spec = new ThreadSpec();
-    spec.setEnvironment("env-nowhere");
-    thread.setSpec(spec);
-    thread = client.resource(thread).create();
-    client
-        .resource(ThreadRuns.newRun(thread, 1, "Run `make`", List.of(), ThreadRuns.SOURCE_API))
-        .create();
+    createRun("thread-nowhere", "Run `make`", "env-nowhere");
 
     Run done = awaitEnded("run-nowhere-1");
     assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.FAILED.value());
@@ -349,15 +335,7 @@ class SandboxPathMockServerTest {
               && status.getWarmPool() != null
               && status.getWarmPool().getReady() == 1;
         });
-    ConversationThread thread = new ConversationThread();
-    thread.setMetadata(new ObjectMetaBuilder().withName("thread-warm").withNamespace(NS).build());
-    ThreadSpec spec = new ThreadSpec();
-    spec.setEnvironment("env-warm");
-    thread.setSpec(spec);
-    thread = client.resource(thread).create();
-    client
-        .resource(ThreadRuns.newRun(thread, 1, "Run `make`", List.of(), ThreadRuns.SOURCE_API))
-        .create();
+    createRun("thread-warm", "Run `make`", "env-warm");
     Run claimed =
         await()
             .atMost(WAIT)
@@ -367,11 +345,7 @@ class SandboxPathMockServerTest {
     assertThat(claimed.getStatus().getStart()).isEqualTo("claimed");
     assertThat(claimed.getStatus().getPod()).isEqualTo(pooled.getMetadata().getName());
 
-    client
-        .resources(Run.class)
-        .inNamespace(NS)
-        .withName("run-warm-1")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"cancelRequested\":true}}");
+    requestCancel("run-warm-1");
 
     Run done = awaitEnded("run-warm-1");
     assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.CANCELLED.value());
@@ -737,10 +711,26 @@ class SandboxPathMockServerTest {
         });
   }
 
+  /** As the api-server's cancel does: a merge patch, no resourceVersion to race status writes. */
+  private void requestCancel(String run) {
+    client
+        .resources(Run.class)
+        .inNamespace(NS)
+        .withName(run)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"cancelRequested\":true}}");
+  }
+
   private void createRun(String threadName, String message) {
+    createRun(threadName, message, null);
+  }
+
+  /** A thread (working in {@code environment}, when not null) and its first run. */
+  private void createRun(String threadName, String message, String environment) {
     ConversationThread thread = new ConversationThread();
     thread.setMetadata(new ObjectMetaBuilder().withName(threadName).withNamespace(NS).build());
-    thread.setSpec(new ThreadSpec());
+    ThreadSpec spec = new ThreadSpec();
+    spec.setEnvironment(environment);
+    thread.setSpec(spec);
     thread = client.resource(thread).create();
     client
         .resource(ThreadRuns.newRun(thread, 1, message, List.of(), ThreadRuns.SOURCE_API))
