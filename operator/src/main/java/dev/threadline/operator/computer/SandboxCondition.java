@@ -4,7 +4,6 @@ import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunErrorCode;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.operator.status.Conditions;
-import io.fabric8.kubernetes.api.model.Condition;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -22,23 +21,20 @@ public final class SandboxCondition {
   private SandboxCondition() {}
 
   /**
-   * Records {@code failure} (a failed outcome) as {@code SandboxReady=False}; false when the status
-   * says so already, so nothing is written.
+   * Records {@code failure} (a failed outcome) as {@code SandboxReady=False}; false when a failure
+   * was reported already (the first stands: the worker may be ending the run with it), so that
+   * nothing is written.
    */
   static boolean record(Run run, RunStatus status, AgentOutcome failure, Conditions conditions) {
-    String reason = reason(failure.error());
-    Optional<Condition> current = Conditions.find(status.getConditions(), TYPE);
-    if (current.isPresent()
-        && Conditions.FALSE.equals(current.get().getStatus())
-        && reason.equals(current.get().getReason())) {
-      return false; // the first reported failure stands
+    if (failure(status).isPresent()) {
+      return false;
     }
     status.setConditions(
         conditions.set(
             status.getConditions(),
             TYPE,
             Conditions.FALSE,
-            reason,
+            reason(failure.error()),
             failure.message(),
             run.getMetadata().getGeneration()));
     return true;

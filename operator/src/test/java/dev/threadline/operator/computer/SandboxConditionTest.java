@@ -45,7 +45,10 @@ class SandboxConditionTest {
     SandboxCondition.record(run, run.getStatus(), deleted, conditions);
 
     assertThat(SandboxCondition.record(run, run.getStatus(), deleted, conditions)).isFalse();
+    AgentOutcome later = AgentOutcome.failed(RunErrorCode.EXECUTION_TIMEOUT, "past its deadline");
+    assertThat(SandboxCondition.record(run, run.getStatus(), later, conditions)).isFalse();
     assertThat(run.getStatus().getConditions()).hasSize(1);
+    assertThat(SandboxCondition.failure(run.getStatus())).contains(deleted);
   }
 
   @Test
