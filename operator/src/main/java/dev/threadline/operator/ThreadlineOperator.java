@@ -152,6 +152,8 @@ public final class ThreadlineOperator implements AutoCloseable {
     TenantPlans tenants = new TenantPlans(client, settings.usagePlans());
     UsageLimits limits = new UsageLimits(tenants, ledgers, clock);
     ComputerRuns computer = new ComputerRuns(client, settings, agents, pricing, clock);
+    // The worker writes a computer run's outcome with its own client, whose requests name it.
+    KubernetesClient workerClient = AgentWorker.ownClient(client);
     DeltaHub deltas = new DeltaHub(settings.deltas());
     register(
         operator,
@@ -175,7 +177,7 @@ public final class ThreadlineOperator implements AutoCloseable {
             tenants,
             clock,
             product,
-            new DeletedRuns(client, pricing, settings.agentPod().cancelGracePeriod(), clock),
+            new DeletedRuns(workerClient, pricing, settings.agentPod().cancelGracePeriod(), clock),
             DirectAnswerLimit.of(settings.model())),
         settings);
     register(operator, new ThreadReconciler(clock), settings);
@@ -210,7 +212,7 @@ public final class ThreadlineOperator implements AutoCloseable {
             client, singleNamespace(settings), new SandboxClient(), product, clock);
     AgentWorker worker =
         new AgentWorker(
-                client,
+                workerClient,
                 settings.worker(),
                 new ClusterRunTasks(client, agents, settings),
                 new PlatformModels(settings.model()),
@@ -223,7 +225,8 @@ public final class ThreadlineOperator implements AutoCloseable {
                 tracing)
             .start();
     computer.handOffTo(worker::handOff);
-    List<AutoCloseable> resources = List.of(worker, sandboxes, agents, models, webhooks);
+    List<AutoCloseable> resources =
+        List.of(worker, sandboxes, agents, models, webhooks, workerClient);
 
     ThreadlineOperator started =
         new ThreadlineOperator(operator, metrics, resources, deltas, stopping);

@@ -1,6 +1,7 @@
 package dev.threadline.operator.computer;
 
 import dev.threadline.core.events.RunnerEvent;
+import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunErrorCode;
 import dev.threadline.operator.sandbox.SandboxPod;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
@@ -14,7 +15,8 @@ import java.util.Optional;
 
 /**
  * How a computer run ended. The worker decides it from the loop (a result, a model's or a tool's
- * failure); the operator decides it from the sandbox Pod when the Pod ends before the loop did:
+ * failure) and writes it; the computer path decides, from the sandbox Pod when the Pod ends before
+ * the loop did, the failure it reports in {@link SandboxCondition}:
  *
  * <ul>
  *   <li>the Pod failed with {@code DeadlineExceeded} → {@code execution_timeout};
@@ -40,6 +42,17 @@ public record AgentOutcome(
 
   public static AgentOutcome cancelled() {
     return failed(RunErrorCode.CANCELLED, "Cancelled on request");
+  }
+
+  /**
+   * The ending a run is given from outside its loop: the cancel its spec asks for, or the failure
+   * the computer path reported for its sandbox ({@link SandboxCondition}); empty otherwise.
+   */
+  public static Optional<AgentOutcome> imposed(Run run) {
+    if (Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
+      return Optional.of(cancelled());
+    }
+    return SandboxCondition.failure(run.getStatus());
   }
 
   public boolean succeeded() {

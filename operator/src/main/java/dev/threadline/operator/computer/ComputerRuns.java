@@ -15,6 +15,7 @@ import dev.threadline.operator.pool.PoolLabels;
 import dev.threadline.operator.pool.WarmPools;
 import dev.threadline.operator.sandbox.SandboxCredential;
 import dev.threadline.operator.sandbox.SandboxPorts;
+import dev.threadline.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -47,12 +48,13 @@ import org.slf4j.LoggerFactory;
  * serving the runner's tool API, its credential, its NetworkPolicy) — the Run controller's workflow
  * of dependents ({@code RunSandbox*DependentResource}), invoked from here with the reconcile's
  * {@link SandboxIntent}, or a Pod claimed from a warm pool, which the Pod dependent adopts. The
- * worker runs the agent loop against it and writes the events and the outcome. The operator ends
- * the run only when the sandbox ends first (its deadline, a crash, a deletion) or a cancel is
- * asked, and the workflow deletes the sandbox once the run has ended. Every step is idempotent —
- * deterministic names, create-if-absent, writes with optimistic locking, a Pod the run owns adopted
- * — so a restarted (or second) operator never starts a second Pod and never runs a finished Run
- * again.
+ * worker runs the agent loop against it and writes the events and the outcome. The computer path
+ * never ends a run: a sandbox that cannot start or ends first (its deadline, a crash, a deletion)
+ * is reported in the Run's {@link SandboxCondition}, from which the worker ends the run; a cancel
+ * takes the sandbox away; the workflow deletes the sandbox once the run has ended. Every step is
+ * idempotent — deterministic names, create-if-absent, writes with optimistic locking, a Pod the run
+ * owns adopted — so a restarted (or second) operator never starts a second Pod and never runs a
+ * finished Run again.
  */
 public final class ComputerRuns {
   private static final Logger LOG = LoggerFactory.getLogger(ComputerRuns.class);
@@ -70,6 +72,7 @@ public final class ComputerRuns {
   private final RunStatusWriter writer;
   private final SandboxPorts ports;
   private final KubernetesEvents events;
+  private final Conditions conditions;
   private InformerEventSource<Pod, Run> pods;
   private WarmPools warmPools;
   private SandboxHandOff handOff = SandboxHandOff.NONE;
@@ -86,6 +89,7 @@ public final class ComputerRuns {
     this.pricing = pricing;
     this.clock = clock;
     this.events = new KubernetesEvents(clock);
+    this.conditions = new Conditions(clock);
     this.writer = new RunStatusWriter(client);
     this.ports = new SandboxPorts(settings.containers());
   }
@@ -154,7 +158,6 @@ public final class ComputerRuns {
               status.setRouteReason(routed.getRouteReason());
               status.setModel(routed.getModel());
               status.setStartedAt(routed.getStartedAt());
-              status.setUsage(routed.getUsage());
               status.setEvents(routed.getEvents());
               status.setDroppedEvents(routed.getDroppedEvents());
               claimed.ifPresent(sandbox -> {
@@ -212,14 +215,19 @@ public final class ComputerRuns {
   /** A running computer Run: its sandbox moved, or it was asked to stop. */
   public UpdateControl<Run> reconcile(Run run, Context<Run> context) {
     if (Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
-      cancel(run, context);
+      cancel(context);
+      return UpdateControl.noUpdate();
+    }
+    if (SandboxCondition.failure(run.getStatus()).isPresent()) {
+      // Reported: the worker ends the run; its sandbox is not made again and goes.
+      removeSandbox(context, null);
       return UpdateControl.noUpdate();
     }
     if (run.getStatus().getPod() == null) {
       // Routed, but the sandbox was not made yet: the operator stopped in between, or a quota had
       // no room.
       if (agents.resolve(run.getMetadata().getNamespace(), run.getSpec().getAgent()).isEmpty()) {
-        finish(
+        reportFailure(
             run,
             context,
             AgentOutcome.failed(
@@ -234,15 +242,15 @@ public final class ComputerRuns {
   }
 
   /**
-   * A run whose loop is in the worker: the worker writes its events and outcome; the operator only
-   * ends it when its sandbox Pod ends (its deadline) or disappears before the worker did.
+   * A run whose loop is in the worker: the worker writes its events and outcome; the computer path
+   * only reports a sandbox Pod that ends (its deadline) or disappears before the run did.
    */
   private UpdateControl<Run> watchSandbox(Run run, Context<Run> context) {
     Optional<Pod> pod = pod(run, context);
     Optional<AgentOutcome> outcome = AgentOutcome.decide(pod, settings.agentPod().deadline());
     if (outcome.isPresent()) {
-      // The outcome first: a worker that sees its sandbox go must find the run ended already.
-      finish(run, context, outcome.get());
+      // The report first: a worker that sees its sandbox go must find why in the Run.
+      reportFailure(run, context, outcome.get());
       removeSandbox(context, null);
     }
     return UpdateControl.noUpdate();
@@ -255,10 +263,12 @@ public final class ComputerRuns {
     return UncountedSpend.byRun(context.getPrimaryCache().list(namespace), pricing);
   }
 
-  /** Cancel: the Pod goes (with a short grace period), then the run ends {@code cancelled}. */
-  private void cancel(Run run, Context<Run> context) {
+  /**
+   * Cancel: the Pod goes (with a short grace period). The worker, which sees the cancel in the
+   * Run's spec too, ends the run {@code cancelled}.
+   */
+  private void cancel(Context<Run> context) {
     removeSandbox(context, settings.agentPod().cancelGracePeriod());
-    finish(run, context, AgentOutcome.cancelled());
   }
 
   /** A finished Run: its sandbox's dependents go (those already gone are skipped). */
@@ -311,7 +321,8 @@ public final class ComputerRuns {
           run.getMetadata().getName(),
           e.getMessage());
       events.warning(client, run, "SandboxStartFailed", e.getMessage());
-      finish(run, context, AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage()));
+      reportFailure(
+          run, context, AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage()));
       removeSandbox(context, null);
       return UpdateControl.noUpdate();
     } catch (KubernetesClientException e) {
@@ -425,7 +436,7 @@ public final class ComputerRuns {
         Duration.between(Timestamps.parse(run.getStatus().getStartedAt()).orElse(now), now);
     Duration deadline = settings.agentPod().deadline();
     if (waited.compareTo(deadline) >= 0) {
-      finish(
+      reportFailure(
           run,
           context,
           AgentOutcome.failed(
@@ -447,19 +458,24 @@ public final class ComputerRuns {
     return UpdateControl.<Run>noUpdate().rescheduleAfter(retry.compareTo(left) < 0 ? retry : left);
   }
 
-  private void finish(Run run, Context<Run> context, AgentOutcome outcome) {
-    Instant now = clock.instant();
+  /**
+   * Reports that the run's sandbox cannot serve it ({@link SandboxCondition}); the worker ends the
+   * run with it. Never the run's phase: the outcome is the worker's to write.
+   */
+  private void reportFailure(Run run, Context<Run> context, AgentOutcome failure) {
     writer
         .write(
-            run, context, status -> ComputerStatus.finish(status, List.of(), outcome, now, pricing))
-        .ifPresent(done ->
+            run,
+            context,
+            status ->
+                !isTerminal(status) && SandboxCondition.record(run, status, failure, conditions))
+        .ifPresent(reported ->
             LOG.info(
-                "Run({}/{}) {}{} in {} ms",
-                done.getMetadata().getNamespace(),
-                done.getMetadata().getName(),
-                done.getStatus().getPhase(),
-                outcome.succeeded() ? "" : " (" + outcome.error().code() + ")",
-                done.getStatus().getDurationMs()));
+                "Run({}/{}) sandbox cannot serve it ({}): {}",
+                reported.getMetadata().getNamespace(),
+                reported.getMetadata().getName(),
+                failure.error().code(),
+                failure.message()));
   }
 
   /**

@@ -26,7 +26,36 @@ import java.util.Objects;
  * The last status of a computer run: its events, outcome, answer, usage, cost, duration and diffs.
  */
 public final class ComputerStatus {
+  /**
+   * The field of a computer run's routing {@code started} entry that holds what the call that
+   * handed the run over cost (as a {@code usage} event's data): the worker's usage starts from it.
+   */
+  public static final String ROUTING_USAGE = "usage";
+
   private ComputerStatus() {}
+
+  /** {@code usage} as a {@code usage} event's data (and the routing entry's) hold it. */
+  public static Map<String, Object> usageData(Usage usage) {
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("input_tokens", usage.inputTokens());
+    data.put("output_tokens", usage.outputTokens());
+    data.put("cached_tokens", usage.cachedTokens());
+    return data;
+  }
+
+  /**
+   * What the routing call that handed the run over cost, from its routing entry; for a run routed
+   * before that entry held it (or whose entry was dropped), what its status holds.
+   */
+  public static Usage routingUsage(RunStatus status) {
+    return Objects.requireNonNullElse(status.getEvents(), List.<RunEvent>of()).stream()
+        .filter(event -> "started".equals(event.getType()) && event.getData() != null)
+        .map(event -> event.getData().path(ROUTING_USAGE))
+        .filter(JsonNode::isObject)
+        .findFirst()
+        .map(ComputerStatus::usage)
+        .orElseGet(() -> RunUsages.toUsage(status.getUsage()));
+  }
 
   /**
    * Records the remaining events and the outcome. Returns false when the run has already ended (a
@@ -88,7 +117,7 @@ public final class ComputerStatus {
 
   /**
    * Usage is reported cumulatively: a run that failed used what its last report says; before the
-   * first report, what its status holds (the routing call that handed it over).
+   * first report, what the routing call that handed it over cost.
    */
   static Usage lastUsage(RunStatus status) {
     List<RunEvent> events = Objects.requireNonNullElse(status.getEvents(), List.of());
@@ -97,7 +126,7 @@ public final class ComputerStatus {
         return usage(events.get(i).getData());
       }
     }
-    return RunUsages.toUsage(status.getUsage());
+    return routingUsage(status);
   }
 
   static Usage usage(JsonNode data) {

@@ -16,6 +16,7 @@ import dev.threadline.models.ModelProvider;
 import dev.threadline.models.TextDeltas;
 import dev.threadline.models.Usage;
 import dev.threadline.operator.computer.ComputerRuns;
+import dev.threadline.operator.computer.ComputerStatus;
 import dev.threadline.operator.computer.RunSandboxCredentialDependentResource;
 import dev.threadline.operator.computer.RunSandboxNetworkPolicyDependentResource;
 import dev.threadline.operator.computer.RunSandboxPodDependentResource;
@@ -254,13 +255,16 @@ public class RunReconciler implements Reconciler<Run> {
     routing.put("model", agent.model());
     // The computer agent is given the task the model handed over (see ComputerHandoff.task).
     routed.task().ifPresent(task -> routing.put(ComputerHandoff.TASK, task));
+    if (decision.route() == Route.COMPUTER && !Usage.ZERO.equals(routed.spent())) {
+      // The call that handed the message over was billed: the worker's usage starts from it. In
+      // the routing entry, not status.usage: that is the worker's to write (one writer a field).
+      routing.put(ComputerStatus.ROUTING_USAGE, ComputerStatus.usageData(routed.spent()));
+    }
     RunEventLog.append(status, "started", started, routing);
 
     if (decision.route() == Route.COMPUTER) {
       // Whatever the model wrote before it handed over was sent; the worker streams the rest.
       live.close();
-      // The call that handed the message over was billed: the worker's usage starts from it.
-      status.setUsage(RunUsages.of(routed.spent()));
       return computer.start(run, status, context);
     }
     RunOutcome outcome =

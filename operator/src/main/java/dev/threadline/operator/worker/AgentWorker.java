@@ -2,10 +2,14 @@ package dev.threadline.operator.worker;
 
 import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.core.routing.Route;
+import dev.threadline.crds.client.ThreadlineClients;
 import dev.threadline.crds.run.Run;
+import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.tracing.AgentTracing;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -29,6 +33,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class AgentWorker implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AgentWorker.class);
+
+  public static final String USER_AGENT = "threadline-worker";
 
   static final Duration CLAIM_PAUSE_PER_RUN = Duration.ofMillis(20);
   static final int MAX_CLAIM_PAUSE_RUNS = 50;
@@ -76,6 +82,17 @@ public final class AgentWorker implements AutoCloseable {
             settings.allowPrivateMcpTargets(),
             tracing,
             deltas);
+  }
+
+  /**
+   * A client of its own for the worker, on the operator's connection settings: its requests carry
+   * {@value #USER_AGENT} as their User-Agent, so an API server's audit log (and the tests that
+   * check who writes which part of a Run's status) tell the worker's writes from the operator's.
+   */
+  public static KubernetesClient ownClient(KubernetesClient operatorClient) {
+    Config config =
+        new ConfigBuilder(operatorClient.getConfiguration()).withUserAgent(USER_AGENT).build();
+    return ThreadlineClients.builder(USER_AGENT).withConfig(config).build();
   }
 
   /** Starts watching Runs and renewing claims. */
@@ -156,6 +173,17 @@ public final class AgentWorker implements AutoCloseable {
       return;
     }
     String uid = run.getMetadata().getUid();
+    Optional<AgentOutcome> imposed =
+        isWorking(run) ? AgentOutcome.imposed(run) : Optional.<AgentOutcome>empty();
+    if (imposed.isPresent()) {
+      stop(run, "ended from outside (" + imposed.get().error().code() + ")");
+      if (!claims.heldByAnother(run)) {
+        // Whether or not a loop works on it here: the claim's holder ends it, or, when no replica
+        // holds it (its sandbox never served, or its replica stopped), whoever sees it first.
+        RunWork.end(parts, run, imposed.get());
+      }
+      return;
+    }
     if (!eligible(run)) {
       stop(run, "ended");
       return;
@@ -225,12 +253,16 @@ public final class AgentWorker implements AutoCloseable {
     }
   }
 
-  /** Running, routed to the computer, not asked to stop. */
+  /** Running, routed to the computer, not asked to stop, its sandbox not reported failed. */
   private static boolean eligible(Run run) {
+    return isWorking(run) && AgentOutcome.imposed(run).isEmpty();
+  }
+
+  /** Routed to the computer, not ended, not deleted (a deleted run is ended by DeletedRuns). */
+  private static boolean isWorking(Run run) {
     return run.getStatus() != null
         && Route.COMPUTER.value().equals(run.getStatus().getRoute())
         && !RunStatusUpdates.ended(run.getStatus())
-        && !Boolean.TRUE.equals(run.getSpec().getCancelRequested())
         && run.getMetadata().getDeletionTimestamp() == null;
   }
 

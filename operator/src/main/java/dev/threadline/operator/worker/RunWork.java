@@ -14,7 +14,6 @@ import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.deltas.DeltaSession;
 import dev.threadline.operator.deltas.Deltas;
 import dev.threadline.operator.tracing.AgentTracing;
-import dev.threadline.operator.usage.RunUsages;
 import dev.threadline.operator.worker.mcp.McpConnections;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -109,6 +108,13 @@ final class RunWork {
         LOG.info("Run({}/{}) loop stopped: {}", namespace(), name(), e.getMessage());
         return;
       }
+      Optional<AgentOutcome> imposed = imposedNow();
+      if (imposed.isPresent()) {
+        // Cancelled (its sandbox went), or the computer path reported why its sandbox failed.
+        closeDeltas(deltas);
+        finish(imposed.get());
+        return;
+      }
       Optional<Duration> deadline = passedSandboxDeadline();
       if (deadline.isPresent()) {
         // The sandbox was stopped at its deadline: the call it was serving failed with it.
@@ -129,6 +135,20 @@ final class RunWork {
               parts.models().redact("the agent's loop failed: " + e.getMessage())));
     } finally {
       closeDeltas(deltas);
+    }
+  }
+
+  /**
+   * The ending the Run, as it is now, is given from outside the loop ({@link
+   * AgentOutcome#imposed}).
+   */
+  private Optional<AgentOutcome> imposedNow() {
+    try {
+      Run current =
+          parts.client().resources(Run.class).inNamespace(namespace()).withName(name()).get();
+      return current == null ? Optional.empty() : AgentOutcome.imposed(current);
+    } catch (KubernetesClientException e) {
+      return Optional.empty();
     }
   }
 
@@ -377,12 +397,22 @@ final class RunWork {
   }
 
   private void finish(AgentOutcome outcome) {
+    end(parts, run, outcome);
+  }
+
+  /**
+   * Writes the run's outcome — the worker's alone to write, whether its loop decided it or it was
+   * given from outside ({@link AgentOutcome#imposed}) — unless the run has ended already.
+   */
+  static void end(Parts parts, Run run, AgentOutcome outcome) {
+    String namespace = run.getMetadata().getNamespace();
+    String name = run.getMetadata().getName();
     try {
       boolean written =
           RunStatusUpdates.write(
               parts.client(),
-              namespace(),
-              name(),
+              namespace,
+              name,
               status ->
                   ComputerStatus.finish(
                       status, List.of(), outcome, parts.clock().instant(), parts.pricing()));
@@ -390,12 +420,12 @@ final class RunWork {
         parts.sandboxes().release(run);
         LOG.info(
             "Run({}/{}) {}",
-            namespace(),
-            name(),
-            outcome.succeeded() ? "completed" : "failed (" + outcome.error().code() + ")");
+            namespace,
+            name,
+            outcome.succeeded() ? "completed" : "ended (" + outcome.error().code() + ")");
       }
     } catch (KubernetesClientException e) {
-      LOG.warn("Run({}/{}) outcome not written: {}", namespace(), name(), e.getMessage());
+      LOG.warn("Run({}/{}) outcome not written: {}", namespace, name, e.getMessage());
     }
   }
 
@@ -409,6 +439,6 @@ final class RunWork {
 
   /** What routing spent before the worker started (the model's hand-off call), from the Run. */
   private static Usage routingUsage(Run run) {
-    return RunUsages.toUsage(run.getStatus() == null ? null : run.getStatus().getUsage());
+    return run.getStatus() == null ? Usage.ZERO : ComputerStatus.routingUsage(run.getStatus());
   }
 }

@@ -6,6 +6,7 @@ import dev.threadline.core.events.RunnerEventData;
 import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
+import dev.threadline.models.Usage;
 import dev.threadline.operator.run.RunEventLog;
 import dev.threadline.operator.support.Runs;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -27,6 +28,24 @@ class UncountedSpendTest {
 
     assertThat(UncountedSpend.byRun(Stream.of(running), PRICING))
         .containsExactly(Map.entry("uid-a", new BigDecimal("0.4")));
+  }
+
+  @Test
+  void beforeItsFirstReportARunningRunCountsWhatItsRoutingCallCostFromItsRoutingEntry() {
+    Run running = running("r");
+    RunEventLog.append(
+        running.getStatus(),
+        "started",
+        Instant.now(),
+        Map.of(
+            "route",
+            "computer",
+            ComputerStatus.ROUTING_USAGE,
+            ComputerStatus.usageData(new Usage(200, 100, 0))));
+
+    assertThat(UncountedSpend.byRun(Stream.of(running), PRICING))
+        .containsExactly(Map.entry("uid-r", new BigDecimal("0.3")));
+    assertThat(running.getStatus().getUsage()).isNull(); // the worker's field, not routing's
   }
 
   @Test

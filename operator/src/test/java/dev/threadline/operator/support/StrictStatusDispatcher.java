@@ -10,11 +10,13 @@ import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Queue;
+import java.util.function.UnaryOperator;
 
 /**
  * fabric8's CRUD mock with one more rule of a real API server: a PUT (of the status or of the
@@ -30,16 +32,31 @@ public final class StrictStatusDispatcher extends KubernetesMixedDispatcher {
 
   /** A started CRUD mock server with this dispatcher. */
   public static KubernetesMockServer startServer() {
+    return startServer(UnaryOperator.identity());
+  }
+
+  /** The same, each request passed through {@code around} (e.g. to observe it) first. */
+  public static KubernetesMockServer startServer(UnaryOperator<Dispatcher> around) {
     Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
     KubernetesMockServer server =
         new KubernetesMockServer(
             new Context(),
             new MockWebServer(),
             responses,
-            new StrictStatusDispatcher(responses),
+            around.apply(new StrictStatusDispatcher(responses)),
             false);
     server.init();
     return server;
+  }
+
+  /** A GET of {@code objectPath} with {@code request}'s headers: what the store holds there now. */
+  public static RecordedRequest readOf(RecordedRequest request, String objectPath) {
+    return new RecordedRequest(
+        "GET " + objectPath + " HTTP/1.1",
+        HttpMethod.GET,
+        objectPath,
+        request.getHeaders(),
+        new Buffer());
   }
 
   @Override
@@ -66,14 +83,7 @@ public final class StrictStatusDispatcher extends KubernetesMixedDispatcher {
                 .asText("");
         String objectPath =
             path.endsWith("/status") ? path.substring(0, path.length() - "/status".length()) : path;
-        MockResponse current =
-            super.dispatch(
-                new RecordedRequest(
-                    "GET " + objectPath + " HTTP/1.1",
-                    HttpMethod.GET,
-                    objectPath,
-                    request.getHeaders(),
-                    new Buffer()));
+        MockResponse current = super.dispatch(readOf(request, objectPath));
         if (!expected.isEmpty() && current.code() == 200) {
           String actual =
               Serialization.unmarshal(current.getBody().readUtf8(), JsonNode.class)

@@ -14,6 +14,7 @@ import dev.threadline.crds.run.RunStatus;
 import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.scripted.ScriptedModelProvider;
+import dev.threadline.operator.computer.SandboxCondition;
 import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;
@@ -21,12 +22,15 @@ import dev.threadline.operator.tracing.AgentTracing;
 import dev.threadline.operator.worker.mcp.EchoSandbox;
 import dev.threadline.operator.worker.mcp.LoopbackHttpMcpServer;
 import dev.threadline.operator.worker.mcp.McpServerPlan;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -171,6 +175,53 @@ class AgentWorkerMockServerTest {
     }
     assertThat(aRuns).isNotEmpty();
     assertThat(executions()).isEqualTo(8); // every command once, none twice
+  }
+
+  @Test
+  void aRunWhoseSandboxFailedUnderADeadReplicasClaimIsEndedByAnotherOnceTheClaimExpires() {
+    create("run-1", "Run `echo one`");
+    // A replica that stopped holds the run: its claim is never renewed, and expires.
+    Instant expires = Instant.now().plusSeconds(3);
+    client
+        .resources(Run.class)
+        .inNamespace(NS)
+        .withName("run-1")
+        .edit(run -> {
+          run.getMetadata()
+              .setAnnotations(
+                  Map.of(RunClaims.HOLDER, "worker-gone", RunClaims.EXPIRES, expires.toString()));
+          return run;
+        });
+    // The computer path's report, as it writes it: the sandbox, not the run's outcome.
+    client
+        .resources(Run.class)
+        .inNamespace(NS)
+        .withName("run-1")
+        .editStatus(run -> {
+          run.getStatus()
+              .setConditions(
+                  List.of(
+                      new ConditionBuilder()
+                          .withType(SandboxCondition.TYPE)
+                          .withStatus("False")
+                          .withReason("ExecutionFailed")
+                          .withMessage("The agent Pod was deleted before the run ended")
+                          .build()));
+          return run;
+        });
+    worker("worker-a");
+
+    Run done = awaitEnded("run-1");
+
+    assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.FAILED.value());
+    assertThat(done.getStatus().getError().getCode()).isEqualTo("execution_failed");
+    assertThat(done.getStatus().getError().getMessage())
+        .isEqualTo("The agent Pod was deleted before the run ended");
+    assertThat(types(done)).containsExactly("failed");
+    // Not while the stopped replica's claim was live: that replica would have ended it.
+    assertThat(Timestamps.parse(done.getStatus().getCompletedAt()).orElseThrow())
+        .isAfterOrEqualTo(expires.truncatedTo(ChronoUnit.SECONDS));
+    assertThat(executions()).isZero();
   }
 
   @Test

@@ -13,6 +13,7 @@ import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.crds.environment.EnvironmentVariable;
 import dev.threadline.crds.environment.McpServer;
 import dev.threadline.crds.environment.ValueSource;
+import dev.threadline.crds.environment.WarmPool;
 import dev.threadline.crds.run.Attachment;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunEvent;
@@ -21,9 +22,13 @@ import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.crds.usage.UsageLedger;
 import dev.threadline.operator.ThreadlineOperator;
+import dev.threadline.operator.computer.SandboxCondition;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.sandbox.SandboxCredential;
+import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.PoolPods;
+import dev.threadline.operator.support.RunStatusOwners;
 import dev.threadline.operator.support.StrictStatusDispatcher;
 import dev.threadline.operator.usage.RunUsageRecorder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -41,12 +46,14 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -69,6 +76,8 @@ class SandboxPathMockServerTest {
 
   private KubernetesMockServer server;
   private KubernetesClient client;
+  private KubernetesClient operatorClient;
+  private final RunStatusOwners owners = new RunStatusOwners();
   private StandInSandbox sandbox;
   private final CountDownLatch slowStarted = new CountDownLatch(1);
   private final CountDownLatch slowMayEnd = new CountDownLatch(1);
@@ -76,8 +85,9 @@ class SandboxPathMockServerTest {
 
   @BeforeEach
   void start() throws Exception {
-    server = StrictStatusDispatcher.startServer();
+    server = StrictStatusDispatcher.startServer(owners::around);
     client = server.createClient();
+    operatorClient = RunStatusOwners.operatorClient(client);
     OperatorMockServer.registerCrds(server, client);
     sandbox =
         new StandInSandbox(command -> {
@@ -92,7 +102,10 @@ class SandboxPathMockServerTest {
 
   /** An operator (with its worker) named {@code name}, its sandboxes on the stand-in's port. */
   private ThreadlineOperator startOperator(String name) {
-    int port = sandbox.address().base().getPort();
+    return startOperator(name, sandbox.address().base().getPort());
+  }
+
+  private ThreadlineOperator startOperator(String name, int port) {
     OperatorSettings settings =
         OperatorSettings.fromEnvironment(
             Map.of(
@@ -106,16 +119,20 @@ class SandboxPathMockServerTest {
                 port + "-" + port,
                 "THREADLINE_API_SERVER_NAMESPACE",
                 "tl-system"));
-    return ThreadlineOperator.start(client, settings, Clock.systemUTC());
+    return ThreadlineOperator.start(operatorClient, settings, Clock.systemUTC());
   }
 
+  /** After every scenario: each field of each Run's status was changed by its one owner only. */
   @AfterEach
   void stop() {
     slowMayEnd.countDown();
     operator.close();
+    List<RunStatusOwners.Violation> violations = owners.violations();
     sandbox.close();
+    operatorClient.close();
     client.close();
     server.destroy();
+    assertThat(violations).isEmpty();
   }
 
   @Test
@@ -171,6 +188,20 @@ class SandboxPathMockServerTest {
     assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.COMPLETED.value());
     assertThat(done.getStatus().getResponse()).contains("echo hi");
     assertThat(sandbox.executions()).isEqualTo(1);
+    assertThat(done.getStatus().getStart()).isEqualTo("cold");
+    // Routing and the sandbox by the operator, the outcome by the worker (checked field by field
+    // after each test): both wrote here.
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(owners.writersByField("run-box-1"))
+                .containsEntry("route", Set.of(RunStatusOwners.OPERATOR))
+                .containsEntry("pod", Set.of(RunStatusOwners.OPERATOR))
+                .containsEntry("conditions[Ready]", Set.of(RunStatusOwners.OPERATOR))
+                .containsEntry("phase", Set.of(RunStatusOwners.OPERATOR, RunStatusOwners.WORKER))
+                .containsEntry("events", Set.of(RunStatusOwners.OPERATOR, RunStatusOwners.WORKER))
+                .containsEntry("response", Set.of(RunStatusOwners.WORKER))
+                .containsEntry("completedAt", Set.of(RunStatusOwners.WORKER)));
 
     await()
         .atMost(WAIT)
@@ -229,6 +260,15 @@ class SandboxPathMockServerTest {
         .extracting(RunEvent::getType)
         .containsExactly("started", "failed");
     assertThat(sandbox.executions()).isZero();
+    // The computer path reported the sandbox; the worker, which never held the run, ended it.
+    assertThat(Conditions.find(done.getStatus().getConditions(), SandboxCondition.TYPE))
+        .hasValueSatisfying(condition -> {
+          assertThat(condition.getStatus()).isEqualTo("False");
+          assertThat(condition.getReason()).isEqualTo("ExecutionTimeout");
+        });
+    assertThat(owners.writersByField("run-slow-1"))
+        .containsEntry("conditions[SandboxReady]", Set.of(RunStatusOwners.OPERATOR))
+        .containsEntry("error", Set.of(RunStatusOwners.WORKER));
   }
 
   @Test
@@ -236,12 +276,7 @@ class SandboxPathMockServerTest {
     createRun("thread-stop", "Run `sleep 30`");
     awaitPod("run-stop-1");
 
-    // A merge patch carries no resourceVersion: it does not race the run's status writes.
-    client
-        .resources(Run.class)
-        .inNamespace(NS)
-        .withName("run-stop-1")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"cancelRequested\":true}}");
+    requestCancel("run-stop-1");
 
     Run done = awaitEnded("run-stop-1");
     assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.CANCELLED.value());
@@ -249,6 +284,85 @@ class SandboxPathMockServerTest {
     await()
         .atMost(WAIT)
         .until(() -> client.pods().inNamespace(NS).withName("run-stop-1").get() == null);
+  }
+
+  @Test
+  void aSandboxThatCannotStartIsReportedAndTheRunEndsFailedSayingWhy() {
+    createRun("thread-nowhere", "Run `make`", "env-nowhere");
+
+    Run done = awaitEnded("run-nowhere-1");
+    assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.FAILED.value());
+    assertThat(done.getStatus().getError().getCode()).isEqualTo("execution_failed");
+    assertThat(done.getStatus().getError().getMessage())
+        .isEqualTo("Environment env-nowhere does not exist");
+    // The contract's sequence as before: computer.starting, then response.failed.
+    assertThat(done.getStatus().getEvents())
+        .extracting(RunEvent::getType)
+        .containsExactly("started", "failed");
+    assertThat(done.getStatus().getPod()).isNull();
+    assertThat(owners.writersByField("run-nowhere-1"))
+        .containsEntry("conditions[SandboxReady]", Set.of(RunStatusOwners.OPERATOR))
+        .containsEntry("phase", Set.of(RunStatusOwners.OPERATOR, RunStatusOwners.WORKER))
+        .containsEntry("completedAt", Set.of(RunStatusOwners.WORKER));
+  }
+
+  @Test
+  void aClaimedStartIsRecordedWithItsRoutingAndACancelEndsItWithoutItsSandboxEverServing()
+      throws Exception {
+    // Sandboxes on a port nobody serves: the worker waits for the claimed one, the cancel comes.
+    int deadPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      deadPort = socket.getLocalPort();
+    }
+    operator.close();
+    operator = startOperator("operator-1", deadPort);
+    Environment environment = new Environment();
+    environment.setMetadata(new ObjectMetaBuilder().withName("env-warm").withNamespace(NS).build());
+    EnvironmentSpec environmentSpec = new EnvironmentSpec();
+    environmentSpec.setDisplayName("warm");
+    environmentSpec.setWarmPool(new WarmPool(1));
+    environment.setSpec(environmentSpec);
+    client.resource(environment).create();
+    Pod pooled =
+        PoolPods.awaitUnclaimed(client, NS, "env-warm", WAIT, pods -> pods.size() == 1).getFirst();
+    PoolPods.markReady(client, pooled);
+    var environments = client.resources(Environment.class).inNamespace(NS).withName("env-warm");
+    await()
+        .atMost(WAIT)
+        .until(() -> {
+          var status = environments.get().getStatus();
+          return status != null
+              && status.getWarmPool() != null
+              && status.getWarmPool().getReady() == 1;
+        });
+    createRun("thread-warm", "Run `make`", "env-warm");
+    Run claimed =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> get("run-warm-1"),
+                run -> run.getStatus() != null && run.getStatus().getPod() != null);
+    assertThat(claimed.getStatus().getStart()).isEqualTo("claimed");
+    assertThat(claimed.getStatus().getPod()).isEqualTo(pooled.getMetadata().getName());
+
+    requestCancel("run-warm-1");
+
+    Run done = awaitEnded("run-warm-1");
+    assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.CANCELLED.value());
+    assertThat(done.getStatus().getEvents())
+        .extracting(RunEvent::getType)
+        .containsExactly("started", "failed");
+    // Route and claimed Pod in one write of the operator's; the ending the worker's.
+    assertThat(owners.of("run-warm-1").getFirst().after().path("pod").asText())
+        .isEqualTo(pooled.getMetadata().getName());
+    assertThat(owners.writersByField("run-warm-1"))
+        .containsEntry("start", Set.of(RunStatusOwners.OPERATOR))
+        .containsEntry("phase", Set.of(RunStatusOwners.OPERATOR, RunStatusOwners.WORKER))
+        .containsEntry("error", Set.of(RunStatusOwners.WORKER));
+    await()
+        .atMost(WAIT)
+        .until(() ->
+            client.pods().inNamespace(NS).withName(pooled.getMetadata().getName()).get() == null);
   }
 
   @Test
@@ -597,10 +711,26 @@ class SandboxPathMockServerTest {
         });
   }
 
+  /** As the api-server's cancel does: a merge patch, no resourceVersion to race status writes. */
+  private void requestCancel(String run) {
+    client
+        .resources(Run.class)
+        .inNamespace(NS)
+        .withName(run)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"cancelRequested\":true}}");
+  }
+
   private void createRun(String threadName, String message) {
+    createRun(threadName, message, null);
+  }
+
+  /** A thread (working in {@code environment}, when not null) and its first run. */
+  private void createRun(String threadName, String message, String environment) {
     ConversationThread thread = new ConversationThread();
     thread.setMetadata(new ObjectMetaBuilder().withName(threadName).withNamespace(NS).build());
-    thread.setSpec(new ThreadSpec());
+    ThreadSpec spec = new ThreadSpec();
+    spec.setEnvironment(environment);
+    thread.setSpec(spec);
     thread = client.resource(thread).create();
     client
         .resource(ThreadRuns.newRun(thread, 1, message, List.of(), ThreadRuns.SOURCE_API))
