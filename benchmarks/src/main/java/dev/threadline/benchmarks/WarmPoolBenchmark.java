@@ -80,6 +80,7 @@ public final class WarmPoolBenchmark {
       SseTimings.post(http, threads, KEY, TASK);
       List<Double> warm = new ArrayList<>();
       ClaimedStartSegments segments = new ClaimedStartSegments();
+      String metricsBefore = scrape(http, local.operatorMetricsUrl());
       for (int i = 0; i < iterations; i++) {
         // One after another, as a user's runs come: the pool refills between them.
         awaitReady(client, namespace, envName, 1);
@@ -98,7 +99,9 @@ public final class WarmPoolBenchmark {
       System.err.println("cold response.started: " + coldP);
       System.err.println("warm response.started: " + warmP);
       segments.rows().forEach(System.err::println);
-      write(report, directP, coldP, warmP, segments, metrics);
+      List<String> steps = StartStepMeans.rows(metricsBefore, metrics);
+      steps.forEach(System.err::println);
+      write(report, directP, coldP, warmP, segments, steps, metrics);
       System.err.println("report written to " + report.toAbsolutePath());
     }
   }
@@ -191,7 +194,7 @@ public final class WarmPoolBenchmark {
     return Double.isNaN(value) ? "n/a (none)" : String.format("%.2f ms", value);
   }
 
-  private static double value(String metrics, String prefix) {
+  static double value(String metrics, String prefix) {
     return metrics
         .lines()
         .filter(line -> line.startsWith(prefix))
@@ -205,6 +208,7 @@ public final class WarmPoolBenchmark {
       Percentiles cold,
       Percentiles warm,
       ClaimedStartSegments segments,
+      List<String> steps,
       String metrics)
       throws IOException {
     String section =
@@ -248,6 +252,13 @@ public final class WarmPoolBenchmark {
             "",
             Percentiles.TABLE_HEAD,
             String.join("\n", segments.rows()),
+            "",
+            "The steps inside those segments, from the operator's meter `"
+                + StartStepMeans.METER
+                + "` over the claimed rows only (means; task, memory and bind run side by side):",
+            "",
+            StartStepMeans.TABLE_HEAD,
+            String.join("\n", steps),
             "");
     String text = Files.exists(report) ? Files.readString(report) : "";
     int at = text.indexOf(SECTION);

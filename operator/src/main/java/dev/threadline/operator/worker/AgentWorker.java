@@ -4,6 +4,8 @@ import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.core.routing.Route;
 import dev.threadline.crds.run.Run;
 import dev.threadline.operator.deltas.DeltaHub;
+import dev.threadline.operator.metrics.StartStep;
+import dev.threadline.operator.metrics.StartSteps;
 import dev.threadline.operator.tracing.AgentTracing;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -56,6 +58,35 @@ public final class AgentWorker implements AutoCloseable {
       DeltaHub deltas,
       Clock clock,
       AgentTracing tracing) {
+    this(
+        client,
+        settings,
+        tasks,
+        models,
+        sandboxes,
+        sandboxClient,
+        pricing,
+        allowance,
+        deltas,
+        clock,
+        tracing,
+        StartSteps.NONE);
+  }
+
+  /** Each run's loop traced by {@code tracing}, the steps of its start timed by {@code steps}. */
+  public AgentWorker(
+      KubernetesClient client,
+      WorkerSettings settings,
+      RunTasks tasks,
+      WorkerModels models,
+      SandboxLocator sandboxes,
+      SandboxClient sandboxClient,
+      ModelPricing pricing,
+      Allowance allowance,
+      DeltaHub deltas,
+      Clock clock,
+      AgentTracing tracing,
+      StartSteps steps) {
     this.client = client;
     this.settings = settings;
     this.claims = new RunClaims(client, settings.holder(), settings.claimTtl(), clock);
@@ -75,7 +106,8 @@ public final class AgentWorker implements AutoCloseable {
                     .filter(run -> namespace.equals(run.getMetadata().getNamespace())),
             settings.allowPrivateMcpTargets(),
             tracing,
-            deltas);
+            deltas,
+            steps);
   }
 
   /** Starts watching Runs and renewing claims. */
@@ -126,7 +158,11 @@ public final class AgentWorker implements AutoCloseable {
     if (parts.sandboxes() instanceof PodSandboxLocator located) {
       located.handedOver(run, pod, credential);
     }
-    loops.execute(() -> considerSafely(run));
+    long began = System.nanoTime();
+    loops.execute(() -> {
+      parts.steps().since(StartStep.HAND_OFF, began);
+      considerSafely(run, true);
+    });
   }
 
   /** The Runs this replica works on now. */
@@ -140,8 +176,16 @@ public final class AgentWorker implements AutoCloseable {
   }
 
   private void considerSafely(Run run) {
+    considerSafely(run, false);
+  }
+
+  /**
+   * @param handedOver the run was handed over by this process's operator: its start begins side by
+   *     side with the claim ({@link RunStart})
+   */
+  private void considerSafely(Run run, boolean handedOver) {
     try {
-      consider(run);
+      consider(run, handedOver);
     } catch (RuntimeException e) {
       LOG.warn(
           "Run({}/{}) not claimed: {}",
@@ -151,7 +195,7 @@ public final class AgentWorker implements AutoCloseable {
     }
   }
 
-  private void consider(Run run) {
+  private void consider(Run run, boolean handedOver) {
     if (closed) {
       return;
     }
@@ -168,7 +212,13 @@ public final class AgentWorker implements AutoCloseable {
     }
     int load = working.size();
     if (load == 0) {
-      claims.take(run).ifPresent(this::begin);
+      RunStart headStart = handedOver ? RunStart.begin(parts, run) : null;
+      Optional<Run> claimed = parts.steps().time(StartStep.RUN_CLAIM, () -> claims.take(run));
+      if (claimed.isPresent()) {
+        begin(claimed.get(), headStart);
+      } else if (headStart != null) {
+        headStart.cancel();
+      }
       return;
     }
     // A busy replica lets a less busy one claim first: replicas take new runs in proportion to
@@ -186,14 +236,17 @@ public final class AgentWorker implements AutoCloseable {
           && eligible(latest)
           && !working.containsKey(uid)
           && !claims.heldByAnother(latest)) {
-        claims.take(latest).ifPresent(this::begin);
+        claims.take(latest).ifPresent(claimed -> begin(claimed, null));
       }
     });
   }
 
-  private void begin(Run claimed) {
-    RunWork work = new RunWork(parts, claimed);
+  private void begin(Run claimed, RunStart headStart) {
+    RunWork work = new RunWork(parts, claimed, headStart);
     if (working.putIfAbsent(claimed.getMetadata().getUid(), work) != null) {
+      if (headStart != null) {
+        headStart.cancel();
+      }
       return;
     }
     LOG.info(

@@ -14,12 +14,14 @@ import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.computer.AgentEnvironment;
+import dev.threadline.operator.computer.AgentObjects;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.PoolPods;
 import dev.threadline.operator.support.StrictStatusDispatcher;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
@@ -281,6 +283,39 @@ class WarmPoolMockServerTest {
 
   private static Predicate<Pod> ready() {
     return p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase());
+  }
+
+  @Test
+  void aThreadThatRanColdKeepsItsFilesForAClaimWhenItsEnvironmentHasAPool() {
+    environment("archives", "env-pooled", 2);
+    environment("archives", "env-plain", 0);
+    WorkspaceArchives archives = new WorkspaceArchives(client);
+    Run cold = run("archives", "thread-cold", "env-pooled");
+    cold.setStatus(new RunStatus());
+    cold.getStatus().setStart(RunStatus.START_COLD);
+    // Its first run started cold (the pool was empty): its files are on its workspace claim.
+    client
+        .resource(
+            new PersistentVolumeClaimBuilder()
+                .withNewMetadata()
+                .withName(AgentObjects.workspaceClaimName("thread-cold"))
+                .withNamespace("archives")
+                .endMetadata()
+                .build())
+        .create();
+    assertThat(archives.claimable("archives", "thread-cold")).isFalse();
+
+    assertThat(archives.keeps(cold)).isTrue();
+    archives.write("archives", "thread-cold", new byte[] {'P', 'K', 5, 6});
+    assertThat(archives.claimable("archives", "thread-cold")).isTrue();
+
+    // Without a pool, a cold thread keeps its claim only, as before.
+    Run plain = run("archives", "thread-plain", "env-plain");
+    plain.setStatus(new RunStatus());
+    plain.getStatus().setStart(RunStatus.START_COLD);
+    assertThat(archives.keeps(plain)).isFalse();
+    plain.getStatus().setStart(RunStatus.START_CLAIMED);
+    assertThat(archives.keeps(plain)).isTrue();
   }
 
   private static Environment environment(String namespace, String name, int size) {
