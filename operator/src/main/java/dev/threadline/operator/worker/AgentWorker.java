@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -40,40 +41,22 @@ public final class AgentWorker implements AutoCloseable {
   private final RunClaims claims;
   private final RunWork.Parts parts;
   private final Map<String, RunWork> working = new ConcurrentHashMap<>();
+
+  /**
+   * Runs handed over by this process's operator whose claim is being taken: their watch events are
+   * left to the hand-off, so that the claim goes with the start it began ({@link RunStart}).
+   */
+  private final Set<String> handingOver = ConcurrentHashMap.newKeySet();
+
   private final ExecutorService loops = Executors.newVirtualThreadPerTaskExecutor();
   private SharedIndexInformer<Run> runs;
   private Thread renewer;
   private volatile boolean closed;
 
-  /** Each run's loop traced by {@code tracing} ({@link AgentTracing#off()} for none). */
-  public AgentWorker(
-      KubernetesClient client,
-      WorkerSettings settings,
-      RunTasks tasks,
-      WorkerModels models,
-      SandboxLocator sandboxes,
-      SandboxClient sandboxClient,
-      ModelPricing pricing,
-      Allowance allowance,
-      DeltaHub deltas,
-      Clock clock,
-      AgentTracing tracing) {
-    this(
-        client,
-        settings,
-        tasks,
-        models,
-        sandboxes,
-        sandboxClient,
-        pricing,
-        allowance,
-        deltas,
-        clock,
-        tracing,
-        StartSteps.NONE);
-  }
-
-  /** Each run's loop traced by {@code tracing}, the steps of its start timed by {@code steps}. */
+  /**
+   * Each run's loop traced by {@code tracing} ({@link AgentTracing#off()} for none), the steps of
+   * its start timed by {@code steps} ({@link StartSteps#NONE} for none).
+   */
   public AgentWorker(
       KubernetesClient client,
       WorkerSettings settings,
@@ -158,10 +141,16 @@ public final class AgentWorker implements AutoCloseable {
     if (parts.sandboxes() instanceof PodSandboxLocator located) {
       located.handedOver(run, pod, credential);
     }
+    String uid = run.getMetadata().getUid();
+    handingOver.add(uid);
     long began = System.nanoTime();
     loops.execute(() -> {
       parts.steps().since(StartStep.HAND_OFF, began);
-      considerSafely(run, true);
+      try {
+        considerSafely(run, true);
+      } finally {
+        handingOver.remove(uid);
+      }
     });
   }
 
@@ -204,8 +193,10 @@ public final class AgentWorker implements AutoCloseable {
       stop(run, "ended");
       return;
     }
-    if (working.containsKey(uid) || claims.heldByAnother(run)) {
-      return;
+    if (working.containsKey(uid)
+        || claims.heldByAnother(run)
+        || (!handedOver && handingOver.contains(uid))) {
+      return; // worked on, by another replica, or the hand-off of this process claims it
     }
     if (parts.sandboxes().locate(run).isEmpty()) {
       return; // its sandbox is not up yet: the Run changes when it is

@@ -15,6 +15,7 @@ import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.scripted.ScriptedModelProvider;
 import dev.threadline.operator.deltas.DeltaHub;
+import dev.threadline.operator.metrics.StartSteps;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;
 import dev.threadline.operator.tracing.AgentTracing;
@@ -322,7 +323,8 @@ class AgentWorkerMockServerTest {
                 allowance,
                 DeltaHub.off(),
                 Clock.systemUTC(),
-                AgentTracing.off())
+                AgentTracing.off(),
+                StartSteps.NONE)
             .start();
     workers.add(worker);
     return worker;
