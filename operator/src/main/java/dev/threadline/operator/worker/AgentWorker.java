@@ -204,7 +204,8 @@ public final class AgentWorker implements AutoCloseable {
     int load = working.size();
     if (load == 0) {
       RunStart headStart = handedOver ? RunStart.begin(parts, run) : null;
-      Optional<Run> claimed = parts.steps().time(StartStep.RUN_CLAIM, () -> claims.take(run));
+      Optional<Run> claimed =
+          parts.steps().time(StartStep.RUN_CLAIM, () -> takeClaim(run, handedOver));
       if (claimed.isPresent()) {
         begin(claimed.get(), headStart);
       } else if (headStart != null) {
@@ -230,6 +231,27 @@ public final class AgentWorker implements AutoCloseable {
         claims.take(latest).ifPresent(claimed -> begin(claimed, null));
       }
     });
+  }
+
+  /**
+   * The Run's claim; a handed-over Run that another writer changed since the operator wrote it (a
+   * conflict, not another replica's claim) is read again and claimed once more, rather than left to
+   * its watch event and a second start.
+   */
+  private Optional<Run> takeClaim(Run run, boolean handedOver) {
+    Optional<Run> claimed = claims.take(run);
+    if (claimed.isPresent() || !handedOver) {
+      return claimed;
+    }
+    Run latest =
+        client
+            .resources(Run.class)
+            .inNamespace(run.getMetadata().getNamespace())
+            .withName(run.getMetadata().getName())
+            .get();
+    return latest != null && eligible(latest) && !claims.heldByAnother(latest)
+        ? claims.take(latest)
+        : Optional.empty();
   }
 
   private void begin(Run claimed, RunStart headStart) {

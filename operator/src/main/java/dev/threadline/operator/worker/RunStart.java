@@ -1,7 +1,6 @@
 package dev.threadline.operator.worker;
 
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunStatus;
 import dev.threadline.operator.metrics.StartStep;
 import dev.threadline.operator.metrics.StartSteps;
 import java.util.List;
@@ -62,10 +61,7 @@ final class RunStart {
             .sandboxes()
             .locate(run)
             .orElseThrow(() -> new SandboxException("the run's sandbox is gone"));
-    if (!RunStatus.START_CLAIMED.equals(run.getStatus().getStart())) {
-      // A claimed pool sandbox served its readiness probes already; its bind proves it anyway.
-      parts.sandboxClient().awaitHealthy(sandbox, SandboxCalls.STARTUP_PATIENCE);
-    }
+    parts.sandboxClient().awaitHealthy(sandbox, SandboxCalls.STARTUP_PATIENCE);
     parts.sandboxes().bind(run, sandbox);
     return sandbox;
   }
