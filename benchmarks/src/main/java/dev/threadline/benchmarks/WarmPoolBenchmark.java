@@ -34,6 +34,7 @@ public final class WarmPoolBenchmark {
   private static final String SECTION = "## Warm pools (issue 16)";
   private static final int WARMUP = 10;
   private static final int POOL_SIZE = 2;
+  private static final int CONTAINERS = 10;
   private static final String CLAIM = "threadline_warm_pool_claim_duration";
   private static final String SANDBOX_START = "threadline_sandbox_start_duration";
   private static final String TASK =
@@ -43,6 +44,9 @@ public final class WarmPoolBenchmark {
 
   public static void main(String[] args) throws Exception {
     int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 30;
+    // The container rows poll a container's file API until it answers: the per-key rate limit
+    // (20 requests a second by default) would refuse the polls, not measure the start.
+    System.setProperty("threadline.ratelimit.enabled", "false");
     Path report = Path.of(args.length > 1 ? args[1] : "benchmarks/REPORT.md");
     LocalSettings settings =
         LocalSettings.fromEnvironment(Map.of())
@@ -74,12 +78,18 @@ public final class WarmPoolBenchmark {
         expectStart(client, namespace, timings, "cold");
       }
 
+      List<Double> coldContainers = new ArrayList<>();
+      for (int i = 0; i < CONTAINERS; i++) {
+        coldContainers.add(containerReady(http, local.apiUrl(), environment, "cold"));
+      }
+
       patch(http, local.apiUrl() + "/environments/" + environment, POOL_SIZE);
       String envName = ResourceIds.toName(environment).orElseThrow();
       awaitReady(client, namespace, envName, POOL_SIZE);
       SseTimings.post(http, threads, KEY, TASK);
       List<Double> warm = new ArrayList<>();
       ClaimedStartSegments segments = new ClaimedStartSegments();
+      String metricsBefore = scrape(http, local.operatorMetricsUrl());
       for (int i = 0; i < iterations; i++) {
         // One after another, as a user's runs come: the pool refills between them.
         awaitReady(client, namespace, envName, 1);
@@ -90,6 +100,11 @@ public final class WarmPoolBenchmark {
         segments.add(sent, started, expectStart(client, namespace, timings, "claimed"));
       }
       String metrics = scrape(http, local.operatorMetricsUrl());
+      List<Double> claimedContainers = new ArrayList<>();
+      for (int i = 0; i < CONTAINERS; i++) {
+        awaitReady(client, namespace, envName, 1);
+        claimedContainers.add(containerReady(http, local.apiUrl(), environment, "claimed"));
+      }
 
       Percentiles directP = Percentiles.of(direct);
       Percentiles coldP = Percentiles.of(cold);
@@ -98,7 +113,22 @@ public final class WarmPoolBenchmark {
       System.err.println("cold response.started: " + coldP);
       System.err.println("warm response.started: " + warmP);
       segments.rows().forEach(System.err::println);
-      write(report, directP, coldP, warmP, segments, metrics);
+      List<String> steps = StartStepMeans.rows(metricsBefore, metrics);
+      steps.forEach(System.err::println);
+      Percentiles coldContainerP = Percentiles.of(coldContainers);
+      Percentiles claimedContainerP = Percentiles.of(claimedContainers);
+      System.err.println("cold container ready: " + coldContainerP);
+      System.err.println("claimed container ready: " + claimedContainerP);
+      write(
+          report,
+          directP,
+          coldP,
+          warmP,
+          coldContainerP,
+          claimedContainerP,
+          segments,
+          steps,
+          metrics);
       System.err.println("report written to " + report.toAbsolutePath());
     }
   }
@@ -125,6 +155,55 @@ public final class WarmPoolBenchmark {
           "run of " + thread + " started " + (run == null ? "?" : run.getStatus().getStart()));
     }
     return run;
+  }
+
+  /**
+   * POST /api/v1/containers (ephemeral, in {@code environment}) → the first 200 of its file API
+   * (polled every 5 ms), in ms; checks the container's {@code start} and deletes it.
+   */
+  private static double containerReady(
+      HttpClient http, String api, String environment, String start) throws Exception {
+    long began = System.nanoTime();
+    HttpResponse<String> created =
+        http.send(
+            HttpRequest.newBuilder(URI.create(api + "/api/v1/containers"))
+                .header("Authorization", "Bearer " + KEY)
+                .header("Content-Type", "application/json")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        "{\"environmentId\": \"" + environment + "\", \"model\": \"scripted\"}"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    Matcher id = Pattern.compile("\"id\"\\s*:\\s*\"(ctr_[^\"]+)\"").matcher(created.body());
+    if (created.statusCode() != 201 || !id.find()) {
+      throw new IllegalStateException("POST /api/v1/containers: " + created.body());
+    }
+    String base = api + "/api/v1/containers/" + id.group(1);
+    Instant limit = Instant.now().plusSeconds(60);
+    while (get(http, base + "/files").statusCode() != 200) {
+      if (Instant.now().isAfter(limit)) {
+        throw new IllegalStateException("container " + id.group(1) + " never answered");
+      }
+      Thread.sleep(5); // a benchmark driver, outside the product: polling is fine here
+    }
+    double took = (System.nanoTime() - began) / 1e6;
+    String body = get(http, base).body();
+    if (!body.contains("\"start\":\"" + start + "\"")) {
+      throw new IllegalStateException("container started other than " + start + ": " + body);
+    }
+    http.send(
+        HttpRequest.newBuilder(URI.create(base))
+            .header("Authorization", "Bearer " + KEY)
+            .DELETE()
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+    return took;
+  }
+
+  private static HttpResponse<String> get(HttpClient http, String url) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + KEY).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private static String defaultEnvironment(HttpClient http, String api) throws Exception {
@@ -191,7 +270,7 @@ public final class WarmPoolBenchmark {
     return Double.isNaN(value) ? "n/a (none)" : String.format("%.2f ms", value);
   }
 
-  private static double value(String metrics, String prefix) {
+  static double value(String metrics, String prefix) {
     return metrics
         .lines()
         .filter(line -> line.startsWith(prefix))
@@ -204,7 +283,10 @@ public final class WarmPoolBenchmark {
       Percentiles direct,
       Percentiles cold,
       Percentiles warm,
+      Percentiles coldContainer,
+      Percentiles claimedContainer,
       ClaimedStartSegments segments,
+      List<String> steps,
       String metrics)
       throws IOException {
     String section =
@@ -222,6 +304,14 @@ public final class WarmPoolBenchmark {
             Percentiles.row("POST /v1/threads → `response.started`, cold (no pool)", cold),
             Percentiles.row(
                 "POST /v1/threads → `response.started`, claimed (pool of " + POOL_SIZE + ")", warm),
+            Percentiles.row(
+                "POST /api/v1/containers (ephemeral) → its file API answers, cold (no pool)",
+                coldContainer),
+            Percentiles.row(
+                "POST /api/v1/containers (ephemeral) → its file API answers, claimed (pool of "
+                    + POOL_SIZE
+                    + ")",
+                claimedContainer),
             "",
             "Operator meters over the same run (means): claim "
                 + millis(meanMillis(metrics, CLAIM, "outcome=\"hit\""))
@@ -248,6 +338,13 @@ public final class WarmPoolBenchmark {
             "",
             Percentiles.TABLE_HEAD,
             String.join("\n", segments.rows()),
+            "",
+            "The steps inside those segments, from the operator's meter `"
+                + StartStepMeans.METER
+                + "` over the claimed rows only (means; task, memory and bind run side by side):",
+            "",
+            StartStepMeans.TABLE_HEAD,
+            String.join("\n", steps),
             "");
     String text = Files.exists(report) ? Files.readString(report) : "";
     int at = text.indexOf(SECTION);

@@ -222,7 +222,8 @@ public final class ThreadlineOperator implements AutoCloseable {
                 new LedgerAllowance(limits, pricing),
                 deltas,
                 clock,
-                tracing)
+                tracing,
+                warmPools.steps())
             .start();
     computer.handOffTo(worker::handOff);
     List<AutoCloseable> resources =

@@ -10,6 +10,7 @@ import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
 import dev.threadline.operator.kubernetes.KubernetesEvents;
+import dev.threadline.operator.metrics.StartStep;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.pool.PoolLabels;
 import dev.threadline.operator.pool.WarmPools;
@@ -38,6 +39,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -143,6 +145,7 @@ public final class ComputerRuns {
     routed.setPhase(RunPhase.RUNNING.value());
     boolean poolTried = warmPools != null && warmPools.anyReady(run.getMetadata().getNamespace());
     Optional<Claimed> claimed = poolTried ? claimAtRouting(run, context) : Optional.empty();
+    long writing = System.nanoTime();
     Optional<Run> written =
         writer.write(
             run,
@@ -170,6 +173,7 @@ public final class ComputerRuns {
       return UpdateControl.noUpdate();
     }
     if (claimed.isPresent()) {
+      warmPools.steps().since(StartStep.ROUTE_WRITE, writing);
       logStarted(written.get(), claimed.get().pod(), claimed.get().environment());
       handOff(written.get(), claimed.get().pod(), context);
       return UpdateControl.noUpdate();
@@ -190,21 +194,28 @@ public final class ComputerRuns {
    * run's thread or environment is missing (its launch then says so).
    */
   private Optional<Claimed> claimAtRouting(Run run, Context<Run> context) {
+    Future<Boolean> carriesFiles = warmPools.carriesFiles(run); // side by side with the reads
     AgentEnvironment environment;
     try {
-      environment = AgentEnvironment.ofRun(client, run, settings);
+      environment =
+          warmPools
+              .steps()
+              .time(StartStep.ENVIRONMENT, () -> AgentEnvironment.ofRun(client, run, settings));
     } catch (AgentStartException e) {
+      carriesFiles.cancel(true);
       return Optional.empty();
     }
-    return claim(run, environment, context).map(pod -> new Claimed(pod, environment));
+    return claim(run, environment, carriesFiles, context).map(pod -> new Claimed(pod, environment));
   }
 
   /** Claims a ready sandbox of the environment's pool, guarded first by the run's dependents. */
-  private Optional<Pod> claim(Run run, AgentEnvironment environment, Context<Run> context) {
+  private Optional<Pod> claim(
+      Run run, AgentEnvironment environment, Future<Boolean> carriesFiles, Context<Run> context) {
     Optional<Pod> claimed =
         warmPools.claim(
             run,
             environment,
+            carriesFiles,
             port ->
                 reconcileSandbox(
                     context, SandboxIntent.make(sandbox(run, environment, port), true)));
@@ -388,7 +399,9 @@ public final class ComputerRuns {
       Context<Run> context,
       boolean tryPool) {
     Optional<Pod> claimed =
-        warmPools == null || !tryPool ? Optional.empty() : claim(run, environment, context);
+        warmPools == null || !tryPool || !WarmPools.hasPool(environment)
+            ? Optional.empty()
+            : claim(run, environment, warmPools.carriesFiles(run), context);
     if (claimed.isPresent()) {
       return claimed.get();
     }

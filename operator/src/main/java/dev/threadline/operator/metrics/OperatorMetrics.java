@@ -96,6 +96,15 @@ public final class OperatorMetrics {
         .record(took);
   }
 
+  /** One step of a computer run's start took {@code took} ({@link StartSteps}). */
+  public void startStep(String step, Duration took) {
+    Timer.builder("threadline_sandbox_start_step_duration")
+        .description("One step of a computer run's start (routing, claim, hand-off, bind), by step")
+        .tag("step", step)
+        .register(registry)
+        .record(took);
+  }
+
   private static Optional<Duration> between(String from, String to) {
     Optional<Instant> start = Timestamps.parse(from);
     Optional<Instant> end = Timestamps.parse(to);

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the worker needs to bind a claimed pool sandbox to its run: the pool's credential (which the
@@ -25,22 +26,49 @@ import java.util.Optional;
 public final class PoolBinding {
   private final KubernetesClient client;
 
+  /**
+   * Pool credentials read, by namespace/Secret name: a pool's Secret is made once and never
+   * changed, so a bind reads it once per pool rather than once per claim.
+   */
+  private final Map<String, String> poolCredentials = new ConcurrentHashMap<>();
+
   public PoolBinding(KubernetesClient client) {
     this.client = client;
   }
 
-  /** The pool credential of a claimed pool Pod's environment. */
+  /** The pool credential of a claimed pool Pod's environment, as last read. */
   public Optional<String> poolCredential(Pod pod) {
-    String environment = PoolLabels.environment(pod);
-    if (environment == null) {
+    return secretKey(pod)
+        .flatMap(key -> Optional.ofNullable(poolCredentials.get(key)))
+        .or(() -> rereadPoolCredential(pod));
+  }
+
+  /**
+   * The pool credential read again (the one held was refused: its environment was made anew, with a
+   * new pool Secret).
+   */
+  public Optional<String> rereadPoolCredential(Pod pod) {
+    Optional<String> key = secretKey(pod);
+    if (key.isEmpty()) {
       return Optional.empty();
     }
-    return SandboxCredential.read(
-        client
-            .secrets()
-            .inNamespace(pod.getMetadata().getNamespace())
-            .withName(PoolLabels.accessName(environment))
-            .get());
+    key.ifPresent(poolCredentials::remove);
+    Optional<String> read =
+        SandboxCredential.read(
+            client
+                .secrets()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(PoolLabels.accessName(PoolLabels.environment(pod)))
+                .get());
+    read.ifPresent(credential -> poolCredentials.put(key.get(), credential));
+    return read;
+  }
+
+  private static Optional<String> secretKey(Pod pod) {
+    String environment = PoolLabels.environment(pod);
+    return environment == null
+        ? Optional.empty()
+        : Optional.of(pod.getMetadata().getNamespace() + "/" + PoolLabels.accessName(environment));
   }
 
   /** The environment's variables and secrets by name; a value not stored yet is left out. */

@@ -7,7 +7,10 @@ import dev.threadline.operator.computer.AgentEnvironment;
 import dev.threadline.operator.computer.AgentObjects;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.metrics.OperatorMetrics;
+import dev.threadline.operator.metrics.StartStep;
+import dev.threadline.operator.metrics.StartSteps;
 import dev.threadline.operator.sandbox.SandboxPod;
+import dev.threadline.operator.worker.SideBySide;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -18,6 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +48,7 @@ public final class WarmPools {
   private final OperatorSettings settings;
   private final OperatorMetrics metrics;
   private final Clock clock;
+  private final StartSteps steps;
 
   public WarmPools(
       KubernetesClient client,
@@ -55,27 +61,40 @@ public final class WarmPools {
     this.settings = settings;
     this.metrics = metrics;
     this.clock = clock;
+    this.steps = new StartSteps(metrics);
+  }
+
+  /** Where the steps of runs' starts are timed. */
+  public StartSteps steps() {
+    return steps;
+  }
+
+  /**
+   * Starts finding out, side by side with what the caller reads next, whether a pool sandbox can
+   * carry the files of {@code run}'s thread ({@link WorkspaceArchives#claimable}); a claim waits
+   * for the answer only before it takes a Pod.
+   */
+  public Future<Boolean> carriesFiles(Run run) {
+    String namespace = run.getMetadata().getNamespace();
+    String thread = run.getSpec().getThread();
+    return SideBySide.start(() ->
+        steps.time(
+            StartStep.ARCHIVE_CHECK,
+            () -> new WorkspaceArchives(client).claimable(namespace, thread)));
   }
 
   /**
    * A pool sandbox now serving {@code run}, or empty when the environment has no pool, its pool has
    * no ready sandbox of the current image, or the run's thread has files a pool sandbox cannot get
-   * (see {@link WorkspaceArchives#claimable}): the run then starts cold.
+   * ({@code carriesFiles}, from {@link #carriesFiles}): the run then starts cold.
    *
    * @param guard makes the run's credential Secret and NetworkPolicy for a sandbox on that port
    *     (the run's workflow); called before the first claim attempt, and again when the next
    *     candidate listens on another port
    */
-  public Optional<Pod> claim(Run run, AgentEnvironment environment, IntConsumer guard) {
-    if (!hasPool(environment)) {
-      return Optional.empty();
-    }
-    long began = System.nanoTime();
+  public Optional<Pod> claim(
+      Run run, AgentEnvironment environment, Future<Boolean> carriesFiles, IntConsumer guard) {
     String namespace = run.getMetadata().getNamespace();
-    if (!new WorkspaceArchives(client).claimable(namespace, run.getSpec().getThread())) {
-      metrics.poolClaim(false, Duration.ofNanos(System.nanoTime() - began));
-      return Optional.empty();
-    }
     return claim(
         new PoolClaimant(
             namespace,
@@ -84,7 +103,15 @@ public final class WarmPools {
             AgentObjects.ownedBy(run),
             settings.agentPod().deadline()),
         environment,
-        guard);
+        guard,
+        carriesFiles);
+  }
+
+  /** {@link #claim(Run, AgentEnvironment, Future, IntConsumer)}, the thread's files asked now. */
+  public Optional<Pod> claim(Run run, AgentEnvironment environment, IntConsumer guard) {
+    return hasPool(environment)
+        ? claim(run, environment, carriesFiles(run), guard)
+        : Optional.empty();
   }
 
   /**
@@ -97,7 +124,20 @@ public final class WarmPools {
    */
   public Optional<Pod> claim(
       PoolClaimant claimant, AgentEnvironment environment, IntConsumer guard) {
+    return claim(claimant, environment, guard, CompletableFuture.completedFuture(true));
+  }
+
+  /**
+   * @param admissible whether the claimant may take a pool sandbox at all, awaited (while the first
+   *     guard is made) before the first Pod is taken
+   */
+  private Optional<Pod> claim(
+      PoolClaimant claimant,
+      AgentEnvironment environment,
+      IntConsumer guard,
+      Future<Boolean> admissible) {
     if (!hasPool(environment)) {
+      admissible.cancel(true);
       return Optional.empty();
     }
     long began = System.nanoTime();
@@ -107,10 +147,14 @@ public final class WarmPools {
     for (Pod candidate : candidates) {
       int port = SandboxPod.port(candidate).orElse(settings.containers().firstPort());
       if (guardedPort == null || guardedPort != port) {
-        guard.accept(port);
+        int guarded = port;
+        steps.time(StartStep.GUARD, () -> guard.accept(guarded));
         guardedPort = port;
       }
-      Optional<Pod> claimed = take(candidate, claimant);
+      if (!admitted(admissible)) {
+        break;
+      }
+      Optional<Pod> claimed = steps.time(StartStep.POD_CLAIM, () -> take(candidate, claimant));
       if (claimed.isPresent()) {
         Duration took = Duration.ofNanos(System.nanoTime() - began);
         metrics.poolClaim(true, took);
@@ -124,6 +168,15 @@ public final class WarmPools {
     }
     metrics.poolClaim(false, Duration.ofNanos(System.nanoTime() - began));
     return Optional.empty();
+  }
+
+  private static boolean admitted(Future<Boolean> admissible) {
+    try {
+      return SideBySide.join(admissible);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   /** Whether the namespace has a ready, unclaimed pool sandbox of any environment. */

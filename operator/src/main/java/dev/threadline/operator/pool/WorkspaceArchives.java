@@ -1,7 +1,10 @@
 package dev.threadline.operator.pool;
 
 import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.operator.computer.AgentEnvironment;
 import dev.threadline.operator.computer.AgentObjects;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -15,10 +18,10 @@ import java.util.Optional;
  * A thread's workspace between runs when its sandboxes come from a warm pool. A pool sandbox starts
  * before anyone knows the thread, so it cannot mount the thread's workspace claim; instead the
  * worker keeps the workspace as a zip (the sandbox's {@code GET /workspace/archive}) in a Secret of
- * the thread's, {@code workspace-<id>-archive}, after every run of a thread that has one (or whose
- * run was claimed), and puts it back ({@code PUT /workspace/archive}) before the next run starts —
- * claimed or cold, so the files follow the thread whichever way its sandbox came. A Secret rather
- * than a ConfigMap: a workspace may hold what its agent wrote of the user's secrets.
+ * the thread's, {@code workspace-<id>-archive}, after every run that {@link #keeps}, and puts it
+ * back ({@code PUT /workspace/archive}) before the next run starts — claimed or cold, so the files
+ * follow the thread whichever way its sandbox came. A Secret rather than a ConfigMap: a workspace
+ * may hold what its agent wrote of the user's secrets.
  *
  * <p>A Secret holds at most 1 MiB: a zip over {@value #MAX_BYTES} bytes is not kept; the Secret
  * then says so ({@value #TOO_LARGE}), the thread's later runs start cold on its workspace claim,
@@ -58,9 +61,24 @@ public final class WorkspaceArchives {
     return claim == null;
   }
 
-  /** Whether the thread keeps its workspace as an archive (its runs save and restore it). */
-  public boolean kept(String namespace, String thread) {
-    return secret(namespace, thread) != null;
+  /**
+   * Whether {@code run}'s workspace is kept when its loop ends: the run was claimed, its thread
+   * keeps an archive already, or its environment has a warm pool — a run that started cold (the
+   * pool was empty) then leaves the archive its thread's next run needs to claim a sandbox.
+   */
+  public boolean keeps(Run run) {
+    String namespace = run.getMetadata().getNamespace();
+    String thread = run.getSpec().getThread();
+    if (run.getStatus() != null && RunStatus.START_CLAIMED.equals(run.getStatus().getStart())
+        || secret(namespace, thread) != null) {
+      return true;
+    }
+    ConversationThread owner =
+        client.resources(ConversationThread.class).inNamespace(namespace).withName(thread).get();
+    return owner != null
+        && AgentEnvironment.resourceOf(client, run, owner)
+            .filter(environment -> WarmPoolReconciler.size(environment) > 0)
+            .isPresent();
   }
 
   /** The kept zip; empty when there is none or it was too large to keep. */

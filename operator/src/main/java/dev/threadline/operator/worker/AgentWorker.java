@@ -6,6 +6,8 @@ import dev.threadline.crds.client.ThreadlineClients;
 import dev.threadline.crds.run.Run;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.deltas.DeltaHub;
+import dev.threadline.operator.metrics.StartStep;
+import dev.threadline.operator.metrics.StartSteps;
 import dev.threadline.operator.tracing.AgentTracing;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
@@ -18,6 +20,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -44,12 +47,22 @@ public final class AgentWorker implements AutoCloseable {
   private final RunClaims claims;
   private final RunWork.Parts parts;
   private final Map<String, RunWork> working = new ConcurrentHashMap<>();
+
+  /**
+   * Runs handed over by this process's operator whose claim is being taken: their watch events are
+   * left to the hand-off, so that the claim goes with the start it began ({@link RunStart}).
+   */
+  private final Set<String> handingOver = ConcurrentHashMap.newKeySet();
+
   private final ExecutorService loops = Executors.newVirtualThreadPerTaskExecutor();
   private SharedIndexInformer<Run> runs;
   private Thread renewer;
   private volatile boolean closed;
 
-  /** Each run's loop traced by {@code tracing} ({@link AgentTracing#off()} for none). */
+  /**
+   * Each run's loop traced by {@code tracing} ({@link AgentTracing#off()} for none), the steps of
+   * its start timed by {@code steps} ({@link StartSteps#NONE} for none).
+   */
   public AgentWorker(
       KubernetesClient client,
       WorkerSettings settings,
@@ -61,7 +74,8 @@ public final class AgentWorker implements AutoCloseable {
       Allowance allowance,
       DeltaHub deltas,
       Clock clock,
-      AgentTracing tracing) {
+      AgentTracing tracing,
+      StartSteps steps) {
     this.client = client;
     this.settings = settings;
     this.claims = new RunClaims(client, settings.holder(), settings.claimTtl(), clock);
@@ -81,7 +95,8 @@ public final class AgentWorker implements AutoCloseable {
                     .filter(run -> namespace.equals(run.getMetadata().getNamespace())),
             settings.allowPrivateMcpTargets(),
             tracing,
-            deltas);
+            deltas,
+            steps);
   }
 
   /**
@@ -143,7 +158,17 @@ public final class AgentWorker implements AutoCloseable {
     if (parts.sandboxes() instanceof PodSandboxLocator located) {
       located.handedOver(run, pod, credential);
     }
-    loops.execute(() -> considerSafely(run));
+    String uid = run.getMetadata().getUid();
+    handingOver.add(uid);
+    long began = System.nanoTime();
+    loops.execute(() -> {
+      parts.steps().since(StartStep.HAND_OFF, began);
+      try {
+        considerSafely(run, true);
+      } finally {
+        handingOver.remove(uid);
+      }
+    });
   }
 
   /** The Runs this replica works on now. */
@@ -157,8 +182,16 @@ public final class AgentWorker implements AutoCloseable {
   }
 
   private void considerSafely(Run run) {
+    considerSafely(run, false);
+  }
+
+  /**
+   * @param handedOver the run was handed over by this process's operator: its start begins side by
+   *     side with the claim ({@link RunStart})
+   */
+  private void considerSafely(Run run, boolean handedOver) {
     try {
-      consider(run);
+      consider(run, handedOver);
     } catch (RuntimeException e) {
       LOG.warn(
           "Run({}/{}) not claimed: {}",
@@ -168,7 +201,7 @@ public final class AgentWorker implements AutoCloseable {
     }
   }
 
-  private void consider(Run run) {
+  private void consider(Run run, boolean handedOver) {
     if (closed) {
       return;
     }
@@ -188,15 +221,24 @@ public final class AgentWorker implements AutoCloseable {
       stop(run, "ended");
       return;
     }
-    if (working.containsKey(uid) || claims.heldByAnother(run)) {
-      return;
+    if (working.containsKey(uid)
+        || claims.heldByAnother(run)
+        || (!handedOver && handingOver.contains(uid))) {
+      return; // worked on, by another replica, or the hand-off of this process claims it
     }
     if (parts.sandboxes().locate(run).isEmpty()) {
       return; // its sandbox is not up yet: the Run changes when it is
     }
     int load = working.size();
     if (load == 0) {
-      claims.take(run).ifPresent(this::begin);
+      RunStart headStart = handedOver ? RunStart.begin(parts, run) : null;
+      Optional<Run> claimed =
+          parts.steps().time(StartStep.RUN_CLAIM, () -> takeClaim(run, handedOver));
+      if (claimed.isPresent()) {
+        begin(claimed.get(), headStart);
+      } else if (headStart != null) {
+        headStart.cancel();
+      }
       return;
     }
     // A busy replica lets a less busy one claim first: replicas take new runs in proportion to
@@ -214,14 +256,38 @@ public final class AgentWorker implements AutoCloseable {
           && eligible(latest)
           && !working.containsKey(uid)
           && !claims.heldByAnother(latest)) {
-        claims.take(latest).ifPresent(this::begin);
+        claims.take(latest).ifPresent(claimed -> begin(claimed, null));
       }
     });
   }
 
-  private void begin(Run claimed) {
-    RunWork work = new RunWork(parts, claimed);
+  /**
+   * The Run's claim; a handed-over Run that another writer changed since the operator wrote it (a
+   * conflict, not another replica's claim) is read again and claimed once more, rather than left to
+   * its watch event and a second start.
+   */
+  private Optional<Run> takeClaim(Run run, boolean handedOver) {
+    Optional<Run> claimed = claims.take(run);
+    if (claimed.isPresent() || !handedOver) {
+      return claimed;
+    }
+    Run latest =
+        client
+            .resources(Run.class)
+            .inNamespace(run.getMetadata().getNamespace())
+            .withName(run.getMetadata().getName())
+            .get();
+    return latest != null && eligible(latest) && !claims.heldByAnother(latest)
+        ? claims.take(latest)
+        : Optional.empty();
+  }
+
+  private void begin(Run claimed, RunStart headStart) {
+    RunWork work = new RunWork(parts, claimed, headStart);
     if (working.putIfAbsent(claimed.getMetadata().getUid(), work) != null) {
+      if (headStart != null) {
+        headStart.cancel();
+      }
       return;
     }
     LOG.info(

@@ -2,9 +2,10 @@ package dev.threadline.operator.worker;
 
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunStatus;
 import dev.threadline.operator.computer.AgentObjects;
 import dev.threadline.operator.metrics.OperatorMetrics;
+import dev.threadline.operator.metrics.StartStep;
+import dev.threadline.operator.metrics.StartSteps;
 import dev.threadline.operator.pool.PoolBinding;
 import dev.threadline.operator.pool.PoolLabels;
 import dev.threadline.operator.pool.WorkspaceArchives;
@@ -44,6 +45,7 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
   private final PoolBinding binding;
   private final WorkspaceArchives archives;
   private final OperatorMetrics metrics;
+  private final StartSteps steps;
   private final Clock clock;
   private volatile BiConsumer<String, String> readyListener = (namespace, run) -> {};
 
@@ -68,6 +70,7 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
     this.binding = new PoolBinding(client);
     this.archives = new WorkspaceArchives(client);
     this.metrics = metrics;
+    this.steps = metrics == null ? StartSteps.NONE : new StartSteps(metrics);
     this.clock = clock;
     var resources =
         namespace == null ? client.pods().inAnyNamespace() : client.pods().inNamespace(namespace);
@@ -129,23 +132,19 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
   public void bind(Run run, SandboxAddress sandbox) {
     Pod pod = pod(run);
     if (pod != null && PoolLabels.isClaimed(pod)) {
-      // Side by side: the pool's credential, and the environment's values.
-      Future<Optional<String>> poolCredential = SideBySide.start(() -> binding.poolCredential(pod));
-      Map<String, String> values = binding.environmentValues(pod);
-      String pool;
-      try {
-        pool =
-            SideBySide.join(poolCredential)
-                .orElseThrow(() -> new SandboxException("the pool's credential is gone"));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new SandboxException("interrupted while binding the sandbox");
-      }
-      SandboxAddress unbound = new SandboxAddress(sandbox.base(), pool);
-      // Proved before the bind sends the run's credential and variables: never to a process that
-      // only holds the sandbox's address.
-      sandboxClient.verify(unbound);
-      if (!sandboxClient.bind(unbound, sandbox.credential(), values)) {
+      // Side by side: the environment's values, and the proof of the pool's credential.
+      Future<Map<String, String>> values =
+          SideBySide.start(
+              () -> steps.time(StartStep.BIND_READS, () -> binding.environmentValues(pod)));
+      Optional<SandboxAddress> unbound =
+          steps.time(StartStep.BIND_VERIFY, () -> provenUnbound(pod, sandbox));
+      boolean bound =
+          unbound.isPresent()
+              && steps.time(
+                  StartStep.BIND_POST,
+                  () -> sandboxClient.bind(unbound.get(), sandbox.credential(), join(values)));
+      if (!bound) {
+        values.cancel(true);
         sandboxClient.verify(sandbox); // bound already (a worker that took the run over)
       }
     } else {
@@ -161,21 +160,58 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
     }
   }
 
+  /**
+   * The sandbox's address with the pool's credential, once the sandbox proved it holds it — before
+   * the bind sends the run's credential and variables, so never to a process that only holds the
+   * sandbox's address; empty when it holds another (bound already, or not the sandbox at all).
+   */
+  private Optional<SandboxAddress> provenUnbound(Pod pod, SandboxAddress sandbox) {
+    String held = binding.poolCredential(pod).orElseThrow(PodSandboxLocator::poolCredentialGone);
+    Optional<SandboxAddress> proven = proves(sandbox, held);
+    if (proven.isPresent()) {
+      return proven;
+    }
+    // An outdated pool credential (its environment was made anew), or a sandbox holding another.
+    String fresh =
+        binding.rereadPoolCredential(pod).orElseThrow(PodSandboxLocator::poolCredentialGone);
+    return fresh.equals(held) ? Optional.empty() : proves(sandbox, fresh);
+  }
+
+  private Optional<SandboxAddress> proves(SandboxAddress sandbox, String pool) {
+    SandboxAddress unbound = new SandboxAddress(sandbox.base(), pool);
+    try {
+      sandboxClient.verify(unbound);
+      return Optional.of(unbound);
+    } catch (SandboxException refused) {
+      return Optional.empty();
+    }
+  }
+
+  private static SandboxException poolCredentialGone() {
+    return new SandboxException("the pool's credential is gone");
+  }
+
+  private static <T> T join(Future<T> started) {
+    try {
+      return SideBySide.join(started);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SandboxException("interrupted while binding the sandbox");
+    }
+  }
+
   @Override
-  public void restoreWorkspace(Run run, SandboxAddress sandbox) {
-    archives
-        .read(run.getMetadata().getNamespace(), run.getSpec().getThread())
-        .ifPresent(zip -> sandboxClient.restore(sandbox, zip));
+  public Optional<byte[]> keptWorkspace(Run run) {
+    return archives.read(run.getMetadata().getNamespace(), run.getSpec().getThread());
   }
 
   @Override
   public void keepWorkspace(Run run, SandboxAddress sandbox) {
-    String namespace = run.getMetadata().getNamespace();
-    String thread = run.getSpec().getThread();
-    boolean claimed =
-        run.getStatus() != null && RunStatus.START_CLAIMED.equals(run.getStatus().getStart());
-    if (claimed || archives.kept(namespace, thread)) {
-      archives.write(namespace, thread, sandboxClient.archive(sandbox));
+    if (archives.keeps(run)) {
+      archives.write(
+          run.getMetadata().getNamespace(),
+          run.getSpec().getThread(),
+          sandboxClient.archive(sandbox));
     }
   }
 

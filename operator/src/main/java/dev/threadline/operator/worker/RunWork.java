@@ -13,6 +13,8 @@ import dev.threadline.operator.computer.ComputerStatus;
 import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.deltas.DeltaSession;
 import dev.threadline.operator.deltas.Deltas;
+import dev.threadline.operator.metrics.StartStep;
+import dev.threadline.operator.metrics.StartSteps;
 import dev.threadline.operator.tracing.AgentTracing;
 import dev.threadline.operator.worker.mcp.McpConnections;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -24,7 +26,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,17 +55,23 @@ final class RunWork {
       java.util.function.Function<String, java.util.stream.Stream<Run>> runsIn,
       boolean allowPrivateMcpTargets,
       AgentTracing tracing,
-      DeltaHub deltas) {}
+      DeltaHub deltas,
+      StartSteps steps) {}
 
   private final Parts parts;
   private final Run run;
+  private final RunStart headStart;
   private volatile boolean stopped;
   private volatile boolean abandoned;
   private volatile SandboxAddress address;
 
-  RunWork(Parts parts, Run run) {
+  /**
+   * @param headStart the run's start, begun before the run was claimed; null to begin it now
+   */
+  RunWork(Parts parts, Run run, RunStart headStart) {
     this.parts = parts;
     this.run = run;
+    this.headStart = headStart;
   }
 
   String namespace() {
@@ -213,27 +220,24 @@ final class RunWork {
 
   private Optional<AgentLoop.Ended> work(RunEventSink sink, long recordedSeq, Deltas deltas)
       throws InterruptedException {
-    // Side by side: the task (its agent, thread, environment), the run's memory, and reaching and
-    // binding the sandbox; the task is awaited first, so a run that cannot be worked on fails
-    // without waiting for its sandbox.
-    Future<RunTask> taskRead = SideBySide.start(() -> parts.tasks().task(run, threadRuns()));
-    Future<Optional<RunMemoryStore.Stored>> memoryRead =
-        SideBySide.start(() -> parts.memories().read(run));
-    Future<SandboxAddress> bound = SideBySide.start(this::bindSandbox);
+    // The task is awaited first, so a run that cannot be worked on fails without waiting for its
+    // sandbox.
+    long began = System.nanoTime();
+    StartSteps steps = parts.steps();
+    RunStart start = headStart != null ? headStart : RunStart.begin(parts, run);
     RunTask task;
     try {
-      task = SideBySide.join(taskRead);
+      task = SideBySide.join(start.task);
     } catch (IllegalArgumentException e) {
-      bound.cancel(true);
-      memoryRead.cancel(true);
+      start.cancel();
       return Optional.of(
           new AgentLoop.Ended(
               null, AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage())));
     }
-    SandboxAddress address = SideBySide.join(bound);
+    SandboxAddress address = SideBySide.join(start.sandbox);
     this.address = address;
     SandboxCalls calls = new SandboxCalls(parts.sandboxClient(), address, task.limits());
-    Optional<RunMemoryStore.Stored> stored = SideBySide.join(memoryRead);
+    Optional<RunMemoryStore.Stored> stored = SideBySide.join(start.memory);
     WorkerEvents events =
         new WorkerEvents(
             sink::emit,
@@ -245,7 +249,11 @@ final class RunWork {
     }
     RunMemoryStore.Stored[] last = {stored.orElse(null)};
     if (stored.isEmpty()) {
-      parts.sandboxes().restoreWorkspace(run, address);
+      long restoring = System.nanoTime();
+      SideBySide.join(start.workspace)
+          .ifPresent(zip -> parts.sandboxClient().restore(address, zip));
+      steps.since(StartStep.RESTORE, restoring);
+      steps.since(StartStep.FIRST_EVENT, began);
       // The opening events in one status write: response.started follows the first write.
       sink.together(() -> {
         events.started(run.getMetadata().getName(), task.model(), WORKSPACE);
@@ -315,28 +323,6 @@ final class RunWork {
               deltas)
           .run(last[0].memory(), this::elapsedMs);
     }
-  }
-
-  /** The run's sandbox, once it serves and is the run's (a claimed pool sandbox is bound). */
-  private SandboxAddress bindSandbox() {
-    SandboxAddress sandbox =
-        parts
-            .sandboxes()
-            .locate(run)
-            .orElseThrow(() -> new SandboxException("the run's sandbox is gone"));
-    parts.sandboxClient().awaitHealthy(sandbox, SandboxCalls.STARTUP_PATIENCE);
-    parts.sandboxes().bind(run, sandbox);
-    return sandbox;
-  }
-
-  /** The run's thread's runs, from the worker's cache of Runs: the conversation so far. */
-  private List<Run> threadRuns() {
-    String thread = run.getSpec().getThread();
-    return parts
-        .runsIn()
-        .apply(namespace())
-        .filter(other -> thread.equals(other.getSpec().getThread()))
-        .toList();
   }
 
   /**

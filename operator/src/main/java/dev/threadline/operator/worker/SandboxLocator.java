@@ -16,8 +16,13 @@ public interface SandboxLocator {
    */
   default void bind(Run run, SandboxAddress sandbox) {}
 
-  /** A new run (not one taken over) begins: the thread's kept workspace, if any, goes in. */
-  default void restoreWorkspace(Run run, SandboxAddress sandbox) {}
+  /**
+   * The thread's kept workspace (a zip), if any, which a new run (not one taken over) puts into its
+   * sandbox before its first step; read side by side with reaching the sandbox.
+   */
+  default Optional<byte[]> keptWorkspace(Run run) {
+    return Optional.empty();
+  }
 
   /** The run's loop ended, before its outcome is written: the workspace is kept, if it must be. */
   default void keepWorkspace(Run run, SandboxAddress sandbox) {}

@@ -11,17 +11,17 @@ import java.util.concurrent.Future;
  * on virtual threads instead of one after another: each is a few API or sandbox round trips, and
  * the first step waits for all of them.
  */
-final class SideBySide {
+public final class SideBySide {
   private static final ExecutorService VIRTUAL = Executors.newVirtualThreadPerTaskExecutor();
 
   private SideBySide() {}
 
-  static <T> Future<T> start(Callable<T> work) {
+  public static <T> Future<T> start(Callable<T> work) {
     return VIRTUAL.submit(work);
   }
 
   /** The result; what the work threw is thrown here as it was (unchecked ones unwrapped). */
-  static <T> T join(Future<T> started) throws InterruptedException {
+  public static <T> T join(Future<T> started) throws InterruptedException {
     try {
       return started.get();
     } catch (ExecutionException e) {

@@ -12,6 +12,7 @@ import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.computer.AgentEnvironment;
+import dev.threadline.operator.computer.AgentObjects;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.support.PoolEnvironments;
@@ -19,6 +20,7 @@ import dev.threadline.operator.support.PoolPods;
 import dev.threadline.operator.support.QuotaRefusals;
 import dev.threadline.operator.support.StrictMockOperator;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -164,6 +166,10 @@ class WarmPoolMockServerTest {
     assertThat(guarded)
         .containsAll(
             won.stream().map(p -> p.getMetadata().getLabels().get("threadline.dev/run")).toList());
+    // Their runs do not exist, so nothing ends them: the pool's status counts the five claimed.
+    await()
+        .atMost(WAIT)
+        .until(() -> warmPool("claims", "env-claims"), s -> s != null && s.getClaimed() == 5);
     assertThat(registry.counter("threadline_warm_pool_claims", "outcome", "hit").count())
         .isEqualTo(5);
     assertThat(registry.counter("threadline_warm_pool_claims", "outcome", "miss").count())
@@ -197,9 +203,19 @@ class WarmPoolMockServerTest {
     assertThat(unclaimed("refill", "env-refill"))
         .extracting(p -> p.getMetadata().getName())
         .doesNotContain(started.getStatus().getPod());
+    // The run fails at once (no sandbox answers in the mock) and its Pod may go before the pool's
+    // status counted it: the status follows the Pods (the claimed count is shown in the next test).
     await()
         .atMost(WAIT)
-        .until(() -> warmPool("refill", "env-refill"), s -> s != null && s.getClaimed() == 1);
+        .until(
+            () -> warmPool("refill", "env-refill"),
+            s ->
+                s != null && s.getClaimed() == claimedPods("refill", started.getStatus().getPod()));
+  }
+
+  private static int claimedPods(String namespace, String name) {
+    Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+    return pod != null && PoolLabels.isClaimed(pod) ? 1 : 0;
   }
 
   @Test
@@ -261,6 +277,39 @@ class WarmPoolMockServerTest {
 
   private static Predicate<Pod> ready() {
     return PoolPods.running();
+  }
+
+  @Test
+  void aThreadThatRanColdKeepsItsFilesForAClaimWhenItsEnvironmentHasAPool() {
+    environment("archives", "env-pooled", 2);
+    environment("archives", "env-plain", 0);
+    WorkspaceArchives archives = new WorkspaceArchives(client);
+    Run cold = run("archives", "thread-cold", "env-pooled");
+    cold.setStatus(new RunStatus());
+    cold.getStatus().setStart(RunStatus.START_COLD);
+    // Its first run started cold (the pool was empty): its files are on its workspace claim.
+    client
+        .resource(
+            new PersistentVolumeClaimBuilder()
+                .withNewMetadata()
+                .withName(AgentObjects.workspaceClaimName("thread-cold"))
+                .withNamespace("archives")
+                .endMetadata()
+                .build())
+        .create();
+    assertThat(archives.claimable("archives", "thread-cold")).isFalse();
+
+    assertThat(archives.keeps(cold)).isTrue();
+    archives.write("archives", "thread-cold", new byte[] {'P', 'K', 5, 6});
+    assertThat(archives.claimable("archives", "thread-cold")).isTrue();
+
+    // Without a pool, a cold thread keeps its claim only, as before.
+    Run plain = run("archives", "thread-plain", "env-plain");
+    plain.setStatus(new RunStatus());
+    plain.getStatus().setStart(RunStatus.START_COLD);
+    assertThat(archives.keeps(plain)).isFalse();
+    plain.getStatus().setStart(RunStatus.START_CLAIMED);
+    assertThat(archives.keeps(plain)).isTrue();
   }
 
   private static Environment environment(String namespace, String name, int size) {

@@ -16,6 +16,7 @@ import dev.threadline.models.ModelProvider;
 import dev.threadline.models.scripted.ScriptedModelProvider;
 import dev.threadline.operator.computer.SandboxCondition;
 import dev.threadline.operator.deltas.DeltaHub;
+import dev.threadline.operator.metrics.StartSteps;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;
 import dev.threadline.operator.tracing.AgentTracing;
@@ -373,7 +374,8 @@ class AgentWorkerMockServerTest {
                 allowance,
                 DeltaHub.off(),
                 Clock.systemUTC(),
-                AgentTracing.off())
+                AgentTracing.off(),
+                StartSteps.NONE)
             .start();
     workers.add(worker);
     return worker;

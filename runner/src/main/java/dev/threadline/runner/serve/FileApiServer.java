@@ -79,17 +79,13 @@ public final class FileApiServer implements AutoCloseable {
 
   public static FileApiServer start(ServeOptions options) throws IOException {
     if (options.bindTokenFile() != null) {
-      // A warm-pool sandbox waits for a claim, whose first call is its bind: its JSON reading is
-      // loaded now, before the Pod is ready, rather than in the claimed run's time.
-      JsonBody.object(WARM_UP_BIND, "the run's token and env");
-      return start(options, SandboxBinding.unbound(AccessToken.fromFile(options.bindTokenFile())));
+      FileApiServer api =
+          start(options, SandboxBinding.unbound(AccessToken.fromFile(options.bindTokenFile())));
+      BindWarmUp.run(api.port());
+      return api;
     }
     return start(options, SandboxBinding.bound(AccessToken.fromFile(options.tokenFile())));
   }
-
-  private static final byte[] WARM_UP_BIND =
-      "{\"token\":\"warm-up\",\"env\":{\"NAME\":\"value\"}}"
-          .getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
   static FileApiServer start(ServeOptions options, SandboxBinding binding) throws IOException {
     Path workspace = Files.createDirectories(options.workspace());
