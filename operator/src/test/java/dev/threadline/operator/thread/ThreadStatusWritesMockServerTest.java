@@ -11,13 +11,13 @@ import dev.threadline.crds.thread.ThreadStatus;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.support.OperatorMockServer;
-import dev.threadline.operator.support.StrictStatusDispatcher;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,17 +32,16 @@ import org.junit.jupiter.api.Test;
  * changes nothing but a timestamp (the thread controller reconciling from a copy older than its own
  * last write) and no write that only adds the usage finalizer (runs are created with it).
  */
+@EnableKubernetesMockClient(crud = true)
 class ThreadStatusWritesMockServerTest {
   private static final String NS = "dora";
   private static final int RUNS = 5;
-  private static KubernetesMockServer server;
-  private static KubernetesClient client;
+  static KubernetesMockServer server;
+  static KubernetesClient client;
   private static ThreadlineOperator operator;
 
   @BeforeAll
   static void startOperator() {
-    server = StrictStatusDispatcher.startServer();
-    client = server.createClient();
     OperatorMockServer.registerCrds(server, client);
     operator = ThreadlineOperator.start(client, OperatorSettings.defaults());
   }
@@ -50,8 +49,6 @@ class ThreadStatusWritesMockServerTest {
   @AfterAll
   static void stopOperator() {
     operator.close();
-    client.close();
-    server.destroy();
   }
 
   @Test
