@@ -11,6 +11,7 @@ import dev.threadline.operator.environment.EnvironmentReconciler;
 import dev.threadline.operator.health.OperatorHttpEndpoints;
 import dev.threadline.operator.kubernetes.InformerLists;
 import dev.threadline.operator.kubernetes.InformerStops;
+import dev.threadline.operator.kubernetes.TokenCloner;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
@@ -125,6 +126,7 @@ public final class ThreadlineOperator implements AutoCloseable {
               .withCloseClientOnStop(false)
               .withInformerStoppedHandler(new InformerStops(stopping::get))
               .withCacheSyncTimeout(CACHE_SYNC_TIMEOUT)
+              .withResourceCloner(new TokenCloner(client.getKubernetesSerialization()))
               // Reconciles block on I/O (API calls, webhook POSTs with a 10 s timeout): on virtual
               // threads a slow webhook receiver holds no platform thread. Bounded, because a
               // restart over many stored objects would otherwise open one connection per object.

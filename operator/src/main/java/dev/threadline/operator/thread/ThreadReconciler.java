@@ -6,6 +6,7 @@ import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadStatus;
 import dev.threadline.operator.kubernetes.InformerLists;
+import dev.threadline.operator.kubernetes.StatusWriteLoop;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.status.ReconcileErrors;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -20,6 +21,7 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnAddFilter;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -34,6 +36,9 @@ import java.util.Set;
     name = "thread",
     informer = @Informer(onAddFilter = ThreadReconciler.NotRolledUp.class))
 public class ThreadReconciler implements Reconciler<ConversationThread> {
+  /** Status writes tried at most when other writers change the thread meanwhile. */
+  private static final int ATTEMPTS = 5;
+
   private final Clock clock;
   private final Conditions conditions;
 
@@ -55,10 +60,42 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
     return List.of(new InformerEventSource<>(runs, context));
   }
 
+  /**
+   * Writes the rolled-up status itself (optimistic locking, re-read on a conflict) and hands the
+   * written thread to the framework's cache: the next reconcile, often brought by the next run
+   * event before the informer has this write, then compares against it rather than an older copy,
+   * which would otherwise make a second write that changes nothing but {@code updatedAt}.
+   */
   @Override
   public UpdateControl<ConversationThread> reconcile(
       ConversationThread thread, Context<ConversationThread> context) {
     ThreadTotals totals = ThreadTotals.of(context.getSecondaryResources(Run.class));
+    var outcome =
+        StatusWriteLoop.write(
+            context.getClient(),
+            thread,
+            ATTEMPTS,
+            code -> code == HttpURLConnection.HTTP_CONFLICT,
+            () ->
+                context
+                    .getClient()
+                    .resources(ConversationThread.class)
+                    .inNamespace(thread.getMetadata().getNamespace())
+                    .withName(thread.getMetadata().getName())
+                    .get(),
+            copy -> rollUp(copy, totals));
+    if (outcome instanceof StatusWriteLoop.Written<ConversationThread> written) {
+      context
+          .eventSourceRetriever()
+          .getControllerEventSource()
+          .handleRecentResourceUpdate(
+              ResourceID.fromResource(thread), written.written(), written.base());
+    }
+    return UpdateControl.noUpdate();
+  }
+
+  /** Sets the status {@code totals} make of {@code thread}; false when it holds it already. */
+  private boolean rollUp(ConversationThread thread, ThreadTotals totals) {
     ThreadStatus current = thread.getStatus() == null ? new ThreadStatus() : thread.getStatus();
     ThreadStatus next = new ThreadStatus();
     next.setObservedGeneration(thread.getMetadata().getGeneration());
@@ -77,13 +114,12 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
     next.setMessageCount(totals.messageCount());
     next.setTokens(totals.tokens());
     next.setTotalCost(totals.totalCost());
-    next.setUpdatedAt(current.getUpdatedAt());
     if (sameTotals(current, next)) {
-      return UpdateControl.noUpdate();
+      return false;
     }
     next.setUpdatedAt(Timestamps.format(clock.instant()));
     thread.setStatus(next);
-    return UpdateControl.patchStatus(thread);
+    return true;
   }
 
   /** Lets through the threads whose status does not reflect their current spec. */

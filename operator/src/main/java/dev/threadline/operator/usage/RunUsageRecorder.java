@@ -1,5 +1,6 @@
 package dev.threadline.operator.usage;
 
+import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.core.usage.UsagePeriod;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
@@ -47,7 +48,7 @@ import org.slf4j.LoggerFactory;
     generationAwareEventProcessing = false,
     finalizerName = RunUsageRecorder.FINALIZER)
 public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
-  public static final String FINALIZER = "threadline.dev/usage";
+  public static final String FINALIZER = ThreadRuns.USAGE_FINALIZER;
   private static final Logger LOG = LoggerFactory.getLogger(RunUsageRecorder.class);
   private static final int ATTEMPTS = 10;
 

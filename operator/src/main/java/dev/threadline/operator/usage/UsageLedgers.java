@@ -1,6 +1,7 @@
 package dev.threadline.operator.usage;
 
 import dev.threadline.core.batching.GroupCommit;
+import dev.threadline.core.batching.KeyedGroupCommits;
 import dev.threadline.core.usage.LedgerBook;
 import dev.threadline.core.usage.UsagePeriod;
 import dev.threadline.crds.common.Labels;
@@ -16,8 +17,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.function.BiPredicate;
 
 /**
@@ -38,9 +37,9 @@ public final class UsageLedgers {
 
   private final KubernetesClient client;
 
-  /** Runs waiting to be counted, per namespace and ledger. */
-  private final ConcurrentMap<String, GroupCommit<Addition, UsageLedger>> batches =
-      new ConcurrentHashMap<>();
+  /** Runs waiting to be counted, per namespace and ledger (held while runs wait). */
+  private final KeyedGroupCommits<String, Addition, UsageLedger> batches =
+      new KeyedGroupCommits<>(MAX_BATCH);
 
   public UsageLedgers(KubernetesClient client) {
     this.client = client;
@@ -72,10 +71,10 @@ public final class UsageLedgers {
       String runUid,
       UsageEntry entry,
       BiPredicate<String, String> settled) {
-    return batches
-        .computeIfAbsent(namespace + "/" + period.ledgerName(), key -> new GroupCommit<>(MAX_BATCH))
-        .submit(
-            new Addition(runUid, entry), batch -> write(namespace, userId, period, batch, settled));
+    return batches.submit(
+        namespace + "/" + period.ledgerName(),
+        new Addition(runUid, entry),
+        batch -> write(namespace, userId, period, batch, settled));
   }
 
   /** A run to count. */
