@@ -117,6 +117,10 @@ public final class CommandTool implements Tool {
       return ToolResult.failure(type(), command, null, "cannot start /bin/sh: " + e.getMessage());
     }
     running.add(process);
+    if (cancelled) {
+      // cancelAll came between the check above and the add: it did not see this process.
+      killTree(process);
+    }
     try {
       return await(command, process);
     } finally {

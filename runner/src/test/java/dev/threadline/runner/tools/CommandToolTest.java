@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -94,5 +96,21 @@ class CommandToolTest {
     assertThat(result.succeeded()).isFalse();
     assertThat(result.forModel()).isEqualTo("error: missing argument 'command'");
     assertThat(Files.exists(workspace)).isTrue();
+  }
+
+  @Test
+  void aCancelThatComesWhileTheCommandStartsStillStopsIt() throws Exception {
+    // The cancel races the process's start: it must stop the command whichever comes first.
+    for (int attempt = 0; attempt < 20; attempt++) {
+      CommandTool tool = tool(Duration.ofSeconds(60), 4096);
+      CompletableFuture<ToolResult> result =
+          CompletableFuture.supplyAsync(() -> tool.run(Map.of("command", "sleep 30")));
+      tool.cancelAll();
+
+      ToolResult stopped = result.get(10, TimeUnit.SECONDS);
+
+      assertThat(stopped.succeeded()).as("attempt %d", attempt).isFalse();
+      assertThat(stopped.forModel()).contains("cancelled");
+    }
   }
 }
