@@ -294,7 +294,11 @@ class ContainerReconcilerMockServerTest {
     assertThat(waiting.getStatus().getMessage())
         .isEqualTo(
             "waiting for room in the namespace's quota: " + QuotaRefusals.refusal("ctr-quota"));
-    assertThat(RecordedEvents.reasons(client, "quota", "ctr-quota")).contains("QuotaWait");
+    // The Event is recorded after the status write that says so.
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(RecordedEvents.reasons(client, "quota", "ctr-quota")).contains("QuotaWait"));
 
     await()
         .atMost(Duration.ofSeconds(20))
