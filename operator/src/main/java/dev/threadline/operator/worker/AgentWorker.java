@@ -224,12 +224,16 @@ public final class AgentWorker implements AutoCloseable {
     try {
       consider(run, handedOver);
     } catch (RuntimeException e) {
-      LOG.warn(
-          "Run({}/{}) not claimed: {}",
-          run.getMetadata().getNamespace(),
-          run.getMetadata().getName(),
-          e.getMessage());
+      notClaimed(run, e);
     }
+  }
+
+  private static void notClaimed(Run run, RuntimeException e) {
+    LOG.warn(
+        "Run({}/{}) not claimed: {}",
+        run.getMetadata().getNamespace(),
+        run.getMetadata().getName(),
+        e.getMessage());
   }
 
   private void consider(Run run, boolean handedOver) {
@@ -311,11 +315,7 @@ public final class AgentWorker implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } catch (RuntimeException e) {
-        LOG.warn(
-            "Run({}/{}) not claimed: {}",
-            run.getMetadata().getNamespace(),
-            run.getMetadata().getName(),
-            e.getMessage());
+        notClaimed(run, e);
       } finally {
         claiming.remove(uid);
       }
