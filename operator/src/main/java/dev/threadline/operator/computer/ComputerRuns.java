@@ -102,9 +102,10 @@ public final class ComputerRuns {
   }
 
   /**
-   * Who is told, in this process, of a run whose claimed sandbox is recorded (the run as written,
-   * its Pod): the worker of this replica, which may then claim the run without waiting for its
-   * watches. Other replicas hear of it by their watches, as before.
+   * Who is told, in this process, of a run whose claimed sandbox is about to be recorded, then of
+   * the run as written and its Pod: the worker of this replica, which then claims the run without
+   * waiting for its watches (and leaves those to the hand-off). Other replicas hear of it by their
+   * watches, as before.
    */
   public void handOffTo(SandboxHandOff handOff) {
     this.handOff = handOff;
