@@ -227,7 +227,7 @@ public final class ThreadlineOperator implements AutoCloseable {
                 tracing,
                 warmPools.steps())
             .start();
-    computer.handOffTo(worker::handOff);
+    computer.handOffTo(worker::expectHandOff);
     List<AutoCloseable> resources =
         List.of(worker, sandboxes, agents, models, webhooks, workerClient);
 

@@ -102,9 +102,10 @@ public final class ComputerRuns {
   }
 
   /**
-   * Who is told, in this process, of a run whose claimed sandbox is recorded (the run as written,
-   * its Pod): the worker of this replica, which may then claim the run without waiting for its
-   * watches. Other replicas hear of it by their watches, as before.
+   * Who is told, in this process, of a run whose claimed sandbox is about to be recorded, then of
+   * the run as written and its Pod: the worker of this replica, which then claims the run without
+   * waiting for its watches (and leaves those to the hand-off). Other replicas hear of it by their
+   * watches, as before.
    */
   public void handOffTo(SandboxHandOff handOff) {
     this.handOff = handOff;
@@ -145,44 +146,49 @@ public final class ComputerRuns {
     routed.setPhase(RunPhase.RUNNING.value());
     boolean poolTried = warmPools != null && warmPools.anyReady(run.getMetadata().getNamespace());
     Optional<Claimed> claimed = poolTried ? claimAtRouting(run, context) : Optional.empty();
-    long writing = System.nanoTime();
-    Optional<Run> written =
-        writer.write(
-            run,
-            context,
-            status -> {
-              if (status.getRoute() != null) {
-                return false; // another operator routed it first; the next reconcile goes on from
-                // there
-              }
-              status.setObservedGeneration(routed.getObservedGeneration());
-              status.setPhase(routed.getPhase());
-              status.setRoute(routed.getRoute());
-              status.setRouteReason(routed.getRouteReason());
-              status.setModel(routed.getModel());
-              status.setStartedAt(routed.getStartedAt());
-              status.setEvents(routed.getEvents());
-              status.setDroppedEvents(routed.getDroppedEvents());
-              claimed.ifPresent(sandbox -> {
-                status.setPod(sandbox.pod().getMetadata().getName());
-                status.setStart(RunStatus.START_CLAIMED);
+    Optional<Run> written;
+    // Announced before the write: its watch event may reach the worker before its answer comes.
+    try (SandboxHandOff.Pending pending =
+        claimed.isPresent() ? handOff.expect(run) : SandboxHandOff.Pending.NOTHING) {
+      long writing = System.nanoTime();
+      written =
+          writer.write(
+              run,
+              context,
+              status -> {
+                if (status.getRoute() != null) {
+                  return false; // another operator routed it first; the next reconcile goes on
+                  // from there
+                }
+                status.setObservedGeneration(routed.getObservedGeneration());
+                status.setPhase(routed.getPhase());
+                status.setRoute(routed.getRoute());
+                status.setRouteReason(routed.getRouteReason());
+                status.setModel(routed.getModel());
+                status.setStartedAt(routed.getStartedAt());
+                status.setEvents(routed.getEvents());
+                status.setDroppedEvents(routed.getDroppedEvents());
+                claimed.ifPresent(sandbox -> {
+                  status.setPod(sandbox.pod().getMetadata().getName());
+                  status.setStart(RunStatus.START_CLAIMED);
+                });
+                return true;
               });
-              return true;
-            });
-    if (written.isEmpty()) {
-      return UpdateControl.noUpdate();
+      if (written.isPresent() && claimed.isPresent()) {
+        warmPools.steps().since(StartStep.ROUTE_WRITE, writing);
+        logStarted(written.get(), claimed.get().pod(), claimed.get().environment());
+        handOver(pending, written.get(), claimed.get().pod(), context);
+        return UpdateControl.noUpdate();
+      }
     }
-    if (claimed.isPresent()) {
-      warmPools.steps().since(StartStep.ROUTE_WRITE, writing);
-      logStarted(written.get(), claimed.get().pod(), claimed.get().environment());
-      handOff(written.get(), claimed.get().pod(), context);
-      return UpdateControl.noUpdate();
-    }
-    return launch(written.get(), context, !poolTried);
+    return written.isEmpty()
+        ? UpdateControl.noUpdate()
+        : launch(written.get(), context, !poolTried);
   }
 
-  private void handOff(Run run, Pod pod, Context<Run> context) {
-    handOff.handOff(
+  private static void handOver(
+      SandboxHandOff.Pending pending, Run run, Pod pod, Context<Run> context) {
+    pending.handOver(
         run, pod, context.getSecondaryResource(Secret.class).flatMap(SandboxCredential::read));
   }
 
@@ -343,9 +349,10 @@ public final class ComputerRuns {
       }
       return waitForQuota(run, context, quota.get());
     }
-    Optional<Run> recorded = record(run, context, pod);
-    if (recorded.isPresent() && PoolLabels.isPoolPod(pod)) {
-      handOff(recorded.get(), pod, context); // claimed: ready now
+    boolean claimed = PoolLabels.isPoolPod(pod); // claimed: ready now, handed over
+    try (SandboxHandOff.Pending pending =
+        claimed ? handOff.expect(run) : SandboxHandOff.Pending.NOTHING) {
+      record(run, context, pod).ifPresent(recorded -> handOver(pending, recorded, pod, context));
     }
     return UpdateControl.noUpdate();
   }

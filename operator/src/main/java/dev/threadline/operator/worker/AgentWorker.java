@@ -5,6 +5,7 @@ import dev.threadline.core.routing.Route;
 import dev.threadline.crds.client.ThreadlineClients;
 import dev.threadline.crds.run.Run;
 import dev.threadline.operator.computer.AgentOutcome;
+import dev.threadline.operator.computer.SandboxHandOff;
 import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.metrics.StartStep;
 import dev.threadline.operator.metrics.StartSteps;
@@ -49,10 +50,18 @@ public final class AgentWorker implements AutoCloseable {
   private final Map<String, RunWork> working = new ConcurrentHashMap<>();
 
   /**
-   * Runs handed over by this process's operator whose claim is being taken: their watch events are
-   * left to the hand-off, so that the claim goes with the start it began ({@link RunStart}).
+   * Runs whose hand-off this process's operator announced (before its write, whose watch event may
+   * come first) and whose hand-off has not yet taken its claim: their watch events are left to the
+   * hand-off, so that the run is claimed and started once, with the start the hand-off began
+   * ({@link RunStart}).
    */
-  private final Set<String> handingOver = ConcurrentHashMap.newKeySet();
+  private final Set<String> awaitingHandOff = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Runs a thread of this process is claiming now (the watch, the hand-off, the renewal's look for
+   * expired claims, a Pod turning ready): one at a time, so a run is claimed and started once.
+   */
+  private final Set<String> claiming = ConcurrentHashMap.newKeySet();
 
   private final ExecutorService loops = Executors.newVirtualThreadPerTaskExecutor();
   private SharedIndexInformer<Run> runs;
@@ -147,26 +156,48 @@ public final class AgentWorker implements AutoCloseable {
   }
 
   /**
-   * A run whose claimed, ready sandbox the operator of this process has just recorded ({@link
-   * dev.threadline.operator.computer.SandboxHandOff}): considered at once, without waiting for the
-   * watches of Runs and Pods to bring both. Its claim is taken as any other (exclusive).
+   * A run whose claimed, ready sandbox the operator of this process is about to record ({@link
+   * SandboxHandOff}): from now on its watch events wait for the hand-off; once recorded, it is
+   * considered at once, without waiting for the watches of Runs and Pods to bring both. Its claim
+   * is taken as any other (exclusive).
    */
-  public void handOff(Run run, Pod pod, Optional<String> credential) {
+  public SandboxHandOff.Pending expectHandOff(Run run) {
+    String uid = run.getMetadata().getUid();
+    awaitingHandOff.add(uid);
+    return new SandboxHandOff.Pending() {
+      private boolean handedOver;
+
+      @Override
+      public void handOver(Run written, Pod pod, Optional<String> credential) {
+        handedOver = true;
+        handOff(written, pod, credential);
+      }
+
+      @Override
+      public void close() {
+        if (!handedOver) {
+          awaitingHandOff.remove(uid); // not recorded: its watch events are considered again
+        }
+      }
+    };
+  }
+
+  private void handOff(Run run, Pod pod, Optional<String> credential) {
+    String uid = run.getMetadata().getUid();
     if (closed) {
+      awaitingHandOff.remove(uid);
       return;
     }
     if (parts.sandboxes() instanceof PodSandboxLocator located) {
       located.handedOver(run, pod, credential);
     }
-    String uid = run.getMetadata().getUid();
-    handingOver.add(uid);
     long began = System.nanoTime();
     loops.execute(() -> {
       parts.steps().since(StartStep.HAND_OFF, began);
       try {
         considerSafely(run, true);
       } finally {
-        handingOver.remove(uid);
+        awaitingHandOff.remove(uid);
       }
     });
   }
@@ -193,12 +224,16 @@ public final class AgentWorker implements AutoCloseable {
     try {
       consider(run, handedOver);
     } catch (RuntimeException e) {
-      LOG.warn(
-          "Run({}/{}) not claimed: {}",
-          run.getMetadata().getNamespace(),
-          run.getMetadata().getName(),
-          e.getMessage());
+      notClaimed(run, e);
     }
+  }
+
+  private static void notClaimed(Run run, RuntimeException e) {
+    LOG.warn(
+        "Run({}/{}) not claimed: {}",
+        run.getMetadata().getNamespace(),
+        run.getMetadata().getName(),
+        e.getMessage());
   }
 
   private void consider(Run run, boolean handedOver) {
@@ -223,40 +258,66 @@ public final class AgentWorker implements AutoCloseable {
     }
     if (working.containsKey(uid)
         || claims.heldByAnother(run)
-        || (!handedOver && handingOver.contains(uid))) {
+        || (!handedOver && awaitingHandOff.contains(uid))) {
       return; // worked on, by another replica, or the hand-off of this process claims it
     }
     if (parts.sandboxes().locate(run).isEmpty()) {
       return; // its sandbox is not up yet: the Run changes when it is
     }
-    int load = working.size();
-    if (load == 0) {
-      RunStart headStart = handedOver ? RunStart.begin(parts, run) : null;
-      Optional<Run> claimed =
-          parts.steps().time(StartStep.RUN_CLAIM, () -> takeClaim(run, handedOver));
-      if (claimed.isPresent()) {
-        begin(claimed.get(), headStart);
-      } else if (headStart != null) {
-        headStart.cancel();
-      }
-      return;
+    if (!claiming.add(uid)) {
+      return; // another thread of this process is claiming it
     }
-    // A busy replica lets a less busy one claim first: replicas take new runs in proportion to
-    // their free room, without talking to each other.
+    boolean claimLater = false;
+    try {
+      int load = working.size();
+      if (load == 0) {
+        claimNow(run, handedOver);
+      } else {
+        claimAfterPause(run, load);
+        claimLater = true;
+      }
+    } finally {
+      if (!claimLater) {
+        claiming.remove(uid);
+      }
+    }
+  }
+
+  private void claimNow(Run run, boolean handedOver) {
+    RunStart headStart = handedOver ? RunStart.begin(parts, run) : null;
+    Optional<Run> claimed =
+        parts.steps().time(StartStep.RUN_CLAIM, () -> takeClaim(run, handedOver));
+    if (claimed.isPresent()) {
+      begin(claimed.get(), headStart);
+    } else if (headStart != null) {
+      headStart.cancel();
+    }
+  }
+
+  /**
+   * A busy replica lets a less busy one claim first: replicas take new runs in proportion to their
+   * free room, without talking to each other. The run stays in {@link #claiming} meanwhile.
+   */
+  private void claimAfterPause(Run run, int load) {
+    String uid = run.getMetadata().getUid();
     Duration pause = CLAIM_PAUSE_PER_RUN.multipliedBy(Math.min(load, MAX_CLAIM_PAUSE_RUNS));
     loops.execute(() -> {
       try {
         Thread.sleep(pause);
+        Run latest = runs.getStore().get(run);
+        if (latest != null
+            && !closed
+            && eligible(latest)
+            && !working.containsKey(uid)
+            && !claims.heldByAnother(latest)) {
+          claims.take(latest).ifPresent(claimed -> begin(claimed, null));
+        }
       } catch (InterruptedException e) {
-        return;
-      }
-      Run latest = runs.getStore().get(run);
-      if (latest != null
-          && !closed
-          && eligible(latest)
-          && !working.containsKey(uid)
-          && !claims.heldByAnother(latest)) {
-        claims.take(latest).ifPresent(claimed -> begin(claimed, null));
+        Thread.currentThread().interrupt();
+      } catch (RuntimeException e) {
+        notClaimed(run, e);
+      } finally {
+        claiming.remove(uid);
       }
     });
   }

@@ -15,7 +15,9 @@ import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.scripted.ScriptedModelProvider;
 import dev.threadline.operator.computer.SandboxCondition;
+import dev.threadline.operator.computer.SandboxHandOff;
 import dev.threadline.operator.deltas.DeltaHub;
+import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.metrics.StartSteps;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;
@@ -25,8 +27,10 @@ import dev.threadline.operator.worker.mcp.LoopbackHttpMcpServer;
 import dev.threadline.operator.worker.mcp.McpServerPlan;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,6 +43,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -63,6 +68,12 @@ class AgentWorkerMockServerTest {
   private final List<AgentWorker> workers = new ArrayList<>();
   private final CountDownLatch slowMayEnd = new CountDownLatch(1);
   private final Map<String, CountDownLatch> slowStarted = new ConcurrentHashMap<>();
+
+  /** The workers' start steps ({@link StartSteps}): how often each was taken. */
+  private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+  /** How often a run's task was read: once per start of its loop. */
+  private final AtomicInteger taskReads = new AtomicInteger();
 
   @BeforeEach
   void start() throws Exception {
@@ -226,6 +237,56 @@ class AgentWorkerMockServerTest {
   }
 
   @Test
+  void aHandedOverRunIsClaimedAndStartedOnceThoughItsWatchEventsComeBeforeTheHandOff() {
+    AgentWorker worker = worker("worker-a");
+    Run created = createUnrouted("run-1", "Run `echo one`");
+    // As the operator does: the hand-off announced, then the route and the claimed sandbox
+    // written; the write's watch event, the Pod's and the renewal's look at every run reach the
+    // worker before the write's answer reaches the operator.
+    SandboxHandOff.Pending pending = worker.expectHandOff(created);
+    Run written = route(created);
+    await() // past two renewals' looks for runs to claim: none claimed it
+        .pollDelay(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> steps("run-claim") == 0 && claimHolder("run-1").isEmpty());
+
+    pending.handOver(written, new Pod(), Optional.empty());
+    pending.close();
+
+    Run done = awaitEnded("run-1");
+    assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.COMPLETED.value());
+    assertThat(types(done).stream().filter("started"::equals)).hasSize(1);
+    assertThat(taskReads).hasValue(1);
+    assertThat(steps("run-claim")).isEqualTo(1);
+    assertThat(steps("task")).isEqualTo(1);
+    assertThat(executions()).isEqualTo(1);
+  }
+
+  @Test
+  void aHandOffCalledOffLeavesTheRunToItsWatchAndTheRenewal() {
+    AgentWorker worker = worker("worker-a");
+    Run created = createUnrouted("run-1", "Run `echo one`");
+    try (SandboxHandOff.Pending pending = worker.expectHandOff(created)) {
+      route(created); // as written by another replica's operator, say: no hand-over here
+    }
+
+    Run done = awaitEnded("run-1");
+    assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.COMPLETED.value());
+    assertThat(taskReads).hasValue(1);
+    assertThat(steps("task")).isEqualTo(1);
+  }
+
+  private Optional<String> claimHolder(String run) {
+    Map<String, String> annotations = get(run).getMetadata().getAnnotations();
+    return Optional.ofNullable(annotations == null ? null : annotations.get(RunClaims.HOLDER));
+  }
+
+  private long steps(String step) {
+    var timer = meters.find("threadline_sandbox_start_step_duration").tag("step", step).timer();
+    return timer == null ? 0 : timer.count();
+  }
+
+  @Test
   void aRunWhoseUserHasSpentTheAllowanceStopsAfterTheReplyThatSpentIt() {
     worker("worker-a", (run, total, others) -> total.outputTokens() > 0);
     create("run-1", "Run `echo one`");
@@ -340,16 +401,18 @@ class AgentWorkerMockServerTest {
       Supplier<ModelProvider> model,
       SandboxLocator sandboxes) {
     RunTasks tasks =
-        (run, threadRuns) ->
-            new RunTask(
-                "scripted",
-                "scripted",
-                "You are a test agent.",
-                List.of(ChatMessage.user(run.getSpec().getMessage())),
-                "I will run the commands.",
-                List.of(),
-                RunTask.Limits.DEFAULT,
-                mcpServers);
+        (run, threadRuns) -> {
+          taskReads.incrementAndGet();
+          return new RunTask(
+              "scripted",
+              "scripted",
+              "You are a test agent.",
+              List.of(ChatMessage.user(run.getSpec().getMessage())),
+              "I will run the commands.",
+              List.of(),
+              RunTask.Limits.DEFAULT,
+              mcpServers);
+        };
     WorkerModels models =
         new WorkerModels() {
           @Override
@@ -375,13 +438,17 @@ class AgentWorkerMockServerTest {
                 DeltaHub.off(),
                 Clock.systemUTC(),
                 AgentTracing.off(),
-                StartSteps.NONE)
+                new StartSteps(new OperatorMetrics(meters)))
             .start();
     workers.add(worker);
     return worker;
   }
 
   private void create(String name, String message) {
+    route(createUnrouted(name, message));
+  }
+
+  private Run createUnrouted(String name, String message) {
     Run run = new Run();
     run.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
     RunSpec spec = new RunSpec();
@@ -390,14 +457,18 @@ class AgentWorkerMockServerTest {
     spec.setMessage(message);
     spec.setAgent("default");
     run.setSpec(spec);
-    Run created = client.resource(run).create();
+    return client.resource(run).create();
+  }
+
+  /** Routed to the computer, running: as the operator's routing writes it. */
+  private Run route(Run created) {
     RunStatus status = new RunStatus();
     status.setRoute(Route.COMPUTER.value());
     status.setPhase(RunPhase.RUNNING.value());
     status.setModel("scripted");
     status.setStartedAt(Timestamps.format(Clock.systemUTC().instant()));
     created.setStatus(status);
-    client.resource(created).updateStatus();
+    return client.resource(created).updateStatus();
   }
 
   private Run get(String name) {
