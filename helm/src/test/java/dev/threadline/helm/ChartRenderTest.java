@@ -239,6 +239,24 @@ class ChartRenderTest {
     assertThat(nonDefault.find("ClusterRoleBinding", "tl-operator")).isEmpty();
   }
 
+  /** Tenant plans come from a namespace informer, whatever namespaces are watched. */
+  @Test
+  void operatorMayListAndWatchNamespacesButNotChangeThem() {
+    for (String verb : List.of("get", "list", "watch")) {
+      assertThat(defaults.scopesAllowing("threadline-operator", "", "namespaces", verb))
+          .as(verb)
+          .containsExactly((String) null);
+      assertThat(nonDefault.scopesAllowing("tl-operator", "", "namespaces", verb))
+          .as(verb)
+          .containsExactly((String) null);
+    }
+    for (String verb : List.of("create", "update", "patch", "delete")) {
+      assertThat(defaults.scopesAllowing("threadline-operator", "", "namespaces", verb))
+          .as(verb)
+          .isEmpty();
+    }
+  }
+
   @Test
   void operatorMayDeleteExpiredContainersButNoOtherThreadlineResource() {
     assertThat(

@@ -150,9 +150,12 @@ public final class ThreadlineOperator implements AutoCloseable {
     ModelCatalog models = new ModelCatalog(settings.model());
     ModelPricing pricing = ModelPricing.parse(settings.modelPrices());
     register(operator, new AgentReconciler(conditions, pricing), settings);
-    UsageLedgers ledgers = new UsageLedgers(client);
+    UsageLedgers ledgers = new UsageLedgers(client, settings.watchNamespaces());
     TenantPlans tenants = new TenantPlans(client, settings.usagePlans());
-    UsageLimits limits = new UsageLimits(tenants, ledgers, clock);
+    // The run controller runs beside the ledgers' writer (the usage recorder), whose writes its
+    // cache holds at once; a worker may run on another replica and reads the ledger from the API.
+    UsageLimits limits = new UsageLimits(tenants, ledgers::cached, clock);
+    UsageLimits workerLimits = new UsageLimits(tenants, ledgers::get, clock);
     ComputerRuns computer = new ComputerRuns(client, settings, agents, pricing, clock);
     // The worker writes a computer run's outcome with its own client, whose requests name it.
     KubernetesClient workerClient = AgentWorker.ownClient(client);
@@ -221,7 +224,7 @@ public final class ThreadlineOperator implements AutoCloseable {
                 sandboxes,
                 new SandboxClient(),
                 pricing,
-                new LedgerAllowance(limits, pricing),
+                new LedgerAllowance(workerLimits, pricing),
                 deltas,
                 clock,
                 tracing,
@@ -229,7 +232,7 @@ public final class ThreadlineOperator implements AutoCloseable {
             .start();
     computer.handOffTo(worker::expectHandOff);
     List<AutoCloseable> resources =
-        List.of(worker, sandboxes, agents, models, webhooks, workerClient);
+        List.of(worker, sandboxes, agents, models, webhooks, workerClient, ledgers, tenants);
 
     ThreadlineOperator started =
         new ThreadlineOperator(operator, metrics, resources, deltas, stopping);

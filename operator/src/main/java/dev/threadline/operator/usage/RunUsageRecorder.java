@@ -23,6 +23,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +61,14 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
   private final OperatorMetrics metrics;
   private final UnfinishedRuns unfinished;
   private final Duration directAnswerLimit;
+
+  /**
+   * Uids of Runs marked counted here whose mark the cache has not shown yet: another controller's
+   * write of the run (its event older than the mark) would otherwise cost a fresh read to find the
+   * run counted. Each leaves when the cache shows the mark or the Run goes; a restart starts empty
+   * and reads afresh.
+   */
+  private final Set<String> marked = ConcurrentHashMap.newKeySet();
 
   /**
    * @param directAnswerLimit the longest a direct answer can take (its model calls' timeouts)
@@ -113,6 +123,7 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
       }
     }
     count(run, context);
+    marked.remove(run.getMetadata().getUid());
     return DeleteControl.defaultDelete();
   }
 
@@ -144,11 +155,20 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
   }
 
   private void count(Run run, Context<Run> context) {
-    if (!RunPhase.of(run).isTerminal() || Boolean.TRUE.equals(run.getStatus().getUsageRecorded())) {
+    if (!RunPhase.of(run).isTerminal()) {
       return;
     }
+    String uid = run.getMetadata().getUid();
+    if (Boolean.TRUE.equals(run.getStatus().getUsageRecorded())) {
+      marked.remove(uid); // the cache has caught up with the mark
+      return;
+    }
+    if (marked.contains(uid)) {
+      return; // marked here, by a write the cache has not delivered yet
+    }
     String namespace = run.getMetadata().getNamespace();
-    if (!stillUncounted(run)) {
+    Optional<Run> current = uncounted(run);
+    if (current.isEmpty()) {
       return;
     }
     RunStatus status = run.getStatus();
@@ -161,8 +181,9 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
         period,
         run.getMetadata().getUid(),
         entry,
-        (uid, name) -> isSettled(context, namespace, uid, name));
-    markRecorded(run);
+        (pendingUid, name) -> isSettled(context, namespace, pendingUid, name));
+    markRecorded(current.get());
+    marked.add(uid);
     // Here, once per run: the mark above is what keeps a finished run from being seen again.
     metrics.runFinished(run);
     LOG.debug("Run counted in {}: {} USD", period.ledgerName(), entry.getCost());
@@ -176,12 +197,15 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
   }
 
   /**
-   * Whether the Run, as the API has it now, is still to be counted. The cached copy may predate our
+   * The Run as the API has it now, when it is still to be counted. The cached copy may predate our
    * own {@code usageRecorded} write (another writer's event for the run can arrive first); by then
    * the ledger may have forgotten the run as settled, and counting it from the stale copy would
    * count it twice. Reconciles of one Run never overlap, so the fresh read sees every earlier mark.
+   * (java-operator-sdk's cache of its own writes would not do: without parsing resource versions it
+   * drops the written copy at the next event of the Run, that other writer's older one.) The mark
+   * is then written from this copy, newer than the cached one another controller's write outdated.
    */
-  private boolean stillUncounted(Run run) {
+  private Optional<Run> uncounted(Run run) {
     Run current =
         client
             .resources(Run.class)
@@ -189,9 +213,11 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
             .withName(run.getMetadata().getName())
             .get();
     return current != null
-        && run.getMetadata().getUid().equals(current.getMetadata().getUid())
-        && current.getStatus() != null
-        && !Boolean.TRUE.equals(current.getStatus().getUsageRecorded());
+            && run.getMetadata().getUid().equals(current.getMetadata().getUid())
+            && current.getStatus() != null
+            && !Boolean.TRUE.equals(current.getStatus().getUsageRecorded())
+        ? Optional.of(current)
+        : Optional.empty();
   }
 
   /** A pending run is settled once its Run says it was counted, or the Run is gone. */

@@ -13,10 +13,16 @@ import dev.threadline.operator.kubernetes.StatusWriteLoop;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 
 /**
@@ -24,8 +30,13 @@ import java.util.function.BiPredicate;
  * carry the ledger's resourceVersion: when another writer got there first the API answers 409, the
  * ledger is read again and the change re-applied to what is really there. Since adding a run is a
  * no-op once its entry is in, a retried write never counts a run twice.
+ *
+ * <p>Ledgers are also held by an informer ({@link #cached}), with this process's own writes in
+ * front of it until the informer has caught up with them: a ledger this process wrote is never read
+ * older than that write. A write starts from that copy; one older than what the API holds meets a
+ * 409 and is read again from the API.
  */
-public final class UsageLedgers {
+public final class UsageLedgers implements AutoCloseable {
   /**
    * Runs ending at once are written together (see {@link #add}); conflicts come from other
    * processes (another operator replica, a hand edit), each costing one GET.
@@ -41,10 +52,54 @@ public final class UsageLedgers {
   private final KeyedGroupCommits<String, Addition, UsageLedger> batches =
       new KeyedGroupCommits<>(MAX_BATCH);
 
+  /** By namespace ({@link #ALL} when one informer watches every namespace). */
+  private final Map<String, SharedIndexInformer<UsageLedger>> informers = new HashMap<>();
+
+  /** This process's latest write of each ledger the informer has not delivered yet, by key. */
+  private final Map<String, UsageLedger> written = new ConcurrentHashMap<>();
+
+  private static final String ALL = "";
+
+  /** Ledgers of every namespace. */
   public UsageLedgers(KubernetesClient client) {
-    this.client = client;
+    this(client, Set.of());
   }
 
+  /**
+   * @param namespaces the namespaces whose ledgers are cached; empty for all
+   */
+  public UsageLedgers(KubernetesClient client, Set<String> namespaces) {
+    this.client = client;
+    if (namespaces.isEmpty()) {
+      informers.put(
+          ALL, client.resources(UsageLedger.class).inAnyNamespace().inform(new CaughtUp()));
+    } else {
+      for (String namespace : namespaces) {
+        informers.put(
+            namespace,
+            client.resources(UsageLedger.class).inNamespace(namespace).inform(new CaughtUp()));
+      }
+    }
+  }
+
+  /**
+   * The month's ledger as the informer holds it, or as this process last wrote it when the informer
+   * has not delivered that write yet. Not older than any ledger write of this process.
+   */
+  public Optional<UsageLedger> cached(String namespace, UsagePeriod period) {
+    String key = Cache.namespaceKeyFunc(namespace, period.ledgerName());
+    SharedIndexInformer<UsageLedger> informer =
+        informers.getOrDefault(ALL, informers.get(namespace));
+    if (informer == null) {
+      // A namespace outside the watched ones: no cache to ask.
+      return get(namespace, period);
+    }
+    UsageLedger cached = informer.getIndexer().getByKey(key);
+    UsageLedger own = written.get(key);
+    return Optional.ofNullable(own == null || isAtLeast(cached, own) ? cached : own);
+  }
+
+  /** The ledger as the API holds it now. */
   public Optional<UsageLedger> get(String namespace, UsagePeriod period) {
     return Optional.ofNullable(
         client
@@ -91,10 +146,10 @@ public final class UsageLedgers {
     StatusWriteLoop.Outcome<UsageLedger> outcome =
         StatusWriteLoop.write(
             client,
-            getOrCreate(namespace, userId, period),
+            getOrCreate(namespace, userId, period, cached(namespace, period)),
             ATTEMPTS,
             code -> code == 409,
-            () -> getOrCreate(namespace, userId, period),
+            () -> getOrCreate(namespace, userId, period, get(namespace, period)),
             next -> {
               UsageLedgerStatus status =
                   next.getStatus() == null ? new UsageLedgerStatus() : next.getStatus();
@@ -110,8 +165,8 @@ public final class UsageLedgers {
             });
     UsageLedger ledger =
         switch (outcome) {
-          case StatusWriteLoop.Written<UsageLedger>(UsageLedger written, UsageLedger base) ->
-              written;
+          case StatusWriteLoop.Written<UsageLedger>(UsageLedger done, UsageLedger base) ->
+              remember(done);
           case StatusWriteLoop.Unchanged<UsageLedger>(UsageLedger current) -> current;
           case StatusWriteLoop.Gone<UsageLedger> gone ->
               throw new IllegalStateException("getOrCreate never finds the ledger gone");
@@ -119,8 +174,8 @@ public final class UsageLedgers {
     batch.forEach(request -> request.succeed(ledger));
   }
 
-  private UsageLedger getOrCreate(String namespace, String userId, UsagePeriod period) {
-    Optional<UsageLedger> existing = get(namespace, period);
+  private UsageLedger getOrCreate(
+      String namespace, String userId, UsagePeriod period, Optional<UsageLedger> existing) {
     if (existing.isPresent()) {
       return existing.get();
     }
@@ -136,7 +191,7 @@ public final class UsageLedgers {
     spec.setUserId(userId);
     ledger.setSpec(spec);
     try {
-      return client.resource(ledger).create();
+      return remember(client.resource(ledger).create());
     } catch (KubernetesClientException e) {
       if (e.getCode() != 409) {
         throw e;
@@ -144,5 +199,65 @@ public final class UsageLedgers {
       // Another writer created it first.
       return get(namespace, period).orElseThrow(() -> e);
     }
+  }
+
+  private UsageLedger remember(UsageLedger ledger) {
+    written.merge(
+        Cache.metaNamespaceKeyFunc(ledger),
+        ledger,
+        (old, next) -> isAtLeast(old, next) ? old : next);
+    return ledger;
+  }
+
+  /**
+   * Whether {@code candidate} is the same or a later version than {@code than}. Resource versions
+   * are compared as numbers (etcd's revisions and the embedded store's are); one that is not a
+   * number is taken as older, so this process's copy is kept until the informer delivers it.
+   */
+  private static boolean isAtLeast(UsageLedger candidate, UsageLedger than) {
+    if (candidate == null) {
+      return false;
+    }
+    try {
+      return Long.parseLong(candidate.getMetadata().getResourceVersion())
+          >= Long.parseLong(than.getMetadata().getResourceVersion());
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /** Drops this process's copy of a ledger once the informer has delivered that write or later. */
+  private final class CaughtUp implements ResourceEventHandler<UsageLedger> {
+    @Override
+    public void onAdd(UsageLedger ledger) {
+      caughtUp(ledger);
+    }
+
+    @Override
+    public void onUpdate(UsageLedger before, UsageLedger ledger) {
+      caughtUp(ledger);
+    }
+
+    @Override
+    public void onDelete(UsageLedger ledger, boolean unknownFinalState) {
+      written.remove(Cache.metaNamespaceKeyFunc(ledger));
+    }
+
+    private void caughtUp(UsageLedger ledger) {
+      written.computeIfPresent(
+          Cache.metaNamespaceKeyFunc(ledger),
+          (key, own) ->
+              isAtLeast(ledger, own)
+                      || own.getMetadata()
+                          .getResourceVersion()
+                          .equals(ledger.getMetadata().getResourceVersion())
+                  ? null
+                  : own);
+    }
+  }
+
+  @Override
+  public void close() {
+    informers.values().forEach(SharedIndexInformer::close);
   }
 }

@@ -9,6 +9,7 @@ import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,10 +26,19 @@ public final class UsageLimits {
   public static final String EXHAUSTED_MESSAGE = "monthly usage allowance exhausted";
 
   private final TenantPlans plans;
-  private final UsageLedgers ledgers;
+  private final BiFunction<String, UsagePeriod, Optional<UsageLedger>> ledgers;
   private final Clock clock;
 
-  public UsageLimits(TenantPlans plans, UsageLedgers ledgers, Clock clock) {
+  /**
+   * @param ledgers reads a namespace's ledger of a month; it must not return a ledger older than
+   *     the last write that preceded a {@code usageRecorded} mark the caller's Runs show, or a
+   *     counted run would be in neither: {@link UsageLedgers#cached} where the ledgers are written
+   *     (the run controller, beside the usage recorder), {@link UsageLedgers#get} elsewhere
+   */
+  public UsageLimits(
+      TenantPlans plans,
+      BiFunction<String, UsagePeriod, Optional<UsageLedger>> ledgers,
+      Clock clock) {
     this.plans = plans;
     this.ledgers = ledgers;
     this.clock = clock;
@@ -42,7 +52,7 @@ public final class UsageLimits {
   public boolean exhausted(String namespace, Map<String, BigDecimal> uncounted) {
     UsagePlan plan = plans.planOf(namespace);
     Optional<UsageLedgerStatus> ledger =
-        ledgers.get(namespace, UsagePeriod.of(clock.instant())).map(UsageLedger::getStatus);
+        ledgers.apply(namespace, UsagePeriod.of(clock.instant())).map(UsageLedger::getStatus);
     BigDecimal used = ledger.map(status -> Costs.of(status.getTotalCost())).orElse(BigDecimal.ZERO);
     Map<String, ?> counted = ledger.map(UsageLedgerStatus::getPending).orElse(Map.of());
     BigDecimal inFlight =

@@ -1,6 +1,7 @@
 package dev.threadline.operator.usage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.threadline.core.usage.UsagePeriod;
 import dev.threadline.crds.usage.TokenCounts;
@@ -11,9 +12,11 @@ import dev.threadline.operator.support.StrictStatusDispatcher;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -122,5 +125,47 @@ class UsageLedgersConcurrencyMockServerTest {
     assertThat(after.getStatus().getRuns()).isEqualTo(2L);
     assertThat(after.getStatus().tokens().getInputTokens()).isEqualTo(12L);
     assertThat(after.getStatus().getTotalCost()).isEqualTo(0.75);
+  }
+
+  /**
+   * The allowance check reads the cached ledger: right after a run is counted (and before its Run
+   * is marked) it must show that run, whether or not the informer has delivered the write yet; a
+   * write from elsewhere (another process) reaches it through the informer.
+   */
+  @Test
+  void theCachedLedgerIsNeverOlderThanThisProcessesWrites() {
+    try (UsageLedgers ledgers = new UsageLedgers(client, Set.of(NS))) {
+      seesItsOwnWritesAtOnce(ledgers);
+    }
+  }
+
+  private static void seesItsOwnWritesAtOnce(UsageLedgers ledgers) {
+    UsagePeriod period = new UsagePeriod(YearMonth.of(2027, 1));
+    for (int i = 1; i <= 20; i++) {
+      UsageLedger written =
+          ledgers.add(
+              NS,
+              "dora",
+              period,
+              "uid-" + i,
+              new UsageEntry("run-" + i, new TokenCounts(1, 1, 0), 0.01),
+              (uid, name) -> false);
+      UsageLedger cached = ledgers.cached(NS, period).orElseThrow();
+      assertThat(cached.getStatus().getRuns()).as("after run %d", i).isEqualTo(i);
+      assertThat(cached.getMetadata().getResourceVersion())
+          .isEqualTo(written.getMetadata().getResourceVersion());
+    }
+    try (UsageLedgers elsewhere = new UsageLedgers(client, Set.of(NS))) {
+      elsewhere.add(
+          NS,
+          "dora",
+          period,
+          "uid-elsewhere",
+          new UsageEntry("run-elsewhere", new TokenCounts(1, 1, 0), 0.01),
+          (uid, name) -> false);
+    }
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> ledgers.cached(NS, period).orElseThrow().getStatus().getRuns() == 21L);
   }
 }
