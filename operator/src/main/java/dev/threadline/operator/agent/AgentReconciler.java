@@ -58,11 +58,7 @@ public class AgentReconciler implements Reconciler<Agent> {
     if (sameStatus(current, next)) {
       return UpdateControl.noUpdate();
     }
-    LOG.info(
-        "Agent({}/{}) ready={}",
-        agent.getMetadata().getNamespace(),
-        agent.getMetadata().getName(),
-        problems.isEmpty());
+    LOG.info("ready={}", problems.isEmpty());
     agent.setStatus(next);
     return UpdateControl.patchStatus(agent);
   }

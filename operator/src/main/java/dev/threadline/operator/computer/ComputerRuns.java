@@ -10,6 +10,7 @@ import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
 import dev.threadline.operator.kubernetes.KubernetesEvents;
+import dev.threadline.operator.kubernetes.ResourceLogContext;
 import dev.threadline.operator.metrics.StartStep;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.pool.PoolLabels;
@@ -332,11 +333,9 @@ public final class ComputerRuns {
       pod = launchSandbox(run, thread, environment, context, tryPool);
       logStarted(run, pod, environment);
     } catch (AgentStartException e) {
-      LOG.info(
-          "Run({}/{}) cannot start its sandbox: {}",
-          namespace,
-          run.getMetadata().getName(),
-          e.getMessage());
+      try (ResourceLogContext logged = ResourceLogContext.of(run)) {
+        LOG.info("cannot start its sandbox: {}", e.getMessage());
+      }
       events.warning(client, run, "SandboxStartFailed", e.getMessage());
       reportFailure(
           run, context, AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage()));
@@ -358,13 +357,13 @@ public final class ComputerRuns {
   }
 
   private static void logStarted(Run run, Pod pod, AgentEnvironment environment) {
-    LOG.info(
-        "Run({}/{}) sandbox Pod {} started ({}) with image {}",
-        run.getMetadata().getNamespace(),
-        run.getMetadata().getName(),
-        pod.getMetadata().getName(),
-        PoolLabels.isPoolPod(pod) ? RunStatus.START_CLAIMED : RunStatus.START_COLD,
-        environment.image());
+    try (ResourceLogContext logged = ResourceLogContext.of(run)) {
+      LOG.info(
+          "sandbox Pod {} started ({}) with image {}",
+          pod.getMetadata().getName(),
+          PoolLabels.isPoolPod(pod) ? RunStatus.START_CLAIMED : RunStatus.START_COLD,
+          environment.image());
+    }
   }
 
   /** Records the run's sandbox Pod and how it started in the run's status. */
@@ -467,15 +466,19 @@ public final class ComputerRuns {
     }
     events.warning(
         client, run, "QuotaWait", "Waiting for room in the namespace's quota: " + refusal);
-    LOG.info(
-        "Run({}/{}) waits for room in its namespace's quota ({} s so far): {}",
-        run.getMetadata().getNamespace(),
-        run.getMetadata().getName(),
-        waited.toSeconds(),
-        refusal);
+    try (ResourceLogContext logged = ResourceLogContext.of(run)) {
+      LOG.info(
+          "waits for room in its namespace's quota ({} s so far): {}", waited.toSeconds(), refusal);
+    }
     Duration retry = QuotaWait.nextRetry(waited);
     Duration left = deadline.minus(waited);
     return UpdateControl.<Run>noUpdate().rescheduleAfter(retry.compareTo(left) < 0 ? retry : left);
+  }
+
+  private static void logFailure(Run run, AgentOutcome failure) {
+    try (ResourceLogContext logged = ResourceLogContext.of(run)) {
+      LOG.info("sandbox cannot serve it ({}): {}", failure.error().code(), failure.message());
+    }
   }
 
   /**
@@ -489,13 +492,7 @@ public final class ComputerRuns {
             context,
             status ->
                 !isTerminal(status) && SandboxCondition.record(run, status, failure, conditions))
-        .ifPresent(reported ->
-            LOG.info(
-                "Run({}/{}) sandbox cannot serve it ({}): {}",
-                reported.getMetadata().getNamespace(),
-                reported.getMetadata().getName(),
-                failure.error().code(),
-                failure.message()));
+        .ifPresent(reported -> logFailure(reported, failure));
   }
 
   /**

@@ -283,12 +283,7 @@ public class ContainerReconciler implements Reconciler<Container> {
       claims.bind(container, pool);
       return null;
     } catch (RuntimeException e) {
-      LOG.warn(
-          "Container({}/{}) could not bind pool sandbox {}: {}",
-          container.getMetadata().getNamespace(),
-          container.getMetadata().getName(),
-          pool.getMetadata().getName(),
-          e.getMessage());
+      LOG.warn("could not bind pool sandbox {}: {}", pool.getMetadata().getName(), e.getMessage());
       return "the warm pool sandbox "
           + pool.getMetadata().getName()
           + " could not be bound: "
@@ -304,11 +299,7 @@ public class ContainerReconciler implements Reconciler<Container> {
    */
   private String giveUp(Container container, Pod pool, String unbound) {
     String why = unbound + "; given up after " + bindRetry.giveUpAfter().toSeconds() + " s";
-    LOG.info(
-        "Container({}/{}) {}: starting cold",
-        container.getMetadata().getNamespace(),
-        container.getMetadata().getName(),
-        why);
+    LOG.info("{}: starting cold", why);
     client.resource(pool).delete();
     events.warning(client, container, POOL_BIND_FAILED, why + "; starting cold");
     return why + ", starting cold";
@@ -379,11 +370,7 @@ public class ContainerReconciler implements Reconciler<Container> {
   }
 
   private void expire(Container container) {
-    LOG.info(
-        "Container({}/{}) unused for {} ms: deleting it",
-        container.getMetadata().getNamespace(),
-        container.getMetadata().getName(),
-        container.getSpec().getTimeoutMs());
+    LOG.info("unused for {} ms: deleting it", container.getSpec().getTimeoutMs());
     // The Pod, its Secret and claim are owned by the Container: garbage-collected with it.
     client.resource(container).withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
   }
@@ -428,11 +415,7 @@ public class ContainerReconciler implements Reconciler<Container> {
     if (pod.isPresent()
         && hasEnded(pod.get())
         && Boolean.TRUE.equals(container.getSpec().getPersistent())) {
-      LOG.info(
-          "Container({}/{}) Pod ended ({}); replacing it",
-          container.getMetadata().getNamespace(),
-          container.getMetadata().getName(),
-          pod.get().getStatus().getPhase());
+      LOG.info("Pod ended ({}); replacing it", pod.get().getStatus().getPhase());
       client.resource(pod.get()).delete();
       return Optional.empty();
     }
@@ -475,9 +458,7 @@ public class ContainerReconciler implements Reconciler<Container> {
           }
           if (!Objects.equals(status.getPhase(), state.phase().value())) {
             LOG.info(
-                "Container({}/{}) {}{}",
-                container.getMetadata().getNamespace(),
-                container.getMetadata().getName(),
+                "{}{}",
                 state.phase().value(),
                 state.message() == null ? "" : " (" + state.message() + ")");
           }

@@ -12,6 +12,7 @@ import dev.threadline.crds.environment.TestBuildResult;
 import dev.threadline.kube.builds.BuildPodLogs;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.KubernetesEvents;
+import dev.threadline.operator.kubernetes.ResourceLogContext;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.status.ReconcileErrors;
@@ -186,12 +187,9 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     if (job != null) {
       recordBuild(BuildKind.IMAGE, status.getBuildStatus(), job);
     }
-    LOG.info(
-        "Environment({}/{}) build {} {}",
-        environment.getMetadata().getNamespace(),
-        environment.getMetadata().getName(),
-        status.getBuildJob(),
-        status.getBuildStatus().value());
+    try (ResourceLogContext logged = ResourceLogContext.of(environment)) {
+      LOG.info("build {} {}", status.getBuildJob(), status.getBuildStatus().value());
+    }
   }
 
   private void recordBuild(BuildKind kind, BuildStatus outcome, Job job) {
@@ -343,12 +341,9 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     try {
       logStore.store(environment, kind, log, ownerReference(environment));
     } catch (KubernetesClientException e) {
-      LOG.warn(
-          "Environment({}/{}) could not keep its {} log: {}",
-          environment.getMetadata().getNamespace(),
-          environment.getMetadata().getName(),
-          kind.label(),
-          e.getMessage());
+      try (ResourceLogContext logged = ResourceLogContext.of(environment)) {
+        LOG.warn("could not keep its {} log: {}", kind.label(), e.getMessage());
+      }
     }
     return log;
   }

@@ -7,6 +7,7 @@ import dev.threadline.operator.computer.AgentEnvironment;
 import dev.threadline.operator.computer.QuotaWait;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
+import dev.threadline.operator.kubernetes.ResourceLogContext;
 import dev.threadline.operator.kubernetes.StatusFieldPatch;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.worker.PodSandboxLocator;
@@ -190,12 +191,9 @@ public final class WarmPoolReconciler implements Reconciler<Environment>, PoolCa
         Pod pod = sandbox.pod(name, port(namespace, name), settings.containers().bindAddress());
         Pod created = client.resource(pod).create();
         pods.handleRecentResourceCreate(ResourceID.fromResource(created), created);
-        LOG.info(
-            "Environment({}/{}) pool sandbox {} started with image {}",
-            namespace,
-            environment.getMetadata().getName(),
-            name,
-            resolved.image());
+        try (ResourceLogContext logged = ResourceLogContext.of(environment)) {
+          LOG.info("pool sandbox {} started with image {}", name, resolved.image());
+        }
       }
       refusedSince.remove(id);
       return null;
@@ -203,12 +201,12 @@ public final class WarmPoolReconciler implements Reconciler<Environment>, PoolCa
       String refusal = QuotaWait.refusal(e).orElseThrow(() -> e);
       Instant now = clock.instant();
       Duration waited = Duration.between(refusedSince.computeIfAbsent(id, any -> now), now);
-      LOG.info(
-          "Environment({}/{}) pool waits for room in its namespace's quota ({} s so far): {}",
-          namespace,
-          environment.getMetadata().getName(),
-          waited.toSeconds(),
-          refusal);
+      try (ResourceLogContext logged = ResourceLogContext.of(environment)) {
+        LOG.info(
+            "pool waits for room in its namespace's quota ({} s so far): {}",
+            waited.toSeconds(),
+            refusal);
+      }
       return QuotaWait.nextRetry(waited);
     }
   }

@@ -7,6 +7,7 @@ import dev.threadline.crds.run.RunStatus;
 import dev.threadline.models.TextDeltas;
 import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.deltas.DeltaSession;
+import dev.threadline.operator.kubernetes.ResourceLogContext;
 import dev.threadline.operator.kubernetes.StatusFieldPatch;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -60,11 +61,9 @@ final class DirectDeltas implements AutoCloseable {
       StatusFieldPatch.patch(client, run, "deltaChannel", url);
     } catch (KubernetesClientException e) {
       // The answer still reaches the client, in one piece, through the durable events.
-      LOG.warn(
-          "Run({}/{}) streams no deltas: its channel could not be announced: {}",
-          run.getMetadata().getNamespace(),
-          run.getMetadata().getName(),
-          e.getMessage());
+      try (ResourceLogContext logged = ResourceLogContext.of(run)) {
+        LOG.warn("streams no deltas: its channel could not be announced: {}", e.getMessage());
+      }
     }
   }
 

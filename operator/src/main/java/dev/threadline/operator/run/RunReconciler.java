@@ -272,12 +272,7 @@ public class RunReconciler implements Reconciler<Run> {
     finish(run, status, outcome, agent, started);
     live.end(status);
     LOG.info(
-        "Run({}/{}) {} via {} in {} ms",
-        run.getMetadata().getNamespace(),
-        run.getMetadata().getName(),
-        status.getPhase(),
-        decision.route().value(),
-        status.getDurationMs());
+        "{} via {} in {} ms", status.getPhase(), decision.route().value(), status.getDurationMs());
     return patch(run, status);
   }
 

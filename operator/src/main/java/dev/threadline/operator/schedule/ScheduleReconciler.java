@@ -11,6 +11,7 @@ import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.schedule.ScheduleStatus;
 import dev.threadline.operator.kubernetes.InformerLists;
 import dev.threadline.operator.kubernetes.KubernetesEvents;
+import dev.threadline.operator.kubernetes.ResourceLogContext;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.status.ReconcileErrors;
 import dev.threadline.telemetry.Telemetry;
@@ -239,12 +240,9 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
     if (firing.isSkipped()) {
       // A one-time schedule has one chance: spent (firedAt, no firedThread); the condition says
       // why.
-      LOG.warn(
-          "Schedule({}/{}) skipped its firing of {}: {}",
-          schedule.getMetadata().getNamespace(),
-          schedule.getMetadata().getName(),
-          Timestamps.format(at),
-          firing.skipped());
+      try (ResourceLogContext logged = ResourceLogContext.of(schedule)) {
+        LOG.warn("skipped its firing of {}: {}", Timestamps.format(at), firing.skipped());
+      }
       events.warning(
           context.getClient(),
           schedule,
@@ -262,13 +260,13 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
           "ScheduleFired",
           "Fired for " + Timestamps.format(at) + ": thread " + firing.threadName());
     }
-    LOG.info(
-        "Schedule({}/{}) fired for {}: {} {}",
-        schedule.getMetadata().getNamespace(),
-        schedule.getMetadata().getName(),
-        Timestamps.format(at),
-        firing.created() ? "created thread" : "found the thread of an earlier attempt,",
-        firing.threadName());
+    try (ResourceLogContext logged = ResourceLogContext.of(schedule)) {
+      LOG.info(
+          "fired for {}: {} {}",
+          Timestamps.format(at),
+          firing.created() ? "created thread" : "found the thread of an earlier attempt,",
+          firing.threadName());
+    }
     return Optional.empty();
   }
 

@@ -147,9 +147,7 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
       return Optional.empty();
     }
     LOG.debug(
-        "Run({}/{}) deleted before its route was written: waiting up to {} s for its answer",
-        run.getMetadata().getNamespace(),
-        run.getMetadata().getName(),
+        "deleted before its route was written: waiting up to {} s for its answer",
         left.toSeconds());
     return Optional.of(left);
   }

@@ -52,11 +52,7 @@ public class BuildWebhooks implements Reconciler<Environment> {
     }
     Optional<Instant> endedAt = Timestamps.parse(status.getLastBuildAt());
     if (WebhookEvents.isTooOld(endedAt, clock.instant())) {
-      LOG.debug(
-          "Environment({}/{}) build {} ended too long ago to announce",
-          environment.getMetadata().getNamespace(),
-          environment.getMetadata().getName(),
-          occurrence);
+      LOG.debug("build {} ended too long ago to announce", occurrence);
     } else {
       Instant at = endedAt.orElseGet(clock::instant);
       deliveries.create(

@@ -7,6 +7,7 @@ import dev.threadline.crds.run.Run;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.computer.SandboxHandOff;
 import dev.threadline.operator.deltas.DeltaHub;
+import dev.threadline.operator.kubernetes.ResourceLogContext;
 import dev.threadline.operator.metrics.StartStep;
 import dev.threadline.operator.metrics.StartSteps;
 import dev.threadline.operator.tracing.AgentTracing;
@@ -229,11 +230,9 @@ public final class AgentWorker implements AutoCloseable {
   }
 
   private static void notClaimed(Run run, RuntimeException e) {
-    LOG.warn(
-        "Run({}/{}) not claimed: {}",
-        run.getMetadata().getNamespace(),
-        run.getMetadata().getName(),
-        e.getMessage());
+    try (ResourceLogContext logged = ResourceLogContext.of(run)) {
+      LOG.warn("not claimed: {}", e.getMessage());
+    }
   }
 
   private void consider(Run run, boolean handedOver) {
@@ -351,11 +350,9 @@ public final class AgentWorker implements AutoCloseable {
       }
       return;
     }
-    LOG.info(
-        "Run({}/{}) claimed by worker {}",
-        claimed.getMetadata().getNamespace(),
-        claimed.getMetadata().getName(),
-        settings.holder());
+    try (ResourceLogContext logged = ResourceLogContext.of(claimed)) {
+      LOG.info("claimed by worker {}", settings.holder());
+    }
     loops.execute(() -> {
       try {
         work.run();
@@ -371,11 +368,9 @@ public final class AgentWorker implements AutoCloseable {
   private void stop(Run run, String why) {
     RunWork work = working.get(run.getMetadata().getUid());
     if (work != null) {
-      LOG.info(
-          "Run({}/{}) {}: its loop stops",
-          run.getMetadata().getNamespace(),
-          run.getMetadata().getName(),
-          why);
+      try (ResourceLogContext logged = ResourceLogContext.of(run)) {
+        LOG.info("{}: its loop stops", why);
+      }
       work.stop();
     }
   }
@@ -402,14 +397,15 @@ public final class AgentWorker implements AutoCloseable {
         return;
       }
       for (RunWork work : working.values()) {
-        try {
+        try (ResourceLogContext logged = work.logContext()) {
           if (!claims.renew(work.namespace(), work.name())) {
-            LOG.warn("Run({}/{}) claim lost: its loop stops", work.namespace(), work.name());
+            LOG.warn("claim lost: its loop stops");
             work.stop();
           }
         } catch (RuntimeException e) {
-          LOG.warn(
-              "Run({}/{}) claim not renewed: {}", work.namespace(), work.name(), e.getMessage());
+          try (ResourceLogContext logged = work.logContext()) {
+            LOG.warn("claim not renewed: {}", e.getMessage());
+          }
         }
       }
       runs.getStore().list().forEach(this::considerSafely);

@@ -8,6 +8,7 @@ import dev.threadline.operator.computer.AgentObjects;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.computer.ComputerStatus;
 import dev.threadline.operator.computer.RunSandbox;
+import dev.threadline.operator.kubernetes.ResourceLogContext;
 import dev.threadline.operator.usage.UnfinishedRuns;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -79,7 +80,9 @@ public final class DeletedRuns implements UnfinishedRuns {
                     pricing));
     RunSandbox.deleteAccess(client, run);
     if (ended) {
-      LOG.info("Run({}/{}) deleted while it worked: ended cancelled", namespace, name);
+      try (ResourceLogContext logged = ResourceLogContext.of(run)) {
+        LOG.info("deleted while it worked: ended cancelled");
+      }
     }
     return Optional.empty();
   }

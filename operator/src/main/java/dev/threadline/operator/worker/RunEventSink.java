@@ -4,6 +4,7 @@ import dev.threadline.core.events.RunnerEvent;
 import dev.threadline.crds.run.Run;
 import dev.threadline.operator.computer.EventRecorder;
 import dev.threadline.operator.deltas.Deltas;
+import dev.threadline.operator.kubernetes.ResourceLogContext;
 import dev.threadline.operator.kubernetes.StatusWriteLoop;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -147,7 +148,9 @@ final class RunEventSink implements AutoCloseable {
       }
     } catch (KubernetesClientException e) {
       // The events stay unrecorded; the worker that repeats this step writes them again.
-      LOG.warn("Run({}/{}) events not recorded: {}", namespace, name, e.getMessage());
+      try (ResourceLogContext logged = ResourceLogContext.of("Run", namespace, name)) {
+        LOG.warn("events not recorded: {}", e.getMessage());
+      }
     }
   }
 

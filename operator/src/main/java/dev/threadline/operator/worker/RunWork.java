@@ -13,6 +13,7 @@ import dev.threadline.operator.computer.ComputerStatus;
 import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.deltas.DeltaSession;
 import dev.threadline.operator.deltas.Deltas;
+import dev.threadline.operator.kubernetes.ResourceLogContext;
 import dev.threadline.operator.metrics.StartStep;
 import dev.threadline.operator.metrics.StartSteps;
 import dev.threadline.operator.tracing.AgentTracing;
@@ -82,6 +83,11 @@ final class RunWork {
     return run.getMetadata().getName();
   }
 
+  /** The run's log context, for the threads that work on it. */
+  ResourceLogContext logContext() {
+    return ResourceLogContext.of(run);
+  }
+
   /** The Run ended or the claim moved: the loop stops before its next step. */
   void stop() {
     stopped = true;
@@ -94,6 +100,12 @@ final class RunWork {
   }
 
   void run() {
+    try (ResourceLogContext logged = logContext()) {
+      runLoop();
+    }
+  }
+
+  private void runLoop() {
     long recordedSeq = Objects.requireNonNullElse(run.getStatus().getRunnerSeq(), 0L);
     Deltas deltas = announceDeltas();
     try (RunEventSink sink = new RunEventSink(parts.client(), run, recordedSeq, deltas)) {
@@ -106,13 +118,13 @@ final class RunWork {
         finish(ended.get().outcome());
       }
     } catch (RunMemoryStore.Superseded e) {
-      LOG.info("Run({}/{}) {}", namespace(), name(), e.getMessage());
+      LOG.info("{}", e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
       if (stopped) {
         // The run ended meanwhile (cancelled: its sandbox went) or this worker stops.
-        LOG.info("Run({}/{}) loop stopped: {}", namespace(), name(), e.getMessage());
+        LOG.info("loop stopped: {}", e.getMessage());
         return;
       }
       Optional<AgentOutcome> imposed = imposedNow();
@@ -135,7 +147,7 @@ final class RunWork {
         return;
       }
       closeDeltas(deltas);
-      LOG.warn("Run({}/{}) the agent's loop failed", namespace(), name(), e);
+      LOG.warn("the agent's loop failed", e);
       finish(
           AgentOutcome.failed(
               RunErrorCode.EXECUTION_FAILED,
@@ -206,7 +218,7 @@ final class RunWork {
         return session.get();
       }
     } catch (KubernetesClientException e) {
-      LOG.warn("Run({}/{}) streams no deltas: {}", namespace(), name(), e.getMessage());
+      LOG.warn("streams no deltas: {}", e.getMessage());
     }
     session.get().close();
     return Deltas.NONE;
@@ -351,12 +363,9 @@ final class RunWork {
           events.error(
               "MCP server " + server + " is not available: " + parts.models().redact(reason));
         } else {
-          LOG.info(
-              "Run({}/{}) MCP server {} is not available: {}",
-              namespace(),
-              name(),
-              server,
-              parts.models().redact(reason));
+          try (ResourceLogContext logged = logContext()) {
+            LOG.info("MCP server {} is not available: {}", server, parts.models().redact(reason));
+          }
         }
       }
     };
@@ -378,7 +387,7 @@ final class RunWork {
     try {
       parts.sandboxes().keepWorkspace(run, sandbox);
     } catch (RuntimeException e) {
-      LOG.warn("Run({}/{}) workspace not kept: {}", namespace(), name(), e.getMessage());
+      LOG.warn("workspace not kept: {}", e.getMessage());
     }
   }
 
@@ -393,7 +402,7 @@ final class RunWork {
   static void end(Parts parts, Run run, AgentOutcome outcome) {
     String namespace = run.getMetadata().getNamespace();
     String name = run.getMetadata().getName();
-    try {
+    try (ResourceLogContext logged = ResourceLogContext.of(run)) {
       boolean written =
           RunStatusUpdates.write(
               parts.client(),
@@ -404,14 +413,16 @@ final class RunWork {
                       status, List.of(), outcome, parts.clock().instant(), parts.pricing()));
       if (written) {
         parts.sandboxes().release(run);
-        LOG.info(
-            "Run({}/{}) {}",
-            namespace,
-            name,
-            outcome.succeeded() ? "completed" : "ended (" + outcome.error().code() + ")");
+        if (outcome.succeeded()) {
+          LOG.info("completed");
+        } else {
+          LOG.info("ended ({})", outcome.error().code());
+        }
       }
     } catch (KubernetesClientException e) {
-      LOG.warn("Run({}/{}) outcome not written: {}", namespace, name, e.getMessage());
+      try (ResourceLogContext logged = ResourceLogContext.of(run)) {
+        LOG.warn("outcome not written: {}", e.getMessage());
+      }
     }
   }
 
