@@ -6,13 +6,12 @@ import static org.awaitility.Awaitility.await;
 import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
-import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.crds.thread.ThreadStatus;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.Threads;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
@@ -61,11 +60,7 @@ class ThreadStatusWritesMockServerTest {
                 .inNamespace(NS)
                 .watch(recording(threadWrites));
         Watch runs = client.resources(Run.class).inNamespace(NS).watch(recording(runWrites))) {
-      ConversationThread thread = new ConversationThread();
-      thread.setMetadata(
-          new ObjectMetaBuilder().withName("thread-writes").withNamespace(NS).build());
-      thread.setSpec(new ThreadSpec());
-      thread = client.resource(thread).create();
+      ConversationThread thread = Threads.create(client, NS, "thread-writes");
       for (int sequence = 1; sequence <= RUNS; sequence++) {
         Run run = ThreadRuns.newRun(thread, sequence, "Hello!", List.of(), ThreadRuns.SOURCE_API);
         assertThat(run.getMetadata().getFinalizers()).containsExactly(ThreadRuns.USAGE_FINALIZER);

@@ -6,12 +6,11 @@ import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
-import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.Threads;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
@@ -69,11 +68,7 @@ class DirectRunReadsMockServerTest {
   void aDirectRunReadsOnlyItsRunAgain() throws Exception {
     BlockingQueue<String> counted = new LinkedBlockingQueue<>();
     try (Watch runs = client.resources(Run.class).inNamespace(NS).watch(countedRuns(counted))) {
-      ConversationThread thread = new ConversationThread();
-      thread.setMetadata(
-          new ObjectMetaBuilder().withName("thread-reads").withNamespace(NS).build());
-      thread.setSpec(new ThreadSpec());
-      thread = client.resource(thread).create();
+      ConversationThread thread = Threads.create(client, NS, "thread-reads");
       // The first run creates the month's ledger; the runs after it are the steady state.
       runAndWait(thread, 1, counted);
       drain();
