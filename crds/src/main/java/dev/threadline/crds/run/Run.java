@@ -2,6 +2,7 @@ package dev.threadline.crds.run;
 
 import dev.threadline.crds.common.ThreadlineGroup;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.crd.generator.annotation.AdditionalSelectableField;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -13,6 +14,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
 /**
  * One user message and its answer, owned by its Thread. The operator routes it (direct model
  * answer, or an agent Pod) and records the outcome in its status.
+ *
+ * <p>{@code status.route} and {@code status.phase} are selectable (Kubernetes 1.31+): the worker
+ * watches only computer runs ({@code fieldSelector=status.route=computer}).
  */
 @Group(ThreadlineGroup.GROUP)
 @Version(ThreadlineGroup.VERSION)
@@ -40,6 +44,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".status.durationMs",
     type = AdditionalPrinterColumn.Type.INTEGER,
     priority = 1)
+@AdditionalSelectableField(jsonPath = ".status.route")
+@AdditionalSelectableField(jsonPath = ".status.phase")
 @AdditionalPrinterColumn(
     name = "Age",
     jsonPath = ".metadata.creationTimestamp",
