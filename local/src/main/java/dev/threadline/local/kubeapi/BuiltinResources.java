@@ -213,7 +213,8 @@ final class BuiltinResources {
         status,
         columns,
         null,
-        ValidationRules.NONE);
+        ValidationRules.NONE,
+        null);
   }
 
   private static ResourceType type(
@@ -237,6 +238,7 @@ final class BuiltinResources {
         status,
         NAME_AGE,
         null,
-        ValidationRules.NONE);
+        ValidationRules.NONE,
+        null);
   }
 }

@@ -176,7 +176,7 @@ final class HttpFront implements Handler<HttpServerRequest> {
     }
     Selection selection;
     try {
-      selection = ResourceOperations.selection(resolution.path(), head);
+      selection = ResourceOperations.selection(resolution.path(), resolution.type(), head);
     } catch (IllegalArgumentException e) {
       send(request.response(), KubeStatus.badRequest(e.getMessage()));
       return;

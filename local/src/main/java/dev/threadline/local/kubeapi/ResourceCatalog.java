@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Every resource type the API serves at one moment: the built-in ones and one per served version of
@@ -88,9 +89,22 @@ final class ResourceCatalog {
               version.getSubresources() != null && version.getSubresources().getStatus() != null,
               columnsOf(version),
               schema,
-              ValidationRules.compile(schema)));
+              ValidationRules.compile(schema),
+              selectableFieldsOf(version)));
     }
     return result;
+  }
+
+  private static Set<String> selectableFieldsOf(CustomResourceDefinitionVersion version) {
+    if (version.getSelectableFields() == null) {
+      return Set.of();
+    }
+    return version.getSelectableFields().stream()
+        .map(field ->
+            field.getJsonPath().startsWith(".")
+                ? field.getJsonPath().substring(1)
+                : field.getJsonPath())
+        .collect(Collectors.toUnmodifiableSet());
   }
 
   private static List<PrinterColumn> columnsOf(CustomResourceDefinitionVersion version) {

@@ -64,7 +64,9 @@ final class ResourceOperations {
       try {
         page =
             store.list(
-                selection(path, request), limit(request.param("limit")), request.param("continue"));
+                selection(path, type, request),
+                limit(request.param("limit")),
+                request.param("continue"));
       } catch (IllegalArgumentException e) {
         return KubeStatus.badRequest(e.getMessage());
       }
@@ -85,13 +87,23 @@ final class ResourceOperations {
     return ApiResponse.json(200, document);
   }
 
-  /** The objects a list or watch request picks: its path's namespace and its selectors. */
-  static Selection selection(ApiPath path, ApiRequest request) {
+  /**
+   * The objects a list or watch request picks: its path's namespace and its selectors.
+   *
+   * @throws IllegalArgumentException for a selector that does not parse, or that names a field the
+   *     resource cannot be selected by (a cluster's message: "field label not supported: …")
+   */
+  static Selection selection(ApiPath path, ResourceType type, ApiRequest request) {
+    FieldSelector fields = FieldSelector.parse(request.param("fieldSelector"));
+    String unsupported = type.unselectableField(fields);
+    if (unsupported != null) {
+      throw new IllegalArgumentException("field label not supported: " + unsupported);
+    }
     return new Selection(
         path.key().resource(),
         path.namespace(),
         LabelSelector.parse(request.param("labelSelector")),
-        FieldSelector.parse(request.param("fieldSelector")));
+        fields);
   }
 
   private static int limit(String value) {
@@ -362,7 +374,7 @@ final class ResourceOperations {
     if (path.isCollection()) {
       Selection selection;
       try {
-        selection = selection(path, request);
+        selection = selection(path, type, request);
       } catch (IllegalArgumentException e) {
         return KubeStatus.badRequest(e.getMessage());
       }

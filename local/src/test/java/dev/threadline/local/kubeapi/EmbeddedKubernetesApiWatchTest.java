@@ -5,6 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.crds.environment.Environment;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunSpec;
+import dev.threadline.crds.run.RunStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -100,6 +103,72 @@ class EmbeddedKubernetesApiWatchTest {
     await().atMost(PROMPTLY).until(() -> events.has("DELETED my-pod"));
 
     assertThat(events.log).noneMatch(e -> e.contains("other-pod"));
+  }
+
+  @Test
+  void aFieldSelectedRunInformerSeesRunsEnterAndLeaveItsSelection() {
+    Recorder<Run> events = new Recorder<>();
+    SharedIndexInformer<Run> informer =
+        client
+            .resources(Run.class)
+            .inNamespace("default")
+            .withField("status.route", "computer")
+            .inform(events);
+
+    Run direct = client.resources(Run.class).resource(run("run-direct-1")).create();
+    Run computer = client.resources(Run.class).resource(run("run-computer-1")).create();
+    routed(direct, "direct", "completed");
+    computer = routed(computer, "computer", "running");
+    await().atMost(PROMPTLY).until(() -> events.has("ADDED run-computer-1"));
+    routed(computer, "computer", "completed");
+    await().atMost(PROMPTLY).until(() -> events.has("UPDATED run-computer-1"));
+    // A run leaving the selection (not something the product does) goes from the cache.
+    routed(client.resources(Run.class).withName("run-computer-1").get(), "direct", "completed");
+    await().atMost(PROMPTLY).until(() -> events.has("DELETED run-computer-1"));
+
+    assertThat(events.log).noneMatch(e -> e.contains("run-direct-1"));
+    assertThat(informer.getStore().list()).isEmpty();
+  }
+
+  @Test
+  void aFieldSelectorOnAFieldTheCrdDoesNotDeclareIsRefusedLikeOnACluster() {
+    RawHttp http = new RawHttp(api);
+    String runs = "/apis/threadline.dev/v1alpha1/namespaces/default/runs";
+
+    for (String query :
+        List.of("?fieldSelector=spec.thread%3Dx", "?watch=true&fieldSelector=spec.thread%3Dx")) {
+      HttpResponse<String> refused = http.get(runs + query);
+      assertThat(refused.statusCode()).as(query).isEqualTo(400);
+      assertThat(Json.parse(refused.body()).path("message").asText())
+          .isEqualTo("field label not supported: spec.thread");
+    }
+    assertThat(
+            http.get(runs + "?fieldSelector=status.phase%3Dpending,metadata.name%3Dx").statusCode())
+        .isEqualTo(200);
+    assertThat(
+            http.get("/api/v1/namespaces/default/pods?fieldSelector=spec.nodeName%3Dn")
+                .statusCode())
+        .as("built-in kinds keep any field")
+        .isEqualTo(200);
+  }
+
+  private static Run run(String name) {
+    Run run = new Run();
+    run.getMetadata().setName(name);
+    run.getMetadata().setNamespace("default");
+    RunSpec spec = new RunSpec();
+    spec.setThread("thread-x");
+    spec.setMessage("hello");
+    run.setSpec(spec);
+    return run;
+  }
+
+  private Run routed(Run run, String route, String phase) {
+    RunStatus status = new RunStatus();
+    status.setRoute(route);
+    status.setPhase(phase);
+    run.setStatus(status);
+    return client.resources(Run.class).resource(run).updateStatus();
   }
 
   @Test

@@ -31,7 +31,8 @@ class TableRendererTest {
                   "Ready", "string", ".status.conditions[?(@.type==\"Ready\")].status"),
               PrinterColumn.AGE),
           null,
-          ValidationRules.NONE);
+          ValidationRules.NONE,
+          null);
   private static final JsonNode ENVIRONMENT =
       JsonMergePatchTest.json(
           "{'apiVersion':'threadline.dev/v1alpha1','kind':'Environment',"

@@ -3,6 +3,7 @@ package dev.threadline.local.kubeapi.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A field selector ({@code metadata.name=a,status.phase!=Failed}). {@code metadata.name} and {@code
@@ -21,6 +22,12 @@ public final class FieldSelector {
       return actual.equals(value) == equal;
     }
   }
+
+  /**
+   * The name and namespace: every resource can be selected by them (other fields only where the
+   * resource declares them), and an object keeps them for life.
+   */
+  public static final Set<String> ALWAYS_SELECTABLE = Set.of("metadata.name", "metadata.namespace");
 
   private static final FieldSelector EVERYTHING = new FieldSelector(List.of());
 
@@ -64,6 +71,19 @@ public final class FieldSelector {
       }
     }
     return new FieldSelector(terms);
+  }
+
+  /** The fields this selector compares, in its order ({@code status.phase}). */
+  public List<String> paths() {
+    return terms.stream().map(Term::path).toList();
+  }
+
+  /**
+   * Whether a term compares a field a write can change: anything but the name and namespace, which
+   * an object keeps for life.
+   */
+  boolean selectsByContent() {
+    return terms.stream().anyMatch(term -> !ALWAYS_SELECTABLE.contains(term.path()));
   }
 
   /** The name this selector requires, or null. */

@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -222,7 +223,7 @@ public final class ObjectStore implements AutoCloseable {
       }
     }
     index(id, object);
-    return logged(key, next, WatchEvent.ADDED, object, body);
+    return logged(key, next, WatchEvent.ADDED, object, body, null);
   }
 
   /**
@@ -245,7 +246,7 @@ public final class ObjectStore implements AutoCloseable {
       }
       unindex(current.id());
       index(current.id(), object);
-      return logged(key, next, WatchEvent.MODIFIED, object, body);
+      return logged(key, next, WatchEvent.MODIFIED, object, body, current.body());
     });
   }
 
@@ -265,7 +266,7 @@ public final class ObjectStore implements AutoCloseable {
         delete.setLong(1, current.id());
         delete.executeUpdate();
       }
-      return logged(key, next, WatchEvent.DELETED, object, write(object));
+      return logged(key, next, WatchEvent.DELETED, object, write(object), null);
     });
   }
 
@@ -347,7 +348,8 @@ public final class ObjectStore implements AutoCloseable {
   /** The events of the write in progress, published once it is committed. */
   private final List<WatchEvent> pending = new ArrayList<>();
 
-  private StoredObject logged(ObjectKey key, long next, String type, ObjectNode object, String body)
+  private StoredObject logged(
+      ObjectKey key, long next, String type, ObjectNode object, String body, String previousBody)
       throws SQLException {
     try (PreparedStatement insert =
         writer.prepareStatement(
@@ -361,7 +363,7 @@ public final class ObjectStore implements AutoCloseable {
       insert.setString(6, body);
       insert.executeUpdate();
     }
-    pending.add(new WatchEvent(type, key, object, body));
+    pending.add(new WatchEvent(type, key, object, body, previousBody));
     return new StoredObject(key, next, object);
   }
 
@@ -534,6 +536,10 @@ public final class ObjectStore implements AutoCloseable {
       }
       return;
     }
+    // The object before each update, for a selection an update can enter or leave (Selection#seen):
+    // the replay's own previous write of the key, else the last one before the replay.
+    boolean needsPrevious = selection.dependsOnContent();
+    Map<ObjectKey, String> last = new HashMap<>();
     try (PreparedStatement select =
         writer.prepareStatement(
             "SELECT namespace, name, type, body FROM log"
@@ -543,20 +549,43 @@ public final class ObjectStore implements AutoCloseable {
       try (ResultSet rs = select.executeQuery()) {
         while (rs.next()) {
           ObjectKey key = new ObjectKey(selection.resource(), rs.getString(1), rs.getString(2));
+          String type = rs.getString(3);
           String body = rs.getString(4);
-          ObjectNode object = parse(body);
-          if (selection.matches(key, object)) {
-            watch.replay(new WatchEvent(rs.getString(3), key, object, body));
+          String previous = null;
+          if (needsPrevious && type.equals(WatchEvent.MODIFIED)) {
+            previous = last.containsKey(key) ? last.get(key) : loggedBefore(key, fromRevision);
+          }
+          if (needsPrevious) {
+            last.put(key, type.equals(WatchEvent.DELETED) ? null : body);
+          }
+          WatchEvent seen = selection.seen(new WatchEvent(type, key, parse(body), body, previous));
+          if (seen != null) {
+            watch.replay(seen);
           }
         }
       }
     }
   }
 
+  /** The key's object at {@code revision} as the log has it; null when compacted away. */
+  private String loggedBefore(ObjectKey key, long revision) throws SQLException {
+    try (PreparedStatement select =
+        writer.prepareStatement(
+            "SELECT type, body FROM log WHERE resource = ? AND namespace = ? AND name = ?"
+                + " AND revision <= ? ORDER BY revision DESC LIMIT 1")) {
+      bindKey(select, key, 1);
+      select.setLong(4, revision);
+      try (ResultSet rs = select.executeQuery()) {
+        return rs.next() && !rs.getString(1).equals(WatchEvent.DELETED) ? rs.getString(2) : null;
+      }
+    }
+  }
+
   private void publish(WatchEvent event) {
     for (Watch watch : watches) {
-      if (watch.selection().matches(event.key(), event.object())) {
-        watch.offer(event);
+      WatchEvent seen = watch.selection().seen(event);
+      if (seen != null) {
+        watch.offer(seen);
       }
     }
   }

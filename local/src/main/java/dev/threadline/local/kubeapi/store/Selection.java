@@ -22,9 +22,47 @@ public record Selection(
   }
 
   boolean matches(ObjectKey key, JsonNode object) {
+    return inScope(key) && selects(object);
+  }
+
+  /**
+   * The event as a watch of this selection sees it, or null when it is none of the watch's
+   * business. As kube-apiserver's watch cache does, an update that brings an object into the
+   * selection is {@code ADDED}, one that takes it out is {@code DELETED} (with the object as it is
+   * now), so that a watcher's cache never keeps an object the selection no longer picks.
+   */
+  WatchEvent seen(WatchEvent event) {
+    if (!inScope(event.key())) {
+      return null;
+    }
+    boolean now = selects(event.object());
+    if (!event.type().equals(WatchEvent.MODIFIED) || !dependsOnContent()) {
+      return now ? event : null;
+    }
+    JsonNode before = event.previous();
+    if (before == null) {
+      // The object as it was is not known (its write was compacted away): a watcher that may hold
+      // it must not keep it when it is no longer selected.
+      return now ? event : event.as(WatchEvent.DELETED);
+    }
+    boolean then = selects(before);
+    if (now) {
+      return then ? event : event.as(WatchEvent.ADDED);
+    }
+    return then ? event.as(WatchEvent.DELETED) : null;
+  }
+
+  /** Whether a write can move an object in or out of this selection (by labels or fields). */
+  boolean dependsOnContent() {
+    return !labels.isEverything() || fields.selectsByContent();
+  }
+
+  private boolean inScope(ObjectKey key) {
     return key.resource().equals(resource)
-        && (namespace == null || namespace.equals(key.namespace()))
-        && labels.matches(object)
-        && fields.matches(object);
+        && (namespace == null || namespace.equals(key.namespace()));
+  }
+
+  private boolean selects(JsonNode object) {
+    return labels.matches(object) && fields.matches(object);
   }
 }

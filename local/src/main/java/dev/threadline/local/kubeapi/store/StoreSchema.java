@@ -52,6 +52,8 @@ final class StoreSchema {
             body TEXT NOT NULL)\
           """,
           "CREATE INDEX IF NOT EXISTS log_by_resource ON log (resource, revision)",
+          // An object's write before a watch's resourceVersion (a replay's enter/leave decision).
+          "CREATE INDEX IF NOT EXISTS log_by_key ON log (resource, namespace, name, revision)",
           "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)",
           "INSERT OR IGNORE INTO meta (key, value) VALUES ('compacted', 0)",
           "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', " + VERSION + ")");

@@ -7,7 +7,10 @@ import java.io.UncheckedIOException;
 
 /**
  * One event of a watch, written once as the line a client receives ({@code
- * {"type":"ADDED","object":{...}}}) and shared by every watcher it goes to.
+ * {"type":"ADDED","object":{...}}}) and shared by every watcher it goes to. An update also knows
+ * the object as it was before (its JSON, read only when a watch's selection asks), so that a watch
+ * whose selection the object enters or leaves gets {@code ADDED} or {@code DELETED} instead ({@link
+ * #as}).
  */
 final class WatchEvent {
   static final String ADDED = "ADDED";
@@ -21,21 +24,32 @@ final class WatchEvent {
   private final String type;
   private final ObjectKey key;
   private final ObjectNode object;
+  private final String body;
+  private final String previousBody;
   private volatile String line;
+  private volatile ObjectNode previous;
+  private volatile WatchEvent added;
+  private volatile WatchEvent deleted;
 
   WatchEvent(String type, ObjectKey key, ObjectNode object) {
-    this.type = type;
-    this.key = key;
-    this.object = object;
+    this(type, key, object, null, null);
   }
 
   /**
    * An event of a write, whose object the store has already written as {@code body}: the line is
    * made around it instead of writing the object again.
+   *
+   * @param previousBody an update's object as it was before, or null (not an update, or not known)
    */
-  WatchEvent(String type, ObjectKey key, ObjectNode object, String body) {
-    this(type, key, object);
-    this.line = "{\"type\":\"" + type + "\",\"object\":" + body + "}";
+  WatchEvent(String type, ObjectKey key, ObjectNode object, String body, String previousBody) {
+    this.type = type;
+    this.key = key;
+    this.object = object;
+    this.body = body;
+    this.previousBody = previousBody;
+    if (body != null) {
+      this.line = "{\"type\":\"" + type + "\",\"object\":" + body + "}";
+    }
   }
 
   /**
@@ -65,6 +79,43 @@ final class WatchEvent {
 
   ObjectNode object() {
     return object;
+  }
+
+  /** An update's object as it was before, parsed on first use; null when not known. */
+  ObjectNode previous() {
+    ObjectNode parsed = previous;
+    if (parsed == null && previousBody != null) {
+      parsed = ObjectStore.parse(previousBody);
+      previous = parsed;
+    }
+    return parsed;
+  }
+
+  /**
+   * This event as a watch of another type sees it ({@code ADDED} when the object entered the
+   * watch's selection, {@code DELETED} when it left), with the same object; made once and shared.
+   */
+  WatchEvent as(String otherType) {
+    if (otherType.equals(type)) {
+      return this;
+    }
+    if (otherType.equals(ADDED)) {
+      WatchEvent made = added;
+      if (made == null) {
+        made = new WatchEvent(ADDED, key, object, body, null);
+        added = made;
+      }
+      return made;
+    }
+    if (otherType.equals(DELETED)) {
+      WatchEvent made = deleted;
+      if (made == null) {
+        made = new WatchEvent(DELETED, key, object, body, null);
+        deleted = made;
+      }
+      return made;
+    }
+    throw new IllegalArgumentException("an event cannot become " + otherType);
   }
 
   String line() {
