@@ -21,32 +21,45 @@ final class RunReadiness {
     this.conditions = conditions;
   }
 
+  /** What the Ready condition says for a phase. */
+  private record Readiness(String status, String reason, String message) {
+    static Readiness of(RunStatus status) {
+      RunPhase phase =
+          status.getPhase() == null ? RunPhase.PENDING : RunPhase.fromValue(status.getPhase());
+      String ready =
+          switch (phase) {
+            case COMPLETED -> Conditions.TRUE;
+            case FAILED, CANCELLED -> Conditions.FALSE;
+            case PENDING, RUNNING -> Conditions.UNKNOWN;
+          };
+      String message = status.getError() == null ? null : status.getError().getMessage();
+      return new Readiness(ready, capitalized(phase.value()), message);
+    }
+  }
+
+  /** Whether the status's Ready condition already says what its phase calls for. */
+  static boolean holds(RunStatus status) {
+    Readiness wanted = Readiness.of(status);
+    Optional<Condition> current = Conditions.find(status.getConditions(), Conditions.READY);
+    return current.isPresent()
+        && Objects.equals(current.get().getStatus(), wanted.status())
+        && Objects.equals(current.get().getReason(), wanted.reason())
+        && Objects.equals(current.get().getMessage(), wanted.message());
+  }
+
   /** Sets the Ready condition on the status as its phase says; returns whether that changed it. */
   boolean apply(Run run, RunStatus status) {
-    RunPhase phase =
-        status.getPhase() == null ? RunPhase.PENDING : RunPhase.fromValue(status.getPhase());
-    String ready =
-        switch (phase) {
-          case COMPLETED -> Conditions.TRUE;
-          case FAILED, CANCELLED -> Conditions.FALSE;
-          case PENDING, RUNNING -> Conditions.UNKNOWN;
-        };
-    String reason = capitalized(phase.value());
-    String message = status.getError() == null ? null : status.getError().getMessage();
-    Optional<Condition> current = Conditions.find(status.getConditions(), Conditions.READY);
-    if (current.isPresent()
-        && Objects.equals(current.get().getStatus(), ready)
-        && Objects.equals(current.get().getReason(), reason)
-        && Objects.equals(current.get().getMessage(), message)) {
+    if (holds(status)) {
       return false;
     }
+    Readiness wanted = Readiness.of(status);
     List<Condition> next =
         conditions.set(
             status.getConditions(),
             Conditions.READY,
-            ready,
-            reason,
-            message,
+            wanted.status(),
+            wanted.reason(),
+            wanted.message(),
             run.getMetadata().getGeneration());
     status.setConditions(next);
     return true;

@@ -8,13 +8,17 @@ import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.computer.SandboxHandOff;
 import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.kubernetes.ResourceLogContext;
+import dev.threadline.operator.kubernetes.SelectableFields;
 import dev.threadline.operator.metrics.StartStep;
 import dev.threadline.operator.metrics.StartSteps;
 import dev.threadline.operator.tracing.AgentTracing;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
@@ -40,6 +44,9 @@ public final class AgentWorker implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AgentWorker.class);
 
   public static final String USER_AGENT = "threadline-worker";
+
+  /** The Run field the worker's watch selects computer runs by (a selectable field of the CRD). */
+  static final String RUN_ROUTE = "status.route";
 
   static final Duration CLAIM_PAUSE_PER_RUN = Duration.ofMillis(20);
   static final int MAX_CLAIM_PAUSE_RUNS = 50;
@@ -123,10 +130,14 @@ public final class AgentWorker implements AutoCloseable {
   /** Starts watching Runs and renewing claims. */
   public AgentWorker start() {
     var resources = client.resources(Run.class);
-    runs = // this replica's watch of Runs: new ones, ended ones, cancel requests
-        (settings.namespace() == null
-                ? resources.inAnyNamespace()
-                : resources.inNamespace(settings.namespace()))
+    FilterWatchListDeletable<Run, KubernetesResourceList<Run>, Resource<Run>> scope =
+        settings.namespace() == null
+            ? resources.inAnyNamespace()
+            : resources.inNamespace(settings.namespace());
+    // Direct runs are none of the worker's business: where the server selects by the route, their
+    // writes never reach this replica (eligible() still checks the route).
+    runs = // this replica's watch of computer Runs: new ones, ended ones, cancel requests
+        SelectableFields.selectIfServed(client, scope, RUN_ROUTE, Route.COMPUTER.value())
             .inform(
                 new ResourceEventHandler<>() {
                   @Override
