@@ -2,6 +2,8 @@ package dev.threadline.local.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.threadline.core.threads.ThreadRuns;
+import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.local.LocalMode;
 import dev.threadline.local.LocalSettings;
 import dev.threadline.operator.config.OperatorSettings;
@@ -15,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -107,6 +110,30 @@ public final class LocalModeFixture implements AutoCloseable {
                 .POST(HttpRequest.BodyPublishers.ofString(json))
                 .build(),
             HttpResponse.BodyHandlers.ofLines()));
+  }
+
+  /**
+   * Posts {@code message} on a new thread as alice and reads its stream to the end; returns the
+   * name of the thread's Run.
+   */
+  String runToTheEnd(String message) {
+    try (SseStream stream =
+        stream(
+            ALICE_KEY,
+            "/v1/threads",
+            "{\"messages\":[{\"role\":\"user\",\"content\":\"" + message + "\"}]}")) {
+      List<SseStream.Frame> frames = stream.readAll();
+      assertThat(stream.types()).last().isEqualTo("stream.completed");
+      String threadId = frames.get(0).data().at("/thread/id").asText();
+      return ThreadRuns.runName(ResourceIds.toName(threadId).orElseThrow(), 1);
+    }
+  }
+
+  /** A Prometheus scrape (no key) of {@code url}, asserted to be a 200. */
+  String scrape(String url) {
+    HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(url)).build());
+    assertThat(response.statusCode()).isEqualTo(200);
+    return response.body();
   }
 
   /**

@@ -61,6 +61,9 @@ public final class ObjectStore implements AutoCloseable {
   private long compacted;
   private long commits;
 
+  /** Per resource: writes published and the watch events they became (read under the lock). */
+  private final Map<String, WatchTraffic> traffic = new HashMap<>();
+
   private ObjectStore(Path file, StoreOptions options, Connection writer, List<Connection> readers)
       throws SQLException {
     this.file = file;
@@ -582,11 +585,39 @@ public final class ObjectStore implements AutoCloseable {
   }
 
   private void publish(WatchEvent event) {
+    int delivered = 0;
     for (Watch watch : watches) {
       WatchEvent seen = watch.selection().seen(event);
       if (seen != null) {
         watch.offer(seen);
+        delivered++;
       }
+    }
+    String resource = event.key().resource();
+    traffic.put(resource, traffic.getOrDefault(resource, WatchTraffic.NONE).plus(delivered));
+  }
+
+  /** How many writes of a resource were published, and how many watch events they became. */
+  record WatchTraffic(long writes, long events) {
+    static final WatchTraffic NONE = new WatchTraffic(0, 0);
+
+    WatchTraffic plus(int delivered) {
+      return new WatchTraffic(writes + 1, events + delivered);
+    }
+
+    @Override
+    public String toString() {
+      return writes + " writes, " + events + " watch events";
+    }
+  }
+
+  /** The watch traffic of one resource since the store opened. */
+  WatchTraffic traffic(String resource) {
+    lock.lock();
+    try {
+      return traffic.getOrDefault(resource, WatchTraffic.NONE);
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -621,6 +652,9 @@ public final class ObjectStore implements AutoCloseable {
         closeQuietly(reader);
       }
       LOG.info("Object store {} closed at revision {}", file, revision);
+      // What each write cost the watchers: the store's share of every informer's work.
+      traffic.forEach(
+          (resource, counted) -> LOG.info("Watch traffic of {}: {}", resource, counted));
     } finally {
       lock.unlock();
     }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * One event of a watch, written once as the line a client receives ({@code
@@ -28,8 +30,7 @@ final class WatchEvent {
   private final String previousBody;
   private volatile String line;
   private volatile ObjectNode previous;
-  private volatile WatchEvent added;
-  private volatile WatchEvent deleted;
+  private Map<String, WatchEvent> retyped;
 
   WatchEvent(String type, ObjectKey key, ObjectNode object) {
     this(type, key, object, null, null);
@@ -93,29 +94,18 @@ final class WatchEvent {
 
   /**
    * This event as a watch of another type sees it ({@code ADDED} when the object entered the
-   * watch's selection, {@code DELETED} when it left), with the same object; made once and shared.
+   * watch's selection, {@code DELETED} when it left), with the same object; made once and shared by
+   * the watches that see it so. Called under the store's write lock only.
    */
   WatchEvent as(String otherType) {
     if (otherType.equals(type)) {
       return this;
     }
-    if (otherType.equals(ADDED)) {
-      WatchEvent made = added;
-      if (made == null) {
-        made = new WatchEvent(ADDED, key, object, body, null);
-        added = made;
-      }
-      return made;
+    if (retyped == null) {
+      retyped = new HashMap<>(4);
     }
-    if (otherType.equals(DELETED)) {
-      WatchEvent made = deleted;
-      if (made == null) {
-        made = new WatchEvent(DELETED, key, object, body, null);
-        deleted = made;
-      }
-      return made;
-    }
-    throw new IllegalArgumentException("an event cannot become " + otherType);
+    return retyped.computeIfAbsent(
+        otherType, other -> new WatchEvent(other, key, object, body, null));
   }
 
   String line() {

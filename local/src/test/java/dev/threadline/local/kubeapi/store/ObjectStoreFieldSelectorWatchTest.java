@@ -100,6 +100,9 @@ class ObjectStoreFieldSelectorWatchTest {
             "DELETED d completed",
             "MODIFIED c running",
             "DELETED c completed");
+    assertThat(store.traffic(RUNS))
+        .as("five writes, seven events: the selections spared three")
+        .isEqualTo(new ObjectStore.WatchTraffic(5, 7));
   }
 
   @Test
