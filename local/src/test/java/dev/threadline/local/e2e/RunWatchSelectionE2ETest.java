@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.threadline.crds.run.Run;
+import dev.threadline.operator.support.Settled;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,59 +57,43 @@ class RunWatchSelectionE2ETest {
   @Test
   void theRunControllerReconcilesADirectRunOnce() {
     fixture.runToTheEnd("Hello!"); // the controller's meters appear with its first reconcile
-    double before = awaitSettled(RunWatchSelectionE2ETest::runReconciles);
+    long before = Settled.count(RunWatchSelectionE2ETest::runReconciles);
 
     fixture.runToTheEnd("Hello!");
 
-    assertThat(awaitSettled(RunWatchSelectionE2ETest::runReconciles))
+    assertThat(Settled.count(RunWatchSelectionE2ETest::runReconciles))
         .as("its creation only: not its own terminal write, the usage and webhook marks")
         .isEqualTo(before + 1);
   }
 
-  /** The value once it has not changed for two seconds (the marks after a run take a moment). */
-  private static double awaitSettled(Supplier<Double> value) {
-    double[] last = {value.get()};
-    await()
-        .pollInterval(Duration.ofMillis(250))
-        .during(Duration.ofSeconds(2))
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> {
-          double now = value.get();
-          boolean unchanged = now == last[0];
-          last[0] = now;
-          return unchanged;
-        });
-    return last[0];
-  }
-
   /** The run controller's finished reconciles, from the operator's Prometheus scrape. */
-  private static double runReconciles() {
+  private static long runReconciles() {
     return fixture
         .scrape(fixture.local().operatorMetricsUrl())
         .lines()
         .filter(line ->
             line.startsWith("operator_sdk_controllers_execution_reconcile_seconds_count{")
                 && line.contains("controller=\"run\""))
-        .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+        .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
         .sum();
   }
 
+  /** Records the name of every Run the informer is told of, whatever the event. */
   private static ResourceEventHandler<Run> recordingInto(Set<String> seen) {
-    Function<Run, Boolean> record = run -> seen.add(run.getMetadata().getName());
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(Run run) {
-        record.apply(run);
+        seen.add(run.getMetadata().getName());
       }
 
       @Override
       public void onUpdate(Run before, Run run) {
-        record.apply(run);
+        seen.add(run.getMetadata().getName());
       }
 
       @Override
       public void onDelete(Run run, boolean unknownFinalState) {
-        record.apply(run);
+        seen.add(run.getMetadata().getName());
       }
     };
   }

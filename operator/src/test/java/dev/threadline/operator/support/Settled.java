@@ -5,11 +5,11 @@ import java.util.function.LongSupplier;
 import org.awaitility.Awaitility;
 
 /** Waiting for reconciles to stop: a count that stays the same between two looks. */
-final class Settled {
+public final class Settled {
   private Settled() {}
 
   /** Waits until {@code count} stops changing; returns its last value. */
-  static long count(LongSupplier count) {
+  public static long count(LongSupplier count) {
     long[] last = {-1};
     Awaitility.await()
         .pollInterval(Duration.ofMillis(600))
