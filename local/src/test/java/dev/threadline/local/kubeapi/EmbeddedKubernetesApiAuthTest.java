@@ -11,8 +11,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Bearer tokens: the administrator's opens everything, a service account's its namespace. */
+/**
+ * Bearer tokens, on both listeners alike: the administrator's opens everything, a service account's
+ * its namespace.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EmbeddedKubernetesApiAuthTest {
   private static final String THREADS = "/apis/threadline.dev/v1alpha1/namespaces/default/threads";
@@ -29,26 +34,42 @@ class EmbeddedKubernetesApiAuthTest {
     api.close();
   }
 
-  @Test
-  void requestsWithoutTheTokenGet401ButProbesAnswer() {
-    RawHttp anonymous = new RawHttp(api, null);
+  /** Both listeners: TLS for everyone, plain HTTP on loopback for this process's clients. */
+  enum Listener {
+    TLS,
+    IN_PROCESS;
+
+    RawHttp client(EmbeddedKubernetesApi api, String token) {
+      return this == TLS ? new RawHttp(api, token) : RawHttp.inProcess(api, token);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Listener.class)
+  void requestsWithoutTheTokenGet401ButProbesAnswer(Listener listener) {
+    RawHttp anonymous = listener.client(api, null);
     HttpResponse<String> refused = anonymous.get("/api/v1/namespaces");
     assertThat(refused.statusCode()).isEqualTo(401);
     assertThat(Json.parse(refused.body()).path("reason").asText()).isEqualTo("Unauthorized");
-    assertThat(new RawHttp(api, "wrong").get("/apis").statusCode()).isEqualTo(401);
+    assertThat(listener.client(api, "wrong").get("/apis").statusCode()).isEqualTo(401);
     assertThat(anonymous.get("/healthz").statusCode()).isEqualTo(200);
-    assertThat(new RawHttp(api).get("/api/v1/namespaces").statusCode()).isEqualTo(200);
+    assertThat(listener.client(api, api.adminToken()).get("/api/v1/namespaces").statusCode())
+        .isEqualTo(200);
   }
 
-  @Test
-  void aServiceAccountReadsSchedulesAndCreatesThreadsInItsNamespaceOnly() {
-    RawHttp trigger = new RawHttp(api, api.issueServiceAccountToken("default", "trigger"));
+  @ParameterizedTest
+  @EnumSource(Listener.class)
+  void aServiceAccountReadsSchedulesAndCreatesThreadsInItsNamespaceOnly(Listener listener) {
+    RawHttp trigger =
+        listener.client(api, api.issueServiceAccountToken("default", "trigger-" + listener));
     assertThat(
             trigger.get("/apis/threadline.dev/v1alpha1/namespaces/default/schedules").statusCode())
         .isEqualTo(200);
     String thread =
         "{\"apiVersion\":\"threadline.dev/v1alpha1\",\"kind\":\"Thread\","
-            + "\"metadata\":{\"name\":\"thread-from-trigger\"},\"spec\":{}}";
+            + "\"metadata\":{\"name\":\"thread-from-trigger-"
+            + listener.ordinal()
+            + "\"},\"spec\":{}}";
     assertThat(trigger.send("POST", THREADS, "application/json", thread).statusCode())
         .isEqualTo(201);
     // A firing lists the namespace's threads to count them against the user's thread limit.
@@ -57,11 +78,15 @@ class EmbeddedKubernetesApiAuthTest {
     HttpResponse<String> otherNamespace =
         trigger.get("/apis/threadline.dev/v1alpha1/namespaces/kube-system/threads");
     assertThat(otherNamespace.statusCode()).isEqualTo(403);
-    assertThat(otherNamespace.body()).contains("system:serviceaccount:default:trigger");
+    assertThat(otherNamespace.body()).contains("system:serviceaccount:default:trigger-" + listener);
     assertThat(trigger.get("/api/v1/namespaces/default/secrets").statusCode()).isEqualTo(403);
     assertThat(
             trigger
-                .send("DELETE", THREADS + "/thread-from-trigger", "application/json", "")
+                .send(
+                    "DELETE",
+                    THREADS + "/thread-from-trigger-" + listener.ordinal(),
+                    "application/json",
+                    "")
                 .statusCode())
         .isEqualTo(403);
   }

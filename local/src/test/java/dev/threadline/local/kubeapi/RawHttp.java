@@ -29,14 +29,19 @@ final class RawHttp {
 
   /** With this bearer token, or none when null; trusting the API's certificate. */
   RawHttp(EmbeddedKubernetesApi api, String token) {
-    this.baseUrl = api.url();
+    this(api.url(), token, HttpClient.newBuilder().sslContext(trusting(api.caCertificateData())));
+  }
+
+  /** To the API's in-process listener (plain HTTP on loopback), with this token or none. */
+  static RawHttp inProcess(EmbeddedKubernetesApi api, String token) {
+    return new RawHttp(api.inProcessUrl(), token, HttpClient.newBuilder());
+  }
+
+  private RawHttp(String baseUrl, String token, HttpClient.Builder client) {
+    this.baseUrl = baseUrl;
     this.token = token;
     this.client =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .sslContext(trusting(api.caCertificateData()))
-            .build();
+        client.version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
   }
 
   static SSLContext trusting(String caCertificateData) {

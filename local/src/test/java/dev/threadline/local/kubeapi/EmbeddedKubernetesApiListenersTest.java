@@ -1,0 +1,144 @@
+package dev.threadline.local.kubeapi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.crds.client.ThreadlineClients;
+import dev.threadline.crds.environment.Environment;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The two listeners: TLS for kubectl and everything outside the process, plain HTTP on loopback for
+ * this process's clients. Authentication on both is covered by {@link
+ * EmbeddedKubernetesApiAuthTest}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class EmbeddedKubernetesApiListenersTest {
+  private static final Duration PROMPTLY = Duration.ofSeconds(5);
+
+  private EmbeddedKubernetesApi api;
+  private final ExecutorService readers = Executors.newCachedThreadPool();
+
+  @BeforeAll
+  void start() {
+    api = EmbeddedKubernetesApi.start(EmbeddedApiSettings.defaults());
+  }
+
+  @AfterAll
+  void stop() {
+    readers.shutdownNow();
+    api.close();
+  }
+
+  @Test
+  void theInProcessListenerIsPlainHttpOnLoopbackBesideTheTlsOne() {
+    URI inProcess = URI.create(api.inProcessUrl());
+    assertThat(inProcess.getScheme()).isEqualTo("http");
+    assertThat(inProcess.getHost()).isEqualTo("127.0.0.1");
+    assertThat(inProcess.getPort()).isPositive().isNotEqualTo(api.port());
+    assertThat(api.url()).startsWith("https://");
+    try (KubernetesClient client = api.newClient()) {
+      assertThat(client.getMasterUrl().toString()).startsWith(api.inProcessUrl());
+      assertThat(client.namespaces().withName("default").get()).isNotNull();
+    }
+  }
+
+  @Test
+  void aClientOfTheKubeconfigStillWatchesOverTls(@TempDir Path temp) throws Exception {
+    Path kubeconfig = api.writeKubeconfig(temp.resolve("kubeconfig"));
+    Config config = Config.fromKubeconfig(Files.readString(kubeconfig));
+    assertThat(config.getMasterUrl()).startsWith("https://");
+    List<String> seen = new CopyOnWriteArrayList<>();
+    try (KubernetesClient overTls = ThreadlineClients.builder("test").withConfig(config).build();
+        KubernetesClient inProcess = api.newClient()) {
+      overTls
+          .resources(Environment.class)
+          .inNamespace("default")
+          .inform(
+              new ResourceEventHandler<>() {
+                @Override
+                public void onAdd(Environment environment) {
+                  seen.add(environment.getMetadata().getName());
+                }
+
+                @Override
+                public void onUpdate(Environment before, Environment after) {}
+
+                @Override
+                public void onDelete(Environment environment, boolean finalStateUnknown) {}
+              });
+      inProcess
+          .resources(Environment.class)
+          .resource(EmbeddedKubernetesApiCrudTest.environment("env-seen-over-tls"))
+          .create();
+      await().atMost(PROMPTLY).until(() -> seen.contains("env-seen-over-tls"));
+    }
+  }
+
+  @Test
+  void aChunkedWatchStreamsOnTheInProcessListener() throws Exception {
+    try (KubernetesClient client = api.newClient()) {
+      String listVersion = client.configMaps().list().getMetadata().getResourceVersion();
+      HttpResponse<InputStream> watch =
+          RawHttp.inProcess(api, api.adminToken()).stream(
+              "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=" + listVersion,
+              HttpResponse.BodyHandlers.ofInputStream());
+      assertThat(watch.statusCode()).isEqualTo(200);
+      List<String> lines = new CopyOnWriteArrayList<>();
+      readers.submit(() -> {
+        try (BufferedReader reader =
+            new BufferedReader(new InputStreamReader(watch.body(), StandardCharsets.UTF_8))) {
+          reader.lines().forEach(lines::add);
+        }
+        return null;
+      });
+      client
+          .configMaps()
+          .resource(EmbeddedKubernetesApiCrudTest.configMap("plain-watched", java.util.Map.of()))
+          .create();
+      await().atMost(PROMPTLY).until(() -> !lines.isEmpty());
+      JsonNode event = Json.parse(lines.get(0));
+      assertThat(event.path("type").asText()).isEqualTo("ADDED");
+      assertThat(event.path("object").path("metadata").path("name").asText())
+          .isEqualTo("plain-watched");
+      watch.body().close();
+    }
+  }
+
+  @Test
+  void anOfferedH2cUpgradeIsIgnoredAndAnsweredInHttp11() throws Exception {
+    // The JDK client, allowed HTTP/2, offers an h2c upgrade on a new plain connection.
+    HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+    HttpResponse<String> answer =
+        http.send(
+            HttpRequest.newBuilder(URI.create(api.inProcessUrl() + "/api/v1/namespaces"))
+                .header("Authorization", "Bearer " + api.adminToken())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(answer.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
+  }
+}
