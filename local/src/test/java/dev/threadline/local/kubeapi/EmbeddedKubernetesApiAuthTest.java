@@ -34,19 +34,9 @@ class EmbeddedKubernetesApiAuthTest {
     api.close();
   }
 
-  /** Both listeners: TLS for everyone, plain HTTP on loopback for this process's clients. */
-  enum Listener {
-    TLS,
-    IN_PROCESS;
-
-    RawHttp client(EmbeddedKubernetesApi api, String token) {
-      return this == TLS ? new RawHttp(api, token) : RawHttp.inProcess(api, token);
-    }
-  }
-
   @ParameterizedTest
-  @EnumSource(Listener.class)
-  void requestsWithoutTheTokenGet401ButProbesAnswer(Listener listener) {
+  @EnumSource(RawHttp.Listener.class)
+  void requestsWithoutTheTokenGet401ButProbesAnswer(RawHttp.Listener listener) {
     RawHttp anonymous = listener.client(api, null);
     HttpResponse<String> refused = anonymous.get("/api/v1/namespaces");
     assertThat(refused.statusCode()).isEqualTo(401);
@@ -58,8 +48,8 @@ class EmbeddedKubernetesApiAuthTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Listener.class)
-  void aServiceAccountReadsSchedulesAndCreatesThreadsInItsNamespaceOnly(Listener listener) {
+  @EnumSource(RawHttp.Listener.class)
+  void aServiceAccountReadsSchedulesAndCreatesThreadsInItsNamespaceOnly(RawHttp.Listener listener) {
     RawHttp trigger =
         listener.client(api, api.issueServiceAccountToken("default", "trigger-" + listener));
     assertThat(

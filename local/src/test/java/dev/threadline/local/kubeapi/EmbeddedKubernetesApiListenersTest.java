@@ -3,27 +3,20 @@ package dev.threadline.local.kubeapi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.crds.client.ThreadlineClients;
 import dev.threadline.crds.environment.Environment;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import java.io.BufferedReader;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,14 +26,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The two listeners: TLS for kubectl and everything outside the process, plain HTTP on loopback for
  * this process's clients. Authentication on both is covered by {@link
- * EmbeddedKubernetesApiAuthTest}.
+ * EmbeddedKubernetesApiAuthTest}, chunked watches on both by {@link
+ * EmbeddedKubernetesApiWatchTest}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EmbeddedKubernetesApiListenersTest {
   private static final Duration PROMPTLY = Duration.ofSeconds(5);
 
   private EmbeddedKubernetesApi api;
-  private final ExecutorService readers = Executors.newCachedThreadPool();
 
   @BeforeAll
   void start() {
@@ -49,7 +42,6 @@ class EmbeddedKubernetesApiListenersTest {
 
   @AfterAll
   void stop() {
-    readers.shutdownNow();
     api.close();
   }
 
@@ -95,36 +87,6 @@ class EmbeddedKubernetesApiListenersTest {
           .resource(EmbeddedKubernetesApiCrudTest.environment("env-seen-over-tls"))
           .create();
       await().atMost(PROMPTLY).until(() -> seen.contains("env-seen-over-tls"));
-    }
-  }
-
-  @Test
-  void aChunkedWatchStreamsOnTheInProcessListener() throws Exception {
-    try (KubernetesClient client = api.newClient()) {
-      String listVersion = client.configMaps().list().getMetadata().getResourceVersion();
-      HttpResponse<InputStream> watch =
-          RawHttp.inProcess(api, api.adminToken()).stream(
-              "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=" + listVersion,
-              HttpResponse.BodyHandlers.ofInputStream());
-      assertThat(watch.statusCode()).isEqualTo(200);
-      List<String> lines = new CopyOnWriteArrayList<>();
-      readers.submit(() -> {
-        try (BufferedReader reader =
-            new BufferedReader(new InputStreamReader(watch.body(), StandardCharsets.UTF_8))) {
-          reader.lines().forEach(lines::add);
-        }
-        return null;
-      });
-      client
-          .configMaps()
-          .resource(EmbeddedKubernetesApiCrudTest.configMap("plain-watched", java.util.Map.of()))
-          .create();
-      await().atMost(PROMPTLY).until(() -> !lines.isEmpty());
-      JsonNode event = Json.parse(lines.get(0));
-      assertThat(event.path("type").asText()).isEqualTo("ADDED");
-      assertThat(event.path("object").path("metadata").path("name").asText())
-          .isEqualTo("plain-watched");
-      watch.body().close();
     }
   }
 

@@ -32,6 +32,17 @@ final class RawHttp {
     this(api.url(), token, HttpClient.newBuilder().sslContext(trusting(api.caCertificateData())));
   }
 
+  /** The API's two listeners: TLS for everyone, plain HTTP on loopback for this process. */
+  enum Listener {
+    TLS,
+    IN_PROCESS;
+
+    /** To this listener, with this bearer token or none when null. */
+    RawHttp client(EmbeddedKubernetesApi api, String token) {
+      return this == TLS ? new RawHttp(api, token) : inProcess(api, token);
+    }
+  }
+
   /** To the API's in-process listener (plain HTTP on loopback), with this token or none. */
   static RawHttp inProcess(EmbeddedKubernetesApi api, String token) {
     return new RawHttp(api.inProcessUrl(), token, HttpClient.newBuilder());
