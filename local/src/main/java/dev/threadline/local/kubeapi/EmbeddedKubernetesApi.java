@@ -46,8 +46,14 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKubernetesApi.class);
   private static final long START_STOP_TIMEOUT_SECONDS = 10;
 
+  /** The in-process listener: loopback whatever the TLS listener binds, a free port each start. */
+  private static final String IN_PROCESS_HOST = "127.0.0.1";
+
+  private static final int IN_PROCESS_PORT = 0;
+
   private final Vertx vertx;
   private final HttpServer server;
+  private final HttpServer inProcessServer;
   private final ExecutorService workers;
   private final String host;
   private final ObjectStore store;
@@ -58,6 +64,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
   private EmbeddedKubernetesApi(
       Vertx vertx,
       HttpServer server,
+      HttpServer inProcessServer,
       ExecutorService workers,
       String host,
       ObjectStore store,
@@ -68,6 +75,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     this.certificatePem = certificatePem;
     this.vertx = vertx;
     this.server = server;
+    this.inProcessServer = inProcessServer;
     this.workers = workers;
     this.host = host;
     this.store = store;
@@ -94,29 +102,28 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2).setWorkerPoolSize(4));
     HttpServer server =
         vertx.createHttpServer(
-            new HttpServerOptions()
-                .setHost(settings.host())
-                .setPort(settings.port())
+            listenerOptions(settings.host(), settings.port())
                 .setSsl(true)
                 .setKeyCertOptions(
                     new PfxOptions()
                         .setValue(Buffer.buffer(certificate.keyStore()))
-                        .setPassword(certificate.keyStorePassword()))
-                // HTTP/1.1 only: no ALPN, no h2c.
-                .setUseAlpn(false)
-                .setHttp2ClearTextEnabled(false)
-                .setTcpNoDelay(true)
-                .setCompressionSupported(false));
+                        .setPassword(certificate.keyStorePassword())));
+    HttpServer inProcessServer =
+        vertx.createHttpServer(listenerOptions(IN_PROCESS_HOST, IN_PROCESS_PORT));
     // The front needs the bound port (for /api's server address); it is read lazily.
     AtomicInteger boundPort = new AtomicInteger(settings.port());
     Credentials credentials = new Credentials();
     ApiRequestRouter router =
         new ApiRequestRouter(types, operations, () -> settings.host() + ":" + boundPort.get());
-    server.requestHandler(
+    // One front for both listeners: the same authentication and authorisation on each.
+    HttpFront front =
         new HttpFront(
-            router, store, new PodLogStreamer(store, settings.podLogs()), credentials, workers));
+            router, store, new PodLogStreamer(store, settings.podLogs()), credentials, workers);
+    server.requestHandler(front);
+    inProcessServer.requestHandler(front);
     try {
       await(server.listen());
+      await(inProcessServer.listen());
     } catch (RuntimeException e) {
       await(vertx.close());
       workers.shutdownNow();
@@ -128,6 +135,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
         new EmbeddedKubernetesApi(
             vertx,
             server,
+            inProcessServer,
             workers,
             settings.host(),
             store,
@@ -135,8 +143,9 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
             credentials,
             certificate.certificatePem());
     LOG.info(
-        "Embedded Kubernetes API listening on {} ({} CRDs)",
+        "Embedded Kubernetes API listening on {}, and on {} for this process's clients ({} CRDs)",
         api.url(),
+        api.inProcessUrl(),
         settings.crdResources().size());
     return api;
   }
@@ -145,19 +154,35 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     return server.actualPort();
   }
 
-  /** {@code http://127.0.0.1:PORT}. */
+  /**
+   * {@code https://127.0.0.1:PORT}: the address for everything outside this process (kubectl, the
+   * kubeconfig, Pods).
+   */
   public String url() {
     return "https://" + host + ":" + port();
   }
 
-  /** A new fabric8 client for this API, namespace {@code default}; the caller closes it. */
+  /**
+   * {@code http://127.0.0.1:PORT}: the same API without TLS, on loopback only, for clients in this
+   * process (TLS on loopback cost about 14% of the CPU of a direct run). The bearer token is still
+   * required and checked as on {@link #url()}; this address is handed to no one else.
+   */
+  public String inProcessUrl() {
+    return "http://" + IN_PROCESS_HOST + ":" + inProcessServer.actualPort();
+  }
+
+  /**
+   * A new fabric8 client for this API over {@link #inProcessUrl()}, as administrator, namespace
+   * {@code default}; the caller closes it.
+   */
   public KubernetesClient newClient() {
     Config config =
         new ConfigBuilder(Config.empty())
-            .withMasterUrl(url())
+            .withMasterUrl(inProcessUrl())
             .withOauthToken(credentials.adminToken())
-            .withCaCertData(caCertificateData())
             .withNamespace("default")
+            // HTTP/1.1: the front speaks neither h2 nor h2c (a JDK client allowed HTTP/2 would
+            // offer an h2c upgrade on each new plain connection, only to be ignored).
             .withHttp2Disable(true)
             .build();
     return ThreadlineClients.builder("threadline-local").withConfig(config).build();
@@ -201,6 +226,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     for (Runnable step :
         List.<Runnable>of(
             () -> await(server.close()),
+            () -> await(inProcessServer.close()),
             () -> await(vertx.close()),
             workers::shutdown,
             store::close,
@@ -297,6 +323,17 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
 
   private static boolean sameSpec(JsonNode installed, JsonNode shipped) {
     return installed.path("spec").equals(shipped.path("spec"));
+  }
+
+  /** What both listeners share: HTTP/1.1 only (no ALPN, no h2c), no compression. */
+  private static HttpServerOptions listenerOptions(String host, int port) {
+    return new HttpServerOptions()
+        .setHost(host)
+        .setPort(port)
+        .setUseAlpn(false)
+        .setHttp2ClearTextEnabled(false)
+        .setTcpNoDelay(true)
+        .setCompressionSupported(false);
   }
 
   private static java.util.concurrent.ThreadFactory daemonThreads() {

@@ -182,15 +182,28 @@ class SandboxBoundaryE2ETest {
 
   /**
    * Asks the embedded Kubernetes API for Secrets every way a sandbox might (curl, wget, bash's
-   * /dev/tcp) and prints, in a few lines, the kinds of object it got back, then {@code api-done}.
+   * /dev/tcp), on its TLS address and on its in-process one (plain HTTP on loopback), and prints,
+   * in a few lines, the kinds of object it got back, then {@code api-done}.
    */
   private static String apiReads() {
-    String url = fixture.local().kubernetesUrl();
+    String tls = fixture.local().kubernetesUrl();
+    String inProcess = fixture.local().client().getMasterUrl().toString();
+    assertThat(inProcess).startsWith("http://").isNotEqualTo(tls);
+    return "("
+        + apiReads(tls)
+        + "; "
+        + apiReads(inProcess)
+        + ")"
+        + " 2>&1 | grep -ao 'kind\":\"[A-Za-z]*' | sort | uniq -c; echo api-done";
+  }
+
+  private static String apiReads(String url) {
+    url = url.replaceFirst("/$", "");
     String authority = url.replaceFirst("^https?://", "").replaceFirst("/.*$", "");
     String host = authority.substring(0, authority.lastIndexOf(':'));
     String port = authority.substring(authority.lastIndexOf(':') + 1);
     String namespace = namespace("alice");
-    return "(curl -ksS --max-time 5 "
+    return "curl -ksS --max-time 5 "
         + url
         + "/api/v1/secrets; curl -ksS --max-time 5 "
         + url
@@ -204,8 +217,7 @@ class SandboxBoundaryE2ETest {
         + host
         + "/"
         + port
-        + " && printf \"GET /api/v1/secrets HTTP/1.0\\r\\n\\r\\n\" >&3 && timeout 5 cat <&3')"
-        + " 2>&1 | grep -ao 'kind\":\"[A-Za-z]*' | sort | uniq -c; echo api-done";
+        + " && printf \"GET /api/v1/secrets HTTP/1.0\\r\\n\\r\\n\" >&3 && timeout 5 cat <&3'";
   }
 
   /**

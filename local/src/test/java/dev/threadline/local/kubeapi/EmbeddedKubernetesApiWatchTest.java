@@ -28,8 +28,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Informers and watches, over WebSocket (fabric8) and chunked HTTP (kubectl). */
+/**
+ * Informers and watches, over WebSocket (fabric8, on the in-process listener) and chunked HTTP
+ * (kubectl's, on both listeners).
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EmbeddedKubernetesApiWatchTest {
   /** Events come at once; this only bounds a broken test. */
@@ -171,18 +176,20 @@ class EmbeddedKubernetesApiWatchTest {
     return client.resources(Run.class).resource(run).updateStatus();
   }
 
-  @Test
-  void kubectlStyleWatchStreamsChunkedJsonFromTheListsResourceVersion() throws Exception {
+  @ParameterizedTest
+  @EnumSource(RawHttp.Listener.class)
+  void kubectlStyleWatchStreamsChunkedJsonFromTheListsResourceVersion(RawHttp.Listener listener)
+      throws Exception {
+    String suffix = listener.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
     client
         .configMaps()
-        .resource(EmbeddedKubernetesApiCrudTest.configMap("existing", java.util.Map.of()))
+        .resource(EmbeddedKubernetesApiCrudTest.configMap("existing-" + suffix, java.util.Map.of()))
         .create();
     String listVersion = client.configMaps().list().getMetadata().getResourceVersion();
     HttpResponse<InputStream> watch =
-        new RawHttp(api)
-            .stream(
-                "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=" + listVersion,
-                HttpResponse.BodyHandlers.ofInputStream());
+        listener.client(api, api.adminToken()).stream(
+            "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=" + listVersion,
+            HttpResponse.BodyHandlers.ofInputStream());
     assertThat(watch.statusCode()).isEqualTo(200);
     List<String> lines = new CopyOnWriteArrayList<>();
     readers.submit(() -> {
@@ -195,7 +202,7 @@ class EmbeddedKubernetesApiWatchTest {
 
     client
         .configMaps()
-        .resource(EmbeddedKubernetesApiCrudTest.configMap("new-one", java.util.Map.of()))
+        .resource(EmbeddedKubernetesApiCrudTest.configMap("new-one-" + suffix, java.util.Map.of()))
         .create();
 
     await().atMost(PROMPTLY).until(() -> !lines.isEmpty());
@@ -203,7 +210,7 @@ class EmbeddedKubernetesApiWatchTest {
     assertThat(event.path("type").asText()).isEqualTo("ADDED");
     assertThat(event.path("object").path("metadata").path("name").asText())
         .as("the existing ConfigMap is not replayed")
-        .isEqualTo("new-one");
+        .isEqualTo("new-one-" + suffix);
     watch.body().close();
   }
 

@@ -29,14 +29,30 @@ final class RawHttp {
 
   /** With this bearer token, or none when null; trusting the API's certificate. */
   RawHttp(EmbeddedKubernetesApi api, String token) {
-    this.baseUrl = api.url();
+    this(api.url(), token, HttpClient.newBuilder().sslContext(trusting(api.caCertificateData())));
+  }
+
+  /** The API's two listeners: TLS for everyone, plain HTTP on loopback for this process. */
+  enum Listener {
+    TLS,
+    IN_PROCESS;
+
+    /** To this listener, with this bearer token or none when null. */
+    RawHttp client(EmbeddedKubernetesApi api, String token) {
+      return this == TLS ? new RawHttp(api, token) : inProcess(api, token);
+    }
+  }
+
+  /** To the API's in-process listener (plain HTTP on loopback), with this token or none. */
+  static RawHttp inProcess(EmbeddedKubernetesApi api, String token) {
+    return new RawHttp(api.inProcessUrl(), token, HttpClient.newBuilder());
+  }
+
+  private RawHttp(String baseUrl, String token, HttpClient.Builder client) {
+    this.baseUrl = baseUrl;
     this.token = token;
     this.client =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .sslContext(trusting(api.caCertificateData()))
-            .build();
+        client.version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
   }
 
   static SSLContext trusting(String caCertificateData) {
