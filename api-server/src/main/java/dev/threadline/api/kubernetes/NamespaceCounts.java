@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 
 /**
  * An informer's item store that also counts each namespace's objects. The informer's cache calls it
@@ -13,12 +12,11 @@ import java.util.stream.Stream;
  * can only be counted by copying the namespace's keys, which made every create's limit check cost
  * as much as the user's objects (thousands of runs).
  */
-final class NamespaceCounts<T extends HasMetadata> implements ItemStore<T> {
-  private final ItemStore<T> items;
+final class NamespaceCounts<T extends HasMetadata> extends ForwardingItemStore<T> {
   private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
 
   NamespaceCounts(ItemStore<T> items) {
-    this.items = items;
+    super(items);
   }
 
   /** How many objects of {@code namespace} the store holds. */
@@ -29,7 +27,7 @@ final class NamespaceCounts<T extends HasMetadata> implements ItemStore<T> {
 
   @Override
   public T put(String key, T object) {
-    T previous = items.put(key, object);
+    T previous = super.put(key, object);
     if (previous == null) {
       counts.computeIfAbsent(namespaceOf(object), ignored -> new AtomicInteger()).incrementAndGet();
     }
@@ -38,42 +36,12 @@ final class NamespaceCounts<T extends HasMetadata> implements ItemStore<T> {
 
   @Override
   public T remove(String key) {
-    T removed = items.remove(key);
+    T removed = super.remove(key);
     if (removed != null) {
       counts.computeIfPresent(
           namespaceOf(removed), (ignored, count) -> count.decrementAndGet() == 0 ? null : count);
     }
     return removed;
-  }
-
-  @Override
-  public String getKey(T object) {
-    return items.getKey(object);
-  }
-
-  @Override
-  public Stream<String> keySet() {
-    return items.keySet();
-  }
-
-  @Override
-  public Stream<T> values() {
-    return items.values();
-  }
-
-  @Override
-  public int size() {
-    return items.size();
-  }
-
-  @Override
-  public T get(String key) {
-    return items.get(key);
-  }
-
-  @Override
-  public boolean isFullState() {
-    return items.isFullState();
   }
 
   /** Cluster-scoped objects (namespaces) count under "". */
