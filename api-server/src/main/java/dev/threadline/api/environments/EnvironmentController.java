@@ -174,7 +174,7 @@ class EnvironmentController {
     return idempotency.executeJson(
         tenant,
         idempotencyKey,
-        RequestFingerprint.of(http, null),
+        () -> RequestFingerprint.of(http, null),
         () -> {
           EnvironmentResponses.BuildAccepted accepted =
               builds.build(tenant, environmentId, Boolean.TRUE.equals(flag("force", force)));

@@ -35,19 +35,21 @@ public final class IdempotentRequests {
 
   /**
    * Without a key, just {@code first}. With one: {@code first} for the first request, {@code
-   * repeat} with its recorded result for a repeat.
+   * repeat} with its recorded result for a repeat. {@code fingerprint} is computed only with a key
+   * (it serialises and hashes the body).
    */
   public <T> T execute(
       Tenant tenant,
       String key,
-      RequestFingerprint fingerprint,
+      Supplier<RequestFingerprint> fingerprint,
       Supplier<Recorded<T>> first,
       Function<StoredResult, T> repeat) {
     if (key == null) {
       return first.get().response();
     }
     IdempotencyKeys.validate(key);
-    return switch (store.claim(tenant.namespace(), key, fingerprint)) {
+    RequestFingerprint request = fingerprint.get();
+    return switch (store.claim(tenant.namespace(), key, request)) {
       case IdempotencyStore.Claimed claimed -> {
         Recorded<T> recorded;
         try {
@@ -60,7 +62,7 @@ public final class IdempotentRequests {
         yield recorded.response();
       }
       case IdempotencyStore.Taken taken -> {
-        if (!taken.state().fingerprint().equals(fingerprint.hash())) {
+        if (!taken.state().fingerprint().equals(request.hash())) {
           throw ApiException.unprocessable(
               IdempotencyKeys.HEADER
                   + " was already used with a different request "
@@ -83,7 +85,7 @@ public final class IdempotentRequests {
   public ResponseEntity<?> executeJson(
       Tenant tenant,
       String key,
-      RequestFingerprint fingerprint,
+      Supplier<RequestFingerprint> fingerprint,
       Supplier<ResponseEntity<?>> action) {
     return execute(
         tenant,
@@ -103,7 +105,7 @@ public final class IdempotentRequests {
   public ResponseEntity<?> executeJson(
       Tenant tenant,
       String key,
-      RequestFingerprint fingerprint,
+      Supplier<RequestFingerprint> fingerprint,
       Supplier<ResponseEntity<?>> action,
       ResponseSecrets secrets) {
     return execute(

@@ -4,7 +4,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +36,7 @@ public final class ManagedInformer<T extends HasMetadata> implements SmartLifecy
 
   private final String name;
   private final SharedIndexInformer<T> informer;
+  private final NamespaceCounts<T> counts;
   private volatile boolean running;
 
   /** Counts the changes the cache took; waiters for a write wake on each instead of polling. */
@@ -50,8 +53,22 @@ public final class ManagedInformer<T extends HasMetadata> implements SmartLifecy
       String name,
       SharedIndexInformer<T> informer,
       Map<String, Function<T, List<String>>> indexers) {
+    this(name, informer, indexers, new BasicItemStore<>(Cache::metaNamespaceKeyFunc));
+  }
+
+  /**
+   * As above, the cache keeping its objects in {@code items} (e.g. a store that also orders them);
+   * set here, not on the informer, so that the namespace counts see every change.
+   */
+  public ManagedInformer(
+      String name,
+      SharedIndexInformer<T> informer,
+      Map<String, Function<T, List<String>>> indexers,
+      ItemStore<T> items) {
     this.name = name;
     this.informer = informer;
+    this.counts = new NamespaceCounts<>(items);
+    informer.itemStore(counts);
     if (!indexers.isEmpty()) {
       informer.addIndexers(indexers);
     }
@@ -115,9 +132,9 @@ public final class ManagedInformer<T extends HasMetadata> implements SmartLifecy
     return informer.getIndexer().byIndex(index, value);
   }
 
-  /** How many objects of a namespace the cache holds. */
+  /** How many objects of a namespace the cache holds, without reading them. */
   public int countInNamespace(String namespace) {
-    return informer.getIndexer().indexKeys(Cache.NAMESPACE_INDEX, namespace).size();
+    return counts.count(namespace);
   }
 
   /** Cached objects in a namespace. The objects are shared: never modify them. */

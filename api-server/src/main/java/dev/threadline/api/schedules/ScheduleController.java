@@ -52,7 +52,7 @@ class ScheduleController {
     return idempotency.executeJson(
         tenant,
         idempotencyKey,
-        RequestFingerprint.of(http, request),
+        () -> RequestFingerprint.of(http, request),
         () -> {
           ScheduleView created = schedules.create(tenant, request);
           return ResponseEntity.created(URI.create("/v1/schedules/" + created.id()))
@@ -103,7 +103,7 @@ class ScheduleController {
     return idempotency.executeJson(
         tenant,
         idempotencyKey,
-        RequestFingerprint.of(http, null),
+        () -> RequestFingerprint.of(http, null),
         () -> ResponseEntity.ok(schedules.trigger(tenant, scheduleId)));
   }
 

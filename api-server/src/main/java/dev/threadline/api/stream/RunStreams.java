@@ -122,21 +122,22 @@ public final class RunStreams {
     long heldSince = 0;
     try (RunFollower follower = RunFollower.follow(updates, cache, namespace, runName);
         DeltaFeed deltas = new DeltaFeed(http, deltasToken, json, follower::wake)) {
-      writer.open();
       String runId = ResourceIds.toId(runName);
       for (int i = 0; i < start.prelude().size(); i++) {
         send(writer, filter, new StreamFrame(new EventCursor(runId, 0, i), start.prelude().get(i)));
       }
+      // The headers (and the prelude) now, before any event of the run exists.
+      writer.flush();
       while (!progress.finished() || !held.isEmpty()) {
         long now = System.nanoTime();
         Duration remaining = Duration.ofNanos(deadline - now);
         if (remaining.isNegative() || remaining.isZero()) {
-          writer.write(
-              StreamFrame.unnumbered(
-                  StreamEvents.streamError(
-                      "The stream ended after "
-                          + settings.maxWait().toSeconds()
-                          + " s; the run goes on: reconnect with Last-Event-ID to resume")));
+          endWith(
+              writer,
+              StreamEvents.streamError(
+                  "The stream ended after "
+                      + settings.maxWait().toSeconds()
+                      + " s; the run goes on: reconnect with Last-Event-ID to resume"));
           return;
         }
         Duration wait = min(settings.keepaliveInterval(), remaining);
@@ -151,15 +152,15 @@ public final class RunStreams {
         RunUpdate.Kind kind = update.map(RunUpdate::kind).orElse(RunUpdate.Kind.WAKE);
         switch (kind) {
           case DELETED -> {
-            writer.write(StreamFrame.unnumbered(StreamEvents.streamError("The run was deleted")));
+            endWith(writer, StreamEvents.streamError("The run was deleted"));
             return;
           }
           case SHUTDOWN -> {
-            writer.write(
-                StreamFrame.unnumbered(
-                    StreamEvents.streamError(
-                        "The server is shutting down; the run goes on: reconnect with Last-Event-ID"
-                            + " to resume")));
+            endWith(
+                writer,
+                StreamEvents.streamError(
+                    "The server is shutting down; the run goes on: reconnect with Last-Event-ID"
+                        + " to resume"));
             return;
           }
           case CHANGED -> {
@@ -197,6 +198,8 @@ public final class RunStreams {
           send(writer, filter, held.poll());
           heldSince = System.nanoTime();
         }
+        // What this change brought leaves in one write.
+        writer.flushPending();
       }
     } catch (IOException gone) {
       // Nothing to undo: the run is not tied to this connection.
@@ -208,6 +211,12 @@ public final class RunStreams {
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** Sends a stream-level notice (not one of the run's events) and everything before it. */
+  private static void endWith(SseWriter writer, StreamEvent notice) throws IOException {
+    writer.write(StreamFrame.unnumbered(notice));
+    writer.flush();
   }
 
   private static void send(SseWriter writer, ResumeFilter filter, StreamFrame frame)

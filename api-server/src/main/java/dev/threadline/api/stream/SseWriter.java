@@ -7,44 +7,68 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Writes Server-Sent Events frames: {@code id: <cursor>} (when the event has one), {@code data:
- * <json>} and a blank line, and comment lines as keepalives. Each write is flushed at once, so a
- * client sees every event as it happens and a gone client shows up as an {@link IOException}.
+ * <json>} and a blank line, and comment lines as keepalives. Frames are buffered until {@link
+ * #flush}: the events one change of the run brings (a direct answer's three) leave in one write
+ * instead of one each. Comments and keepalives are flushed at once, so a gone client shows up as an
+ * {@link IOException}.
  */
 final class SseWriter {
   static final byte[] KEEPALIVE = ": keepalive\n\n".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] ID = "id: ".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] DATA = "\ndata: ".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] DATA_ONLY = "data: ".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] END = "\n\n".getBytes(StandardCharsets.UTF_8);
 
   private final OutputStream out;
   private final JsonMapper json;
+
+  /** Whether frames were written since the last flush. */
+  private boolean pending;
 
   SseWriter(OutputStream out, JsonMapper json) {
     this.out = out;
     this.json = json;
   }
 
-  /** Sends the status line and headers now, before any event exists. */
-  void open() throws IOException {
-    out.flush();
-  }
-
+  /** Buffers one frame; {@link #flush} sends it. */
   void write(StreamFrame frame) throws IOException {
-    StringBuilder text = new StringBuilder();
     if (frame.cursor() != null) {
-      text.append("id: ").append(frame.cursor()).append('\n');
+      out.write(ID);
+      out.write(frame.cursor().toString().getBytes(StandardCharsets.UTF_8));
+      out.write(DATA);
+    } else {
+      out.write(DATA_ONLY);
     }
     // Jackson escapes line breaks inside strings: the JSON is always one line, as SSE requires.
-    text.append("data: ").append(json.writeValueAsString(frame.event().json())).append("\n\n");
-    out.write(text.toString().getBytes(StandardCharsets.UTF_8));
+    out.write(json.writeValueAsBytes(frame.event().json()));
+    out.write(END);
+    pending = true;
+  }
+
+  /**
+   * Sends what was written; the first call also sends the status line and headers, even before any
+   * event exists.
+   */
+  void flush() throws IOException {
     out.flush();
+    pending = false;
+  }
+
+  /** Sends what was written, if anything. */
+  void flushPending() throws IOException {
+    if (pending) {
+      flush();
+    }
   }
 
   /** A comment line: clients ignore it, people reading the stream see it. */
   void comment(String text) throws IOException {
     out.write((": " + text.replace('\n', ' ') + "\n\n").getBytes(StandardCharsets.UTF_8));
-    out.flush();
+    flush();
   }
 
   void keepalive() throws IOException {
     out.write(KEEPALIVE);
-    out.flush();
+    flush();
   }
 }

@@ -76,7 +76,7 @@ final class RunStore {
    * for the same position in a thread learn that one of them lost.
    */
   Optional<Run> create(Run run) {
-    limit.checkRoom(cache.inNamespace(run.getMetadata().getNamespace()).size());
+    limit.checkRoom(cache.countInNamespace(run.getMetadata().getNamespace()));
     try {
       Run created =
           client

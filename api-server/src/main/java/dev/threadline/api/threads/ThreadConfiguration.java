@@ -39,8 +39,7 @@ class ThreadConfiguration {
             .inAnyNamespace()
             .withLimit(ManagedInformer.LIST_PAGE)
             .runnableInformer(0);
-    informer.itemStore(threadOrder);
-    return new ManagedInformer<>("threads", informer, Map.of());
+    return new ManagedInformer<>("threads", informer, Map.of(), threadOrder);
   }
 
   /** Streams follow runs through this informer's notifications, relayed by {@link RunUpdates}. */

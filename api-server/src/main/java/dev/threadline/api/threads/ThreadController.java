@@ -16,6 +16,7 @@ import dev.threadline.api.stream.StreamEvents;
 import dev.threadline.api.stream.StreamHeaders;
 import dev.threadline.api.webhooks.WebhookReplays;
 import dev.threadline.api.webhooks.WebhookSecrets;
+import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadState;
 import jakarta.servlet.http.HttpServletRequest;
@@ -95,7 +96,7 @@ class ThreadController {
     return idempotency.execute(
         tenant,
         idempotencyKey,
-        RequestFingerprint.of(http, request),
+        () -> RequestFingerprint.of(http, request),
         () ->
             switch (executions.createThread(tenant, request)) {
               case ExecutionService.EmptyThread empty ->
@@ -131,14 +132,17 @@ class ThreadController {
   private Object respondCreated(
       Tenant tenant, ExecutionService.StartedRun started, HttpServletResponse response) {
     // Running by definition: its first run was just created (the operator may not have seen it).
-    ThreadView thread = threads.view(tenant, started.thread());
+    // Only the id and environment are shown: no rollup of the thread's runs is needed.
+    ConversationThread thread = started.thread();
     return respond(
         tenant,
         started,
         response,
         List.of(
             StreamEvents.threadCreated(
-                thread.id(), ThreadState.RUNNING.value(), thread.environmentId())),
+                ResourceIds.toId(thread.getMetadata().getName()),
+                ThreadState.RUNNING.value(),
+                ThreadMapper.environmentIdOf(thread))),
         true);
   }
 
@@ -227,7 +231,7 @@ class ThreadController {
     return idempotency.execute(
         tenant,
         idempotencyKey,
-        RequestFingerprint.of(http, request),
+        () -> RequestFingerprint.of(http, request),
         () -> {
           ExecutionService.StartedRun started = executions.postMessage(tenant, threadId, request);
           return new IdempotentRequests.Recorded<>(

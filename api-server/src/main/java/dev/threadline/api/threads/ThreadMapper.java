@@ -41,7 +41,7 @@ final class ThreadMapper {
     return new ThreadView(
         ResourceIds.toId(thread.getMetadata().getName()),
         userId,
-        idOf(spec.getEnvironment()),
+        environmentIdOf(thread),
         idOf(spec.getAgent()),
         spec.getTitle(),
         totals.state().value(),
@@ -53,6 +53,11 @@ final class ThreadMapper {
         metadata,
         Timestamps.format(created),
         Timestamps.format(updatedAt(thread, runs, created)));
+  }
+
+  /** The REST id of the thread's environment; null when it names none. */
+  static String environmentIdOf(ConversationThread thread) {
+    return thread.getSpec() == null ? null : idOf(thread.getSpec().getEnvironment());
   }
 
   /** Whether a REST id can name this thread (one made with kubectl under another name cannot). */

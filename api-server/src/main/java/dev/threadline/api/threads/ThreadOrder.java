@@ -1,9 +1,9 @@
 package dev.threadline.api.threads;
 
+import dev.threadline.api.kubernetes.ForwardingItemStore;
 import dev.threadline.crds.thread.ConversationThread;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
-import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.Map;
@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  * being picked from every thread of the user (100,000 threads cost no more than 100). The order
  * changes in the same call that changes the cache, before it: a thread the cache shows is in it.
  */
-final class ThreadOrder implements ItemStore<ConversationThread> {
+final class ThreadOrder extends ForwardingItemStore<ConversationThread> {
   /** A listed thread's place: newest first, the name breaking ties so that pages never overlap. */
   private record Place(String namespace, Instant created, String name) {}
 
@@ -27,12 +27,14 @@ final class ThreadOrder implements ItemStore<ConversationThread> {
       Comparator.comparing(Place::created, Comparator.nullsLast(Comparator.reverseOrder()))
           .thenComparing(Place::name, Comparator.reverseOrder());
 
-  private final ItemStore<ConversationThread> items =
-      new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
   private final Map<String, NavigableSet<Place>> byNamespace = new ConcurrentHashMap<>();
 
   /** Each listed thread's place, by cache key: where to remove it from when it changes. */
   private final Map<String, Place> places = new ConcurrentHashMap<>();
+
+  ThreadOrder() {
+    super(new BasicItemStore<>(Cache::metaNamespaceKeyFunc));
+  }
 
   /** The namespace's listed threads, newest first. Shared objects: do not modify. */
   Stream<ConversationThread> newestFirst(String namespace) {
@@ -41,7 +43,7 @@ final class ThreadOrder implements ItemStore<ConversationThread> {
       return Stream.empty();
     }
     return order.stream()
-        .map(place -> items.get(Cache.namespaceKeyFunc(namespace, place.name())))
+        .map(place -> get(Cache.namespaceKeyFunc(namespace, place.name())))
         .filter(Objects::nonNull)
         .filter(ThreadOrder::listed);
   }
@@ -50,11 +52,6 @@ final class ThreadOrder implements ItemStore<ConversationThread> {
   int count(String namespace) {
     NavigableSet<Place> order = byNamespace.get(namespace);
     return order == null ? 0 : order.size();
-  }
-
-  @Override
-  public String getKey(ConversationThread thread) {
-    return items.getKey(thread);
   }
 
   @Override
@@ -72,33 +69,13 @@ final class ThreadOrder implements ItemStore<ConversationThread> {
           .add(place);
       places.put(key, place);
     }
-    return items.put(key, thread);
+    return super.put(key, thread);
   }
 
   @Override
   public ConversationThread remove(String key) {
     unplace(key);
-    return items.remove(key);
-  }
-
-  @Override
-  public Stream<String> keySet() {
-    return items.keySet();
-  }
-
-  @Override
-  public Stream<ConversationThread> values() {
-    return items.values();
-  }
-
-  @Override
-  public int size() {
-    return items.size();
-  }
-
-  @Override
-  public ConversationThread get(String key) {
-    return items.get(key);
+    return super.remove(key);
   }
 
   private void unplace(String key) {

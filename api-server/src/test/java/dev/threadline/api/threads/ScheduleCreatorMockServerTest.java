@@ -50,9 +50,8 @@ class ScheduleCreatorMockServerTest {
     ThreadOrder threadOrder = new ThreadOrder();
     SharedIndexInformer<ConversationThread> threadInformer =
         client.resources(ConversationThread.class).inAnyNamespace().runnableInformer(0);
-    threadInformer.itemStore(threadOrder);
     ManagedInformer<ConversationThread> threadCache =
-        new ManagedInformer<>("test-threads", threadInformer, Map.of());
+        new ManagedInformer<>("test-threads", threadInformer, Map.of(), threadOrder);
     ManagedInformer<Run> runCache =
         new ManagedInformer<>(
             "test-runs",

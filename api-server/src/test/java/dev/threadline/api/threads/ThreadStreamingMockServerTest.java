@@ -373,6 +373,58 @@ class ThreadStreamingMockServerTest {
         .hasSize(5);
   }
 
+  /**
+   * Streams follow their own run by name: with other runs' changes arriving all the time, each
+   * stream carries exactly its own run's events, once each.
+   */
+  @Test
+  void concurrentStreamsEachCarryOnlyTheirOwnRun() throws Exception {
+    TestUser kim = shared.newUser("kim");
+    int clients = 8;
+    int runsEach = 3;
+    try (var executor = Executors.newVirtualThreadPerTaskExecutor()) {
+      var start = new CountDownLatch(1);
+      List<Future<?>> futures = new ArrayList<>();
+      for (int c = 0; c < clients; c++) {
+        int client = c;
+        futures.add(
+            executor.submit(() -> {
+              start.await();
+              for (int r = 0; r < runsEach; r++) {
+                String content = "Hello from client " + client + ", run " + r;
+                try (SseClient.Stream stream =
+                    sse.post(
+                        "/v1/threads",
+                        kim.key(),
+                        "{\"messages\": [{\"role\": \"user\", \"content\": \""
+                            + content
+                            + "\"}]}")) {
+                  List<SseClient.Frame> events = stream.remainingEvents();
+                  assertThat(events)
+                      .extracting(SseClient.Frame::type)
+                      .containsExactly(
+                          "thread.created",
+                          "direct.response",
+                          "response.completed",
+                          "stream.completed");
+                  String threadId = events.get(0).json().get("thread").get("id").asString();
+                  String runId = "run_" + threadId.substring("thread_".length()) + "-1";
+                  assertThat(events).allSatisfy(event -> assertThat(event.id()).startsWith(runId));
+                  JsonNode direct = events.get(1).json();
+                  assertThat(direct.get("threadId").asString()).isEqualTo(threadId);
+                  assertThat(direct.get("message").asString()).isEqualTo("Echo: " + content);
+                }
+              }
+              return null;
+            }));
+      }
+      start.countDown();
+      for (var future : futures) {
+        future.get();
+      }
+    }
+  }
+
   @Test
   void aMessageToABusyThreadIs409AndToAnotherUsersThreadIs404() {
     TestUser ian = shared.newUser("ian");
