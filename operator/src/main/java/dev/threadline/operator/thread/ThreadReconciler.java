@@ -56,6 +56,8 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
                 Set.of(new ResourceID(run.getSpec().getThread(), run.getMetadata().getNamespace())))
             .withNamespacesInheritedFromController()
             .withInformerListLimit(InformerLists.PAGE)
+            // Of a run's writes, only those that change what it adds to its thread reconcile it.
+            .withOnUpdateFilter((run, before) -> ThreadTotals.changedBy(before, run))
             .build();
     return List.of(new InformerEventSource<>(runs, context));
   }
