@@ -2,6 +2,9 @@ package dev.threadline.operator.kubernetes;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.ResourceEventAware;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -90,6 +93,45 @@ public final class OwnWrites<T extends HasMetadata> {
   /** The object is gone. */
   public void forget(T deleted) {
     held.remove(Cache.metaNamespaceKeyFunc(deleted));
+  }
+
+  /**
+   * Lets go of a controller's own writes of its primary as its informer shows them: registered
+   * among the controller's event sources, it hears of every event of the primary (java-operator-sdk
+   * tells such sources before its filters) and triggers no reconcile.
+   */
+  public EventSource<T, T> releasedOnEvents(Class<T> primary) {
+    return new Released<>(primary, this);
+  }
+
+  private static final class Released<P extends HasMetadata> extends AbstractEventSource<P, P>
+      implements ResourceEventAware<P> {
+    private final OwnWrites<P> writes;
+
+    Released(Class<P> primary, OwnWrites<P> writes) {
+      super(primary, "own-writes");
+      this.writes = writes;
+    }
+
+    @Override
+    public void onResourceCreated(P resource) {
+      writes.shown(resource);
+    }
+
+    @Override
+    public void onResourceUpdated(P resource, P before) {
+      writes.shown(resource);
+    }
+
+    @Override
+    public void onResourceDeleted(P resource) {
+      writes.forget(resource);
+    }
+
+    @Override
+    public Set<P> getSecondaryResources(P primary) {
+      return Set.of();
+    }
   }
 
   private static Set<String> with(Set<String> versions, String version) {
