@@ -1,6 +1,7 @@
 package dev.threadline.operator.kubernetes;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
@@ -104,28 +105,48 @@ public final class OwnWrites<T extends HasMetadata> {
     return new Released<>(primary, this);
   }
 
+  /** The same for a plain informer of the kind. */
+  public ResourceEventHandler<T> releasedOnInformerEvents(Class<T> type) {
+    return new Released<>(type, this);
+  }
+
   private static final class Released<P extends HasMetadata> extends AbstractEventSource<P, P>
-      implements ResourceEventAware<P> {
+      implements ResourceEventAware<P>, ResourceEventHandler<P> {
     private final OwnWrites<P> writes;
 
-    Released(Class<P> primary, OwnWrites<P> writes) {
-      super(primary, "own-writes");
+    Released(Class<P> type, OwnWrites<P> writes) {
+      super(type, "own-writes");
       this.writes = writes;
     }
 
     @Override
-    public void onResourceCreated(P resource) {
+    public void onAdd(P resource) {
       writes.shown(resource);
+    }
+
+    @Override
+    public void onUpdate(P before, P resource) {
+      writes.shown(resource);
+    }
+
+    @Override
+    public void onDelete(P resource, boolean finalStateUnknown) {
+      writes.forget(resource);
+    }
+
+    @Override
+    public void onResourceCreated(P resource) {
+      onAdd(resource);
     }
 
     @Override
     public void onResourceUpdated(P resource, P before) {
-      writes.shown(resource);
+      onUpdate(before, resource);
     }
 
     @Override
     public void onResourceDeleted(P resource) {
-      writes.forget(resource);
+      onDelete(resource, false);
     }
 
     @Override

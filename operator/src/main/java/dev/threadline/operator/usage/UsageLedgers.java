@@ -14,7 +14,6 @@ import dev.threadline.operator.kubernetes.StatusWriteLoop;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.util.HashMap;
@@ -73,12 +72,19 @@ public final class UsageLedgers implements AutoCloseable {
     this.client = client;
     if (namespaces.isEmpty()) {
       informers.put(
-          ALL, client.resources(UsageLedger.class).inAnyNamespace().inform(new CaughtUp()));
+          ALL,
+          client
+              .resources(UsageLedger.class)
+              .inAnyNamespace()
+              .inform(written.releasedOnInformerEvents(UsageLedger.class)));
     } else {
       for (String namespace : namespaces) {
         informers.put(
             namespace,
-            client.resources(UsageLedger.class).inNamespace(namespace).inform(new CaughtUp()));
+            client
+                .resources(UsageLedger.class)
+                .inNamespace(namespace)
+                .inform(written.releasedOnInformerEvents(UsageLedger.class)));
       }
     }
   }
@@ -210,24 +216,6 @@ public final class UsageLedgers implements AutoCloseable {
           base, ledger, informer.getIndexer().getByKey(Cache.metaNamespaceKeyFunc(ledger)));
     }
     return ledger;
-  }
-
-  /** Lets go of this process's copy of a ledger once the informer shows that write or later. */
-  private final class CaughtUp implements ResourceEventHandler<UsageLedger> {
-    @Override
-    public void onAdd(UsageLedger ledger) {
-      written.shown(ledger);
-    }
-
-    @Override
-    public void onUpdate(UsageLedger before, UsageLedger ledger) {
-      written.shown(ledger);
-    }
-
-    @Override
-    public void onDelete(UsageLedger ledger, boolean unknownFinalState) {
-      written.forget(ledger);
-    }
   }
 
   @Override
