@@ -174,8 +174,7 @@ public final class ThreadlineOperator implements AutoCloseable {
     register(operator, pools, settings);
     WarmPools warmPools = new WarmPools(client, pools, settings, product, clock);
     computer.claimFrom(warmPools);
-    register(
-        operator,
+    RunUsageRecorder usage =
         new RunUsageRecorder(
             client,
             ledgers,
@@ -183,8 +182,8 @@ public final class ThreadlineOperator implements AutoCloseable {
             clock,
             product,
             new DeletedRuns(workerClient, pricing, settings.agentPod().cancelGracePeriod(), clock),
-            DirectAnswerLimit.of(settings.model())),
-        settings);
+            DirectAnswerLimit.of(settings.model()));
+    register(operator, usage, settings, o -> o.withOnUpdateFilter(usage.eventFilter()));
     register(operator, new ThreadReconciler(clock), settings);
     register(
         operator,
@@ -260,12 +259,24 @@ public final class ThreadlineOperator implements AutoCloseable {
 
   private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> void register(
       Operator operator, Reconciler<R> reconciler, OperatorSettings settings) {
+    register(operator, reconciler, settings, o -> {});
+  }
+
+  /**
+   * With {@code more} overrides: what the reconciler's annotation cannot say (e.g. its filters).
+   */
+  private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> void register(
+      Operator operator,
+      Reconciler<R> reconciler,
+      OperatorSettings settings,
+      Consumer<ControllerConfigurationOverrider<R>> more) {
     Consumer<ControllerConfigurationOverrider<R>> namespaces =
         settings.watchNamespaces().isEmpty()
             ? ControllerConfigurationOverrider::watchingAllNamespaces
             : o -> o.settingNamespaces(settings.watchNamespaces());
     operator.register(
-        reconciler, namespaces.andThen(o -> o.withInformerListLimit(InformerLists.PAGE)));
+        reconciler,
+        namespaces.andThen(o -> o.withInformerListLimit(InformerLists.PAGE)).andThen(more));
   }
 
   /**

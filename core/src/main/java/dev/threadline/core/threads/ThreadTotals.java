@@ -53,6 +53,28 @@ public record ThreadTotals(
     return new ThreadTotals(state, active, messages, tokens, cost.doubleValue());
   }
 
+  /**
+   * Whether a change of a run can change its thread's totals: {@link #of} reads only its phase,
+   * whether it has an answer, its usage, cost and sequence. A run's other changes (its route, its
+   * events as they stream, the usage and webhook marks) leave them as they were.
+   */
+  public static boolean changedBy(Run before, Run after) {
+    return !contribution(before).equals(contribution(after));
+  }
+
+  private record Contribution(
+      RunPhase phase, boolean answered, TokenCounts usage, Double cost, Long sequence) {}
+
+  private static Contribution contribution(Run run) {
+    RunStatus status = run.getStatus();
+    return new Contribution(
+        RunPhase.of(run),
+        status != null && status.getResponse() != null,
+        status == null ? null : status.getUsage(),
+        status == null ? null : status.getCost(),
+        run.getSpec() == null ? null : run.getSpec().getSequence());
+  }
+
   private static ThreadState stateAfter(Run run) {
     return switch (RunPhase.of(run)) {
       case PENDING, RUNNING -> ThreadState.RUNNING;

@@ -54,6 +54,28 @@ class ThreadTotalsTest {
     assertThat(totals.state()).isEqualTo(ThreadState.COMPLETED);
   }
 
+  @Test
+  void onlyAChangeOfWhatARunAddsChangesTheTotals() {
+    Run answered = run(1, "hello", "completed", "hi!", 10, 20, 0.25);
+    Run marked = run(1, "hello", "completed", "hi!", 10, 20, 0.25);
+    marked.getStatus().setUsageRecorded(true);
+    marked.getStatus().setWebhooksQueued(true);
+    assertThat(ThreadTotals.changedBy(answered, marked)).isFalse();
+    assertThat(ThreadTotals.changedBy(run(1, "hello", null, null, 0, 0, 0), answered)).isTrue();
+    assertThat(
+            ThreadTotals.changedBy(
+                run(1, "hello", "running", null, 10, 20, 0.25),
+                run(1, "hello", "running", null, 11, 20, 0.25)))
+        .as("usage")
+        .isTrue();
+    assertThat(
+            ThreadTotals.changedBy(
+                run(1, "hello", "running", null, 0, 0, 0),
+                run(1, "hello", "failed", null, 0, 0, 0)))
+        .as("phase")
+        .isTrue();
+  }
+
   private static Run run(
       long sequence,
       String message,

@@ -64,11 +64,8 @@ public record AgentEnvironment(
       ConversationThread thread,
       String registry,
       String runnerImage) {
-    String named =
-        firstNonBlank(
-            run.getSpec().getEnvironment(),
-            thread.getSpec() == null ? null : thread.getSpec().getEnvironment());
-    return resolve(client, run.getMetadata().getNamespace(), named, registry, runnerImage);
+    return resolve(
+        client, run.getMetadata().getNamespace(), nameOf(run, thread), registry, runnerImage);
   }
 
   /**
@@ -95,12 +92,24 @@ public record AgentEnvironment(
   /** The run's Environment resource: the one it or its thread names, else the user's default. */
   public static Optional<Environment> resourceOf(
       KubernetesClient client, Run run, ConversationThread thread) {
-    return lookup(
-        client,
-        run.getMetadata().getNamespace(),
-        firstNonBlank(
-            run.getSpec().getEnvironment(),
-            thread == null || thread.getSpec() == null ? null : thread.getSpec().getEnvironment()));
+    return lookup(client, run.getMetadata().getNamespace(), nameOf(run, thread));
+  }
+
+  /**
+   * The environment a run names (copied from its thread when it was made), else the one its thread
+   * names ({@code thread} may be null), else null: the namespace's default applies.
+   */
+  public static String nameOf(Run run, ConversationThread thread) {
+    return firstNonBlank(
+        run.getSpec().getEnvironment(),
+        thread == null || thread.getSpec() == null ? null : thread.getSpec().getEnvironment());
+  }
+
+  /** Whether this is the namespace's default environment, the one a run naming none uses. */
+  public static boolean isActiveDefault(Environment environment) {
+    return environment.getSpec() != null
+        && Boolean.TRUE.equals(environment.getSpec().getIsDefault())
+        && !Boolean.FALSE.equals(environment.getSpec().getIsActive());
   }
 
   /**
@@ -113,10 +122,7 @@ public record AgentEnvironment(
           client.resources(Environment.class).inNamespace(namespace).withName(named).get());
     }
     return client.resources(Environment.class).inNamespace(namespace).list().getItems().stream()
-        .filter(e ->
-            e.getSpec() != null
-                && Boolean.TRUE.equals(e.getSpec().getIsDefault())
-                && !Boolean.FALSE.equals(e.getSpec().getIsActive()))
+        .filter(AgentEnvironment::isActiveDefault)
         .findFirst();
   }
 

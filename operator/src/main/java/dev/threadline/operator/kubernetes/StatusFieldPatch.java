@@ -5,25 +5,56 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * A JSON merge patch of one top-level status field: it needs no resourceVersion, so it neither
- * conflicts with nor undoes the status writes of other controllers of the same kind, and they keep
- * the field in theirs. A resource deleted meanwhile is left alone.
+ * A patch of one top-level status field: it needs no resourceVersion, so it neither conflicts with
+ * nor undoes the status writes of other controllers of the same kind, and they keep the field in
+ * theirs. A resource deleted meanwhile is left alone. Both patches go through the object itself: a
+ * patch by name would read the object from the API first (fabric8 7 does).
  */
 public final class StatusFieldPatch {
   private StatusFieldPatch() {}
 
+  /**
+   * Sets one status field of this very object: a JSON patch that first tests the object's uid, so
+   * that one deleted and made again under the same name is left alone (the merge patch of {@link
+   * #patch} would write into it). Like {@link #patch} it carries no resourceVersion and meets no
+   * conflict. The object must have a status.
+   *
+   * @return the object as written, or empty when it is gone or is another object now
+   */
+  public static <T extends HasMetadata> Optional<T> set(
+      KubernetesClient client, T resource, String field, Object value) {
+    List<Map<String, Object>> operations =
+        List.of(
+            Map.of("op", "test", "path", "/metadata/uid", "value", resource.getMetadata().getUid()),
+            Map.of("op", "add", "path", "/status/" + field, "value", value));
+    try {
+      return Optional.of(
+          client
+              .resource(resource)
+              .subresource("status")
+              .patch(
+                  PatchContext.of(PatchType.JSON),
+                  client.getKubernetesSerialization().asJson(operations)));
+    } catch (KubernetesClientException e) {
+      // 404: deleted; 422: the uid test failed (another object of that name).
+      if (e.getCode() != 404 && e.getCode() != 422) {
+        throw e;
+      }
+      return Optional.empty();
+    }
+  }
+
+  /** A JSON merge patch: nested objects are merged into what the field holds. */
   public static <T extends HasMetadata> void patch(
       KubernetesClient client, T resource, String field, Object value) {
-    @SuppressWarnings("unchecked")
-    Class<T> type = (Class<T>) resource.getClass();
     try {
       client
-          .resources(type)
-          .inNamespace(resource.getMetadata().getNamespace())
-          .withName(resource.getMetadata().getName())
+          .resource(resource)
           .subresource("status")
           .patch(
               PatchContext.of(PatchType.JSON_MERGE),

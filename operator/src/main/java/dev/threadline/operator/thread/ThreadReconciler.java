@@ -6,6 +6,7 @@ import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadStatus;
 import dev.threadline.operator.kubernetes.InformerLists;
+import dev.threadline.operator.kubernetes.OwnWrites;
 import dev.threadline.operator.kubernetes.StatusWriteLoop;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.status.ReconcileErrors;
@@ -42,6 +43,9 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
   private final Clock clock;
   private final Conditions conditions;
 
+  /** This controller's status writes, until the informer shows them ({@link OwnWrites}). */
+  private final OwnWrites<ConversationThread> ownWrites = new OwnWrites<>();
+
   public ThreadReconciler(Clock clock) {
     this.clock = clock;
     this.conditions = new Conditions(clock);
@@ -56,19 +60,26 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
                 Set.of(new ResourceID(run.getSpec().getThread(), run.getMetadata().getNamespace())))
             .withNamespacesInheritedFromController()
             .withInformerListLimit(InformerLists.PAGE)
+            // Of a run's writes, only those that change what it adds to its thread reconcile it.
+            .withOnUpdateFilter((run, before) -> ThreadTotals.changedBy(before, run))
             .build();
-    return List.of(new InformerEventSource<>(runs, context));
+    return List.of(
+        new InformerEventSource<>(runs, context),
+        ownWrites.releasedOnEvents(ConversationThread.class));
   }
 
   /**
-   * Writes the rolled-up status itself (optimistic locking, re-read on a conflict) and hands the
-   * written thread to the framework's cache: the next reconcile, often brought by the next run
-   * event before the informer has this write, then compares against it rather than an older copy,
-   * which would otherwise make a second write that changes nothing but {@code updatedAt}.
+   * Writes the rolled-up status itself (optimistic locking, re-read on a conflict) from the newest
+   * of the cached thread and this controller's last write of it ({@link OwnWrites}): the next
+   * reconcile, often brought by the next run event before the informer has this write, compares
+   * against it rather than an older copy, which would otherwise make a second write that changes
+   * nothing but {@code updatedAt}, or meet a conflict and read the thread again.
    */
   @Override
   public UpdateControl<ConversationThread> reconcile(
-      ConversationThread thread, Context<ConversationThread> context) {
+      ConversationThread cached, Context<ConversationThread> context) {
+    ResourceID id = ResourceID.fromResource(cached);
+    ConversationThread thread = ownWrites.newest(key(id), cached);
     ThreadTotals totals = ThreadTotals.of(context.getSecondaryResources(Run.class));
     var outcome =
         StatusWriteLoop.write(
@@ -85,13 +96,14 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
                     .get(),
             copy -> rollUp(copy, totals));
     if (outcome instanceof StatusWriteLoop.Written<ConversationThread> written) {
-      context
-          .eventSourceRetriever()
-          .getControllerEventSource()
-          .handleRecentResourceUpdate(
-              ResourceID.fromResource(thread), written.written(), written.base());
+      ownWrites.wrote(
+          written.base(), written.written(), context.getPrimaryCache().get(id).orElse(null));
     }
     return UpdateControl.noUpdate();
+  }
+
+  private static String key(ResourceID id) {
+    return id.getNamespace().map(namespace -> namespace + "/").orElse("") + id.getName();
   }
 
   /** Sets the status {@code totals} make of {@code thread}; false when it holds it already. */

@@ -8,9 +8,10 @@ import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.usage.TokenCounts;
 import dev.threadline.crds.usage.UsageEntry;
-import dev.threadline.operator.kubernetes.StatusWriteLoop;
+import dev.threadline.operator.kubernetes.StatusFieldPatch;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -18,13 +19,13 @@ import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnAddFilter;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,11 +49,11 @@ import org.slf4j.LoggerFactory;
 @ControllerConfiguration(
     name = "run-usage",
     generationAwareEventProcessing = false,
-    finalizerName = RunUsageRecorder.FINALIZER)
+    finalizerName = RunUsageRecorder.FINALIZER,
+    informer = @Informer(onAddFilter = RunUsageRecorder.ToCount.class))
 public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
   public static final String FINALIZER = ThreadRuns.USAGE_FINALIZER;
   private static final Logger LOG = LoggerFactory.getLogger(RunUsageRecorder.class);
-  private static final int ATTEMPTS = 10;
 
   private final KubernetesClient client;
   private final UsageLedgers ledgers;
@@ -62,13 +63,8 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
   private final UnfinishedRuns unfinished;
   private final Duration directAnswerLimit;
 
-  /**
-   * Uids of Runs marked counted here whose mark the cache has not shown yet: another controller's
-   * write of the run (its event older than the mark) would otherwise cost a fresh read to find the
-   * run counted. Each leaves when the cache shows the mark or the Run goes; a restart starts empty
-   * and reads afresh.
-   */
-  private final Set<String> marked = ConcurrentHashMap.newKeySet();
+  /** This process's marks, and whether the cache of Runs can be trusted to show every mark. */
+  private final UsageMarks marks = new UsageMarks();
 
   /**
    * @param directAnswerLimit the longest a direct answer can take (its model calls' timeouts)
@@ -123,7 +119,7 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
       }
     }
     count(run, context);
-    marked.remove(run.getMetadata().getUid());
+    marks.forget(run);
     return DeleteControl.defaultDelete();
   }
 
@@ -156,16 +152,12 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
     if (!RunPhase.of(run).isTerminal()) {
       return;
     }
-    String uid = run.getMetadata().getUid();
-    if (Boolean.TRUE.equals(run.getStatus().getUsageRecorded())) {
-      marked.remove(uid); // the cache has caught up with the mark
-      return;
-    }
-    if (marked.contains(uid)) {
-      return; // marked here, by a write the cache has not delivered yet
+    marks.shown(run);
+    if (UsageMarks.isMarked(run) || marks.awaitingOwnMark(run)) {
+      return; // counted (the cache may not show this process's mark yet)
     }
     String namespace = run.getMetadata().getNamespace();
-    Optional<Run> current = uncounted(run);
+    Optional<Run> current = uncounted(run, context);
     if (current.isEmpty()) {
       return;
     }
@@ -181,10 +173,36 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
         entry,
         (pendingUid, name) -> isSettled(context, namespace, pendingUid, name));
     markRecorded(current.get());
-    marked.add(uid);
     // Here, once per run: the mark above is what keeps a finished run from being seen again.
     metrics.runFinished(run);
     LOG.debug("Run counted in {}: {} USD", period.ledgerName(), entry.getCost());
+  }
+
+  /**
+   * Which events can change what a reconcile does: a Run to count (finished, not marked, not being
+   * marked here), one being deleted or one without the finalizer. Every event first tells {@link
+   * UsageMarks} what the cache shows, so the mark's own event costs no reconcile.
+   */
+  public OnUpdateFilter<Run> eventFilter() {
+    return (run, before) -> {
+      marks.shown(run);
+      return run.isMarkedForDeletion()
+          || !run.hasFinalizer(FINALIZER)
+          || (isToCount(run) && !marks.awaitingOwnMark(run));
+    };
+  }
+
+  /** The runs a reconcile counts, also at start ({@link RunUsageRecorder.ToCount}). */
+  static boolean isToCount(Run run) {
+    return RunPhase.of(run).isTerminal() && !UsageMarks.isMarked(run);
+  }
+
+  /** At start (and for each Run created): the ones a reconcile acts on. */
+  public static final class ToCount implements OnAddFilter<Run> {
+    @Override
+    public boolean accept(Run run) {
+      return run.isMarkedForDeletion() || !run.hasFinalizer(FINALIZER) || isToCount(run);
+    }
   }
 
   static UsageEntry entryOf(Run run) {
@@ -195,25 +213,24 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
   }
 
   /**
-   * The Run as the API has it now, when it is still to be counted. The cached copy may predate our
-   * own {@code usageRecorded} write (another writer's event for the run can arrive first); by then
-   * the ledger may have forgotten the run as settled, and counting it from the stale copy would
-   * count it twice. Reconciles of one Run never overlap, so the fresh read sees every earlier mark.
-   * (java-operator-sdk's cache of its own writes would not do: without parsing resource versions it
-   * drops the written copy at the next event of the Run, that other writer's older one.) The mark
-   * is then written from this copy, newer than the cached one another controller's write outdated.
+   * The Run to count from, unless it is counted already: the cache's copy when {@link UsageMarks}
+   * trusts it (taken now, not the reconcile's copy, which may predate that trust), else the Run as
+   * the API has it now. Reconciles of one Run never overlap, so either sees every earlier mark.
    */
-  private Optional<Run> uncounted(Run run) {
+  private Optional<Run> uncounted(Run run, Context<Run> context) {
     Run current =
-        client
-            .resources(Run.class)
-            .inNamespace(run.getMetadata().getNamespace())
-            .withName(run.getMetadata().getName())
-            .get();
+        marks.mustReadFresh(run)
+            ? client
+                .resources(Run.class)
+                .inNamespace(run.getMetadata().getNamespace())
+                .withName(run.getMetadata().getName())
+                .get()
+            : context.getPrimaryCache().get(ResourceID.fromResource(run)).orElse(null);
     return current != null
             && run.getMetadata().getUid().equals(current.getMetadata().getUid())
             && current.getStatus() != null
-            && !Boolean.TRUE.equals(current.getStatus().getUsageRecorded())
+            && !UsageMarks.isMarked(current)
+            && !marks.awaitingOwnMark(current)
         ? Optional.of(current)
         : Optional.empty();
   }
@@ -228,32 +245,20 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
             && Boolean.TRUE.equals(cached.get().getStatus().getUsageRecorded()));
   }
 
+  /**
+   * One status field, set on this very Run (uid tested): no resourceVersion, so the webhooks
+   * controller's mark written meanwhile costs no conflict and re-read. A Run gone meanwhile needs
+   * no mark (its ledger entry is settled).
+   */
   private void markRecorded(Run run) {
-    // Every outcome is fine: written, marked already, or deleted (nothing to mark, and its ledger
-    // entry is settled).
-    StatusWriteLoop.write(
-        client,
-        run,
-        ATTEMPTS,
-        code -> code == 409,
-        () -> {
-          Run latest =
-              client
-                  .resources(Run.class)
-                  .inNamespace(run.getMetadata().getNamespace())
-                  .withName(run.getMetadata().getName())
-                  .get();
-          return latest == null || !run.getMetadata().getUid().equals(latest.getMetadata().getUid())
-              ? null
-              : latest;
-        },
-        next -> {
-          if (next.getStatus() == null
-              || Boolean.TRUE.equals(next.getStatus().getUsageRecorded())) {
-            return false;
-          }
-          next.getStatus().setUsageRecorded(true);
-          return true;
-        });
+    marks.marking(run);
+    try {
+      if (StatusFieldPatch.set(client, run, "usageRecorded", true).isEmpty()) {
+        marks.forget(run);
+      }
+    } catch (RuntimeException e) {
+      marks.failed(run);
+      throw e;
+    }
   }
 }

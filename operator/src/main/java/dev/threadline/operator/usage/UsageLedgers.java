@@ -9,11 +9,11 @@ import dev.threadline.crds.usage.UsageEntry;
 import dev.threadline.crds.usage.UsageLedger;
 import dev.threadline.crds.usage.UsageLedgerSpec;
 import dev.threadline.crds.usage.UsageLedgerStatus;
+import dev.threadline.operator.kubernetes.OwnWrites;
 import dev.threadline.operator.kubernetes.StatusWriteLoop;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.util.HashMap;
@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 
 /**
@@ -32,9 +31,10 @@ import java.util.function.BiPredicate;
  * no-op once its entry is in, a retried write never counts a run twice.
  *
  * <p>Ledgers are also held by an informer ({@link #cached}), with this process's own writes in
- * front of it until the informer has caught up with them: a ledger this process wrote is never read
- * older than that write. A write starts from that copy; one older than what the API holds meets a
- * 409 and is read again from the API.
+ * front of it until the informer has caught up with them ({@link OwnWrites}, which compares
+ * resource versions for equality only): a ledger this process wrote is never read older than that
+ * write. A write starts from that copy; one older than what the API holds meets a 409 and is read
+ * again from the API.
  */
 public final class UsageLedgers implements AutoCloseable {
   /**
@@ -55,8 +55,8 @@ public final class UsageLedgers implements AutoCloseable {
   /** By namespace ({@link #ALL} when one informer watches every namespace). */
   private final Map<String, SharedIndexInformer<UsageLedger>> informers = new HashMap<>();
 
-  /** This process's latest write of each ledger the informer has not delivered yet, by key. */
-  private final Map<String, UsageLedger> written = new ConcurrentHashMap<>();
+  /** This process's latest write of each ledger the informer has not shown yet. */
+  private final OwnWrites<UsageLedger> written = new OwnWrites<>();
 
   private static final String ALL = "";
 
@@ -72,12 +72,19 @@ public final class UsageLedgers implements AutoCloseable {
     this.client = client;
     if (namespaces.isEmpty()) {
       informers.put(
-          ALL, client.resources(UsageLedger.class).inAnyNamespace().inform(new CaughtUp()));
+          ALL,
+          client
+              .resources(UsageLedger.class)
+              .inAnyNamespace()
+              .inform(written.releasedOnInformerEvents(UsageLedger.class)));
     } else {
       for (String namespace : namespaces) {
         informers.put(
             namespace,
-            client.resources(UsageLedger.class).inNamespace(namespace).inform(new CaughtUp()));
+            client
+                .resources(UsageLedger.class)
+                .inNamespace(namespace)
+                .inform(written.releasedOnInformerEvents(UsageLedger.class)));
       }
     }
   }
@@ -87,16 +94,17 @@ public final class UsageLedgers implements AutoCloseable {
    * has not delivered that write yet. Not older than any ledger write of this process.
    */
   public Optional<UsageLedger> cached(String namespace, UsagePeriod period) {
-    String key = Cache.namespaceKeyFunc(namespace, period.ledgerName());
-    SharedIndexInformer<UsageLedger> informer =
-        informers.getOrDefault(ALL, informers.get(namespace));
+    SharedIndexInformer<UsageLedger> informer = informer(namespace);
     if (informer == null) {
       // A namespace outside the watched ones: no cache to ask.
       return get(namespace, period);
     }
-    UsageLedger cached = informer.getIndexer().getByKey(key);
-    UsageLedger own = written.get(key);
-    return Optional.ofNullable(own == null || isAtLeast(cached, own) ? cached : own);
+    String key = Cache.namespaceKeyFunc(namespace, period.ledgerName());
+    return Optional.ofNullable(written.newest(key, informer.getIndexer().getByKey(key)));
+  }
+
+  private SharedIndexInformer<UsageLedger> informer(String namespace) {
+    return informers.getOrDefault(ALL, informers.get(namespace));
   }
 
   /** The ledger as the API holds it now. */
@@ -166,7 +174,7 @@ public final class UsageLedgers implements AutoCloseable {
     UsageLedger ledger =
         switch (outcome) {
           case StatusWriteLoop.Written<UsageLedger>(UsageLedger done, UsageLedger base) ->
-              remember(done);
+              remember(base, done);
           case StatusWriteLoop.Unchanged<UsageLedger>(UsageLedger current) -> current;
           case StatusWriteLoop.Gone<UsageLedger> gone ->
               throw new IllegalStateException("getOrCreate never finds the ledger gone");
@@ -191,7 +199,7 @@ public final class UsageLedgers implements AutoCloseable {
     spec.setUserId(userId);
     ledger.setSpec(spec);
     try {
-      return remember(client.resource(ledger).create());
+      return remember(null, client.resource(ledger).create());
     } catch (KubernetesClientException e) {
       if (e.getCode() != 409) {
         throw e;
@@ -201,59 +209,13 @@ public final class UsageLedgers implements AutoCloseable {
     }
   }
 
-  private UsageLedger remember(UsageLedger ledger) {
-    written.merge(
-        Cache.metaNamespaceKeyFunc(ledger),
-        ledger,
-        (old, next) -> isAtLeast(old, next) ? old : next);
+  private UsageLedger remember(UsageLedger base, UsageLedger ledger) {
+    SharedIndexInformer<UsageLedger> informer = informer(ledger.getMetadata().getNamespace());
+    if (informer != null) {
+      written.wrote(
+          base, ledger, informer.getIndexer().getByKey(Cache.metaNamespaceKeyFunc(ledger)));
+    }
     return ledger;
-  }
-
-  /**
-   * Whether {@code candidate} is the same or a later version than {@code than}. Resource versions
-   * are compared as numbers (etcd's revisions and the embedded store's are); one that is not a
-   * number is taken as older, so this process's copy is kept until the informer delivers it.
-   */
-  private static boolean isAtLeast(UsageLedger candidate, UsageLedger than) {
-    if (candidate == null) {
-      return false;
-    }
-    try {
-      return Long.parseLong(candidate.getMetadata().getResourceVersion())
-          >= Long.parseLong(than.getMetadata().getResourceVersion());
-    } catch (NumberFormatException e) {
-      return false;
-    }
-  }
-
-  /** Drops this process's copy of a ledger once the informer has delivered that write or later. */
-  private final class CaughtUp implements ResourceEventHandler<UsageLedger> {
-    @Override
-    public void onAdd(UsageLedger ledger) {
-      caughtUp(ledger);
-    }
-
-    @Override
-    public void onUpdate(UsageLedger before, UsageLedger ledger) {
-      caughtUp(ledger);
-    }
-
-    @Override
-    public void onDelete(UsageLedger ledger, boolean unknownFinalState) {
-      written.remove(Cache.metaNamespaceKeyFunc(ledger));
-    }
-
-    private void caughtUp(UsageLedger ledger) {
-      written.computeIfPresent(
-          Cache.metaNamespaceKeyFunc(ledger),
-          (key, own) ->
-              isAtLeast(ledger, own)
-                      || own.getMetadata()
-                          .getResourceVersion()
-                          .equals(ledger.getMetadata().getResourceVersion())
-                  ? null
-                  : own);
-    }
   }
 
   @Override

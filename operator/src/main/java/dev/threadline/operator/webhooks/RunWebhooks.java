@@ -9,17 +9,26 @@ import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.webhook.WebhookEvent;
 import dev.threadline.operator.computer.AgentEnvironment;
+import dev.threadline.operator.kubernetes.InformerLists;
 import dev.threadline.operator.kubernetes.StatusFieldPatch;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.filter.GenericFilter;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,9 +39,14 @@ import org.slf4j.LoggerFactory;
  * between the two writes queues nothing twice. Runs that ended more than a day ago are only marked.
  *
  * <p>Its own controller, so that it sees status changes (the run controller reacts to spec changes
- * only).
+ * only); only the events of a finished Run not yet queued reach it ({@link ToQueue}). Agents,
+ * Environments and Schedules come from informers (one not cached yet is read from the API); the
+ * run's Thread is read only when its environment can matter (see {@link #environmentOf}).
  */
-@ControllerConfiguration(name = "run-webhooks", generationAwareEventProcessing = false)
+@ControllerConfiguration(
+    name = "run-webhooks",
+    generationAwareEventProcessing = false,
+    informer = @Informer(genericFilter = RunWebhooks.ToQueue.class))
 public class RunWebhooks implements Reconciler<Run> {
   private static final Logger LOG = LoggerFactory.getLogger(RunWebhooks.class);
 
@@ -44,6 +58,29 @@ public class RunWebhooks implements Reconciler<Run> {
     this.client = client;
     this.deliveries = new WebhookDeliveries(client);
     this.clock = clock;
+  }
+
+  /**
+   * Caches of the kinds that configure webhooks. Their changes reconcile no Run: a run is announced
+   * to the endpoints configured when it finishes.
+   */
+  @Override
+  public List<EventSource<?, Run>> prepareEventSources(EventSourceContext<Run> context) {
+    return List.of(
+        configuring(Agent.class, context),
+        configuring(Environment.class, context),
+        configuring(Schedule.class, context));
+  }
+
+  private static <T extends HasMetadata> EventSource<?, Run> configuring(
+      Class<T> type, EventSourceContext<Run> context) {
+    return new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(type, Run.class)
+            .withSecondaryToPrimaryMapper(resource -> Set.of())
+            .withNamespacesInheritedFromController()
+            .withInformerListLimit(InformerLists.PAGE)
+            .build(),
+        context);
   }
 
   @Override
@@ -60,18 +97,13 @@ public class RunWebhooks implements Reconciler<Run> {
     if (WebhookEvents.isTooOld(completedAt, now)) {
       LOG.debug("Run ended {}: too long ago to announce", run.getStatus().getCompletedAt());
     } else {
-      // The environment the run uses (named on it or its thread, else the default), as the computer
-      // path does.
-      Environment environment =
-          AgentEnvironment.resourceOf(
-                  client, run, find(ConversationThread.class, namespace, run.getSpec().getThread()))
-              .orElse(null);
+      Agent agent = cached(context, Agent.class, namespace, run.getSpec().getAgent());
+      Schedule schedule = cached(context, Schedule.class, namespace, run.getSpec().getSchedule());
+      boolean othersReceive =
+          !WebhookEvents.runRecipients(event.get(), agent, null, schedule).isEmpty();
+      Environment environment = environmentOf(run, event.get(), othersReceive, context);
       List<WebhookRecipient> recipients =
-          WebhookEvents.runRecipients(
-              event.get(),
-              find(Agent.class, namespace, run.getSpec().getAgent()),
-              environment,
-              find(Schedule.class, namespace, run.getSpec().getSchedule()));
+          WebhookEvents.runRecipients(event.get(), agent, environment, schedule);
       Instant at = completedAt.orElse(now);
       deliveries.create(
           WebhookDeliveries.plan(
@@ -87,7 +119,58 @@ public class RunWebhooks implements Reconciler<Run> {
     return UpdateControl.noUpdate();
   }
 
-  private <T extends HasMetadata> T find(Class<T> type, String namespace, String name) {
+  /**
+   * The environment the run uses, as the computer path resolves it ({@link AgentEnvironment}): the
+   * one it names, else its thread's, else the namespace's default. When the run names none, its
+   * Thread is read only if the answer can matter: an environment of the namespace has an endpoint
+   * for the event, or another recipient gets a message that names the environment. Otherwise null
+   * (nobody is told, so nothing is read).
+   */
+  private Environment environmentOf(
+      Run run, WebhookEvent event, boolean othersReceive, Context<Run> context) {
+    String namespace = run.getMetadata().getNamespace();
+    InformerEventSource<Environment, Run> environments = source(context, Environment.class);
+    String named = AgentEnvironment.nameOf(run, null);
+    if (named == null) {
+      boolean anyWants =
+          environments
+              .list(
+                  namespace,
+                  environment ->
+                      !WebhookEvents.runRecipients(event, null, environment, null).isEmpty())
+              .findAny()
+              .isPresent();
+      if (!othersReceive && !anyWants) {
+        return null;
+      }
+      named =
+          AgentEnvironment.nameOf(
+              run, read(ConversationThread.class, namespace, run.getSpec().getThread()));
+    }
+    if (named != null) {
+      return cached(context, Environment.class, namespace, named);
+    }
+    return environments.list(namespace, AgentEnvironment::isActiveDefault).findFirst().orElse(null);
+  }
+
+  /** From the informer; one created a moment ago, not cached yet, from the API. */
+  private <T extends HasMetadata> T cached(
+      Context<Run> context, Class<T> type, String namespace, String name) {
+    if (name == null || name.isBlank()) {
+      return null;
+    }
+    return source(context, type)
+        .get(new ResourceID(name, namespace))
+        .orElseGet(() -> read(type, namespace, name));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends HasMetadata> InformerEventSource<T, Run> source(
+      Context<Run> context, Class<T> type) {
+    return (InformerEventSource<T, Run>) context.eventSourceRetriever().getEventSourceFor(type);
+  }
+
+  private <T extends HasMetadata> T read(Class<T> type, String namespace, String name) {
     return name == null || name.isBlank()
         ? null
         : client.resources(type).inNamespace(namespace).withName(name).get();
@@ -96,5 +179,18 @@ public class RunWebhooks implements Reconciler<Run> {
   /** One status field (see {@link StatusFieldPatch}): the other Run controllers keep it. */
   private void markQueued(Run run) {
     StatusFieldPatch.patch(client, run, "webhooksQueued", true);
+  }
+
+  /**
+   * Lets through the events of a finished Run whose webhooks are not queued yet: the only ones a
+   * reconcile acts on (a direct run's creation, its answer's progress and the usage mark reconciled
+   * nothing). A deleted Run has nothing left to queue.
+   */
+  public static final class ToQueue implements GenericFilter<Run> {
+    @Override
+    public boolean accept(Run run) {
+      return RunPhase.of(run).isTerminal()
+          && (run.getStatus() == null || !Boolean.TRUE.equals(run.getStatus().getWebhooksQueued()));
+    }
   }
 }

@@ -8,6 +8,7 @@ import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.support.ControllerReconciles;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.Threads;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -31,18 +32,22 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The reads a direct run costs the operator beyond its watches: the tenant's namespace (plan, user
- * id) and the month's ledger come from informers (before: two GETs of each per run), so the usage
- * path's only GET is the recorder's fresh read of the Run before counting it (its guard against
- * counting twice from a stale copy), and a re-read when its mark meets a conflict.
+ * The reads and reconciles a direct run costs the operator beyond its watches, once the month's
+ * ledger exists and the usage recorder trusts its cache (after the first run): none of the first —
+ * the tenant's namespace and the ledger come from informers, the recorder counts from its cache of
+ * Runs, the webhooks controller reads Environments from an informer and no Thread when no webhook
+ * can apply, the thread controller writes from its own last write — and only the reconciles that
+ * act: the thread rolled up at the run's start and end, the run counted once and announced once.
  */
 @EnableKubernetesMockClient(crud = true)
 class DirectRunReadsMockServerTest {
   private static final String NS = "erin";
   private static final int RUNS = 5;
+  private static final List<String> CONTROLLERS = List.of("run-usage", "run-webhooks", "thread");
   static KubernetesMockServer server;
   static KubernetesClient client;
   private static ThreadlineOperator operator;
+  private static ControllerReconciles reconciles;
 
   @BeforeAll
   static void startOperator() {
@@ -57,6 +62,7 @@ class DirectRunReadsMockServerTest {
                 .build())
         .create();
     operator = ThreadlineOperator.start(client, OperatorSettings.defaults());
+    reconciles = ControllerReconciles.of(operator);
   }
 
   @AfterAll
@@ -65,33 +71,47 @@ class DirectRunReadsMockServerTest {
   }
 
   @Test
-  void aDirectRunReadsOnlyItsRunAgain() throws Exception {
+  void aDirectRunReadsNothingAndReconcilesOnlyWhatActs() throws Exception {
     BlockingQueue<String> counted = new LinkedBlockingQueue<>();
+    Map<String, Long> reconciled;
     try (Watch runs = client.resources(Run.class).inNamespace(NS).watch(countedRuns(counted))) {
       ConversationThread thread = Threads.create(client, NS, "thread-reads");
-      // The first run creates the month's ledger; the runs after it are the steady state.
+      // The first run creates the month's ledger and makes the recorder trust its cache; the runs
+      // after it are the steady state.
       runAndWait(thread, 1, counted);
+      Map<String, Long> before = settledReconciles();
       drain();
       for (int sequence = 2; sequence <= RUNS + 1; sequence++) {
         runAndWait(thread, sequence, counted);
       }
+      Map<String, Long> after = settledReconciles();
+      reconciled =
+          CONTROLLERS.stream().collect(Collectors.toMap(c -> c, c -> after.get(c) - before.get(c)));
     }
 
     List<String> reads = drain();
     Map<String, Long> byKind =
         reads.stream().collect(Collectors.groupingBy(path -> kind(path), Collectors.counting()));
-    assertThat(byKind.getOrDefault("namespaces", 0L)).as("namespace GETs: %s", reads).isZero();
-    assertThat(byKind.getOrDefault("usageledgers", 0L)).as("ledger GETs: %s", reads).isZero();
-    // The recorder's guard, and a re-read each time another controller wrote the Run between a
-    // read and the mark (the webhooks controller's mark usually does, once or twice).
-    assertThat(byKind.getOrDefault("runs", 0L))
-        .as("Run GETs: %s", reads)
-        .isBetween((long) RUNS, 3L * RUNS);
-    // Not the direct path's: the webhooks controller reads the run's thread and lists the
-    // environments (for the default one); the thread controller reads its thread after a conflict.
-    assertThat(reads)
-        .as("every GET of the direct runs")
-        .allMatch(path -> List.of("runs", "threads", "environments").contains(kind(path)));
+    // Before: per run 1–3 Run GETs (the recorder's guard, its mark's conflicts), a Thread GET and
+    // an
+    // Environment LIST (webhooks), a Thread GET after some of the thread controller's conflicts.
+    assertThat(byKind).as("GETs and LISTs of %d direct runs, by kind: %s", RUNS, reads).isEmpty();
+    // The thread: the run's start (running) and its end (completed). The run: its end, once for
+    // counting and once for webhooks; again only when the other controller's mark arrived while it
+    // was reconciled (the framework then reconciles once more, and that reconcile finds it done).
+    // Before: every Run write reconciled all three (create, answer, both marks: 4 each per run).
+    assertThat(reconciled.get("thread")).as("thread reconciles").isEqualTo(2L * RUNS);
+    assertThat(reconciled.get("run-usage"))
+        .as("usage reconciles")
+        .isBetween((long) RUNS, 2L * RUNS);
+    assertThat(reconciled.get("run-webhooks"))
+        .as("webhooks reconciles")
+        .isBetween((long) RUNS, 2L * RUNS);
+  }
+
+  private static Map<String, Long> settledReconciles() {
+    reconciles.awaitSettled(CONTROLLERS.toArray(String[]::new));
+    return CONTROLLERS.stream().collect(Collectors.toMap(c -> c, c -> reconciles.of(c)));
   }
 
   private static void runAndWait(
@@ -107,21 +127,22 @@ class DirectRunReadsMockServerTest {
     } while (!name.equals(run.getMetadata().getName()));
   }
 
-  /** The plain GETs (not lists or watches: informers) since the last call, by path. */
+  /**
+   * The GETs and LISTs (not the informers' watches) since the last call, by path: the informers'
+   * first lists are made at start, before the first call.
+   */
   private static List<String> drain() throws InterruptedException {
-    List<String> gets = new ArrayList<>();
+    List<String> reads = new ArrayList<>();
     for (RecordedRequest request = server.takeRequest(1, TimeUnit.MILLISECONDS);
         request != null;
         request = server.takeRequest(1, TimeUnit.MILLISECONDS)) {
       String[] pathAndQuery = request.getPath().split("\\?", 2);
-      boolean watchOrList =
-          pathAndQuery.length > 1
-              && (pathAndQuery[1].contains("watch=") || pathAndQuery[1].contains("limit="));
-      if (request.method() == HttpMethod.GET && !watchOrList) {
-        gets.add(pathAndQuery[0]);
+      boolean watch = pathAndQuery.length > 1 && pathAndQuery[1].contains("watch=");
+      if (request.method() == HttpMethod.GET && !watch) {
+        reads.add(pathAndQuery[0]);
       }
     }
-    return gets;
+    return reads;
   }
 
   /**
