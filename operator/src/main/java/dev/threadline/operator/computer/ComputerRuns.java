@@ -278,7 +278,8 @@ public final class ComputerRuns {
    * What the namespace's runs spent that its ledger may not hold yet, from the informer's cache.
    */
   public Map<String, BigDecimal> uncountedSpend(String namespace, Context<Run> context) {
-    return UncountedSpend.byRun(context.getPrimaryCache().list(namespace), pricing);
+    return UncountedSpend.byRun(
+        context.getPrimaryCache().byIndex(UncountedSpend.INDEX, namespace).stream(), pricing);
   }
 
   /**

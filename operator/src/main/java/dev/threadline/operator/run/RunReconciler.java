@@ -21,6 +21,7 @@ import dev.threadline.operator.computer.RunSandboxCredentialDependentResource;
 import dev.threadline.operator.computer.RunSandboxNetworkPolicyDependentResource;
 import dev.threadline.operator.computer.RunSandboxPodDependentResource;
 import dev.threadline.operator.computer.SandboxWanted;
+import dev.threadline.operator.computer.UncountedSpend;
 import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
@@ -133,6 +134,7 @@ public class RunReconciler implements Reconciler<Run> {
                 List.of(
                     Cache.namespaceKeyFunc(
                         run.getMetadata().getNamespace(), run.getSpec().getThread())));
+    context.getPrimaryCache().addIndexer(UncountedSpend.INDEX, UncountedSpend::indexKeys);
     return computer.eventSources(context);
   }
 

@@ -6,6 +6,7 @@ import dev.threadline.crds.client.ThreadlineClients;
 import dev.threadline.crds.run.Run;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.computer.SandboxHandOff;
+import dev.threadline.operator.computer.UncountedSpend;
 import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.kubernetes.ResourceLogContext;
 import dev.threadline.operator.kubernetes.SelectableFields;
@@ -107,9 +108,7 @@ public final class AgentWorker implements AutoCloseable {
             clock,
             new RunMemoryStore(client),
             allowance,
-            namespace ->
-                runs.getStore().list().stream()
-                    .filter(run -> namespace.equals(run.getMetadata().getNamespace())),
+            namespace -> runs.getIndexer().byIndex(UncountedSpend.INDEX, namespace).stream(),
             settings.allowPrivateMcpTargets(),
             tracing,
             deltas,
@@ -138,23 +137,26 @@ public final class AgentWorker implements AutoCloseable {
     // writes never reach this replica (eligible() still checks the route).
     runs = // this replica's watch of computer Runs: new ones, ended ones, cancel requests
         SelectableFields.selectIfServed(client, scope, RUN_ROUTE, Route.COMPUTER.value())
-            .inform(
-                new ResourceEventHandler<>() {
-                  @Override
-                  public void onAdd(Run run) {
-                    considerSafely(run);
-                  }
+            .runnableInformer(0);
+    runs.addIndexers(Map.of(UncountedSpend.INDEX, UncountedSpend::indexKeys));
+    runs.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(Run run) {
+            considerSafely(run);
+          }
 
-                  @Override
-                  public void onUpdate(Run before, Run run) {
-                    considerSafely(run);
-                  }
+          @Override
+          public void onUpdate(Run before, Run run) {
+            considerSafely(run);
+          }
 
-                  @Override
-                  public void onDelete(Run run, boolean unknownFinalState) {
-                    stop(run, "deleted");
-                  }
-                });
+          @Override
+          public void onDelete(Run run, boolean unknownFinalState) {
+            stop(run, "deleted");
+          }
+        });
+    runs.run();
     if (parts.sandboxes() instanceof PodSandboxLocator watched) {
       watched.onReady((namespace, name) -> {
         Run run = runs.getStore().getByKey(Cache.namespaceKeyFunc(namespace, name));

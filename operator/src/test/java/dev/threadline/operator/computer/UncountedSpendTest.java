@@ -72,6 +72,27 @@ class UncountedSpendTest {
     assertThat(UncountedSpend.byRun(Stream.of(pending, unreported, unpriced), PRICING)).isEmpty();
   }
 
+  @Test
+  void theIndexHoldsARunExactlyWhileItMayHoldSpendTheLedgerLacks() {
+    Run running = running("a");
+    Run routing = running("b");
+    routing.getStatus().setModel(null);
+    Run finished = Runs.run(1, "hello", RunPhase.COMPLETED.value(), "hi", 10, 5, 0.25);
+    Run counted = Runs.run(2, "hello", RunPhase.FAILED.value(), null, 10, 5, 0.5);
+    counted.getStatus().setUsageRecorded(true);
+    Run created = Runs.run(3, "hello", RunPhase.PENDING.value(), null, 0, 0, 0);
+    created.setStatus(null);
+    String namespace = running.getMetadata().getNamespace();
+
+    assertThat(UncountedSpend.indexKeys(running)).containsExactly(namespace);
+    assertThat(UncountedSpend.indexKeys(finished)).containsExactly(namespace);
+    assertThat(UncountedSpend.indexKeys(routing)).isEmpty();
+    assertThat(UncountedSpend.indexKeys(counted)).isEmpty();
+    assertThat(UncountedSpend.indexKeys(created)).isEmpty();
+    // What the index leaves out, the sum would not count either.
+    assertThat(UncountedSpend.byRun(Stream.of(routing, counted, created), PRICING)).isEmpty();
+  }
+
   private static Run running(String name) {
     Run run = Runs.run(1, "work", RunPhase.RUNNING.value(), null, 0, 0, 0);
     run.getMetadata().setUid("uid-" + name);
