@@ -45,7 +45,7 @@ public final class StatusWriteLoop {
       Predicate<T> change) {
     T base = known;
     for (int attempt = 1; ; attempt++) {
-      T next = client.getKubernetesSerialization().clone(base);
+      T next = TokenCloner.copy(client, base);
       if (!change.test(next)) {
         return new Unchanged<>(base);
       }

@@ -6,6 +6,7 @@ import dev.threadline.crds.run.Run;
 import dev.threadline.operator.computer.AgentEnvironment;
 import dev.threadline.operator.computer.AgentObjects;
 import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.kubernetes.TokenCloner;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.metrics.StartStep;
 import dev.threadline.operator.metrics.StartSteps;
@@ -195,7 +196,7 @@ public final class WarmPools {
 
   /** The one conditional update that makes {@code candidate} the run's; empty if another won. */
   private Optional<Pod> take(Pod candidate, PoolClaimant claimant) {
-    Pod claimed = client.getKubernetesSerialization().clone(candidate);
+    Pod claimed = TokenCloner.copy(client, candidate);
     Map<String, String> labels = new LinkedHashMap<>(claimed.getMetadata().getLabels());
     labels.putAll(claimant.labels());
     labels.put(PoolLabels.STATE, PoolLabels.CLAIMED);

@@ -1,6 +1,7 @@
 package dev.threadline.operator.worker;
 
 import dev.threadline.crds.run.Run;
+import dev.threadline.operator.kubernetes.TokenCloner;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -101,7 +102,7 @@ final class RunClaims {
       if (run == null || !holder.equals(annotations(run).get(HOLDER))) {
         return;
       }
-      Run next = client.getKubernetesSerialization().clone(run);
+      Run next = TokenCloner.copy(client, run);
       Map<String, String> annotations = new HashMap<>(annotations(next));
       annotations.remove(HOLDER);
       annotations.remove(EXPIRES);
@@ -118,7 +119,7 @@ final class RunClaims {
   }
 
   private Run write(Run run, Instant expires) {
-    Run next = client.getKubernetesSerialization().clone(run);
+    Run next = TokenCloner.copy(client, run);
     Map<String, String> annotations = new HashMap<>(annotations(next));
     annotations.put(HOLDER, holder);
     annotations.put(EXPIRES, expires.toString());
