@@ -8,9 +8,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Black-box: malformed, oversized, deeply nested and wrongly typed bodies to every endpoint that
@@ -74,17 +73,7 @@ class BadInputE2ETest {
           "/api/v1/containers?limit=99999999999999999999",
           "/v1/agents?offset=-1");
 
-  private static LocalModeFixture fixture;
-
-  @BeforeAll
-  static void start() {
-    fixture = LocalModeFixture.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    fixture.close();
-  }
+  @RegisterExtension static final LocalModeFixture fixture = LocalModeFixture.perClass();
 
   @Test
   void noBadRequestIsAServerErrorAndTheServerStaysUsable() {

@@ -10,9 +10,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The container cloud API end to end in local mode: the operator's container Pod runs the real
@@ -21,17 +20,7 @@ import org.junit.jupiter.api.Test;
 class ContainersE2ETest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration START = Duration.ofSeconds(60);
-  private static LocalModeFixture fixture;
-
-  @BeforeAll
-  static void start() {
-    fixture = LocalModeFixture.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    fixture.close();
-  }
+  @RegisterExtension static final LocalModeFixture fixture = LocalModeFixture.perClass();
 
   @Test
   void containerServesItsWorkspaceUntilDeleted() throws IOException {

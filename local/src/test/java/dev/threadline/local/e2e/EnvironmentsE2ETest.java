@@ -9,9 +9,8 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An environment build through the local mode: the REST API asks, the operator starts a Kaniko Job,
@@ -20,17 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class EnvironmentsE2ETest {
   private static final Duration BUILD = Duration.ofSeconds(90);
-  private static LocalModeFixture fixture;
-
-  @BeforeAll
-  static void start() {
-    fixture = LocalModeFixture.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    fixture.close();
-  }
+  @RegisterExtension static final LocalModeFixture fixture = LocalModeFixture.perClass();
 
   @Test
   void createBuildPollUntilReadyAndReadTheLogs() {

@@ -19,23 +19,62 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The local mode as a test uses it: random ports, a fresh data folder and two users, alice and bob,
  * with known keys; and a small HTTP client for its REST API.
  */
-public final class LocalModeFixture implements AutoCloseable {
+public final class LocalModeFixture implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
   public static final String ALICE_KEY = "tl_test_alice_0123456789";
   public static final String BOB_KEY = "tl_test_bob_0123456789";
 
-  private final LocalMode local;
+  private final Supplier<LocalMode> starter;
+  private LocalMode local;
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+  private LocalModeFixture(Supplier<LocalMode> starter) {
+    this.starter = starter;
+  }
+
   private LocalModeFixture(LocalMode local) {
+    this(() -> local);
     this.local = local;
+  }
+
+  /**
+   * One local mode for a test class, started before its first test and stopped after its last:
+   * {@code @RegisterExtension static final LocalModeFixture fixture = LocalModeFixture.perClass();}
+   */
+  public static LocalModeFixture perClass() {
+    return perClass(UnaryOperator.identity());
+  }
+
+  /** {@link #perClass()} with the operator's settings adjusted. */
+  public static LocalModeFixture perClass(UnaryOperator<OperatorSettings> operatorSettings) {
+    return perClass(Map.of(), operatorSettings);
+  }
+
+  /** {@link #perClass()} with variables added to the environment it reads at start-up. */
+  public static LocalModeFixture perClass(
+      Map<String, String> variables, UnaryOperator<OperatorSettings> operatorSettings) {
+    return new LocalModeFixture(() -> start(variables, operatorSettings).local);
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    local = starter.get();
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    close();
   }
 
   public static LocalModeFixture start() {
@@ -175,6 +214,8 @@ public final class LocalModeFixture implements AutoCloseable {
 
   @Override
   public void close() {
-    local.close();
+    if (local != null) {
+      local.close();
+    }
   }
 }

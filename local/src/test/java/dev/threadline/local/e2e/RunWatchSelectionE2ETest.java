@@ -10,9 +10,8 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Through the local mode: the Run watch the agent worker opens ({@code status.route=computer})
@@ -20,17 +19,7 @@ import org.junit.jupiter.api.Test;
  * controller reconciles a direct run once.
  */
 class RunWatchSelectionE2ETest {
-  private static LocalModeFixture fixture;
-
-  @BeforeAll
-  static void start() {
-    fixture = LocalModeFixture.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    fixture.close();
-  }
+  @RegisterExtension static final LocalModeFixture fixture = LocalModeFixture.perClass();
 
   @Test
   void aComputerRunWatchSeesComputerRunsOnly() {

@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A stream that survives an api-server restart: the client is cut off after a few events of a
@@ -18,17 +17,7 @@ import org.junit.jupiter.api.Test;
 class StreamResumeE2ETest {
   private static final String TASK = "Run `echo one` and `echo two` and `echo three`";
   private static final int RECEIVED_BEFORE_THE_CUT = 3;
-  private static LocalModeFixture fixture;
-
-  @BeforeAll
-  static void start() {
-    fixture = LocalModeFixture.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    fixture.close();
-  }
+  @RegisterExtension static final LocalModeFixture fixture = LocalModeFixture.perClass();
 
   @Test
   void aStreamCutBeforeAnApiServerRestartResumesWithEveryRemainingEventOnce() {

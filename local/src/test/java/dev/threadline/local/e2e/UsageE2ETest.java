@@ -9,9 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadline.core.usage.UsagePlans;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Usage through the whole local mode: the operator counts a finished run in the user's monthly
@@ -20,17 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class UsageE2ETest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static LocalModeFixture fixture;
-
-  @BeforeAll
-  static void start() {
-    fixture = LocalModeFixture.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    fixture.close();
-  }
+  @RegisterExtension static final LocalModeFixture fixture = LocalModeFixture.perClass();
 
   @Test
   void aFinishedRunIsCountedAndASpentAllowanceRefusesTheNextExecution() throws Exception {
