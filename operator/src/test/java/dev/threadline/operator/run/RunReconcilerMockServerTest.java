@@ -39,7 +39,7 @@ class RunReconcilerMockServerTest {
   private static ControllerReconciles reconciles;
 
   /** The controllers that write a direct run's status (see docs/operator-status.md). */
-  private static final String[] RUN_WRITERS = {"run", "run-usage", "run-webhooks"};
+  private static final String[] RUN_WRITERS = {"run", "run-bookkeeping"};
 
   @BeforeAll
   static void startOperator() {
