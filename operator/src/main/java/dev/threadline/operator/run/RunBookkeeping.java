@@ -62,16 +62,24 @@ public class RunBookkeeping implements Reconciler<Run>, Cleaner<Run> {
       return UpdateControl.noUpdate();
     }
     Optional<Run> counted = usage.count(run, context);
-    boolean queued = webhooks.queue(run, context);
     Map<String, Object> marks = new LinkedHashMap<>();
-    if (queued) {
-      marks.put("webhooksQueued", true);
+    RuntimeException queueing = null;
+    try {
+      if (webhooks.queue(run, context)) {
+        marks.put("webhooksQueued", true);
+      }
+    } catch (RuntimeException e) {
+      // The usage mark is written all the same; the retry queues the webhooks.
+      queueing = e;
     }
     if (counted.isPresent()) {
       marks.put("usageRecorded", true);
       usage.mark(counted.get(), () -> StatusFieldPatch.set(client, counted.get(), marks));
     } else if (!marks.isEmpty()) {
       StatusFieldPatch.set(client, run, marks);
+    }
+    if (queueing != null) {
+      throw queueing;
     }
     return UpdateControl.noUpdate();
   }
