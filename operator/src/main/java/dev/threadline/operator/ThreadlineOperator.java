@@ -19,6 +19,7 @@ import dev.threadline.operator.pool.PoolSandboxBind;
 import dev.threadline.operator.pool.PoolSettings;
 import dev.threadline.operator.pool.WarmPoolReconciler;
 import dev.threadline.operator.pool.WarmPools;
+import dev.threadline.operator.run.RunBookkeeping;
 import dev.threadline.operator.run.RunReconciler;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.schedule.ScheduleReconciler;
@@ -31,7 +32,6 @@ import dev.threadline.operator.usage.TenantPlans;
 import dev.threadline.operator.usage.UsageLedgers;
 import dev.threadline.operator.usage.UsageLimits;
 import dev.threadline.operator.webhooks.BuildWebhooks;
-import dev.threadline.operator.webhooks.RunWebhooks;
 import dev.threadline.operator.webhooks.WebhookDeliveryReconciler;
 import dev.threadline.operator.worker.AgentWorker;
 import dev.threadline.operator.worker.ClusterRunTasks;
@@ -183,7 +183,8 @@ public final class ThreadlineOperator implements AutoCloseable {
             product,
             new DeletedRuns(workerClient, pricing, settings.agentPod().cancelGracePeriod(), clock),
             DirectAnswerLimit.of(settings.model()));
-    register(operator, usage, settings, o -> o.withOnUpdateFilter(usage.eventFilter()));
+    RunBookkeeping bookkeeping = new RunBookkeeping(client, usage, clock);
+    register(operator, bookkeeping, settings, o -> o.withOnUpdateFilter(bookkeeping.eventFilter()));
     register(operator, new ThreadReconciler(clock), settings);
     register(
         operator,
@@ -204,7 +205,6 @@ public final class ThreadlineOperator implements AutoCloseable {
             warmPools,
             PoolSandboxBind.over(client, new SandboxClient())),
         settings);
-    register(operator, new RunWebhooks(client, clock), settings);
     register(operator, new BuildWebhooks(client, clock), settings);
     WebhookDeliveryReconciler webhooks =
         new WebhookDeliveryReconciler(client, settings.webhooks(), clock, product);

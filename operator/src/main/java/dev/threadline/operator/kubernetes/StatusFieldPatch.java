@@ -5,9 +5,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * A patch of one top-level status field: it needs no resourceVersion, so it neither conflicts with
@@ -28,10 +30,23 @@ public final class StatusFieldPatch {
    */
   public static <T extends HasMetadata> Optional<T> set(
       KubernetesClient client, T resource, String field, Object value) {
-    List<Map<String, Object>> operations =
-        List.of(
-            Map.of("op", "test", "path", "/metadata/uid", "value", resource.getMetadata().getUid()),
-            Map.of("op", "add", "path", "/status/" + field, "value", value));
+    return set(client, resource, Map.of(field, value));
+  }
+
+  /**
+   * Sets several top-level status fields of this very object in one write, as {@link
+   * #set(KubernetesClient, HasMetadata, String, Object)} sets one.
+   *
+   * @return the object as written, or empty when it is gone or is another object now
+   */
+  public static <T extends HasMetadata> Optional<T> set(
+      KubernetesClient client, T resource, Map<String, ?> fields) {
+    List<Map<String, Object>> operations = new ArrayList<>();
+    operations.add(
+        Map.of("op", "test", "path", "/metadata/uid", "value", resource.getMetadata().getUid()));
+    new TreeMap<>(fields)
+        .forEach((field, value) ->
+            operations.add(Map.of("op", "add", "path", "/status/" + field, "value", value)));
     try {
       return Optional.of(
           client

@@ -11,21 +11,15 @@ import dev.threadline.crds.usage.UsageEntry;
 import dev.threadline.operator.kubernetes.StatusFieldPatch;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.api.config.informer.Informer;
-import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
-import io.javaoperatorsdk.operator.processing.event.source.filter.OnAddFilter;
-import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,15 +37,10 @@ import org.slf4j.LoggerFactory;
  * — then it is counted — or until the longest a direct answer can take has passed since its
  * deletion.
  *
- * <p>Its own controller, so that it sees status changes (the run controller reacts to spec changes
- * only) and the run controller stays about running runs.
+ * <p>The usage half of the finished run's bookkeeping ({@code run/RunBookkeeping}, whose reconciles
+ * call it): the mark goes out in that controller's one status write ({@link #mark}).
  */
-@ControllerConfiguration(
-    name = "run-usage",
-    generationAwareEventProcessing = false,
-    finalizerName = RunUsageRecorder.FINALIZER,
-    informer = @Informer(onAddFilter = RunUsageRecorder.ToCount.class))
-public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
+public class RunUsageRecorder {
   public static final String FINALIZER = ThreadRuns.USAGE_FINALIZER;
   private static final Logger LOG = LoggerFactory.getLogger(RunUsageRecorder.class);
 
@@ -86,18 +75,11 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
     this.metrics = metrics;
   }
 
-  @Override
-  public UpdateControl<Run> reconcile(Run run, Context<Run> context) {
-    count(run, context);
-    return UpdateControl.noUpdate();
-  }
-
   /**
    * A deleted Run goes once it is counted; one still working is ended first, and asked about again
    * when it changes (or after the wait its work needs to stop). One that never spent anything goes
    * at once.
    */
-  @Override
   public DeleteControl cleanup(Run run, Context<Run> context) {
     if (!RunPhase.of(run).isTerminal()) {
       Optional<Duration> wait = unfinished.endDeleted(run);
@@ -118,7 +100,7 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
         return DeleteControl.noFinalizerRemoval().rescheduleAfter(answering.get());
       }
     }
-    count(run, context);
+    count(run, context).ifPresent(counted -> mark(counted, () -> markOnly(counted)));
     marks.forget(run);
     return DeleteControl.defaultDelete();
   }
@@ -148,18 +130,24 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
     return Optional.of(left);
   }
 
-  private void count(Run run, Context<Run> context) {
+  /**
+   * Adds a finished Run not counted yet to its ledger.
+   *
+   * @return the Run to write {@code usageRecorded} on ({@link #mark}), empty when there is nothing
+   *     to count
+   */
+  public Optional<Run> count(Run run, Context<Run> context) {
     if (!RunPhase.of(run).isTerminal()) {
-      return;
+      return Optional.empty();
     }
     marks.shown(run);
     if (UsageMarks.isMarked(run) || marks.awaitingOwnMark(run)) {
-      return; // counted (the cache may not show this process's mark yet)
+      return Optional.empty(); // counted (the cache may not show this process's mark yet)
     }
     String namespace = run.getMetadata().getNamespace();
     Optional<Run> current = uncounted(run, context);
     if (current.isEmpty()) {
-      return;
+      return Optional.empty();
     }
     RunStatus status = run.getStatus();
     UsagePeriod period =
@@ -172,37 +160,28 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
         run.getMetadata().getUid(),
         entry,
         (pendingUid, name) -> isSettled(context, namespace, pendingUid, name));
-    markRecorded(current.get());
-    // Here, once per run: the mark above is what keeps a finished run from being seen again.
-    metrics.runFinished(run);
     LOG.debug("Run counted in {}: {} USD", period.ledgerName(), entry.getCost());
+    return current;
   }
 
   /**
-   * Which events can change what a reconcile does: a Run to count (finished, not marked, not being
-   * marked here), one being deleted or one without the finalizer. Every event first tells {@link
-   * UsageMarks} what the cache shows, so the mark's own event costs no reconcile.
+   * Whether an event of the Run can give a reconcile something to count: finished, not marked, not
+   * being marked here. Every event first tells {@link UsageMarks} what the cache shows, so the
+   * mark's own event costs no reconcile.
    */
-  public OnUpdateFilter<Run> eventFilter() {
-    return (run, before) -> {
-      marks.shown(run);
-      return run.isMarkedForDeletion()
-          || !run.hasFinalizer(FINALIZER)
-          || (isToCount(run) && !marks.awaitingOwnMark(run));
-    };
+  public boolean isToCountOnUpdate(Run run) {
+    marks.shown(run);
+    return isToCount(run) && !marks.awaitingOwnMark(run);
   }
 
-  /** The runs a reconcile counts, also at start ({@link RunUsageRecorder.ToCount}). */
-  static boolean isToCount(Run run) {
+  /** Whether this process wrote the Run's mark and the cache does not show it yet. */
+  public boolean awaitingOwnMark(Run run) {
+    return marks.awaitingOwnMark(run);
+  }
+
+  /** The runs a reconcile counts, also at start. */
+  public static boolean isToCount(Run run) {
     return RunPhase.of(run).isTerminal() && !UsageMarks.isMarked(run);
-  }
-
-  /** At start (and for each Run created): the ones a reconcile acts on. */
-  public static final class ToCount implements OnAddFilter<Run> {
-    @Override
-    public boolean accept(Run run) {
-      return run.isMarkedForDeletion() || !run.hasFinalizer(FINALIZER) || isToCount(run);
-    }
   }
 
   static UsageEntry entryOf(Run run) {
@@ -246,19 +225,26 @@ public class RunUsageRecorder implements Reconciler<Run>, Cleaner<Run> {
   }
 
   /**
-   * One status field, set on this very Run (uid tested): no resourceVersion, so the webhooks
-   * controller's mark written meanwhile costs no conflict and re-read. A Run gone meanwhile needs
-   * no mark (its ledger entry is settled).
+   * Writes the mark of a counted Run with {@code write} (one status write, which may carry other
+   * fields; set on this very Run, uid tested, see {@link StatusFieldPatch#set}), held in {@link
+   * UsageMarks} from before the write: its event may arrive before the write's answer. A Run gone
+   * meanwhile needs no mark (its ledger entry is settled).
    */
-  private void markRecorded(Run run) {
+  public void mark(Run run, Supplier<Optional<Run>> write) {
     marks.marking(run);
     try {
-      if (StatusFieldPatch.set(client, run, "usageRecorded", true).isEmpty()) {
+      if (write.get().isEmpty()) {
         marks.forget(run);
       }
     } catch (RuntimeException e) {
       marks.failed(run);
       throw e;
     }
+    // Here, once per run: the mark is what keeps a finished run from being seen again.
+    metrics.runFinished(run);
+  }
+
+  private Optional<Run> markOnly(Run run) {
+    return StatusFieldPatch.set(client, run, "usageRecorded", true);
   }
 }

@@ -10,19 +10,13 @@ import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.webhook.WebhookEvent;
 import dev.threadline.operator.computer.AgentEnvironment;
 import dev.threadline.operator.kubernetes.InformerLists;
-import dev.threadline.operator.kubernetes.StatusFieldPatch;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.filter.GenericFilter;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Clock;
 import java.time.Instant;
@@ -38,16 +32,13 @@ import org.slf4j.LoggerFactory;
  * Run. Creation is idempotent (deliveries are named after their message id), so an operator stopped
  * between the two writes queues nothing twice. Runs that ended more than a day ago are only marked.
  *
- * <p>Its own controller, so that it sees status changes (the run controller reacts to spec changes
- * only); only the events of a finished Run not yet queued reach it ({@link ToQueue}). Agents,
- * Environments and Schedules come from informers (one not cached yet is read from the API); the
- * run's Thread is read only when its environment can matter (see {@link #environmentOf}).
+ * <p>The webhooks half of the finished run's bookkeeping ({@code run/RunBookkeeping}, whose
+ * reconciles call it and which writes the mark with the usage's in one status write). Agents,
+ * Environments and Schedules come from informers ({@link #eventSources}; one not cached yet is read
+ * from the API); the run's Thread is read only when its environment can matter (see {@link
+ * #environmentOf}).
  */
-@ControllerConfiguration(
-    name = "run-webhooks",
-    generationAwareEventProcessing = false,
-    informer = @Informer(genericFilter = RunWebhooks.ToQueue.class))
-public class RunWebhooks implements Reconciler<Run> {
+public class RunWebhooks {
   private static final Logger LOG = LoggerFactory.getLogger(RunWebhooks.class);
 
   private final KubernetesClient client;
@@ -64,8 +55,7 @@ public class RunWebhooks implements Reconciler<Run> {
    * Caches of the kinds that configure webhooks. Their changes reconcile no Run: a run is announced
    * to the endpoints configured when it finishes.
    */
-  @Override
-  public List<EventSource<?, Run>> prepareEventSources(EventSourceContext<Run> context) {
+  public static List<EventSource<?, Run>> eventSources(EventSourceContext<Run> context) {
     return List.of(
         configuring(Agent.class, context),
         configuring(Environment.class, context),
@@ -83,13 +73,16 @@ public class RunWebhooks implements Reconciler<Run> {
         context);
   }
 
-  @Override
-  public UpdateControl<Run> reconcile(Run run, Context<Run> context) {
+  /**
+   * Queues the webhooks of a finished Run not marked yet.
+   *
+   * @return whether {@code status.webhooksQueued} is to be written now (they are queued, or the run
+   *     is too old to announce)
+   */
+  public boolean queue(Run run, Context<Run> context) {
     Optional<WebhookEvent> event = WebhookEvents.ofRun(RunPhase.of(run));
-    if (event.isEmpty()
-        || Boolean.TRUE.equals(run.getStatus().getWebhooksQueued())
-        || run.getSpec() == null) {
-      return UpdateControl.noUpdate();
+    if (event.isEmpty() || isQueued(run) || run.getSpec() == null) {
+      return false;
     }
     String namespace = run.getMetadata().getNamespace();
     Optional<Instant> completedAt = Timestamps.parse(run.getStatus().getCompletedAt());
@@ -115,8 +108,7 @@ public class RunWebhooks implements Reconciler<Run> {
                   run, environment == null ? null : environment.getMetadata().getName(), at),
               recipients));
     }
-    markQueued(run);
-    return UpdateControl.noUpdate();
+    return true;
   }
 
   /**
@@ -176,21 +168,8 @@ public class RunWebhooks implements Reconciler<Run> {
         : client.resources(type).inNamespace(namespace).withName(name).get();
   }
 
-  /** One status field (see {@link StatusFieldPatch}): the other Run controllers keep it. */
-  private void markQueued(Run run) {
-    StatusFieldPatch.patch(client, run, "webhooksQueued", true);
-  }
-
-  /**
-   * Lets through the events of a finished Run whose webhooks are not queued yet: the only ones a
-   * reconcile acts on (a direct run's creation, its answer's progress and the usage mark reconciled
-   * nothing). A deleted Run has nothing left to queue.
-   */
-  public static final class ToQueue implements GenericFilter<Run> {
-    @Override
-    public boolean accept(Run run) {
-      return RunPhase.of(run).isTerminal()
-          && (run.getStatus() == null || !Boolean.TRUE.equals(run.getStatus().getWebhooksQueued()));
-    }
+  /** Whether the Run says its webhooks are queued. */
+  public static boolean isQueued(Run run) {
+    return run.getStatus() != null && Boolean.TRUE.equals(run.getStatus().getWebhooksQueued());
   }
 }

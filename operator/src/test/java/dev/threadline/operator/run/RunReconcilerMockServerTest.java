@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunEvent;
+import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.operator.ThreadlineOperator;
@@ -39,7 +40,7 @@ class RunReconcilerMockServerTest {
   private static ControllerReconciles reconciles;
 
   /** The controllers that write a direct run's status (see docs/operator-status.md). */
-  private static final String[] RUN_WRITERS = {"run", "run-usage", "run-webhooks"};
+  private static final String[] RUN_WRITERS = {"run", "run-bookkeeping"};
 
   @BeforeAll
   static void startOperator() {
@@ -107,12 +108,22 @@ class RunReconcilerMockServerTest {
     ConversationThread thread = createThread("thread-count");
     createRun(thread, 1, "Hello!", null);
     awaitTerminal("run-count-1");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> {
+          RunStatus status =
+              client.resources(Run.class).inNamespace(NS).withName("run-count-1").get().getStatus();
+          return Boolean.TRUE.equals(status.getUsageRecorded())
+              && Boolean.TRUE.equals(status.getWebhooksQueued());
+        });
     long runReconciles = reconciles.awaitSettled(RUN_WRITERS) - runsBefore;
     long threadReconciles = reconciles.awaitSettled("thread") - threadsBefore;
 
     // Each writer of the run's status writes at most once per reconcile.
     long runWrites = writes.to(runPath);
     assertThat(runWrites).isPositive().isLessThanOrEqualTo(runReconciles);
+    // The answer (the run controller), then the bookkeeping's one write of both marks.
+    assertThat(runWrites).as("status writes of a direct run").isEqualTo(2);
     long threadWrites = writes.to(threadPath);
     assertThat(threadWrites).isPositive().isLessThanOrEqualTo(threadReconciles);
 

@@ -56,6 +56,7 @@ public final class RunStatusOwners {
           "start",
           "conditions[Ready]",
           "conditions[" + SandboxCondition.TYPE + "]",
+          // Both by the finished run's bookkeeping (run/RunBookkeeping), in one write.
           "usageRecorded",
           "webhooksQueued");
 

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
  * The reads and reconciles a direct run costs the operator beyond its watches, once the month's
  * ledger exists and the usage recorder trusts its cache (after the first run): none of the first —
  * the tenant's namespace and the ledger come from informers, the recorder counts from its cache of
- * Runs, the webhooks controller reads Environments from an informer and no Thread when no webhook
+ * Runs, the webhooks bookkeeping reads Environments from an informer and no Thread when no webhook
  * can apply, the thread controller writes from its own last write — and only the reconciles that
  * act: the thread rolled up at the run's start and end, the run counted once and announced once.
  */
@@ -43,7 +43,7 @@ import org.junit.jupiter.api.Test;
 class DirectRunReadsMockServerTest {
   private static final String NS = "erin";
   private static final int RUNS = 5;
-  private static final List<String> CONTROLLERS = List.of("run-usage", "run-webhooks", "thread");
+  private static final List<String> CONTROLLERS = List.of("run-bookkeeping", "thread");
   static KubernetesMockServer server;
   static KubernetesClient client;
   private static ThreadlineOperator operator;
@@ -97,15 +97,14 @@ class DirectRunReadsMockServerTest {
     // Environment LIST (webhooks), a Thread GET after some of the thread controller's conflicts.
     assertThat(byKind).as("GETs and LISTs of %d direct runs, by kind: %s", RUNS, reads).isEmpty();
     // The thread: the run's start (running) and its end (completed). The run: its end, once for
-    // counting and once for webhooks; again only when the other controller's mark arrived while it
-    // was reconciled (the framework then reconciles once more, and that reconcile finds it done).
-    // Before: every Run write reconciled all three (create, answer, both marks: 4 each per run).
+    // its bookkeeping (counted and announced, both marks in one write); again only when another
+    // writer's event arrived while it was reconciled (the framework then reconciles once more, and
+    // that reconcile finds it done).
+    // Before: every Run write reconciled all three (create, answer, both marks: 4 each per run);
+    // then the usage and webhooks controllers reconciled each run's end once each.
     assertThat(reconciled.get("thread")).as("thread reconciles").isEqualTo(2L * RUNS);
-    assertThat(reconciled.get("run-usage"))
-        .as("usage reconciles")
-        .isBetween((long) RUNS, 2L * RUNS);
-    assertThat(reconciled.get("run-webhooks"))
-        .as("webhooks reconciles")
+    assertThat(reconciled.get("run-bookkeeping"))
+        .as("bookkeeping reconciles")
         .isBetween((long) RUNS, 2L * RUNS);
   }
 

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.agent.AgentSpec;
 import dev.threadline.crds.common.SecretKeyReference;
@@ -24,10 +25,17 @@ import dev.threadline.crds.webhook.WebhookDeliveryState;
 import dev.threadline.crds.webhook.WebhookDeliveryStatus;
 import dev.threadline.crds.webhook.WebhookEndpoint;
 import dev.threadline.crds.webhook.WebhookEvent;
+import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.metrics.OperatorMetrics;
+import dev.threadline.operator.run.RunBookkeeping;
 import dev.threadline.operator.support.BareOperators;
 import dev.threadline.operator.support.LoopbackServer;
 import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.usage.DirectAnswerLimit;
+import dev.threadline.operator.usage.RunUsageRecorder;
+import dev.threadline.operator.usage.TenantPlans;
+import dev.threadline.operator.usage.UsageLedgers;
+import dev.threadline.operator.worker.DeletedRuns;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -99,15 +107,23 @@ class WebhookDeliveryMockServerTest {
     }
   }
 
+  // The finished run's bookkeeping counts usage too: its ledgers and tenants outlive each operator.
+  private static UsageLedgers ledgers;
+  private static TenantPlans tenants;
+
   @BeforeAll
   static void startReceiver() {
     OperatorMockServer.registerCrds(server, client);
     receiver = LoopbackServer.start(WebhookDeliveryMockServerTest::receive);
+    ledgers = new UsageLedgers(client);
+    tenants = new TenantPlans(client, OperatorSettings.defaults().usagePlans());
   }
 
   @AfterAll
   static void stopReceiver() {
     receiver.close();
+    ledgers.close();
+    tenants.close();
   }
 
   @BeforeEach
@@ -464,8 +480,20 @@ class WebhookDeliveryMockServerTest {
   private static Operator startOperator(WebhookSettings settings) {
     Operator operator = BareOperators.on(client);
     Clock clock = Clock.systemUTC();
+    OperatorSettings defaults = OperatorSettings.defaults();
+    RunUsageRecorder usage =
+        new RunUsageRecorder(
+            client,
+            ledgers,
+            tenants,
+            clock,
+            new OperatorMetrics(meters),
+            new DeletedRuns(
+                client, ModelPricing.none(), defaults.agentPod().cancelGracePeriod(), clock),
+            DirectAnswerLimit.of(defaults.model()));
+    RunBookkeeping bookkeeping = new RunBookkeeping(client, usage, clock);
     operator.register(
-        new RunWebhooks(client, clock), ControllerConfigurationOverrider::watchingAllNamespaces);
+        bookkeeping, o -> o.watchingAllNamespaces().withOnUpdateFilter(bookkeeping.eventFilter()));
     operator.register(
         new BuildWebhooks(client, clock), ControllerConfigurationOverrider::watchingAllNamespaces);
     operator.register(
