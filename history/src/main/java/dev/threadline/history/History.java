@@ -1,0 +1,118 @@
+package dev.threadline.history;
+
+import java.util.List;
+
+/**
+ * The history store: the system of record for conversation content. Kubernetes objects keep the
+ * control plane (spec, phase, counters) and point here; everything a conversation accumulates —
+ * messages, every run event, the agent's memory, diffs, workspace archives, and the threads and
+ * runs that left the API — is here. One instance per process, shared by its parts; thread-safe.
+ */
+public final class History implements AutoCloseable {
+  /** The tables that hold a thread's rows, each with {@code namespace} and {@code thread}. */
+  private static final List<String> THREAD_TABLES =
+      List.of(
+          "runs",
+          "run_events",
+          "run_event_counters",
+          "memory_steps",
+          "run_diffs",
+          "workspace_archives");
+
+  private final HistoryDatabase database;
+  private final EventLog events;
+  private final MemoryLog memory;
+  private final RunRecords runs;
+  private final DiffLog diffs;
+  private final WorkspaceArchiveStore workspaces;
+  private final ThreadArchive threads;
+  private final NamespaceUsage usage;
+
+  private History(HistoryDatabase database) {
+    this.database = database;
+    this.events = new EventLog(database);
+    this.memory = new MemoryLog(database);
+    this.runs = new RunRecords(database);
+    this.diffs = new DiffLog(database);
+    this.workspaces = new WorkspaceArchiveStore(database);
+    this.threads = new ThreadArchive(database);
+    this.usage = new NamespaceUsage(database);
+  }
+
+  /** Opens the store, migrating its schema to this version's. */
+  public static History open(HistorySettings settings) {
+    return new History(HistoryDatabase.open(settings));
+  }
+
+  public Engine engine() {
+    return database.engine();
+  }
+
+  public EventLog events() {
+    return events;
+  }
+
+  public MemoryLog memory() {
+    return memory;
+  }
+
+  public RunRecords runs() {
+    return runs;
+  }
+
+  public DiffLog diffs() {
+    return diffs;
+  }
+
+  public WorkspaceArchiveStore workspaces() {
+    return workspaces;
+  }
+
+  public ThreadArchive threads() {
+    return threads;
+  }
+
+  public NamespaceUsage usage() {
+    return usage;
+  }
+
+  /** Removes everything the store holds of a thread: its runs, events, memory, diffs, archive. */
+  public void deleteThread(String namespace, String thread) {
+    database.transaction(connection -> {
+      long bytes = 0;
+      for (String table : THREAD_TABLES) {
+        if (!table.equals("run_event_counters")) {
+          bytes +=
+              Sql.number(
+                  connection,
+                  "SELECT SUM(bytes) FROM " + table + " WHERE namespace = ? AND thread = ?",
+                  namespace,
+                  thread);
+        }
+        Sql.update(
+            connection,
+            "DELETE FROM " + table + " WHERE namespace = ? AND thread = ?",
+            namespace,
+            thread);
+      }
+      bytes +=
+          Sql.number(
+              connection,
+              "SELECT bytes FROM archived_threads WHERE namespace = ? AND name = ?",
+              namespace,
+              thread);
+      Sql.update(
+          connection,
+          "DELETE FROM archived_threads WHERE namespace = ? AND name = ?",
+          namespace,
+          thread);
+      NamespaceUsage.add(connection, namespace, -bytes);
+      return null;
+    });
+  }
+
+  @Override
+  public void close() {
+    database.close();
+  }
+}

@@ -1,0 +1,128 @@
+package dev.threadline.history;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Threads that left the Kubernetes API after their retention, kept as they were so that REST goes
+ * on serving them; a follow-up message brings one back ({@link #remove} after it is live again).
+ */
+public final class ThreadArchive {
+  private static final String COLUMNS = "namespace, name, created_at, archived_at, object";
+  private final HistoryDatabase database;
+
+  ThreadArchive(HistoryDatabase database) {
+    this.database = database;
+  }
+
+  /** Keeps the thread (again: the newer object replaces the older). */
+  public void archive(ArchivedThread thread) {
+    long bytes = Sql.bytes(thread.object()) + 64;
+    database.transaction(connection -> {
+      long before =
+          Sql.number(
+              connection,
+              "SELECT bytes FROM archived_threads WHERE namespace = ? AND name = ?",
+              thread.namespace(),
+              thread.name());
+      Sql.update(
+          connection,
+          "INSERT INTO archived_threads (namespace, name, created_at, archived_at, object, bytes)"
+              + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (namespace, name) DO UPDATE SET"
+              + " created_at = excluded.created_at, archived_at = excluded.archived_at,"
+              + " object = excluded.object, bytes = excluded.bytes",
+          thread.namespace(),
+          thread.name(),
+          thread.createdAt(),
+          thread.archivedAt(),
+          thread.object(),
+          bytes);
+      NamespaceUsage.add(connection, thread.namespace(), bytes - before);
+      return null;
+    });
+  }
+
+  public Optional<ArchivedThread> find(String namespace, String name) {
+    return database
+        .read(connection ->
+            Sql.query(
+                connection,
+                "SELECT " + COLUMNS + " FROM archived_threads WHERE namespace = ? AND name = ?",
+                ThreadArchive::thread,
+                namespace,
+                name))
+        .stream()
+        .findFirst();
+  }
+
+  /**
+   * The namespace's archived threads, newest first, at most {@code limit}, after the position
+   * ({@code createdAt}, {@code name}) of the last one a page showed (both null: from the newest).
+   */
+  public List<ArchivedThread> page(
+      String namespace, String afterCreatedAt, String afterName, int limit) {
+    if (afterCreatedAt == null) {
+      return database.read(connection ->
+          Sql.query(
+              connection,
+              "SELECT "
+                  + COLUMNS
+                  + " FROM archived_threads WHERE namespace = ?"
+                  + " ORDER BY created_at DESC, name DESC LIMIT ?",
+              ThreadArchive::thread,
+              namespace,
+              limit));
+    }
+    return database.read(connection ->
+        Sql.query(
+            connection,
+            "SELECT "
+                + COLUMNS
+                + " FROM archived_threads WHERE namespace = ?"
+                + " AND (created_at < ? OR (created_at = ? AND name < ?))"
+                + " ORDER BY created_at DESC, name DESC LIMIT ?",
+            ThreadArchive::thread,
+            namespace,
+            afterCreatedAt,
+            afterCreatedAt,
+            afterName,
+            limit));
+  }
+
+  /** How many threads of the namespace are archived. */
+  public long count(String namespace) {
+    return database.read(connection ->
+        Sql.number(
+            connection, "SELECT COUNT(*) FROM archived_threads WHERE namespace = ?", namespace));
+  }
+
+  /** Forgets the archived object (the thread is live again; its history stays). */
+  public void remove(String namespace, String name) {
+    database.transaction(connection -> {
+      long bytes =
+          Sql.number(
+              connection,
+              "SELECT bytes FROM archived_threads WHERE namespace = ? AND name = ?",
+              namespace,
+              name);
+      Sql.update(
+          connection,
+          "DELETE FROM archived_threads WHERE namespace = ? AND name = ?",
+          namespace,
+          name);
+      NamespaceUsage.add(connection, namespace, -bytes);
+      return null;
+    });
+  }
+
+  private static ArchivedThread thread(ResultSet row) throws SQLException {
+    return new ArchivedThread(
+        row.getString("namespace"),
+        row.getString("name"),
+        row.getString("created_at"),
+        row.getString("archived_at"),
+        row.getString("object"));
+  }
+}
