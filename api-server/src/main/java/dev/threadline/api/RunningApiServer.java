@@ -15,4 +15,38 @@ public interface RunningApiServer extends AutoCloseable {
 
   @Override
   void close();
+
+  /** This server, closing {@code resource} after itself. */
+  default RunningApiServer closing(AutoCloseable resource) {
+    RunningApiServer server = this;
+    return new RunningApiServer() {
+      @Override
+      public int port() {
+        return server.port();
+      }
+
+      @Override
+      public String baseUrl() {
+        return server.baseUrl();
+      }
+
+      @Override
+      public Optional<String> metricsUrl() {
+        return server.metricsUrl();
+      }
+
+      @Override
+      public void close() {
+        try {
+          server.close();
+        } finally {
+          try {
+            resource.close();
+          } catch (Exception e) {
+            throw new IllegalStateException("could not close " + resource, e);
+          }
+        }
+      }
+    };
+  }
 }

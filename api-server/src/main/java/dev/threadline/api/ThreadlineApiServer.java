@@ -4,6 +4,8 @@ import dev.threadline.api.config.ApiServerApplication;
 import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.api.metrics.ManagementPort;
 import dev.threadline.crds.client.ThreadlineClients;
+import dev.threadline.history.History;
+import dev.threadline.history.HistorySettings;
 import dev.threadline.telemetry.Telemetry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -49,6 +51,21 @@ public final class ThreadlineApiServer {
    */
   public static RunningApiServer start(
       KubernetesClient client, ApiServerSettings settings, Telemetry telemetry) {
+    History history = History.temporary();
+    try {
+      return start(client, settings, telemetry, history).closing(history);
+    } catch (RuntimeException e) {
+      history.close();
+      throw e;
+    }
+  }
+
+  /**
+   * With the history store that REST reads conversation content from (owned by the caller, closed
+   * after the server). Without one (above), a temporary store: for tests and embedding.
+   */
+  public static RunningApiServer start(
+      KubernetesClient client, ApiServerSettings settings, Telemetry telemetry, History history) {
     ManagementPort managementPort = new ManagementPort();
     ConfigurableApplicationContext context =
         new SpringApplicationBuilder(ApiServerApplication.class)
@@ -62,7 +79,11 @@ public final class ThreadlineApiServer {
             .listeners(managementPort)
             .initializers(applicationContext ->
                 register(
-                    (GenericApplicationContext) applicationContext, client, settings, telemetry))
+                    (GenericApplicationContext) applicationContext,
+                    client,
+                    settings,
+                    telemetry,
+                    history))
             .run();
     RunningApiServer server =
         new SpringRunningApiServer(context, settings.address(), managementPort.port());
@@ -82,9 +103,18 @@ public final class ThreadlineApiServer {
     Telemetry telemetry = Telemetry.fromEnvironment(SERVICE_NAME, System.getenv());
     KubernetesClient client = ThreadlineClients.builder("threadline-api-server").build();
     RunningApiServer server;
+    History history;
     try {
-      server = start(client, settings, telemetry);
+      history = History.open(HistorySettings.fromEnvironment(System.getenv(), null));
     } catch (RuntimeException failed) {
+      client.close();
+      telemetry.close();
+      throw failed;
+    }
+    try {
+      server = start(client, settings, telemetry, history);
+    } catch (RuntimeException failed) {
+      history.close();
       client.close();
       telemetry.close();
       throw failed;
@@ -94,6 +124,7 @@ public final class ThreadlineApiServer {
             new Thread(
                 () -> {
                   server.close();
+                  history.close();
                   telemetry.close();
                   client.close();
                 },
@@ -104,9 +135,11 @@ public final class ThreadlineApiServer {
       GenericApplicationContext context,
       KubernetesClient client,
       ApiServerSettings settings,
-      Telemetry telemetry) {
+      Telemetry telemetry,
+      History history) {
     // registerSingleton: an instance we do not own, so the context never closes it.
     context.getBeanFactory().registerSingleton("kubernetesClient", client);
+    context.getBeanFactory().registerSingleton("history", history);
     context.getBeanFactory().registerSingleton("telemetry", telemetry);
     context.getBeanFactory().registerSingleton("apiServerSettings", settings);
     context

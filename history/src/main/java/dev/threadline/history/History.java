@@ -1,6 +1,12 @@
 package dev.threadline.history;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The history store: the system of record for conversation content. Kubernetes objects keep the
@@ -27,6 +33,7 @@ public final class History implements AutoCloseable {
   private final WorkspaceArchiveStore workspaces;
   private final ThreadArchive threads;
   private final NamespaceUsage usage;
+  private Runnable onClose = () -> {};
 
   private History(HistoryDatabase database) {
     this.database = database;
@@ -42,6 +49,31 @@ public final class History implements AutoCloseable {
   /** Opens the store, migrating its schema to this version's. */
   public static History open(HistorySettings settings) {
     return new History(HistoryDatabase.open(settings));
+  }
+
+  /**
+   * A store that keeps nothing beyond the process: an SQLite file in a new temporary folder,
+   * removed on close. For tests and for embedding a part on its own; a deployment names its store
+   * ({@link HistorySettings#fromEnvironment}).
+   */
+  public static History temporary() {
+    Path folder;
+    try {
+      folder = Files.createTempDirectory("threadline-history");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot make a temporary history store", e);
+    }
+    History history = open(HistorySettings.sqlite(folder.resolve("history.db")));
+    history.onClose = () -> deleteFolder(folder);
+    return history;
+  }
+
+  private static void deleteFolder(Path folder) {
+    try (Stream<Path> files = Files.walk(folder)) {
+      files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+    } catch (IOException ignored) {
+      // A temporary folder: the system's cleaner gets what is left.
+    }
   }
 
   public Engine engine() {
@@ -114,5 +146,6 @@ public final class History implements AutoCloseable {
   @Override
   public void close() {
     database.close();
+    onClose.run();
   }
 }

@@ -4,6 +4,8 @@ import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.RunningApiServer;
 import dev.threadline.api.ThreadlineApiServer;
 import dev.threadline.core.pricing.ModelPricing;
+import dev.threadline.history.History;
+import dev.threadline.history.HistorySettings;
 import dev.threadline.local.kubeapi.EmbeddedApiSettings;
 import dev.threadline.local.kubeapi.EmbeddedKubernetesApi;
 import dev.threadline.local.kubelet.KubeletSettings;
@@ -48,9 +50,17 @@ public final class LocalMode implements AutoCloseable {
   /** The embedded Kubernetes API's database, in the data folder: everything survives a restart. */
   static final String STORE_FILE = "kubernetes.db";
 
+  /**
+   * The history store's default, in the data folder: conversation content (messages, run events,
+   * memory, diffs, workspace archives, archived threads), unless {@code THREADLINE_HISTORY_URL}
+   * names another database.
+   */
+  static final String HISTORY_FILE = "history.db";
+
   private final Deque<AutoCloseable> started;
   private final EmbeddedKubernetesApi kubernetes;
   private final KubernetesClient client;
+  private final History history;
   private final ApiServerSettings apiSettings;
   private final Telemetry apiTelemetry;
   private volatile RunningApiServer api;
@@ -63,6 +73,7 @@ public final class LocalMode implements AutoCloseable {
       Deque<AutoCloseable> started,
       EmbeddedKubernetesApi kubernetes,
       KubernetesClient client,
+      History history,
       ApiServerSettings apiSettings,
       Telemetry apiTelemetry,
       RunningApiServer api,
@@ -73,6 +84,7 @@ public final class LocalMode implements AutoCloseable {
     this.started = started;
     this.kubernetes = kubernetes;
     this.client = client;
+    this.history = history;
     this.apiSettings = apiSettings;
     this.apiTelemetry = apiTelemetry;
     this.api = api;
@@ -103,6 +115,12 @@ public final class LocalMode implements AutoCloseable {
     Deque<AutoCloseable> started = new ArrayDeque<>();
     try {
       Files.createDirectories(settings.dataDir());
+      History history =
+          History.open(
+              HistorySettings.fromEnvironment(
+                  environment, settings.dataDir().resolve(HISTORY_FILE)));
+      // Closed last (pushed first): the operator and the API server write to it until they stop.
+      started.push(history);
       // The API serves the kubelet's logs, and the kubelet needs the API: tie the knot lazily.
       AtomicReference<LocalCluster> cluster = new AtomicReference<>();
       PodLogSource podLogs =
@@ -155,7 +173,7 @@ public final class LocalMode implements AutoCloseable {
       started.push(apiTelemetry);
       ThreadlineOperator operator =
           ThreadlineOperator.start(
-              client, operatorConfiguration, Clock.systemUTC(), operatorTelemetry);
+              client, operatorConfiguration, Clock.systemUTC(), operatorTelemetry, history);
       started.push(operator);
       // Health and metrics on loopback only, on a free port: nothing outside this machine scrapes.
       int operatorPort =
@@ -174,11 +192,12 @@ public final class LocalMode implements AutoCloseable {
               // The operator's live channel, over loopback like everything here.
               operatorConfiguration.deltas().token());
       // Last, and kept apart from the rest: it is the one part that may be restarted on its own.
-      RunningApiServer api = ThreadlineApiServer.start(client, apiSettings, apiTelemetry);
+      RunningApiServer api = ThreadlineApiServer.start(client, apiSettings, apiTelemetry, history);
       return new LocalMode(
           started,
           kubernetes,
           client,
+          history,
           apiSettings,
           apiTelemetry,
           api,
@@ -284,7 +303,12 @@ public final class LocalMode implements AutoCloseable {
    */
   public synchronized void restartApiServer() {
     api.close();
-    api = ThreadlineApiServer.start(client, apiSettings, apiTelemetry);
+    api = ThreadlineApiServer.start(client, apiSettings, apiTelemetry, history);
+  }
+
+  /** The history store the local mode's parts share (owned by the local mode: do not close it). */
+  public History history() {
+    return history;
   }
 
   /** A client of the embedded API (owned by the local mode: do not close it). */

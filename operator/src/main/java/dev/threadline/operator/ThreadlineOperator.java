@@ -2,6 +2,8 @@ package dev.threadline.operator;
 
 import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.client.ThreadlineClients;
+import dev.threadline.history.History;
+import dev.threadline.history.HistorySettings;
 import dev.threadline.operator.agent.AgentReconciler;
 import dev.threadline.operator.computer.ComputerRuns;
 import dev.threadline.operator.config.OperatorSettings;
@@ -83,7 +85,7 @@ public final class ThreadlineOperator implements AutoCloseable {
 
   private final Operator operator;
   private final PrometheusMeterRegistry metrics;
-  private final List<AutoCloseable> resources;
+  private volatile List<AutoCloseable> resources;
   private final DeltaHub deltas;
   private final AtomicBoolean stopping;
   private volatile OperatorHttpEndpoints endpoints;
@@ -113,10 +115,38 @@ public final class ThreadlineOperator implements AutoCloseable {
 
   /**
    * With traces: runs and their model and tool calls become GenAI spans (the caller owns {@code
-   * telemetry} and closes it after the operator).
+   * telemetry} and closes it after the operator). Conversation content goes to a temporary history
+   * store, gone with the operator: for tests and embedding; a deployment names its store.
    */
   public static ThreadlineOperator start(
       KubernetesClient client, OperatorSettings settings, Clock clock, Telemetry telemetry) {
+    History history = History.temporary();
+    try {
+      ThreadlineOperator started = start(client, settings, clock, telemetry, history);
+      started.resources = append(started.resources, history);
+      return started;
+    } catch (RuntimeException e) {
+      history.close();
+      throw e;
+    }
+  }
+
+  private static List<AutoCloseable> append(List<AutoCloseable> resources, AutoCloseable last) {
+    List<AutoCloseable> all = new java.util.ArrayList<>(resources);
+    all.add(last);
+    return List.copyOf(all);
+  }
+
+  /**
+   * With the history store that keeps conversation content (owned by the caller, closed after the
+   * operator).
+   */
+  public static ThreadlineOperator start(
+      KubernetesClient client,
+      OperatorSettings settings,
+      Clock clock,
+      Telemetry telemetry,
+      History history) {
     AgentTracing tracing = new AgentTracing(telemetry.tracer());
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     AtomicBoolean stopping = new AtomicBoolean();
@@ -330,18 +360,21 @@ public final class ThreadlineOperator implements AutoCloseable {
   public static void main(String[] args) throws InterruptedException {
     KubernetesClient client = ThreadlineClients.builder("threadline-operator").build();
     Telemetry telemetry = Telemetry.fromEnvironment(SERVICE_NAME, System.getenv());
+    History history = History.open(HistorySettings.fromEnvironment(System.getenv(), null));
     ThreadlineOperator operator =
         start(
             client,
             OperatorSettings.fromEnvironment(System.getenv()),
             Clock.systemUTC(),
-            telemetry);
+            telemetry,
+            history);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
                   operator.close();
+                  history.close();
                   telemetry.close();
                   client.close();
                   stopped.countDown();
