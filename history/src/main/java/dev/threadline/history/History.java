@@ -19,6 +19,7 @@ public final class History implements AutoCloseable {
   private static final List<String> THREAD_TABLES =
       List.of(
           "runs",
+          "message_bodies",
           "run_events",
           "run_event_counters",
           "memory_steps",
@@ -33,6 +34,7 @@ public final class History implements AutoCloseable {
   private final WorkspaceArchiveStore workspaces;
   private final ThreadArchive threads;
   private final NamespaceUsage usage;
+  private final MessageBodies messages;
   private Runnable onClose = () -> {};
 
   private History(HistoryDatabase database) {
@@ -44,6 +46,7 @@ public final class History implements AutoCloseable {
     this.workspaces = new WorkspaceArchiveStore(database);
     this.threads = new ThreadArchive(database);
     this.usage = new NamespaceUsage(database);
+    this.messages = new MessageBodies(database);
   }
 
   /** Opens the store, migrating its schema to this version's. */
@@ -102,6 +105,10 @@ public final class History implements AutoCloseable {
 
   public ThreadArchive threads() {
     return threads;
+  }
+
+  public MessageBodies messageBodies() {
+    return messages;
   }
 
   public NamespaceUsage usage() {

@@ -16,6 +16,17 @@ CREATE TABLE runs (
 );
 CREATE INDEX runs_by_thread ON runs (namespace, thread, sequence);
 
+-- A message too long for its Run's spec, stored before the Run exists under an id the spec names.
+CREATE TABLE message_bodies (
+  namespace TEXT    NOT NULL,
+  thread    TEXT    NOT NULL,
+  id        TEXT    NOT NULL,
+  body      TEXT    NOT NULL,
+  bytes     INTEGER NOT NULL,
+  PRIMARY KEY (namespace, id)
+);
+CREATE INDEX message_bodies_by_thread ON message_bodies (namespace, thread);
+
 -- Every event of every run, in full, numbered from 1 without gaps. The key names the event for its
 -- writer (e.g. the runner's sequence number), so a step repeated after a failover adds nothing.
 CREATE TABLE run_events (

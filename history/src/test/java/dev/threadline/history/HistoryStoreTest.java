@@ -215,6 +215,7 @@ class HistoryStoreTest {
         history.diffs().record(run, 1, List.of(new StoredDiff("a", "create", "x", null, null)));
         history.workspaces().write("user-1", run.thread(), new byte[] {1, 2, 3}, T);
         history.threads().archive(new ArchivedThread("user-1", run.thread(), T, T, "{}"));
+        history.messageBodies().write("user-1", run.thread(), "body-" + run.thread(), "long");
       }
       long both = history.usage().bytes("user-1");
 
@@ -227,6 +228,8 @@ class HistoryStoreTest {
       assertThat(history.diffs().latestOfThread("user-1", "thread-a")).isEmpty();
       assertThat(history.workspaces().exists("user-1", "thread-a")).isFalse();
       assertThat(history.threads().find("user-1", "thread-a")).isEmpty();
+      assertThat(history.messageBodies().read("user-1", "body-thread-a")).isEmpty();
+      assertThat(history.messageBodies().read("user-1", "body-thread-b")).hasValue("long");
       assertThat(history.events().all(other)).hasSize(2);
       assertThat(history.usage().bytes("user-1")).isPositive().isLessThan(both);
 
