@@ -25,6 +25,15 @@ public class RunSpec {
   @Size(max = 1048576)
   private String message;
 
+  /** The longest message a spec holds whole; a longer one is in the history store. */
+  public static final int INLINE_MESSAGE = 4096;
+
+  @JsonPropertyDescription(
+      "Set when the message is longer than the spec holds: the id of its whole text in the"
+          + " history store; message then holds its first 4096 characters.")
+  @Size(max = 64)
+  private String messageRef;
+
   @JsonPropertyDescription("Files given with the message; they reach the agent.")
   private List<Attachment> attachments;
 
@@ -64,6 +73,14 @@ public class RunSpec {
 
   public void setSequence(Long sequence) {
     this.sequence = sequence;
+  }
+
+  public String getMessageRef() {
+    return messageRef;
+  }
+
+  public void setMessageRef(String messageRef) {
+    this.messageRef = messageRef;
   }
 
   public String getMessage() {

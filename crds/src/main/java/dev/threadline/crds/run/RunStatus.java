@@ -67,6 +67,28 @@ public class RunStatus extends ResourceStatus {
   @Pattern("^(claimed|cold)$")
   private String start;
 
+  /** The most characters of the answer {@link #response} previews. */
+  public static final int RESPONSE_PREVIEW = 1024;
+
+  /** The most lines {@link #actions} keeps, and the most characters of each. */
+  public static final int MAX_ACTIONS = 20;
+
+  public static final int MAX_ACTION_LENGTH = 256;
+
+  @JsonPropertyDescription(
+      "The number of the run's last event (events are numbered from 1 without gaps). The events"
+          + " themselves, in full, are in the history store: GET /v1/threads/:id/stream and /logs.")
+  @Min(0)
+  private Long lastEventSeq;
+
+  @JsonPropertyDescription(
+      "How many files the run created, modified or deleted (the diffs are in the history store:"
+          + " GET /v1/threads/:id/diffs).")
+  @Min(0)
+  private Long diffCount;
+
+  /** Removed by the move of events to the history store; not written by anything new. */
+  @Deprecated
   @JsonPropertyDescription(
       "The run's ordered event log, bounded: the oldest entries are dropped first.")
   private List<RunEvent> events;
@@ -75,6 +97,8 @@ public class RunStatus extends ResourceStatus {
   @Min(0)
   private Long droppedEvents;
 
+  /** Removed by the move of diffs to the history store; not written by anything new. */
+  @Deprecated
   @JsonPropertyDescription("Files the run created or modified in the workspace.")
   private List<FileDiff> diffs;
 
@@ -99,6 +123,22 @@ public class RunStatus extends ResourceStatus {
   @JsonPropertyDescription(
       "True once the webhook deliveries of this run's final state exist (or none was configured).")
   private Boolean webhooksQueued;
+
+  public Long getLastEventSeq() {
+    return lastEventSeq;
+  }
+
+  public void setLastEventSeq(Long lastEventSeq) {
+    this.lastEventSeq = lastEventSeq;
+  }
+
+  public Long getDiffCount() {
+    return diffCount;
+  }
+
+  public void setDiffCount(Long diffCount) {
+    this.diffCount = diffCount;
+  }
 
   public String getPhase() {
     return phase;
