@@ -9,7 +9,12 @@ public final class StoreException extends RuntimeException {
     /** Create of a key that is taken. */
     ALREADY_EXISTS,
     /** The object changed since the resourceVersion the writer read. */
-    CONFLICT
+    CONFLICT,
+    /**
+     * The object, as the store would write it, is over {@link ObjectStore#MAX_OBJECT_BYTES}: etcd's
+     * request limit.
+     */
+    TOO_LARGE
   }
 
   private final Reason reason;
