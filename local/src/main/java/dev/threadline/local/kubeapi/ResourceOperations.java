@@ -516,7 +516,11 @@ final class ResourceOperations {
       case NOT_FOUND -> KubeStatus.notFound(path);
       case ALREADY_EXISTS -> KubeStatus.alreadyExists(path);
       case CONFLICT -> KubeStatus.conflict(path);
-      case TOO_LARGE -> SizeLimits.objectTooLarge();
+      case TOO_LARGE -> {
+        // What a cluster would refuse too: say which object, and how big (never its content).
+        LOG.warn("Refused as etcd would: {}", e.getMessage());
+        yield SizeLimits.objectTooLarge();
+      }
     };
   }
 

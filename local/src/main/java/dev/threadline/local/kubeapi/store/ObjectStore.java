@@ -736,7 +736,7 @@ public final class ObjectStore implements AutoCloseable {
   private static String writeBounded(ObjectKey key, ObjectNode object) {
     String body = write(object);
     if (Utf8.longerThan(body, MAX_OBJECT_BYTES)) {
-      throw new StoreException(StoreException.Reason.TOO_LARGE, key);
+      throw StoreException.tooLarge(key, Utf8.length(body), MAX_OBJECT_BYTES);
     }
     return body;
   }
