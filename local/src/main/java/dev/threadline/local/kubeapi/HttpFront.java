@@ -33,8 +33,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The HTTP side of the embedded API, on Vert.x. It streams followed pod logs and watches (over
  * chunked HTTP for kubectl, over WebSocket for fabric8 clients) and hands every other request to
- * the {@link ApiRequestRouter}. Anything that may block (the store reads and writes SQLite) runs on
- * the worker pool, never on the event loop.
+ * the {@link ApiRequestRouter}, its body read up to kube-apiserver's limit ({@link BoundedBody}).
+ * Anything that may block (the store reads and writes SQLite) runs on the worker pool, never on the
+ * event loop.
  */
 final class HttpFront implements Handler<HttpServerRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(HttpFront.class);
@@ -88,16 +89,19 @@ final class HttpFront implements Handler<HttpServerRequest> {
         return;
       }
     }
-    request
-        .body()
-        .onSuccess(body ->
+    BoundedBody.read(
+        request,
+        SizeLimits.MAX_REQUEST_BODY_BYTES,
+        body ->
             runBlocking(() -> {
-              ApiResponse answer = router.handle(toApiRequest(request, body.getBytes()));
+              ApiResponse answer = router.handle(toApiRequest(request, body));
               LOG.debug("{} {} -> {}", head.method(), request.uri(), answer.code());
               send(request.response(), answer);
-            }))
-        .onFailure(
-            e -> LOG.debug("Reading the body of {} {} failed", head.method(), head.path(), e));
+            }),
+        () -> {
+          LOG.debug("{} {} -> 413", head.method(), request.uri());
+          send(request.response(), SizeLimits.requestTooLarge());
+        });
   }
 
   /**

@@ -21,7 +21,10 @@ final class KubeStatus {
     status.putObject("metadata");
     status.put("status", "Failure");
     status.put("message", message);
-    status.put("reason", reason);
+    if (reason != null) {
+      // A Status without a reason (StatusReasonUnknown) leaves the field out.
+      status.put("reason", reason);
+    }
     if (details != null) {
       status.set("details", details);
     }
@@ -74,21 +77,38 @@ final class KubeStatus {
    */
   static ApiResponse invalid(
       ResourceType type, String name, List<ValidationRules.Violation> violations) {
+    List<FieldError> errors = new ArrayList<>();
+    for (ValidationRules.Violation violation : violations) {
+      errors.add(
+          new FieldError(
+              "FieldValueInvalid",
+              violation.path().isEmpty() ? "<nil>" : violation.path(),
+              "Invalid value: \"" + violation.type() + "\": " + violation.message()));
+    }
+    return invalidFields(type, name, errors);
+  }
+
+  /**
+   * One of the field errors of a 422, as Kubernetes' {@code field.Error}: its cause type ({@code
+   * FieldValueInvalid}, {@code FieldValueTooLong}…), its field path, and its text without the path.
+   */
+  record FieldError(String type, String field, String body) {}
+
+  /** A 422 {@code Invalid} with these field errors: {@code Kind "name" is invalid: field: body}. */
+  static ApiResponse invalidFields(ResourceType type, String name, List<FieldError> fieldErrors) {
     ObjectNode details = Json.object();
     details.put("name", name);
     details.put("group", type.group());
     details.put("kind", type.kind());
     ArrayNode causes = details.putArray("causes");
     List<String> errors = new ArrayList<>();
-    for (ValidationRules.Violation violation : violations) {
-      String field = violation.path().isEmpty() ? "<nil>" : violation.path();
-      String message = "Invalid value: \"" + violation.type() + "\": " + violation.message();
+    for (FieldError error : fieldErrors) {
       causes
           .addObject()
-          .put("reason", "FieldValueInvalid")
-          .put("message", message)
-          .put("field", field);
-      errors.add(field + ": " + message);
+          .put("reason", error.type())
+          .put("message", error.body())
+          .put("field", error.field());
+      errors.add(error.field() + ": " + error.body());
     }
     String all = errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]";
     String kind = type.group().isEmpty() ? type.kind() : type.kind() + "." + type.group();

@@ -309,7 +309,8 @@ final class ResourceOperations {
    * What the API server does to every object written, before storing it: fields the CRD's schema
    * does not declare are pruned (or refused, with {@code fieldValidation=Strict}, as {@code kubectl
    * --validate=strict} asks), defaults are applied, then the CRD's validation rules (not on the
-   * status subresource, whose writes leave the rest unchanged).
+   * status subresource, whose writes leave the rest unchanged). A ConfigMap's or Secret's values
+   * are bounded as the core kinds' validation bounds them ({@link SizeLimits}).
    *
    * @return why the object is refused, or null
    */
@@ -324,6 +325,10 @@ final class ResourceOperations {
     }
     SchemaDefaults.apply(type.schema(), object);
     SecretStringData.fold(type, object);
+    ApiResponse tooLong = SizeLimits.dataTooLong(type, object);
+    if (tooLong != null) {
+      return tooLong;
+    }
     String name = Objects.requireNonNullElse(Json.text(object, "metadata", "name"), "");
     if (type.kind().equals("CustomResourceDefinition")) {
       try {
@@ -511,6 +516,11 @@ final class ResourceOperations {
       case NOT_FOUND -> KubeStatus.notFound(path);
       case ALREADY_EXISTS -> KubeStatus.alreadyExists(path);
       case CONFLICT -> KubeStatus.conflict(path);
+      case TOO_LARGE -> {
+        // What a cluster would refuse too: say which object, and how big (never its content).
+        LOG.warn("Refused as etcd would: {}", e.getMessage());
+        yield SizeLimits.objectTooLarge();
+      }
     };
   }
 

@@ -2,6 +2,7 @@ package dev.threadline.local.kubeapi;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,6 +14,7 @@ import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -93,6 +95,16 @@ final class RawHttp {
         request(path)
             .header("Content-Type", contentType)
             .method(method, HttpRequest.BodyPublishers.ofString(body))
+            .build());
+  }
+
+  /** A request whose body comes from a stream: sent chunked, without a Content-Length. */
+  HttpResponse<String> sendStreamed(
+      String method, String path, String contentType, Supplier<InputStream> body) {
+    return send(
+        request(path)
+            .header("Content-Type", contentType)
+            .method(method, HttpRequest.BodyPublishers.ofInputStream(body))
             .build());
   }
 

@@ -46,6 +46,12 @@ public final class ObjectStore implements AutoCloseable {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final int READERS = 4;
 
+  /**
+   * The largest object the store writes, in bytes of its JSON: etcd's default request limit ({@code
+   * --max-request-bytes}, 1.5 MiB), which refuses any bigger write to a cluster.
+   */
+  public static final int MAX_OBJECT_BYTES = 1_572_864;
+
   /** The most writes one transaction commits together; the rest wait for the next. */
   private static final int MAX_BATCH = 256;
 
@@ -211,7 +217,7 @@ public final class ObjectStore implements AutoCloseable {
       throw new StoreException(StoreException.Reason.ALREADY_EXISTS, key);
     }
     stampRevision(object, next);
-    String body = write(object);
+    String body = writeBounded(key, object);
     long id;
     try (PreparedStatement insert =
         writer.prepareStatement(
@@ -239,7 +245,7 @@ public final class ObjectStore implements AutoCloseable {
       Row current = checkedRow(key, expectedRevision);
       long next = revision + 1;
       stampRevision(object, next);
-      String body = write(object);
+      String body = writeBounded(key, object);
       try (PreparedStatement update =
           writer.prepareStatement("UPDATE objects SET revision = ?, body = ? WHERE id = ?")) {
         update.setLong(1, next);
@@ -724,6 +730,15 @@ public final class ObjectStore implements AutoCloseable {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("A stored object is not JSON: " + e.getOriginalMessage(), e);
     }
+  }
+
+  /** The object's JSON as the store writes it; refused as etcd would when it is too large. */
+  private static String writeBounded(ObjectKey key, ObjectNode object) {
+    String body = write(object);
+    if (Utf8.longerThan(body, MAX_OBJECT_BYTES)) {
+      throw StoreException.tooLarge(key, Utf8.length(body), MAX_OBJECT_BYTES);
+    }
+    return body;
   }
 
   private static String write(ObjectNode object) {

@@ -9,14 +9,37 @@ public final class StoreException extends RuntimeException {
     /** Create of a key that is taken. */
     ALREADY_EXISTS,
     /** The object changed since the resourceVersion the writer read. */
-    CONFLICT
+    CONFLICT,
+    /**
+     * The object, as the store would write it, is over {@link ObjectStore#MAX_OBJECT_BYTES}: etcd's
+     * request limit.
+     */
+    TOO_LARGE
   }
 
   private final Reason reason;
 
   StoreException(Reason reason, ObjectKey key) {
-    super(reason + ": " + key, null, false, false);
+    this(reason, reason + ": " + key);
+  }
+
+  private StoreException(Reason reason, String message) {
+    super(message, null, false, false);
     this.reason = reason;
+  }
+
+  /** A write of {@code bytes} refused as over {@code limit}. */
+  static StoreException tooLarge(ObjectKey key, long bytes, long limit) {
+    return new StoreException(
+        Reason.TOO_LARGE,
+        key.resource()
+            + " "
+            + (key.namespace().isEmpty() ? "" : key.namespace() + "/")
+            + key.name()
+            + " would take "
+            + bytes
+            + " bytes, over the limit of "
+            + limit);
   }
 
   public Reason reason() {
