@@ -10,6 +10,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class TargetUrlTest {
+  private static final TargetSetting X = TargetSetting.choice("X");
+
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',
@@ -101,15 +103,23 @@ class TargetUrlTest {
     InetAddress loopback = InetAddress.getByName("127.0.0.1");
     InetAddress privateAddress = InetAddress.getByName("10.0.0.1");
     InetAddress metadata = InetAddress.getByName("169.254.169.254");
-    assertThat(AllowedTargets.PUBLIC.refusal("127.0.0.1", loopback, "X"))
+    assertThat(AllowedTargets.PUBLIC.refusal("127.0.0.1", loopback, X))
         .hasValueSatisfying(why -> assertThat(why).contains("loopback").contains("X=loopback"));
-    assertThat(AllowedTargets.LOOPBACK.refusal("127.0.0.1", loopback, "X")).isEmpty();
-    assertThat(AllowedTargets.LOOPBACK.refusal("hooks.test", privateAddress, "X"))
+    assertThat(AllowedTargets.LOOPBACK.refusal("127.0.0.1", loopback, X)).isEmpty();
+    assertThat(AllowedTargets.LOOPBACK.refusal("hooks.test", privateAddress, X))
         .hasValue(
             "hooks.test (10.0.0.1) is a private-network address; allowed only with X=private");
-    assertThat(AllowedTargets.PRIVATE.refusal("10.0.0.1", privateAddress, "X")).isEmpty();
-    assertThat(AllowedTargets.PRIVATE.refusal("169.254.169.254", metadata, "X"))
+    assertThat(AllowedTargets.PRIVATE.refusal("10.0.0.1", privateAddress, X)).isEmpty();
+    assertThat(AllowedTargets.PRIVATE.refusal("169.254.169.254", metadata, X))
         .hasValueSatisfying(why -> assertThat(why).contains("link-local").contains("never"));
+  }
+
+  @Test
+  void aFlagSettingIsNamedAsAFlag() throws Exception {
+    assertThat(
+            AllowedTargets.PUBLIC.refusal(
+                "10.0.0.1", InetAddress.getByName("10.0.0.1"), TargetSetting.flag("F")))
+        .hasValue("10.0.0.1 is a private-network address; allowed only with F=true");
   }
 
   @ParameterizedTest
@@ -122,5 +132,22 @@ class TargetUrlTest {
   void anUnknownSettingValueNamesTheVariable() {
     assertThatThrownBy(() -> AllowedTargets.parse("X", "true"))
         .hasMessage("X must be public, loopback or private, got: true");
+  }
+
+  @Test
+  void webhooksReadTheNewVariableThenTheOldFlag() {
+    assertThat(AllowedTargets.forWebhooks(java.util.Map.of())).isEqualTo(AllowedTargets.PUBLIC);
+    assertThat(
+            AllowedTargets.forWebhooks(
+                java.util.Map.of(AllowedTargets.LEGACY_WEBHOOKS_VARIABLE, "true")))
+        .isEqualTo(AllowedTargets.PRIVATE);
+    assertThat(
+            AllowedTargets.forWebhooks(
+                java.util.Map.of(
+                    AllowedTargets.WEBHOOKS_VARIABLE,
+                    "loopback",
+                    AllowedTargets.LEGACY_WEBHOOKS_VARIABLE,
+                    "true")))
+        .isEqualTo(AllowedTargets.LOOPBACK);
   }
 }
