@@ -13,7 +13,7 @@ import java.util.OptionalLong;
  * chosen for its kind, and one past it is a {@link SandboxException} that says which bound, after
  * reading at most that much (the connection is then dropped).
  */
-final class SandboxAnswers {
+public final class SandboxAnswers {
   private static final int MIB = 1024 * 1024;
 
   /**
@@ -33,6 +33,12 @@ final class SandboxAnswers {
    * large workspace is still seen as too large to keep rather than failing the read.
    */
   static final int ARCHIVE_BYTES = 64 * MIB;
+
+  /**
+   * One line of a stdio MCP server's stdout ({@code GET /mcp/{name}/messages}): a JSON-RPC message,
+   * a tool's answer at most. The stream itself lasts as long as the server.
+   */
+  public static final int MCP_LINE_BYTES = 16 * MIB;
 
   /** The largest {@code outputLimitBytes} the sandbox API takes. */
   static final int MAX_OUTPUT_LIMIT_BYTES = 8 * MIB;
@@ -109,7 +115,7 @@ final class SandboxAnswers {
    * The lines of a streamed answer (NDJSON), each at most {@code maxLine} bytes and all together at
    * most {@code maxTotal}; a line longer is refused before it is all read.
    */
-  static final class Lines {
+  public static final class Lines {
     private final String what;
     private final InputStream in;
     private final int maxLine;
@@ -120,7 +126,7 @@ final class SandboxAnswers {
     private long total;
     private boolean ended;
 
-    Lines(String what, InputStream in, int maxLine, long maxTotal) {
+    public Lines(String what, InputStream in, int maxLine, long maxTotal) {
       this.what = what;
       this.in = in;
       this.maxLine = maxLine;
@@ -128,7 +134,7 @@ final class SandboxAnswers {
     }
 
     /** The next line without its end ({@code \n} or {@code \r\n}); null at the end. */
-    String next() throws IOException {
+    public String next() throws IOException {
       if (ended) {
         return null;
       }

@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -163,6 +165,47 @@ class SandboxClientBoundsTest {
         .isInstanceOf(SandboxException.class)
         .hasMessageContaining("GET /health: the sandbox's answer is larger than 64 KiB");
     assertDropped("health", SandboxAnswers.SMALL_BYTES);
+  }
+
+  @Test
+  void anEndlessMcpLineStopsAtItsBound() {
+    InputStream endless =
+        new InputStream() {
+          @Override
+          public int read() {
+            return 'x';
+          }
+
+          @Override
+          public int read(byte[] buffer, int offset, int length) {
+            Arrays.fill(buffer, offset, offset + length, (byte) 'x');
+            return length;
+          }
+        };
+    SandboxAnswers.Lines lines =
+        new SandboxAnswers.Lines(
+            "GET /mcp/shout/messages", endless, SandboxAnswers.MCP_LINE_BYTES, Long.MAX_VALUE);
+
+    assertThatThrownBy(lines::next)
+        .isInstanceOf(SandboxException.class)
+        .hasMessage("GET /mcp/shout/messages: the sandbox answered a line longer than 16 MiB");
+  }
+
+  @Test
+  void linesAreSplitAsAReaderSplitsThem() throws IOException {
+    SandboxAnswers.Lines lines =
+        new SandboxAnswers.Lines(
+            "test",
+            new ByteArrayInputStream("a\r\nbé\n\nlast".getBytes(StandardCharsets.UTF_8)),
+            16,
+            1024);
+
+    assertThat(lines.next()).isEqualTo("a");
+    assertThat(lines.next()).isEqualTo("bé");
+    assertThat(lines.next()).isEmpty();
+    assertThat(lines.next()).isEqualTo("last");
+    assertThat(lines.next()).isNull();
+    assertThat(lines.next()).isNull();
   }
 
   private SandboxAddress address() {
