@@ -1,5 +1,6 @@
 package dev.threadline.api;
 
+import dev.threadline.core.network.AllowedTargets;
 import dev.threadline.core.pricing.ModelPricing;
 import java.time.Duration;
 import java.util.Map;
@@ -20,6 +21,9 @@ import java.util.Map;
  * @param deltasToken the internal token this server presents to the operator's live channels
  *     ({@code THREADLINE_DELTAS_TOKEN}, the same value the operator has); empty: streams carry no
  *     text deltas
+ * @param webhookTargets {@code THREADLINE_WEBHOOK_ALLOWED_TARGETS} (the operator's, {@link
+ *     AllowedTargets#forWebhooks}): the addresses a webhook URL given as an IP literal may name;
+ *     others are refused at registration with a 400 naming the field
  */
 public record ApiServerSettings(
     String address,
@@ -29,7 +33,8 @@ public record ApiServerSettings(
     Duration writeVisibilityTimeout,
     int managementPort,
     ModelPricing modelPricing,
-    String deltasToken) {
+    String deltasToken,
+    AllowedTargets webhookTargets) {
 
   public static final String ADDRESS_VARIABLE = "THREADLINE_API_ADDRESS";
   public static final String PORT_VARIABLE = "THREADLINE_API_PORT";
@@ -68,11 +73,12 @@ public record ApiServerSettings(
       throw new IllegalArgumentException("modelPricing must not be null");
     }
     deltasToken = deltasToken == null ? "" : deltasToken.strip();
+    webhookTargets = webhookTargets == null ? AllowedTargets.PUBLIC : webhookTargets;
   }
 
   /**
    * Listening on loopback, on free ports (API and metrics), with default timeouts and no prices
-   * (only scripted agents): the local launcher's choice.
+   * (only scripted agents), webhooks to loopback receivers allowed: the local launcher's choice.
    */
   public static ApiServerSettings loopback(String systemNamespace) {
     return new ApiServerSettings(
@@ -83,7 +89,8 @@ public record ApiServerSettings(
         DEFAULT_WRITE_VISIBILITY_TIMEOUT,
         0,
         ModelPricing.none(),
-        "");
+        "",
+        AllowedTargets.LOOPBACK);
   }
 
   /** The same, with these token prices. */
@@ -96,7 +103,8 @@ public record ApiServerSettings(
         writeVisibilityTimeout,
         managementPort,
         pricing,
-        deltasToken);
+        deltasToken,
+        webhookTargets);
   }
 
   /** From this process's environment variables; see {@link #fromEnvironment(Map)}. */
@@ -108,8 +116,9 @@ public record ApiServerSettings(
    * From {@code THREADLINE_API_ADDRESS} (default 0.0.0.0), {@code THREADLINE_API_PORT} (8080; 0 =
    * random), {@code THREADLINE_API_MANAGEMENT_PORT} (9090; -1 = no metrics) and {@code
    * THREADLINE_SYSTEM_NAMESPACE} (default {@code POD_NAMESPACE}, else {@code threadline-system}),
-   * {@code THREADLINE_MODEL_PRICES} (the operator's; none by default) and {@code
-   * THREADLINE_DELTAS_TOKEN} (none by default).
+   * {@code THREADLINE_MODEL_PRICES} (the operator's; none by default), {@code
+   * THREADLINE_DELTAS_TOKEN} (none by default) and {@code THREADLINE_WEBHOOK_ALLOWED_TARGETS} (the
+   * operator's; {@code public} by default).
    *
    * @throws IllegalArgumentException naming the variable that is malformed
    */
@@ -131,7 +140,8 @@ public record ApiServerSettings(
         DEFAULT_WRITE_VISIBILITY_TIMEOUT,
         managementPort,
         ModelPricing.parse(environment.get(MODEL_PRICES_VARIABLE)),
-        environment.get(DELTAS_TOKEN_VARIABLE));
+        environment.get(DELTAS_TOKEN_VARIABLE),
+        AllowedTargets.forWebhooks(environment));
   }
 
   private static int parsePort(
@@ -163,8 +173,14 @@ public record ApiServerSettings(
   /** Never prints the token. */
   @Override
   public String toString() {
-    return "ApiServerSettings[address=%s, port=%d, systemNamespace=%s, managementPort=%d, deltas=%s]"
+    return ("ApiServerSettings[address=%s, port=%d, systemNamespace=%s, managementPort=%d,"
+            + " deltas=%s, webhookTargets=%s]")
         .formatted(
-            address, port, systemNamespace, managementPort, deltasToken.isEmpty() ? "off" : "on");
+            address,
+            port,
+            systemNamespace,
+            managementPort,
+            deltasToken.isEmpty() ? "off" : "on",
+            webhookTargets.value());
   }
 }

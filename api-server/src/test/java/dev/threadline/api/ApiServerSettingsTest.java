@@ -3,6 +3,7 @@ package dev.threadline.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.threadline.core.network.AllowedTargets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +30,21 @@ class ApiServerSettingsTest {
     assertThatThrownBy(
             () -> ApiServerSettings.fromEnvironment(Map.of("THREADLINE_MODEL_PRICES", "gpt=x")))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void webhookTargetsAreTheOperatorsPublicByDefault() {
+    assertThat(ApiServerSettings.fromEnvironment(Map.of()).webhookTargets())
+        .isEqualTo(AllowedTargets.PUBLIC);
+    assertThat(
+            ApiServerSettings.fromEnvironment(
+                    Map.of("THREADLINE_WEBHOOK_ALLOWED_TARGETS", "private"))
+                .webhookTargets())
+        .isEqualTo(AllowedTargets.PRIVATE);
+    assertThatThrownBy(() ->
+            ApiServerSettings.fromEnvironment(
+                Map.of("THREADLINE_WEBHOOK_ALLOWED_TARGETS", "everything")))
+        .hasMessageContaining("THREADLINE_WEBHOOK_ALLOWED_TARGETS");
   }
 
   @Test

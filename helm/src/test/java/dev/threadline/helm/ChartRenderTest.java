@@ -419,8 +419,8 @@ class ChartRenderTest {
         .isEqualTo("10s,40s,160s,640s");
     assertThat(env.get("THREADLINE_WEBHOOK_RETENTION").path("value").asText()).isEqualTo("7d");
     assertThat(env.get("THREADLINE_CONTAINER_PORTS").path("value").asText()).isEqualTo("8080-8080");
-    assertThat(env.get("THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS").path("value").asText())
-        .isEqualTo("false");
+    assertThat(env.get("THREADLINE_WEBHOOK_ALLOWED_TARGETS").path("value").asText())
+        .isEqualTo("public");
     assertThat(container(defaults.get("Deployment", "threadline-operator")).path("image").asText())
         .isEqualTo("ghcr.io/threadline/operator:0.1.0");
   }
@@ -449,8 +449,8 @@ class ChartRenderTest {
     assertThat(env.get("THREADLINE_LOG_LEVEL").path("value").asText())
         .as("extraEnv")
         .isEqualTo("debug");
-    assertThat(env.get("THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS").path("value").asText())
-        .isEqualTo("true");
+    assertThat(env.get("THREADLINE_WEBHOOK_ALLOWED_TARGETS").path("value").asText())
+        .isEqualTo("private");
     assertThat(operator.path("image").asText()).isEqualTo("ghcr.io/threadline/operator:0.2.0-rc1");
     assertThat(operator.at("/resources/limits/cpu").asText()).isEqualTo("1");
   }
@@ -480,6 +480,28 @@ class ChartRenderTest {
     assertThat(custom.get("THREADLINE_DEPLOYMENT_ENV").path("value").asText()).isEqualTo("prod");
     assertThat(custom.get("THREADLINE_RATELIMIT_BURST").path("value").asText()).isEqualTo("10");
     assertThat(custom.get("THREADLINE_RATELIMIT_PERMINUTE").path("value").asText()).isEqualTo("30");
+  }
+
+  @Test
+  void webhookTargetsReachBothComponentsFromOneValue() {
+    for (String deployment : List.of("threadline-operator", "threadline-api-server")) {
+      assertThat(
+              env(container(defaults.get("Deployment", deployment)))
+                  .get("THREADLINE_WEBHOOK_ALLOWED_TARGETS")
+                  .path("value")
+                  .asText())
+          .as(deployment)
+          .isEqualTo("public");
+    }
+    for (String deployment : List.of("tl-operator", "tl-api-server")) {
+      assertThat(
+              env(container(nonDefault.get("Deployment", deployment)))
+                  .get("THREADLINE_WEBHOOK_ALLOWED_TARGETS")
+                  .path("value")
+                  .asText())
+          .as(deployment)
+          .isEqualTo("private");
+    }
   }
 
   @ParameterizedTest

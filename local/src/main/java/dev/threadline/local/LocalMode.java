@@ -3,6 +3,7 @@ package dev.threadline.local;
 import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.RunningApiServer;
 import dev.threadline.api.ThreadlineApiServer;
+import dev.threadline.core.network.AllowedTargets;
 import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.history.History;
 import dev.threadline.history.HistorySettings;
@@ -16,7 +17,6 @@ import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.container.ContainerSettings;
 import dev.threadline.operator.deltas.DeltaSettings;
-import dev.threadline.operator.webhooks.WebhookSettings;
 import dev.threadline.telemetry.Telemetry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -190,7 +190,9 @@ public final class LocalMode implements AutoCloseable {
               // The operator's prices: an agent may name only a model the operator can bill.
               ModelPricing.parse(operatorConfiguration.modelPrices()),
               // The operator's live channel, over loopback like everything here.
-              operatorConfiguration.deltas().token());
+              operatorConfiguration.deltas().token(),
+              // Registration refuses what the operator would not deliver.
+              operatorConfiguration.webhooks().allowedTargets());
       // Last, and kept apart from the rest: it is the one part that may be restarted on its own.
       RunningApiServer api = ThreadlineApiServer.start(client, apiSettings, apiTelemetry, history);
       return new LocalMode(
@@ -217,7 +219,8 @@ public final class LocalMode implements AutoCloseable {
   /**
    * The operator as a cluster would run it, from the same variables, pointed at the images the
    * local kubelet knows, without leader election or a health port, and free to deliver webhooks to
-   * loopback (everything here is on loopback, receivers included).
+   * loopback (everything here is on loopback, receivers included) — loopback, not the private
+   * networks or the metadata address, unless {@code THREADLINE_WEBHOOK_ALLOWED_TARGETS} says else.
    */
   static OperatorSettings operatorSettings(Map<String, String> environment) {
     Map<String, String> env = new HashMap<>(environment);
@@ -236,9 +239,11 @@ public final class LocalMode implements AutoCloseable {
             "THREADLINE_LEASE_NAMESPACE",
             SYSTEM_NAMESPACE,
             "THREADLINE_OPERATOR_HEALTH_PORT",
-            "-1",
-            WebhookSettings.ALLOW_PRIVATE_TARGETS,
-            "true"));
+            "-1"));
+    if (blank(environment.get(AllowedTargets.WEBHOOKS_VARIABLE))
+        && blank(environment.get(AllowedTargets.LEGACY_WEBHOOKS_VARIABLE))) {
+      env.put(AllowedTargets.WEBHOOKS_VARIABLE, AllowedTargets.LOOPBACK.value());
+    }
     // The live channel of streamTokens runs: served on the operator's loopback port (its address is
     // known once served), with a token of this launch unless one is given.
     env.put(DeltaSettings.ADDRESS_VARIABLE, "");
@@ -248,6 +253,10 @@ public final class LocalMode implements AutoCloseable {
     }
     OperatorSettings settings = OperatorSettings.fromEnvironment(env);
     return settings.withContainers(localContainers(settings.containers(), environment));
+  }
+
+  private static boolean blank(String value) {
+    return value == null || value.isBlank();
   }
 
   /**

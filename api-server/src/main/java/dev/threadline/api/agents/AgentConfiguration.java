@@ -3,6 +3,7 @@ package dev.threadline.api.agents;
 import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.api.webhooks.WebhookSecrets;
+import dev.threadline.api.webhooks.WebhookTargets;
 import dev.threadline.crds.agent.Agent;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -25,10 +26,12 @@ class AgentConfiguration {
       ManagedInformer<Agent> agentInformer,
       ApiServerSettings settings,
       WebhookSecrets webhookSecrets,
+      WebhookTargets webhookTargets,
       Clock clock) {
     return new AgentService(
         new AgentStore(client, agentInformer, settings.writeVisibilityTimeout()),
         webhookSecrets,
+        webhookTargets,
         settings.modelPricing(),
         clock);
   }

@@ -8,6 +8,7 @@ import dev.threadline.api.paging.PageRequest;
 import dev.threadline.api.webhooks.ConfiguredOn;
 import dev.threadline.api.webhooks.WebhookChange;
 import dev.threadline.api.webhooks.WebhookSecrets;
+import dev.threadline.api.webhooks.WebhookTargets;
 import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.agent.AgentSpec;
@@ -24,12 +25,19 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class AgentService {
   private final AgentStore store;
   private final WebhookSecrets webhookSecrets;
+  private final WebhookTargets webhookTargets;
   private final ModelPricing pricing;
   private final Clock clock;
 
-  AgentService(AgentStore store, WebhookSecrets webhookSecrets, ModelPricing pricing, Clock clock) {
+  AgentService(
+      AgentStore store,
+      WebhookSecrets webhookSecrets,
+      WebhookTargets webhookTargets,
+      ModelPricing pricing,
+      Clock clock) {
     this.store = store;
     this.webhookSecrets = webhookSecrets;
+    this.webhookTargets = webhookTargets;
     this.pricing = pricing;
     this.clock = clock;
   }
@@ -47,7 +55,7 @@ public final class AgentService {
     spec.setModel(AgentRules.requiredText("model", request.model(), AgentRules.MAX_MODEL));
     spec.setInstructions(AgentRules.instructions(request.instructions()));
     AgentRules.requirePriced(pricing, spec);
-    WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.AGENT);
+    WebhookChange webhooks = webhookTargets.change(request.webhooks(), ConfiguredOn.AGENT);
     String id = ResourceIds.newId(AgentMapper.ID_PREFIX);
     String name = ResourceIds.toName(id).orElseThrow();
     WebhookChange.Resolved resolved =
@@ -87,7 +95,7 @@ public final class AgentService {
     String name = nameOf(agentId);
     // Validate before touching the cluster, so a bad field never costs a round trip.
     AgentSpecChange change = AgentSpecChange.of(request);
-    WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.AGENT);
+    WebhookChange webhooks = webhookTargets.change(request.webhooks(), ConfiguredOn.AGENT);
     if (change.isEmpty() && webhooks == null) {
       return get(tenant, agentId);
     }

@@ -3,6 +3,7 @@ package dev.threadline.api.environments;
 import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.api.webhooks.WebhookSecrets;
+import dev.threadline.api.webhooks.WebhookTargets;
 import dev.threadline.crds.environment.Environment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -42,8 +43,9 @@ class EnvironmentConfiguration {
       EnvironmentStore store,
       DefaultEnvironments defaults,
       WebhookSecrets webhookSecrets,
+      WebhookTargets webhookTargets,
       Clock clock) {
-    return new EnvironmentService(store, defaults, webhookSecrets, clock);
+    return new EnvironmentService(store, defaults, webhookSecrets, webhookTargets, clock);
   }
 
   @Bean

@@ -9,6 +9,7 @@ import dev.threadline.api.paging.PageRequest;
 import dev.threadline.api.webhooks.ConfiguredOn;
 import dev.threadline.api.webhooks.WebhookChange;
 import dev.threadline.api.webhooks.WebhookSecrets;
+import dev.threadline.api.webhooks.WebhookTargets;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentPackages;
@@ -33,16 +34,19 @@ public final class EnvironmentService {
   private final EnvironmentStore store;
   private final DefaultEnvironments defaults;
   private final WebhookSecrets webhookSecrets;
+  private final WebhookTargets webhookTargets;
   private final Clock clock;
 
   EnvironmentService(
       EnvironmentStore store,
       DefaultEnvironments defaults,
       WebhookSecrets webhookSecrets,
+      WebhookTargets webhookTargets,
       Clock clock) {
     this.store = store;
     this.defaults = defaults;
     this.webhookSecrets = webhookSecrets;
+    this.webhookTargets = webhookTargets;
     this.clock = clock;
   }
 
@@ -55,7 +59,7 @@ public final class EnvironmentService {
     spec.setDisplayName(EnvironmentInputs.name(request.name()));
     SecretValues values = SecretValues.none();
     new SpecChange(request).applyTo(spec, EnvironmentValues.secretName(name), values);
-    WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.ENVIRONMENT);
+    WebhookChange webhooks = webhookTargets.change(request.webhooks(), ConfiguredOn.ENVIRONMENT);
     WebhookChange.Resolved resolved =
         webhooks == null ? null : webhooks.resolve(name, List.of(), Map.of());
     if (resolved != null) {
@@ -130,7 +134,7 @@ public final class EnvironmentService {
     String name = nameOf(environmentId);
     SpecChange change = new SpecChange(request);
     String displayName = request.name() == null ? null : EnvironmentInputs.name(request.name());
-    WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.ENVIRONMENT);
+    WebhookChange webhooks = webhookTargets.change(request.webhooks(), ConfiguredOn.ENVIRONMENT);
     Map<String, String> stored =
         change.touchesValues() ? store.values(tenant.namespace(), name) : Map.of();
     Map<String, String> storedSecrets =

@@ -6,6 +6,7 @@ import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.api.limits.ObjectLimitSettings;
 import dev.threadline.api.usage.ExecutionAllowance;
 import dev.threadline.api.webhooks.WebhookSecrets;
+import dev.threadline.api.webhooks.WebhookTargets;
 import dev.threadline.crds.schedule.Schedule;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.telemetry.Telemetry;
@@ -36,6 +37,7 @@ class ScheduleConfiguration {
       Clock clock,
       ExecutionAllowance executionAllowance,
       WebhookSecrets webhookSecrets,
+      WebhookTargets webhookTargets,
       CachedResourceStore<ConversationThread> threadStore,
       Telemetry telemetry) {
     return new ScheduleService(
@@ -45,6 +47,7 @@ class ScheduleConfiguration {
         // A firing the API makes is a span in the request's trace.
         new ScheduleFirer(client, limits.threads(), telemetry.tracer()),
         webhookSecrets,
+        webhookTargets,
         clock,
         executionAllowance,
         limits.minScheduleInterval());

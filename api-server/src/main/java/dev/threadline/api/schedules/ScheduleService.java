@@ -12,6 +12,7 @@ import dev.threadline.api.usage.ExecutionAllowance;
 import dev.threadline.api.webhooks.ConfiguredOn;
 import dev.threadline.api.webhooks.WebhookChange;
 import dev.threadline.api.webhooks.WebhookSecrets;
+import dev.threadline.api.webhooks.WebhookTargets;
 import dev.threadline.core.schedule.Schedules;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
@@ -44,6 +45,7 @@ public final class ScheduleService {
   private final ScheduleStore store;
   private final ScheduleFirer firer;
   private final WebhookSecrets webhookSecrets;
+  private final WebhookTargets webhookTargets;
   private final Clock clock;
   private final ExecutionAllowance allowance;
 
@@ -57,11 +59,13 @@ public final class ScheduleService {
       CachedResourceStore<ConversationThread> threads,
       ScheduleFirer firer,
       WebhookSecrets webhookSecrets,
+      WebhookTargets webhookTargets,
       Clock clock,
       ExecutionAllowance allowance,
       Duration minInterval) {
     this.minInterval = minInterval;
     this.webhookSecrets = webhookSecrets;
+    this.webhookTargets = webhookTargets;
     this.allowance = allowance;
     this.store = store;
     this.threads = threads;
@@ -147,7 +151,7 @@ public final class ScheduleService {
           minInterval,
           clock.instant());
     }
-    WebhookChange webhooks = WebhookChange.of(request.webhooks(), ConfiguredOn.SCHEDULE);
+    WebhookChange webhooks = webhookTargets.change(request.webhooks(), ConfiguredOn.SCHEDULE);
     String name = nameOf(scheduleId);
     Map<String, String> stored =
         webhooks == null ? Map.of() : webhookSecrets.read(tenant.namespace(), name);
@@ -301,7 +305,8 @@ public final class ScheduleService {
     MetadataRules.checkSize(rules.field("metadata"), request.metadata());
     spec.setMetadata(ScheduleMapper.metadataTree(request.metadata()));
     return new Validated(
-        spec, WebhookChange.of(request.webhooks(), ConfiguredOn.SCHEDULE, rules.field("webhooks")));
+        spec,
+        webhookTargets.change(request.webhooks(), ConfiguredOn.SCHEDULE, rules.field("webhooks")));
   }
 
   private static void setEnabled(Schedule schedule, String scheduleId, boolean enabled) {

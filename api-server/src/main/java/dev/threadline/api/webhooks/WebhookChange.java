@@ -1,11 +1,14 @@
 package dev.threadline.api.webhooks;
 
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.core.network.AllowedTargets;
+import dev.threadline.core.network.InvalidTargetException;
+import dev.threadline.core.network.TargetSetting;
+import dev.threadline.core.network.TargetUrl;
 import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.webhook.WebhookEndpoint;
 import dev.threadline.crds.webhook.WebhookEvent;
-import java.net.URI;
-import java.net.URISyntaxException;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
@@ -24,7 +27,8 @@ import java.util.Set;
  */
 public final class WebhookChange {
   static final String FIELD = "webhooks";
-  static final int MAX_URL = 2048;
+  private static final TargetSetting SETTING =
+      TargetSetting.choice(AllowedTargets.WEBHOOKS_VARIABLE);
 
   /** Standard Webhooks: {@code whsec_} and the base64 of the key. */
   static final String SECRET_PREFIX = "whsec_";
@@ -51,17 +55,13 @@ public final class WebhookChange {
   }
 
   /**
-   * The validated list, or null when the request has no {@code webhooks} (leave them as they are).
+   * The validated list, or null when the request has no {@code webhooks} (leave them as they are);
+   * 400s name the list {@code listField} ({@code schedule.webhooks[1].url} for the schedule inside
+   * a thread request). A URL must be one {@link TargetUrl} reads, and an IP literal (or {@code
+   * localhost}) must be an address {@code allowed} admits; other names are checked when delivered.
    */
-  public static WebhookChange of(List<WebhookInput> inputs, ConfiguredOn on) {
-    return of(inputs, on, FIELD);
-  }
-
-  /**
-   * {@link #of(List, ConfiguredOn)} for a list that sits elsewhere in the body: 400s name it {@code
-   * listField} ({@code schedule.webhooks[1].url} for the schedule inside a thread request).
-   */
-  public static WebhookChange of(List<WebhookInput> inputs, ConfiguredOn on, String listField) {
+  static WebhookChange of(
+      List<WebhookInput> inputs, ConfiguredOn on, String listField, AllowedTargets allowed) {
     if (inputs == null) {
       return null;
     }
@@ -77,7 +77,7 @@ public final class WebhookChange {
       if (input == null) {
         throw ApiException.badRequest(field, "must be an object");
       }
-      String url = url(field + ".url", input.url());
+      String url = url(field + ".url", input.url(), allowed);
       if (!urls.add(url)) {
         throw ApiException.badRequest(field + ".url", "\"" + url + "\" is given twice");
       }
@@ -133,25 +133,20 @@ public final class WebhookChange {
     return new Resolved(endpoints, Map.copyOf(data), Map.copyOf(generated), !stored.equals(data));
   }
 
-  private static String url(String field, String value) {
-    if (value == null || value.isBlank()) {
-      throw ApiException.badRequest(field, "is required");
-    }
-    String url = value.strip();
-    if (url.length() > MAX_URL) {
-      throw ApiException.badRequest(field, "must be at most " + MAX_URL + " characters");
-    }
+  private static String url(String field, String value, AllowedTargets allowed) {
+    String url = value == null ? null : value.strip();
+    TargetUrl target;
     try {
-      URI uri = new URI(url);
-      // The CRD's pattern is ^https?://[^\s]+$: lower-case scheme, no whitespace.
-      boolean http = "http".equals(uri.getScheme()) || "https".equals(uri.getScheme());
-      if (!http || uri.getHost() == null || url.chars().anyMatch(Character::isWhitespace)) {
-        throw ApiException.badRequest(
-            field, "must be an absolute http:// or https:// URL with a host");
-      }
-    } catch (URISyntaxException notAUri) {
-      throw ApiException.badRequest(
-          field, "must be an absolute http:// or https:// URL with a host");
+      target = TargetUrl.parse(url);
+    } catch (InvalidTargetException invalid) {
+      throw ApiException.badRequest(field, invalid.getMessage());
+    }
+    Optional<InetAddress> address =
+        target.namesLoopback() ? Optional.of(InetAddress.getLoopbackAddress()) : target.literal();
+    Optional<String> refusal =
+        address.flatMap(literal -> allowed.refusal(target.host(), literal, SETTING));
+    if (refusal.isPresent()) {
+      throw ApiException.badRequest(field, "must not point at " + refusal.get());
     }
     return url;
   }

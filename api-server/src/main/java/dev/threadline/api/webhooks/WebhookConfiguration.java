@@ -1,5 +1,6 @@
 package dev.threadline.api.webhooks;
 
+import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.crds.webhook.WebhookDelivery;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -16,6 +17,11 @@ class WebhookConfiguration {
   @Bean
   WebhookSecrets webhookSecrets(KubernetesClient client) {
     return new WebhookSecrets(client);
+  }
+
+  @Bean
+  WebhookTargets webhookTargets(ApiServerSettings settings) {
+    return new WebhookTargets(settings.webhookTargets());
   }
 
   @Bean

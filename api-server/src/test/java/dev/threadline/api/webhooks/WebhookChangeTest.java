@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.core.network.AllowedTargets;
 import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.webhook.WebhookEndpoint;
 import dev.threadline.crds.webhook.WebhookEvent;
@@ -16,11 +17,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class WebhookChangeTest {
+  private static final WebhookTargets TARGETS = new WebhookTargets(AllowedTargets.PUBLIC);
   private static final String SECRET = "whsec_" + Base64.getEncoder().encodeToString(new byte[24]);
 
   @Test
   void absentMeansLeaveAsIs() {
-    assertThat(WebhookChange.of(null, ConfiguredOn.AGENT)).isNull();
+    assertThat(TARGETS.change(null, ConfiguredOn.AGENT)).isNull();
   }
 
   @Test
@@ -88,17 +90,17 @@ class WebhookChangeTest {
     WebhookInput[] eleven = new WebhookInput[11];
     Arrays.setAll(eleven, i -> item("https://a.example/" + i));
     assertThatThrownBy(
-            () -> WebhookChange.of(List.of(eleven), ConfiguredOn.SCHEDULE, "schedule.webhooks"))
+            () -> TARGETS.change(List.of(eleven), ConfiguredOn.SCHEDULE, "schedule.webhooks"))
         .hasMessage("schedule.webhooks may hold at most 10 items");
     assertThatThrownBy(() ->
-            WebhookChange.of(
+            TARGETS.change(
                 List.of(item("https://a.example"), item("mailto:x@example.com")),
                 ConfiguredOn.SCHEDULE,
                 "schedule.webhooks"))
         .hasMessage(
             "schedule.webhooks[1].url must be an absolute http:// or https:// URL with a host");
     assertThatThrownBy(() ->
-            WebhookChange.of(
+            TARGETS.change(
                 List.of(new WebhookInput("https://a.example", List.of("build.ready"), null)),
                 ConfiguredOn.SCHEDULE,
                 "schedule.webhooks"))
@@ -110,7 +112,7 @@ class WebhookChangeTest {
   @Test
   void buildEventsAreForEnvironments() {
     WebhookChange change =
-        WebhookChange.of(
+        TARGETS.change(
             List.of(
                 new WebhookInput(
                     "https://a.example",
@@ -128,7 +130,7 @@ class WebhookChangeTest {
   @Test
   void newUrlsGetAGeneratedSecretGivenOnesAreStoredAndNeitherIsInTheSpec() {
     WebhookChange change =
-        WebhookChange.of(
+        TARGETS.change(
             List.of(
                 item("https://a.example/gen"),
                 new WebhookInput("https://a.example/given", List.of(), SECRET)),
@@ -172,7 +174,7 @@ class WebhookChangeTest {
                 "https://gitops.example", List.of(), new SecretKeyReference("my-signing", "key")));
     Map<String, String> stored = Map.of(keptKey, "whsec_kept", goneKey, "whsec_gone");
     WebhookChange change =
-        WebhookChange.of(
+        TARGETS.change(
             List.of(
                 new WebhookInput("https://a.example/kept", List.of("run.failed"), null),
                 item("https://gitops.example")),
@@ -187,7 +189,8 @@ class WebhookChangeTest {
     assertThat(resolved.endpoints().get(1).getSecretRef().getKey()).isEqualTo("key");
     assertThat(resolved.secretChanged()).isTrue();
     assertThat(
-            WebhookChange.of(List.of(item("https://a.example/kept")), ConfiguredOn.AGENT)
+            TARGETS
+                .change(List.of(item("https://a.example/kept")), ConfiguredOn.AGENT)
                 .resolve("agent-a", current.subList(0, 1), Map.of(keptKey, "whsec_kept"))
                 .secretChanged())
         .isFalse();
@@ -196,7 +199,8 @@ class WebhookChangeTest {
   @Test
   void anEmptyListRemovesEverything() {
     WebhookChange.Resolved resolved =
-        WebhookChange.of(List.of(), ConfiguredOn.SCHEDULE)
+        TARGETS
+            .change(List.of(), ConfiguredOn.SCHEDULE)
             .resolve(
                 "sched-a",
                 List.of(
@@ -211,6 +215,39 @@ class WebhookChangeTest {
     assertThat(resolved.secretChanged()).isTrue();
   }
 
+  @Test
+  void byDefaultEveryFormOfALoopbackOrPrivateAddressIsRefused() {
+    for (String url :
+        List.of(
+            "http://127.0.0.1:9/",
+            "http://[::ffff:127.0.0.1]/",
+            "http://[::127.0.0.1]/",
+            "http://[::1]/",
+            "http://localhost/",
+            "http://a.localhost/",
+            "http://10.0.0.1/",
+            "http://[fd00::1]/",
+            "http://169.254.169.254/",
+            "http://0.0.0.0/")) {
+      assertThatThrownBy(() -> TARGETS.change(List.of(item(url)), ConfiguredOn.AGENT))
+          .as(url)
+          .isInstanceOf(ApiException.class)
+          .hasMessageStartingWith("webhooks[0].url must not point at ");
+    }
+    assertThat(TARGETS.change(List.of(item("https://hooks.example/x")), ConfiguredOn.AGENT))
+        .isNotNull();
+  }
+
+  @Test
+  void privateAllowsPrivateNetworksButNeverTheMetadataAddress() {
+    WebhookTargets permissive = new WebhookTargets(AllowedTargets.PRIVATE);
+    assertThat(permissive.change(List.of(item("http://10.0.0.1/")), ConfiguredOn.AGENT))
+        .isNotNull();
+    assertThatThrownBy(
+            () -> permissive.change(List.of(item("http://169.254.169.254/")), ConfiguredOn.AGENT))
+        .hasMessageContaining("link-local");
+  }
+
   private static WebhookInput item(String url) {
     return new WebhookInput(url, null, null);
   }
@@ -218,7 +255,7 @@ class WebhookChangeTest {
   private static void assertBad(ConfiguredOn on, String message, WebhookInput... items) {
     List<WebhookInput> inputs = new ArrayList<>();
     Collections.addAll(inputs, items);
-    assertThatThrownBy(() -> WebhookChange.of(inputs, on))
+    assertThatThrownBy(() -> TARGETS.change(inputs, on))
         .isInstanceOf(ApiException.class)
         .hasMessage(message);
   }

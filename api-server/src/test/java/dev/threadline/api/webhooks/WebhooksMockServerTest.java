@@ -41,6 +41,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -368,6 +370,107 @@ class WebhooksMockServerTest {
     // Nothing was written by the refused requests.
     assertThat(api.get("/v1/agents", dave.key()).json().get("total_count").asInt()).isEqualTo(1);
     assertThat(api.get("/v1/schedules", dave.key()).json().get("total_count").asInt()).isZero();
+  }
+
+  /**
+   * The shared server allows loopback receivers, as local mode does: every other address the
+   * operator would refuse, and every form read differently by different programs, is a 400 naming
+   * the field, on each resource that takes webhooks; nothing is written.
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "http://169.254.169.254/latest/meta-data/ | must not point at 169.254.169.254 is a"
+            + " link-local address (where cloud metadata endpoints are), never called",
+        "http://10.0.0.1/hook | must not point at 10.0.0.1 is a private-network address; allowed"
+            + " only with THREADLINE_WEBHOOK_ALLOWED_TARGETS=private",
+        "http://0.0.0.0:8080/hook | must not point at 0.0.0.0 is an unspecified, multicast,"
+            + " broadcast or reserved address, never called",
+        "http://[::ffff:169.254.169.254]/ | must not point at ::ffff:169.254.169.254"
+            + " (169.254.169.254) is a link-local address (where cloud metadata endpoints are),"
+            + " never called",
+        "http://[::ffff:a00:1]/hook | must not point at ::ffff:a00:1 (10.0.0.1) is a"
+            + " private-network address; allowed only with"
+            + " THREADLINE_WEBHOOK_ALLOWED_TARGETS=private",
+        "http://[::]/hook | must not point at :: (0:0:0:0:0:0:0:0) is an unspecified, multicast,"
+            + " broadcast or reserved address, never called",
+        "http://2130706433/hook | must write an IPv4 address as four decimal numbers 0-255 without"
+            + " leading zeros (a.b.c.d): 2130706433 is read as different addresses by different"
+            + " programs",
+        "http://0177.0.0.1/hook | must write an IPv4 address as four decimal numbers 0-255 without"
+            + " leading zeros (a.b.c.d): 0177.0.0.1 is read as different addresses by different"
+            + " programs",
+        "http://0x7f.1/hook | must write an IPv4 address as four decimal numbers 0-255 without"
+            + " leading zeros (a.b.c.d): 0x7f.1 is read as different addresses by different"
+            + " programs",
+        "http://user:pass@127.0.0.1/hook | must not carry a user name or password (user:pass@)",
+        "http://127.0.0.1:99999/hook | must have a port between 1 and 65535",
+        "http://[fe80::1%25eth0]/hook | must not name an IPv6 zone (%)",
+      })
+  void addressesTheOperatorWouldRefuseAre400sNamingTheField(String url, String problem) {
+    TestUser mallory = shared.newUser("mallory");
+    String webhooks = "[{\"url\": \"https://ok.example/hook\"}, {\"url\": \"" + url + "\"}]";
+
+    assertError(
+        api.post(
+            "/v1/agents",
+            mallory.key(),
+            "{\"name\": \"A\", \"model\": \"m\", \"webhooks\": " + webhooks + "}"),
+        400,
+        "Bad Request",
+        "webhooks[1].url " + problem);
+    assertError(
+        api.post(
+            "/environments", mallory.key(), "{\"name\": \"E\", \"webhooks\": " + webhooks + "}"),
+        400,
+        "Bad Request",
+        "webhooks[1].url " + problem);
+    assertError(
+        api.post(
+            "/v1/schedules",
+            mallory.key(),
+            """
+            {"name": "n", "task": "t", "scheduleType": "recurring", "cronExpression": "0 9 * * *",
+             "webhooks": %s}\
+            """
+                .formatted(webhooks)),
+        400,
+        "Bad Request",
+        "webhooks[1].url " + problem);
+    assertError(
+        api.post(
+            "/v1/threads",
+            mallory.key(),
+            """
+            {"task": "t", "schedule": {"type": "recurring", "cronExpression": "0 9 * * *",
+             "webhooks": %s}}\
+            """
+                .formatted(webhooks)),
+        400,
+        "Bad Request",
+        "schedule.webhooks[1].url " + problem);
+    assertThat(api.get("/v1/agents", mallory.key()).json().get("total_count").asInt()).isZero();
+    assertThat(api.get("/v1/schedules", mallory.key()).json().get("total_count").asInt()).isZero();
+    assertThat(api.get("/v1/threads", mallory.key()).json().get("total_count").asInt()).isZero();
+  }
+
+  @Test
+  void loopbackReceiversAreAcceptedWhereLoopbackIsAllowed() {
+    TestUser fay = shared.newUser("fay");
+
+    ApiClient.Response created =
+        api.post(
+            "/v1/agents",
+            fay.key(),
+            """
+            {"name": "A", "model": "m", "webhooks": [{"url": "http://127.0.0.1:9/hook"},
+              {"url": "http://[::ffff:127.0.0.1]:9/hook"}, {"url": "http://[::1]:9/hook"},
+              {"url": "http://localhost:9/hook"}]}\
+            """);
+
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    assertThat(created.json().get("agent").get("webhooks")).hasSize(4);
   }
 
   @Test

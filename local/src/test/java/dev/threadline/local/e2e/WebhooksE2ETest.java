@@ -192,6 +192,79 @@ class WebhooksE2ETest {
     assertThat(json(announced.body()).path("type").asText()).isEqualTo("run.completed");
   }
 
+  @Test
+  void byDefaultOnlyLoopbackReceiversArePrivateTargetsAllowed() throws Exception {
+    for (String url : List.of("http://10.0.0.1/hook", "http://169.254.169.254/latest/meta-data/")) {
+      var refused =
+          fixture.post(
+              ALICE_KEY,
+              "/v1/agents",
+              """
+              {"name": "prober", "model": "scripted-1", "webhooks": [{"url": "%s"}]}\
+              """
+                  .formatted(url));
+      assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+      assertThat(json(refused.body()).path("message").asText())
+          .startsWith("webhooks[0].url must not point at ");
+    }
+
+    // Written with kubectl, past the API's check: the operator refuses them at delivery, at once,
+    // and never dials them.
+    var client = fixture.local().client();
+    client
+        .resource(
+            new SecretBuilder()
+                .withMetadata(
+                    new ObjectMetaBuilder().withName("probe-signing").withNamespace("bob").build())
+                .addToStringData("secret", SECRET)
+                .build())
+        .create();
+    Agent agent = new Agent();
+    agent.setMetadata(
+        new ObjectMetaBuilder().withName("agent-prober").withNamespace("bob").build());
+    AgentSpec spec = new AgentSpec();
+    spec.setModel("scripted-1");
+    spec.setWebhooks(
+        List.of(
+            new WebhookEndpoint(
+                "http://10.0.0.1/hook",
+                List.of(),
+                new SecretKeyReference("probe-signing", "secret")),
+            new WebhookEndpoint(
+                "http://169.254.169.254/latest/meta-data/",
+                List.of(),
+                new SecretKeyReference("probe-signing", "secret"))));
+    agent.setSpec(spec);
+    client.resource(agent).create();
+
+    var thread =
+        fixture.post(
+            BOB_KEY,
+            "/v1/threads",
+            "{\"task\": \"Hello!\", \"agentId\": \"agent_prober\", \"stream\": false}");
+    assertThat(thread.statusCode()).as(thread.body()).isEqualTo(201);
+
+    JsonNode records =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> json(fixture.get(BOB_KEY, "/v1/webhooks/deliveries").body()).path("data"),
+                data ->
+                    data.size() == 2
+                        && data.findValuesAsText("state").stream()
+                            .allMatch(state -> state.equals("failed")));
+    for (JsonNode record : records) {
+      assertThat(record.path("attempts").asInt()).as(record.toString()).isEqualTo(1);
+      assertThat(record.path("lastError").asText())
+          .as(record.toString())
+          .containsAnyOf(
+              "10.0.0.1 is a private-network address; allowed only with"
+                  + " THREADLINE_WEBHOOK_ALLOWED_TARGETS=private",
+              "169.254.169.254 is a link-local address (where cloud metadata endpoints are),"
+                  + " never called");
+    }
+  }
+
   private static JsonNode delivery(String key, String id) throws Exception {
     var response = fixture.get(key, "/v1/webhooks/deliveries/" + id);
     return response.statusCode() == 200 ? json(response.body()).path("delivery") : null;

@@ -1,5 +1,7 @@
 package dev.threadline.operator.webhooks;
 
+import dev.threadline.core.network.InvalidTargetException;
+import dev.threadline.core.network.TargetUrl;
 import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.webhook.WebhookDelivery;
 import dev.threadline.crds.webhook.WebhookDeliverySpec;
@@ -13,12 +15,10 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +47,7 @@ public class WebhookDeliveryReconciler implements Reconciler<WebhookDelivery>, A
     this.settings = settings;
     this.clock = clock;
     this.metrics = metrics;
-    this.sender = new WebhookSender(settings.allowPrivateTargets());
+    this.sender = new WebhookSender(settings.allowedTargets());
   }
 
   @Override
@@ -109,15 +109,12 @@ public class WebhookDeliveryReconciler implements Reconciler<WebhookDelivery>, A
 
   private DeliveryAttempt attempt(WebhookDelivery delivery) throws InterruptedException {
     WebhookDeliverySpec spec = delivery.getSpec();
-    URI url;
+    // Read as the api-server read it at registration: a URL written with kubectl is checked too.
+    TargetUrl url;
     try {
-      url = URI.create(spec.getUrl());
-    } catch (IllegalArgumentException | NullPointerException e) {
-      return DeliveryAttempt.refused("not a valid URL: " + spec.getUrl());
-    }
-    String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
-    if (!(scheme.equals("http") || scheme.equals("https")) || url.getHost() == null) {
-      return DeliveryAttempt.refused("not an absolute http or https URL: " + spec.getUrl());
+      url = TargetUrl.parse(spec.getUrl());
+    } catch (InvalidTargetException invalid) {
+      return DeliveryAttempt.refused("spec.url " + invalid.getMessage());
     }
     WebhookSigner signer;
     try {

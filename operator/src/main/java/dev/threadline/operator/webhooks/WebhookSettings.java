@@ -1,5 +1,6 @@
 package dev.threadline.operator.webhooks;
 
+import dev.threadline.core.network.AllowedTargets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,17 +12,19 @@ import java.util.regex.Pattern;
 /**
  * How webhooks are delivered.
  *
- * @param allowPrivateTargets {@code THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS}, default false: when
- *     false, an endpoint whose host resolves to a loopback, link-local, site-local, unique-local,
- *     carrier-grade NAT, wildcard or multicast address is refused (the delivery fails at once)
+ * @param allowedTargets {@code THREADLINE_WEBHOOK_ALLOWED_TARGETS} ({@link
+ *     AllowedTargets#forWebhooks}), default {@code public}: an endpoint whose host is or resolves
+ *     to an address it does not admit is refused (the delivery fails at once); {@code loopback}
+ *     adds 127/8 and ::1, {@code private} also the private networks; link-local (cloud metadata)
+ *     and unroutable addresses are never called
  * @param retries {@code THREADLINE_WEBHOOK_RETRY_DELAYS}, default {@code 10s,40s,160s,640s} ({@link
  *     RetrySchedule#DEFAULT}): the waits before each retry; their count is the number of retries
  * @param retention {@code THREADLINE_WEBHOOK_RETENTION}, default {@code 7d}: how long a delivered
  *     or failed WebhookDelivery is kept before it is deleted
  */
 public record WebhookSettings(
-    boolean allowPrivateTargets, RetrySchedule retries, Duration retention) {
-  public static final String ALLOW_PRIVATE_TARGETS = "THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS";
+    AllowedTargets allowedTargets, RetrySchedule retries, Duration retention) {
+  public static final String ALLOWED_TARGETS = AllowedTargets.WEBHOOKS_VARIABLE;
   public static final String RETRY_DELAYS = "THREADLINE_WEBHOOK_RETRY_DELAYS";
   public static final String RETENTION = "THREADLINE_WEBHOOK_RETENTION";
   public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
@@ -29,6 +32,7 @@ public record WebhookSettings(
   private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
   public WebhookSettings {
+    allowedTargets = allowedTargets == null ? AllowedTargets.PUBLIC : allowedTargets;
     retries = retries == null ? RetrySchedule.DEFAULT : retries;
     retention = retention == null ? DEFAULT_RETENTION : retention;
     if (retention.isNegative()) {
@@ -44,25 +48,24 @@ public record WebhookSettings(
   }
 
   public static WebhookSettings fromEnvironment(Map<String, String> env) {
-    String allow = blankToNull(env.get(ALLOW_PRIVATE_TARGETS));
     String delays = blankToNull(env.get(RETRY_DELAYS));
     String retention = blankToNull(env.get(RETENTION));
     return new WebhookSettings(
-        allow != null && Boolean.parseBoolean(allow.strip()),
+        AllowedTargets.forWebhooks(env),
         delays == null ? RetrySchedule.DEFAULT : new RetrySchedule(durations(RETRY_DELAYS, delays)),
         retention == null ? DEFAULT_RETENTION : duration(RETENTION, retention));
   }
 
-  public WebhookSettings withAllowPrivateTargets(boolean allow) {
-    return new WebhookSettings(allow, retries, retention);
+  public WebhookSettings withAllowedTargets(AllowedTargets allowed) {
+    return new WebhookSettings(allowed, retries, retention);
   }
 
   public WebhookSettings withRetries(RetrySchedule schedule) {
-    return new WebhookSettings(allowPrivateTargets, schedule, retention);
+    return new WebhookSettings(allowedTargets, schedule, retention);
   }
 
   public WebhookSettings withRetention(Duration duration) {
-    return new WebhookSettings(allowPrivateTargets, retries, duration);
+    return new WebhookSettings(allowedTargets, retries, duration);
   }
 
   /**

@@ -6,10 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.containers.SandboxProof;
 import dev.threadline.models.TextDeltas;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,7 +20,8 @@ import java.util.Optional;
 /**
  * The worker's side of docs/sandbox-api.md: tool calls (streamed, idempotent by id), the state of a
  * call, workspace snapshots and diffs, cancel. Every request carries the sandbox's credential.
- * Thread-safe; one per worker, shared by all its runs.
+ * Thread-safe; one per worker, shared by all its runs. Every answer is read to at most a bound for
+ * its kind ({@link SandboxAnswers}).
  */
 public final class SandboxClient {
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
@@ -79,12 +78,18 @@ public final class SandboxClient {
             .POST(HttpRequest.BodyPublishers.ofString(write(body)))
             .build();
     HttpResponse<InputStream> response = send(request, HttpResponse.BodyHandlers.ofInputStream());
-    try (BufferedReader lines =
-        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
-      if (response.statusCode() != 200) {
-        throw refusal("POST /calls", response.statusCode(), lines.lines().findFirst().orElse(""));
-      }
-      for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+    if (response.statusCode() != 200) {
+      String refused = SandboxAnswers.text("POST /calls", response, SandboxAnswers.SMALL_BYTES);
+      throw refusal("POST /calls", response.statusCode(), refused.lines().findFirst().orElse(""));
+    }
+    try (InputStream stream = response.body()) {
+      SandboxAnswers.Lines lines =
+          new SandboxAnswers.Lines(
+              "POST /calls",
+              stream,
+              SandboxAnswers.callLineBytes(limits.outputLimitBytes()),
+              SandboxAnswers.callStreamBytes(limits.outputLimitBytes()));
+      for (String line = lines.next(); line != null; line = lines.next()) {
         if (line.isBlank()) {
           continue;
         }
@@ -107,11 +112,12 @@ public final class SandboxClient {
 
   /** The state of a call the sandbox received; empty when it never received it. */
   public Optional<CallState> state(SandboxAddress sandbox, String id) {
-    HttpResponse<String> response =
-        send(
+    Reply response =
+        exchange(
+            "GET /calls/{id}",
             request(sandbox, "/calls/" + encode(id)).GET().build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() == 404) {
+            SandboxAnswers.STATE_BYTES);
+    if (response.status() == 404) {
       return Optional.empty();
     }
     JsonNode state = expectOk("GET /calls/{id}", response);
@@ -130,13 +136,15 @@ public final class SandboxClient {
     Duration pause = Duration.ofMillis(20);
     while (true) {
       try {
-        HttpResponse<Void> response =
+        HttpResponse<InputStream> response =
             http.send(
                 HttpRequest.newBuilder(sandbox.resolve("/health"))
                     .timeout(CONNECT_TIMEOUT)
                     .GET()
                     .build(),
-                HttpResponse.BodyHandlers.discarding());
+                HttpResponse.BodyHandlers.ofInputStream());
+        // Only the status counts; the body is drained (so the connection is reused), within bounds.
+        SandboxAnswers.read("GET /health", response, SandboxAnswers.SMALL_BYTES);
         if (response.statusCode() == 200) {
           return;
         }
@@ -173,14 +181,16 @@ public final class SandboxClient {
         request(sandbox, "/files?path=" + encode(path))
             .PUT(HttpRequest.BodyPublishers.ofByteArray(content))
             .build();
-    expectOk("PUT /files", send(request, HttpResponse.BodyHandlers.ofString()));
+    expectOk("PUT /files", exchange("PUT /files", request, SandboxAnswers.SMALL_BYTES));
   }
 
   /** Takes the workspace's baseline for diffs; returns the snapshot's id. */
   public String snapshot(SandboxAddress sandbox) {
     HttpRequest request =
         request(sandbox, "/workspace/snapshot").POST(HttpRequest.BodyPublishers.noBody()).build();
-    return expectOk("POST /workspace/snapshot", send(request, HttpResponse.BodyHandlers.ofString()))
+    return expectOk(
+            "POST /workspace/snapshot",
+            exchange("POST /workspace/snapshot", request, SandboxAnswers.SMALL_BYTES))
         .path("snapshot")
         .asText();
   }
@@ -189,7 +199,8 @@ public final class SandboxClient {
   public JsonNode diff(SandboxAddress sandbox, String snapshot) {
     HttpRequest request =
         request(sandbox, "/workspace/diff?snapshot=" + encode(snapshot)).GET().build();
-    return expectOk("GET /workspace/diff", send(request, HttpResponse.BodyHandlers.ofString()));
+    return expectOk(
+        "GET /workspace/diff", exchange("GET /workspace/diff", request, SandboxAnswers.DIFF_BYTES));
   }
 
   /** Starts the stdio MCP server {@code name} in the sandbox ({@code PUT /mcp/{name}}). */
@@ -208,7 +219,7 @@ public final class SandboxClient {
             .header("Content-Type", "application/json")
             .PUT(HttpRequest.BodyPublishers.ofString(write(body)))
             .build();
-    expectOk("PUT /mcp/{name}", send(request, HttpResponse.BodyHandlers.ofString()));
+    expectOk("PUT /mcp/{name}", exchange("PUT /mcp/{name}", request, SandboxAnswers.SMALL_BYTES));
   }
 
   /** Writes one JSON-RPC message to the stdin of the stdio MCP server {@code name}. */
@@ -218,9 +229,9 @@ public final class SandboxClient {
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(message))
             .build();
-    HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() / 100 != 2) {
-      throw refusal("POST /mcp/{name}/messages", response.statusCode(), response.body());
+    Reply response = exchange("POST /mcp/{name}/messages", request, SandboxAnswers.SMALL_BYTES);
+    if (response.status() / 100 != 2) {
+      throw refusal("POST /mcp/{name}/messages", response.status(), response.body());
     }
   }
 
@@ -250,14 +261,16 @@ public final class SandboxClient {
 
   /** Stops the stdio MCP server {@code name} and its children. */
   public void stopMcp(SandboxAddress sandbox, String name) {
-    send(
+    exchange(
+        "DELETE /mcp/{name}",
         request(sandbox, "/mcp/" + encode(name)).DELETE().build(),
-        HttpResponse.BodyHandlers.discarding());
+        SandboxAnswers.SMALL_BYTES);
   }
 
   /** Kills every running call (the run was cancelled or stopped). */
   public void cancelAll(SandboxAddress sandbox) {
-    send(request(sandbox, "/calls").DELETE().build(), HttpResponse.BodyHandlers.discarding());
+    exchange(
+        "DELETE /calls", request(sandbox, "/calls").DELETE().build(), SandboxAnswers.SMALL_BYTES);
   }
 
   /**
@@ -273,8 +286,8 @@ public final class SandboxClient {
     env.forEach(variables::put);
     HttpRequest request =
         request(pool, "/bind").POST(HttpRequest.BodyPublishers.ofString(write(body))).build();
-    HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() == 401) {
+    Reply response = exchange("POST /bind", request, SandboxAnswers.SMALL_BYTES);
+    if (response.status() == 401) {
       return false;
     }
     expectOk("POST /bind", response);
@@ -283,14 +296,15 @@ public final class SandboxClient {
 
   /** The sandbox's whole workspace as a zip. */
   public byte[] archive(SandboxAddress sandbox) {
-    HttpResponse<byte[]> response =
+    HttpResponse<InputStream> response =
         send(
             request(sandbox, "/workspace/archive").GET().build(),
-            HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse.BodyHandlers.ofInputStream());
     if (response.statusCode() != 200) {
+      SandboxAnswers.read("GET /workspace/archive", response, SandboxAnswers.SMALL_BYTES);
       throw refusal("GET /workspace/archive", response.statusCode(), "");
     }
-    return response.body();
+    return SandboxAnswers.read("GET /workspace/archive", response, SandboxAnswers.ARCHIVE_BYTES);
   }
 
   /** Replaces the sandbox's workspace with a zip made by {@link #archive}. */
@@ -299,7 +313,9 @@ public final class SandboxClient {
         request(sandbox, "/workspace/archive")
             .PUT(HttpRequest.BodyPublishers.ofByteArray(archive))
             .build();
-    expectOk("PUT /workspace/archive", send(request, HttpResponse.BodyHandlers.ofString()));
+    expectOk(
+        "PUT /workspace/archive",
+        exchange("PUT /workspace/archive", request, SandboxAnswers.SMALL_BYTES));
   }
 
   /**
@@ -310,16 +326,17 @@ public final class SandboxClient {
    */
   public void verify(SandboxAddress sandbox) {
     String challenge = SandboxProof.challenge();
-    HttpResponse<String> response =
-        send(
+    Reply response =
+        exchange(
+            "GET /health",
             HttpRequest.newBuilder(
                     sandbox.resolve("/health?" + SandboxProof.CHALLENGE + "=" + challenge))
                 .timeout(CONNECT_TIMEOUT.plus(CALL_MARGIN))
                 .GET()
                 .build(),
-            HttpResponse.BodyHandlers.ofString());
+            SandboxAnswers.SMALL_BYTES);
     String proof = null;
-    if (response.statusCode() == 200) {
+    if (response.status() == 200) {
       try {
         proof = JSON.readTree(response.body()).path(SandboxProof.PROOF).asText(null);
       } catch (JsonProcessingException notJson) {
@@ -353,9 +370,17 @@ public final class SandboxClient {
     }
   }
 
-  private static JsonNode expectOk(String what, HttpResponse<String> response) {
-    if (response.statusCode() / 100 != 2) {
-      throw refusal(what, response.statusCode(), response.body());
+  /** A whole answer, read to at most its bound ({@link SandboxAnswers}). */
+  private record Reply(int status, String body) {}
+
+  private Reply exchange(String what, HttpRequest request, int maxBytes) {
+    HttpResponse<InputStream> response = send(request, HttpResponse.BodyHandlers.ofInputStream());
+    return new Reply(response.statusCode(), SandboxAnswers.text(what, response, maxBytes));
+  }
+
+  private static JsonNode expectOk(String what, Reply response) {
+    if (response.status() / 100 != 2) {
+      throw refusal(what, response.status(), response.body());
     }
     try {
       return JSON.readTree(response.body());

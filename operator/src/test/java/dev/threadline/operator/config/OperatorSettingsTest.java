@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.threadline.core.environment.ImageDefaults;
+import dev.threadline.core.network.AllowedTargets;
 import dev.threadline.operator.webhooks.RetrySchedule;
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +21,7 @@ class OperatorSettingsTest {
     assertThat(settings.buildTimeout()).isEqualTo(Duration.ofMinutes(30));
     assertThat(settings.leaderElection()).isFalse();
     assertThat(settings.healthPort()).isEqualTo(-1);
-    assertThat(settings.webhooks().allowPrivateTargets()).isFalse();
+    assertThat(settings.webhooks().allowedTargets()).isEqualTo(AllowedTargets.PUBLIC);
     assertThat(settings.webhooks().retries()).isEqualTo(RetrySchedule.DEFAULT);
     assertThat(settings.webhooks().retries().delays())
         .containsExactly(
@@ -47,10 +48,10 @@ class OperatorSettingsTest {
     OperatorSettings settings =
         OperatorSettings.fromEnvironment(
             Map.of(
-                "THREADLINE_WEBHOOK_ALLOW_PRIVATE_TARGETS", "true",
+                "THREADLINE_WEBHOOK_ALLOWED_TARGETS", "private",
                 "THREADLINE_WEBHOOK_RETRY_DELAYS", "50ms, 2s,5m,1h",
                 "THREADLINE_WEBHOOK_RETENTION", "36h"));
-    assertThat(settings.webhooks().allowPrivateTargets()).isTrue();
+    assertThat(settings.webhooks().allowedTargets()).isEqualTo(AllowedTargets.PRIVATE);
     assertThat(settings.webhooks().retries().delays())
         .containsExactly(
             Duration.ofMillis(50),

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
+import dev.threadline.core.network.AllowedTargets;
 import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.agent.AgentSpec;
@@ -81,7 +82,7 @@ class WebhookDeliveryMockServerTest {
   private static final RetrySchedule FAST =
       new RetrySchedule(List.of(Duration.ofMillis(50), Duration.ofMillis(50)));
   private static final WebhookSettings SETTINGS =
-      new WebhookSettings(true, FAST, Duration.ofHours(1));
+      new WebhookSettings(AllowedTargets.LOOPBACK, FAST, Duration.ofHours(1));
   private static final String SECRET =
       "whsec_" + Base64.getEncoder().encodeToString(randomBytes(32));
 
@@ -381,7 +382,7 @@ class WebhookDeliveryMockServerTest {
   @Test
   void aPrivateTargetIsRefusedAtOnceWhenPrivateTargetsAreOff() {
     operator.stop();
-    operator = startOperator(SETTINGS.withAllowPrivateTargets(false));
+    operator = startOperator(SETTINGS.withAllowedTargets(AllowedTargets.PUBLIC));
     createSecret();
     createAgent("agent-helper", endpoint("private"));
     finishRun(createRun("run-abc-1", "agent-helper", null, null), "completed", status -> {});
@@ -390,10 +391,28 @@ class WebhookDeliveryMockServerTest {
 
     assertThat(delivery.getStatus().getAttempts()).isEqualTo(1);
     assertThat(delivery.getStatus().getLastError())
-        .contains("resolves to a private address")
-        .contains("127.0.0.1");
+        .contains("127.0.0.1 is a loopback address")
+        .contains("THREADLINE_WEBHOOK_ALLOWED_TARGETS=loopback");
     assertThat(delivery.getStatus().getLastStatusCode()).isNull();
     assertThat(requestsTo("private")).isEmpty();
+  }
+
+  @Test
+  void aUrlWrittenWithKubectlIsReadAsRegistrationReadsIt() {
+    // 0177.0.0.1 is 127.0.0.1 to curl and 177.0.0.1 to Java: refused, never guessed at.
+    String ambiguous = receiver.url("/" + ns + "/ambiguous").replace("127.0.0.1", "0177.0.0.1");
+    createSecret();
+    createAgent(
+        "agent-helper",
+        new WebhookEndpoint(ambiguous, List.of(), new SecretKeyReference("hooks", "secret")));
+    finishRun(createRun("run-abc-1", "agent-helper", null, null), "completed", status -> {});
+
+    WebhookDelivery delivery = awaitDelivery(d -> d.getState() == WebhookDeliveryState.FAILED);
+
+    assertThat(delivery.getStatus().getAttempts()).isEqualTo(1);
+    assertThat(delivery.getStatus().getLastError())
+        .startsWith("spec.url must write an IPv4 address as four decimal numbers");
+    assertThat(requestsTo("ambiguous")).isEmpty();
   }
 
   @Test

@@ -349,7 +349,8 @@ class AgentWorkerMockServerTest {
       assertThat(done.getStatus().getResponse()).isEqualTo("I have no tool mcp__shout__shout");
       assertThat(done.getStatus().getEvents())
           .anyMatch(e ->
-              e.getType().equals("error") && e.getData().toString().contains("private address"));
+              e.getType().equals("error")
+                  && e.getData().toString().contains("is a loopback address"));
       assertThat(mcp.authorizations).isEmpty();
     }
   }

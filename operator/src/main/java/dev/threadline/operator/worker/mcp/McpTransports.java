@@ -1,5 +1,7 @@
 package dev.threadline.operator.worker.mcp;
 
+import dev.threadline.core.network.AllowedTargets;
+import dev.threadline.core.network.TargetSetting;
 import dev.threadline.operator.network.UserUrlClients;
 import dev.threadline.operator.worker.SandboxAddress;
 import dev.threadline.operator.worker.SandboxClient;
@@ -12,9 +14,10 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 
 /**
  * The transport for one server: a stdio server through the sandbox's piping endpoints, an http
- * server straight from the worker over a {@link UserUrlClients} client — unless private targets are
- * allowed, it connects only to addresses that were checked when it resolved the host, so a name
- * that answers a public address to one lookup and a private one to the next is refused.
+ * server straight from the worker over a {@link UserUrlClients} client — it connects only to
+ * addresses that were checked when it resolved the host (public ones, and private networks too when
+ * allowed), so a name that answers a public address to one lookup and a private one to the next is
+ * refused.
  */
 final class McpTransports {
   static final String USER_AGENT = "Threadline-Worker-MCP/1";
@@ -69,9 +72,9 @@ final class McpTransports {
     // Reads wait as long as the SDK's request timeout lets them: a stream may stay quiet.
     CloseableHttpClient http =
         UserUrlClients.create(
-            allowPrivateTargets,
+            allowPrivateTargets ? AllowedTargets.PRIVATE : AllowedTargets.PUBLIC,
             names,
-            McpConnections.ALLOW_PRIVATE_TARGETS,
+            TargetSetting.flag(McpConnections.ALLOW_PRIVATE_TARGETS),
             Duration.ofSeconds(server.startupTimeoutSec()),
             Duration.ZERO,
             USER_AGENT);

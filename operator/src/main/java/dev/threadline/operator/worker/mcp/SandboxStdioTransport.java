@@ -1,14 +1,13 @@
 package dev.threadline.operator.worker.mcp;
 
 import dev.threadline.operator.worker.SandboxAddress;
+import dev.threadline.operator.worker.SandboxAnswers;
 import dev.threadline.operator.worker.SandboxClient;
+import dev.threadline.operator.worker.SandboxException;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -68,14 +67,19 @@ final class SandboxStdioTransport extends McpMessageTransport {
   }
 
   private void read() {
-    try (BufferedReader lines =
-        new BufferedReader(new InputStreamReader(stdout.get(), StandardCharsets.UTF_8))) {
-      for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+    try (InputStream stream = stdout.get()) {
+      SandboxAnswers.Lines lines =
+          new SandboxAnswers.Lines(
+              "GET /mcp/" + name + "/messages",
+              stream,
+              SandboxAnswers.MCP_LINE_BYTES,
+              Long.MAX_VALUE);
+      for (String line = lines.next(); line != null; line = lines.next()) {
         if (!line.isBlank()) {
           receive(line);
         }
       }
-    } catch (IOException e) {
+    } catch (IOException | SandboxException e) {
       failed(e);
     }
   }

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The worker's MCP client: a stdio server in a real sandbox ({@code runner serve}) through its
  * piping endpoints, an http server on loopback called by the worker with its bearer token (three
- * ways of answering), and http servers whose name resolves to a private address at connection time
+ * ways of answering), and http servers whose name resolves to a refused address at connection time
  * refused.
  */
 class McpConnectionsTest {
@@ -89,7 +89,7 @@ class McpConnectionsTest {
           McpConnections.start(List.of(shout), client, unusedSandbox(), false, 1000, listener)) {
         assertThat(connections.tools()).isEmpty();
         assertThat(failures.get("shout"))
-            .contains("private address")
+            .contains("is a loopback address")
             .contains(McpConnections.ALLOW_PRIVATE_TARGETS);
         assertThat(server.authorizations).isEmpty();
       }
@@ -113,7 +113,7 @@ class McpConnectionsTest {
                 listener)) {
       assertThat(connections.tools()).isEmpty();
       assertThat(failures.get("shout"))
-          .contains("mcp.test resolves to a private address (127.0.0.1)")
+          .contains("mcp.test (127.0.0.1) is a loopback address")
           .contains(McpConnections.ALLOW_PRIVATE_TARGETS)
           .doesNotContain("token-1");
       assertThat(server.authorizations).isEmpty();
@@ -135,7 +135,7 @@ class McpConnectionsTest {
             listener)) {
       assertThat(connections.tools()).isEmpty();
       assertThat(failures.get("shout"))
-          .contains("mcp.test resolves to a private address (10.1.2.3)");
+          .contains("mcp.test (10.1.2.3) is a private-network address");
     }
   }
 
