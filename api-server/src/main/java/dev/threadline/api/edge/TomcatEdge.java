@@ -39,7 +39,7 @@ final class TomcatEdge
         http.setMaxSwallowSize(0);
       }
     });
-    factory.addContextValves(new UnreadBodyValve());
+    factory.addEngineValves(new UnreadBodyValve());
     JsonErrorReportValve errors = new JsonErrorReportValve(settings.maxHeaderSize().toBytes());
     factory.addContextCustomizers(context -> {
       // The host adds an error report valve of this class on start unless one is there.

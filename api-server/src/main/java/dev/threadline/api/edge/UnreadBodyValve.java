@@ -11,8 +11,10 @@ import org.apache.coyote.ActionCode;
 /**
  * A request body the application did not read (a 401, 413 or 429 answered on the headers) is never
  * read afterwards: Tomcat would otherwise go on "swallowing" the declared body to keep the
- * connection, a worker thread per slow client. Instead the connection closes after the response,
- * which then says {@code Connection: close}.
+ * connection, a worker thread per slow client. Instead the connection closes after the response
+ * (which says {@code Connection: close} when it was not sent yet). An engine valve, so that this
+ * happens after the host's error report: done earlier, the error report would see an error state on
+ * a committed response and cut it off mid-body.
  */
 final class UnreadBodyValve extends ValveBase {
   UnreadBodyValve() {
@@ -24,7 +26,8 @@ final class UnreadBodyValve extends ValveBase {
     try {
       getNext().invoke(request, response);
     } finally {
-      if (!request.isAsyncStarted()) {
+      // Only refusals: on a success Tomcat would turn the closing error state into a 500.
+      if (!request.isAsyncStarted() && response.getStatus() >= 400) {
         closeIfUnread(request);
       }
     }
