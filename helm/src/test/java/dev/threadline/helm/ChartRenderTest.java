@@ -504,6 +504,34 @@ class ChartRenderTest {
     }
   }
 
+  @Test
+  void httpEdgeBoundsReachTheApiServer() {
+    Map<String, JsonNode> api = env(container(defaults.get("Deployment", "threadline-api-server")));
+    Map<String, String> expected =
+        Map.of(
+            "THREADLINE_API_READTIMEOUT", "20s",
+            "THREADLINE_API_BODYTIMEOUT", "60s",
+            "THREADLINE_API_KEEPALIVETIMEOUT", "20s",
+            "THREADLINE_API_MAXKEEPALIVEREQUESTS", "1000",
+            "THREADLINE_API_MAXHEADERSIZE", "16KB",
+            "THREADLINE_API_MAXREQUESTSPERKEY", "32",
+            "THREADLINE_API_MAXSTREAMSPERKEY", "16",
+            "THREADLINE_API_MAXREQUESTSPERADDRESS", "64",
+            "THREADLINE_API_MAXSTREAMSPERADDRESS", "64");
+    expected.forEach((name, value) ->
+        assertThat(api.get(name).path("value").asText()).as(name).isEqualTo(value));
+    assertThat(api)
+        .as("no proxy trusted by default")
+        .doesNotContainKey("THREADLINE_API_TRUSTEDPROXIES");
+
+    Map<String, JsonNode> custom = env(container(nonDefault.get("Deployment", "tl-api-server")));
+    assertThat(custom.get("THREADLINE_API_BODYTIMEOUT").path("value").asText()).isEqualTo("30s");
+    assertThat(custom.get("THREADLINE_API_MAXREQUESTSPERKEY").path("value").asText())
+        .isEqualTo("8");
+    assertThat(custom.get("THREADLINE_API_TRUSTEDPROXIES").path("value").asText())
+        .isEqualTo("10\\.42\\.\\d+\\.\\d+");
+  }
+
   @ParameterizedTest
   @MethodSource("valueSets")
   void modelPricesReachBothComponentsFromOneValue(ValueSet values) {

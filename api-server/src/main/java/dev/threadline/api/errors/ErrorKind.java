@@ -12,6 +12,7 @@ public enum ErrorKind {
   NOT_FOUND(404, "Not Found"),
   METHOD_NOT_ALLOWED(405, "Method Not Allowed"),
   NOT_ACCEPTABLE(406, "Not Acceptable"),
+  REQUEST_TIMEOUT(408, "Request Timeout"),
   CONFLICT(409, "Conflict"),
   GONE(410, "Gone"),
   PAYLOAD_TOO_LARGE(413, "Payload Too Large"),

@@ -39,6 +39,7 @@ public class ErrorResponseWriter {
     byte[] body = json.writeValueAsBytes(error.body());
     response.setContentLength(body.length);
     response.getOutputStream().write(body);
-    response.flushBuffer();
+    // Not flushed here: Tomcat commits it at the end of the request, with "Connection: close" when
+    // the request's body is left unread (UnreadBodyValve).
   }
 }

@@ -11,22 +11,25 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A request whose body stops with a 413 once it passes the limit: for bodies without a
- * Content-Length (chunked), which the limit cannot be checked against up front.
+ * A request whose body stops with a 413 once it passes the limit (for bodies without a
+ * Content-Length, which the limit cannot be checked against up front), and with a 408 once its
+ * deadline has passed.
  */
 final class LimitedBodyRequest extends HttpServletRequestWrapper {
   private final BodyLimit limit;
+  private final BodyDeadline deadline;
   private ServletInputStream body;
 
-  LimitedBodyRequest(HttpServletRequest request, BodyLimit limit) {
+  LimitedBodyRequest(HttpServletRequest request, BodyLimit limit, BodyDeadline deadline) {
     super(request);
     this.limit = limit;
+    this.deadline = deadline;
   }
 
   @Override
   public ServletInputStream getInputStream() throws IOException {
     if (body == null) {
-      body = new LimitedStream(super.getInputStream(), limit);
+      body = new LimitedStream(super.getInputStream(), limit, deadline);
     }
     return body;
   }
@@ -41,15 +44,18 @@ final class LimitedBodyRequest extends HttpServletRequestWrapper {
   private static final class LimitedStream extends ServletInputStream {
     private final ServletInputStream in;
     private final BodyLimit limit;
+    private final BodyDeadline deadline;
     private long read;
 
-    LimitedStream(ServletInputStream in, BodyLimit limit) {
+    LimitedStream(ServletInputStream in, BodyLimit limit, BodyDeadline deadline) {
       this.in = in;
       this.limit = limit;
+      this.deadline = deadline;
     }
 
     @Override
     public int read() throws IOException {
+      deadline.check();
       int b = in.read();
       if (b >= 0) {
         count(1);
@@ -59,6 +65,7 @@ final class LimitedBodyRequest extends HttpServletRequestWrapper {
 
     @Override
     public int read(byte[] buffer, int offset, int length) throws IOException {
+      deadline.check();
       int n = in.read(buffer, offset, length);
       if (n > 0) {
         count(n);
@@ -67,6 +74,7 @@ final class LimitedBodyRequest extends HttpServletRequestWrapper {
     }
 
     private void count(int n) {
+      deadline.check();
       read += n;
       if (read > limit.bytes()) {
         throw limit.refusal();

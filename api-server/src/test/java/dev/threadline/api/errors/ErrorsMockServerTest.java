@@ -45,6 +45,18 @@ class ErrorsMockServerTest {
   }
 
   @Test
+  void aNullBodyIs400NamingTheBodyAndCreatesNothing() {
+    for (String path : new String[] {"/v1/threads", "/v1/agents", "/v1/schedules"}) {
+      assertError(
+          api.post(path, dave.key(), "null"),
+          400,
+          "Bad Request",
+          "Request body must be an object, not null");
+    }
+    assertThat(api.get("/v1/threads", dave.key()).json().get("total_count").asInt()).isZero();
+  }
+
+  @Test
   void missingBodyIs400() {
     assertError(
         api.post("/v1/agents", dave.key(), ""), 400, "Bad Request", "Request body is required");

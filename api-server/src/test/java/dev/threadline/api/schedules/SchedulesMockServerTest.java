@@ -195,6 +195,11 @@ class SchedulesMockServerTest {
         "Bad Request",
         "cronExpression is invalid: Invalid cron expression \"61 * * * *\": Failed to parse cron"
             + " expression. Value 61 not in range [0, 59]");
+    assertError(
+        post(carl, recurring + ", \"cronExpression\": \"0 0 31 2 *\""),
+        400,
+        "Bad Request",
+        "cronExpression \"0 0 31 2 *\" never fires (no date matches it, e.g. 31 February)");
     assertThat(post(carl, recurring + ", \"cronExpression\": \"* * * *\"").text("message"))
         .startsWith("cronExpression must have 5 fields");
     assertThat(
@@ -250,6 +255,11 @@ class SchedulesMockServerTest {
             api.patch("/v1/schedules/" + id, carl.key(), "{\"cronExpression\": \"* * 32 * *\"}")
                 .text("message"))
         .startsWith("cronExpression is invalid");
+    assertError(
+        api.patch("/v1/schedules/" + id, carl.key(), "{\"cronExpression\": \"0 0 30 2 *\"}"),
+        400,
+        "Bad Request",
+        "cronExpression \"0 0 30 2 *\" never fires (no date matches it, e.g. 31 February)");
     assertError(
         api.patch("/v1/schedules/" + id, carl.key(), "{\"name\": \"  \"}"),
         400,

@@ -34,6 +34,13 @@ public final class CronSchedule {
           "@midnight", "0 0 * * *",
           "@hourly", "0 * * * *");
 
+  /**
+   * Five fields without a year repeat at least every 28 years (a weekday and 29 February line up
+   * again), so an expression that fires after this instant fires forever, and one that does not
+   * never fires. A fixed instant keeps parsing pure: the API and the operator agree.
+   */
+  private static final Instant NEVER_FIRES_PROBE = Instant.parse("2000-01-01T00:00:00Z");
+
   private final String expression;
   private final ZoneId zone;
   private final ExecutionTime executionTime;
@@ -63,14 +70,23 @@ public final class CronSchedule {
           "cronExpression must have 5 fields (minute hour day-of-month month day-of-week), got "
               + fields);
     }
+    CronSchedule schedule;
     try {
       Cron cron = PARSER.parse(normalized);
       cron.validate();
-      return new CronSchedule(normalized, zone, cron);
+      schedule = new CronSchedule(normalized, zone, cron);
     } catch (IllegalArgumentException e) {
       throw new InvalidScheduleException(
           "cronExpression", "Invalid cron expression \"" + normalized + "\": " + e.getMessage());
     }
+    if (schedule.nextAfter(NEVER_FIRES_PROBE).isEmpty()) {
+      throw new InvalidScheduleException(
+          "cronExpression",
+          "cronExpression \""
+              + normalized
+              + "\" never fires (no date matches it, e.g. 31 February)");
+    }
+    return schedule;
   }
 
   /**

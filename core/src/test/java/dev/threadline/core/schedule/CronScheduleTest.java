@@ -67,6 +67,30 @@ class CronScheduleTest {
             InvalidScheduleException.class, e -> assertThat(e.field()).isEqualTo("cronExpression"));
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"0 0 31 2 *", "0 0 30 2 *", "0 0 31 4,6,9,11 *"})
+  void expressionsThatNeverFireAreRefusedNamingTheField(String cron) {
+    assertThatThrownBy(() -> CronSchedule.parse(cron, "Europe/Berlin"))
+        .isInstanceOfSatisfying(
+            InvalidScheduleException.class,
+            e -> {
+              assertThat(e.field()).isEqualTo("cronExpression");
+              assertThat(e.getMessage()).contains("never fires");
+            });
+  }
+
+  @Test
+  void rareButRealDatesAreAccepted() {
+    assertThat(
+            CronSchedule.parse("0 0 29 2 *", "UTC")
+                .nextAfter(Instant.parse("2026-12-01T00:00:00Z")))
+        .contains(Instant.parse("2028-02-29T00:00:00Z"));
+    assertThat(
+            CronSchedule.parse("0 0 31 12 *", "UTC")
+                .nextAfter(Instant.parse("2026-12-01T00:00:00Z")))
+        .contains(Instant.parse("2026-12-31T00:00:00Z"));
+  }
+
   @Test
   void missingExpressionAndUnknownZoneNameTheirFields() {
     assertThatThrownBy(() -> CronSchedule.parse(" ", "UTC"))
