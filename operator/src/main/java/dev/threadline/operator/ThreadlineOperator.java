@@ -13,6 +13,7 @@ import dev.threadline.operator.environment.EnvironmentReconciler;
 import dev.threadline.operator.health.OperatorHttpEndpoints;
 import dev.threadline.operator.kubernetes.InformerLists;
 import dev.threadline.operator.kubernetes.InformerStops;
+import dev.threadline.operator.kubernetes.ReconcileRetry;
 import dev.threadline.operator.kubernetes.TokenCloner;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.model.AgentProfiles;
@@ -306,7 +307,10 @@ public final class ThreadlineOperator implements AutoCloseable {
             : o -> o.settingNamespaces(settings.watchNamespaces());
     operator.register(
         reconciler,
-        namespaces.andThen(o -> o.withInformerListLimit(InformerLists.PAGE)).andThen(more));
+        namespaces
+            .andThen(o -> o.withInformerListLimit(InformerLists.PAGE))
+            .andThen(o -> o.withRetry(ReconcileRetry.backoff()))
+            .andThen(more));
   }
 
   /**

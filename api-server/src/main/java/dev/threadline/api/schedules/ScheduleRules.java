@@ -25,6 +25,12 @@ final class ScheduleRules {
   static final int MAX_TASK = 1_048_576;
   static final int MAX_APP_ID = 200;
 
+  /**
+   * The latest one-time schedule: RFC 3339 (and so Kubernetes and the contract's timestamps) writes
+   * years with four digits.
+   */
+  static final Instant LATEST_SCHEDULED_TIME = Instant.parse("9999-12-31T23:59:59Z");
+
   /** How many coming firings the interval check looks at. */
   static final int CHECKED_FIRINGS = 500;
 
@@ -109,8 +115,8 @@ final class ScheduleRules {
   }
 
   /**
-   * An ISO 8601 date-time in the future: an instant ({@code Z} or an offset), or a local date-time
-   * read in the schedule's zone.
+   * An ISO 8601 date-time in the future, up to {@link #LATEST_SCHEDULED_TIME}: an instant ({@code
+   * Z} or an offset), or a local date-time read in the schedule's zone.
    */
   Instant scheduledTime(String value, ZoneId zone, Instant now) {
     if (value == null) {
@@ -123,6 +129,9 @@ final class ScheduleRules {
                 bad("scheduledTime", "must be an ISO 8601 date-time such as 2026-12-24T09:00:00Z"));
     if (!at.isAfter(now)) {
       throw bad("scheduledTime", "must be in the future");
+    }
+    if (at.isAfter(LATEST_SCHEDULED_TIME)) {
+      throw bad("scheduledTime", "must be no later than " + LATEST_SCHEDULED_TIME);
     }
     return at;
   }

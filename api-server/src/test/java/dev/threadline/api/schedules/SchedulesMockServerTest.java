@@ -225,6 +225,11 @@ class SchedulesMockServerTest {
         "Bad Request",
         "scheduledTime must be in the future");
     assertError(
+        post(carl, oneTime + ", \"scheduledTime\": \"+999999999-12-31T23:59:59Z\""),
+        400,
+        "Bad Request",
+        "scheduledTime must be no later than 9999-12-31T23:59:59Z");
+    assertError(
         post(
             carl,
             oneTime

@@ -57,6 +57,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
   private final ExecutorService workers;
   private final String host;
   private final ObjectStore store;
+  private final GarbageCollector collector;
   private final Path temporaryFolder;
   private final Credentials credentials;
   private final String certificatePem;
@@ -68,6 +69,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
       ExecutorService workers,
       String host,
       ObjectStore store,
+      GarbageCollector collector,
       Path temporaryFolder,
       Credentials credentials,
       String certificatePem) {
@@ -79,6 +81,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     this.workers = workers;
     this.host = host;
     this.store = store;
+    this.collector = collector;
     this.temporaryFolder = temporaryFolder;
   }
 
@@ -96,6 +99,8 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
       throw e;
     }
     types.refresh();
+    GarbageCollector collector = new GarbageCollector(store, types, operations);
+    collector.start();
 
     ExecutorService workers = Executors.newCachedThreadPool(daemonThreads());
     ServingCertificate certificate = ServingCertificate.create(settings.host());
@@ -127,6 +132,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     } catch (RuntimeException e) {
       await(vertx.close());
       workers.shutdownNow();
+      collector.close();
       store.close();
       throw e;
     }
@@ -139,6 +145,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
             workers,
             settings.host(),
             store,
+            collector,
             temporary,
             credentials,
             certificate.certificatePem());
@@ -229,6 +236,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
             () -> await(inProcessServer.close()),
             () -> await(vertx.close()),
             workers::shutdown,
+            collector::close,
             store::close,
             this::deleteTemporaryFolder)) {
       try {

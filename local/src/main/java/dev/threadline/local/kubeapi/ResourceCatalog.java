@@ -47,6 +47,25 @@ final class ResourceCatalog {
         .toList();
   }
 
+  /**
+   * The type of objects of {@code kind} in {@code apiVersion} (as an object or an owner reference
+   * names them): that version if served, else another served version of the kind's group.
+   */
+  Optional<ResourceType> ofKind(String apiVersion, String kind) {
+    if (apiVersion == null || kind == null) {
+      return Optional.empty();
+    }
+    int slash = apiVersion.indexOf('/');
+    String group = slash < 0 ? "" : apiVersion.substring(0, slash);
+    String version = apiVersion.substring(slash + 1);
+    List<ResourceType> ofKind =
+        types.stream().filter(t -> t.group().equals(group) && t.kind().equals(kind)).toList();
+    return ofKind.stream()
+        .filter(t -> t.version().equals(version))
+        .findFirst()
+        .or(() -> ofKind.stream().findFirst());
+  }
+
   /** Named API groups (not the core group) with their versions, preferred version first. */
   Map<String, List<String>> groupVersions() {
     Map<String, Set<String>> groups = new LinkedHashMap<>();

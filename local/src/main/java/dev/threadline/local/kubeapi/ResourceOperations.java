@@ -474,30 +474,23 @@ final class ResourceOperations {
     deleteAll(store.inNamespace(namespace), "namespace " + namespace + " is gone");
   }
 
-  private void deleteAll(List<StoredObject> doomed, String why) {
+  /** Deletes each object (their dependents too); runs under the write lock ({@link #exclusive}). */
+  void deleteAll(List<StoredObject> doomed, String why) {
     for (StoredObject stored : doomed) {
       JsonNode item = stored.object();
-      String apiVersion = Json.text(item, "apiVersion");
-      String kind = Json.text(item, "kind");
-      if (apiVersion == null || kind == null) {
-        continue;
-      }
-      String group =
-          apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
-      String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
-      types.catalog().resources(group, version).stream()
-          .filter(t -> t.kind().equals(kind))
-          .findFirst()
+      types
+          .catalog()
+          .ofKind(Json.text(item, "apiVersion"), Json.text(item, "kind"))
           .ifPresent(t -> {
             ApiPath path =
                 new ApiPath(
-                    group,
-                    version,
+                    t.group(),
+                    t.version(),
                     t.namespaced() ? stored.key().namespace() : null,
                     t.plural(),
                     stored.key().name(),
                     null);
-            LOG.debug("Deleting {} {}/{}: {}", kind, path.namespace(), path.name(), why);
+            LOG.debug("Deleting {} {}/{}: {}", t.kind(), path.namespace(), path.name(), why);
             deleteOne(path, t, null);
           });
     }

@@ -12,8 +12,9 @@
  * around its store (identity, generation and the status subresource in {@link
  * dev.threadline.local.kubeapi.ObjectLifecycle}, RFC 7386 merge patches and JSON patches, pruning
  * of unknown fields, CRD schema defaults and CEL validation rules with a 422, creation only in
- * existing namespaces, owner-reference and namespace cascades). docs/local-store.md describes the
- * store's schema and watch semantics.
+ * existing namespaces, owner-reference and namespace cascades); {@link
+ * dev.threadline.local.kubeapi.GarbageCollector} deletes objects whose owners are all gone whenever
+ * they appear. docs/local-store.md describes the store's schema and watch semantics.
  *
  * <p>Known limitations, each deliberate:
  *

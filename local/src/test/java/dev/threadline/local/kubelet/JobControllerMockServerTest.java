@@ -140,7 +140,7 @@ class JobControllerMockServerTest {
         .create();
 
     await()
-        .atMost(Duration.ofSeconds(5))
+        .atMost(Duration.ofSeconds(30))
         .until(
             () -> client.batch().v1().jobs().inNamespace(NS).withName("shortlived").get() == null);
   }

@@ -16,6 +16,7 @@ import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.status.ReconcileErrors;
 import dev.threadline.telemetry.Telemetry;
 import dev.threadline.trigger.ScheduleFirer;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -86,6 +87,12 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
   /** Never wake up sooner than this: a clock a little behind must not make a busy loop. */
   private static final Duration MIN_WAKE_UP = Duration.ofMillis(500);
 
+  /**
+   * Never sleep longer than this (a wake-up finds the time still ahead and sleeps again): the
+   * framework takes a delay in milliseconds, which a far-future time would overflow.
+   */
+  static final Duration MAX_WAKE_UP = Duration.ofHours(24);
+
   private final ScheduleCronJob cronJobs;
   private final Conditions conditions;
   private final KubernetesEvents events;
@@ -138,6 +145,16 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
     next.setFiredThread(current.getFiredThread());
     Optional<Instant> wakeUp = Optional.empty();
     List<io.fabric8.kubernetes.api.model.Condition> nextConditions = current.getConditions();
+    if (Schedules.isRecurring(schedule)
+        && context.getSecondaryResource(CronJob.class).isEmpty()
+        && !LiveSchedules.stillThere(context.getClient(), schedule)) {
+      // The cache still has a schedule the API has deleted (the CronJob's deletion came first):
+      // making its CronJob again would leave one firing for a schedule that is gone.
+      try (ResourceLogContext logged = ResourceLogContext.of(schedule)) {
+        LOG.debug("is gone or being deleted: no CronJob made for it");
+      }
+      return UpdateControl.noUpdate();
+    }
     try {
       if (Schedules.isRecurring(schedule)) {
         CronSchedule cron = ScheduleTiming.cron(schedule);
@@ -224,9 +241,7 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
       schedule.setStatus(next);
       control = UpdateControl.patchStatus(schedule);
     }
-    wakeUp
-        .map(at -> max(Duration.between(now, at), MIN_WAKE_UP))
-        .ifPresent(control::rescheduleAfter);
+    wakeUp.map(at -> wakeUpDelay(now, at)).ifPresent(control::rescheduleAfter);
     return control;
   }
 
@@ -282,8 +297,15 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
     return "Next run at " + status.getNextRunAt() + ".";
   }
 
-  private static Duration max(Duration a, Duration b) {
-    return a.compareTo(b) >= 0 ? a : b;
+  /**
+   * How long to sleep until {@code at}, kept within {@link #MIN_WAKE_UP} and {@link #MAX_WAKE_UP}.
+   */
+  static Duration wakeUpDelay(Instant now, Instant at) {
+    Duration delay = Duration.between(now, at);
+    if (delay.compareTo(MIN_WAKE_UP) < 0) {
+      return MIN_WAKE_UP;
+    }
+    return delay.compareTo(MAX_WAKE_UP) > 0 ? MAX_WAKE_UP : delay;
   }
 
   private static boolean sameStatus(ScheduleStatus a, ScheduleStatus b) {

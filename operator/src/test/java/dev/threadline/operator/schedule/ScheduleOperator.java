@@ -1,11 +1,11 @@
 package dev.threadline.operator.schedule;
 
+import dev.threadline.operator.kubernetes.ReconcileRetry;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.support.BareOperators;
 import dev.threadline.telemetry.Telemetry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
-import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import java.time.Clock;
 
@@ -35,7 +35,7 @@ final class ScheduleOperator implements AutoCloseable {
     operator.register(
         new ScheduleReconciler(
             TRIGGER_IMAGE, THREAD_LIMIT, new Conditions(clock), clock, Telemetry.off()),
-        ControllerConfigurationOverrider::watchingAllNamespaces);
+        o -> o.watchingAllNamespaces().withRetry(ReconcileRetry.backoff()));
     operator.start();
     return new ScheduleOperator(operator);
   }

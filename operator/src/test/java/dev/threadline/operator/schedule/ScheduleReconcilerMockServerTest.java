@@ -414,6 +414,84 @@ class ScheduleReconcilerMockServerTest {
     }
   }
 
+  @Test
+  void aFarFutureOneTimeScheduleConvergesWithoutOverflowingItsWakeUp() {
+    Reconciles reconciles = new Reconciles();
+    MutableClock clock = new MutableClock(Instant.parse("2026-03-02T00:00:00Z"));
+    try (ScheduleOperator ignored = ScheduleOperator.start(client, clock, reconciles)) {
+      Schedule schedule = oneTime("far", "sched-far", Instant.MAX);
+      schedule.getSpec().setScheduledTime("+999999999-12-31T23:59:59Z");
+      client.resource(schedule).create();
+
+      Schedule ready =
+          awaitStatus("far", "sched-far", s -> ready(s) != null && "Scheduled".equals(reason(s)));
+      assertThat(ready.getStatus().getNextRunAt()).isEqualTo("+999999999-12-31T23:59:59Z");
+      assertThat(reconciles.awaitSettled("Schedule", "far", "sched-far"))
+          .as("reconciles of a schedule that waits (no failure, no retry)")
+          .isLessThanOrEqualTo(3);
+      assertThat(
+              reason(
+                  client.resources(Schedule.class).inNamespace("far").withName("sched-far").get()))
+          .isEqualTo("Scheduled");
+    }
+  }
+
+  @Test
+  void aReconcileThatKeepsFailingIsRetriedWithGrowingDelays() throws InterruptedException {
+    // Every CronJob creation in this namespace fails, as an API server that refuses it would.
+    server
+        .expect()
+        .post()
+        .withPath("/apis/batch/v1/namespaces/failing/cronjobs")
+        .andReturn(403, "{\"kind\":\"Status\",\"code\":403,\"message\":\"refused\"}")
+        .always();
+    Reconciles reconciles = new Reconciles();
+    MutableClock clock = new MutableClock(Instant.parse("2026-03-02T07:58:00Z"));
+    try (ScheduleOperator ignored = ScheduleOperator.start(client, clock, reconciles)) {
+      client.resource(recurring("failing", "sched-failing", "0 9 * * *", "UTC")).create();
+      List<Long> attempts = new java.util.ArrayList<>();
+      long start = System.nanoTime();
+      int seen = 0;
+      // 40 s: a hot loop makes hundreds of attempts; the framework's default retry gives up after
+      // five (by about 20 s); a backoff from 1 s doubling, never given up, makes about 6.
+      while (System.nanoTime() - start < Duration.ofSeconds(40).toNanos()) {
+        int now = reconciles.of("Schedule", "failing", "sched-failing");
+        for (; seen < now; seen++) {
+          attempts.add(System.nanoTime() - start);
+        }
+        Thread.sleep(50);
+      }
+
+      assertThat(attempts).as("attempts in 40 s").hasSizeBetween(5, 10);
+      assertThat(attempts.getLast())
+          .as("still retried after 25 s: %s", attempts)
+          .isGreaterThan(Duration.ofSeconds(25).toNanos());
+      List<Long> gaps = new java.util.ArrayList<>();
+      for (int i = 1; i < attempts.size(); i++) {
+        gaps.add(attempts.get(i) - attempts.get(i - 1));
+      }
+      // The last waits (the first ones may be cut short by the events of the schedule's other
+      // objects) each about twice the one before.
+      for (int i = gaps.size() - 3; i < gaps.size(); i++) {
+        assertThat(gaps.get(i)).as("wait %d of %s", i, gaps).isGreaterThan(gaps.get(i - 1) * 3 / 2);
+      }
+      assertThat(
+              ready(
+                      client
+                          .resources(Schedule.class)
+                          .inNamespace("failing")
+                          .withName("sched-failing")
+                          .get())
+                  .getReason())
+          .isEqualTo("ReconcileError");
+    }
+  }
+
+  private static String reason(Schedule schedule) {
+    Condition ready = ready(schedule);
+    return ready == null ? null : ready.getReason();
+  }
+
   private static Schedule recurring(String namespace, String name, String cron, String timezone) {
     Schedule schedule = schedule(namespace, name);
     schedule.getSpec().setScheduleType(Schedule.RECURRING);

@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,6 +62,8 @@ public final class ObjectStore implements AutoCloseable {
   private final BlockingQueue<Connection> readers;
   private final ReentrantLock lock = new ReentrantLock();
   private final List<Watch> watches = new CopyOnWriteArrayList<>();
+  private final List<BiConsumer<ObjectKey, ObjectNode>> storedListeners =
+      new CopyOnWriteArrayList<>();
   private final GroupCommit<WriteAction, StoredObject> writes = new GroupCommit<>(lock, MAX_BATCH);
   private final ScheduledExecutorService bookmarks;
   private long revision;
@@ -172,6 +175,24 @@ public final class ObjectStore implements AutoCloseable {
         "SELECT o.resource, o.namespace, o.name, o.revision, o.body FROM owners w"
             + " JOIN objects o ON o.id = w.object_id WHERE w.owner_uid = ?",
         ownerUid);
+  }
+
+  /** The keys of every object that has an owner reference. */
+  public List<ObjectKey> withOwners() {
+    return read(connection -> {
+      try (PreparedStatement select =
+          connection.prepareStatement(
+              "SELECT DISTINCT o.resource, o.namespace, o.name FROM owners w"
+                  + " JOIN objects o ON o.id = w.object_id")) {
+        List<ObjectKey> keys = new ArrayList<>();
+        try (ResultSet rs = select.executeQuery()) {
+          while (rs.next()) {
+            keys.add(new ObjectKey(rs.getString(1), rs.getString(2), rs.getString(3)));
+          }
+        }
+        return keys;
+      }
+    });
   }
 
   /** Every object of every resource in {@code namespace}. */
@@ -590,7 +611,18 @@ public final class ObjectStore implements AutoCloseable {
     }
   }
 
+  /**
+   * Tells {@code listener} of every object created or replaced, once committed, in revision order.
+   * It is called under the write lock: it must hand the work on, never block or write.
+   */
+  public void onStored(BiConsumer<ObjectKey, ObjectNode> listener) {
+    storedListeners.add(listener);
+  }
+
   private void publish(WatchEvent event) {
+    if (!event.type().equals(WatchEvent.DELETED)) {
+      storedListeners.forEach(listener -> listener.accept(event.key(), event.object()));
+    }
     int delivered = 0;
     for (Watch watch : watches) {
       WatchEvent seen = watch.selection().seen(event);

@@ -114,7 +114,8 @@ final class CronJobSync {
       CronJobStatus status,
       String described) {
     Long startingDeadline = cronJob.getSpec().getStartingDeadlineSeconds();
-    if (startingDeadline != null && scheduledTime.plusSeconds(startingDeadline).isBefore(now)) {
+    if (startingDeadline != null
+        && KubeTime.plusSeconds(scheduledTime, startingDeadline).isBefore(now)) {
       LOG.info(
           "{} missed the run at {} by more than startingDeadlineSeconds ({}s); skipping it",
           described,

@@ -91,7 +91,8 @@ final class JobSync {
               ? DEFAULT_BACKOFF_LIMIT
               : job.getSpec().getBackoffLimit();
       Long deadlineSeconds = job.getSpec().getActiveDeadlineSeconds();
-      Instant deadline = deadlineSeconds == null ? null : startTime.plusSeconds(deadlineSeconds);
+      Instant deadline =
+          deadlineSeconds == null ? null : KubeTime.plusSeconds(startTime, deadlineSeconds);
 
       if (succeeded >= 1) {
         deleteAll(active, described);
@@ -156,7 +157,7 @@ final class JobSync {
     if (ttl == null || finishedAt.isEmpty()) {
       return Optional.empty();
     }
-    Instant expiry = finishedAt.get().plusSeconds(ttl);
+    Instant expiry = KubeTime.plusSeconds(finishedAt.get(), ttl);
     if (now.isBefore(expiry)) {
       return Optional.of(expiry);
     }

@@ -1,5 +1,6 @@
 package dev.threadline.local.kubelet.support;
 
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
@@ -8,6 +9,18 @@ import java.time.temporal.ChronoUnit;
 /** Kubernetes' timestamp format (RFC 3339, UTC, whole seconds), as the API server writes it. */
 public final class KubeTime {
   private KubeTime() {}
+
+  /**
+   * {@code instant} plus {@code seconds} (a spec's deadline or TTL, any int64 the API accepts),
+   * {@link Instant#MAX} rather than an overflow.
+   */
+  public static Instant plusSeconds(Instant instant, long seconds) {
+    try {
+      return instant.plusSeconds(seconds);
+    } catch (DateTimeException | ArithmeticException e) {
+      return seconds > 0 ? Instant.MAX : Instant.MIN;
+    }
+  }
 
   public static String format(Instant instant) {
     return DateTimeFormatter.ISO_INSTANT.format(instant.truncatedTo(ChronoUnit.SECONDS));

@@ -1,8 +1,12 @@
 package dev.threadline.local.kubelet.support;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.util.Objects;
@@ -22,6 +26,7 @@ import org.slf4j.LoggerFactory;
 public final class StatusUpdates {
   private static final Logger LOG = LoggerFactory.getLogger(StatusUpdates.class);
   private static final int MAX_ATTEMPTS = 30;
+  private static final ObjectMapper TREES = new ObjectMapper();
 
   private StatusUpdates() {}
 
@@ -67,7 +72,11 @@ public final class StatusUpdates {
     return Optional.empty();
   }
 
-  /** Replaces the object's status with {@code status}, unless the latest one equals it already. */
+  /**
+   * Replaces the object's status with {@code status}, unless the latest one equals it already as
+   * JSON: the model classes do not compare equal to what they read back (a list set to null is read
+   * back empty), and a write that changes nothing still brings every watcher an event.
+   */
   public static <T extends HasMetadata, S> Optional<T> replace(
       KubernetesClient client,
       Class<T> type,
@@ -82,12 +91,30 @@ public final class StatusUpdates {
         object.getMetadata().getName(),
         object.getMetadata().getUid(),
         latest -> {
-          if (Objects.equals(statusOf.apply(latest), status)) {
+          if (sameJson(client, statusOf.apply(latest), status)) {
             return false;
           }
           setStatus.accept(latest, status);
           return true;
         });
+  }
+
+  private static boolean sameJson(KubernetesClient client, Object stored, Object wanted) {
+    KubernetesSerialization json = client.getKubernetesSerialization();
+    return Objects.equals(asTree(json, stored), asTree(json, wanted));
+  }
+
+  /** The object as it is written: an empty status and no status are the same thing. */
+  private static JsonNode asTree(KubernetesSerialization json, Object value) {
+    if (value == null) {
+      return null;
+    }
+    try {
+      JsonNode tree = TREES.readTree(json.asJson(value));
+      return tree == null || tree.isNull() || tree.isEmpty() ? null : tree;
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot read back a status as JSON", e);
+    }
   }
 
   private static void pause(Duration duration) {
