@@ -49,6 +49,21 @@ public final class ProviderFailures {
         provider, ModelErrorCode.INVALID_REPLY, 0, Redaction.redact(problem, apiKey), null);
   }
 
+  /**
+   * The SDK could not make a reply of what the stream carried (its accumulator refused a chunk, as
+   * openai-java does when a chunk holds both the usage and a {@code finish_reason}).
+   */
+  public static ModelException unreadableStream(
+      String provider, RuntimeException failure, String apiKey) {
+    return invalidReply(provider, "the reply could not be read: " + failure.getMessage(), apiKey);
+  }
+
+  /** The stream closed before its final event: what came is not a whole answer. */
+  public static ModelException streamEnded(String provider) {
+    return invalidReply(
+        provider, "the stream ended before the answer was complete (no final event)", null);
+  }
+
   /** The SDK's message and the root cause ("Request failed: java.net.ConnectException: ..."). */
   private static String describe(Throwable failure) {
     Throwable root = failure;

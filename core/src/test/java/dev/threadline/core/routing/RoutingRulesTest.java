@@ -2,6 +2,7 @@ package dev.threadline.core.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.threadline.core.testing.ReadCountingText;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -70,7 +71,14 @@ class RoutingRulesTest {
         Arguments.of(" \n", Route.DIRECT),
         Arguments.of("`a", Route.COMPUTER),
         Arguments.of("please ", Route.DIRECT),
-        Arguments.of("a.py.", Route.COMPUTER));
+        Arguments.of("a.py.", Route.COMPUTER),
+        Arguments.of(" ", Route.DIRECT),
+        Arguments.of("what is the time ", Route.DIRECT),
+        Arguments.of("word ", Route.DIRECT),
+        Arguments.of("1", Route.DIRECT),
+        Arguments.of("1 + ", Route.DIRECT),
+        Arguments.of("(", Route.DIRECT),
+        Arguments.of("'", Route.DIRECT));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -8,6 +8,7 @@ import com.anthropic.errors.AnthropicInvalidDataException;
 import com.anthropic.errors.AnthropicIoException;
 import com.anthropic.errors.AnthropicServiceException;
 import com.anthropic.helpers.MessageAccumulator;
+import com.anthropic.models.messages.Message;
 import com.anthropic.models.messages.RawMessageStreamEvent;
 import com.anthropic.models.messages.TextDelta;
 import dev.threadline.models.ModelException;
@@ -92,7 +93,7 @@ public final class AnthropicModelProvider implements ModelProvider {
               client.messages().createStreaming(AnthropicRequests.toParams(request))) {
             events.stream()
                 .forEach(event -> {
-                  accumulator.accumulate(event);
+                  accumulate(accumulator, event);
                   event
                       .contentBlockDelta()
                       .flatMap(block -> block.delta().text())
@@ -101,8 +102,25 @@ public final class AnthropicModelProvider implements ModelProvider {
                       .ifPresent(deltas::onText);
                 });
           }
-          return AnthropicReplies.toReply(accumulator.message());
+          return AnthropicReplies.toReply(message(accumulator));
         });
+  }
+
+  private void accumulate(MessageAccumulator accumulator, RawMessageStreamEvent event) {
+    try {
+      accumulator.accumulate(event);
+    } catch (IllegalStateException | IllegalArgumentException refused) {
+      throw ProviderFailures.unreadableStream(NAME, refused, apiKey);
+    }
+  }
+
+  /** The accumulated message; the accumulator refuses when {@code message_stop} never came. */
+  private static Message message(MessageAccumulator accumulator) {
+    try {
+      return accumulator.message();
+    } catch (IllegalStateException unfinished) {
+      throw ProviderFailures.streamEnded(NAME);
+    }
   }
 
   private ModelReply call(ModelRequest request, Supplier<ModelReply> call) {

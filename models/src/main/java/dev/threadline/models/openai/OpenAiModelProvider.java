@@ -8,6 +8,7 @@ import com.openai.errors.OpenAIInvalidDataException;
 import com.openai.errors.OpenAIIoException;
 import com.openai.errors.OpenAIServiceException;
 import com.openai.helpers.ChatCompletionAccumulator;
+import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import dev.threadline.models.ModelException;
 import dev.threadline.models.ModelProvider;
@@ -87,7 +88,7 @@ public final class OpenAiModelProvider implements ModelProvider {
                   .createStreaming(OpenAiRequests.toStreamingParams(request))) {
             chunks.stream()
                 .forEach(chunk -> {
-                  accumulator.accumulate(chunk);
+                  accumulate(accumulator, chunk);
                   chunk.choices().stream()
                       .findFirst()
                       .flatMap(choice -> choice.delta().content())
@@ -95,8 +96,25 @@ public final class OpenAiModelProvider implements ModelProvider {
                       .ifPresent(deltas::onText);
                 });
           }
-          return OpenAiReplies.toReply(accumulator.chatCompletion());
+          return OpenAiReplies.toReply(completion(accumulator));
         });
+  }
+
+  private void accumulate(ChatCompletionAccumulator accumulator, ChatCompletionChunk chunk) {
+    try {
+      accumulator.accumulate(chunk);
+    } catch (IllegalStateException | IllegalArgumentException refused) {
+      throw ProviderFailures.unreadableStream(NAME, refused, apiKey);
+    }
+  }
+
+  /** The accumulated answer; the accumulator refuses when the final chunk never came. */
+  private static ChatCompletion completion(ChatCompletionAccumulator accumulator) {
+    try {
+      return accumulator.chatCompletion();
+    } catch (IllegalStateException unfinished) {
+      throw ProviderFailures.streamEnded(NAME);
+    }
   }
 
   private ModelReply call(ModelRequest request, Supplier<ModelReply> call) {

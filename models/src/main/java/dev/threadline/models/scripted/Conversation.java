@@ -33,8 +33,8 @@ final class Conversation {
   /**
    * {@code text} cut to {@code max} characters, with an ellipsis when cut; whitespace collapsed.
    */
-  static String abbreviate(String text, int max) {
-    String oneLine = text.strip().replaceAll("\\s+", " ");
+  static String abbreviate(CharSequence text, int max) {
+    String oneLine = Text.collapseSpaces(text, max + 1); // reads no further than it shows
     return oneLine.length() <= max ? oneLine : oneLine.substring(0, max - 1) + "…";
   }
 }

@@ -24,6 +24,9 @@ final class DirectAnswers {
           + " the shell commands you write in backticks. For real answers, configure a model with "
           + "THREADLINE_MODEL_PROVIDER.";
 
+  // Every pattern here runs on user text of up to hundreds of thousands of characters: each is
+  // anchored or possessive, and the scans that pick expressions are written by hand, so no start
+  // position re-reads what another already read (see DirectAnswersLinearTest).
   private static final Pattern GREETING_START =
       Pattern.compile(
           "^(hi|hello|hey|hiya|howdy|hallo|greetings|yo|good"
@@ -35,22 +38,28 @@ final class DirectAnswers {
    */
   private static final int GREETING_MAX_WORDS = 6;
 
+  private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}']++");
+
   private static final Pattern ARITHMETIC_PREFIX =
       Pattern.compile(
-          "\\b(what\\s+is|what's|whats|calculate|compute|evaluate|how\\s+much\\s+is|solve)\\s+(.*)$",
+          "\\b(?:what\\s++is|what'?s|calculate|compute|evaluate|how\\s++much\\s++is|solve)"
+              + "\\s++(.*+)$",
           Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
-  private static final Pattern EXPRESSION =
-      Pattern.compile("[-+(]*\\s*[\\d.][\\d\\s.+\\-*/x×÷()]*");
   private static final Pattern BINARY_OPERATOR =
-      Pattern.compile("[\\d.)]\\s*[-+*/x×÷]\\s*[-+(\\d.]");
+      Pattern.compile("[\\d.)]\\s*+[-+*/x×÷]\\s*+[-+(\\d.]");
 
+  private static final int FLAGS = Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE;
   private static final Pattern TIME_QUESTION =
       Pattern.compile(
-          "\\bwhat\\s+time\\b|\\bwhat('s|\\s+is)\\s+the\\s+time\\b|\\bcurrent\\s+time\\b|\\btime\\s+is\\s+it\\b");
+          "\\b(?:what\\s++time|what(?:'s|\\s++is)\\s++the\\s++time|current\\s++time"
+              + "|time\\s++is\\s++it)\\b",
+          FLAGS);
   private static final Pattern DATE_QUESTION =
       Pattern.compile(
-          "\\bwhat\\s+(day|date)\\b|\\bwhat('s|\\s+is)\\s+(the\\s+|today's\\s+)?(date|day)\\b"
-              + "|\\bcurrent\\s+date\\b|\\btoday'?s\\s+date\\b|\\bwhich\\s+day\\b");
+          "\\b(?:what\\s++(?:day|date)"
+              + "|what(?:'s|\\s++is)\\s++(?:the\\s++|today's\\s++)?(?:date|day)"
+              + "|current\\s++date|today'?s\\s++date|which\\s++day)\\b",
+          FLAGS);
   private static final DateTimeFormatter DAY =
       DateTimeFormatter.ofPattern("EEEE, d MMMM yyyy", Locale.ENGLISH);
   private static final DateTimeFormatter TIME =
@@ -58,9 +67,11 @@ final class DirectAnswers {
 
   private static final Pattern HISTORY_QUESTION =
       Pattern.compile(
-          "\\bwhat\\s+(did|have)\\s+i\\s+(just\\s+)?(say|said|ask|asked|write|wrote|type|typed)\\b"
-              + "|\\bmy\\s+(previous|last|earlier|first)\\s+(message|question)\\b"
-              + "|\\bwhat\\s+was\\s+my\\s+(previous|last)\\b");
+          "\\b(?:what\\s++(?:did|have)\\s++i\\s++(?:just\\s++)?"
+              + "(?:say|said|ask|asked|write|wrote|type|typed)"
+              + "|my\\s++(?:previous|last|earlier|first)\\s++(?:message|question)"
+              + "|what\\s++was\\s++my\\s++(?:previous|last))\\b",
+          FLAGS);
 
   private final Clock clock;
 
@@ -73,33 +84,35 @@ final class DirectAnswers {
     if (latest < 0) {
       return "There is no question to answer yet: the conversation has no user message.";
     }
-    String question = messages.get(latest).content().strip();
-    String lower = question.toLowerCase(Locale.ROOT);
+    return answer(messages.get(latest).content(), messages, latest);
+  }
+
+  /** The answer to {@code text}, the user message at {@code latest}; the tests count its reads. */
+  String answer(CharSequence text, List<ChatMessage> messages, int latest) {
+    CharSequence question = Text.strip(text);
     return arithmetic(question)
-        .or(() -> clockAnswer(lower))
-        .or(() -> historyAnswer(lower, messages, latest))
-        .or(() -> greeting(lower))
+        .or(() -> clockAnswer(question))
+        .or(() -> historyAnswer(question, messages, latest))
+        .or(() -> greeting(question))
         .orElseGet(() -> explanation(question));
   }
 
-  private Optional<String> arithmetic(String question) {
-    String body = question.replaceAll("[?=.!\\s]+$", "");
+  private Optional<String> arithmetic(CharSequence question) {
+    CharSequence body = Text.withoutTrailing(question, "?=.!");
     Matcher prefixed = ARITHMETIC_PREFIX.matcher(body);
     // Only a question that asks for a result, or a bare expression: "I have 2-3 apples" is not
     // maths.
     boolean asked = prefixed.find();
-    String candidates = asked ? prefixed.group(2) : body;
-    boolean bare = !asked;
-    Matcher expressions = EXPRESSION.matcher(candidates);
+    CharSequence candidates = asked ? body.subSequence(prefixed.start(1), prefixed.end(1)) : body;
     String best = null;
-    while (expressions.find()) {
-      String expression = expressions.group().strip().replaceAll("\\s+", " ");
+    for (CharSequence found : Expressions.in(candidates)) {
+      String expression = Text.collapseSpaces(found);
       if (BINARY_OPERATOR.matcher(expression).find()
           && (best == null || expression.length() > best.length())) {
         best = expression;
       }
     }
-    if (best == null || (bare && !best.equals(candidates.strip().replaceAll("\\s+", " ")))) {
+    if (best == null || (!asked && !best.equals(Text.collapseSpaces(candidates)))) {
       return Optional.empty();
     }
     try {
@@ -112,12 +125,12 @@ final class DirectAnswers {
     }
   }
 
-  private Optional<String> clockAnswer(String lower) {
+  private Optional<String> clockAnswer(CharSequence question) {
     ZonedDateTime now = ZonedDateTime.now(clock.withZone(ZoneOffset.UTC));
-    if (TIME_QUESTION.matcher(lower).find()) {
+    if (TIME_QUESTION.matcher(question).find()) {
       return Optional.of("It is " + TIME.format(now) + " UTC on " + DAY.format(now) + ".");
     }
-    if (DATE_QUESTION.matcher(lower).find()) {
+    if (DATE_QUESTION.matcher(question).find()) {
       return Optional.of(
           "Today is " + DAY.format(now) + " (UTC); the time is " + TIME.format(now) + " UTC.");
     }
@@ -125,8 +138,8 @@ final class DirectAnswers {
   }
 
   private static Optional<String> historyAnswer(
-      String lower, List<ChatMessage> messages, int latest) {
-    if (!HISTORY_QUESTION.matcher(lower).find()) {
+      CharSequence question, List<ChatMessage> messages, int latest) {
+    if (!HISTORY_QUESTION.matcher(question).find()) {
       return Optional.empty();
     }
     return Optional.of(
@@ -140,14 +153,22 @@ final class DirectAnswers {
                     + " quote."));
   }
 
-  private static Optional<String> greeting(String lower) {
-    String words = lower.replaceAll("[^\\p{L}\\p{N}' ]+", " ").strip();
-    boolean greets =
-        GREETING_START.matcher(words).find() && words.split("\\s+").length <= GREETING_MAX_WORDS;
-    return greets ? Optional.of(GREETING) : Optional.empty();
+  /** A greeting word first, and at most a few words in all (a word: letters, digits, '). */
+  private static Optional<String> greeting(CharSequence question) {
+    Matcher word = WORD.matcher(question);
+    StringBuilder words = new StringBuilder();
+    int count = 0;
+    while (word.find()) {
+      if (++count > GREETING_MAX_WORDS) {
+        return Optional.empty();
+      }
+      words.append(count > 1 ? " " : "").append(question, word.start(), word.end());
+    }
+    String lower = words.toString().toLowerCase(Locale.ROOT);
+    return GREETING_START.matcher(lower).find() ? Optional.of(GREETING) : Optional.empty();
   }
 
-  private static String explanation(String question) {
+  private static String explanation(CharSequence question) {
     String restated =
         question.isEmpty()
             ? "nothing (an empty message)"

@@ -19,6 +19,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The OpenAI-compatible client streams against a stand-in that writes SSE chunks with delays. */
 class OpenAiStreamingTest {
@@ -131,6 +133,86 @@ class OpenAiStreamingTest {
 
     assertThat(deltas).containsExactly("Let me look.");
     assertThat(failure.code()).isEqualTo(ModelErrorCode.INVALID_REPLY);
+  }
+
+  @Test
+  void usageInTheChunkThatFinishesIsAnInvalidReplyInWords() {
+    // Some compatible servers put the usage beside finish_reason; the SDK's accumulator refuses it.
+    server.answerStream(
+        Duration.ZERO,
+        Duration.ZERO,
+        List.of(
+            chunk("{\"role\":\"assistant\",\"content\":\"Hi\"}", null),
+            chunk("{}", "\"stop\"")
+                .replace(
+                    "}]}",
+                    "}],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":1,"
+                        + "\"total_tokens\":4}}"),
+            "data: [DONE]"));
+
+    ModelException failure = failedStream();
+
+    assertThat(failure.code()).isEqualTo(ModelErrorCode.INVALID_REPLY);
+    assertThat(failure.getMessage()).contains("could not be read");
+  }
+
+  @Test
+  void aStreamThatStopsBeforeItFinishesIsAnInvalidReply() {
+    server.answerStream(
+        Duration.ZERO,
+        Duration.ZERO,
+        List.of(
+            chunk("{\"role\":\"assistant\",\"content\":\"The capital\"}", null),
+            chunk("{\"content\":\" is\"}", null)));
+
+    ModelException failure = failedStream();
+
+    assertThat(failure.code()).isEqualTo(ModelErrorCode.INVALID_REPLY);
+    assertThat(failure.getMessage()).contains("ended before the answer was complete");
+  }
+
+  @Test
+  void aStreamThatHangsIsATimeoutWithinTheModelTimeout() {
+    provider.close();
+    provider =
+        new OpenAiModelProvider(
+            new ModelSettings(
+                "openai",
+                "gpt-4.1-mini",
+                server.baseUrl() + "/v1",
+                "sk-test",
+                Duration.ofMillis(500)));
+    server.answerStream(
+        Duration.ZERO,
+        Duration.ofSeconds(30),
+        List.of(chunk("{\"role\":\"assistant\",\"content\":\"The\"}", null), "data: [DONE]"));
+
+    long start = System.nanoTime();
+    ModelException failure = failedStream();
+
+    assertThat(failure.code()).isEqualTo(ModelErrorCode.TIMEOUT);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"500, UNAVAILABLE", "429, RATE_LIMITED"})
+  void anErrorStatusInsteadOfAStreamIsAFailureWithTheProvidersWords(
+      int status, ModelErrorCode code) {
+    server.answer(status, "{\"error\":{\"message\":\"the provider says no\"}}");
+
+    ModelException failure = failedStream();
+
+    assertThat(failure.code()).isEqualTo(code);
+    assertThat(failure.getMessage()).contains("the provider says no");
+  }
+
+  private ModelException failedStream() {
+    return catchThrowableOfType(
+        ModelException.class,
+        () ->
+            provider.stream(
+                ModelRequest.of("gpt-4.1-mini", null, List.of(ChatMessage.user("hi"))),
+                delta -> {}));
   }
 
   private static String chunk(String delta, String finishReason) {

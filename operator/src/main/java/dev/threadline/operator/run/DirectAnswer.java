@@ -1,8 +1,6 @@
 package dev.threadline.operator.run;
 
-import dev.threadline.crds.run.RunErrorCode;
 import dev.threadline.models.ChatMessage;
-import dev.threadline.models.ModelErrorCode;
 import dev.threadline.models.ModelException;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.ModelReply;
@@ -11,6 +9,7 @@ import dev.threadline.models.TextDeltas;
 import dev.threadline.models.ToolDefinition;
 import dev.threadline.models.Usage;
 import dev.threadline.operator.model.AgentProfile;
+import dev.threadline.operator.model.ModelFailures;
 import java.util.List;
 import java.util.Optional;
 
@@ -77,12 +76,11 @@ public final class DirectAnswer {
       return new Turn(
           RunOutcome.answered(reply.text(), reply.usage()), ComputerHandoff.of(reply), false);
     } catch (ModelException e) {
-      RunErrorCode code =
-          e.code() == ModelErrorCode.RATE_LIMITED
-              ? RunErrorCode.RATE_LIMITED
-              : RunErrorCode.EXECUTION_FAILED;
       return new Turn(
-          RunOutcome.failed(code, "The model could not answer: " + e.getMessage(), Usage.ZERO),
+          RunOutcome.failed(
+              ModelFailures.runErrorCode(e),
+              "The model could not answer: " + e.getMessage(),
+              Usage.ZERO),
           Optional.empty(),
           true);
     }

@@ -41,6 +41,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.Workflow;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import java.time.Clock;
 import java.time.Duration;
@@ -91,6 +92,8 @@ public class RunReconciler implements Reconciler<Run> {
   private final Conditions conditions;
   private final RunReadiness readiness;
   static final String BY_THREAD = "thread";
+  private static final RunOutcome CANCELLED =
+      RunOutcome.failed(RunErrorCode.CANCELLED, "Cancelled on request", Usage.ZERO);
 
   private final AgentProfiles agents;
   private final ModelCatalog models;
@@ -164,12 +167,7 @@ public class RunReconciler implements Reconciler<Run> {
       status.setStartedAt(Timestamps.format(started));
     }
     if (Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
-      finish(
-          run,
-          status,
-          RunOutcome.failed(RunErrorCode.CANCELLED, "Cancelled on request", Usage.ZERO),
-          null,
-          started);
+      finish(run, status, CANCELLED, null, started);
       return patch(run, status);
     }
     // Runs that schedules fire reach us without the api-server's 402, and the api-server does not
@@ -203,7 +201,13 @@ public class RunReconciler implements Reconciler<Run> {
     }
     ModelProvider provider;
     try {
-      provider = tracing.directAgent(run, models.provider(agent.get().provider()));
+      provider =
+          tracing.directAgent(
+              run,
+              new BoundedModel(
+                  models.provider(agent.get().provider()),
+                  models.configured().timeout(),
+                  () -> cancelRequested(run, context)));
     } catch (ModelException | IllegalArgumentException e) {
       finish(
           run,
@@ -221,7 +225,21 @@ public class RunReconciler implements Reconciler<Run> {
             ? DirectDeltas.open(deltas, run, status, context.getClient())
             : DirectDeltas.NONE) {
       return route(run, context, status, agent.get(), provider, live, started);
+    } catch (BoundedModel.Cancelled cancelled) {
+      // The model call was abandoned; what it wrote so far was sent, the answer is not kept.
+      finish(run, status, CANCELLED, agent.get(), started);
+      LOG.info("cancelled while its model call was in flight");
+      return patch(run, status);
     }
+  }
+
+  /** Whether the run's latest version (the informer's, updated while this reconcile waits) asks. */
+  private static boolean cancelRequested(Run run, Context<Run> context) {
+    return context
+        .getPrimaryCache()
+        .get(ResourceID.fromResource(run))
+        .map(latest -> Boolean.TRUE.equals(latest.getSpec().getCancelRequested()))
+        .orElse(false);
   }
 
   /**

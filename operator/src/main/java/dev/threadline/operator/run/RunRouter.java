@@ -55,7 +55,10 @@ public final class RunRouter {
     DirectAnswer.Turn turn =
         direct.answerOrHandOff(agent, provider, history, hasAttachments, deltas);
     if (turn.modelFailed()) {
-      LOG.warn("Routing by rules: the {} model could not answer", agent.provider());
+      LOG.warn(
+          "Routing by rules: the {} model could not answer ({})",
+          agent.provider(),
+          turn.outcome().errorMessage());
       RoutingDecision rules = RoutingRules.route(message, hasAttachments);
       RoutingDecision decision =
           new RoutingDecision(rules.route(), rules.reason() + " (the model was unavailable)");

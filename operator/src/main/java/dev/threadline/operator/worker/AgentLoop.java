@@ -13,6 +13,7 @@ import dev.threadline.models.ToolDefinition;
 import dev.threadline.models.Usage;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.deltas.Deltas;
+import dev.threadline.operator.model.ModelFailures;
 import dev.threadline.operator.tracing.AgentTracing;
 import dev.threadline.operator.usage.UsageLimits;
 import dev.threadline.operator.worker.mcp.McpConnections;
@@ -124,7 +125,10 @@ final class AgentLoop {
                     task.limits().maxOutputTokens()),
                 deltas.text(events.nextItemId("msg")));
       } catch (ModelException e) {
-        return Optional.of(failed(memory, redact.apply(e.getMessage())));
+        return Optional.of(
+            new Ended(
+                memory,
+                AgentOutcome.failed(ModelFailures.runErrorCode(e), redact.apply(e.getMessage()))));
       } catch (RuntimeException e) {
         LOG.warn("Model call failed unexpectedly", e);
         return Optional.of(

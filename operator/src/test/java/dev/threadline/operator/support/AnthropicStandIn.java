@@ -37,6 +37,13 @@ public final class AnthropicStandIn extends ModelStandIn<List<String>> {
   }
 
   @Override
+  protected String errorBody(String message) {
+    ObjectNode body = JSON.createObjectNode().put("type", "error");
+    body.putObject("error").put("type", "api_error").put("message", message);
+    return body.toString();
+  }
+
+  @Override
   protected void answer(HttpExchange exchange, JsonNode body, List<String> tokens)
       throws IOException, InterruptedException {
     LoopbackServer.EventStream events = LoopbackServer.eventStream(exchange);

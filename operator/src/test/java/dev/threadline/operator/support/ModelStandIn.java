@@ -15,7 +15,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * What the model stand-ins share: a {@link LoopbackServer}, replies answered in the order they were
  * queued (a 500 when none is left), every request body recorded (so a test can count model calls),
  * and the pace of a streamed answer — a delay before the first token and between tokens, as a
- * hosted model writes. A subclass speaks one provider's wire format.
+ * hosted model writes; also the failures of a provider: an error status, an answer that never
+ * comes. A subclass speaks one provider's wire format.
  *
  * @param <R> what a queued reply holds
  */
@@ -30,7 +31,17 @@ public abstract class ModelStandIn<R> implements AutoCloseable {
 
   private final String provider;
   private final String noReplyError;
-  private final Queue<R> replies = new ConcurrentLinkedQueue<>();
+
+  /** One queued answer to one request. */
+  @FunctionalInterface
+  private interface Answer {
+    void send(HttpExchange exchange, JsonNode body) throws IOException, InterruptedException;
+  }
+
+  /** How long a hung answer holds its connection: past any client's timeout; close() ends it. */
+  private static final Duration HUNG = Duration.ofMinutes(10);
+
+  private final Queue<Answer> replies = new ConcurrentLinkedQueue<>();
   private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
   private final Duration firstToken;
   private final Duration perToken;
@@ -73,8 +84,27 @@ public abstract class ModelStandIn<R> implements AutoCloseable {
   }
 
   protected void queue(R reply) {
-    replies.add(reply);
+    replies.add((exchange, body) -> answer(exchange, body, reply));
   }
+
+  /** Drops the replies still queued, so that a test starts from none whatever others left. */
+  public void clearReplies() {
+    replies.clear();
+  }
+
+  /** Queues an HTTP error: {@code status} with the provider's error body saying {@code message}. */
+  public void answerError(int status, String message) {
+    replies.add((exchange, body) ->
+        LoopbackServer.respond(exchange, status, "application/json", errorBody(message)));
+  }
+
+  /** Queues an answer that never comes: the request is read, the connection held open. */
+  public void answerNothing() {
+    replies.add((exchange, body) -> Thread.sleep(HUNG.toMillis()));
+  }
+
+  /** The provider's error body with {@code message}, as its API words it. */
+  protected abstract String errorBody(String message);
 
   /** Answers the request ({@code body}) with {@code reply}, in the provider's wire format. */
   protected abstract void answer(HttpExchange exchange, JsonNode body, R reply)
@@ -95,12 +125,12 @@ public abstract class ModelStandIn<R> implements AutoCloseable {
   private void handle(HttpExchange exchange) throws IOException, InterruptedException {
     JsonNode body = JSON.readTree(exchange.getRequestBody().readAllBytes());
     requests.add(body);
-    R reply = replies.poll();
+    Answer reply = replies.poll();
     if (reply == null) {
       LoopbackServer.respond(exchange, 500, "application/json", noReplyError);
       return;
     }
-    answer(exchange, body, reply);
+    reply.send(exchange, body);
   }
 
   @Override

@@ -15,8 +15,28 @@ import java.util.List;
  * every request, so a test can count model calls.
  */
 public final class OpenAiStandIn extends ModelStandIn<OpenAiStandIn.Reply> {
-  /** Text written as these tokens, then (when {@code toolName} is set) one call of that tool. */
-  record Reply(List<String> tokens, String toolName, String toolArguments) {}
+  /**
+   * Text written as these tokens, then (when {@code toolName} is set) one call of that tool, sent
+   * as {@code stream} says.
+   */
+  record Reply(List<String> tokens, String toolName, String toolArguments, Stream stream) {
+    Reply(List<String> tokens, String toolName, String toolArguments) {
+      this(tokens, toolName, toolArguments, Stream.WHOLE);
+    }
+  }
+
+  /** How a streamed reply ends. */
+  public enum Stream {
+    /** As the API sends it: the finishing chunk, the usage in a chunk of its own, [DONE]. */
+    WHOLE,
+    /**
+     * The usage in the finishing chunk, as some compatible servers send it: the OpenAI SDK's
+     * accumulator refuses that chunk ({@code choices is required}).
+     */
+    USAGE_IN_THE_FINISHING_CHUNK,
+    /** The tokens, then the answer ends: no finishing chunk, no usage, no [DONE]. */
+    CUT_OFF
+  }
 
   public OpenAiStandIn(Duration firstToken, Duration perToken) {
     super(
@@ -38,10 +58,23 @@ public final class OpenAiStandIn extends ModelStandIn<OpenAiStandIn.Reply> {
     return this;
   }
 
+  /** Queues a streamed text answer that ends as {@code stream} says. */
+  public OpenAiStandIn answerStreamed(Stream stream, String... tokens) {
+    queue(new Reply(List.of(tokens), null, null, stream));
+    return this;
+  }
+
   /** Queues a reply that calls {@code tool} with these JSON arguments. */
   public OpenAiStandIn answerToolCall(String tool, String argumentsJson) {
     queue(new Reply(List.of(), tool, argumentsJson));
     return this;
+  }
+
+  @Override
+  protected String errorBody(String message) {
+    ObjectNode body = JSON.createObjectNode();
+    body.putObject("error").put("message", message).put("type", "server_error");
+    return body.toString();
   }
 
   @Override
@@ -69,7 +102,18 @@ public final class OpenAiStandIn extends ModelStandIn<OpenAiStandIn.Reply> {
           .put("arguments", reply.toolArguments());
       send(events, chunk(delta, null));
     }
-    send(events, chunk(JSON.createObjectNode(), reply.toolName() == null ? "stop" : "tool_calls"));
+    if (reply.stream() == Stream.CUT_OFF) {
+      return;
+    }
+    ObjectNode finish =
+        chunk(JSON.createObjectNode(), reply.toolName() == null ? "stop" : "tool_calls");
+    if (reply.stream() == Stream.USAGE_IN_THE_FINISHING_CHUNK) {
+      finish.set("usage", usage(reply));
+      send(events, finish);
+      events.send("data: [DONE]");
+      return;
+    }
+    send(events, finish);
     ObjectNode usage = base();
     usage.putArray("choices");
     usage.set("usage", usage(reply));

@@ -1,18 +1,18 @@
-package dev.threadline.core.routing;
+package dev.threadline.core.testing;
 
 /**
  * A text that counts every character read from it and fails once the reads pass a budget, so a test
  * bounds the work of a matcher by its reads instead of by wall time (and a quadratic one stops at
- * the budget instead of running for minutes).
+ * the budget instead of running for minutes). Shared by the tests of every scan of user text.
  */
-final class ReadCountingText implements CharSequence {
+public final class ReadCountingText implements CharSequence {
   private final String text;
   private final int offset;
   private final int length;
   private final long[] reads;
   private final long budget;
 
-  ReadCountingText(String text, long budget) {
+  public ReadCountingText(String text, long budget) {
     this(text, 0, text.length(), new long[1], budget);
   }
 
@@ -24,7 +24,7 @@ final class ReadCountingText implements CharSequence {
     this.budget = budget;
   }
 
-  long reads() {
+  public long reads() {
     return reads[0];
   }
 
