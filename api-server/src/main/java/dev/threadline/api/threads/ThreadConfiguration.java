@@ -87,8 +87,10 @@ class ThreadConfiguration {
       ThreadStore threadStore,
       RunStore runStore,
       ManagedInformer<Agent> agentInformer,
-      Clock clock) {
-    return new ThreadService(threadStore, runStore, new AgentDirectory(agentInformer), clock);
+      Clock clock,
+      History history) {
+    return new ThreadService(
+        threadStore, runStore, new AgentDirectory(agentInformer), clock, history);
   }
 
   @Bean

@@ -69,7 +69,12 @@ class ScheduleCreatorMockServerTest {
     threadStore = new ThreadStore(client, threadCache, threadOrder, VISIBLE, limits.threadLimit());
     runStore = new RunStore(client, runCache, VISIBLE, limits.runLimit());
     threads =
-        new ThreadService(threadStore, runStore, new AgentDirectory(agentCache), Clock.systemUTC());
+        new ThreadService(
+            threadStore,
+            runStore,
+            new AgentDirectory(agentCache),
+            Clock.systemUTC(),
+            shared.history());
   }
 
   @AfterAll

@@ -140,6 +140,21 @@ class ThreadContentMockServerTest {
     assertThat(newThread.status()).isEqualTo(403);
     assertThat(shared.client().resources(Run.class).inNamespace(bob.namespace()).list().getItems())
         .hasSize(1);
+    // Deleting a thread frees its share.
+    String full =
+        api.post("/v1/threads", bob.key(), "{}").json().get("thread").get("id").asString();
+    long before = shared.history().usage().bytes(bob.namespace());
+    shared
+        .history()
+        .messageBodies()
+        .write(
+            bob.namespace(),
+            "thread-" + full.substring("thread_".length()),
+            UUID.randomUUID().toString(),
+            "y".repeat(1_000));
+    assertThat(shared.history().usage().bytes(bob.namespace())).isEqualTo(before + 1_064);
+    assertThat(api.delete("/v1/threads/" + full, bob.key()).status()).isEqualTo(200);
+    assertThat(shared.history().usage().bytes(bob.namespace())).isEqualTo(before);
     // A short message still fits.
     assertThat(
             api.post(
