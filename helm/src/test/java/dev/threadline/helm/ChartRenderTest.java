@@ -747,6 +747,7 @@ class ChartRenderTest {
             entry("THREADLINE_LIMITS_CONTAINERS", "50"),
             entry("THREADLINE_LIMITS_SCHEDULES", "200"),
             entry("THREADLINE_LIMITS_IDEMPOTENCYRECORDS", "5000"),
+            entry("THREADLINE_LIMITS_HISTORYBYTES", "1GB"),
             entry("THREADLINE_LIMITS_MINSCHEDULEINTERVAL", "60s"));
 
     Map<String, JsonNode> custom = env(container(nonDefault.get("Deployment", "tl-api-server")));
@@ -758,6 +759,7 @@ class ChartRenderTest {
             entry("THREADLINE_LIMITS_CONTAINERS", "5"),
             entry("THREADLINE_LIMITS_SCHEDULES", "7"),
             entry("THREADLINE_LIMITS_IDEMPOTENCYRECORDS", "99"),
+            entry("THREADLINE_LIMITS_HISTORYBYTES", "512MB"),
             entry("THREADLINE_LIMITS_MINSCHEDULEINTERVAL", "15m"));
   }
 

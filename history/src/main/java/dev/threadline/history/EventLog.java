@@ -111,6 +111,22 @@ public final class EventLog {
     return after(run, 0, Integer.MAX_VALUE);
   }
 
+  /** The run's latest event of {@code type} (e.g. its {@code result}), if it has one. */
+  public java.util.Optional<StoredEvent> latestOfType(RunKey run, String type) {
+    return database
+        .read(connection ->
+            Sql.query(
+                connection,
+                "SELECT seq, event_key, type, time, data FROM run_events"
+                    + " WHERE namespace = ? AND run = ? AND type = ? ORDER BY seq DESC LIMIT 1",
+                EventLog::event,
+                run.namespace(),
+                run.run(),
+                type))
+        .stream()
+        .findFirst();
+  }
+
   /** The number of the run's last event; 0 when it has none. */
   public long lastSeq(RunKey run) {
     return database.read(connection ->

@@ -49,6 +49,26 @@ class HistoryStoreTest {
 
   @ParameterizedTest
   @MethodSource("engines")
+  void findsTheLatestEventOfATypeInARun(Engine engine) {
+    try (History history = HistoryEngines.open(engine)) {
+      history
+          .events()
+          .append(
+              RUN,
+              List.of(
+                  new NewEvent("runner:1", "result", T, "{\"n\":1}"),
+                  new NewEvent("runner:2", "message", T, "{}"),
+                  new NewEvent("result", "result", T, "{\"n\":2}")));
+
+      assertThat(history.events().latestOfType(RUN, "result")).map(StoredEvent::seq).contains(3L);
+      assertThat(history.events().latestOfType(RUN, "failed")).isEmpty();
+      assertThat(history.events().latestOfType(new RunKey("user-1", "thread-a", "other"), "result"))
+          .isEmpty();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("engines")
   void concurrentWritersOfOneRunGetDistinctNumbersWithoutGaps(Engine engine) throws Exception {
     try (History history = HistoryEngines.open(engine);
         ExecutorService pool = Executors.newFixedThreadPool(4)) {

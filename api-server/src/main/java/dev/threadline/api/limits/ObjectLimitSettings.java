@@ -1,15 +1,19 @@
 package dev.threadline.api.limits;
 
 import dev.threadline.core.limits.ThreadLimit;
+import dev.threadline.history.History;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Per-user object limits and the shortest schedule interval; properties {@code
  * threadline.limits.*}, i.e. the environment variables {@code THREADLINE_LIMITS_THREADS} (default
  * 2000), {@code THREADLINE_LIMITS_RUNS} (20000), {@code THREADLINE_LIMITS_CONTAINERS} (50), {@code
  * THREADLINE_LIMITS_SCHEDULES} (200), {@code THREADLINE_LIMITS_IDEMPOTENCYRECORDS} (5000) and
- * {@code THREADLINE_LIMITS_MINSCHEDULEINTERVAL} (default 60s). See docs/limits.md.
+ * {@code THREADLINE_LIMITS_MINSCHEDULEINTERVAL} (default 60s), and the bytes of conversation
+ * history a user may keep, {@code THREADLINE_LIMITS_HISTORYBYTES} (default 1GB, i.e. 1 GiB; a
+ * number of bytes or a size such as {@code 512MB}). See docs/limits.md.
  */
 @ConfigurationProperties("threadline.limits")
 public record ObjectLimitSettings(
@@ -18,7 +22,8 @@ public record ObjectLimitSettings(
     Integer containers,
     Integer schedules,
     Integer idempotencyRecords,
-    Duration minScheduleInterval) {
+    Duration minScheduleInterval,
+    DataSize historyBytes) {
 
   public ObjectLimitSettings {
     threads = threads == null ? ThreadLimit.DEFAULT : threads;
@@ -28,6 +33,10 @@ public record ObjectLimitSettings(
     idempotencyRecords = idempotencyRecords == null ? 5000 : idempotencyRecords;
     minScheduleInterval =
         minScheduleInterval == null ? Duration.ofSeconds(60) : minScheduleInterval;
+    historyBytes = historyBytes == null ? DataSize.ofGigabytes(1) : historyBytes;
+    if (historyBytes.toBytes() < 1) {
+      throw new IllegalArgumentException("historyBytes must be at least 1 byte: " + historyBytes);
+    }
     if (minScheduleInterval.isNegative()) {
       throw new IllegalArgumentException("minScheduleInterval must not be negative");
     }
@@ -51,6 +60,10 @@ public record ObjectLimitSettings(
 
   public ObjectLimit scheduleLimit() {
     return new ObjectLimit("schedules", schedules);
+  }
+
+  public HistoryQuota historyQuota(History history) {
+    return new HistoryQuota(history, historyBytes.toBytes());
   }
 
   public ObjectLimit idempotencyRecordLimit() {

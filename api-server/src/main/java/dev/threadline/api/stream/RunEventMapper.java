@@ -5,7 +5,6 @@ import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunError;
 import dev.threadline.crds.run.RunErrorCode;
-import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.usage.TokenCounts;
@@ -19,10 +18,10 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The one translation from a Run's event log (the runner protocol, as the operator stores it in
- * {@code status.events}) to the contract's stream events. One instance per stream: the contract's
- * sequences have events that appear once (computer.starting, response.started, the terminal pair),
- * so it remembers which it has sent.
+ * The one translation from a Run's event log (the runner protocol, as the operator stores it in the
+ * history store) to the contract's stream events. One instance per stream: the contract's sequences
+ * have events that appear once (computer.starting, response.started, the terminal pair), so it
+ * remembers which it has sent.
  *
  * <p>Direct route: {@code message} → direct.response; {@code result} → response.completed; {@code
  * failed} → response.failed; each terminal event is followed by stream.completed. Computer route:
@@ -50,31 +49,22 @@ public final class RunEventMapper {
     this.userId = userId;
   }
 
-  /**
-   * For a log whose oldest entries were dropped: the run's start (computer.starting and
-   * response.started, which its first entries produce) is taken as already streamed.
-   */
-  void continueAfterDroppedStart() {
-    computerStarting = true;
-    responseStarted = true;
-  }
-
   /** Whether the terminal events (and stream.completed) have been produced. */
   public boolean finished() {
     return finished;
   }
 
   /** The stream events for one run event; empty for events a client does not see. */
-  public List<StreamEvent> map(Run run, RunEvent event) {
+  public List<StreamEvent> map(Run run, LogEvent event) {
     if (finished) {
       return List.of();
     }
     RunIds ids = RunIds.of(run);
-    EventData data = new EventData(event.getData());
+    EventData data = new EventData(event.data());
     boolean computer = isComputer(run, data);
     List<StreamEvent> events = new ArrayList<>();
     ensureResponseCreated(run, event, data, ids, events);
-    String type = Objects.requireNonNullElse(event.getType(), "");
+    String type = Objects.requireNonNullElse(event.type(), "");
     switch (type) {
       case "started" -> {
         if (computer) {
@@ -123,9 +113,9 @@ public final class RunEventMapper {
   }
 
   /**
-   * What a finished run still owes the stream when its log lacks the terminal event (dropped from a
-   * bounded log, or written by a producer that keeps none): built from the run's status. Empty when
-   * the run is not finished or the terminal events were already produced.
+   * What a finished run still owes the stream when its log lacks the terminal event (written by a
+   * producer that keeps none): built from the run's status. Empty when the run is not finished or
+   * the terminal events were already produced.
    */
   public List<StreamEvent> finish(Run run) {
     RunPhase phase = RunPhase.of(run);
@@ -141,15 +131,15 @@ public final class RunEventMapper {
     return events;
   }
 
-  private void finish(Run run, Optional<RunEvent> event, List<StreamEvent> events) {
+  private void finish(Run run, Optional<LogEvent> event, List<StreamEvent> events) {
     RunIds ids = RunIds.of(run);
     RunStatus status = Objects.requireNonNullElseGet(run.getStatus(), RunStatus::new);
-    EventData data = new EventData(event.map(RunEvent::getData).orElse(null));
+    EventData data = new EventData(event.map(LogEvent::data).orElse(null));
     ensureResponseCreated(run, event.orElse(null), data, ids, events);
     if (!isComputer(run, data) && !answered) {
-      // The answer was not in the log we saw; the status always carries it.
-      Optional.ofNullable(status.getResponse())
-          .or(() -> data.text("response"))
+      // The answer was not in the log: the result's whole text, else the status's preview.
+      data.text("response")
+          .or(() -> Optional.ofNullable(status.getResponse()))
           .ifPresent(response ->
               answer(
                   run,
@@ -187,7 +177,7 @@ public final class RunEventMapper {
     end(events);
   }
 
-  private void fail(Run run, Optional<RunEvent> event, EventData data, List<StreamEvent> events) {
+  private void fail(Run run, Optional<LogEvent> event, EventData data, List<StreamEvent> events) {
     RunIds ids = RunIds.of(run);
     ensureResponseCreated(run, event.orElse(null), data, ids, events);
     RunStatus status = Objects.requireNonNullElseGet(run.getStatus(), RunStatus::new);
@@ -230,7 +220,7 @@ public final class RunEventMapper {
   }
 
   private void ensureResponseCreated(
-      Run run, RunEvent event, EventData data, RunIds ids, List<StreamEvent> events) {
+      Run run, LogEvent event, EventData data, RunIds ids, List<StreamEvent> events) {
     if (responseCreated || !postedToThread(run)) {
       return;
     }
@@ -239,7 +229,7 @@ public final class RunEventMapper {
     String model = Optional.ofNullable(status.getModel()).or(() -> data.text("model")).orElse(null);
     long createdAt =
         Optional.ofNullable(event)
-            .map(RunEvent::getTime)
+            .map(LogEvent::time)
             .flatMap(Timestamps::parse)
             .or(() -> Timestamps.parse(run.getMetadata().getCreationTimestamp()))
             .map(Instant::getEpochSecond)
@@ -261,7 +251,7 @@ public final class RunEventMapper {
   }
 
   private void beforeItem(
-      Run run, RunEvent event, EventData data, RunIds ids, List<StreamEvent> events) {
+      Run run, LogEvent event, EventData data, RunIds ids, List<StreamEvent> events) {
     ensureComputerStarting(ids, events);
     ensureResponseStarted(run, event, data, ids, events);
   }
@@ -274,7 +264,7 @@ public final class RunEventMapper {
   }
 
   private void ensureResponseStarted(
-      Run run, RunEvent event, EventData data, RunIds ids, List<StreamEvent> events) {
+      Run run, LogEvent event, EventData data, RunIds ids, List<StreamEvent> events) {
     if (responseStarted) {
       return;
     }
@@ -283,7 +273,7 @@ public final class RunEventMapper {
     String model = Optional.ofNullable(status.getModel()).or(() -> data.text("model")).orElse(null);
     long createdAt =
         Timestamps.parse(status.getStartedAt())
-            .or(() -> Timestamps.parse(event.getTime()))
+            .or(() -> Timestamps.parse(event.time()))
             .or(() -> Timestamps.parse(run.getMetadata().getCreationTimestamp()))
             .map(Instant::getEpochSecond)
             .orElse(0L);
@@ -292,7 +282,7 @@ public final class RunEventMapper {
             ids.runId(), ids.threadId(), userId, ids.workspaceId(), model, createdAt));
   }
 
-  private static ObjectNode item(String type, RunIds ids, RunEvent event, EventData data) {
+  private static ObjectNode item(String type, RunIds ids, LogEvent event, EventData data) {
     return switch (type) {
       case "reasoning" ->
           ResponseItems.reasoning(ids.itemId("reasoning", event), data.text("text").orElse(""));
@@ -338,11 +328,11 @@ public final class RunEventMapper {
         .orElse(0L);
   }
 
-  private static long endedAt(Run run, Optional<RunEvent> event) {
+  private static long endedAt(Run run, Optional<LogEvent> event) {
     return Optional.ofNullable(run.getStatus())
         .map(RunStatus::getCompletedAt)
         .flatMap(Timestamps::parse)
-        .or(() -> event.map(RunEvent::getTime).flatMap(Timestamps::parse))
+        .or(() -> event.map(LogEvent::time).flatMap(Timestamps::parse))
         .or(() -> Timestamps.parse(run.getMetadata().getCreationTimestamp()))
         .map(Instant::getEpochSecond)
         .orElse(0L);

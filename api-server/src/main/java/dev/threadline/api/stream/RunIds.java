@@ -3,7 +3,6 @@ package dev.threadline.api.stream;
 import dev.threadline.core.deltas.DeltaWire;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunEvent;
 import java.util.regex.Pattern;
 
 /**
@@ -26,14 +25,14 @@ record RunIds(String runId, String threadId) {
    * for runs that asked for {@code streamTokens}), else its kind's prefix, the run's id suffix and
    * the event's seq ({@code tool_abc-1-4}).
    */
-  String itemId(String prefix, RunEvent event) {
-    if (event.getData() != null) {
-      String named = event.getData().path(DeltaWire.ITEM_ID).asText("");
+  String itemId(String prefix, LogEvent event) {
+    if (event.data() != null) {
+      String named = event.data().path(DeltaWire.ITEM_ID).asText("");
       if (NAMED.matcher(named).matches()) {
         return named;
       }
     }
-    return prefix + "_" + suffix(runId) + "-" + event.getSeq();
+    return prefix + "_" + suffix(runId) + "-" + event.seq();
   }
 
   /** The thread's workspace (one per thread, shared by its runs): {@code workspace_abc}. */

@@ -3,9 +3,7 @@ package dev.threadline.api.stream;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.errors.ErrorKind;
 import dev.threadline.api.kubernetes.ManagedInformer;
-import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunStatus;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.Comparator;
 import java.util.List;
@@ -15,10 +13,10 @@ import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBo
 
 /**
  * Reconnects a client to a run's stream: {@code GET /v1/threads/:id/stream} and the reconnect of a
- * streaming POST (one that carries {@code Last-Event-ID}). It picks the run, checks that the
- * bounded log still holds everything after the cursor, and opens the stream from there. Every
- * decision is taken from the Run alone, so any replica, before or after a restart, decides the
- * same.
+ * streaming POST (one that carries {@code Last-Event-ID}). It picks the run and opens the stream
+ * from the cursor: the history store keeps every event of a run, so any cursor of a kept run
+ * resumes. Every decision is taken from the Run and the store, so any replica, before or after a
+ * restart, decides the same.
  */
 public final class RunResumption {
   private final RunStreams streams;
@@ -80,7 +78,6 @@ public final class RunResumption {
 
   private StreamingResponseBody open(
       HttpServletResponse response, String userId, Run run, Optional<EventCursor> after) {
-    after.ifPresent(cursor -> requireRetained(run, cursor));
     return streams.open(
         response,
         new RunStreams.StreamStart(
@@ -89,24 +86,6 @@ public final class RunResumption {
             userId,
             List.of(),
             after));
-  }
-
-  /**
-   * 410 when events after the cursor have left the bounded log: the client would miss them, and a
-   * stream that silently skips events is worse than a clear error.
-   */
-  static void requireRetained(Run run, EventCursor cursor) {
-    long dropped = Optional.ofNullable(run.getStatus()).map(RunStatus::getDroppedEvents).orElse(0L);
-    // The cursor's own entry may have made further events: it must still be in the log too.
-    if (dropped > 0 && cursor.seq() <= dropped) {
-      throw ApiException.gone(
-          "Events of run "
-              + ResourceIds.toId(run.getMetadata().getName())
-              + " before "
-              + new EventCursor(cursor.runId(), dropped + 1, 0)
-              + " are no longer kept (the run's log keeps its latest "
-              + "events only); reconnect without Last-Event-ID to get the run's current state");
-    }
   }
 
   private static long sequence(Run run) {

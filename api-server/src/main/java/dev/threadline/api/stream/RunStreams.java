@@ -19,10 +19,11 @@ import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBo
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Streams a run to a client as Server-Sent Events. The stream follows the Run through the informer
- * (no polling): each new version adds the events of its new log entries, and the stream ends after
- * the terminal events. The run is a Kubernetes object that lives on its own: when the client goes
- * away the stream just stops, and the run finishes and is recorded regardless.
+ * Streams a run to a client as Server-Sent Events. The run's events are in the history store; the
+ * stream reads them when it opens and again whenever the informer reports a new version of the Run
+ * whose count of events grew (no polling), and ends after the terminal events. The run is a
+ * Kubernetes object that lives on its own: when the client goes away the stream just stops, and the
+ * run finishes and is recorded regardless.
  *
  * <p>A run that asked for {@code streamTokens} also gets text deltas, read from the live channel of
  * the replica that calls the model ({@link DeltaFeed}, never through Kubernetes): written as they
@@ -30,7 +31,7 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Every event's SSE id is its {@link EventCursor}; a stream opened with a cursor replays the
  * run's log from its start (so that every event gets the id it had the first time) and sends only
- * what follows the cursor, then goes on live. No state outside the Run is needed.
+ * what follows the cursor, then goes on live. No state outside the Run and the store is needed.
  */
 public final class RunStreams {
   private static final Logger log = LoggerFactory.getLogger(RunStreams.class);
@@ -43,6 +44,7 @@ public final class RunStreams {
 
   private final RunUpdates updates;
   private final ManagedInformer<Run> cache;
+  private final RunLog runLog;
   private final JsonMapper json;
   private final StreamSettings settings;
   private final ApiMetrics metrics;
@@ -59,6 +61,7 @@ public final class RunStreams {
   public RunStreams(
       RunUpdates updates,
       ManagedInformer<Run> cache,
+      RunLog runLog,
       JsonMapper json,
       StreamSettings settings,
       ApiMetrics metrics,
@@ -66,6 +69,7 @@ public final class RunStreams {
     this.deltasToken = deltasToken;
     this.updates = updates;
     this.cache = cache;
+    this.runLog = runLog;
     this.json = json;
     this.settings = settings;
     this.metrics = metrics;
@@ -118,8 +122,7 @@ public final class RunStreams {
     // Only a stream that began with the run times its first event; a resumed one comes late.
     boolean timingFirstEvent = start.after().isEmpty();
     boolean deltasNoted = false;
-    Deque<StreamFrame> held = new ArrayDeque<>();
-    long heldSince = 0;
+    Held held = new Held();
     try (RunFollower follower = RunFollower.follow(updates, cache, namespace, runName);
         DeltaFeed deltas = new DeltaFeed(http, deltasToken, json, follower::wake)) {
       String runId = ResourceIds.toId(runName);
@@ -142,7 +145,7 @@ public final class RunStreams {
         }
         Duration wait = min(settings.keepaliveInterval(), remaining);
         if (!held.isEmpty()) {
-          wait = min(wait, DeltaFeed.HOLD_LIMIT.minusNanos(now - heldSince));
+          wait = min(wait, DeltaFeed.HOLD_LIMIT.minusNanos(now - held.since));
         }
         Optional<RunUpdate> update = follower.next(wait);
         if (update.isEmpty() && held.isEmpty()) {
@@ -172,12 +175,25 @@ public final class RunStreams {
               writer.comment(DELTAS_NOT_REPLAYED);
               deltasNoted = true;
             }
-            List<StreamFrame> frames = progress.advance(run);
-            if (held.isEmpty() && !frames.isEmpty()) {
-              heldSince = System.nanoTime();
+            // The entries this version announces, batch by batch, then (a finished run) what its
+            // log did not produce.
+            long announced = RunProgress.announced(run);
+            int made = 0;
+            while (progress.lastSeq() < announced) {
+              List<LogEvent> batch = runLog.between(run, progress.lastSeq(), announced);
+              if (batch.isEmpty()) {
+                log.warn(
+                    "Run {}/{} announces event {}, which the history store does not hold",
+                    namespace,
+                    runName,
+                    announced);
+                break;
+              }
+              made += held.add(progress.advance(run, batch));
+              release(writer, filter, deltas, held, runName);
             }
-            held.addAll(frames);
-            if (timingFirstEvent && !frames.isEmpty()) {
+            made += held.add(progress.finish(run));
+            if (timingFirstEvent && made > 0) {
               metrics.firstEventSent(run);
               timingFirstEvent = false;
             }
@@ -186,18 +202,7 @@ public final class RunStreams {
             // Deltas (or the mark after them) arrived: written below.
           }
         }
-        for (StreamEvent delta : deltas.take()) {
-          writer.write(StreamFrame.unnumbered(delta));
-        }
-        if (!held.isEmpty() && System.nanoTime() - heldSince >= DeltaFeed.HOLD_LIMIT.toNanos()) {
-          log.warn(
-              "Run {}/{}: its deltas are late; streaming durable events only", namespace, runName);
-          deltas.abandon();
-        }
-        while (!held.isEmpty() && !deltas.holds(held.peek().cursor().seq())) {
-          send(writer, filter, held.poll());
-          heldSince = System.nanoTime();
-        }
+        release(writer, filter, deltas, held, runName);
         // What this change brought leaves in one write.
         writer.flushPending();
       }
@@ -210,6 +215,48 @@ public final class RunStreams {
           gone.toString());
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * The run's events waiting for their deltas to go out first (a live stream of a streamTokens
+   * run), and since when the oldest of them waits.
+   */
+  private static final class Held {
+    private final Deque<StreamFrame> frames = new ArrayDeque<>();
+    private long since;
+
+    /** Adds {@code more}; returns how many. */
+    int add(List<StreamFrame> more) {
+      if (frames.isEmpty() && !more.isEmpty()) {
+        since = System.nanoTime();
+      }
+      frames.addAll(more);
+      return more.size();
+    }
+
+    boolean isEmpty() {
+      return frames.isEmpty();
+    }
+  }
+
+  /**
+   * Writes the deltas that arrived, then the held events the deltas no longer hold back (all of
+   * them once the deltas are late).
+   */
+  private static void release(
+      SseWriter writer, ResumeFilter filter, DeltaFeed deltas, Held held, String runName)
+      throws IOException {
+    for (StreamEvent delta : deltas.take()) {
+      writer.write(StreamFrame.unnumbered(delta));
+    }
+    if (!held.isEmpty() && System.nanoTime() - held.since >= DeltaFeed.HOLD_LIMIT.toNanos()) {
+      log.warn("Run {}: its deltas are late; streaming durable events only", runName);
+      deltas.abandon();
+    }
+    while (!held.isEmpty() && !deltas.holds(held.frames.peek().cursor().seq())) {
+      send(writer, filter, held.frames.poll());
+      held.since = System.nanoTime();
     }
   }
 

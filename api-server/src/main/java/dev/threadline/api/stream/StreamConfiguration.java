@@ -4,6 +4,7 @@ import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.api.metrics.ApiMetrics;
 import dev.threadline.crds.run.Run;
+import dev.threadline.history.History;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -47,10 +48,17 @@ class StreamConfiguration implements WebMvcConfigurer {
   RunStreams runStreams(
       RunUpdates runUpdates,
       ManagedInformer<Run> runInformer,
+      RunLog runLog,
       JsonMapper json,
       ApiMetrics metrics,
       ApiServerSettings server) {
-    return new RunStreams(runUpdates, runInformer, json, settings, metrics, server.deltasToken());
+    return new RunStreams(
+        runUpdates, runInformer, runLog, json, settings, metrics, server.deltasToken());
+  }
+
+  @Bean
+  RunLog runLog(History history) {
+    return new RunLog(history);
   }
 
   @Bean

@@ -2,7 +2,9 @@ package dev.threadline.api.threads;
 
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.limits.HistoryQuota;
 import dev.threadline.api.stream.RunCompletion;
+import dev.threadline.api.stream.RunLog;
 import dev.threadline.api.usage.ExecutionAllowance;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Attachment;
@@ -12,6 +14,7 @@ import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.crds.usage.TokenCounts;
+import dev.threadline.history.History;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -34,14 +37,26 @@ public final class ExecutionService {
   private final Duration maxWait;
   private final Supplier<Optional<ScheduleCreator>> schedules;
   private final ExecutionAllowance allowance;
+  private final RunContents contents;
+  private final HistoryQuota quota;
 
+  /** Without an allowance or a quota: for tests. */
   ExecutionService(
       ThreadService threads,
       RunStore runs,
       RunCompletion completion,
       Duration maxWait,
-      Supplier<Optional<ScheduleCreator>> schedules) {
-    this(threads, runs, completion, maxWait, schedules, ExecutionAllowance.UNLIMITED);
+      Supplier<Optional<ScheduleCreator>> schedules,
+      History history) {
+    this(
+        threads,
+        runs,
+        completion,
+        maxWait,
+        schedules,
+        ExecutionAllowance.UNLIMITED,
+        history,
+        new HistoryQuota(history, Long.MAX_VALUE));
   }
 
   ExecutionService(
@@ -50,10 +65,14 @@ public final class ExecutionService {
       RunCompletion completion,
       Duration maxWait,
       Supplier<Optional<ScheduleCreator>> schedules,
-      ExecutionAllowance allowance) {
+      ExecutionAllowance allowance,
+      History history,
+      HistoryQuota quota) {
     this.allowance = allowance;
     this.threads = threads;
-    this.starter = new RunStarter(runs);
+    this.starter = new RunStarter(runs, history);
+    this.contents = new RunContents(history, new RunLog(history));
+    this.quota = quota;
     this.runs = runs;
     this.completion = completion;
     this.maxWait = maxWait;
@@ -94,8 +113,9 @@ public final class ExecutionService {
       throw ApiException.badRequest("attachments", "need a message (messages or task)");
     }
     if (task != null && scheduler.isEmpty()) {
-      // Before the first write: a 402 never leaves a thread behind either.
+      // Before the first write: a 402 (or a full history) never leaves a thread behind either.
       allowance.requireAllowance(tenant);
+      quota.checkRoom(tenant.namespace(), task);
     }
     // Everything is validated before the first write: a 400 never leaves a thread behind.
     ThreadSpec spec = threads.newSpec(tenant, body, task);
@@ -130,6 +150,7 @@ public final class ExecutionService {
     String content = ThreadRules.content("content", request.content());
     List<Attachment> attachments = AttachmentRules.validate(request.attachments());
     allowance.requireAllowance(tenant);
+    quota.checkRoom(tenant.namespace(), content);
     Run run =
         starter.start(
             thread, content, attachments, true, Boolean.TRUE.equals(request.streamTokens()));
@@ -193,7 +214,8 @@ public final class ExecutionService {
     return new CancelResponse(false, threadId, "Thread is not processing");
   }
 
-  static ExecutionView execution(Run run) {
+  /** The outcome of a finished run, its answer and actions whole from the history store. */
+  ExecutionView execution(Run run) {
     RunStatus status = Objects.requireNonNullElseGet(run.getStatus(), RunStatus::new);
     boolean success = RunPhase.of(run) == RunPhase.COMPLETED;
     TokenCounts usage = TokenCounts.zero().plus(status.getUsage());
@@ -206,8 +228,8 @@ public final class ExecutionService {
                     new ExecutionView.Error(null, "The execution " + RunPhase.of(run).value()));
     return new ExecutionView(
         success,
-        Objects.requireNonNullElse(status.getResponse(), ""),
-        Objects.requireNonNullElse(status.getActions(), List.of()),
+        Objects.requireNonNullElse(contents.response(run), ""),
+        contents.actions(run),
         Objects.requireNonNullElse(status.getDurationMs(), 0L),
         new ExecutionView.Usage(usage.input(), usage.output()),
         error);

@@ -1,15 +1,20 @@
 package dev.threadline.api.threads;
 
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.api.stream.RunLog;
 import dev.threadline.api.tracing.RunTraces;
 import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Attachment;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
+import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.history.History;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,15 +24,20 @@ import org.slf4j.LoggerFactory;
  * past that check compute the same position and so the same run name: the Kubernetes API creates
  * one and refuses the other as AlreadyExists, which also becomes the 409. No lock, and it holds
  * across replicas.
+ *
+ * <p>A message longer than {@link RunSpec#INLINE_MESSAGE} is stored in the history store first; the
+ * Run carries its beginning and the body's id. Once the Run exists its whole message is recorded.
  */
 final class RunStarter {
   private static final Logger log = LoggerFactory.getLogger(RunStarter.class);
   static final String BUSY = "Thread is already processing";
 
   private final RunStore runs;
+  private final History history;
 
-  RunStarter(RunStore runs) {
+  RunStarter(RunStore runs, History history) {
     this.runs = runs;
+    this.history = history;
   }
 
   /**
@@ -53,6 +63,13 @@ final class RunStarter {
       next = RunStore.sequence(latest) + 1;
     }
     Run run = ThreadRuns.newRun(thread, next, message, attachments, ThreadRuns.SOURCE_API);
+    if (message.length() > RunSpec.INLINE_MESSAGE) {
+      // Too long for the Run: the body goes to the store first, so it exists whenever the Run does.
+      String ref = UUID.randomUUID().toString();
+      history.messageBodies().write(namespace, threadName, ref, message);
+      run.getSpec().setMessage(preview(message));
+      run.getSpec().setMessageRef(ref);
+    }
     if (streamTokens) {
       run.getSpec().setStreamTokens(true);
     }
@@ -63,6 +80,38 @@ final class RunStarter {
     Run created = runs.create(run).orElseThrow(() -> ApiException.conflict(BUSY));
     log.info(
         "Run({}/{}) created for thread {}", namespace, created.getMetadata().getName(), threadName);
+    record(created, message);
     return created;
+  }
+
+  /** The message's first {@link RunSpec#INLINE_MESSAGE} characters, never half a surrogate pair. */
+  static String preview(String message) {
+    int end = RunSpec.INLINE_MESSAGE;
+    if (Character.isHighSurrogate(message.charAt(end - 1))) {
+      end--;
+    }
+    return message.substring(0, end);
+  }
+
+  /**
+   * Records the run's whole message. The operator records it too when it first sees the run (the
+   * first record wins, and both are the same), so a store that fails here loses nothing.
+   */
+  private void record(Run created, String message) {
+    try {
+      history
+          .runs()
+          .recordMessage(
+              RunLog.key(created),
+              RunStore.sequence(created),
+              message,
+              Timestamps.normalize(created.getMetadata().getCreationTimestamp()));
+    } catch (RuntimeException failed) {
+      log.warn(
+          "Run({}/{}): its message is not recorded yet (the operator records it): {}",
+          created.getMetadata().getNamespace(),
+          created.getMetadata().getName(),
+          failed.toString());
+    }
   }
 }

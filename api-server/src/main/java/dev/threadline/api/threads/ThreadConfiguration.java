@@ -4,12 +4,14 @@ import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.api.limits.ObjectLimitSettings;
 import dev.threadline.api.stream.RunCompletion;
+import dev.threadline.api.stream.RunLog;
 import dev.threadline.api.stream.RunUpdates;
 import dev.threadline.api.stream.StreamSettings;
 import dev.threadline.api.usage.ExecutionAllowance;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.history.History;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
@@ -85,8 +87,10 @@ class ThreadConfiguration {
       ThreadStore threadStore,
       RunStore runStore,
       ManagedInformer<Agent> agentInformer,
-      Clock clock) {
-    return new ThreadService(threadStore, runStore, new AgentDirectory(agentInformer), clock);
+      Clock clock,
+      History history) {
+    return new ThreadService(
+        threadStore, runStore, new AgentDirectory(agentInformer), clock, history);
   }
 
   @Bean
@@ -96,13 +100,22 @@ class ThreadConfiguration {
       RunCompletion runCompletion,
       StreamSettings streamSettings,
       ObjectProvider<ScheduleCreator> scheduleCreator,
-      ExecutionAllowance executionAllowance) {
+      ExecutionAllowance executionAllowance,
+      History history,
+      ObjectLimitSettings limits) {
     return new ExecutionService(
         threadService,
         runStore,
         runCompletion,
         streamSettings.maxWait(),
         () -> Optional.ofNullable(scheduleCreator.getIfAvailable()),
-        executionAllowance);
+        executionAllowance,
+        history,
+        limits.historyQuota(history));
+  }
+
+  @Bean
+  RunContents runContents(History history, RunLog runLog) {
+    return new RunContents(history, runLog);
   }
 }

@@ -56,10 +56,12 @@ class ThreadController {
   private final RunResumption resumption;
   private final IdempotentRequests idempotency;
   private final WebhookReplays scheduleWebhookSecrets;
+  private final RunContents contents;
 
   ThreadController(
       ThreadService threads,
       ExecutionService executions,
+      RunContents contents,
       RunStreams streams,
       RunResumption resumption,
       IdempotentRequests idempotency,
@@ -68,6 +70,7 @@ class ThreadController {
     this.scheduleWebhookSecrets = new WebhookReplays(webhookSecrets, "schedule");
     this.threads = threads;
     this.executions = executions;
+    this.contents = contents;
     this.streams = streams;
     this.resumption = resumption;
   }
@@ -284,7 +287,8 @@ class ThreadController {
       PageRequest page,
       @RequestParam(required = false) String order) {
     List<MessageView> messages =
-        new ArrayList<>(ConversationMessages.of(threads.runsOf(threads.find(tenant, threadId))));
+        new ArrayList<>(
+            ConversationMessages.of(threads.runsOf(threads.find(tenant, threadId)), contents));
     if (ConversationMessages.newestFirst(order)) {
       messages = messages.reversed();
     }
@@ -295,12 +299,16 @@ class ThreadController {
   ThreadLogResponse logs(Tenant tenant, @PathVariable String threadId) {
     var thread = threads.find(tenant, threadId);
     var runs = threads.runsOf(thread);
-    return ThreadLogs.of(threadId, runs, ThreadRollup.of(thread, runs));
+    return ThreadLogs.of(threadId, runs, ThreadRollup.of(thread, runs), contents);
   }
 
   @GetMapping("/{threadId}/diffs")
   DiffsResponse diffs(Tenant tenant, @PathVariable String threadId) {
-    return new DiffsResponse(ThreadDiffs.of(threads.runsOf(threads.find(tenant, threadId))));
+    ConversationThread thread = threads.find(tenant, threadId);
+    return new DiffsResponse(
+        ThreadDiffs.of(
+            contents.latestDiffs(
+                thread.getMetadata().getNamespace(), thread.getMetadata().getName())));
   }
 
   @PostMapping("/{threadId}/cancel")

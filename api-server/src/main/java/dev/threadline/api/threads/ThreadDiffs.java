@@ -1,18 +1,15 @@
 package dev.threadline.api.threads;
 
-import dev.threadline.crds.run.FileDiff;
-import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunStatus;
+import dev.threadline.history.StoredDiff;
+import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * How a thread's runs changed its workspace: per path, the latest run's change wins (a file made in
- * one run and edited in the next reads as modified). A file whose latest change deleted it has no
- * entry: the contract's entries are creations and modifications. Sorted by path.
+ * one run and edited in the next reads as modified), as the history store answers it. A file whose
+ * latest change deleted it has no entry: the contract's entries are creations and modifications.
+ * Sorted by path.
  */
 final class ThreadDiffs {
   static final String CREATE = "create";
@@ -21,34 +18,24 @@ final class ThreadDiffs {
 
   private ThreadDiffs() {}
 
-  /** {@code runs} in sequence order. */
-  static List<DiffEntry> of(List<Run> runs) {
-    Map<String, FileDiff> latest = new TreeMap<>();
-    for (Run run : runs) {
-      List<FileDiff> diffs =
-          Optional.ofNullable(run.getStatus()).map(RunStatus::getDiffs).orElse(List.of());
-      for (FileDiff diff : diffs) {
-        if (diff.getPath() != null) {
-          latest.put(diff.getPath(), diff);
-        }
-      }
-    }
-    return latest.values().stream()
-        .filter(diff -> !DELETE.equals(diff.getType()))
+  /** {@code latest}: per path, the latest change, in path order. */
+  static List<DiffEntry> of(Collection<StoredDiff> latest) {
+    return latest.stream()
+        .filter(diff -> diff.path() != null && !DELETE.equals(diff.change()))
         .map(ThreadDiffs::entry)
         .toList();
   }
 
-  private static DiffEntry entry(FileDiff diff) {
-    if (CREATE.equals(diff.getType())) {
+  private static DiffEntry entry(StoredDiff diff) {
+    if (CREATE.equals(diff.change())) {
       return new DiffEntry(
-          diff.getPath(), CREATE, Objects.requireNonNullElse(diff.getContent(), ""), null, null);
+          diff.path(), CREATE, Objects.requireNonNullElse(diff.content(), ""), null, null);
     }
     return new DiffEntry(
-        diff.getPath(),
+        diff.path(),
         MODIFY,
         null,
-        Objects.requireNonNullElse(diff.getAdditions(), 0L),
-        Objects.requireNonNullElse(diff.getDeletions(), 0L));
+        Objects.requireNonNullElse(diff.additions(), 0L),
+        Objects.requireNonNullElse(diff.deletions(), 0L));
   }
 }

@@ -2,23 +2,23 @@ package dev.threadline.api.threads;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.threadline.api.stream.LogEvent;
 import dev.threadline.core.threads.ThreadTotals;
-import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunStatus;
+import dev.threadline.history.RunRecord;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The thread log, read from each run's message and event log: one line per thing that happened, in
- * order. Cumulative usage counts are left out (the totals carry them).
+ * The thread log, read from each run's message and event log in the history store: one line per
+ * thing that happened, in order. Cumulative usage counts are left out (the totals carry them).
  */
 final class ThreadLogs {
   static final String INFO = "info";
@@ -30,42 +30,29 @@ final class ThreadLogs {
 
   private ThreadLogs() {}
 
-  /** {@code runs} in sequence order; {@code totals} the thread's rollup. */
-  static ThreadLogResponse of(String threadId, List<Run> runs, ThreadTotals totals) {
+  /** {@code runs} in sequence order and of one thread; {@code totals} the thread's rollup. */
+  static ThreadLogResponse of(
+      String threadId, List<Run> runs, ThreadTotals totals, RunContents contents) {
     List<LogEntry> logs = new ArrayList<>();
     long duration = 0;
+    Map<String, RunRecord> records =
+        runs.isEmpty()
+            ? Map.of()
+            : contents.recordsOf(
+                runs.getFirst().getMetadata().getNamespace(),
+                runs.getFirst().getSpec().getThread());
     for (Run run : runs) {
       logs.add(
           new LogEntry(
               clock(run.getMetadata().getCreationTimestamp()),
-              run.getSpec().getMessage(),
+              contents.message(run, records.get(run.getMetadata().getName())),
               INFO,
               "user_message"));
       RunStatus status = run.getStatus();
-      if (status == null) {
-        continue;
+      if (status != null) {
+        duration += Objects.requireNonNullElse(status.getDurationMs(), 0L);
       }
-      duration += Objects.requireNonNullElse(status.getDurationMs(), 0L);
-      List<RunEvent> events =
-          Objects.requireNonNullElse(status.getEvents(), List.<RunEvent>of()).stream()
-              .sorted(
-                  Comparator.comparing(
-                      RunEvent::getSeq, Comparator.nullsFirst(Comparator.naturalOrder())))
-              .toList();
-      long dropped = Objects.requireNonNullElse(status.getDroppedEvents(), 0L);
-      if (dropped > 0) {
-        String time = events.isEmpty() ? "" : clock(events.getFirst().getTime());
-        logs.add(
-            new LogEntry(
-                time,
-                dropped
-                    + " earlier events of "
-                    + ResourceIds.toId(run.getMetadata().getName())
-                    + " were not kept",
-                WARNING,
-                "events_dropped"));
-      }
-      for (RunEvent event : events) {
+      for (LogEvent event : contents.events(run)) {
         entry(event).ifPresent(logs::add);
       }
     }
@@ -80,10 +67,10 @@ final class ThreadLogs {
   }
 
   /** The log line of one event; empty for events not worth a line. */
-  static Optional<LogEntry> entry(RunEvent event) {
-    JsonNode data = event.getData() == null ? MissingNode.getInstance() : event.getData();
-    String time = clock(event.getTime());
-    String type = Objects.requireNonNullElse(event.getType(), "");
+  static Optional<LogEntry> entry(LogEvent event) {
+    JsonNode data = event.data() == null ? MissingNode.getInstance() : event.data();
+    String time = clock(event.time());
+    String type = Objects.requireNonNullElse(event.type(), "");
     return Optional.ofNullable(
         switch (type) {
           case "started" -> new LogEntry(time, started(data), INFO, "run_started");

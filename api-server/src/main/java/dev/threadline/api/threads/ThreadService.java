@@ -11,6 +11,7 @@ import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.crds.thread.ThreadState;
+import dev.threadline.history.History;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
@@ -30,8 +31,11 @@ public final class ThreadService {
   private final RunStore runs;
   private final AgentDirectory agents;
   private final Clock clock;
+  private final History history;
 
-  ThreadService(ThreadStore threads, RunStore runs, AgentDirectory agents, Clock clock) {
+  ThreadService(
+      ThreadStore threads, RunStore runs, AgentDirectory agents, Clock clock, History history) {
+    this.history = history;
     this.threads = threads;
     this.runs = runs;
     this.agents = agents;
@@ -122,6 +126,8 @@ public final class ThreadService {
     if (!threads.delete(tenant.namespace(), name)) {
       throw notFound(threadId);
     }
+    // Its conversation goes too, and with it its share of the user's history quota.
+    history.deleteThread(tenant.namespace(), name);
   }
 
   /** The tenant's thread; 404 otherwise. Shared object: do not modify. */

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunError;
-import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.usage.TokenCounts;
@@ -188,7 +187,7 @@ class RunEventMapperTest {
     Run run = run("computer", "completed");
 
     List<String> types = new ArrayList<>();
-    for (RunEvent event :
+    for (LogEvent event :
         List.of(
             event(1, "started", "{'route':'computer'}"),
             event(2, "planning", "{'text':'p'}"),
@@ -220,7 +219,7 @@ class RunEventMapperTest {
     run.getMetadata().setAnnotations(java.util.Map.of("threadline.dev/posted-to-thread", "true"));
 
     List<String> json = new ArrayList<>();
-    for (RunEvent event :
+    for (LogEvent event :
         List.of(
             event(1, "started", "{'route':'direct'}"),
             event(2, "message", "{'text':'Hi!'}"),
@@ -277,30 +276,27 @@ class RunEventMapperTest {
   void progressStreamsOnlyEventsItHasNotSeen() {
     RunProgress progress = new RunProgress("u-1");
     Run running = run("computer", "running");
-    running
-        .getStatus()
-        .setEvents(
-            List.of(
-                event(1, "started", "{'route':'computer'}"), event(2, "planning", "{'text':'p'}")));
+    List<LogEvent> firstBatch =
+        List.of(event(1, "started", "{'route':'computer'}"), event(2, "planning", "{'text':'p'}"));
     Run done = run("computer", "completed");
-    done.getStatus()
-        .setEvents(
-            List.of(
-                event(1, "started", "{'route':'computer'}"),
-                event(2, "planning", "{'text':'p'}"),
-                event(3, "message", "{'text':'m'}"),
-                event(4, "result", "{}")));
+    List<LogEvent> whole =
+        List.of(
+            event(1, "started", "{'route':'computer'}"),
+            event(2, "planning", "{'text':'p'}"),
+            event(3, "message", "{'text':'m'}"),
+            event(4, "result", "{}"));
 
-    List<StreamFrame> first = progress.advance(running);
+    List<StreamFrame> first = progress.advance(running, firstBatch);
     assertThat(first)
         .extracting(frame -> frame.event().type())
         .containsExactly("computer.starting", "response.item.completed", "response.started");
     assertThat(first)
         .extracting(frame -> frame.cursor().toString())
         .containsExactly("run_abc-1:1:0", "run_abc-1:2:0", "run_abc-1:2:1");
-    assertThat(progress.advance(running)).isEmpty();
+    assertThat(progress.advance(running, firstBatch)).isEmpty();
+    assertThat(progress.finish(running)).isEmpty();
     assertThat(progress.finished()).isFalse();
-    List<StreamFrame> rest = progress.advance(done);
+    List<StreamFrame> rest = progress.advance(done, whole);
     assertThat(rest)
         .extracting(frame -> frame.event().type())
         .containsExactly("response.item.completed", "response.completed", "stream.completed");
@@ -308,7 +304,8 @@ class RunEventMapperTest {
         .extracting(frame -> frame.cursor().toString())
         .containsExactly("run_abc-1:3:0", "run_abc-1:4:0", "run_abc-1:4:1");
     assertThat(progress.finished()).isTrue();
-    assertThat(progress.advance(done)).isEmpty();
+    assertThat(progress.advance(done, whole)).isEmpty();
+    assertThat(progress.finish(done)).isEmpty();
   }
 
   private static Arguments row(String route, String type, String data, String... expected) {
@@ -355,13 +352,8 @@ class RunEventMapperTest {
     return run;
   }
 
-  private static RunEvent event(long seq, String type, String data) {
-    RunEvent event = new RunEvent();
-    event.setSeq(seq);
-    event.setType(type);
-    event.setTime("2026-01-01T00:00:01Z");
-    event.setData(parse(quoted(data)));
-    return event;
+  private static LogEvent event(long seq, String type, String data) {
+    return new LogEvent(seq, type, "2026-01-01T00:00:01Z", parse(quoted(data)));
   }
 
   private static JsonNode parse(String json) {

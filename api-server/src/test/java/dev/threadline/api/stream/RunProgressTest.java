@@ -1,14 +1,10 @@
 package dev.threadline.api.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.threadline.api.errors.ApiException;
-import dev.threadline.api.errors.ErrorKind;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunError;
-import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.run.RunStatus;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -18,30 +14,40 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Cursors depend only on the log: however a stream sees the run's versions, each event keeps its
- * id.
+ * Cursors depend only on the log: however a stream reads the run's log (whole, in batches, twice),
+ * each event keeps its id.
  */
 class RunProgressTest {
   private static final List<String> COMPUTER_LOG =
       List.of("started", "planning", "setup", "tool_call", "usage", "message", "result");
 
   @Test
-  void everyWayOfSeeingTheLogGivesTheSameEventsAtTheSameCursors() {
-    List<String> whole =
-        describe(new RunProgress("u").advance(computerRun(COMPUTER_LOG.size(), true, 0)));
+  void everyWayOfReadingTheLogGivesTheSameEventsAtTheSameCursors() {
+    List<LogEvent> log = log(COMPUTER_LOG.size());
+    List<String> whole = describe(step(new RunProgress("u"), computerRun(true), log));
 
     List<String> stepByStep = new ArrayList<>();
     RunProgress progress = new RunProgress("u");
     for (int entries = 0; entries <= COMPUTER_LOG.size(); entries++) {
-      stepByStep.addAll(
-          describe(progress.advance(computerRun(entries, entries == COMPUTER_LOG.size(), 0))));
-      // a repeated version changes nothing
-      stepByStep.addAll(
-          describe(progress.advance(computerRun(entries, entries == COMPUTER_LOG.size(), 0))));
+      Run version = computerRun(entries == COMPUTER_LOG.size());
+      stepByStep.addAll(describe(step(progress, version, log.subList(0, entries))));
+      // a batch read again changes nothing
+      stepByStep.addAll(describe(step(progress, version, log.subList(0, entries))));
     }
+
+    List<String> inBatches = new ArrayList<>();
+    RunProgress batched = new RunProgress("u");
+    for (int from = 0; from < log.size(); from += 3) {
+      inBatches.addAll(
+          describe(
+              batched.advance(
+                  computerRun(true), log.subList(from, Math.min(log.size(), from + 3)))));
+    }
+    inBatches.addAll(describe(batched.finish(computerRun(true))));
 
     assertThat(stepByStep)
         .isEqualTo(whole)
+        .isEqualTo(inBatches)
         .containsExactly(
             "1:0 computer.starting",
             "2:0 response.item.completed",
@@ -54,46 +60,37 @@ class RunProgressTest {
   }
 
   @Test
-  void aLogThatLostItsStartDoesNotInventTheStartAtALaterPosition() {
-    List<String> frames =
-        describe(new RunProgress("u").advance(computerRun(COMPUTER_LOG.size(), true, 3)));
-
-    assertThat(frames)
-        .containsExactly(
-            "4:0 response.item.completed",
-            "6:0 response.item.completed",
-            "7:0 response.completed",
-            "7:1 stream.completed");
-  }
-
-  @Test
   void terminalEventsOfAnEmptyLogComeAfterThreadCreatedsPosition() {
-    Run cancelled = run(List.of(), 0);
+    Run cancelled = run();
     cancelled.getStatus().setPhase("cancelled");
     RunError error = new RunError();
     error.setCode("cancelled");
     error.setMessage("Cancelled");
     cancelled.getStatus().setError(error);
 
-    assertThat(describe(new RunProgress("u").advance(cancelled)))
+    assertThat(describe(step(new RunProgress("u"), cancelled, List.of())))
         .containsExactly("0:1 response.failed", "0:2 stream.completed");
   }
 
   @Test
-  void aCursorIntoTheDroppedPartOfTheLogIsGone() {
-    Run run = computerRun(COMPUTER_LOG.size(), true, 3);
+  void aVersionOfTheRunAnnouncesTheEntriesItsStreamReadsUpTo() {
+    Run run = computerRun(false);
+    assertThat(RunProgress.announced(run)).as("a Run that announces none").isZero();
+    run.getStatus().setLastEventSeq(3L);
+    assertThat(RunProgress.announced(run)).isEqualTo(3);
+    run.setStatus(null);
+    assertThat(RunProgress.announced(run)).isZero();
 
-    assertThatThrownBy(() -> RunResumption.requireRetained(run, new EventCursor("run_abc-1", 3, 0)))
-        .isInstanceOfSatisfying(
-            ApiException.class,
-            gone -> {
-              assertThat(gone.kind()).isEqualTo(ErrorKind.GONE);
-              assertThat(gone.getMessage())
-                  .contains("before run_abc-1:4:0 are no longer kept")
-                  .contains("reconnect without Last-Event-ID to get the run's current state");
-            });
-    RunResumption.requireRetained(run, new EventCursor("run_abc-1", 4, 0));
-    RunResumption.requireRetained(computerRun(2, false, 0), new EventCursor("run_abc-1", 0, 0));
+    RunProgress progress = new RunProgress("u");
+    progress.advance(computerRun(false), log(3));
+    assertThat(progress.lastSeq()).isEqualTo(3);
+  }
+
+  /** What a stream does on one change: the batch it read, then what a finished run still owes. */
+  private static List<StreamFrame> step(RunProgress progress, Run run, List<LogEvent> batch) {
+    List<StreamFrame> frames = new ArrayList<>(progress.advance(run, batch));
+    frames.addAll(progress.finish(run));
+    return frames;
   }
 
   private static List<String> describe(List<StreamFrame> frames) {
@@ -103,28 +100,24 @@ class RunProgressTest {
         .toList();
   }
 
-  /**
-   * The first {@code entries} entries of a computer run's log, of which the first {@code dropped}
-   * are gone.
-   */
-  private static Run computerRun(int entries, boolean finished, int dropped) {
-    List<RunEvent> log = new ArrayList<>();
-    for (int seq = dropped + 1; seq <= entries; seq++) {
+  /** The first {@code entries} entries of a computer run's log. */
+  private static List<LogEvent> log(int entries) {
+    List<LogEvent> log = new ArrayList<>();
+    for (int seq = 1; seq <= entries; seq++) {
       String type = COMPUTER_LOG.get(seq - 1);
       ObjectNode data = Serialization.jsonMapper().createObjectNode();
       if (type.equals("started")) {
         data.put("route", "computer");
       }
       data.put("text", type + " text");
-      RunEvent event = new RunEvent();
-      event.setSeq((long) seq);
-      event.setType(type);
-      event.setTime("2026-01-01T00:00:01Z");
-      event.setData(data);
-      log.add(event);
+      log.add(new LogEvent(seq, type, "2026-01-01T00:00:01Z", data));
     }
-    Run run = run(log, dropped);
-    run.getStatus().setRoute(entries == 0 ? null : "computer");
+    return log;
+  }
+
+  private static Run computerRun(boolean finished) {
+    Run run = run();
+    run.getStatus().setRoute("computer");
     run.getStatus().setPhase(finished ? "completed" : "running");
     if (finished) {
       run.getStatus().setCompletedAt("2026-01-01T00:00:02Z");
@@ -132,7 +125,7 @@ class RunProgressTest {
     return run;
   }
 
-  private static Run run(List<RunEvent> log, long dropped) {
+  private static Run run() {
     Run run = new Run();
     run.setMetadata(
         new ObjectMetaBuilder()
@@ -147,8 +140,6 @@ class RunProgressTest {
     run.setSpec(spec);
     RunStatus status = new RunStatus();
     status.setStartedAt("2026-01-01T00:00:00Z");
-    status.setEvents(log);
-    status.setDroppedEvents(dropped == 0 ? null : dropped);
     run.setStatus(status);
     return run;
   }

@@ -8,8 +8,8 @@ import dev.threadline.api.support.SharedApiServer;
 import dev.threadline.api.support.SseClient;
 import dev.threadline.api.support.TestUser;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunStatus;
+import dev.threadline.history.NewEvent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,6 +29,7 @@ class StreamResumeMockServerTest {
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final long SEED = 20_261_111L;
   private static final int CUTS = 50;
+  private static final int LONG_RUN = 2_000;
 
   private static SharedApiServer shared;
   private static SseClient sse;
@@ -96,11 +97,11 @@ class StreamResumeMockServerTest {
     String runName = "run-" + threadId.substring("thread_".length()) + "-1";
     String path = "/v1/threads/" + threadId + "/stream";
     Instant now = Instant.now();
-    List<RunEvent> log =
+    List<NewEvent> log =
         new ArrayList<>(
             List.of(
-                FakeOperator.event(1, "started", now, Map.of("route", "computer")),
-                FakeOperator.event(2, "planning", now, Map.of("text", "Plan"))));
+                FakeOperator.event("started", "started", now, Map.of("route", "computer")),
+                FakeOperator.event("runner:1", "planning", now, Map.of("text", "Plan"))));
     writeStatus(bob.namespace(), runName, log, "running");
 
     List<SseClient.Frame> before = new ArrayList<>();
@@ -114,15 +115,18 @@ class StreamResumeMockServerTest {
 
     log.add(
         FakeOperator.event(
-            3, "tool_call", now, Map.of("tool", Map.of("command", "ls", "output", "a\n"))));
+            "runner:2",
+            "tool_call",
+            now,
+            Map.of("tool", Map.of("command", "ls", "output", "a\n"))));
     writeStatus(bob.namespace(), runName, log, "running");
     List<SseClient.Frame> after = new ArrayList<>();
     try (SseClient.Stream second =
         sse.get(path + "?after=" + before.getLast().id(), bob.key(), Map.of())) {
       after.add(second.nextEvent());
       after.add(second.nextEvent());
-      log.add(FakeOperator.event(4, "message", now, Map.of("text", "Done")));
-      log.add(FakeOperator.event(5, "result", now, Map.of("response", "Done")));
+      log.add(FakeOperator.event("runner:3", "message", now, Map.of("text", "Done")));
+      log.add(FakeOperator.event("runner:4", "result", now, Map.of("response", "Done")));
       writeStatus(bob.namespace(), runName, log, "completed");
       after.addAll(second.remainingEvents());
     }
@@ -166,7 +170,7 @@ class StreamResumeMockServerTest {
   }
 
   @Test
-  void aCursorIntoTheDroppedPartOfTheLogIs410AndAMalformedOneIs400() {
+  void aLongRunReplaysEveryEventFromTheFirstAfterItEndedAndResumesInTheMiddle() {
     TestUser dave = shared.newUser("dave");
     String threadId;
     try (SseClient.Stream stream =
@@ -175,34 +179,59 @@ class StreamResumeMockServerTest {
     }
     String runId = "run_" + threadId.substring("thread_".length()) + "-1";
     Instant now = Instant.now();
-    // 600 entries were written; the bounded log kept the last ones (seq 101 on).
-    writeStatus(
-        dave.namespace(),
-        runId.replace('_', '-'),
-        List.of(
-            FakeOperator.event(101, "message", now, Map.of("text", "late")),
-            FakeOperator.event(102, "result", now, Map.of("response", "late"))),
-        "completed",
-        100L);
+    // 2,000 events: far past the 500 a Run's status once kept.
+    List<NewEvent> log = new ArrayList<>();
+    log.add(FakeOperator.event("started", "started", now, Map.of("route", "computer")));
+    for (int n = 1; n <= LONG_RUN - 2; n++) {
+      log.add(
+          FakeOperator.event(
+              "runner:" + n,
+              "tool_call",
+              now,
+              Map.of("tool", Map.of("command", "echo " + n, "output", n + "\n"))));
+    }
+    log.add(FakeOperator.event("runner:" + (LONG_RUN - 1), "result", now, Map.of()));
+    writeStatus(dave.namespace(), runId.replace('_', '-'), log, "completed");
     String path = "/v1/threads/" + threadId + "/stream";
 
-    JsonNode gone = errorOf(path, dave, Map.of("Last-Event-ID", runId + ":100:0"), 410);
-    assertThat(gone.get("error").asString()).isEqualTo("Gone");
-    assertThat(gone.get("message").asString())
-        .contains("before " + runId + ":101:0 are no longer kept")
-        .contains("reconnect without Last-Event-ID to get the run's current state");
-    assertThat(read(path, dave, Map.of("Last-Event-ID", runId + ":101:0")))
-        .extracting(SseClient.Frame::type)
-        .containsExactly("response.completed", "stream.completed");
+    List<SseClient.Frame> replay = read(path, dave, Map.of());
+    // computer.starting, response.started, one item per tool call, the terminal pair
+    assertThat(replay).hasSize(LONG_RUN + 2);
+    assertThat(replay).extracting(SseClient.Frame::id).doesNotHaveDuplicates();
+    assertThat(replay.getFirst().id()).isEqualTo(runId + ":1:0");
+    assertThat(replay.get(2).json().get("item").get("tool").get("command").asString())
+        .isEqualTo("echo 1");
+    assertThat(replay.get(LONG_RUN - 1).json().get("item").get("tool").get("command").asString())
+        .isEqualTo("echo " + (LONG_RUN - 2));
+    assertThat(replay.getLast().type()).isEqualTo("stream.completed");
+    assertThat(replay.getLast().id()).isEqualTo(runId + ":" + LONG_RUN + ":1");
 
-    JsonNode malformed = errorOf(path, dave, Map.of("Last-Event-ID", "17"), 400);
+    int middle = 1_234;
+    List<SseClient.Frame> resumed =
+        read(path, dave, Map.of("Last-Event-ID", replay.get(middle).id()));
+    assertThat(describe(resumed)).isEqualTo(describe(replay.subList(middle + 1, replay.size())));
+    // A cursor from the run's first entry: no 410 for a kept run, however long its log.
+    assertThat(read(path, dave, Map.of("Last-Event-ID", runId + ":1:0"))).hasSize(LONG_RUN + 1);
+  }
+
+  @Test
+  void aMalformedCursorIs400() {
+    TestUser erin = shared.newUser("erin");
+    String threadId;
+    try (SseClient.Stream stream =
+        sse.post("/v1/threads", erin.key(), "{\"task\": \"" + FakeOperator.HOLD + " wait\"}")) {
+      threadId = stream.nextEvent().json().get("thread").get("id").asString();
+    }
+    String path = "/v1/threads/" + threadId + "/stream";
+
+    JsonNode malformed = errorOf(path, erin, Map.of("Last-Event-ID", "17"), 400);
     assertThat(malformed.get("error").asString()).isEqualTo("Bad Request");
     assertThat(malformed.get("message").asString())
         .startsWith("Last-Event-ID is not a stream event id");
-    assertThat(errorOf(path + "?after=nope", dave, Map.of(), 400).get("message").asString())
+    assertThat(errorOf(path + "?after=nope", erin, Map.of(), 400).get("message").asString())
         .startsWith("after is not a stream event id");
     assertThat(
-            errorOf(path, dave, Map.of("Last-Event-ID", "run_other-1:1:0"), 400)
+            errorOf(path, erin, Map.of("Last-Event-ID", "run_other-1:1:0"), 400)
                 .get("message")
                 .asString())
         .contains("not a run of thread " + threadId);
@@ -239,12 +268,8 @@ class StreamResumeMockServerTest {
     return frames.stream().map(frame -> frame.id() + " " + frame.data()).toList();
   }
 
-  private static void writeStatus(String namespace, String name, List<RunEvent> log, String phase) {
-    writeStatus(namespace, name, log, phase, null);
-  }
-
-  private static void writeStatus(
-      String namespace, String name, List<RunEvent> log, String phase, Long dropped) {
+  /** Appends the log to the store (keys already there are skipped), then writes the status. */
+  private static void writeStatus(String namespace, String name, List<NewEvent> log, String phase) {
     await()
         .atMost(Duration.ofSeconds(10))
         .ignoreExceptions()
@@ -253,16 +278,13 @@ class StreamResumeMockServerTest {
               shared.client().resources(Run.class).inNamespace(namespace).withName(name).get();
           RunStatus status = new RunStatus();
           status.setPhase(phase);
-          status.setRoute(log.getFirst().getType().equals("started") ? "computer" : "direct");
-          status.setStartedAt(log.getFirst().getTime());
-          status.setEvents(List.copyOf(log));
-          status.setDroppedEvents(dropped);
+          status.setRoute(log.getFirst().type().equals("started") ? "computer" : "direct");
+          status.setStartedAt(log.getFirst().time());
           if (!phase.equals("running")) {
-            status.setCompletedAt(log.getLast().getTime());
+            status.setCompletedAt(log.getLast().time());
             status.setResponse("Done");
           }
-          run.setStatus(status);
-          shared.client().resources(Run.class).inNamespace(namespace).resource(run).updateStatus();
+          operator.writeStatus(run, status, List.copyOf(log));
         });
   }
 }

@@ -1,14 +1,16 @@
 package dev.threadline.api.support;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.crds.common.Timestamps;
-import dev.threadline.crds.run.FileDiff;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunError;
-import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.usage.TokenCounts;
+import dev.threadline.history.History;
+import dev.threadline.history.NewEvent;
+import dev.threadline.history.RunKey;
+import dev.threadline.history.StoredDiff;
+import dev.threadline.history.StoredEvent;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
@@ -27,6 +29,12 @@ import java.util.concurrent.Executors;
  * {@link #answer}; {@code [fail]} fails it; {@code [computer]} takes the computer route in two
  * status patches (running, then completed); anything else is answered directly with {@code Echo:
  * <message>}.
+ *
+ * <p>It writes as the real operator does: the content (events, the whole message and answer, the
+ * diffs) to the API server's history store first, under the same keys ({@code started}, {@code
+ * message}, {@code result}, {@code failed} for the operator's own events, {@code runner:<n>} for
+ * the runner's), then the Run's status with the count of events ({@code lastEventSeq}), of diffs
+ * and a bounded preview of the answer.
  */
 public final class FakeOperator {
   public static final String HOLD = "[hold]";
@@ -42,10 +50,12 @@ public final class FakeOperator {
   private static FakeOperator instance;
 
   private final KubernetesClient client;
+  private final History history;
   private final ExecutorService worker = Executors.newVirtualThreadPerTaskExecutor();
 
-  private FakeOperator(KubernetesClient client) {
+  private FakeOperator(KubernetesClient client, History history) {
     this.client = client;
+    this.history = history;
     client
         .resources(Run.class)
         .inAnyNamespace()
@@ -67,7 +77,7 @@ public final class FakeOperator {
   /** The one fake operator of the shared mock API. */
   public static synchronized FakeOperator on(SharedApiServer shared) {
     if (instance == null) {
-      instance = new FakeOperator(shared.client());
+      instance = new FakeOperator(shared.client(), shared.history());
     }
     return instance;
   }
@@ -76,6 +86,18 @@ public final class FakeOperator {
     String message = run.getSpec().getMessage();
     String namespace = run.getMetadata().getNamespace();
     String name = run.getMetadata().getName();
+    // As the operator's first reconcile does: the whole message, whoever recorded it first.
+    String whole =
+        run.getSpec().getMessageRef() == null
+            ? message
+            : history.messageBodies().read(namespace, run.getSpec().getMessageRef()).orElseThrow();
+    history
+        .runs()
+        .recordMessage(
+            key(run),
+            run.getSpec().getSequence(),
+            whole,
+            Timestamps.normalize(run.getMetadata().getCreationTimestamp()));
     if (message.startsWith(HOLD)) {
       return;
     }
@@ -97,10 +119,11 @@ public final class FakeOperator {
     status.setRouteReason("a question the model can answer");
     status.setModel("scripted");
     status.setStartedAt(Timestamps.format(now.minusMillis(DURATION_MS)));
-    List<RunEvent> events = new ArrayList<>();
+    String response = "Echo: " + wholeMessage(run);
+    List<NewEvent> events = new ArrayList<>();
     events.add(
         event(
-            1,
+            "started",
             "started",
             now,
             Map.of(
@@ -110,11 +133,10 @@ public final class FakeOperator {
                 "a question the model can answer",
                 "model",
                 "scripted")));
-    String response = "Echo: " + run.getSpec().getMessage();
-    events.add(event(2, "message", now, Map.of("role", "assistant", "text", response)));
+    events.add(event("message", "message", now, Map.of("role", "assistant", "text", response)));
     events.add(
         event(
-            3,
+            "result",
             "result",
             now,
             Map.of(
@@ -130,9 +152,9 @@ public final class FakeOperator {
                     OUTPUT_TOKENS,
                     "cachedTokens",
                     CACHED_TOKENS))));
-    status.setEvents(events);
+    status.setLastEventSeq(append(run, events));
     finish(status, "completed", now);
-    status.setResponse(response);
+    answered(run, status, response);
     write(run, status);
   }
 
@@ -149,32 +171,34 @@ public final class FakeOperator {
     error.setCode("execution_failed");
     error.setMessage("Model unavailable");
     status.setError(error);
-    status.setEvents(
-        List.of(
-            event(
-                1,
-                "started",
-                now,
-                Map.of(
-                    "route",
-                    "direct",
-                    "reason",
-                    "a question the model can answer",
-                    "model",
-                    "scripted")),
-            event(
-                2,
-                "failed",
-                now,
-                Map.of(
-                    "error",
-                    Map.of("code", "execution_failed", "message", "Model unavailable"),
-                    "phase",
+    status.setLastEventSeq(
+        append(
+            run,
+            List.of(
+                event(
+                    "started",
+                    "started",
+                    now,
+                    Map.of(
+                        "route",
+                        "direct",
+                        "reason",
+                        "a question the model can answer",
+                        "model",
+                        "scripted")),
+                event(
                     "failed",
-                    "durationMs",
-                    DURATION_MS,
-                    "usage",
-                    Map.of("inputTokens", 0, "outputTokens", 0, "cachedTokens", 0)))));
+                    "failed",
+                    now,
+                    Map.of(
+                        "error",
+                        Map.of("code", "execution_failed", "message", "Model unavailable"),
+                        "phase",
+                        "failed",
+                        "durationMs",
+                        DURATION_MS,
+                        "usage",
+                        Map.of("inputTokens", 0, "outputTokens", 0, "cachedTokens", 0))))));
     finish(status, "failed", now);
     status.setUsage(usage(0, 0, 0));
     status.setCost(0.0);
@@ -195,11 +219,12 @@ public final class FakeOperator {
     running.setModel("scripted");
     running.setStartedAt(Timestamps.format(now));
     running.setPod(name + "-agent");
-    running.setEvents(
-        new ArrayList<>(
+    running.setLastEventSeq(
+        append(
+            run,
             List.of(
                 event(
-                    1,
+                    "started",
                     "started",
                     now,
                     Map.of(
@@ -210,22 +235,25 @@ public final class FakeOperator {
                         "model",
                         "scripted")),
                 event(
-                    2,
+                    "runner:1",
                     "started",
                     now,
                     Map.of("run_id", name, "model", "scripted", "workspace", "/workspace")),
                 event(
-                    3, "planning", now, Map.of("text", "List the files, then write notes.txt")))));
+                    "runner:2",
+                    "planning",
+                    now,
+                    Map.of("text", "List the files, then write notes.txt")))));
     run = write(run, running);
 
     Instant end = now.plusMillis(1500);
     RunStatus done = run.getStatus();
-    List<RunEvent> events = new ArrayList<>(done.getEvents());
-    events.add(event(4, "setup", end, Map.of("text", "Workspace ready")));
-    events.add(event(5, "reasoning", end, Map.of("text", "I will run ls first")));
+    List<NewEvent> events = new ArrayList<>();
+    events.add(event("runner:3", "setup", end, Map.of("text", "Workspace ready")));
+    events.add(event("runner:4", "reasoning", end, Map.of("text", "I will run ls first")));
     events.add(
         event(
-            6,
+            "runner:5",
             "tool_call",
             end,
             Map.of(
@@ -249,16 +277,20 @@ public final class FakeOperator {
                 12)));
     events.add(
         event(
-            7,
+            "runner:6",
             "file_change",
             end,
             Map.of("path", "notes.txt", "change", "create", "additions", 1, "deletions", 0)));
-    events.add(event(8, "error", end, Map.of("message", "A transient hiccup; retried")));
-    events.add(
-        event(9, "message", end, Map.of("role", "assistant", "text", "Done: notes.txt written")));
+    events.add(event("runner:7", "error", end, Map.of("message", "A transient hiccup; retried")));
     events.add(
         event(
-            10,
+            "runner:8",
+            "message",
+            end,
+            Map.of("role", "assistant", "text", "Done: notes.txt written")));
+    events.add(
+        event(
+            "runner:9",
             "usage",
             end,
             Map.of(
@@ -270,7 +302,7 @@ public final class FakeOperator {
                 CACHED_TOKENS)));
     events.add(
         event(
-            11,
+            "runner:10",
             "result",
             end,
             Map.of(
@@ -290,25 +322,73 @@ public final class FakeOperator {
                 List.of(Map.of("path", "notes.txt", "type", "create", "content", "hello\n")),
                 "duration_ms",
                 1500)));
-    done.setEvents(events);
+    done.setLastEventSeq(append(run, events));
+    diffs(run, done, List.of(new StoredDiff("notes.txt", "create", "hello\n", null, null)));
     finish(done, "completed", end);
     done.setDurationMs(1500L);
-    done.setResponse("Done: notes.txt written");
     done.setActions(List.of("ls"));
-    FileDiff diff = new FileDiff();
-    diff.setPath("notes.txt");
-    diff.setType("create");
-    diff.setContent("hello\n");
-    done.setDiffs(List.of(diff));
+    answered(run, done, "Done: notes.txt written");
     write(run, done);
   }
 
-  /** Writes a status with any diffs and events the test wants, keeping the phase terminal. */
-  public void complete(String namespace, String name, List<FileDiff> diffs) {
+  /** Completes the run on the direct path with the diffs the test wants. */
+  public void complete(String namespace, String name, List<StoredDiff> diffs) {
     answer(namespace, name);
     Run run = current(namespace, name);
-    run.getStatus().setDiffs(diffs);
+    diffs(run, run.getStatus(), diffs);
     write(run, run.getStatus());
+  }
+
+  /**
+   * Appends events to the run's log in the history store, as the operator and the worker do;
+   * returns the number of its last event (what the status's {@code lastEventSeq} says).
+   */
+  public long append(Run run, List<NewEvent> events) {
+    List<StoredEvent> stored = history.events().append(key(run), events);
+    return stored.isEmpty() ? history.events().lastSeq(key(run)) : stored.getLast().seq();
+  }
+
+  /**
+   * Writes {@code status} after appending {@code events}, its {@code lastEventSeq} set: the order
+   * the operator writes in (content first), for tests that script a run's log themselves.
+   */
+  public Run writeStatus(Run run, RunStatus status, List<NewEvent> events) {
+    status.setLastEventSeq(append(run, events));
+    return write(run, status);
+  }
+
+  /** The current Run from the API. */
+  public Run current(String namespace, String name) {
+    return Objects.requireNonNull(
+        client.resources(Run.class).inNamespace(namespace).withName(name).get(),
+        () -> "no run " + namespace + "/" + name);
+  }
+
+  private void diffs(Run run, RunStatus status, List<StoredDiff> diffs) {
+    history.diffs().record(key(run), run.getSpec().getSequence(), diffs);
+    status.setDiffCount((long) diffs.size());
+  }
+
+  /** The whole answer to the store, then its preview in the status (written after). */
+  private void answered(Run run, RunStatus status, String response) {
+    history.runs().recordResponse(key(run), response);
+    status.setResponse(
+        response.length() <= RunStatus.RESPONSE_PREVIEW
+            ? response
+            : response.substring(0, RunStatus.RESPONSE_PREVIEW - 1) + "…");
+  }
+
+  private String wholeMessage(Run run) {
+    return history
+        .runs()
+        .find(run.getMetadata().getNamespace(), run.getMetadata().getName())
+        .orElseThrow()
+        .message();
+  }
+
+  public static RunKey key(Run run) {
+    return new RunKey(
+        run.getMetadata().getNamespace(), run.getSpec().getThread(), run.getMetadata().getName());
   }
 
   private static void finish(RunStatus status, String phase, Instant end) {
@@ -327,28 +407,18 @@ public final class FakeOperator {
     return usage;
   }
 
-  public static RunEvent event(long seq, String type, Instant time, Map<String, ?> data) {
-    RunEvent event = new RunEvent();
-    event.setSeq(seq);
-    event.setType(type);
-    event.setTime(Timestamps.format(time));
-    event.setData(toJson(data));
-    return event;
+  /** An event for {@link #append}, keyed as its writer keys it (e.g. {@code runner:4}). */
+  public static NewEvent event(String key, String type, Instant time, Map<String, ?> data) {
+    return new NewEvent(key, type, Timestamps.format(time), toJson(data));
   }
 
-  private static JsonNode toJson(Map<String, ?> data) {
+  private static String toJson(Map<String, ?> data) {
     ObjectNode node = Serialization.jsonMapper().createObjectNode();
     data.forEach((key, value) -> node.set(key, Serialization.jsonMapper().valueToTree(value)));
-    return node;
+    return node.toString();
   }
 
-  private Run current(String namespace, String name) {
-    return Objects.requireNonNull(
-        client.resources(Run.class).inNamespace(namespace).withName(name).get(),
-        () -> "no run " + namespace + "/" + name);
-  }
-
-  private Run write(Run run, RunStatus status) {
+  public Run write(Run run, RunStatus status) {
     run.setStatus(status);
     return client
         .resources(Run.class)

@@ -8,6 +8,8 @@ import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.CrdManifests;
 import dev.threadline.crds.client.ThreadlineClients;
 import dev.threadline.crds.common.Labels;
+import dev.threadline.history.History;
+import dev.threadline.telemetry.Telemetry;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
@@ -39,12 +41,19 @@ public final class SharedApiServer {
 
   public static final String KEEPALIVE_INTERVAL = "300ms";
 
+  /**
+   * Each user's history quota here: far above what a test's runs write (a few MB at most), low
+   * enough that a test can fill it.
+   */
+  public static final long HISTORY_BYTES = 16L * 1024 * 1024;
+
   private static SharedApiServer instance;
 
   private final KubernetesMockServer kubernetes;
   private final NamespacedKubernetesClient client;
   private final RunningApiServer server;
   private final ApiClient api;
+  private final History history = History.temporary();
 
   private SharedApiServer() {
     Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
@@ -79,11 +88,14 @@ public final class SharedApiServer {
     }
     // Short enough that a test sees a keepalive without waiting the production 15 s.
     System.setProperty("threadline.stream.keepalive-interval", KEEPALIVE_INTERVAL);
+    System.setProperty("threadline.limits.history-bytes", Long.toString(HISTORY_BYTES));
     server =
         ThreadlineApiServer.start(
             client,
             ApiServerSettings.loopback(SYSTEM_NAMESPACE)
-                .withModelPricing(ModelPricing.parse(PRICES)));
+                .withModelPricing(ModelPricing.parse(PRICES)),
+            Telemetry.off(),
+            history);
     api = new ApiClient(server.baseUrl());
   }
 
@@ -107,6 +119,11 @@ public final class SharedApiServer {
   /** The unauthenticated Prometheus endpoint on the management port. */
   public String metricsUrl() {
     return server.metricsUrl().orElseThrow();
+  }
+
+  /** The history store the API server reads conversation content from (and FakeOperator writes). */
+  public History history() {
+    return history;
   }
 
   public NamespacedKubernetesClient client() {
@@ -170,6 +187,7 @@ public final class SharedApiServer {
 
   private void stop() {
     server.close();
+    history.close();
     client.close();
     kubernetes.destroy();
   }

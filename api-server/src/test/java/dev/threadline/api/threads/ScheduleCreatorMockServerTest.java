@@ -65,11 +65,16 @@ class ScheduleCreatorMockServerTest {
     informers = List.of(threadCache, runCache, agentCache);
     informers.forEach(ManagedInformer::start);
     informers.forEach(informer -> assertThat(informer.awaitReady(VISIBLE)).isTrue());
-    ObjectLimitSettings limits = new ObjectLimitSettings(null, null, null, null, null, null);
+    ObjectLimitSettings limits = new ObjectLimitSettings(null, null, null, null, null, null, null);
     threadStore = new ThreadStore(client, threadCache, threadOrder, VISIBLE, limits.threadLimit());
     runStore = new RunStore(client, runCache, VISIBLE, limits.runLimit());
     threads =
-        new ThreadService(threadStore, runStore, new AgentDirectory(agentCache), Clock.systemUTC());
+        new ThreadService(
+            threadStore,
+            runStore,
+            new AgentDirectory(agentCache),
+            Clock.systemUTC(),
+            shared.history());
   }
 
   @AfterAll
@@ -168,7 +173,8 @@ class ScheduleCreatorMockServerTest {
 
   private static ExecutionService executions(ScheduleCreator creator) {
     RunCompletion unused = new RunCompletion(new RunUpdates(), null);
-    return new ExecutionService(threads, runStore, unused, VISIBLE, () -> Optional.of(creator));
+    return new ExecutionService(
+        threads, runStore, unused, VISIBLE, () -> Optional.of(creator), shared.history());
   }
 
   private static ThreadRequests.Create request(ThreadRequests.ScheduleInput schedule) {

@@ -9,8 +9,8 @@ import dev.threadline.api.support.FakeOperator;
 import dev.threadline.api.support.SharedApiServer;
 import dev.threadline.api.support.SseClient;
 import dev.threadline.api.support.TestUser;
-import dev.threadline.crds.run.FileDiff;
 import dev.threadline.crds.run.Run;
+import dev.threadline.history.StoredDiff;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -245,7 +245,7 @@ class ThreadHistoryMockServerTest {
   }
 
   private static void holdAndComplete(
-      TestUser user, String threadId, int sequence, List<FileDiff> diffs) {
+      TestUser user, String threadId, int sequence, List<StoredDiff> diffs) {
     try (SseClient.Stream stream =
         sse.post(
             "/v1/threads/" + threadId + "/messages",
@@ -262,15 +262,9 @@ class ThreadHistoryMockServerTest {
     }
   }
 
-  private static FileDiff diff(
+  private static StoredDiff diff(
       String path, String type, String content, Long additions, Long deletions) {
-    FileDiff diff = new FileDiff();
-    diff.setPath(path);
-    diff.setType(type);
-    diff.setContent(content);
-    diff.setAdditions(additions);
-    diff.setDeletions(deletions);
-    return diff;
+    return new StoredDiff(path, type, content, additions, deletions);
   }
 
   private static List<String> ids(ApiClient.Response list) {
