@@ -10,6 +10,7 @@ import dev.threadline.api.usage.ExecutionAllowance;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.history.History;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
@@ -85,8 +86,15 @@ class ThreadConfiguration {
       ThreadStore threadStore,
       RunStore runStore,
       ManagedInformer<Agent> agentInformer,
-      Clock clock) {
-    return new ThreadService(threadStore, runStore, new AgentDirectory(agentInformer), clock);
+      Clock clock,
+      History history,
+      KubernetesClient client) {
+    return new ThreadService(
+        threadStore,
+        runStore,
+        new AgentDirectory(agentInformer),
+        clock,
+        new KeptThreads(history, client.getKubernetesSerialization()));
   }
 
   @Bean

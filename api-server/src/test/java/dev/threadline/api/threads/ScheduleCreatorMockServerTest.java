@@ -15,6 +15,7 @@ import dev.threadline.api.webhooks.WebhookInput;
 import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
+import dev.threadline.history.History;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
@@ -69,7 +70,12 @@ class ScheduleCreatorMockServerTest {
     threadStore = new ThreadStore(client, threadCache, threadOrder, VISIBLE, limits.threadLimit());
     runStore = new RunStore(client, runCache, VISIBLE, limits.runLimit());
     threads =
-        new ThreadService(threadStore, runStore, new AgentDirectory(agentCache), Clock.systemUTC());
+        new ThreadService(
+            threadStore,
+            runStore,
+            new AgentDirectory(agentCache),
+            Clock.systemUTC(),
+            new KeptThreads(History.temporary(), client.getKubernetesSerialization()));
   }
 
   @AfterAll

@@ -1,5 +1,6 @@
 package dev.threadline.operator.retention;
 
+import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadStatus;
@@ -57,7 +58,7 @@ public final class ThreadArchiver {
             new ArchivedThread(
                 namespace,
                 name,
-                Timestamps.normalize(thread.getMetadata().getCreationTimestamp()),
+                Timestamps.sortable(createdAt(thread)),
                 Timestamps.format(now),
                 client.getKubernetesSerialization().asJson(thread)));
     client
@@ -71,6 +72,14 @@ public final class ThreadArchiver {
           "left the Kubernetes API after {} idle; kept in the history store", settings.threads());
     }
     return Optional.empty();
+  }
+
+  /** As REST lists it: the API server's annotation, else the object's creation. */
+  private static Instant createdAt(ConversationThread thread) {
+    java.util.Map<String, String> annotations = thread.getMetadata().getAnnotations();
+    return Timestamps.parse(annotations == null ? null : annotations.get(Labels.CREATED_AT))
+        .or(() -> Timestamps.parse(thread.getMetadata().getCreationTimestamp()))
+        .orElse(Instant.EPOCH);
   }
 
   private static Instant lastChange(ConversationThread thread) {
