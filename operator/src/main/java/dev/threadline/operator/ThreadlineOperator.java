@@ -22,6 +22,8 @@ import dev.threadline.operator.pool.PoolSandboxBind;
 import dev.threadline.operator.pool.PoolSettings;
 import dev.threadline.operator.pool.WarmPoolReconciler;
 import dev.threadline.operator.pool.WarmPools;
+import dev.threadline.operator.retention.RunArchiver;
+import dev.threadline.operator.retention.ThreadArchiver;
 import dev.threadline.operator.run.RunBookkeeping;
 import dev.threadline.operator.run.RunReconciler;
 import dev.threadline.operator.sandbox.SandboxPorts;
@@ -214,9 +216,15 @@ public final class ThreadlineOperator implements AutoCloseable {
             product,
             new DeletedRuns(workerClient, pricing, settings.agentPod().cancelGracePeriod(), clock),
             DirectAnswerLimit.of(settings.model()));
-    RunBookkeeping bookkeeping = new RunBookkeeping(client, usage, clock);
+    RunBookkeeping bookkeeping =
+        new RunBookkeeping(
+            client, usage, new RunArchiver(client, history, settings.retention(), clock), clock);
     register(operator, bookkeeping, settings, o -> o.withOnUpdateFilter(bookkeeping.eventFilter()));
-    register(operator, new ThreadReconciler(clock), settings);
+    register(
+        operator,
+        new ThreadReconciler(
+            clock, new ThreadArchiver(client, history, settings.retention(), clock)),
+        settings);
     register(
         operator,
         new EnvironmentReconciler(client, settings, conditions, clock, product),

@@ -14,7 +14,7 @@ public final class Annotations {
    * When the API server created the resource (ISO 8601 UTC, milliseconds): orders lists newest
    * first even within one second, which {@code creationTimestamp} cannot resolve.
    */
-  public static final String CREATED_AT = ThreadlineGroup.GROUP + "/created-at";
+  public static final String CREATED_AT = dev.threadline.crds.common.Labels.CREATED_AT;
 
   private Annotations() {}
 }

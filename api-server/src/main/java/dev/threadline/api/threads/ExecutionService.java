@@ -143,7 +143,7 @@ public final class ExecutionService {
   }
 
   StartedRun postMessage(Tenant tenant, String threadId, ThreadRequests.PostMessage request) {
-    ConversationThread thread = threads.find(tenant, threadId);
+    threads.find(tenant, threadId);
     if (request == null) {
       throw ApiException.badRequest("Request body is required");
     }
@@ -151,6 +151,8 @@ public final class ExecutionService {
     List<Attachment> attachments = AttachmentRules.validate(request.attachments());
     allowance.requireAllowance(tenant);
     quota.checkRoom(tenant.namespace(), content);
+    // A thread kept in the history store after its retention comes back for its next message.
+    ConversationThread thread = threads.live(tenant, threadId);
     Run run =
         starter.start(
             thread, content, attachments, true, Boolean.TRUE.equals(request.streamTokens()));

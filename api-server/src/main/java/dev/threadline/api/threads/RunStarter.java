@@ -10,6 +10,7 @@ import dev.threadline.crds.run.Attachment;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunSpec;
+import dev.threadline.crds.thread.ArchivedRuns;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.history.History;
 import java.util.List;
@@ -54,13 +55,17 @@ final class RunStarter {
     String namespace = thread.getMetadata().getNamespace();
     String threadName = thread.getMetadata().getName();
     List<Run> existing = runs.ofThread(namespace, threadName);
-    long next = 1;
+    // After the runs that left the API (their names are taken for good in the history store).
+    long next =
+        1
+            + ArchivedRuns.lastSequenceOf(
+                thread.getStatus() == null ? null : thread.getStatus().getArchived());
     if (!existing.isEmpty()) {
       Run latest = existing.getLast();
       if (!RunPhase.of(latest).isTerminal()) {
         throw ApiException.conflict(BUSY);
       }
-      next = RunStore.sequence(latest) + 1;
+      next = Math.max(next, RunStore.sequence(latest) + 1);
     }
     Run run = ThreadRuns.newRun(thread, next, message, attachments, ThreadRuns.SOURCE_API);
     if (message.length() > RunSpec.INLINE_MESSAGE) {

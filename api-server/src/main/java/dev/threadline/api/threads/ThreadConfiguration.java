@@ -88,9 +88,14 @@ class ThreadConfiguration {
       RunStore runStore,
       ManagedInformer<Agent> agentInformer,
       Clock clock,
-      History history) {
+      History history,
+      KubernetesClient client) {
     return new ThreadService(
-        threadStore, runStore, new AgentDirectory(agentInformer), clock, history);
+        threadStore,
+        runStore,
+        new AgentDirectory(agentInformer),
+        clock,
+        new KeptThreads(history, client.getKubernetesSerialization()));
   }
 
   @Bean

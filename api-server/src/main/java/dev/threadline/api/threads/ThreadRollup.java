@@ -21,7 +21,8 @@ final class ThreadRollup {
 
   static ThreadTotals of(ConversationThread thread, List<Run> runs) {
     if (!runs.isEmpty()) {
-      return ThreadTotals.of(runs);
+      return ThreadTotals.of(
+          thread.getStatus() == null ? null : thread.getStatus().getArchived(), runs);
     }
     return Optional.ofNullable(thread.getStatus())
         .filter(status -> status.getStatus() != null)

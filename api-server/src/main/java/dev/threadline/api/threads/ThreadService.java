@@ -11,7 +11,6 @@ import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.crds.thread.ThreadState;
-import dev.threadline.history.History;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
@@ -31,15 +30,15 @@ public final class ThreadService {
   private final RunStore runs;
   private final AgentDirectory agents;
   private final Clock clock;
-  private final History history;
+  private final KeptThreads kept;
 
   ThreadService(
-      ThreadStore threads, RunStore runs, AgentDirectory agents, Clock clock, History history) {
-    this.history = history;
+      ThreadStore threads, RunStore runs, AgentDirectory agents, Clock clock, KeptThreads kept) {
     this.threads = threads;
     this.runs = runs;
     this.agents = agents;
     this.clock = clock;
+    this.kept = kept;
   }
 
   /** The validated spec of a new thread, before anything is written. */
@@ -62,13 +61,16 @@ public final class ThreadService {
 
   public ListEnvelope<ThreadSummary> list(Tenant tenant, ThreadFilter filter, PageRequest page) {
     String namespace = tenant.namespace();
-    Stream<ConversationThread> newestFirst = threads.listed(namespace);
+    // The live threads and those kept in the history store, one newest-first order.
+    Stream<ConversationThread> newestFirst =
+        NewestFirst.merge(threads.listed(namespace), kept.newestFirst(namespace));
     if (filter.status() == null) {
       // Unfiltered, only the page is read; filtered, every thread once (in order, no sort). Only
       // the page's threads need their runs rolled up.
       ListEnvelope<ConversationThread> threadPage =
           filter.isEmpty()
-              ? page.fromOrdered(newestFirst, threads.countListed(namespace))
+              ? page.fromOrdered(
+                  newestFirst, threads.countListed(namespace) + kept.count(namespace))
               : page.fromOrdered(newestFirst.filter(filter.specMatches()));
       return threadPage.map(thread -> view(tenant, thread).summary());
     }
@@ -119,25 +121,62 @@ public final class ThreadService {
     return view(tenant, updated);
   }
 
+  /** Deletes the thread, live or kept, and all its history. */
   public void delete(Tenant tenant, String threadId) {
     String name = nameOf(threadId);
     find(tenant, threadId);
     runs.deleteOfThread(tenant.namespace(), name);
-    if (!threads.delete(tenant.namespace(), name)) {
-      throw notFound(threadId);
-    }
-    // Its conversation goes too, and with it its share of the user's history quota.
-    history.deleteThread(tenant.namespace(), name);
+    threads.delete(tenant.namespace(), name);
+    kept.delete(tenant.namespace(), name);
   }
 
-  /** The tenant's thread; 404 otherwise. Shared object: do not modify. */
+  /**
+   * The tenant's thread, live or kept in the history store after its retention; 404 otherwise.
+   * Shared object: do not modify.
+   */
   ConversationThread find(Tenant tenant, String threadId) {
-    return threads.find(tenant.namespace(), nameOf(threadId)).orElseThrow(() -> notFound(threadId));
+    String name = nameOf(threadId);
+    return threads
+        .find(tenant.namespace(), name)
+        .or(() -> kept.thread(tenant.namespace(), name))
+        .orElseThrow(() -> notFound(threadId));
   }
 
-  /** The thread's runs, oldest first. */
+  /**
+   * The tenant's live thread, to add a run to: one kept in the history store after its retention is
+   * brought back into the API first (with its totals; its history never left the store).
+   */
+  ConversationThread live(Tenant tenant, String threadId) {
+    String name = nameOf(threadId);
+    Optional<ConversationThread> live = threads.find(tenant.namespace(), name);
+    if (live.isPresent()) {
+      return live.get();
+    }
+    ConversationThread keptThread =
+        kept.thread(tenant.namespace(), name).orElseThrow(() -> notFound(threadId));
+    ConversationThread revived = threads.revive(keptThread);
+    kept.revived(revived);
+    return revived;
+  }
+
+  /**
+   * The thread's runs, oldest first: those that left the API after their retention, then the live
+   * ones.
+   */
   List<Run> runsOf(ConversationThread thread) {
-    return runs.ofThread(thread.getMetadata().getNamespace(), thread.getMetadata().getName());
+    List<Run> live =
+        runs.ofThread(thread.getMetadata().getNamespace(), thread.getMetadata().getName());
+    List<Run> left = kept.runsOf(thread);
+    if (left.isEmpty()) {
+      return live;
+    }
+    java.util.Set<String> liveNames =
+        live.stream().map(run -> run.getMetadata().getName()).collect(Collectors.toSet());
+    return Stream.concat(
+            left.stream().filter(run -> !liveNames.contains(run.getMetadata().getName())),
+            live.stream())
+        .sorted(RunStore.BY_SEQUENCE)
+        .toList();
   }
 
   ThreadView view(Tenant tenant, ConversationThread thread) {

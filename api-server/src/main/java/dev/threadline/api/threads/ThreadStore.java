@@ -4,6 +4,7 @@ import dev.threadline.api.kubernetes.CachedResourceStore;
 import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.api.limits.ObjectLimit;
 import dev.threadline.crds.thread.ConversationThread;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.stream.Stream;
@@ -31,6 +32,32 @@ final class ThreadStore extends CachedResourceStore<ConversationThread> {
    */
   Stream<ConversationThread> listed(String namespace) {
     return order.newestFirst(namespace);
+  }
+
+  /**
+   * Brings a thread kept in the history store back into the API: the same name, labels, annotations
+   * (its REST creation time among them) and spec, then its last status (its totals and what its
+   * archived runs added to them), which the operator goes on from.
+   */
+  ConversationThread revive(ConversationThread kept) {
+    ConversationThread thread = new ConversationThread();
+    thread.setMetadata(
+        new ObjectMetaBuilder()
+            .withNamespace(kept.getMetadata().getNamespace())
+            .withName(kept.getMetadata().getName())
+            .withLabels(kept.getMetadata().getLabels())
+            .withAnnotations(kept.getMetadata().getAnnotations())
+            .build());
+    thread.setSpec(kept.getSpec());
+    ConversationThread created = create(thread);
+    if (kept.getStatus() == null) {
+      return created;
+    }
+    created.setStatus(kept.getStatus());
+    return resources()
+        .inNamespace(created.getMetadata().getNamespace())
+        .resource(created)
+        .updateStatus();
   }
 
   /** How many threads {@link #listed} holds. */

@@ -74,7 +74,7 @@ class ScheduleCreatorMockServerTest {
             runStore,
             new AgentDirectory(agentCache),
             Clock.systemUTC(),
-            shared.history());
+            new KeptThreads(shared.history(), client.getKubernetesSerialization()));
   }
 
   @AfterAll

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.run.RunStatus;
+import dev.threadline.crds.thread.ArchivedRuns;
 import dev.threadline.crds.thread.ThreadState;
 import dev.threadline.crds.usage.TokenCounts;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -34,6 +35,30 @@ class ThreadTotalsTest {
     assertThat(totals.totalCost()).isEqualTo(0.25);
     assertThat(totals.state()).isEqualTo(ThreadState.RUNNING);
     assertThat(totals.activeRun()).isEqualTo("thread-t-3");
+  }
+
+  @Test
+  void runsThatLeftTheApiStillCountOnceAndInOrder() {
+    Run first = run(1, "hello", "completed", "hi!", 10, 20, 0.25);
+    Run second = run(2, "again", "failed", null, 5, 0, 0.1);
+    ThreadTotals before = ThreadTotals.of(List.of(first, second));
+
+    ArchivedRuns archived = ThreadTotals.archive(null, first);
+    // Counted in archived, still live for a moment (deleted next): not counted twice.
+    ThreadTotals leaving = ThreadTotals.of(archived, List.of(first, second));
+    ThreadTotals gone = ThreadTotals.of(archived, List.of(second));
+    ArchivedRuns both = ThreadTotals.archive(archived, second);
+    ThreadTotals allGone = ThreadTotals.of(both, List.of());
+
+    for (ThreadTotals totals : List.of(leaving, gone, allGone)) {
+      assertThat(totals.messageCount()).isEqualTo(before.messageCount());
+      assertThat(totals.tokens()).isEqualTo(before.tokens());
+      assertThat(totals.totalCost()).isEqualTo(before.totalCost());
+      assertThat(totals.state()).isEqualTo(ThreadState.FAILED);
+    }
+    assertThat(both.getRuns()).isEqualTo(2);
+    assertThat(both.getLastSequence()).isEqualTo(2);
+    assertThat(allGone.activeRun()).isNull();
   }
 
   @Test

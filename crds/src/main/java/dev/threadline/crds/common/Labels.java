@@ -31,6 +31,12 @@ public final class Labels {
    */
   public static final String POSTED_TO_THREAD = PREFIX + "posted-to-thread";
 
+  /**
+   * Annotation: when the API server created the resource (ISO 8601 UTC, milliseconds), which orders
+   * lists newest first even within one second.
+   */
+  public static final String CREATED_AT = PREFIX + "created-at";
+
   /** Which component manages an object. */
   public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
 

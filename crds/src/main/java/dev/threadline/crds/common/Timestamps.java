@@ -11,12 +11,22 @@ import java.util.Optional;
 /** Times as the contract writes them: ISO 8601 in UTC with a {@code Z} suffix. */
 public final class Timestamps {
   private static final DateTimeFormatter UTC = DateTimeFormatter.ISO_INSTANT;
+  private static final DateTimeFormatter SORTABLE =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
   private Timestamps() {}
 
   /** {@code 2026-11-21T23:57:30.123Z}: millisecond precision, always UTC. */
   public static String format(Instant instant) {
     return instant == null ? null : UTC.format(instant.truncatedTo(ChronoUnit.MILLIS));
+  }
+
+  /**
+   * {@code 2026-11-21T23:57:30.120Z}: always three fraction digits, so that text order is time
+   * order (an index sorts by it).
+   */
+  public static String sortable(Instant instant) {
+    return SORTABLE.format(instant.truncatedTo(ChronoUnit.MILLIS));
   }
 
   /** Parses any ISO 8601 instant or offset date-time (e.g. Kubernetes' RFC 3339) to an Instant. */

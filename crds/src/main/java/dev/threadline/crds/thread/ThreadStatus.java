@@ -23,6 +23,19 @@ public class ThreadStatus extends UsageTotalsStatus {
   @JsonPropertyDescription("When the status or totals last changed (RFC 3339, UTC).")
   private String updatedAt;
 
+  @JsonPropertyDescription(
+      "What the runs that left the Kubernetes API after their retention add to the totals (their"
+          + " content is in the history store).")
+  private ArchivedRuns archived;
+
+  public ArchivedRuns getArchived() {
+    return archived;
+  }
+
+  public void setArchived(ArchivedRuns archived) {
+    this.archived = archived;
+  }
+
   public String getStatus() {
     return status;
   }

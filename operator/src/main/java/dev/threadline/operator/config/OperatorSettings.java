@@ -9,6 +9,7 @@ import dev.threadline.operator.container.ContainerSettings;
 import dev.threadline.operator.deltas.DeltaSettings;
 import dev.threadline.operator.environment.BuildPodSettings;
 import dev.threadline.operator.network.ClusterNetwork;
+import dev.threadline.operator.retention.RetentionSettings;
 import dev.threadline.operator.webhooks.WebhookSettings;
 import dev.threadline.operator.worker.WorkerSettings;
 import java.time.Duration;
@@ -75,7 +76,8 @@ public record OperatorSettings(
     ClusterNetwork network,
     BuildPodSettings buildPods,
     int threadLimit,
-    DeltaSettings deltas) {
+    DeltaSettings deltas,
+    RetentionSettings retention) {
 
   /** A maintained fork: the original GoogleContainerTools/kaniko is archived. */
   public static final String DEFAULT_BUILDER_IMAGE = "ghcr.io/osscontainertools/kaniko:v1.25.0";
@@ -93,6 +95,7 @@ public record OperatorSettings(
     network = network == null ? ClusterNetwork.none() : network;
     buildPods = buildPods == null ? BuildPodSettings.defaults() : buildPods;
     deltas = deltas == null ? DeltaSettings.off() : deltas;
+    retention = retention == null ? RetentionSettings.defaults() : retention;
     if (buildTimeout.isNegative() || buildTimeout.isZero()) {
       throw new IllegalArgumentException("buildTimeout must be positive");
     }
@@ -130,7 +133,8 @@ public record OperatorSettings(
         ClusterNetwork.fromEnvironment(env),
         BuildPodSettings.fromEnvironment(env),
         ThreadLimit.fromEnvironment(env),
-        DeltaSettings.fromEnvironment(env));
+        DeltaSettings.fromEnvironment(env),
+        RetentionSettings.fromEnvironment(env));
   }
 
   public OperatorSettings withHealthPort(int port) {
@@ -165,6 +169,33 @@ public record OperatorSettings(
     return copy(healthPort, model, agentPod, containers, usagePlans, webhooks, worker, settings);
   }
 
+  public OperatorSettings withRetention(RetentionSettings settings) {
+    return new OperatorSettings(
+        watchNamespaces,
+        runnerImage,
+        triggerImage,
+        baseImage,
+        builderImage,
+        registry,
+        registryPushSecret,
+        buildTimeout,
+        leaderElection,
+        leaseNamespace,
+        healthPort,
+        model,
+        modelPrices,
+        agentPod,
+        containers,
+        usagePlans,
+        webhooks,
+        worker,
+        network,
+        buildPods,
+        threadLimit,
+        deltas,
+        settings);
+  }
+
   /** These settings with the parts the {@code with…} methods may change. */
   private OperatorSettings copy(
       int healthPort,
@@ -197,7 +228,8 @@ public record OperatorSettings(
         network,
         buildPods,
         threadLimit,
-        deltas);
+        deltas,
+        retention);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {

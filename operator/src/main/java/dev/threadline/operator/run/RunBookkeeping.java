@@ -3,6 +3,7 @@ package dev.threadline.operator.run;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.operator.kubernetes.StatusFieldPatch;
+import dev.threadline.operator.retention.RunArchiver;
 import dev.threadline.operator.usage.RunUsageRecorder;
 import dev.threadline.operator.webhooks.RunWebhooks;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -45,9 +46,13 @@ public class RunBookkeeping implements Reconciler<Run>, Cleaner<Run> {
   private final RunUsageRecorder usage;
   private final RunWebhooks webhooks;
 
-  public RunBookkeeping(KubernetesClient client, RunUsageRecorder usage, Clock clock) {
+  private final RunArchiver archiver;
+
+  public RunBookkeeping(
+      KubernetesClient client, RunUsageRecorder usage, RunArchiver archiver, Clock clock) {
     this.client = client;
     this.usage = usage;
+    this.archiver = archiver;
     this.webhooks = new RunWebhooks(client, clock);
   }
 
@@ -81,7 +86,12 @@ public class RunBookkeeping implements Reconciler<Run>, Cleaner<Run> {
     if (queueing != null) {
       throw queueing;
     }
-    return UpdateControl.noUpdate();
+    // Settled: it leaves the API after its retention (its content is in the history store).
+    return archiver
+        .archiveWhenDue(
+            run, context.getPrimaryCache().list(run.getMetadata().getNamespace()).toList())
+        .map(delay -> UpdateControl.<Run>noUpdate().rescheduleAfter(delay))
+        .orElseGet(UpdateControl::noUpdate);
   }
 
   /** A deleted Run goes once it is counted (see {@link RunUsageRecorder#cleanup}). */
@@ -109,14 +119,17 @@ public class RunBookkeeping implements Reconciler<Run>, Cleaner<Run> {
     return RunPhase.of(run).isTerminal() && !RunWebhooks.isQueued(run);
   }
 
-  /** At start (and for each Run created): the ones a reconcile acts on. */
+  /**
+   * At start (and for each Run created): the ones a reconcile acts on — every finished one, which
+   * is counted, announced or archived (live Runs are bounded by the retention).
+   */
   public static final class ToSettle implements OnAddFilter<Run> {
     @Override
     public boolean accept(Run run) {
+      // A finished run: settled or not, it is to leave the API after its retention.
       return run.isMarkedForDeletion()
           || !run.hasFinalizer(RunUsageRecorder.FINALIZER)
-          || RunUsageRecorder.isToCount(run)
-          || isToQueue(run);
+          || RunPhase.of(run).isTerminal();
     }
   }
 }

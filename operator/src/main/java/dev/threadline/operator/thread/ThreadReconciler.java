@@ -8,6 +8,7 @@ import dev.threadline.crds.thread.ThreadStatus;
 import dev.threadline.operator.kubernetes.InformerLists;
 import dev.threadline.operator.kubernetes.OwnWrites;
 import dev.threadline.operator.kubernetes.StatusWriteLoop;
+import dev.threadline.operator.retention.ThreadArchiver;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.status.ReconcileErrors;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -46,8 +47,11 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
   /** This controller's status writes, until the informer shows them ({@link OwnWrites}). */
   private final OwnWrites<ConversationThread> ownWrites = new OwnWrites<>();
 
-  public ThreadReconciler(Clock clock) {
+  private final ThreadArchiver archiver;
+
+  public ThreadReconciler(Clock clock, ThreadArchiver archiver) {
     this.clock = clock;
+    this.archiver = archiver;
     this.conditions = new Conditions(clock);
   }
 
@@ -80,7 +84,7 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
       ConversationThread cached, Context<ConversationThread> context) {
     ResourceID id = ResourceID.fromResource(cached);
     ConversationThread thread = ownWrites.newest(key(id), cached);
-    ThreadTotals totals = ThreadTotals.of(context.getSecondaryResources(Run.class));
+    Set<Run> runs = context.getSecondaryResources(Run.class);
     var outcome =
         StatusWriteLoop.write(
             context.getClient(),
@@ -94,22 +98,35 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
                     .inNamespace(thread.getMetadata().getNamespace())
                     .withName(thread.getMetadata().getName())
                     .get(),
-            copy -> rollUp(copy, totals));
+            copy -> rollUp(copy, runs));
     if (outcome instanceof StatusWriteLoop.Written<ConversationThread> written) {
       ownWrites.wrote(
           written.base(), written.written(), context.getPrimaryCache().get(id).orElse(null));
     }
-    return UpdateControl.noUpdate();
+    if (!runs.isEmpty() || outcome instanceof StatusWriteLoop.Gone<ConversationThread>) {
+      return UpdateControl.noUpdate();
+    }
+    // No run of it is left in the API: the thread leaves too once idle for its retention.
+    return archiver
+        .archiveWhenIdle(ownWrites.newest(key(id), cached))
+        .map(delay -> UpdateControl.<ConversationThread>noUpdate().rescheduleAfter(delay))
+        .orElseGet(UpdateControl::noUpdate);
   }
 
   private static String key(ResourceID id) {
     return id.getNamespace().map(namespace -> namespace + "/").orElse("") + id.getName();
   }
 
-  /** Sets the status {@code totals} make of {@code thread}; false when it holds it already. */
-  private boolean rollUp(ConversationThread thread, ThreadTotals totals) {
+  /**
+   * Sets the status its live {@code runs} and its archived runs make of {@code thread}; false when
+   * it holds it already.
+   */
+  private boolean rollUp(ConversationThread thread, Set<Run> runs) {
     ThreadStatus current = thread.getStatus() == null ? new ThreadStatus() : thread.getStatus();
+    ThreadTotals totals = ThreadTotals.of(current.getArchived(), runs);
     ThreadStatus next = new ThreadStatus();
+    // The archiver's part: kept as it is.
+    next.setArchived(current.getArchived());
     next.setObservedGeneration(thread.getMetadata().getGeneration());
     // Ready: the thread takes a new message (none of its runs is in progress).
     boolean busy = totals.activeRun() != null;

@@ -85,7 +85,7 @@ public record WebhookSettings(
   /**
    * One duration: a whole number with a unit, ms, s, m, h or d (e.g. {@code 250ms}, {@code 7d}).
    */
-  static Duration duration(String variable, String text) {
+  public static Duration duration(String variable, String text) {
     Matcher matcher = DURATION.matcher(text.strip().toLowerCase(Locale.ROOT));
     if (!matcher.matches()) {
       throw new IllegalArgumentException(

@@ -26,8 +26,11 @@ import dev.threadline.crds.webhook.WebhookDeliveryState;
 import dev.threadline.crds.webhook.WebhookDeliveryStatus;
 import dev.threadline.crds.webhook.WebhookEndpoint;
 import dev.threadline.crds.webhook.WebhookEvent;
+import dev.threadline.history.History;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.metrics.OperatorMetrics;
+import dev.threadline.operator.retention.RetentionSettings;
+import dev.threadline.operator.retention.RunArchiver;
 import dev.threadline.operator.run.RunBookkeeping;
 import dev.threadline.operator.support.BareOperators;
 import dev.threadline.operator.support.LoopbackServer;
@@ -510,7 +513,12 @@ class WebhookDeliveryMockServerTest {
             new DeletedRuns(
                 client, ModelPricing.none(), defaults.agentPod().cancelGracePeriod(), clock),
             DirectAnswerLimit.of(defaults.model()));
-    RunBookkeeping bookkeeping = new RunBookkeeping(client, usage, clock);
+    RunBookkeeping bookkeeping =
+        new RunBookkeeping(
+            client,
+            usage,
+            new RunArchiver(client, History.temporary(), RetentionSettings.defaults(), clock),
+            clock);
     operator.register(
         bookkeeping, o -> o.watchingAllNamespaces().withOnUpdateFilter(bookkeeping.eventFilter()));
     operator.register(
