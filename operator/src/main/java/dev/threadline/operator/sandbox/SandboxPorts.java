@@ -36,7 +36,7 @@ public final class SandboxPorts {
   private final LongSupplier nanoTime;
 
   /** How soon an object made with a port handed out shows in its kind's view. */
-  static final Duration SHOWN_WITHIN = Duration.ofSeconds(30);
+  static final Duration SHOWN_WITHIN = Duration.ofSeconds(10);
 
   private record HandedOut(int port, long atNanos) {}
 
