@@ -141,9 +141,13 @@ public final class SandboxPorts {
     }
   }
 
+  /**
+   * Whether the runner could listen on the port now: as it does, with {@code SO_REUSEADDR}, so that
+   * a port whose last sandbox just closed (its connections in TIME_WAIT) is free again.
+   */
   private static boolean canBind(String address, int port) {
     try (ServerSocket socket = new ServerSocket()) {
-      socket.setReuseAddress(false);
+      socket.setReuseAddress(true);
       socket.bind(new InetSocketAddress(InetAddress.getByName(address), port));
       return true;
     } catch (IOException taken) {
