@@ -11,6 +11,8 @@ import dev.threadline.local.kubeapi.EmbeddedApiSettings;
 import dev.threadline.local.kubeapi.EmbeddedKubernetesApi;
 import dev.threadline.local.kubelet.KubeletSettings;
 import dev.threadline.local.kubelet.LocalCluster;
+import dev.threadline.local.kubelet.limits.ResourceControl;
+import dev.threadline.local.kubelet.limits.ResourceControls;
 import dev.threadline.local.kubelet.sandbox.Confinement;
 import dev.threadline.local.podlog.PodLogSource;
 import dev.threadline.operator.ThreadlineOperator;
@@ -149,6 +151,9 @@ public final class LocalMode implements AutoCloseable {
 
       JavaCommand java = JavaCommand.ofCurrentProcess();
       Confinement confinement = SandboxConfinementCheck.check(environment, keys.size());
+      ResourceControl resources = ResourceControls.detect(environment);
+      started.push(resources);
+      LOG.info(resources.describe());
       cluster.set(
           LocalCluster.start(
               client,
@@ -158,7 +163,8 @@ public final class LocalMode implements AutoCloseable {
                           kubernetes.url(),
                           kubernetes.caCertificateData(),
                           kubernetes::issueServiceAccountToken))
-                  .withConfinement(confinement),
+                  .withConfinement(confinement)
+                  .withResources(resources, podPidsLimit(environment)),
               LocalImageCatalog.create(java)));
       started.push(cluster.get());
       OperatorSettings operatorConfiguration =
@@ -257,6 +263,24 @@ public final class LocalMode implements AutoCloseable {
 
   private static boolean blank(String value) {
     return value == null || value.isBlank();
+  }
+
+  /** {@value KubeletSettings#PIDS_VARIABLE}: the processes one sandbox container may have. */
+  static long podPidsLimit(Map<String, String> environment) {
+    String value = environment.get(KubeletSettings.PIDS_VARIABLE);
+    if (value == null || value.isBlank()) {
+      return KubeletSettings.DEFAULT_PIDS;
+    }
+    try {
+      long pids = Long.parseLong(value.strip());
+      if (pids >= 1) {
+        return pids;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(
+        KubeletSettings.PIDS_VARIABLE + " must be a whole number of at least 1, got: " + value);
   }
 
   /**

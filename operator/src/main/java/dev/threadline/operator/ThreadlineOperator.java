@@ -189,7 +189,10 @@ public final class ThreadlineOperator implements AutoCloseable {
     // cache holds at once; a worker may run on another replica and reads the ledger from the API.
     UsageLimits limits = new UsageLimits(tenants, ledgers::cached, clock);
     UsageLimits workerLimits = new UsageLimits(tenants, ledgers::get, clock);
-    ComputerRuns computer = new ComputerRuns(client, settings, agents, pricing, clock);
+    // One chooser of sandbox ports for runs, pools and containers: where Pods share the host's
+    // network, each kind's view alone would hand out a port another kind's sandbox has.
+    SandboxPorts ports = new SandboxPorts(settings.containers());
+    ComputerRuns computer = new ComputerRuns(client, settings, agents, pricing, clock, ports);
     // The worker writes a computer run's outcome with its own client, whose requests name it.
     KubernetesClient workerClient = AgentWorker.ownClient(client);
     DeltaHub deltas = new DeltaHub(settings.deltas());
@@ -199,11 +202,7 @@ public final class ThreadlineOperator implements AutoCloseable {
         settings);
     WarmPoolReconciler pools =
         new WarmPoolReconciler(
-            client,
-            settings,
-            PoolSettings.fromEnvironment(System.getenv()),
-            new SandboxPorts(settings.containers()),
-            clock);
+            client, settings, PoolSettings.fromEnvironment(System.getenv()), ports, clock);
     register(operator, pools, settings);
     WarmPools warmPools = new WarmPools(client, pools, settings, product, clock);
     computer.claimFrom(warmPools);
@@ -242,7 +241,8 @@ public final class ThreadlineOperator implements AutoCloseable {
             conditions,
             clock,
             warmPools,
-            PoolSandboxBind.over(client, new SandboxClient())),
+            PoolSandboxBind.over(client, new SandboxClient()),
+            ports),
         settings);
     register(operator, new BuildWebhooks(client, clock), settings);
     WebhookDeliveryReconciler webhooks =

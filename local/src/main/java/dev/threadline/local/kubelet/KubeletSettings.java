@@ -1,5 +1,6 @@
 package dev.threadline.local.kubelet;
 
+import dev.threadline.local.kubelet.limits.ResourceControl;
 import dev.threadline.local.kubelet.sandbox.Confinement;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,13 +18,22 @@ import java.util.Objects;
  *     not ask explicitly get nothing.
  * @param confinement how sandbox processes are confined: every Pod that does not ask for API access
  *     (agent and container Pods, image builds) runs under bubblewrap when it is available
+ * @param resources how every container is held to its {@code resources.limits} and {@code
+ *     podPidsLimit} (cgroups, rlimits or nothing)
+ * @param podPidsLimit the processes and threads one container may have at once, as a cluster's
+ *     kubelet's {@code podPidsLimit}: {@value #PIDS_VARIABLE}, default {@value #DEFAULT_PIDS}
  */
 public record KubeletSettings(
     Path dataDir,
     Duration terminationGrace,
     String processPath,
     ApiAccess apiAccess,
-    Confinement confinement) {
+    Confinement confinement,
+    ResourceControl resources,
+    long podPidsLimit) {
+  public static final String PIDS_VARIABLE = "THREADLINE_LOCAL_POD_PIDS_LIMIT";
+  public static final long DEFAULT_PIDS = 1024;
+
   /**
    * What a real kubelet mounts as the service-account token, given as the variables fabric8 clients
    * read: {@code KUBERNETES_MASTER}, {@code KUBERNETES_CERTS_CA_DATA} and {@code
@@ -55,14 +65,19 @@ public record KubeletSettings(
     Objects.requireNonNull(terminationGrace, "terminationGrace");
     Objects.requireNonNull(processPath, "processPath");
     Objects.requireNonNull(confinement, "confinement");
+    Objects.requireNonNull(resources, "resources");
+    if (podPidsLimit < 1) {
+      throw new IllegalArgumentException(
+          PIDS_VARIABLE + " must be at least 1, got " + podPidsLimit);
+    }
     if (terminationGrace.isNegative()) {
       throw new IllegalArgumentException("terminationGrace must not be negative");
     }
   }
 
   /**
-   * The host's PATH (so installed tools are found), a grace period of 5 seconds, and no confinement
-   * (see {@link #withConfinement}).
+   * The host's PATH (so installed tools are found), a grace period of 5 seconds, no confinement
+   * (see {@link #withConfinement}) and no resource bounds (see {@link #withResources}).
    */
   public static KubeletSettings of(Path dataDir) {
     String hostPath = System.getenv("PATH");
@@ -71,19 +86,30 @@ public record KubeletSettings(
         Duration.ofSeconds(5),
         hostPath == null || hostPath.isBlank() ? FALLBACK_PATH : hostPath,
         null,
-        Confinement.none());
+        Confinement.none(),
+        ResourceControl.none("none configured"),
+        DEFAULT_PIDS);
   }
 
   public KubeletSettings withTerminationGrace(Duration grace) {
-    return new KubeletSettings(dataDir, grace, processPath, apiAccess, confinement);
+    return new KubeletSettings(
+        dataDir, grace, processPath, apiAccess, confinement, resources, podPidsLimit);
   }
 
   /** How Pods that mount a service-account token reach the API. */
   public KubeletSettings withApiAccess(ApiAccess access) {
-    return new KubeletSettings(dataDir, terminationGrace, processPath, access, confinement);
+    return new KubeletSettings(
+        dataDir, terminationGrace, processPath, access, confinement, resources, podPidsLimit);
   }
 
   public KubeletSettings withConfinement(Confinement confinement) {
-    return new KubeletSettings(dataDir, terminationGrace, processPath, apiAccess, confinement);
+    return new KubeletSettings(
+        dataDir, terminationGrace, processPath, apiAccess, confinement, resources, podPidsLimit);
+  }
+
+  /** How containers are held to their limits, with at most {@code pids} processes each. */
+  public KubeletSettings withResources(ResourceControl resources, long pids) {
+    return new KubeletSettings(
+        dataDir, terminationGrace, processPath, apiAccess, confinement, resources, pids);
   }
 }

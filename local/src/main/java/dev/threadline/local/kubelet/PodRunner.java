@@ -1,5 +1,8 @@
 package dev.threadline.local.kubelet;
 
+import dev.threadline.local.kubelet.limits.ResourceControl;
+import dev.threadline.local.kubelet.limits.SandboxLimits;
+import dev.threadline.local.kubelet.limits.StorageWatch;
 import dev.threadline.local.kubelet.sandbox.Bubblewrap;
 import dev.threadline.local.kubelet.sandbox.EgressPolicy;
 import dev.threadline.local.kubelet.sandbox.HostPortBridge;
@@ -44,6 +47,14 @@ final class PodRunner {
   static final String DEADLINE_MESSAGE =
       "Pod was active on the node longer than the specified deadline";
   private static final int TERMINATION_MESSAGE_LIMIT = 4096;
+  static final String EVICTED = "Evicted";
+  static final String OOM_KILLED = "OOMKilled";
+
+  /** How often the Pod's disk usage is measured against its bounds. */
+  private static final Duration STORAGE_CHECK = Duration.ofSeconds(2);
+
+  /** The size of a sandbox's root and {@code /tmp} when nothing bounds its storage. */
+  static final long DEFAULT_TMPFS_BYTES = 512L << 20;
 
   /** The variable fabric8 clients read the API server's address from. */
   static final String KUBERNETES_MASTER = "KUBERNETES_MASTER";
@@ -51,11 +62,15 @@ final class PodRunner {
   static final String KUBERNETES_CERTS_CA_DATA = "KUBERNETES_CERTS_CA_DATA";
   static final String KUBERNETES_AUTH_TOKEN = "KUBERNETES_AUTH_TOKEN";
 
-  /** Why the kubelet stopped the Pod before its containers ended on their own. */
+  /**
+   * Why the kubelet stopped the Pod before its containers ended on their own, the weakest first: a
+   * later reason replaces an earlier one only if it is stronger.
+   */
   enum Stop {
     DEADLINE,
-    DELETED,
-    SHUTDOWN
+    EVICTED,
+    SHUTDOWN,
+    DELETED
   }
 
   private final Pod pod;
@@ -71,6 +86,8 @@ final class PodRunner {
   private final io.fabric8.kubernetes.client.KubernetesClient client;
   private final Map<String, ContainerProcess> running = new LinkedHashMap<>();
   private final Map<String, HostPortBridge> bridges = new LinkedHashMap<>();
+  private final Map<String, ResourceControl.Bounds> bounds = new LinkedHashMap<>();
+  private String evictionMessage;
   private final CompletableFuture<Void> done = new CompletableFuture<>();
   private Stop stop;
   private ScheduledFuture<?> deadline;
@@ -146,11 +163,11 @@ final class PodRunner {
   void stop(Stop why) {
     List<ContainerProcess> toStop;
     synchronized (this) {
-      if (stop == null || why != Stop.DEADLINE) {
-        // Deletion and shutdown outrank a deadline: after them nothing may be written.
-        stop = stop == Stop.DELETED ? Stop.DELETED : why;
+      if (stop == null || why.compareTo(stop) > 0) {
+        stop = why;
       }
-      if (why != Stop.DEADLINE) {
+      if (why == Stop.SHUTDOWN || why == Stop.DELETED) {
+        // After deletion or shutdown nothing may be written.
         writer.silence();
       }
       toStop = List.copyOf(running.values());
@@ -214,6 +231,7 @@ final class PodRunner {
               .start(() -> exitCodes[index] = awaitEnd(container, process)));
     }
     writer.write();
+    watchStorage(hostVolumes, waiters);
     for (Thread waiter : waiters) {
       waiter.join();
     }
@@ -318,10 +336,14 @@ final class PodRunner {
       if (hostCommand == null || hostCommand.isEmpty()) {
         throw new IllegalArgumentException("no command to run for image " + container.getImage());
       }
+      SandboxLimits limits =
+          SandboxLimits.of(
+              container, settings.podPidsLimit(), pod.getSpec().getActiveDeadlineSeconds());
       SandboxSpec sandbox =
-          confined() ? sandbox(container, hostVolumes, home, tmp, workingDir) : null;
+          confined() ? sandbox(container, hostVolumes, home, tmp, workingDir, limits) : null;
       return new PreparedContainer(
           container,
+          limits,
           ReadinessProbe.of(container, pod, hostVolumes),
           sandbox == null
               ? hostCommand
@@ -351,7 +373,12 @@ final class PodRunner {
 
   /** What a confined container may touch: its Pod's own folders and the volumes it mounts. */
   private SandboxSpec sandbox(
-      Container container, Map<String, Path> hostVolumes, Path home, Path tmp, Path workingDir)
+      Container container,
+      Map<String, Path> hostVolumes,
+      Path home,
+      Path tmp,
+      Path workingDir,
+      SandboxLimits limits)
       throws IOException {
     String namespace = pod.getMetadata().getNamespace();
     String podName = pod.getMetadata().getName();
@@ -379,7 +406,71 @@ final class PodRunner {
     if (!Files.isDirectory(workingDir)) {
       Files.createDirectories(workingDir);
     }
-    return new SandboxSpec(writable, readOnly, network, bridge, ports, workingDir);
+    long storage = limits.ephemeralBytes() > 0 ? limits.ephemeralBytes() : DEFAULT_TMPFS_BYTES;
+    return new SandboxSpec(
+        writable,
+        readOnly,
+        network,
+        bridge,
+        ports,
+        workingDir,
+        storage,
+        tmpVolumeLimit(container).orElse(storage));
+  }
+
+  /** The {@code sizeLimit} of the emptyDir the container mounts at {@code /tmp}, if it has one. */
+  private Optional<Long> tmpVolumeLimit(Container container) {
+    return list(container.getVolumeMounts()).stream()
+        .filter(mount -> "/tmp".equals(mount.getMountPath()))
+        .flatMap(mount ->
+            list(pod.getSpec().getVolumes()).stream()
+                .filter(volume -> volume.getName().equals(mount.getName())))
+        .filter(volume -> volume.getEmptyDir() != null)
+        .map(volume -> volume.getEmptyDir().getSizeLimit())
+        .filter(java.util.Objects::nonNull)
+        .map(size -> size.getNumericalAmount().longValue())
+        .filter(size -> size > 0)
+        .findFirst();
+  }
+
+  /**
+   * Measures the Pod's disk usage until its containers end, and evicts it once a bound is passed
+   * (as a cluster's kubelet does): its processes are stopped and the Pod fails as {@code Evicted}.
+   */
+  private void watchStorage(Map<String, Path> hostVolumes, List<Thread> waiters) {
+    String namespace = pod.getMetadata().getNamespace();
+    StorageWatch watch =
+        PodStorageBounds.of(
+            pod, hostVolumes, directories.pod(namespace, pod.getMetadata().getName()), client);
+    if (!watch.watches() || waiters.isEmpty()) {
+      return;
+    }
+    Thread.ofVirtual()
+        .name("storage-" + described)
+        .start(() -> {
+          try {
+            while (waiters.stream().anyMatch(Thread::isAlive) && !stopped()) {
+              Thread.sleep(STORAGE_CHECK);
+              Optional<String> over = watch.exceeded();
+              if (over.isPresent()) {
+                evict(over.get());
+                return;
+              }
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+  }
+
+  private void evict(String message) {
+    synchronized (this) {
+      if (evictionMessage == null) {
+        evictionMessage = message;
+      }
+    }
+    LOG.info("{} evicted: {}", described, message);
+    stop(Stop.EVICTED);
   }
 
   /** Fails closed: when the policies cannot be read, the sandbox gets no network. */
@@ -430,9 +521,12 @@ final class PodRunner {
               name,
               HostPortBridge.open(container.sandbox().bridgeFolder(), container.sandbox().ports()));
         }
+        ResourceControl.Bounds bounded =
+            settings.resources().bound(boundsName(name), container.limits());
+        bounds.put(name, bounded);
         ContainerProcess process =
             ContainerProcess.start(
-                container.hostCommand(),
+                bounded.wrap(container.hostCommand()),
                 container.env(),
                 container.workingDir(),
                 log,
@@ -447,6 +541,7 @@ final class PodRunner {
       } catch (IOException e) {
         log.finish();
         closeBridge(name);
+        closeBounds(name);
         Instant now = Instant.now();
         tracker.terminated(
             name,
@@ -478,6 +573,28 @@ final class PodRunner {
         });
   }
 
+  /** A name for the container's bounds, unique among the kubelet's containers. */
+  private String boundsName(String container) {
+    String uid = pod.getMetadata().getUid();
+    String owner =
+        uid != null ? uid : pod.getMetadata().getNamespace() + "-" + pod.getMetadata().getName();
+    return (owner + "-" + container).replaceAll("[^A-Za-z0-9-]", "_");
+  }
+
+  /** Kills what the container left in its bounds; true if its memory limit killed a process. */
+  private boolean closeBounds(String container) {
+    ResourceControl.Bounds bounded;
+    synchronized (this) {
+      bounded = bounds.remove(container);
+    }
+    if (bounded == null) {
+      return false;
+    }
+    boolean outOfMemory = bounded.outOfMemory();
+    bounded.close();
+    return outOfMemory;
+  }
+
   private void closeBridge(String container) {
     HostPortBridge bridge;
     synchronized (this) {
@@ -501,11 +618,12 @@ final class PodRunner {
       running.remove(container.name());
     }
     closeBridge(container.name());
+    boolean outOfMemory = closeBounds(container.name());
     tracker.terminated(
         container.name(),
         process.pid(),
         exitCode,
-        null,
+        outOfMemory && exitCode != 0 ? OOM_KILLED : null,
         terminationMessage(container, exitCode),
         process.startedAt(),
         Instant.now());
@@ -609,6 +727,12 @@ final class PodRunner {
     }
     if (why == Stop.DEADLINE) {
       finish(PodStatusTracker.PHASE_FAILED, DEADLINE_EXCEEDED, DEADLINE_MESSAGE);
+    } else if (why == Stop.EVICTED) {
+      String evicted;
+      synchronized (this) {
+        evicted = evictionMessage;
+      }
+      finish(PodStatusTracker.PHASE_FAILED, EVICTED, evicted);
     } else {
       finish(phase, reason, message);
     }
@@ -622,6 +746,7 @@ final class PodRunner {
 
   private record PreparedContainer(
       Container spec,
+      SandboxLimits limits,
       Optional<ReadinessProbe> readiness,
       List<String> hostCommand,
       Map<String, String> env,

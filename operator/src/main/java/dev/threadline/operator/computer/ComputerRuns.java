@@ -86,6 +86,17 @@ public final class ComputerRuns {
       AgentProfiles agents,
       ModelPricing pricing,
       Clock clock) {
+    this(client, settings, agents, pricing, clock, new SandboxPorts(settings.containers()));
+  }
+
+  /** With the operator's one chooser of sandbox ports (shared with pools and containers). */
+  public ComputerRuns(
+      KubernetesClient client,
+      OperatorSettings settings,
+      AgentProfiles agents,
+      ModelPricing pricing,
+      Clock clock,
+      SandboxPorts ports) {
     this.client = client;
     this.settings = settings;
     this.agents = agents;
@@ -94,7 +105,7 @@ public final class ComputerRuns {
     this.events = new KubernetesEvents(clock);
     this.conditions = new Conditions(clock);
     this.writer = new RunStatusWriter(client);
-    this.ports = new SandboxPorts(settings.containers());
+    this.ports = ports;
   }
 
   /** Where sandboxes are claimed before one is started cold (docs/warm-pools.md). */
@@ -437,6 +448,7 @@ public final class ComputerRuns {
   private int sandboxPort(Run run) {
     return ports
         .allocate(
+            "runs",
             run.getMetadata().getNamespace(),
             AgentObjects.podName(run),
             pods == null ? Stream.of() : pods.list())

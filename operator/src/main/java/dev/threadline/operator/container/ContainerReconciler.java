@@ -120,7 +120,19 @@ public class ContainerReconciler implements Reconciler<Container> {
       Clock clock,
       WarmPools pools,
       PoolSandboxBind bind) {
-    this(client, settings, conditions, clock, pools, bind, PoolBindRetry.DEFAULT);
+    this(client, settings, conditions, clock, pools, bind, new SandboxPorts(settings.containers()));
+  }
+
+  /** As above, with the operator's one chooser of sandbox ports (shared with runs and pools). */
+  public ContainerReconciler(
+      KubernetesClient client,
+      OperatorSettings settings,
+      Conditions conditions,
+      Clock clock,
+      WarmPools pools,
+      PoolSandboxBind bind,
+      SandboxPorts ports) {
+    this(client, settings, conditions, clock, pools, bind, PoolBindRetry.DEFAULT, ports);
   }
 
   /** As above, with how long a failing bind of a claimed pool Pod is tried. */
@@ -131,12 +143,13 @@ public class ContainerReconciler implements Reconciler<Container> {
       Clock clock,
       WarmPools pools,
       PoolSandboxBind bind,
-      PoolBindRetry bindRetry) {
+      PoolBindRetry bindRetry,
+      SandboxPorts ports) {
     this.client = client;
     this.bindRetry = bindRetry;
     this.claims = pools == null ? null : new ContainerClaim(client, pools, bind, settings);
     this.settings = settings;
-    this.ports = new SandboxPorts(settings.containers());
+    this.ports = ports;
     this.writer = new ContainerStatusWriter(client);
     this.conditions = conditions;
     this.clock = clock;
@@ -404,7 +417,7 @@ public class ContainerReconciler implements Reconciler<Container> {
             held.put(
                 other.getMetadata().getNamespace() + "/" + other.getMetadata().getName(),
                 other.getStatus() == null ? null : other.getStatus().getPort()));
-    return ports.allocate(key, held).orElse(null);
+    return ports.allocate("containers", key, held).orElse(null);
   }
 
   /**

@@ -217,7 +217,7 @@ public final class WarmPoolReconciler implements Reconciler<Environment>, PoolCa
    */
   private int port(String namespace, String name) {
     return ports
-        .allocate(namespace, name, pods.list())
+        .allocate("pools", namespace, name, pods.list())
         .orElseThrow(() ->
             new IllegalStateException(
                 "No port of " + settings.containers().range() + " is free for a pool sandbox"));

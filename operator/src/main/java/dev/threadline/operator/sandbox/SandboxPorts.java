@@ -6,62 +6,112 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.IntPredicate;
+import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Chooses the port of a sandbox's API (a container's or a run's). On a Pod network every container
- * may use the range's first port. On a shared network a port is free when no other container holds
- * it (as their statuses say, plus ports just handed out whose status write the cache has not seen
- * yet) and it can be bound here — the operator runs on the same host as the Pods then.
+ * Chooses the port of a sandbox's API (a run's, a pool's or a container's). On a Pod network every
+ * container may use the range's first port. On a shared network one instance serves the whole
+ * operator: a port is free when no sandbox holds it — as each kind's own view says (its Pods, or
+ * its containers' statuses), plus the ports handed out to every kind whose objects that view has
+ * not shown yet —, no other process of the host has leased it ({@link HostPortLeases}: another
+ * local mode), and it can be bound here (a program of anyone else's listens on it).
+ *
+ * <p>A kind (a <em>domain</em>: runs, pools, containers) releases its ports by its view: a key
+ * handed out at least {@link #SHOWN_WITHIN} ago and not in the view is gone, and its port free
+ * again. (Younger, its object may just not be in the view yet.)
  */
 public final class SandboxPorts {
   private final ContainerSettings settings;
   private final IntPredicate bindable;
+  private final HostPortLeases leases;
+  private final LongSupplier nanoTime;
 
-  /** Container key → port handed out; dropped once the container is gone. */
-  private final Map<String, Integer> handedOut = new HashMap<>();
+  /** How soon an object made with a port handed out shows in its kind's view. */
+  static final Duration SHOWN_WITHIN = Duration.ofSeconds(10);
+
+  private record HandedOut(int port, long atNanos) {}
+
+  /** Domain → (key → port handed out). */
+  private final Map<String, Map<String, HandedOut>> handedOut = new HashMap<>();
 
   public SandboxPorts(ContainerSettings settings) {
-    this(settings, port -> canBind(settings.bindAddress(), port));
+    this(
+        settings,
+        port -> canBind(settings.bindAddress(), port),
+        settings.sharedNetwork() ? HostPortLeases.forThisHost() : null,
+        System::nanoTime);
   }
 
-  SandboxPorts(ContainerSettings settings, IntPredicate bindable) {
+  SandboxPorts(
+      ContainerSettings settings,
+      IntPredicate bindable,
+      HostPortLeases leases,
+      LongSupplier nanoTime) {
     this.settings = settings;
     this.bindable = bindable;
+    this.leases = leases;
+    this.nanoTime = nanoTime;
   }
 
   /**
-   * A port for {@code key} ({@code namespace/name}), given the ports other containers hold now.
+   * A port for {@code key} ({@code namespace/name}) of {@code domain}, given the ports that
+   * domain's objects hold now.
    *
-   * @param held container key → its recorded port, for every container that exists
+   * @param held key → its recorded port (null when none yet), for every object of the domain that
+   *     exists
    * @return empty when every port of the range is taken
    */
-  public synchronized Optional<Integer> allocate(String key, Map<String, Integer> held) {
+  public synchronized Optional<Integer> allocate(
+      String domain, String key, Map<String, Integer> held) {
     if (!settings.sharedNetwork()) {
       return Optional.of(settings.firstPort());
     }
-    handedOut.keySet().retainAll(held.keySet());
+    long now = nanoTime.getAsLong();
+    Map<String, HandedOut> own = handedOut.computeIfAbsent(domain, any -> new HashMap<>());
+    own.entrySet()
+        .removeIf(entry -> {
+          boolean gone =
+              !held.containsKey(entry.getKey())
+                  && !entry.getKey().equals(key)
+                  && now - entry.getValue().atNanos() >= SHOWN_WITHIN.toNanos();
+          if (gone) {
+            release(entry.getValue().port());
+          }
+          return gone;
+        });
     Set<Integer> taken = new HashSet<>();
     held.forEach((other, port) -> {
       if (!other.equals(key) && port != null) {
         taken.add(port);
       }
     });
-    handedOut.forEach((other, port) -> {
-      if (!other.equals(key)) {
-        taken.add(port);
-      }
-    });
+    handedOut.forEach((kind, ports) ->
+        ports.forEach((other, given) -> {
+          if (!(kind.equals(domain) && other.equals(key))) {
+            taken.add(given.port());
+          }
+        }));
+    Integer previous = own.containsKey(key) ? own.get(key).port() : null;
+    if (previous != null && !taken.contains(previous)) {
+      return Optional.of(previous); // asked again before its object showed it: the same port
+    }
     for (int port = settings.firstPort(); port <= settings.lastPort(); port++) {
-      if (!taken.contains(port) && bindable.test(port)) {
-        handedOut.put(key, port);
+      if (!taken.contains(port)
+          && bindable.test(port)
+          && (leases == null || leases.acquire(port))) {
+        if (previous != null) {
+          release(previous);
+        }
+        own.put(key, new HandedOut(port, now));
         return Optional.of(port);
       }
     }
@@ -69,10 +119,11 @@ public final class SandboxPorts {
   }
 
   /**
-   * A port for the sandbox Pod {@code namespace/name}, given the sandbox Pods that exist (those of
-   * them that name a port hold it).
+   * A port for the sandbox Pod {@code namespace/name} of {@code domain}, given that domain's
+   * sandbox Pods (those of them that name a port hold it).
    */
-  public Optional<Integer> allocate(String namespace, String name, Stream<Pod> sandboxes) {
+  public Optional<Integer> allocate(
+      String domain, String namespace, String name, Stream<Pod> sandboxes) {
     Map<String, Integer> held =
         sandboxes
             .filter(pod -> SandboxPod.port(pod).isPresent())
@@ -81,12 +132,22 @@ public final class SandboxPorts {
                     pod -> pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName(),
                     pod -> SandboxPod.port(pod).orElseThrow(),
                     (a, b) -> a));
-    return allocate(namespace + "/" + name, held);
+    return allocate(domain, namespace + "/" + name, held);
   }
 
+  private void release(int port) {
+    if (leases != null) {
+      leases.release(port);
+    }
+  }
+
+  /**
+   * Whether the runner could listen on the port now: as it does, with {@code SO_REUSEADDR}, so that
+   * a port whose last sandbox just closed (its connections in TIME_WAIT) is free again.
+   */
   private static boolean canBind(String address, int port) {
     try (ServerSocket socket = new ServerSocket()) {
-      socket.setReuseAddress(false);
+      socket.setReuseAddress(true);
       socket.bind(new InetSocketAddress(InetAddress.getByName(address), port));
       return true;
     } catch (IOException taken) {

@@ -106,7 +106,8 @@ class ContainerPoolMockServerTest {
               }
               assertThat(bound.putIfAbsent(pod.getMetadata().getName(), credential)).isNull();
             },
-            new PoolBindRetry(Duration.ofSeconds(3), Duration.ofMillis(200))),
+            new PoolBindRetry(Duration.ofSeconds(3), Duration.ofMillis(200)),
+            new SandboxPorts(settings.containers())),
         ControllerConfigurationOverrider::watchingAllNamespaces);
     operator.start();
   }

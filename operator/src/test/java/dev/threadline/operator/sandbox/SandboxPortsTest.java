@@ -4,36 +4,82 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.threadline.operator.container.ContainerSettings;
+import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SandboxPortsTest {
 
+  @TempDir Path leaseFolder;
+  private final AtomicLong nanos = new AtomicLong();
+
   @Test
   void onAPodNetworkEveryContainerUsesTheFirstPort() {
-    SandboxPorts ports = new SandboxPorts(ContainerSettings.defaults(), port -> false);
+    SandboxPorts ports =
+        new SandboxPorts(ContainerSettings.defaults(), port -> false, null, nanos::get);
 
-    assertThat(ports.allocate("a/one", Map.of("b/two", 8080))).contains(8080);
+    assertThat(ports.allocate("containers", "a/one", Map.of("b/two", 8080))).contains(8080);
   }
 
   @Test
   void onASharedNetworkPortsAreUniqueAndSkipPortsTakenOnTheHost() {
     ContainerSettings shared = ContainerSettings.defaults().sharingNetwork(9000, 9003, "127.0.0.1");
-    SandboxPorts ports = new SandboxPorts(shared, port -> port != 9001);
+    SandboxPorts ports =
+        new SandboxPorts(shared, port -> port != 9001, new HostPortLeases(leaseFolder), nanos::get);
     Map<String, Integer> held = new HashMap<>();
     held.put("ns/held", 9000);
     held.put("ns/a", null);
     held.put("ns/b", null);
     held.put("ns/c", null);
 
-    assertThat(ports.allocate("ns/a", held)).contains(9002);
+    assertThat(ports.allocate("containers", "ns/a", held)).contains(9002);
     // Not yet in any status, but handed out: the next container gets another port.
-    assertThat(ports.allocate("ns/b", held)).contains(9003);
-    assertThat(ports.allocate("ns/c", held)).isEmpty();
-    // Asking again for the same container gives it the same free port back, not a second one.
+    assertThat(ports.allocate("containers", "ns/b", held)).contains(9003);
+    assertThat(ports.allocate("containers", "ns/c", held)).isEmpty();
+    // Asking again for the same container gives it the same port back, not a second one.
+    assertThat(ports.allocate("containers", "ns/b", held)).contains(9003);
+    // Gone from the view just after it was handed out: its object may not show yet.
     held.remove("ns/b");
-    assertThat(ports.allocate("ns/c", held)).contains(9003);
+    assertThat(ports.allocate("containers", "ns/c", held)).isEmpty();
+    // Gone for longer: its port is free again.
+    nanos.addAndGet(SandboxPorts.SHOWN_WITHIN.toNanos());
+    assertThat(ports.allocate("containers", "ns/c", held)).contains(9003);
+  }
+
+  @Test
+  void runsPoolsAndContainersNeverShareAPortThoughEachSeesOnlyItsOwn() {
+    ContainerSettings shared = ContainerSettings.defaults().sharingNetwork(9000, 9009, "127.0.0.1");
+    SandboxPorts ports =
+        new SandboxPorts(shared, port -> true, new HostPortLeases(leaseFolder), nanos::get);
+
+    int pool = ports.allocate("pools", "ns/pool-1", Map.of("ns/pool-1", 0)).orElseThrow();
+    int run = ports.allocate("runs", "ns/run-1", Map.of()).orElseThrow();
+    int container = ports.allocate("containers", "ns/c", Map.of("ns/c", 0)).orElseThrow();
+
+    assertThat(List.of(pool, run, container)).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void aPortLeasedByAnotherOperatorOnTheHostIsTaken() {
+    ContainerSettings shared = ContainerSettings.defaults().sharingNetwork(9000, 9001, "127.0.0.1");
+    SandboxPorts first =
+        new SandboxPorts(shared, port -> true, new HostPortLeases(leaseFolder), nanos::get);
+    SandboxPorts second =
+        new SandboxPorts(shared, port -> true, new HostPortLeases(leaseFolder), nanos::get);
+
+    assertThat(first.allocate("runs", "a/run", Map.of())).contains(9000);
+    // Another local mode (here: another operator in this JVM) sees the lease, not only binds.
+    assertThat(second.allocate("runs", "b/run", Map.of())).contains(9001);
+    assertThat(second.allocate("runs", "b/other", Map.of("b/run", 9001))).isEmpty();
+
+    // The first run's Pod is gone: its lease goes with it, and the port is anyone's again.
+    nanos.addAndGet(SandboxPorts.SHOWN_WITHIN.toNanos());
+    assertThat(first.allocate("runs", "a/next", Map.of())).contains(9000);
+    assertThat(first.allocate("runs", "a/again", Map.of("a/next", 9000))).isEmpty();
   }
 
   @Test

@@ -12,7 +12,8 @@ import java.util.List;
  * programs and libraries read-only, the runtime files read-only, the Pod's own folders writable and
  * nothing else of the host — not the data folder, not other Pods, not the launcher's files; its own
  * {@code /proc}, {@code /dev} and {@code /tmp}; its own PID namespace and session; no network when
- * the Pod may not reach out. The environment is the one the process is started with (the Pod's).
+ * the Pod may not reach out; the root and {@code /tmp} are tmpfs of bounded size. The environment
+ * is the one the process is started with (the Pod's).
  */
 public final class Bubblewrap {
   /** System folders every program needs, read-only (symbolic links, as on merged-/usr, kept). */
@@ -65,6 +66,8 @@ public final class Bubblewrap {
     if (!sandbox.network()) {
       line.add("--unshare-net");
     }
+    // The new root and /tmp are memory: sized, or they could take half the host's memory.
+    line.addAll(List.of("--size", Long.toString(sandbox.rootSize()), "--tmpfs", "/"));
     for (String folder : SYSTEM) {
       system(line, Path.of(folder));
     }
@@ -72,7 +75,16 @@ public final class Bubblewrap {
       bind(line, "--ro-bind-try", Path.of(file));
     }
     javaConfiguration(line);
-    line.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"));
+    line.addAll(
+        List.of(
+            "--proc",
+            "/proc",
+            "--dev",
+            "/dev",
+            "--size",
+            Long.toString(sandbox.tmpSize()),
+            "--tmpfs",
+            "/tmp"));
     confinement.runtimeFiles().forEach(file -> bind(line, "--ro-bind-try", file));
     // Writable first: a read-only volume inside a writable folder stays read-only.
     sandbox.writable().forEach(folder -> bind(line, "--bind", folder));

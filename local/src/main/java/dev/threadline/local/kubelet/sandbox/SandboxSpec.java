@@ -14,6 +14,8 @@ import java.util.List;
  *     a bridge
  * @param ports the container's ports, bridged when there is no network
  * @param workingDir where the process starts
+ * @param rootSize the bytes the sandbox's own root ({@code /} outside its folders) may hold
+ * @param tmpSize the bytes its private {@code /tmp} may hold
  */
 public record SandboxSpec(
     List<Path> writable,
@@ -21,8 +23,13 @@ public record SandboxSpec(
     boolean network,
     Path bridgeFolder,
     List<Integer> ports,
-    Path workingDir) {
+    Path workingDir,
+    long rootSize,
+    long tmpSize) {
   public SandboxSpec {
+    if (rootSize < 1 || tmpSize < 1) {
+      throw new IllegalArgumentException("a sandbox's tmpfs sizes must be positive");
+    }
     writable = List.copyOf(writable);
     readOnly = List.copyOf(readOnly);
     ports = List.copyOf(ports);
