@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
 import com.marcnuri.helm.TemplateCommand;
+import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -22,6 +23,7 @@ import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -64,8 +66,8 @@ class ChartRenderTest {
   }
 
   @Test
-  void lintPassesInStrictMode() {
-    LintResult lint = new Helm(ChartPaths.chart()).lint().strict().call();
+  void lintPassesInStrictMode(@TempDir Path copy) throws IOException {
+    LintResult lint = new Helm(ChartPaths.chartWithDatabase(copy)).lint().strict().call();
 
     assertThat(lint.isFailed()).as("helm lint --strict: %s", lint.getMessages()).isFalse();
     assertThat(lint.getMessages()).noneMatch(m -> m.contains("[WARNING]") || m.contains("[ERROR]"));
@@ -881,7 +883,8 @@ class ChartRenderTest {
             .withNamespace(NAMESPACE)
             .withKubeVersion(RenderedChart.KUBE_VERSION)
             .clientOnly()
-            .dryRun();
+            .dryRun()
+            .withValuesFile(RenderedChart.databaseValues());
     if (valuesFile != null) {
       install = install.withValuesFile(valuesFile);
     }

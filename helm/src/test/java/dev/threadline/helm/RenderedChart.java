@@ -34,12 +34,31 @@ final class RenderedChart {
     this.manifests = manifests;
   }
 
+  /** {@code helm template} with {@code values-history-database.yaml}: a history database set. */
   static TemplateCommand template() {
+    return templateWithoutDatabase().withValuesFile(databaseValues());
+  }
+
+  /** {@code helm template} with the chart's values alone, which name no history database. */
+  static TemplateCommand templateWithoutDatabase() {
     return new Helm(ChartPaths.chart())
         .template()
         .withName(RELEASE)
         .withNamespace(NAMESPACE)
         .withKubeVersion(KUBE_VERSION);
+  }
+
+  /** The least values a cluster needs: an existing PostgreSQL database as the history store. */
+  static Path databaseValues() {
+    return resource("/values-history-database.yaml");
+  }
+
+  static Path resource(String name) {
+    try {
+      return Path.of(RenderedChart.class.getResource(name).toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException("the test resources hold " + name, e);
+    }
   }
 
   static RenderedChart render(UnaryOperator<TemplateCommand> options) {
@@ -54,12 +73,7 @@ final class RenderedChart {
    * The chart with {@code values-non-default.yaml}: every optional part on (fullnameOverride tl).
    */
   static RenderedChart withNonDefaultValues() {
-    try {
-      return withValuesFile(
-          Path.of(RenderedChart.class.getResource("/values-non-default.yaml").toURI()));
-    } catch (URISyntaxException e) {
-      throw new IllegalStateException("the test resources hold values-non-default.yaml", e);
-    }
+    return withValuesFile(resource("/values-non-default.yaml"));
   }
 
   static RenderedChart withValuesFile(Path values) {
