@@ -53,12 +53,12 @@ class RetentionE2ETest {
             "{\"content\":\"Hello!\",\"stream\":false}");
     assertThat(second.statusCode()).as(second.body()).isIn(200, 201);
     String name = threadId.replaceFirst("_", "-");
-    JsonNode before = json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId));
+    JsonNode before = json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId)).path("thread");
     JsonNode messagesBefore = json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId + "/messages"));
 
     // The runs leave the API, then the thread.
     await().atMost(Duration.ofSeconds(60)).until(() -> runsOf(name).isEmpty());
-    assertThat(answered(threadId)).isEqualTo(before.path("messageCount").asLong());
+    assertThat(answered(threadId)).isEqualTo(4).isEqualTo(before.path("messageCount").asLong());
     await()
         .atMost(Duration.ofSeconds(60))
         .until(() ->
@@ -73,7 +73,7 @@ class RetentionE2ETest {
     assertThat(kubectl("get", "threads", "-o", "name")).doesNotContain(name);
 
     // REST answers as before.
-    JsonNode after = json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId));
+    JsonNode after = json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId)).path("thread");
     assertThat(after.path("messageCount").asLong()).isEqualTo(4);
     assertThat(after.path("status").asText()).isEqualTo(before.path("status").asText());
     assertThat(after.path("createdAt").asText()).isEqualTo(before.path("createdAt").asText());
@@ -107,7 +107,7 @@ class RetentionE2ETest {
             assertThat(fixture.local().history().runs().ofThread("alice", name))
                 .extracting(record -> record.sequence())
                 .containsExactly(1L, 2L, 3L));
-    JsonNode revived = json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId));
+    JsonNode revived = json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId)).path("thread");
     assertThat(revived.path("messageCount").asLong()).isEqualTo(6);
     assertThat(json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId + "/messages")).path("data"))
         .hasSize(6);
@@ -120,7 +120,10 @@ class RetentionE2ETest {
   }
 
   private static long answered(String threadId) throws IOException {
-    return json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId)).path("messageCount").asLong();
+    return json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId))
+        .path("thread")
+        .path("messageCount")
+        .asLong();
   }
 
   private static List<Run> runsOf(String thread) {
