@@ -6,6 +6,8 @@ import dev.threadline.history.History;
 import dev.threadline.history.HistorySettings;
 import dev.threadline.operator.agent.AgentReconciler;
 import dev.threadline.operator.computer.ComputerRuns;
+import dev.threadline.operator.computer.ComputerStatus;
+import dev.threadline.operator.computer.EventRecorder;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.container.ContainerReconciler;
 import dev.threadline.operator.deltas.DeltaHub;
@@ -21,7 +23,9 @@ import dev.threadline.operator.pool.PoolSandboxBind;
 import dev.threadline.operator.pool.PoolSettings;
 import dev.threadline.operator.pool.WarmPoolReconciler;
 import dev.threadline.operator.pool.WarmPools;
+import dev.threadline.operator.pool.WorkspaceArchives;
 import dev.threadline.operator.run.RunBookkeeping;
+import dev.threadline.operator.run.RunEventLog;
 import dev.threadline.operator.run.RunReconciler;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.schedule.ScheduleReconciler;
@@ -187,12 +191,19 @@ public final class ThreadlineOperator implements AutoCloseable {
     UsageLimits limits = new UsageLimits(tenants, ledgers::cached, clock);
     UsageLimits workerLimits = new UsageLimits(tenants, ledgers::get, clock);
     ComputerRuns computer = new ComputerRuns(client, settings, agents, pricing, clock);
+    // Conversation content goes to the history store first, then the Run's status announces it.
+    RunEventLog log = new RunEventLog(history);
+    ComputerStatus statuses =
+        new ComputerStatus(new EventRecorder(log, settings.history().toolOutput()));
+    WorkspaceArchives archives =
+        new WorkspaceArchives(
+            client, history.workspaces(), clock, settings.history().workspaceArchive());
     // The worker writes a computer run's outcome with its own client, whose requests name it.
     KubernetesClient workerClient = AgentWorker.ownClient(client);
     DeltaHub deltas = new DeltaHub(settings.deltas());
     register(
         operator,
-        new RunReconciler(agents, models, pricing, clock, computer, limits, tracing, deltas),
+        new RunReconciler(agents, models, pricing, clock, computer, limits, tracing, deltas, log),
         settings);
     WarmPoolReconciler pools =
         new WarmPoolReconciler(
@@ -202,7 +213,7 @@ public final class ThreadlineOperator implements AutoCloseable {
             new SandboxPorts(settings.containers()),
             clock);
     register(operator, pools, settings);
-    WarmPools warmPools = new WarmPools(client, pools, settings, product, clock);
+    WarmPools warmPools = new WarmPools(client, pools, settings, product, clock, archives);
     computer.claimFrom(warmPools);
     RunUsageRecorder usage =
         new RunUsageRecorder(
@@ -211,7 +222,8 @@ public final class ThreadlineOperator implements AutoCloseable {
             tenants,
             clock,
             product,
-            new DeletedRuns(workerClient, pricing, settings.agentPod().cancelGracePeriod(), clock),
+            new DeletedRuns(
+                workerClient, pricing, settings.agentPod().cancelGracePeriod(), clock, statuses),
             DirectAnswerLimit.of(settings.model()));
     RunBookkeeping bookkeeping = new RunBookkeeping(client, usage, clock);
     register(operator, bookkeeping, settings, o -> o.withOnUpdateFilter(bookkeeping.eventFilter()));
@@ -243,12 +255,12 @@ public final class ThreadlineOperator implements AutoCloseable {
     // Every replica works on runs (claims share them), leader or not.
     PodSandboxLocator sandboxes =
         new PodSandboxLocator(
-            client, singleNamespace(settings), new SandboxClient(), product, clock);
+            client, singleNamespace(settings), new SandboxClient(), product, clock, archives);
     AgentWorker worker =
         new AgentWorker(
                 workerClient,
                 settings.worker(),
-                new ClusterRunTasks(client, agents, settings),
+                new ClusterRunTasks(client, agents, settings, log),
                 new PlatformModels(settings.model()),
                 sandboxes,
                 new SandboxClient(),
@@ -257,7 +269,8 @@ public final class ThreadlineOperator implements AutoCloseable {
                 deltas,
                 clock,
                 tracing,
-                warmPools.steps())
+                warmPools.steps(),
+                statuses)
             .start();
     computer.handOffTo(worker::expectHandOff);
     List<AutoCloseable> resources =

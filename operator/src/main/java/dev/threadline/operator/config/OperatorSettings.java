@@ -52,6 +52,8 @@ import java.util.stream.Collectors;
  * @param threadLimit how many threads a user may hold; schedule firings over it make none
  *     (THREADLINE_LIMITS_THREADS)
  * @param deltas the live channel of runs that asked for streamTokens (THREADLINE_DELTAS_*)
+ * @param history bounds on what a run puts in the history store (THREADLINE_TOOL_OUTPUT_LIMIT,
+ *     THREADLINE_WORKSPACE_ARCHIVE_LIMIT)
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -75,7 +77,8 @@ public record OperatorSettings(
     ClusterNetwork network,
     BuildPodSettings buildPods,
     int threadLimit,
-    DeltaSettings deltas) {
+    DeltaSettings deltas,
+    HistoryLimits history) {
 
   /** A maintained fork: the original GoogleContainerTools/kaniko is archived. */
   public static final String DEFAULT_BUILDER_IMAGE = "ghcr.io/osscontainertools/kaniko:v1.25.0";
@@ -93,6 +96,7 @@ public record OperatorSettings(
     network = network == null ? ClusterNetwork.none() : network;
     buildPods = buildPods == null ? BuildPodSettings.defaults() : buildPods;
     deltas = deltas == null ? DeltaSettings.off() : deltas;
+    history = history == null ? HistoryLimits.defaults() : history;
     if (buildTimeout.isNegative() || buildTimeout.isZero()) {
       throw new IllegalArgumentException("buildTimeout must be positive");
     }
@@ -130,7 +134,8 @@ public record OperatorSettings(
         ClusterNetwork.fromEnvironment(env),
         BuildPodSettings.fromEnvironment(env),
         ThreadLimit.fromEnvironment(env),
-        DeltaSettings.fromEnvironment(env));
+        DeltaSettings.fromEnvironment(env),
+        HistoryLimits.fromEnvironment(env));
   }
 
   public OperatorSettings withHealthPort(int port) {
@@ -197,7 +202,8 @@ public record OperatorSettings(
         network,
         buildPods,
         threadLimit,
-        deltas);
+        deltas,
+        history);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {
