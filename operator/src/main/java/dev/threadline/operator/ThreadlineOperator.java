@@ -94,12 +94,21 @@ public final class ThreadlineOperator implements AutoCloseable {
   private final AtomicBoolean stopping;
   private volatile OperatorHttpEndpoints endpoints;
 
+  private final History history;
+
+  /** The store the operator keeps conversation content in. */
+  public History history() {
+    return history;
+  }
+
   private ThreadlineOperator(
       Operator operator,
       PrometheusMeterRegistry metrics,
       List<AutoCloseable> resources,
       DeltaHub deltas,
-      AtomicBoolean stopping) {
+      AtomicBoolean stopping,
+      History history) {
+    this.history = history;
     this.stopping = stopping;
     this.operator = operator;
     this.metrics = metrics;
@@ -277,7 +286,7 @@ public final class ThreadlineOperator implements AutoCloseable {
         List.of(worker, sandboxes, agents, models, webhooks, workerClient, ledgers, tenants);
 
     ThreadlineOperator started =
-        new ThreadlineOperator(operator, metrics, resources, deltas, stopping);
+        new ThreadlineOperator(operator, metrics, resources, deltas, stopping, history);
     if (settings.healthPort() >= 0) {
       try {
         started.serveHttpEndpoints(new InetSocketAddress(settings.healthPort()));
