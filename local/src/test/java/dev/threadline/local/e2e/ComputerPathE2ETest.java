@@ -9,6 +9,7 @@ import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
+import dev.threadline.history.History;
 import dev.threadline.operator.computer.AgentPodSettings;
 import dev.threadline.operator.run.RunEventLog;
 import dev.threadline.operator.support.RunLogs;
@@ -205,8 +206,13 @@ class ComputerPathE2ETest {
     }
   }
 
-  static List<JsonNode> toolCalls(Run run) {
-    return RunLogs.events(fixture.local().history(), run).stream()
+  private static List<JsonNode> toolCalls(Run run) {
+    return toolCalls(fixture.local().history(), run);
+  }
+
+  /** The tools of the run's tool calls, from its log in {@code history}. */
+  static List<JsonNode> toolCalls(History history, Run run) {
+    return RunLogs.events(history, run).stream()
         .filter(event -> "tool_call".equals(event.type()))
         .map(event -> event.data().path("tool"))
         .toList();

@@ -79,7 +79,7 @@ class WarmPoolE2ETest {
     Run second = run(threads.get(3), 2);
     assertThat(second.getStatus().getPhase()).isEqualTo("completed");
     assertThat(second.getStatus().getStart()).isEqualTo(RunStatus.START_CLAIMED);
-    assertThat(ComputerPathE2ETest.toolCalls(second))
+    assertThat(ComputerPathE2ETest.toolCalls(fixture.local().history(), second))
         .anySatisfy(tool -> {
           assertThat(tool.path("command").asText()).isEqualTo("cat note.txt");
           assertThat(tool.path("output").asText()).contains("note-3");

@@ -10,6 +10,7 @@ import dev.threadline.models.Usage;
 import dev.threadline.operator.run.RunEventLog;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -94,7 +95,7 @@ final class RunMemoryStore {
             memory.actions().subList(knownActions, memory.actions().size()),
             memory.usage(),
             memory.lastEventSeq(),
-            before != null && java.util.Objects.equals(before.snapshot(), memory.snapshot())
+            before != null && Objects.equals(before.snapshot(), memory.snapshot())
                 ? null
                 : memory.snapshot(),
             memory.turns());
