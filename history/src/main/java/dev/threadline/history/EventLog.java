@@ -123,22 +123,6 @@ public final class EventLog {
         .findFirst();
   }
 
-  /** The run's last event of {@code type}, if it has one. */
-  public Optional<StoredEvent> lastOfType(RunKey run, String type) {
-    return database
-        .read(connection ->
-            Sql.query(
-                connection,
-                "SELECT seq, event_key, type, time, data FROM run_events"
-                    + " WHERE namespace = ? AND run = ? AND type = ? ORDER BY seq DESC LIMIT 1",
-                EventLog::event,
-                run.namespace(),
-                run.run(),
-                type))
-        .stream()
-        .findFirst();
-  }
-
   /** The whole log of a run, oldest first. */
   public List<StoredEvent> all(RunKey run) {
     return after(run, 0, Integer.MAX_VALUE);
