@@ -134,8 +134,7 @@ class ChartHistoryTest {
 
     assertThat(operator.get("THREADLINE_RUN_RETENTION").path("value").asText()).isEqualTo("10m");
     assertThat(operator.get("THREADLINE_THREAD_RETENTION").path("value").asText()).isEqualTo("7d");
-    assertThat(api.get("THREADLINE_LIMITS_HISTORYBYTES").path("value").asText())
-        .isEqualTo("1GB");
+    assertThat(api.get("THREADLINE_LIMITS_HISTORYBYTES").path("value").asText()).isEqualTo("1GB");
     assertThat(api).doesNotContainKey("THREADLINE_RUN_RETENTION");
 
     RenderedChart set =
@@ -147,8 +146,7 @@ class ChartHistoryTest {
     api = env(container(set.get("Deployment", "threadline-api-server")));
     assertThat(operator.get("THREADLINE_RUN_RETENTION").path("value").asText()).isEqualTo("30s");
     assertThat(operator.get("THREADLINE_THREAD_RETENTION").path("value").asText()).isEqualTo("2h");
-    assertThat(api.get("THREADLINE_LIMITS_HISTORYBYTES").path("value").asText())
-        .isEqualTo("5GB");
+    assertThat(api.get("THREADLINE_LIMITS_HISTORYBYTES").path("value").asText()).isEqualTo("5GB");
   }
 
   @Test

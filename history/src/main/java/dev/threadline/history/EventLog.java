@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Every run's ordered event log, in full. The store numbers the events: one transaction per append
@@ -104,6 +105,22 @@ public final class EventLog {
             run.run(),
             afterSeq,
             limit));
+  }
+
+  /** The run's event stored under {@code key}, if it has one. */
+  public Optional<StoredEvent> find(RunKey run, String key) {
+    return database
+        .read(connection ->
+            Sql.query(
+                connection,
+                "SELECT seq, event_key, type, time, data FROM run_events"
+                    + " WHERE namespace = ? AND run = ? AND event_key = ?",
+                EventLog::event,
+                run.namespace(),
+                run.run(),
+                key))
+        .stream()
+        .findFirst();
   }
 
   /** The whole log of a run, oldest first. */

@@ -69,6 +69,25 @@ class HistoryStoreTest {
 
   @ParameterizedTest
   @MethodSource("engines")
+  void findsAnEventByItsKey(Engine engine) {
+    try (History history = HistoryEngines.open(engine)) {
+      history
+          .events()
+          .append(
+              RUN,
+              List.of(
+                  new NewEvent("started", "started", T, "{\"task\":\"t\"}"),
+                  new NewEvent("runner:1", "usage", T, "{\"n\":1}"),
+                  new NewEvent("runner:2", "usage", T, "{\"n\":2}"),
+                  new NewEvent("runner:3", "text", T, "{}")));
+
+      assertThat(history.events().find(RUN, "started")).map(StoredEvent::seq).contains(1L);
+      assertThat(history.events().find(RUN, "runner:9")).isEmpty();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("engines")
   void concurrentWritersOfOneRunGetDistinctNumbersWithoutGaps(Engine engine) throws Exception {
     try (History history = HistoryEngines.open(engine);
         ExecutorService pool = Executors.newFixedThreadPool(4)) {

@@ -6,6 +6,8 @@ import dev.threadline.history.History;
 import dev.threadline.history.HistorySettings;
 import dev.threadline.operator.agent.AgentReconciler;
 import dev.threadline.operator.computer.ComputerRuns;
+import dev.threadline.operator.computer.ComputerStatus;
+import dev.threadline.operator.computer.EventRecorder;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.container.ContainerReconciler;
 import dev.threadline.operator.deltas.DeltaHub;
@@ -22,9 +24,11 @@ import dev.threadline.operator.pool.PoolSandboxBind;
 import dev.threadline.operator.pool.PoolSettings;
 import dev.threadline.operator.pool.WarmPoolReconciler;
 import dev.threadline.operator.pool.WarmPools;
+import dev.threadline.operator.pool.WorkspaceArchives;
 import dev.threadline.operator.retention.RunArchiver;
 import dev.threadline.operator.retention.ThreadArchiver;
 import dev.threadline.operator.run.RunBookkeeping;
+import dev.threadline.operator.run.RunEventLog;
 import dev.threadline.operator.run.RunReconciler;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.schedule.ScheduleReconciler;
@@ -93,12 +97,21 @@ public final class ThreadlineOperator implements AutoCloseable {
   private final AtomicBoolean stopping;
   private volatile OperatorHttpEndpoints endpoints;
 
+  private final History history;
+
+  /** The store the operator keeps conversation content in. */
+  public History history() {
+    return history;
+  }
+
   private ThreadlineOperator(
       Operator operator,
       PrometheusMeterRegistry metrics,
       List<AutoCloseable> resources,
       DeltaHub deltas,
-      AtomicBoolean stopping) {
+      AtomicBoolean stopping,
+      History history) {
+    this.history = history;
     this.stopping = stopping;
     this.operator = operator;
     this.metrics = metrics;
@@ -193,18 +206,25 @@ public final class ThreadlineOperator implements AutoCloseable {
     // network, each kind's view alone would hand out a port another kind's sandbox has.
     SandboxPorts ports = new SandboxPorts(settings.containers());
     ComputerRuns computer = new ComputerRuns(client, settings, agents, pricing, clock, ports);
+    // Conversation content goes to the history store first, then the Run's status announces it.
+    RunEventLog log = new RunEventLog(history);
+    ComputerStatus statuses =
+        new ComputerStatus(new EventRecorder(log, settings.history().toolOutput()));
+    WorkspaceArchives archives =
+        new WorkspaceArchives(
+            client, history.workspaces(), clock, settings.history().workspaceArchive());
     // The worker writes a computer run's outcome with its own client, whose requests name it.
     KubernetesClient workerClient = AgentWorker.ownClient(client);
     DeltaHub deltas = new DeltaHub(settings.deltas());
     register(
         operator,
-        new RunReconciler(agents, models, pricing, clock, computer, limits, tracing, deltas),
+        new RunReconciler(agents, models, pricing, clock, computer, limits, tracing, deltas, log),
         settings);
     WarmPoolReconciler pools =
         new WarmPoolReconciler(
             client, settings, PoolSettings.fromEnvironment(System.getenv()), ports, clock);
     register(operator, pools, settings);
-    WarmPools warmPools = new WarmPools(client, pools, settings, product, clock);
+    WarmPools warmPools = new WarmPools(client, pools, settings, product, clock, archives);
     computer.claimFrom(warmPools);
     RunUsageRecorder usage =
         new RunUsageRecorder(
@@ -213,7 +233,8 @@ public final class ThreadlineOperator implements AutoCloseable {
             tenants,
             clock,
             product,
-            new DeletedRuns(workerClient, pricing, settings.agentPod().cancelGracePeriod(), clock),
+            new DeletedRuns(
+                workerClient, pricing, settings.agentPod().cancelGracePeriod(), clock, statuses),
             DirectAnswerLimit.of(settings.model()));
     RunBookkeeping bookkeeping =
         new RunBookkeeping(
@@ -252,12 +273,12 @@ public final class ThreadlineOperator implements AutoCloseable {
     // Every replica works on runs (claims share them), leader or not.
     PodSandboxLocator sandboxes =
         new PodSandboxLocator(
-            client, singleNamespace(settings), new SandboxClient(), product, clock);
+            client, singleNamespace(settings), new SandboxClient(), product, clock, archives);
     AgentWorker worker =
         new AgentWorker(
                 workerClient,
                 settings.worker(),
-                new ClusterRunTasks(client, agents, settings),
+                new ClusterRunTasks(client, agents, settings, log),
                 new PlatformModels(settings.model()),
                 sandboxes,
                 new SandboxClient(),
@@ -266,14 +287,15 @@ public final class ThreadlineOperator implements AutoCloseable {
                 deltas,
                 clock,
                 tracing,
-                warmPools.steps())
+                warmPools.steps(),
+                statuses)
             .start();
     computer.handOffTo(worker::expectHandOff);
     List<AutoCloseable> resources =
         List.of(worker, sandboxes, agents, models, webhooks, workerClient, ledgers, tenants);
 
     ThreadlineOperator started =
-        new ThreadlineOperator(operator, metrics, resources, deltas, stopping);
+        new ThreadlineOperator(operator, metrics, resources, deltas, stopping, history);
     if (settings.healthPort() >= 0) {
       try {
         started.serveHttpEndpoints(new InetSocketAddress(settings.healthPort()));

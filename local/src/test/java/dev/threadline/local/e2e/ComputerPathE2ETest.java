@@ -7,10 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
+import dev.threadline.history.History;
 import dev.threadline.operator.computer.AgentPodSettings;
+import dev.threadline.operator.run.RunEventLog;
+import dev.threadline.operator.support.RunLogs;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -68,15 +70,15 @@ class ComputerPathE2ETest {
           assertThat(tool.path("output").asText()).contains("hello");
           assertThat(tool.path("exit_code").asInt()).isZero();
         });
-    assertThat(first.getStatus().getEvents())
-        .extracting(RunEvent::getType)
+    assertThat(RunLogs.types(fixture.local().history(), first))
         .startsWith("started")
         .endsWith("result");
-    assertThat(first.getStatus().getDiffs())
+    assertThat(first.getStatus().getDiffCount()).isEqualTo(1L);
+    assertThat(fixture.local().history().diffs().ofRun(RunEventLog.key(first)))
         .anySatisfy(diff -> {
-          assertThat(diff.getPath()).isEqualTo("a.txt");
-          assertThat(diff.getType()).isEqualTo("create");
-          assertThat(diff.getContent()).isEqualTo("hello\n");
+          assertThat(diff.path()).isEqualTo("a.txt");
+          assertThat(diff.change()).isEqualTo("create");
+          assertThat(diff.content()).isEqualTo("hello\n");
         });
     await()
         .atMost(Duration.ofSeconds(10))
@@ -146,9 +148,7 @@ class ComputerPathE2ETest {
         .until(() -> {
           Run run = client.resources(Run.class).inNamespace(NS).withName("run-e2e-cancel-1").get();
           return run.getStatus() != null
-              && run.getStatus().getEvents() != null
-              && run.getStatus().getEvents().stream()
-                  .anyMatch(event -> "planning".equals(event.getType()));
+              && RunLogs.types(fixture.local().history(), run).contains("planning");
         });
 
     Instant asked = Instant.now();
@@ -196,20 +196,25 @@ class ComputerPathE2ETest {
                 .withName(ThreadRuns.runName(ResourceIds.toName(threadId).orElseThrow(), 1))
                 .get();
         assertThat(run.getStatus().getPhase()).isEqualTo("failed");
-        assertThat(run.getStatus().getEvents())
+        assertThat(RunLogs.events(shortDeadline.local().history(), run))
             .last()
             .satisfies(event -> {
-              assertThat(event.getType()).isEqualTo("failed");
-              assertThat(event.getData().path("code").asText()).isEqualTo("execution_timeout");
+              assertThat(event.type()).isEqualTo("failed");
+              assertThat(event.data().path("code").asText()).isEqualTo("execution_timeout");
             });
       }
     }
   }
 
-  static List<JsonNode> toolCalls(Run run) {
-    return run.getStatus().getEvents().stream()
-        .filter(event -> "tool_call".equals(event.getType()))
-        .map(event -> event.getData().path("tool"))
+  private static List<JsonNode> toolCalls(Run run) {
+    return toolCalls(fixture.local().history(), run);
+  }
+
+  /** The tools of the run's tool calls, from its log in {@code history}. */
+  static List<JsonNode> toolCalls(History history, Run run) {
+    return RunLogs.events(history, run).stream()
+        .filter(event -> "tool_call".equals(event.type()))
+        .map(event -> event.data().path("tool"))
         .toList();
   }
 

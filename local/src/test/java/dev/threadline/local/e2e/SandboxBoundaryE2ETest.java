@@ -10,8 +10,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunEvent;
 import dev.threadline.models.ModelSettings;
+import dev.threadline.operator.support.RunLogs;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
@@ -122,13 +122,11 @@ class SandboxBoundaryE2ETest {
     assertThat(forged.body().at("/execution/usage"))
         .isEqualTo(control.body().at("/execution/usage"));
     assertThat(forged.body().at("/execution/usage/inputTokens").asLong()).isNotEqualTo(987654321L);
-    assertThat(forged.run().getStatus().getEvents())
-        .extracting(RunEvent::getType)
-        .containsExactlyElementsOf(
-            control.run().getStatus().getEvents().stream().map(RunEvent::getType).toList())
+    assertThat(RunLogs.types(fixture.local().history(), forged.run()))
+        .containsExactlyElementsOf(RunLogs.types(fixture.local().history(), control.run()))
         .containsOnlyOnce("result");
-    assertThat(forged.run().getStatus().getEvents())
-        .allSatisfy(event -> assertThat(event.getSeq()).isLessThan(999_999L));
+    assertThat(RunLogs.events(fixture.local().history(), forged.run()))
+        .allSatisfy(event -> assertThat(event.seq()).isLessThan(999_999L));
   }
 
   @Test
@@ -306,13 +304,17 @@ class SandboxBoundaryE2ETest {
   private record Execution(JsonNode body, Run run) {
     /** Everything a client can learn of the run: the result and every recorded event. */
     String everything() {
-      return body + "\n" + Serialization.asJson(run.getStatus());
+      return body
+          + "\n"
+          + Serialization.asJson(run.getStatus())
+          + "\n"
+          + RunLogs.events(fixture.local().history(), run);
     }
 
     List<JsonNode> toolCalls() {
-      return run.getStatus().getEvents().stream()
-          .filter(event -> "tool_call".equals(event.getType()))
-          .map(event -> event.getData().path("tool"))
+      return RunLogs.events(fixture.local().history(), run).stream()
+          .filter(event -> "tool_call".equals(event.type()))
+          .map(event -> event.data().path("tool"))
           .toList();
     }
   }

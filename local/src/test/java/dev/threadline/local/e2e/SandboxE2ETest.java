@@ -94,7 +94,7 @@ class SandboxE2ETest {
             .inNamespace(fixture.local().namespaces().get(user))
             .withName(ThreadRuns.runName(threadName, 1))
             .get();
-    return ComputerPathE2ETest.toolCalls(run);
+    return ComputerPathE2ETest.toolCalls(fixture.local().history(), run);
   }
 
   private static int exitCode(JsonNode tool) {

@@ -96,7 +96,7 @@ class SandboxLimitsE2ETest {
   /** Runs {@code command} as alice while bob asks; returns the command's tool call. */
   private static JsonNode hostile(String name, String command) throws Exception {
     Run run = hostileRun(name, command);
-    return ComputerPathE2ETest.toolCalls(run).stream()
+    return ComputerPathE2ETest.toolCalls(fixture.local().history(), run).stream()
         .filter(tool -> command.equals(tool.path("command").asText()))
         .findFirst()
         .orElseThrow(() -> new AssertionError("no tool call of " + command + ": " + run));

@@ -12,6 +12,7 @@ import dev.threadline.crds.environment.WarmPoolStatus;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.operator.computer.AgentPodSettings;
+import dev.threadline.operator.support.RunLogs;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -78,7 +79,7 @@ class WarmPoolE2ETest {
     Run second = run(threads.get(3), 2);
     assertThat(second.getStatus().getPhase()).isEqualTo("completed");
     assertThat(second.getStatus().getStart()).isEqualTo(RunStatus.START_CLAIMED);
-    assertThat(ComputerPathE2ETest.toolCalls(second))
+    assertThat(ComputerPathE2ETest.toolCalls(fixture.local().history(), second))
         .anySatisfy(tool -> {
           assertThat(tool.path("command").asText()).isEqualTo("cat note.txt");
           assertThat(tool.path("output").asText()).contains("note-3");
@@ -103,9 +104,7 @@ class WarmPoolE2ETest {
             Run run = run(thread, 1);
             return run != null
                 && run.getStatus() != null
-                && run.getStatus().getEvents() != null
-                && run.getStatus().getEvents().stream()
-                    .anyMatch(event -> "planning".equals(event.getType()));
+                && RunLogs.types(fixture.local().history(), run).contains("planning");
           });
       Instant asked = Instant.now();
       HttpResponse<String> cancel =

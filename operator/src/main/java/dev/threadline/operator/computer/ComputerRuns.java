@@ -178,8 +178,7 @@ public final class ComputerRuns {
                 status.setRouteReason(routed.getRouteReason());
                 status.setModel(routed.getModel());
                 status.setStartedAt(routed.getStartedAt());
-                status.setEvents(routed.getEvents());
-                status.setDroppedEvents(routed.getDroppedEvents());
+                status.setLastEventSeq(routed.getLastEventSeq());
                 claimed.ifPresent(sandbox -> {
                   status.setPod(sandbox.pod().getMetadata().getName());
                   status.setStart(RunStatus.START_CLAIMED);

@@ -5,13 +5,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.events.RunnerEvent;
 import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.common.Timestamps;
-import dev.threadline.crds.run.FileDiff;
+import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunError;
 import dev.threadline.crds.run.RunErrorCode;
-import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
+import dev.threadline.history.StoredDiff;
 import dev.threadline.models.Usage;
+import dev.threadline.operator.run.RunContent;
 import dev.threadline.operator.run.RunEventLog;
 import dev.threadline.operator.usage.RunUsages;
 import java.time.Duration;
@@ -23,16 +24,28 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The last status of a computer run: its events, outcome, answer, usage, cost, duration and diffs.
+ * The last status of a computer run: its outcome, answer preview, usage, cost, duration and how
+ * many files it changed; its events, whole answer and diffs go to the history store first.
  */
 public final class ComputerStatus {
   /**
    * The field of a computer run's routing {@code started} entry that holds what the call that
-   * handed the run over cost (as a {@code usage} event's data): the worker's usage starts from it.
+   * handed the run over cost (as a {@code usage} event's data); the routing write also puts it in
+   * {@code status.usage}, from which the worker's usage starts.
    */
   public static final String ROUTING_USAGE = "usage";
 
-  private ComputerStatus() {}
+  private final EventRecorder recorder;
+  private final RunContent content;
+
+  public ComputerStatus(EventRecorder recorder) {
+    this.recorder = recorder;
+    this.content = new RunContent(recorder.log().history());
+  }
+
+  public EventRecorder recorder() {
+    return recorder;
+  }
 
   /** {@code usage} as a {@code usage} event's data (and the routing entry's) hold it. */
   public static Map<String, Object> usageData(Usage usage) {
@@ -44,24 +57,33 @@ public final class ComputerStatus {
   }
 
   /**
-   * What the routing call that handed the run over cost, from its routing entry; for a run routed
-   * before that entry held it (or whose entry was dropped), what its status holds.
+   * What the routing call that handed the run over cost, from its routing entry (zero: nothing).
    */
-  public static Usage routingUsage(RunStatus status) {
-    return Objects.requireNonNullElse(status.getEvents(), List.<RunEvent>of()).stream()
-        .filter(event -> "started".equals(event.getType()) && event.getData() != null)
-        .map(event -> event.getData().path(ROUTING_USAGE))
+  public Usage routingUsage(Run run) {
+    return recorder
+        .log()
+        .data(run, "started")
+        .map(data -> data.path(ROUTING_USAGE))
         .filter(JsonNode::isObject)
-        .findFirst()
         .map(ComputerStatus::usage)
-        .orElseGet(() -> RunUsages.toUsage(status.getUsage()));
+        .orElse(Usage.ZERO);
   }
 
   /**
-   * Records the remaining events and the outcome. Returns false when the run has already ended (a
-   * second operator got there first), so that nothing is written.
+   * Usage is reported cumulatively, and the worker keeps the last report in {@code status.usage}
+   * (before the first, what the call that handed the run over cost: {@link #routingUsage}).
    */
-  public static boolean finish(
+  public static Usage lastUsage(RunStatus status) {
+    return RunUsages.toUsage(status.getUsage());
+  }
+
+  /**
+   * Records the remaining events, the whole answer and the diffs in the history store, then the
+   * outcome in {@code status}. Returns false when the run has already ended (a second operator got
+   * there first), so that nothing is written.
+   */
+  public boolean finish(
+      Run run,
       RunStatus status,
       List<RunnerEvent> pending,
       AgentOutcome outcome,
@@ -70,7 +92,7 @@ public final class ComputerStatus {
     if (status.getPhase() != null && RunPhase.fromValue(status.getPhase()).isTerminal()) {
       return false;
     }
-    EventRecorder.record(status, pending);
+    recorder.record(run, status, pending);
     Instant begun = Timestamps.parse(status.getStartedAt()).orElse(now);
     status.setCompletedAt(Timestamps.format(now));
     status.setDurationMs(Math.max(0, Duration.between(begun, now).toMillis()));
@@ -83,14 +105,24 @@ public final class ComputerStatus {
             : RunUsages.cost(pricing, status.getModel(), usage).doubleValue());
     if (outcome.succeeded()) {
       ObjectNode result = outcome.result().data();
-      status.setPhase(RunPhase.COMPLETED.value());
-      status.setResponse(result.path("response").asText(""));
+      String response = result.path("response").asText("");
       List<String> actions = new ArrayList<>();
       result.path("actions").forEach(action -> actions.add(action.asText()));
-      status.setActions(actions);
-      status.setDiffs(diffs(result.path("diffs")));
+      List<StoredDiff> diffs = diffs(result.path("diffs"));
+      recorder
+          .log()
+          .history()
+          .diffs()
+          .record(
+              RunEventLog.key(run),
+              Objects.requireNonNullElse(run.getSpec().getSequence(), 0L),
+              diffs);
+      content.recordResponse(run, response);
+      recorder.record(run, status, List.of(outcome.result()));
+      status.setPhase(RunPhase.COMPLETED.value());
+      RunContent.answer(status, response, actions);
+      status.setDiffCount((long) diffs.size());
       status.setError(null);
-      EventRecorder.record(status, List.of(outcome.result()));
     } else {
       status.setPhase(
           outcome.error() == RunErrorCode.CANCELLED
@@ -98,60 +130,36 @@ public final class ComputerStatus {
               : RunPhase.FAILED.value());
       RunError error = new RunError();
       error.setCode(outcome.error().code());
-      error.setMessage(outcome.message());
+      error.setMessage(RunContent.errorMessage(outcome.message()));
       status.setError(error);
       Map<String, Object> failed = new LinkedHashMap<>();
       failed.put("code", error.getCode());
-      failed.put("message", error.getMessage());
+      failed.put("message", outcome.message());
       Instant time = outcome.runnerFailure() == null ? now : outcome.runnerFailure().time();
-      RunEventLog.append(status, "failed", time, failed);
-      if (outcome.runnerFailure() != null) {
-        status.setRunnerSeq(
-            Math.max(
-                Objects.requireNonNullElse(status.getRunnerSeq(), 0L),
-                outcome.runnerFailure().seq()));
-      }
+      recorder.log().append(run, status, "failed", time, failed);
     }
     return true;
   }
 
-  /**
-   * Usage is reported cumulatively: a run that failed used what its last report says; before the
-   * first report, what the routing call that handed it over cost.
-   */
-  static Usage lastUsage(RunStatus status) {
-    List<RunEvent> events = Objects.requireNonNullElse(status.getEvents(), List.of());
-    for (int i = events.size() - 1; i >= 0; i--) {
-      if ("usage".equals(events.get(i).getType()) && events.get(i).getData() != null) {
-        return usage(events.get(i).getData());
-      }
-    }
-    return routingUsage(status);
-  }
-
-  static Usage usage(JsonNode data) {
+  /** A usage report's data (cumulative) as a {@link Usage}. */
+  public static Usage usage(JsonNode data) {
     long input = Math.max(0, data.path("input_tokens").asLong(0));
     long cached = Math.min(input, Math.max(0, data.path("cached_tokens").asLong(0)));
     return new Usage(input, Math.max(0, data.path("output_tokens").asLong(0)), cached);
   }
 
-  private static List<FileDiff> diffs(JsonNode entries) {
-    List<FileDiff> diffs = new ArrayList<>();
+  private List<StoredDiff> diffs(JsonNode entries) {
+    List<StoredDiff> diffs = new ArrayList<>();
     for (JsonNode entry : entries) {
-      FileDiff diff = new FileDiff();
-      diff.setPath(entry.path("path").asText());
-      diff.setType(entry.path("type").asText(null));
-      if (entry.hasNonNull("content")) {
-        diff.setContent(
-            EventRecorder.truncate(entry.get("content").asText(), EventRecorder.MAX_TEXT * 4));
-      }
-      if (entry.hasNonNull("additions")) {
-        diff.setAdditions(entry.get("additions").asLong());
-      }
-      if (entry.hasNonNull("deletions")) {
-        diff.setDeletions(entry.get("deletions").asLong());
-      }
-      diffs.add(diff);
+      diffs.add(
+          new StoredDiff(
+              entry.path("path").asText(),
+              entry.path("type").asText(null),
+              entry.hasNonNull("content")
+                  ? EventRecorder.truncate(entry.get("content").asText(), recorder.outputLimit())
+                  : null,
+              entry.hasNonNull("additions") ? entry.get("additions").asLong() : null,
+              entry.hasNonNull("deletions") ? entry.get("deletions").asLong() : null));
     }
     return diffs;
   }

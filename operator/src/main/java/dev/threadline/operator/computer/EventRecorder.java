@@ -4,56 +4,77 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.threadline.core.events.RunnerEvent;
+import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunStatus;
+import dev.threadline.history.NewEvent;
 import dev.threadline.operator.run.RunEventLog;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
- * Records the runner's events in a Run's event log, in the runner's order, each once: an event is
- * recorded only when its runner {@code seq} is above {@code status.runnerSeq}, which is written in
- * the same status update. The log gets the operator's own seq (one ordered log with the operator's
- * {@code started} first); the runner's seq lives on only as that high-water mark.
+ * Records the runner's events in the run's log in the history store, in the runner's order, each
+ * once: an event's key is its runner seq ({@code runner:<seq>}), which the store records once per
+ * run, so a worker that repeats a step after a failover adds nothing twice.
  *
- * <p>Texts are bounded so that the Run stays far below the API server's object size limit: a
- * command's output keeps its first {@value #MAX_OUTPUT} characters, any other text its first
- * {@value #MAX_TEXT}, with a note of what was cut. A {@code result}'s diffs are not repeated in the
- * log; they are in {@code status.diffs}.
+ * <p>Texts are bounded: a command's output keeps its first {@code outputLimit} characters
+ * (THREADLINE_TOOL_OUTPUT_LIMIT), any other text its first {@value #MAX_TEXT}, with a note of what
+ * was cut. A {@code result}'s diffs are not repeated in the log; they are in the store's diffs.
  */
 public final class EventRecorder {
-  static final int MAX_OUTPUT = 4096;
   static final int MAX_TEXT = 16384;
 
-  private EventRecorder() {}
+  private final RunEventLog log;
+  private final int outputLimit;
 
-  /** Appends the events newer than the status's high-water mark; returns how many were new. */
-  public static int record(RunStatus status, List<RunnerEvent> events) {
-    int recorded = 0;
-    for (RunnerEvent event : events) {
-      long seen = Objects.requireNonNullElse(status.getRunnerSeq(), 0L);
-      if (event.seq() <= seen) {
-        continue;
-      }
-      RunEventLog.append(status, event.type().wireName(), event.time(), bounded(event));
-      status.setRunnerSeq(event.seq());
-      recorded++;
-    }
-    return recorded;
+  public EventRecorder(RunEventLog log, int outputLimit) {
+    this.log = log;
+    this.outputLimit = outputLimit;
   }
 
-  static Map<String, Object> bounded(RunnerEvent event) {
+  public RunEventLog log() {
+    return log;
+  }
+
+  /** The most characters of a command's output (or a diff's content) the store keeps. */
+  public int outputLimit() {
+    return outputLimit;
+  }
+
+  /** The runner's key of an event in the run's log. */
+  public static String key(RunnerEvent event) {
+    return "runner:" + event.seq();
+  }
+
+  /**
+   * Appends {@code events} (those the run has not yet) and raises {@code status.lastEventSeq};
+   * returns whether anything was new.
+   */
+  public boolean record(Run run, RunStatus status, List<RunnerEvent> events) {
+    if (events.isEmpty()) {
+      return false;
+    }
+    return log.append(
+        run,
+        status,
+        events.stream()
+            .map(event ->
+                new NewEvent(
+                    key(event),
+                    event.type().wireName(),
+                    Timestamps.format(event.time()),
+                    bounded(event).toString()))
+            .toList());
+  }
+
+  ObjectNode bounded(RunnerEvent event) {
     ObjectNode data = event.data();
     data.remove("diffs");
-    bound(data, null);
-    @SuppressWarnings("unchecked")
-    Map<String, Object> map = Serialization.jsonMapper().convertValue(data, LinkedHashMap.class);
-    return map;
+    bound(data);
+    return data;
   }
 
-  private static void bound(JsonNode node, String field) {
+  private void bound(JsonNode node) {
     if (node instanceof ObjectNode object) {
       for (String name : object.properties().stream().map(Map.Entry::getKey).toList()) {
         JsonNode value = object.get(name);
@@ -61,17 +82,17 @@ public final class EventRecorder {
           object.set(
               name,
               TextNode.valueOf(
-                  truncate(value.asText(), "output".equals(name) ? MAX_OUTPUT : MAX_TEXT)));
+                  truncate(value.asText(), "output".equals(name) ? outputLimit : MAX_TEXT)));
         } else {
-          bound(value, name);
+          bound(value);
         }
       }
     } else if (node != null && node.isArray()) {
-      node.forEach(child -> bound(child, field));
+      node.forEach(this::bound);
     }
   }
 
-  static String truncate(String text, int max) {
+  public static String truncate(String text, int max) {
     if (text.length() <= max) {
       return text;
     }

@@ -53,6 +53,8 @@ import java.util.stream.Collectors;
  * @param threadLimit how many threads a user may hold; schedule firings over it make none
  *     (THREADLINE_LIMITS_THREADS)
  * @param deltas the live channel of runs that asked for streamTokens (THREADLINE_DELTAS_*)
+ * @param history bounds on what a run puts in the history store (THREADLINE_TOOL_OUTPUT_LIMIT,
+ *     THREADLINE_WORKSPACE_ARCHIVE_LIMIT)
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -77,7 +79,8 @@ public record OperatorSettings(
     BuildPodSettings buildPods,
     int threadLimit,
     DeltaSettings deltas,
-    RetentionSettings retention) {
+    RetentionSettings retention,
+    HistoryLimits history) {
 
   /** A maintained fork: the original GoogleContainerTools/kaniko is archived. */
   public static final String DEFAULT_BUILDER_IMAGE = "ghcr.io/osscontainertools/kaniko:v1.25.0";
@@ -96,6 +99,7 @@ public record OperatorSettings(
     buildPods = buildPods == null ? BuildPodSettings.defaults() : buildPods;
     deltas = deltas == null ? DeltaSettings.off() : deltas;
     retention = retention == null ? RetentionSettings.defaults() : retention;
+    history = history == null ? HistoryLimits.defaults() : history;
     if (buildTimeout.isNegative() || buildTimeout.isZero()) {
       throw new IllegalArgumentException("buildTimeout must be positive");
     }
@@ -134,7 +138,8 @@ public record OperatorSettings(
         BuildPodSettings.fromEnvironment(env),
         ThreadLimit.fromEnvironment(env),
         DeltaSettings.fromEnvironment(env),
-        RetentionSettings.fromEnvironment(env));
+        RetentionSettings.fromEnvironment(env),
+        HistoryLimits.fromEnvironment(env));
   }
 
   public OperatorSettings withHealthPort(int port) {
@@ -193,7 +198,8 @@ public record OperatorSettings(
         buildPods,
         threadLimit,
         deltas,
-        settings);
+        settings,
+        history);
   }
 
   /** These settings with the parts the {@code with…} methods may change. */
@@ -229,7 +235,8 @@ public record OperatorSettings(
         buildPods,
         threadLimit,
         deltas,
-        retention);
+        retention,
+        history);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {

@@ -50,14 +50,17 @@ public final class WarmPools {
   private final OperatorMetrics metrics;
   private final Clock clock;
   private final StartSteps steps;
+  private final WorkspaceArchives archives;
 
   public WarmPools(
       KubernetesClient client,
       PoolCandidates pools,
       OperatorSettings settings,
       OperatorMetrics metrics,
-      Clock clock) {
+      Clock clock,
+      WorkspaceArchives archives) {
     this.client = client;
+    this.archives = archives;
     this.pools = pools;
     this.settings = settings;
     this.metrics = metrics;
@@ -78,10 +81,8 @@ public final class WarmPools {
   public Future<Boolean> carriesFiles(Run run) {
     String namespace = run.getMetadata().getNamespace();
     String thread = run.getSpec().getThread();
-    return SideBySide.start(() ->
-        steps.time(
-            StartStep.ARCHIVE_CHECK,
-            () -> new WorkspaceArchives(client).claimable(namespace, thread)));
+    return SideBySide.start(
+        () -> steps.time(StartStep.ARCHIVE_CHECK, () -> archives.claimable(namespace, thread)));
   }
 
   /**

@@ -1,6 +1,6 @@
 package dev.threadline.operator.run;
 
-import dev.threadline.crds.run.Run;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.models.ModelReply;
 import dev.threadline.models.ToolCall;
 import dev.threadline.models.ToolDefinition;
@@ -40,16 +40,9 @@ public final class ComputerHandoff {
 
   private ComputerHandoff() {}
 
-  /** The task the routing call handed to the computer, as the Run's log recorded it. */
-  public static Optional<String> task(Run run) {
-    if (run.getStatus() == null || run.getStatus().getEvents() == null) {
-      return Optional.empty();
-    }
-    return run.getStatus().getEvents().stream()
-        .filter(event -> "started".equals(event.getType()) && event.getData() != null)
-        .map(event -> event.getData().path(TASK).asText(""))
-        .filter(task -> !task.isBlank())
-        .findFirst();
+  /** The task the routing call handed to the computer, as the run's {@code started} entry says. */
+  public static Optional<String> task(Optional<JsonNode> started) {
+    return started.map(data -> data.path(TASK).asText("")).filter(task -> !task.isBlank());
   }
 
   /**

@@ -2,7 +2,6 @@ package dev.threadline.operator.run;
 
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.models.TextDeltas;
 import dev.threadline.operator.deltas.DeltaHub;
@@ -11,7 +10,6 @@ import dev.threadline.operator.kubernetes.ResourceLogContext;
 import dev.threadline.operator.kubernetes.StatusFieldPatch;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,9 +81,8 @@ final class DirectDeltas implements AutoCloseable {
    * ends the session and waits for its announcement.
    */
   void end(RunStatus status) {
-    List<RunEvent> events = status.getEvents();
-    if (session != null && events != null && !events.isEmpty()) {
-      session.written(events.getLast().getSeq());
+    if (session != null && status.getLastEventSeq() != null) {
+      session.written(status.getLastEventSeq());
     }
     close();
   }

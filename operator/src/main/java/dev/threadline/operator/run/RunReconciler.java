@@ -31,7 +31,6 @@ import dev.threadline.operator.status.ReconcileErrors;
 import dev.threadline.operator.tracing.AgentTracing;
 import dev.threadline.operator.usage.RunUsages;
 import dev.threadline.operator.usage.UsageLimits;
-import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -91,7 +90,6 @@ public class RunReconciler implements Reconciler<Run> {
   private static final Logger LOG = LoggerFactory.getLogger(RunReconciler.class);
   private final Conditions conditions;
   private final RunReadiness readiness;
-  static final String BY_THREAD = "thread";
   private static final RunOutcome CANCELLED =
       RunOutcome.failed(RunErrorCode.CANCELLED, "Cancelled on request", Usage.ZERO);
 
@@ -105,6 +103,8 @@ public class RunReconciler implements Reconciler<Run> {
   private final UsageLimits limits;
   private final AgentTracing tracing;
   private final DeltaHub deltas;
+  private final RunEventLog log;
+  private final RunContent content;
 
   public RunReconciler(
       AgentProfiles agents,
@@ -114,7 +114,10 @@ public class RunReconciler implements Reconciler<Run> {
       ComputerRuns computer,
       UsageLimits limits,
       AgentTracing tracing,
-      DeltaHub deltas) {
+      DeltaHub deltas,
+      RunEventLog log) {
+    this.log = log;
+    this.content = new RunContent(log.history());
     this.limits = limits;
     this.tracing = tracing;
     this.deltas = deltas;
@@ -129,14 +132,6 @@ public class RunReconciler implements Reconciler<Run> {
 
   @Override
   public List<EventSource<?, Run>> prepareEventSources(EventSourceContext<Run> context) {
-    context
-        .getPrimaryCache()
-        .addIndexer(
-            BY_THREAD,
-            run ->
-                List.of(
-                    Cache.namespaceKeyFunc(
-                        run.getMetadata().getNamespace(), run.getSpec().getThread())));
     context.getPrimaryCache().addIndexer(UncountedSpend.INDEX, UncountedSpend::indexKeys);
     return computer.eventSources(context);
   }
@@ -165,6 +160,8 @@ public class RunReconciler implements Reconciler<Run> {
     status.setObservedGeneration(run.getMetadata().getGeneration());
     if (status.getStartedAt() == null) {
       status.setStartedAt(Timestamps.format(started));
+      // Its first reconcile: the whole message goes to the store before anything about the run.
+      content.recordMessage(run);
     }
     if (Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
       finish(run, status, CANCELLED, null, started);
@@ -256,7 +253,7 @@ public class RunReconciler implements Reconciler<Run> {
       Instant started) {
     boolean attachments =
         run.getSpec().getAttachments() != null && !run.getSpec().getAttachments().isEmpty();
-    List<ChatMessage> history = history(run, context);
+    List<ChatMessage> history = content.conversation(run);
     TextDeltas listener = live.text(run);
     RunRouter.Routed routed =
         status.getRoute() != null
@@ -264,7 +261,7 @@ public class RunReconciler implements Reconciler<Run> {
                 new RoutingDecision(Route.fromValue(status.getRoute()), status.getRouteReason()),
                 Optional.empty())
             : router.route(
-                run.getSpec().getMessage(), attachments, agent, provider, history, listener);
+                history.getLast().content(), attachments, agent, provider, history, listener);
     RoutingDecision decision = routed.decision();
     status.setRoute(decision.route().value());
     status.setRouteReason(decision.reason());
@@ -280,7 +277,7 @@ public class RunReconciler implements Reconciler<Run> {
       // the routing entry, not status.usage: that is the worker's to write (one writer a field).
       routing.put(ComputerStatus.ROUTING_USAGE, ComputerStatus.usageData(routed.spent()));
     }
-    RunEventLog.append(status, "started", started, routing);
+    log.append(run, status, "started", started, routing);
 
     if (decision.route() == Route.COMPUTER) {
       // Whatever the model wrote before it handed over was sent; the worker streams the rest.
@@ -296,17 +293,6 @@ public class RunReconciler implements Reconciler<Run> {
     return patch(run, status);
   }
 
-  private List<ChatMessage> history(Run run, Context<Run> context) {
-    return ConversationHistory.of(
-        context
-            .getPrimaryCache()
-            .byIndex(
-                BY_THREAD,
-                Cache.namespaceKeyFunc(
-                    run.getMetadata().getNamespace(), run.getSpec().getThread())),
-        run);
-  }
-
   private void finish(
       Run run, RunStatus status, RunOutcome outcome, AgentProfile agent, Instant started) {
     Instant now = clock.instant();
@@ -320,15 +306,16 @@ public class RunReconciler implements Reconciler<Run> {
             : RunUsages.cost(pricing, agent.model(), outcome.usage()).doubleValue());
     Map<String, Object> result = new LinkedHashMap<>();
     if (outcome.succeeded()) {
+      content.recordResponse(run, outcome.response());
       status.setPhase(RunPhase.COMPLETED.value());
-      status.setResponse(outcome.response());
+      status.setResponse(RunContent.preview(outcome.response()));
       Map<String, Object> message = new LinkedHashMap<>();
       message.put("role", "assistant");
       message.put("text", outcome.response());
       if (Boolean.TRUE.equals(run.getSpec().getStreamTokens())) {
         message.put(DeltaWire.ITEM_ID, DirectDeltas.itemId(run)); // the id its deltas carried
       }
-      RunEventLog.append(status, "message", now, message);
+      log.append(run, status, "message", now, message);
     } else {
       status.setPhase(
           outcome.errorCode() == RunErrorCode.CANCELLED
@@ -336,9 +323,9 @@ public class RunReconciler implements Reconciler<Run> {
               : RunPhase.FAILED.value());
       RunError error = new RunError();
       error.setCode(outcome.errorCode().code());
-      error.setMessage(outcome.errorMessage());
+      error.setMessage(RunContent.errorMessage(outcome.errorMessage()));
       status.setError(error);
-      result.put("error", Map.of("code", error.getCode(), "message", error.getMessage()));
+      result.put("error", Map.of("code", error.getCode(), "message", outcome.errorMessage()));
     }
     result.put("phase", status.getPhase());
     result.put("durationMs", status.getDurationMs());
@@ -351,7 +338,7 @@ public class RunReconciler implements Reconciler<Run> {
             outcome.usage().outputTokens(),
             "cachedTokens",
             outcome.usage().cachedTokens()));
-    RunEventLog.append(status, outcome.succeeded() ? "result" : "failed", now, result);
+    log.append(run, status, outcome.succeeded() ? "result" : "failed", now, result);
   }
 
   /** The reconcile's one status write, with the Ready condition the phase calls for. */

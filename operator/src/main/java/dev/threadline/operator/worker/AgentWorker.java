@@ -5,6 +5,7 @@ import dev.threadline.core.routing.Route;
 import dev.threadline.crds.client.ThreadlineClients;
 import dev.threadline.crds.run.Run;
 import dev.threadline.operator.computer.AgentOutcome;
+import dev.threadline.operator.computer.ComputerStatus;
 import dev.threadline.operator.computer.SandboxHandOff;
 import dev.threadline.operator.computer.UncountedSpend;
 import dev.threadline.operator.deltas.DeltaHub;
@@ -79,7 +80,8 @@ public final class AgentWorker implements AutoCloseable {
 
   /**
    * Each run's loop traced by {@code tracing} ({@link AgentTracing#off()} for none), the steps of
-   * its start timed by {@code steps} ({@link StartSteps#NONE} for none).
+   * its start timed by {@code steps} ({@link StartSteps#NONE} for none); its events, memory and
+   * outcome recorded through {@code statuses} (in the history store, then the Run).
    */
   public AgentWorker(
       KubernetesClient client,
@@ -93,7 +95,8 @@ public final class AgentWorker implements AutoCloseable {
       DeltaHub deltas,
       Clock clock,
       AgentTracing tracing,
-      StartSteps steps) {
+      StartSteps steps,
+      ComputerStatus statuses) {
     this.client = client;
     this.settings = settings;
     this.claims = new RunClaims(client, settings.holder(), settings.claimTtl(), clock);
@@ -106,7 +109,8 @@ public final class AgentWorker implements AutoCloseable {
             sandboxClient,
             pricing,
             clock,
-            new RunMemoryStore(client),
+            new RunMemoryStore(statuses.recorder().log().history().memory()),
+            statuses,
             allowance,
             namespace -> runs.getIndexer().byIndex(UncountedSpend.INDEX, namespace).stream(),
             settings.allowPrivateMcpTargets(),

@@ -8,7 +8,8 @@ import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.run.ComputerHandoff;
-import dev.threadline.operator.run.ConversationHistory;
+import dev.threadline.operator.run.RunContent;
+import dev.threadline.operator.run.RunEventLog;
 import dev.threadline.operator.worker.mcp.McpServerPlans;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Base64;
@@ -16,21 +17,27 @@ import java.util.List;
 
 /**
  * A run's task from the cluster: its Agent (provider, model, instructions), its Thread's earlier
- * messages (from the runs the worker's cache holds), and its Environment's documentation.
+ * messages (whole, from the history store), and its Environment's documentation.
  */
 public final class ClusterRunTasks implements RunTasks {
   private final KubernetesClient client;
   private final AgentProfiles agents;
   private final OperatorSettings settings;
+  private final RunEventLog log;
+  private final RunContent content;
 
-  public ClusterRunTasks(KubernetesClient client, AgentProfiles agents, OperatorSettings settings) {
+  /** The thread's earlier messages and the routing's hand-off are read from {@code log}'s store. */
+  public ClusterRunTasks(
+      KubernetesClient client, AgentProfiles agents, OperatorSettings settings, RunEventLog log) {
     this.client = client;
+    this.log = log;
+    this.content = new RunContent(log.history());
     this.agents = agents;
     this.settings = settings;
   }
 
   @Override
-  public RunTask task(Run run, List<Run> threadRuns) {
+  public RunTask task(Run run) {
     String namespace = run.getMetadata().getNamespace();
     AgentProfile agent =
         agents
@@ -51,11 +58,11 @@ public final class ClusterRunTasks implements RunTasks {
         agent.model(),
         AgentPrompt.instructions(agent.instructions(), environment.spec()),
         AgentPrompt.opening(
-            ConversationHistory.of(threadRuns, run),
+            content.conversation(run),
             attachments.stream().map(AgentPrompt::describe).toList(),
-            ComputerHandoff.task(run)),
+            ComputerHandoff.task(log.data(run, "started"))),
         AgentPrompt.plan(
-            run.getSpec().getMessage(), new SandboxTools(limits.commandTimeoutSeconds()).names()),
+            content.message(run), new SandboxTools(limits.commandTimeoutSeconds()).names()),
         attachments.stream()
             .map(attachment ->
                 new RunTask.WorkspaceFile(

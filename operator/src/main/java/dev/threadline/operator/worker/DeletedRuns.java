@@ -36,10 +36,16 @@ public final class DeletedRuns implements UnfinishedRuns {
   private final ModelPricing pricing;
   private final Duration podGracePeriod;
   private final Clock clock;
+  private final ComputerStatus statuses;
 
   public DeletedRuns(
-      KubernetesClient client, ModelPricing pricing, Duration podGracePeriod, Clock clock) {
+      KubernetesClient client,
+      ModelPricing pricing,
+      Duration podGracePeriod,
+      Clock clock,
+      ComputerStatus statuses) {
     this.client = client;
+    this.statuses = statuses;
     this.pricing = pricing;
     this.podGracePeriod = podGracePeriod;
     this.clock = clock;
@@ -72,7 +78,8 @@ public final class DeletedRuns implements UnfinishedRuns {
             namespace,
             name,
             status ->
-                ComputerStatus.finish(
+                statuses.finish(
+                    run,
                     status,
                     List.of(),
                     AgentOutcome.failed(RunErrorCode.CANCELLED, MESSAGE),

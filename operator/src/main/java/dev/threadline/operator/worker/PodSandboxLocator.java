@@ -51,12 +51,6 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
 
   /**
    * @param namespace the namespace to watch, or null for all
-   */
-  public PodSandboxLocator(KubernetesClient client, String namespace) {
-    this(client, namespace, new SandboxClient(), null, Clock.systemUTC());
-  }
-
-  /**
    * @param metrics where the time to a serving sandbox is recorded, or null
    */
   public PodSandboxLocator(
@@ -64,11 +58,12 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
       String namespace,
       SandboxClient sandboxClient,
       OperatorMetrics metrics,
-      Clock clock) {
+      Clock clock,
+      WorkspaceArchives archives) {
     this.client = client;
     this.sandboxClient = sandboxClient;
     this.binding = new PoolBinding(client);
-    this.archives = new WorkspaceArchives(client);
+    this.archives = archives;
     this.metrics = metrics;
     this.steps = metrics == null ? StartSteps.NONE : new StartSteps(metrics);
     this.clock = clock;

@@ -1,26 +1,35 @@
 package dev.threadline.operator.worker;
 
 import dev.threadline.core.events.RunnerEvent;
+import dev.threadline.core.events.RunnerEventType;
 import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunStatus;
+import dev.threadline.history.HistoryException;
+import dev.threadline.models.Usage;
+import dev.threadline.operator.computer.ComputerStatus;
 import dev.threadline.operator.computer.EventRecorder;
 import dev.threadline.operator.deltas.Deltas;
 import dev.threadline.operator.kubernetes.ResourceLogContext;
 import dev.threadline.operator.kubernetes.StatusWriteLoop;
+import dev.threadline.operator.usage.RunUsages;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Appends one run's events to {@code Run.status.events}. An event is written at once when no write
- * is in flight; the events that arrive during a write go together in the next one, so a busy run
- * makes one status write per round trip, not one per event. Each write re-reads the Run on a
- * conflict and records only events above {@code status.runnerSeq}, so an event is never recorded
- * twice, not even by a second worker that repeats a step.
+ * Appends one run's events to its log in the history store, then announces them in {@code
+ * status.lastEventSeq} (with the last usage report in {@code status.usage}). An event is written at
+ * once when no write is in flight; the events that arrive during a write go together in the next
+ * one — one transaction of the store, then one small status write — so a busy run makes one write
+ * per round trip, not one per event. The store records each runner seq once per run, so an event is
+ * never recorded twice, not even by a second worker that repeats a step.
  */
 final class RunEventSink implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RunEventSink.class);
@@ -32,6 +41,8 @@ final class RunEventSink implements AutoCloseable {
   private final List<RunnerEvent> queued = new ArrayList<>();
   private final Thread flusher;
   private final Deltas deltas;
+  private final EventRecorder recorder;
+  private final Usage routing;
   private long emittedSeq;
   private long writtenSeq;
   private boolean closed;
@@ -41,8 +52,20 @@ final class RunEventSink implements AutoCloseable {
   private Run known;
 
   /** {@code deltas} learns, before each write, the last log entry the write will hold. */
-  RunEventSink(KubernetesClient client, Run run, long recordedSeq, Deltas deltas) {
+  /**
+   * {@code routing} is what the call that handed the run over cost: the usage the first write
+   * records when the run has none yet, so the run's spend is counted before its first report.
+   */
+  RunEventSink(
+      KubernetesClient client,
+      Run run,
+      long recordedSeq,
+      Deltas deltas,
+      EventRecorder recorder,
+      Usage routing) {
     this.client = client;
+    this.recorder = recorder;
+    this.routing = routing;
     this.deltas = deltas;
     this.namespace = run.getMetadata().getNamespace();
     this.name = run.getMetadata().getName();
@@ -129,16 +152,42 @@ final class RunEventSink implements AutoCloseable {
   }
 
   private void write(List<RunnerEvent> batch) {
+    RunStatus appended = new RunStatus();
+    appended.setLastEventSeq(
+        known.getStatus() == null ? null : known.getStatus().getLastEventSeq());
+    try {
+      if (!recorder.record(known, appended, batch)) {
+        return;
+      }
+    } catch (HistoryException e) {
+      // The events stay unrecorded; the worker that repeats this step appends them again.
+      try (ResourceLogContext logged = ResourceLogContext.of("Run", namespace, name)) {
+        LOG.warn("events not recorded: {}", e.getMessage());
+      }
+      return;
+    }
+    long last = appended.getLastEventSeq();
+    deltas.written(last);
+    Optional<Usage> reported =
+        batch.reversed().stream()
+            .filter(event -> event.type() == RunnerEventType.USAGE)
+            .findFirst()
+            .map(event -> ComputerStatus.usage(event.data()));
     try {
       StatusWriteLoop.Outcome<Run> outcome =
           RunStatusUpdates.write(
               client,
               known,
               status -> {
-                if (EventRecorder.record(status, batch) == 0) {
+                if (Objects.requireNonNullElse(status.getLastEventSeq(), 0L) >= last) {
                   return false;
                 }
-                deltas.written(status.getEvents().getLast().getSeq());
+                status.setLastEventSeq(last);
+                if (reported.isPresent()) {
+                  status.setUsage(RunUsages.of(reported.get()));
+                } else if (status.getUsage() == null && !Usage.ZERO.equals(routing)) {
+                  status.setUsage(RunUsages.of(routing));
+                }
                 return true;
               });
       if (outcome instanceof StatusWriteLoop.Written<Run>(Run written, Run base)) {
@@ -147,9 +196,9 @@ final class RunEventSink implements AutoCloseable {
         known = current;
       }
     } catch (KubernetesClientException e) {
-      // The events stay unrecorded; the worker that repeats this step writes them again.
+      // The events are in the store; the next write (or the outcome) announces them.
       try (ResourceLogContext logged = ResourceLogContext.of("Run", namespace, name)) {
-        LOG.warn("events not recorded: {}", e.getMessage());
+        LOG.warn("events not announced: {}", e.getMessage());
       }
     }
   }

@@ -3,7 +3,6 @@ package dev.threadline.operator.worker;
 import dev.threadline.crds.run.Run;
 import dev.threadline.operator.metrics.StartStep;
 import dev.threadline.operator.metrics.StartSteps;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Future;
 
@@ -43,15 +42,7 @@ final class RunStart {
   }
 
   private static RunTask task(RunWork.Parts parts, Run run) {
-    String thread = run.getSpec().getThread();
-    // The run's thread's runs, from the worker's cache of Runs: the conversation so far.
-    List<Run> threadRuns =
-        parts
-            .runsIn()
-            .apply(run.getMetadata().getNamespace())
-            .filter(other -> thread.equals(other.getSpec().getThread()))
-            .toList();
-    return parts.tasks().task(run, threadRuns);
+    return parts.tasks().task(run);
   }
 
   /** The run's sandbox, once it serves and is the run's (a claimed pool sandbox is bound). */

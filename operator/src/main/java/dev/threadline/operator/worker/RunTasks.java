@@ -1,16 +1,13 @@
 package dev.threadline.operator.worker;
 
 import dev.threadline.crds.run.Run;
-import java.util.List;
 
 /** Builds what a run's agent is asked from the Run, its Agent, Thread and Environment. */
 @FunctionalInterface
 public interface RunTasks {
   /**
-   * @param threadRuns the runs of the run's thread (the run itself among them), as the worker's
-   *     cache holds them: the conversation so far
    * @throws IllegalArgumentException when the run cannot be worked on (its Agent is gone, its model
    *     unknown); the message says why and becomes the run's error
    */
-  RunTask task(Run run, List<Run> threadRuns);
+  RunTask task(Run run);
 }

@@ -25,7 +25,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +51,7 @@ final class RunWork {
       ModelPricing pricing,
       Clock clock,
       RunMemoryStore memories,
+      ComputerStatus statuses,
       Allowance allowance,
       java.util.function.Function<String, java.util.stream.Stream<Run>> runsIn,
       boolean allowPrivateMcpTargets,
@@ -106,9 +106,18 @@ final class RunWork {
   }
 
   private void runLoop() {
-    long recordedSeq = Objects.requireNonNullElse(run.getStatus().getRunnerSeq(), 0L);
+    // A worker with no memory to go on from numbers the runner's events from 1 again: the store
+    // records each number once, so the opening events of a worker that died early are not repeated.
+    long recordedSeq = 0;
     Deltas deltas = announceDeltas();
-    try (RunEventSink sink = new RunEventSink(parts.client(), run, recordedSeq, deltas)) {
+    try (RunEventSink sink =
+        new RunEventSink(
+            parts.client(),
+            run,
+            recordedSeq,
+            deltas,
+            parts.statuses().recorder(),
+            routingUsage(run))) {
       Optional<AgentLoop.Ended> ended =
           parts.tracing().invokeAgent(run, () -> work(sink, recordedSeq, deltas), RunWork::failure);
       if (ended.isPresent() && !abandoned) {
@@ -409,8 +418,15 @@ final class RunWork {
               namespace,
               name,
               status ->
-                  ComputerStatus.finish(
-                      status, List.of(), outcome, parts.clock().instant(), parts.pricing()));
+                  parts
+                      .statuses()
+                      .finish(
+                          run,
+                          status,
+                          List.of(),
+                          outcome,
+                          parts.clock().instant(),
+                          parts.pricing()));
       if (written) {
         parts.sandboxes().release(run);
         if (outcome.succeeded()) {
@@ -434,8 +450,8 @@ final class RunWork {
         .map(outcome -> outcome.error().code());
   }
 
-  /** What routing spent before the worker started (the model's hand-off call), from the Run. */
-  private static Usage routingUsage(Run run) {
-    return run.getStatus() == null ? Usage.ZERO : ComputerStatus.routingUsage(run.getStatus());
+  /** What routing spent before the worker started (the model's hand-off call). */
+  private Usage routingUsage(Run run) {
+    return parts.statuses().routingUsage(run);
   }
 }

@@ -6,9 +6,11 @@ import dev.threadline.core.events.RunnerEventData;
 import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
+import dev.threadline.history.History;
 import dev.threadline.models.Usage;
 import dev.threadline.operator.run.RunEventLog;
 import dev.threadline.operator.support.Runs;
+import dev.threadline.operator.usage.RunUsages;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -31,21 +33,25 @@ class UncountedSpendTest {
   }
 
   @Test
-  void beforeItsFirstReportARunningRunCountsWhatItsRoutingCallCostFromItsRoutingEntry() {
+  void theRoutingCallsCostIsReadFromItsRoutingEntryInTheHistoryStore() {
     Run running = running("r");
-    RunEventLog.append(
-        running.getStatus(),
-        "started",
-        Instant.now(),
-        Map.of(
-            "route",
-            "computer",
-            ComputerStatus.ROUTING_USAGE,
-            ComputerStatus.usageData(new Usage(200, 100, 0))));
+    try (History history = History.temporary()) {
+      RunEventLog log = new RunEventLog(history);
+      ComputerStatus statuses = new ComputerStatus(new EventRecorder(log, 4096));
+      assertThat(statuses.routingUsage(running)).isEqualTo(Usage.ZERO);
+      log.append(
+          running,
+          running.getStatus(),
+          "started",
+          Instant.now(),
+          Map.of(
+              "route",
+              "computer",
+              ComputerStatus.ROUTING_USAGE,
+              ComputerStatus.usageData(new Usage(200, 100, 0))));
 
-    assertThat(UncountedSpend.byRun(Stream.of(running), PRICING))
-        .containsExactly(Map.entry("uid-r", new BigDecimal("0.3")));
-    assertThat(running.getStatus().getUsage()).isNull(); // the worker's field, not routing's
+      assertThat(statuses.routingUsage(running)).isEqualTo(new Usage(200, 100, 0));
+    }
   }
 
   @Test
@@ -102,12 +108,13 @@ class UncountedSpendTest {
     return run;
   }
 
+  /** What the worker's event sink writes when a usage report (cumulative) is recorded. */
   private static void report(Run run, long inputTokens, long outputTokens) {
-    RunEventLog.append(
-        run.getStatus(),
-        "usage",
-        Instant.now(),
-        Serialization.jsonMapper()
-            .convertValue(RunnerEventData.usage(inputTokens, outputTokens, 0), Map.class));
+    run.getStatus()
+        .setUsage(
+            RunUsages.of(
+                ComputerStatus.usage(
+                    Serialization.jsonMapper()
+                        .valueToTree(RunnerEventData.usage(inputTokens, outputTokens, 0)))));
   }
 }

@@ -8,7 +8,6 @@ import dev.threadline.core.usage.UsagePeriod;
 import dev.threadline.core.usage.UsagePlans;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
@@ -17,6 +16,7 @@ import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.sandbox.SandboxCredential;
 import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.RunLogs;
 import dev.threadline.operator.support.StrictStatusDispatcher;
 import dev.threadline.operator.worker.StandInSandbox;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -121,13 +121,8 @@ class UsageLimitsMockServerTest {
         .isEqualTo("monthly usage allowance exhausted");
     assertThat(ended.getStatus().getUsage().getInputTokens()).isPositive();
     assertThat(ended.getStatus().getCost()).isGreaterThan(0.001);
-    assertThat(ended.getStatus().getEvents())
-        .extracting(RunEvent::getType)
-        .last()
-        .isEqualTo("failed");
-    assertThat(ended.getStatus().getEvents())
-        .extracting(RunEvent::getType)
-        .doesNotContain("tool_call");
+    assertThat(RunLogs.types(operator.history(), ended)).last().isEqualTo("failed");
+    assertThat(RunLogs.types(operator.history(), ended)).doesNotContain("tool_call");
     await()
         .atMost(WAIT)
         .until(() -> client.pods().inNamespace("carol").withName(pod).get() == null);
@@ -148,15 +143,14 @@ class UsageLimitsMockServerTest {
         startComputerRun(
             "gina", "thread-left", "Run `slow left`, then `echo left` " + "padding ".repeat(400));
     await().atMost(WAIT).until(() -> slowStarted.getCount() == 0);
-    RunEvent report =
+    RunLogs.Event report =
         await()
             .atMost(WAIT)
             .until(() -> lastUsageReport(get("gina", left)), Optional::isPresent)
             .orElseThrow();
     // USD 1000 per million tokens: a tenth of a cent each.
     double spentLeft =
-        (report.getData().path("input_tokens").asLong()
-                + report.getData().path("output_tokens").asLong())
+        (report.data().path("input_tokens").asLong() + report.data().path("output_tokens").asLong())
             * 0.001;
     // Room for a little more than the first run spent so far: the second run alone would fit.
     client
@@ -356,11 +350,9 @@ class UsageLimitsMockServerTest {
         .get();
   }
 
-  private static Optional<RunEvent> lastUsageReport(Run run) {
-    return run.getStatus() == null || run.getStatus().getEvents() == null
-        ? Optional.empty()
-        : run.getStatus().getEvents().stream()
-            .filter(event -> event.getType().equals("usage"))
-            .reduce((earlier, later) -> later);
+  private static Optional<RunLogs.Event> lastUsageReport(Run run) {
+    return RunLogs.events(operator.history(), run).stream()
+        .filter(event -> event.type().equals("usage"))
+        .reduce((earlier, later) -> later);
   }
 }

@@ -20,6 +20,7 @@ import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.PoolEnvironments;
 import dev.threadline.operator.support.PoolPods;
 import dev.threadline.operator.support.RecordedEvents;
+import dev.threadline.operator.support.SharedHistory;
 import dev.threadline.operator.support.StrictStatusDispatcher;
 import dev.threadline.operator.worker.SandboxException;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -88,7 +89,12 @@ class ContainerPoolMockServerTest {
             clock);
     WarmPools warmPools =
         new WarmPools(
-            client, pools, settings, new OperatorMetrics(new SimpleMeterRegistry()), clock);
+            client,
+            pools,
+            settings,
+            new OperatorMetrics(new SimpleMeterRegistry()),
+            clock,
+            SharedHistory.archives(client));
     operator = BareOperators.on(client);
     operator.register(pools, ControllerConfigurationOverrider::watchingAllNamespaces);
     operator.register(

@@ -18,6 +18,7 @@ import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.support.PoolEnvironments;
 import dev.threadline.operator.support.PoolPods;
 import dev.threadline.operator.support.QuotaRefusals;
+import dev.threadline.operator.support.SharedHistory;
 import dev.threadline.operator.support.StrictMockOperator;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
@@ -125,7 +126,8 @@ class WarmPoolMockServerTest {
             (namespace, name, image) -> snapshot,
             settings,
             new OperatorMetrics(registry),
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            SharedHistory.archives(client));
     AgentEnvironment resolved = AgentEnvironment.of(environment, "registry.local", RUNNER_IMAGE);
 
     List<Callable<Optional<Pod>>> tasks = new ArrayList<>();
@@ -283,7 +285,7 @@ class WarmPoolMockServerTest {
   void aThreadThatRanColdKeepsItsFilesForAClaimWhenItsEnvironmentHasAPool() {
     environment("archives", "env-pooled", 2);
     environment("archives", "env-plain", 0);
-    WorkspaceArchives archives = new WorkspaceArchives(client);
+    WorkspaceArchives archives = SharedHistory.archives(client);
     Run cold = run("archives", "thread-cold", "env-pooled");
     cold.setStatus(new RunStatus());
     cold.getStatus().setStart(RunStatus.START_COLD);

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.deltas.DeltaWire;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunEvent;
 import dev.threadline.operator.support.DeltaChannelOperators;
 import dev.threadline.operator.support.LiveRuns;
 import dev.threadline.operator.support.OpenAiStandIn;
+import dev.threadline.operator.support.RunLogs;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -69,9 +69,10 @@ class DirectDeltasMockServerTest {
     List<String> deltas = LiveRuns.textDeltas(lines);
     assertThat(deltas).hasSizeGreaterThan(1);
     assertThat(String.join("", deltas)).isEqualTo(done.getStatus().getResponse());
-    List<RunEvent> log = done.getStatus().getEvents();
-    assertThat(marked).isEqualTo(log.getLast().getSeq());
-    assertThat(message(done).getData().path(DeltaWire.ITEM_ID).asText()).isEqualTo("msg_live-1");
+    List<RunLogs.Event> log = RunLogs.events(live.operator().history(), done);
+    assertThat(marked).isEqualTo(log.getLast().seq());
+    assertThat(done.getStatus().getLastEventSeq()).isEqualTo(marked);
+    assertThat(message(done).data().path(DeltaWire.ITEM_ID).asText()).isEqualTo("msg_live-1");
     assertThat(model.requests().size() - callsBefore).as("model calls").isEqualTo(1);
   }
 
@@ -93,12 +94,12 @@ class DirectDeltasMockServerTest {
     Run done = LiveRuns.awaitTerminal(client, run);
     assertThat(done.getStatus().getDeltaChannel()).isNull();
     assertThat(done.getStatus().getResponse()).isEqualTo("Plain answer.");
-    assertThat(message(done).getData().has(DeltaWire.ITEM_ID)).isFalse();
+    assertThat(message(done).data().has(DeltaWire.ITEM_ID)).isFalse();
   }
 
-  static RunEvent message(Run run) {
-    return run.getStatus().getEvents().stream()
-        .filter(event -> "message".equals(event.getType()))
+  static RunLogs.Event message(Run run) {
+    return RunLogs.events(live.operator().history(), run).stream()
+        .filter(event -> "message".equals(event.type()))
         .findFirst()
         .orElseThrow();
   }

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
@@ -13,6 +12,7 @@ import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.support.ControllerReconciles;
+import dev.threadline.operator.support.RunLogs;
 import dev.threadline.operator.support.StatusWrites;
 import dev.threadline.operator.support.StrictMockOperator;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -63,12 +63,17 @@ class RunReconcilerMockServerTest {
     assertThat(run.getStatus().getUsage().getInputTokens()).isPositive();
     assertThat(run.getStatus().getUsage().getOutputTokens()).isPositive();
     assertThat(run.getStatus().getDurationMs()).isNotNegative();
-    assertThat(run.getStatus().getEvents())
-        .extracting(RunEvent::getSeq)
+    assertThat(RunLogs.events(operator.history(), run))
+        .extracting(RunLogs.Event::seq)
         .containsExactly(1L, 2L, 3L);
-    assertThat(run.getStatus().getEvents())
-        .extracting(RunEvent::getType)
+    assertThat(RunLogs.types(operator.history(), run))
         .containsExactly("started", "message", "result");
+    assertThat(run.getStatus().getLastEventSeq()).isEqualTo(3L);
+    assertThat(operator.history().runs().find(NS, "run-greet-1"))
+        .hasValueSatisfying(record -> {
+          assertThat(record.message()).isEqualTo("Hello!");
+          assertThat(record.response()).isEqualTo(run.getStatus().getResponse());
+        });
     assertThat(Conditions.find(run.getStatus().getConditions(), Conditions.READY))
         .hasValueSatisfying(ready -> {
           assertThat(ready.getStatus()).isEqualTo("True");

@@ -69,6 +69,7 @@ public final class RunStatusOwners {
           "cost",
           "actions",
           "diffs",
+          "diffCount",
           "response",
           "durationMs",
           "completedAt",
@@ -191,6 +192,9 @@ public final class RunStatusOwners {
       case "phase" ->
           UNFINISHED.contains(change.after().path("phase").asText()) ? OPERATOR : WORKER;
       case "events" -> routes(change) && opensLog(change) ? OPERATOR : WORKER;
+      // The routing write announces the log's opening entry (the store holds it), the worker
+      // every later one.
+      case "lastEventSeq" -> routes(change) ? OPERATOR : WORKER;
       default -> {
         if (OPERATOR_FIELDS.contains(field)) {
           yield OPERATOR;

@@ -35,6 +35,7 @@ import dev.threadline.operator.run.RunBookkeeping;
 import dev.threadline.operator.support.BareOperators;
 import dev.threadline.operator.support.LoopbackServer;
 import dev.threadline.operator.support.OperatorMockServer;
+import dev.threadline.operator.support.SharedHistory;
 import dev.threadline.operator.usage.DirectAnswerLimit;
 import dev.threadline.operator.usage.RunUsageRecorder;
 import dev.threadline.operator.usage.TenantPlans;
@@ -511,7 +512,11 @@ class WebhookDeliveryMockServerTest {
             clock,
             new OperatorMetrics(meters),
             new DeletedRuns(
-                client, ModelPricing.none(), defaults.agentPod().cancelGracePeriod(), clock),
+                client,
+                ModelPricing.none(),
+                defaults.agentPod().cancelGracePeriod(),
+                clock,
+                SharedHistory.statuses()),
             DirectAnswerLimit.of(defaults.model()));
     RunBookkeeping bookkeeping =
         new RunBookkeeping(

@@ -3,22 +3,26 @@ package dev.threadline.operator.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.core.routing.Route;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.run.RunStatus;
+import dev.threadline.history.History;
 import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.scripted.ScriptedModelProvider;
+import dev.threadline.operator.computer.ComputerStatus;
+import dev.threadline.operator.computer.EventRecorder;
 import dev.threadline.operator.computer.SandboxCondition;
 import dev.threadline.operator.computer.SandboxHandOff;
 import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.metrics.StartSteps;
+import dev.threadline.operator.run.RunEventLog;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.StrictStatusDispatcher;
 import dev.threadline.operator.tracing.AgentTracing;
@@ -30,6 +34,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -61,6 +66,7 @@ class AgentWorkerMockServerTest {
 
   private KubernetesMockServer server;
   private KubernetesClient client;
+  private History history;
 
   /** One sandbox per run, as in a cluster. */
   private final Map<String, StandInSandbox> sandboxes = new ConcurrentHashMap<>();
@@ -80,6 +86,7 @@ class AgentWorkerMockServerTest {
     server = StrictStatusDispatcher.startServer();
     client = server.createClient();
     OperatorMockServer.registerCrds(server, client);
+    history = History.temporary();
   }
 
   private StandInSandbox sandbox(Run run) {
@@ -115,6 +122,7 @@ class AgentWorkerMockServerTest {
     sandboxes.values().forEach(StandInSandbox::close);
     client.close();
     server.destroy();
+    history.close();
   }
 
   @Test
@@ -140,14 +148,10 @@ class AgentWorkerMockServerTest {
     assertThat(status.getActions())
         .containsExactly("ran `echo one` (exit 0)", "ran `echo two` (exit 0)");
     assertThat(status.getUsage().getInputTokens()).isPositive();
-    RunEvent firstCall =
-        status.getEvents().stream()
-            .filter(e -> e.getType().equals("tool_call"))
-            .findFirst()
-            .orElseThrow();
-    assertThat(firstCall.getData().path("id").asText()).isEqualTo("tool_1");
-    assertThat(firstCall.getData().path("tool").path("output").asText())
-        .isEqualTo("ran echo one\n");
+    Event firstCall =
+        events(done).stream().filter(e -> e.type().equals("tool_call")).findFirst().orElseThrow();
+    assertThat(firstCall.data().path("id").asText()).isEqualTo("tool_1");
+    assertThat(firstCall.data().path("tool").path("output").asText()).isEqualTo("ran echo one\n");
     assertThat(executions()).isEqualTo(2);
     await() // the claim is given up once the outcome is written
         .atMost(Duration.ofSeconds(5))
@@ -317,15 +321,14 @@ class AgentWorkerMockServerTest {
 
       assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.COMPLETED.value());
       assertThat(done.getStatus().getResponse()).isEqualTo("The tool said: HELLO");
-      RunEvent call = onlyToolCall(done);
-      assertThat(call.getData().path("tool").path("type").asText()).isEqualTo("mcp_tool");
-      assertThat(call.getData().path("tool").path("name").asText()).isEqualTo("mcp__shout__shout");
-      assertThat(call.getData().path("tool").path("output").asText()).isEqualTo("HELLO");
+      Event call = onlyToolCall(done);
+      assertThat(call.data().path("tool").path("type").asText()).isEqualTo("mcp_tool");
+      assertThat(call.data().path("tool").path("name").asText()).isEqualTo("mcp__shout__shout");
+      assertThat(call.data().path("tool").path("output").asText()).isEqualTo("HELLO");
       assertThat(mcp.authorizations).isNotEmpty().allMatch("Bearer mcp-token"::equals);
-      assertThat(done.getStatus().getEvents())
+      assertThat(events(done))
           .anyMatch(e ->
-              e.getType().equals("setup")
-                  && e.getData().toString().contains("Started MCP server shout"));
+              e.type().equals("setup") && e.data().toString().contains("Started MCP server shout"));
       assertThat(executions()).isZero(); // nothing of it ran in the sandbox
     }
   }
@@ -347,10 +350,9 @@ class AgentWorkerMockServerTest {
       Run done = awaitEnded("run-1");
 
       assertThat(done.getStatus().getResponse()).isEqualTo("I have no tool mcp__shout__shout");
-      assertThat(done.getStatus().getEvents())
+      assertThat(events(done))
           .anyMatch(e ->
-              e.getType().equals("error")
-                  && e.getData().toString().contains("is a loopback address"));
+              e.type().equals("error") && e.data().toString().contains("is a loopback address"));
       assertThat(mcp.authorizations).isEmpty();
     }
   }
@@ -370,14 +372,13 @@ class AgentWorkerMockServerTest {
 
       assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.COMPLETED.value());
       assertThat(done.getStatus().getResponse()).isEqualTo("The tool said: echo: piped");
-      assertThat(onlyToolCall(done).getData().path("tool").path("output").asText())
+      assertThat(onlyToolCall(done).data().path("tool").path("output").asText())
           .isEqualTo("echo: piped");
     }
   }
 
-  private static RunEvent onlyToolCall(Run run) {
-    List<RunEvent> calls =
-        run.getStatus().getEvents().stream().filter(e -> e.getType().equals("tool_call")).toList();
+  private Event onlyToolCall(Run run) {
+    List<Event> calls = events(run).stream().filter(e -> e.type().equals("tool_call")).toList();
     assertThat(calls).hasSize(1);
     return calls.get(0);
   }
@@ -402,7 +403,7 @@ class AgentWorkerMockServerTest {
       Supplier<ModelProvider> model,
       SandboxLocator sandboxes) {
     RunTasks tasks =
-        (run, threadRuns) -> {
+        run -> {
           taskReads.incrementAndGet();
           return new RunTask(
               "scripted",
@@ -439,7 +440,8 @@ class AgentWorkerMockServerTest {
                 DeltaHub.off(),
                 Clock.systemUTC(),
                 AgentTracing.off(),
-                new StartSteps(new OperatorMetrics(meters)))
+                new StartSteps(new OperatorMetrics(meters)),
+                new ComputerStatus(new EventRecorder(new RunEventLog(history), 1 << 20)))
             .start();
     workers.add(worker);
     return worker;
@@ -483,7 +485,22 @@ class AgentWorkerMockServerTest {
     return get(name);
   }
 
-  private static List<String> types(Run run) {
-    return run.getStatus().getEvents().stream().map(RunEvent::getType).toList();
+  private List<String> types(Run run) {
+    return events(run).stream().map(Event::type).toList();
+  }
+
+  /** An event of a run's log in the history store, its data parsed. */
+  private record Event(String type, JsonNode data) {}
+
+  private List<Event> events(Run run) {
+    return history.events().all(RunEventLog.key(run)).stream()
+        .map(event -> {
+          try {
+            return new Event(event.type(), Serialization.jsonMapper().readTree(event.data()));
+          } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new AssertionError(e);
+          }
+        })
+        .toList();
   }
 }

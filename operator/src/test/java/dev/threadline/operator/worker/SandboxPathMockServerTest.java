@@ -16,11 +16,11 @@ import dev.threadline.crds.environment.ValueSource;
 import dev.threadline.crds.environment.WarmPool;
 import dev.threadline.crds.run.Attachment;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.crds.usage.UsageLedger;
+import dev.threadline.history.History;
 import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.computer.SandboxCondition;
 import dev.threadline.operator.config.OperatorSettings;
@@ -28,9 +28,11 @@ import dev.threadline.operator.sandbox.SandboxCredential;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.PoolPods;
+import dev.threadline.operator.support.RunLogs;
 import dev.threadline.operator.support.RunStatusOwners;
 import dev.threadline.operator.support.StrictStatusDispatcher;
 import dev.threadline.operator.usage.RunUsageRecorder;
+import dev.threadline.telemetry.Telemetry;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -82,6 +84,7 @@ class SandboxPathMockServerTest {
   private final CountDownLatch slowStarted = new CountDownLatch(1);
   private final CountDownLatch slowMayEnd = new CountDownLatch(1);
   private ThreadlineOperator operator;
+  private History history;
 
   @BeforeEach
   void start() throws Exception {
@@ -97,6 +100,7 @@ class SandboxPathMockServerTest {
           }
           return new StandInSandbox.CommandOutcome(0, "ran " + command + "\n");
         });
+    history = History.temporary();
     operator = startOperator("operator-0");
   }
 
@@ -119,7 +123,9 @@ class SandboxPathMockServerTest {
                 port + "-" + port,
                 "THREADLINE_API_SERVER_NAMESPACE",
                 "tl-system"));
-    return ThreadlineOperator.start(operatorClient, settings, Clock.systemUTC());
+    // Every operator of a test on the one store, as the replicas of a cluster share theirs.
+    return ThreadlineOperator.start(
+        operatorClient, settings, Clock.systemUTC(), Telemetry.off(), history);
   }
 
   /** After every scenario: each field of each Run's status was changed by its one owner only. */
@@ -132,6 +138,7 @@ class SandboxPathMockServerTest {
     operatorClient.close();
     client.close();
     server.destroy();
+    history.close();
     assertThat(violations).isEmpty();
   }
 
@@ -199,7 +206,8 @@ class SandboxPathMockServerTest {
                 .containsEntry("pod", Set.of(RunStatusOwners.OPERATOR))
                 .containsEntry("conditions[Ready]", Set.of(RunStatusOwners.OPERATOR))
                 .containsEntry("phase", Set.of(RunStatusOwners.OPERATOR, RunStatusOwners.WORKER))
-                .containsEntry("events", Set.of(RunStatusOwners.OPERATOR, RunStatusOwners.WORKER))
+                .containsEntry(
+                    "lastEventSeq", Set.of(RunStatusOwners.OPERATOR, RunStatusOwners.WORKER))
                 .containsEntry("response", Set.of(RunStatusOwners.WORKER))
                 .containsEntry("completedAt", Set.of(RunStatusOwners.WORKER)));
 
@@ -256,9 +264,7 @@ class SandboxPathMockServerTest {
     Run done = awaitEnded("run-slow-1");
     assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.FAILED.value());
     assertThat(done.getStatus().getError().getCode()).isEqualTo("execution_timeout");
-    assertThat(done.getStatus().getEvents())
-        .extracting(RunEvent::getType)
-        .containsExactly("started", "failed");
+    assertThat(RunLogs.types(history, done)).containsExactly("started", "failed");
     assertThat(sandbox.executions()).isZero();
     // The computer path reported the sandbox; the worker, which never held the run, ended it.
     assertThat(Conditions.find(done.getStatus().getConditions(), SandboxCondition.TYPE))
@@ -296,9 +302,7 @@ class SandboxPathMockServerTest {
     assertThat(done.getStatus().getError().getMessage())
         .isEqualTo("Environment env-nowhere does not exist");
     // The contract's sequence as before: computer.starting, then response.failed.
-    assertThat(done.getStatus().getEvents())
-        .extracting(RunEvent::getType)
-        .containsExactly("started", "failed");
+    assertThat(RunLogs.types(history, done)).containsExactly("started", "failed");
     assertThat(done.getStatus().getPod()).isNull();
     assertThat(owners.writersByField("run-nowhere-1"))
         .containsEntry("conditions[SandboxReady]", Set.of(RunStatusOwners.OPERATOR))
@@ -349,9 +353,7 @@ class SandboxPathMockServerTest {
 
     Run done = awaitEnded("run-warm-1");
     assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.CANCELLED.value());
-    assertThat(done.getStatus().getEvents())
-        .extracting(RunEvent::getType)
-        .containsExactly("started", "failed");
+    assertThat(RunLogs.types(history, done)).containsExactly("started", "failed");
     // Route and claimed Pod in one write of the operator's; the ending the worker's.
     assertThat(owners.of("run-warm-1").getFirst().after().path("pod").asText())
         .isEqualTo(pooled.getMetadata().getName());
@@ -517,9 +519,7 @@ class SandboxPathMockServerTest {
     Run running = client.resources(Run.class).inNamespace(NS).withName("run-spec-1").get();
     assertThat(running.getStatus().getPhase()).isEqualTo("running");
     assertThat(running.getStatus().getRoute()).isEqualTo("computer");
-    assertThat(running.getStatus().getEvents())
-        .extracting(RunEvent::getType)
-        .containsExactly("started");
+    assertThat(RunLogs.types(history, running)).containsExactly("started");
     await().atMost(WAIT).until(() -> "run-spec-1".equals(get("run-spec-1").getStatus().getPod()));
   }
 
@@ -547,10 +547,10 @@ class SandboxPathMockServerTest {
       Run done = awaitEnded("run-again-1");
       assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.COMPLETED.value());
       assertThat(done.getStatus().getActions()).containsExactly("ran `ls` (exit 0)");
-      List<RunEvent> events = done.getStatus().getEvents();
+      List<RunLogs.Event> events = RunLogs.events(history, done);
       // The operator's started (computer.starting), then the worker's loop, each event once.
       assertThat(events)
-          .extracting(RunEvent::getType)
+          .extracting(RunLogs.Event::type)
           .containsExactly(
               "started",
               "started",
@@ -562,7 +562,7 @@ class SandboxPathMockServerTest {
               "usage",
               "result");
       assertThat(events)
-          .extracting(RunEvent::getSeq)
+          .extracting(RunLogs.Event::seq)
           .isEqualTo(LongStream.rangeClosed(1, events.size()).boxed().toList());
       assertThat(sandbox.executions()).isEqualTo(1);
       assertThat(client.pods().inNamespace(NS).list().getItems())
@@ -588,9 +588,9 @@ class SandboxPathMockServerTest {
     Run working = get("run-gone-1");
     assertThat(working.getMetadata().getFinalizers()).contains(RunUsageRecorder.FINALIZER);
     long spent =
-        working.getStatus().getEvents().stream()
-            .filter(event -> event.getType().equals("usage"))
-            .mapToLong(event -> event.getData().path("input_tokens").asLong())
+        RunLogs.events(history, working).stream()
+            .filter(event -> event.type().equals("usage"))
+            .mapToLong(event -> event.data().path("input_tokens").asLong())
             .max()
             .orElseThrow();
     assertThat(spent).isPositive();
