@@ -2,7 +2,9 @@ package dev.threadline.benchmarks;
 
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunEvent;
+import dev.threadline.history.History;
+import dev.threadline.history.RunKey;
+import dev.threadline.history.StoredEvent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,22 +32,26 @@ final class ClaimedStartSegments {
   }
 
   /** Adds one run's segments; a run whose events do not show them all is skipped. */
-  void add(Instant sent, double responseStartedMillis, Run run) {
-    List<RunEvent> events = run.getStatus() == null ? List.of() : run.getStatus().getEvents();
-    if (events == null) {
-      return;
-    }
+  void add(Instant sent, double responseStartedMillis, Run run, History history) {
+    List<StoredEvent> events =
+        history
+            .events()
+            .all(
+                new RunKey(
+                    run.getMetadata().getNamespace(),
+                    run.getSpec().getThread(),
+                    run.getMetadata().getName()));
     List<Instant> started =
         events.stream()
-            .filter(event -> "started".equals(event.getType()))
-            .map(event -> Timestamps.parse(event.getTime()))
+            .filter(event -> "started".equals(event.type()))
+            .map(event -> Timestamps.parse(event.time()))
             .flatMap(Optional::stream)
             .toList();
     Optional<Instant> planning =
         events.stream()
-            .filter(event -> "planning".equals(event.getType()))
+            .filter(event -> "planning".equals(event.type()))
             .findFirst()
-            .flatMap(event -> Timestamps.parse(event.getTime()));
+            .flatMap(event -> Timestamps.parse(event.time()));
     if (started.size() < 2 || planning.isEmpty()) {
       return;
     }

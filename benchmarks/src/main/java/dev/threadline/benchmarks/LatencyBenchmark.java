@@ -82,7 +82,7 @@ public final class LatencyBenchmark {
         SseTimings timings = SseTimings.post(http, local.apiUrl() + "/v1/threads", KEY, task);
         computerStarting.add(require(timings, "computer.starting"));
         responseStarted.add(require(timings, "response.started"));
-        workerToClient.addAll(WorkerEventDelays.of(local.client(), namespace, timings));
+        workerToClient.addAll(WorkerEventDelays.of(local.history(), namespace, timings));
       }
       Percentiles starting = Percentiles.of(computerStarting);
       Percentiles started = Percentiles.of(responseStarted);

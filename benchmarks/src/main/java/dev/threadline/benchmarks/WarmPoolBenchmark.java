@@ -97,7 +97,8 @@ public final class WarmPoolBenchmark {
         SseTimings timings = SseTimings.post(http, threads, KEY, TASK);
         double started = require(timings, "response.started");
         warm.add(started);
-        segments.add(sent, started, expectStart(client, namespace, timings, "claimed"));
+        segments.add(
+            sent, started, expectStart(client, namespace, timings, "claimed"), local.history());
       }
       String metrics = scrape(http, local.operatorMetricsUrl());
       List<Double> claimedContainers = new ArrayList<>();

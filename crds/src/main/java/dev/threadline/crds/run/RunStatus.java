@@ -9,7 +9,10 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import java.util.List;
 
-/** How the run went: route, answer, usage, events and diffs. */
+/**
+ * How the run went, as the control plane keeps it: route, phase, usage, a preview of the answer and
+ * counters; its events, diffs and whole answer are in the history store.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RunStatus extends ResourceStatus {
   @JsonPropertyDescription("pending, running, completed, failed or cancelled.")
@@ -86,28 +89,6 @@ public class RunStatus extends ResourceStatus {
           + " GET /v1/threads/:id/diffs).")
   @Min(0)
   private Long diffCount;
-
-  /** Removed by the move of events to the history store; not written by anything new. */
-  @Deprecated
-  @JsonPropertyDescription(
-      "The run's ordered event log, bounded: the oldest entries are dropped first.")
-  private List<RunEvent> events;
-
-  @JsonPropertyDescription("How many of the oldest events were dropped to keep the log bounded.")
-  @Min(0)
-  private Long droppedEvents;
-
-  /** Removed by the move of diffs to the history store; not written by anything new. */
-  @Deprecated
-  @JsonPropertyDescription("Files the run created or modified in the workspace.")
-  private List<FileDiff> diffs;
-
-  @JsonPropertyDescription(
-      "Computer route: the runner's seq of the last runner event recorded in events. After an"
-          + " operator restart the agent Pod's log is read again from its start and events up to"
-          + " this one are skipped.")
-  @Min(0)
-  private Long runnerSeq;
 
   @JsonPropertyDescription(
       "Where the replica that now calls the model for this run serves its text deltas (only with"
@@ -250,38 +231,6 @@ public class RunStatus extends ResourceStatus {
 
   public void setStart(String start) {
     this.start = start;
-  }
-
-  public List<RunEvent> getEvents() {
-    return events;
-  }
-
-  public void setEvents(List<RunEvent> events) {
-    this.events = events;
-  }
-
-  public Long getDroppedEvents() {
-    return droppedEvents;
-  }
-
-  public void setDroppedEvents(Long droppedEvents) {
-    this.droppedEvents = droppedEvents;
-  }
-
-  public List<FileDiff> getDiffs() {
-    return diffs;
-  }
-
-  public void setDiffs(List<FileDiff> diffs) {
-    this.diffs = diffs;
-  }
-
-  public Long getRunnerSeq() {
-    return runnerSeq;
-  }
-
-  public void setRunnerSeq(Long runnerSeq) {
-    this.runnerSeq = runnerSeq;
   }
 
   public Boolean getUsageRecorded() {

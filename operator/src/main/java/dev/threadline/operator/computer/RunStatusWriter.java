@@ -14,9 +14,9 @@ import java.util.function.Predicate;
  * pod}, {@code start}, {@link SandboxCondition}), never its outcome, which is the worker's
  * (docs/operator-status.md) — with optimistic locking. The change is a function of the status it is
  * applied to: on a conflict (another writer — a second operator, or the cache was behind) the Run
- * is read again and the change re-applied to what is really there, so appending events "after
- * runnerSeq" can never append one twice. The written Run goes into the controller's cache at once,
- * so the next reconcile starts from it.
+ * is read again and the change re-applied to what is really there (events are in the history store,
+ * whose keys record each once). The written Run goes into the controller's cache at once, so the
+ * next reconcile starts from it.
  */
 final class RunStatusWriter {
   private static final int ATTEMPTS = 5;

@@ -2,13 +2,13 @@ package dev.threadline.operator.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunEvent;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.ArrayList;
@@ -27,10 +27,10 @@ class TokenClonerTest {
 
     assertThat(copy).isNotSameAs(run).isInstanceOf(Run.class);
     assertThat(serialization.asJson(copy)).isEqualTo(serialization.asJson(run));
-    copy.getStatus().getEvents().get(0).setType("changed");
+    copy.getStatus().getConditions().get(0).setType("Changed");
     copy.getStatus().setPhase("failed");
     copy.getMetadata().getLabels().put("added", "x");
-    assertThat(run.getStatus().getEvents().get(0).getType()).isEqualTo("message");
+    assertThat(run.getStatus().getConditions().get(0).getType()).isEqualTo("Ready");
     assertThat(run.getStatus().getPhase()).isEqualTo("completed");
     assertThat(run.getMetadata().getLabels()).doesNotContainKey("added");
   }
@@ -50,14 +50,17 @@ class TokenClonerTest {
     status.setPhase("completed");
     status.setCost(0.0125);
     status.setDurationMs(31L);
-    RunEvent event = new RunEvent();
-    event.setSeq(1L);
-    event.setType("message");
-    event.setTime("2026-11-26T11:00:00.123Z");
-    event.setData(JsonNodeFactory.instance.objectNode().put("text", "Hi \"there\"").put("n", 1.5));
-    List<RunEvent> events = new ArrayList<>();
-    events.add(event);
-    status.setEvents(events);
+    status.setRouteReason("Hi \"there\" — ünïcode");
+    Condition ready =
+        new ConditionBuilder()
+            .withType("Ready")
+            .withStatus("True")
+            .withReason("Completed")
+            .withLastTransitionTime("2026-11-26T11:00:00.123Z")
+            .build();
+    List<Condition> conditions = new ArrayList<>();
+    conditions.add(ready);
+    status.setConditions(conditions);
     run.setStatus(status);
     return run;
   }

@@ -63,12 +63,9 @@ public final class RunStatusOwners {
   /** On the computer route: the worker's (the outcome). */
   private static final Set<String> WORKER_FIELDS =
       Set.of(
-          "runnerSeq",
-          "droppedEvents",
           "usage",
           "cost",
           "actions",
-          "diffs",
           "diffCount",
           "response",
           "durationMs",
@@ -191,7 +188,6 @@ public final class RunStatusOwners {
     return switch (field) {
       case "phase" ->
           UNFINISHED.contains(change.after().path("phase").asText()) ? OPERATOR : WORKER;
-      case "events" -> routes(change) && opensLog(change) ? OPERATOR : WORKER;
       // The routing write announces the log's opening entry (the store holds it), the worker
       // every later one.
       case "lastEventSeq" -> routes(change) ? OPERATOR : WORKER;
@@ -207,14 +203,6 @@ public final class RunStatusOwners {
   private static boolean routes(Change change) {
     return change.before().path("route").isMissingNode()
         && !change.after().path("route").isMissingNode();
-  }
-
-  private static boolean opensLog(Change change) {
-    JsonNode events = change.after().path("events");
-    return change.before().path("events").isEmpty()
-        && events.size() == 1
-        && "started".equals(events.get(0).path("type").asText())
-        && "computer".equals(events.get(0).path("data").path("route").asText());
   }
 
   private static Set<String> changedFields(Change change) {
