@@ -143,63 +143,55 @@ public record OperatorSettings(
   }
 
   public OperatorSettings withHealthPort(int port) {
-    return copy(port, model, agentPod, containers, usagePlans, webhooks, worker, deltas);
+    return copy(port, model, agentPod, containers, usagePlans, webhooks, worker, deltas, retention);
   }
 
   public OperatorSettings withAgentPod(AgentPodSettings settings) {
-    return copy(healthPort, model, settings, containers, usagePlans, webhooks, worker, deltas);
+    return copy(
+        healthPort, model, settings, containers, usagePlans, webhooks, worker, deltas, retention);
   }
 
   public OperatorSettings withContainers(ContainerSettings settings) {
-    return copy(healthPort, model, agentPod, settings, usagePlans, webhooks, worker, deltas);
+    return copy(
+        healthPort, model, agentPod, settings, usagePlans, webhooks, worker, deltas, retention);
   }
 
   public OperatorSettings withUsagePlans(UsagePlans plans) {
-    return copy(healthPort, model, agentPod, containers, plans, webhooks, worker, deltas);
+    return copy(
+        healthPort, model, agentPod, containers, plans, webhooks, worker, deltas, retention);
   }
 
   public OperatorSettings withModel(ModelSettings settings) {
-    return copy(healthPort, settings, agentPod, containers, usagePlans, webhooks, worker, deltas);
-  }
-
-  public OperatorSettings withWebhooks(WebhookSettings settings) {
-    return copy(healthPort, model, agentPod, containers, usagePlans, settings, worker, deltas);
-  }
-
-  public OperatorSettings withWorker(WorkerSettings settings) {
-    return copy(healthPort, model, agentPod, containers, usagePlans, webhooks, settings, deltas);
-  }
-
-  public OperatorSettings withDeltas(DeltaSettings settings) {
-    return copy(healthPort, model, agentPod, containers, usagePlans, webhooks, worker, settings);
-  }
-
-  public OperatorSettings withRetention(RetentionSettings settings) {
-    return new OperatorSettings(
-        watchNamespaces,
-        runnerImage,
-        triggerImage,
-        baseImage,
-        builderImage,
-        registry,
-        registryPushSecret,
-        buildTimeout,
-        leaderElection,
-        leaseNamespace,
+    return copy(
         healthPort,
-        model,
-        modelPrices,
+        settings,
         agentPod,
         containers,
         usagePlans,
         webhooks,
         worker,
-        network,
-        buildPods,
-        threadLimit,
         deltas,
-        settings,
-        history);
+        retention);
+  }
+
+  public OperatorSettings withWebhooks(WebhookSettings settings) {
+    return copy(
+        healthPort, model, agentPod, containers, usagePlans, settings, worker, deltas, retention);
+  }
+
+  public OperatorSettings withWorker(WorkerSettings settings) {
+    return copy(
+        healthPort, model, agentPod, containers, usagePlans, webhooks, settings, deltas, retention);
+  }
+
+  public OperatorSettings withDeltas(DeltaSettings settings) {
+    return copy(
+        healthPort, model, agentPod, containers, usagePlans, webhooks, worker, settings, retention);
+  }
+
+  public OperatorSettings withRetention(RetentionSettings settings) {
+    return copy(
+        healthPort, model, agentPod, containers, usagePlans, webhooks, worker, deltas, settings);
   }
 
   /** These settings with the parts the {@code with…} methods may change. */
@@ -211,7 +203,8 @@ public record OperatorSettings(
       UsagePlans usagePlans,
       WebhookSettings webhooks,
       WorkerSettings worker,
-      DeltaSettings deltas) {
+      DeltaSettings deltas,
+      RetentionSettings retention) {
     return new OperatorSettings(
         watchNamespaces,
         runnerImage,
