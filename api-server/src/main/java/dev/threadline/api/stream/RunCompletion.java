@@ -29,7 +29,8 @@ public final class RunCompletion {
   public Outcome await(String namespace, String name, Duration timeout)
       throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    try (RunFollower follower = RunFollower.follow(updates, cache, namespace, name)) {
+    try (RunFollower follower =
+        RunFollower.follow(updates, cache, namespace, name, java.util.Optional.empty())) {
       while (true) {
         Duration remaining = Duration.ofNanos(deadline - System.nanoTime());
         if (remaining.isNegative() || remaining.isZero()) {

@@ -20,14 +20,26 @@ final class RunFollower implements AutoCloseable {
   private final RunUpdates.Subscription subscription;
 
   private RunFollower(
-      RunUpdates updates, ManagedInformer<Run> cache, String namespace, String name) {
+      RunUpdates updates,
+      ManagedInformer<Run> cache,
+      String namespace,
+      String name,
+      Optional<Run> kept) {
     subscription = updates.subscribe(namespace, name, queue::offer);
-    cache.get(namespace, name).ifPresent(run -> queue.offer(RunUpdate.changed(run)));
+    cache.get(namespace, name).or(() -> kept).ifPresent(run -> queue.offer(RunUpdate.changed(run)));
   }
 
+  /**
+   * @param kept the run as the history store keeps it, when it left the Kubernetes API after its
+   *     retention (finished: the stream replays it and ends)
+   */
   static RunFollower follow(
-      RunUpdates updates, ManagedInformer<Run> cache, String namespace, String name) {
-    return new RunFollower(updates, cache, namespace, name);
+      RunUpdates updates,
+      ManagedInformer<Run> cache,
+      String namespace,
+      String name,
+      Optional<Run> kept) {
+    return new RunFollower(updates, cache, namespace, name, kept);
   }
 
   /** Wakes the reader (its run's deltas arrived) without a new version of the run. */

@@ -85,7 +85,11 @@ public final class RunResumption {
             run.getMetadata().getName(),
             userId,
             List.of(),
-            after));
+            after,
+            // A run no longer in the cache left the API after its retention: replayed as kept.
+            cache.get(run.getMetadata().getNamespace(), run.getMetadata().getName()).isPresent()
+                ? Optional.empty()
+                : Optional.of(run)));
   }
 
   private static long sequence(Run run) {

@@ -85,7 +85,9 @@ public final class RunStreams {
       String runName,
       String userId,
       List<StreamEvent> prelude) {
-    return open(response, new StreamStart(namespace, runName, userId, prelude, Optional.empty()));
+    return open(
+        response,
+        new StreamStart(namespace, runName, userId, prelude, Optional.empty(), Optional.empty()));
   }
 
   /** As above, sending only the events after {@code start.after()} when it is set. */
@@ -110,7 +112,8 @@ public final class RunStreams {
       String runName,
       String userId,
       List<StreamEvent> prelude,
-      Optional<EventCursor> after) {}
+      Optional<EventCursor> after,
+      Optional<Run> kept) {}
 
   private void follow(OutputStream out, StreamStart start) {
     String namespace = start.namespace();
@@ -123,7 +126,8 @@ public final class RunStreams {
     boolean timingFirstEvent = start.after().isEmpty();
     boolean deltasNoted = false;
     Held held = new Held();
-    try (RunFollower follower = RunFollower.follow(updates, cache, namespace, runName);
+    try (RunFollower follower =
+            RunFollower.follow(updates, cache, namespace, runName, start.kept());
         DeltaFeed deltas = new DeltaFeed(http, deltasToken, json, follower::wake)) {
       String runId = ResourceIds.toId(runName);
       for (int i = 0; i < start.prelude().size(); i++) {
