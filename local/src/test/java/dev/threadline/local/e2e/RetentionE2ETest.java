@@ -89,7 +89,13 @@ class RetentionE2ETest {
         fixture.frames(fixture.request(ALICE_KEY, "/v1/threads/" + threadId + "/stream").GET())) {
       assertThat(replay.rest())
           .extracting(SseFrames.Frame::type)
-          .containsSubsequence("direct.response", "response.completed", "stream.completed");
+          // The follow-up's sequence (a message posted to a thread), replayed whole.
+          .containsExactly(
+              "response.created",
+              "response.output_item.added",
+              "response.item.completed",
+              "response.completed",
+              "stream.completed");
     }
 
     // A follow-up brings it back, with the whole conversation.
