@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 
@@ -37,6 +39,25 @@ public final class HistoryEngines {
   /** A new, empty store on {@code engine}. */
   public static History open(Engine engine) {
     return History.open(fresh(engine));
+  }
+
+  /**
+   * What a process reads a new, empty database on {@code engine} from ({@link
+   * HistorySettings#fromEnvironment}): {@code THREADLINE_HISTORY_URL}, {@code _USER} and {@code
+   * _PASSWORD} when set; its pool keeps the process's default size. E.g. to start the local mode on
+   * PostgreSQL.
+   */
+  public static Map<String, String> variables(Engine engine) {
+    HistorySettings settings = fresh(engine);
+    Map<String, String> variables = new HashMap<>();
+    variables.put(HistorySettings.URL_VARIABLE, settings.url());
+    if (settings.user() != null) {
+      variables.put(HistorySettings.USER_VARIABLE, settings.user());
+    }
+    if (settings.password() != null) {
+      variables.put(HistorySettings.PASSWORD_VARIABLE, settings.password());
+    }
+    return Map.copyOf(variables);
   }
 
   private static HistorySettings freshPostgres() {
