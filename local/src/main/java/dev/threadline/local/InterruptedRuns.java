@@ -1,10 +1,9 @@
 package dev.threadline.local;
 
-import dev.threadline.crds.common.Timestamps;
+import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunError;
-import dev.threadline.crds.run.RunErrorCode;
 import dev.threadline.crds.run.RunPhase;
+import dev.threadline.operator.computer.ComputerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
@@ -12,10 +11,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a restart of the local mode finds in its durable store that the stop ended: every Pod was a
- * process of the previous JVM and is gone, so its object is deleted (controllers make new ones
- * where they are still wanted), and a Run that was {@code running} cannot go on, so it ends {@code
- * failed} with a message that says why. Pending runs are left to start as usual.
+ * What a restart of the local mode finds in its durable store that the stop (or a kill) ended:
+ * every Pod was a process of the previous JVM and is gone, so its object is deleted (controllers
+ * make new ones where they are still wanted), and a Run that was {@code running} cannot go on, so
+ * it ends {@code failed} with a message that says why, as the worker ends a failed run: its {@code
+ * failed} event in the history store announcing every event the worker stored, its last usage
+ * report counted, its cost and duration ({@link ComputerStatus#interrupt}). Pending runs are left
+ * to start as usual.
  */
 final class InterruptedRuns {
   private static final Logger LOG = LoggerFactory.getLogger(InterruptedRuns.class);
@@ -26,24 +28,19 @@ final class InterruptedRuns {
   private InterruptedRuns() {}
 
   /** Runs before the kubelet and the operator start, so nothing races these writes. */
-  static void recover(KubernetesClient client) {
+  static void recover(KubernetesClient client, ComputerStatus statuses, ModelPricing pricing) {
     int pods = 0;
     for (Pod pod : client.pods().inAnyNamespace().list().getItems()) {
       client.pods().resource(pod).withGracePeriod(0).delete();
       pods++;
     }
     int runs = 0;
-    String now = Timestamps.format(Instant.now());
+    Instant now = Instant.now();
     for (Run run : client.resources(Run.class).inAnyNamespace().list().getItems()) {
-      if (RunPhase.of(run) != RunPhase.RUNNING) {
+      if (RunPhase.of(run) != RunPhase.RUNNING
+          || !statuses.interrupt(run, run.getStatus(), MESSAGE, now, pricing)) {
         continue;
       }
-      run.getStatus().setPhase(RunPhase.FAILED.value());
-      RunError error = new RunError();
-      error.setCode(RunErrorCode.EXECUTION_FAILED.code());
-      error.setMessage(MESSAGE);
-      run.getStatus().setError(error);
-      run.getStatus().setCompletedAt(now);
       client.resources(Run.class).resource(run).updateStatus();
       runs++;
     }

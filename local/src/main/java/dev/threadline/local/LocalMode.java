@@ -16,9 +16,12 @@ import dev.threadline.local.kubelet.limits.ResourceControls;
 import dev.threadline.local.kubelet.sandbox.Confinement;
 import dev.threadline.local.podlog.PodLogSource;
 import dev.threadline.operator.ThreadlineOperator;
+import dev.threadline.operator.computer.ComputerStatus;
+import dev.threadline.operator.computer.EventRecorder;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.container.ContainerSettings;
 import dev.threadline.operator.deltas.DeltaSettings;
+import dev.threadline.operator.run.RunEventLog;
 import dev.threadline.telemetry.Telemetry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -140,7 +143,15 @@ public final class LocalMode implements AutoCloseable {
       KubernetesClient client = kubernetes.newClient();
       started.push(client);
       Path kubeconfig = kubernetes.writeKubeconfig(settings.dataDir().resolve("kubeconfig"));
-      InterruptedRuns.recover(client);
+      OperatorSettings operatorConfiguration =
+          operatorSettings.apply(operatorSettings(environment));
+      // Runs the previous process was running end as the operator's worker ends a failed run.
+      InterruptedRuns.recover(
+          client,
+          new ComputerStatus(
+              new EventRecorder(
+                  new RunEventLog(history), operatorConfiguration.history().toolOutput())),
+          ModelPricing.parse(operatorConfiguration.modelPrices()));
 
       Map<String, String> keys =
           settings.apiKeys().isEmpty()
@@ -167,8 +178,6 @@ public final class LocalMode implements AutoCloseable {
                   .withResources(resources, podPidsLimit(environment)),
               LocalImageCatalog.create(java)));
       started.push(cluster.get());
-      OperatorSettings operatorConfiguration =
-          operatorSettings.apply(operatorSettings(environment));
       // Traces when OTEL_* variables ask for them: each service exports under its own name, and
       // is closed after it (pushed before it) so that its last spans are sent.
       Telemetry operatorTelemetry =

@@ -3,6 +3,7 @@ package dev.threadline.operator.computer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.events.RunnerEvent;
+import dev.threadline.core.events.RunnerEventType;
 import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
@@ -139,6 +140,32 @@ public final class ComputerStatus {
       recorder.log().append(run, status, "failed", time, failed);
     }
     return true;
+  }
+
+  /**
+   * Ends a run whose worker ended with its process, so that no worker will finish it (the local
+   * mode's restart after a stop or a kill): what it spent is its last usage report in the log, also
+   * one the worker stored but did not announce before it died, and it fails with {@code message} as
+   * any failed run does ({@link #finish}: the {@code failed} event, which announces every event
+   * before it, then the status). Returns false when the run has already ended.
+   */
+  public boolean interrupt(
+      Run run, RunStatus status, String message, Instant now, ModelPricing pricing) {
+    recorder
+        .log()
+        .history()
+        .events()
+        .latestOfType(RunEventLog.key(run), RunnerEventType.USAGE.wireName())
+        .flatMap(report -> recorder.log().data(run, report.key()))
+        .map(ComputerStatus::usage)
+        .ifPresent(spent -> status.setUsage(RunUsages.of(spent)));
+    return finish(
+        run,
+        status,
+        List.of(),
+        AgentOutcome.failed(RunErrorCode.EXECUTION_FAILED, message),
+        now,
+        pricing);
   }
 
   /** A usage report's data (cumulative) as a {@link Usage}. */
