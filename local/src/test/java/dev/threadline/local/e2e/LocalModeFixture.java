@@ -36,6 +36,12 @@ public final class LocalModeFixture implements AutoCloseable, BeforeAllCallback,
 
   private final Supplier<LocalMode> starter;
   private LocalMode local;
+
+  /**
+   * The REST API of a local mode that runs elsewhere ({@link #client}); null for {@link #local}'s.
+   */
+  private String apiUrl;
+
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -75,6 +81,16 @@ public final class LocalModeFixture implements AutoCloseable, BeforeAllCallback,
   @Override
   public void afterAll(ExtensionContext context) {
     close();
+  }
+
+  /**
+   * A client of the REST API of a local mode that runs elsewhere, e.g. in another process, at
+   * {@code apiUrl}: its requests only; {@link #local()} is null and {@link #close()} stops nothing.
+   */
+  static LocalModeFixture client(String apiUrl) {
+    LocalModeFixture client = new LocalModeFixture(() -> null);
+    client.apiUrl = apiUrl;
+    return client;
   }
 
   public static LocalModeFixture start() {
@@ -190,7 +206,8 @@ public final class LocalModeFixture implements AutoCloseable, BeforeAllCallback,
 
   public HttpRequest.Builder request(String key, String path) {
     HttpRequest.Builder builder =
-        HttpRequest.newBuilder(URI.create(local.apiUrl() + path)).timeout(Duration.ofSeconds(30));
+        HttpRequest.newBuilder(URI.create((apiUrl != null ? apiUrl : local.apiUrl()) + path))
+            .timeout(Duration.ofSeconds(30));
     if (key != null) {
       builder.header("Authorization", "Bearer " + key);
     }
