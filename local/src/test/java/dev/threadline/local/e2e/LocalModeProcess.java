@@ -48,6 +48,9 @@ final class LocalModeProcess implements AutoCloseable {
     ProcessBuilder builder =
         new ProcessBuilder(
                 java,
+                // Quick to start and light on the suite's two cores: C1 only, one GC thread.
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
                 "-Xmx768m",
                 "--enable-native-access=ALL-UNNAMED",
                 "-cp",
