@@ -9,8 +9,8 @@ import java.util.regex.Pattern;
 /**
  * A position in one run's stream, sent as every event frame's SSE {@code id}: {@code
  * <runId>:<seq>:<index>}, e.g. {@code run_abc-1:12:0} is the first contract event made from the
- * run's log entry 12. Derived only from {@code Run.status.events} (whose seqs never change), so the
- * same event has the same id on every replica, after restarts and on every reconnect. Position
+ * run's log entry 12. Derived only from the event's number in the history store (numbered once,
+ * never changed), so the same event has the same id on every replica, after restarts and on every reconnect. Position
  * {@code seq = 0} comes before the log: index 0 is {@code thread.created}, and terminal events
  * built from the status of a run whose log is empty follow it.
  *
