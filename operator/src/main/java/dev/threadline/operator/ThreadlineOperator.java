@@ -27,6 +27,7 @@ import dev.threadline.operator.pool.WarmPools;
 import dev.threadline.operator.pool.WorkspaceArchives;
 import dev.threadline.operator.retention.RunArchiver;
 import dev.threadline.operator.retention.ThreadArchiver;
+import dev.threadline.operator.retention.UnclaimedBodySweep;
 import dev.threadline.operator.run.RunBookkeeping;
 import dev.threadline.operator.run.RunEventLog;
 import dev.threadline.operator.run.RunReconciler;
@@ -291,8 +292,11 @@ public final class ThreadlineOperator implements AutoCloseable {
                 statuses)
             .start();
     computer.handOffTo(worker::expectHandOff);
+    // Long message bodies whose Run was never made leave the store after a while.
+    UnclaimedBodySweep bodies = UnclaimedBodySweep.start(history, clock);
     List<AutoCloseable> resources =
-        List.of(worker, sandboxes, agents, models, webhooks, workerClient, ledgers, tenants);
+        List.of(
+            worker, sandboxes, agents, models, webhooks, workerClient, ledgers, tenants, bodies);
 
     ThreadlineOperator started =
         new ThreadlineOperator(operator, metrics, resources, deltas, stopping, history);
