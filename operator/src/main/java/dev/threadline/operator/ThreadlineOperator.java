@@ -37,6 +37,7 @@ import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.thread.ThreadReconciler;
 import dev.threadline.operator.tracing.AgentTracing;
 import dev.threadline.operator.usage.DirectAnswerLimit;
+import dev.threadline.operator.usage.HistoryQuota;
 import dev.threadline.operator.usage.RunUsageRecorder;
 import dev.threadline.operator.usage.TenantPlans;
 import dev.threadline.operator.usage.UsageLedgers;
@@ -219,7 +220,17 @@ public final class ThreadlineOperator implements AutoCloseable {
     DeltaHub deltas = new DeltaHub(settings.deltas());
     register(
         operator,
-        new RunReconciler(agents, models, pricing, clock, computer, limits, tracing, deltas, log),
+        new RunReconciler(
+            agents,
+            models,
+            pricing,
+            clock,
+            computer,
+            limits,
+            tracing,
+            deltas,
+            log,
+            new HistoryQuota(history, settings.history().historyBytes())),
         settings);
     WarmPoolReconciler pools =
         new WarmPoolReconciler(
