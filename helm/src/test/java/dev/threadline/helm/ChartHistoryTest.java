@@ -126,7 +126,7 @@ class ChartHistoryTest {
   }
 
   @Test
-  void retentionGoesToTheOperatorAndTheHistoryQuotaToTheApiServer() {
+  void retentionGoesToTheOperatorAndTheHistoryQuotaToBoth() {
     RenderedChart defaults = RenderedChart.withDefaults();
     Map<String, JsonNode> operator =
         env(container(defaults.get("Deployment", "threadline-operator")));
@@ -135,6 +135,9 @@ class ChartHistoryTest {
     assertThat(operator.get("THREADLINE_RUN_RETENTION").path("value").asText()).isEqualTo("10m");
     assertThat(operator.get("THREADLINE_THREAD_RETENTION").path("value").asText()).isEqualTo("7d");
     assertThat(api.get("THREADLINE_LIMITS_HISTORYBYTES").path("value").asText()).isEqualTo("1GB");
+    // The operator holds a schedule's runs to the same quota.
+    assertThat(operator.get("THREADLINE_LIMITS_HISTORYBYTES").path("value").asText())
+        .isEqualTo("1GB");
     assertThat(api).doesNotContainKey("THREADLINE_RUN_RETENTION");
 
     RenderedChart set =
@@ -147,6 +150,8 @@ class ChartHistoryTest {
     assertThat(operator.get("THREADLINE_RUN_RETENTION").path("value").asText()).isEqualTo("30s");
     assertThat(operator.get("THREADLINE_THREAD_RETENTION").path("value").asText()).isEqualTo("2h");
     assertThat(api.get("THREADLINE_LIMITS_HISTORYBYTES").path("value").asText()).isEqualTo("5GB");
+    assertThat(operator.get("THREADLINE_LIMITS_HISTORYBYTES").path("value").asText())
+        .isEqualTo("5GB");
   }
 
   @Test

@@ -766,11 +766,15 @@ class ChartRenderTest {
   }
 
   @Test
-  void threadLimitReachesTheOperatorForScheduleFirings() {
+  void threadLimitAndHistoryQuotaReachTheOperatorForScheduleFirings() {
     assertThat(limitsOf(env(container(defaults.get("Deployment", "threadline-operator")))))
-        .containsExactly(entry("THREADLINE_LIMITS_THREADS", "2000"));
+        .containsExactly(
+            entry("THREADLINE_LIMITS_THREADS", "2000"),
+            entry("THREADLINE_LIMITS_HISTORYBYTES", "1GB"));
     assertThat(limitsOf(env(container(nonDefault.get("Deployment", "tl-operator")))))
-        .containsExactly(entry("THREADLINE_LIMITS_THREADS", "10"));
+        .containsExactly(
+            entry("THREADLINE_LIMITS_THREADS", "10"),
+            entry("THREADLINE_LIMITS_HISTORYBYTES", "512MB"));
   }
 
   private static Map<String, String> limitsOf(Map<String, JsonNode> env) {

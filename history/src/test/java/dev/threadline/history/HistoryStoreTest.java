@@ -3,6 +3,7 @@ package dev.threadline.history;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -274,6 +275,41 @@ class HistoryStoreTest {
 
       history.deleteThread("user-1", "thread-b");
       assertThat(history.usage().bytes("user-1")).isZero();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("engines")
+  void aMessageBodyNoRunClaimedIsDeletedWithItsBytesAndAClaimedOneIsKept(Engine engine) {
+    try (History history = HistoryEngines.open(engine)) {
+      MessageBodies bodies = history.messageBodies();
+      bodies.write("user-1", "thread-a", "claimed", "x".repeat(5000));
+      long one = history.usage().bytes("user-1");
+      bodies.write("user-1", "thread-a", "refused", "y".repeat(5000));
+      bodies.write("user-1", "thread-a", "orphan-1", "z".repeat(5000));
+      bodies.write("user-1", "thread-a", "orphan-2", "z".repeat(5000));
+      bodies.write("user-2", "thread-b", "orphan-3", "z".repeat(5000));
+      bodies.claim("user-1", "claimed", "run-thread-a-1");
+      bodies.claim("user-1", "claimed", "run-thread-a-2"); // the first claim wins
+
+      // The Run's creation failed: its body goes at once.
+      assertThat(bodies.deleteUnclaimed("user-1", "refused")).isTrue();
+      assertThat(bodies.deleteUnclaimed("user-1", "refused")).isFalse();
+      assertThat(bodies.deleteUnclaimed("user-1", "claimed")).isFalse();
+      assertThat(bodies.read("user-1", "refused")).isEmpty();
+
+      // The sweep: only bodies stored before its bound, in batches.
+      assertThat(bodies.removeUnclaimed(Instant.now().minusSeconds(3600), 10)).isZero();
+      Instant later = Instant.now().plusSeconds(1);
+      assertThat(bodies.removeUnclaimed(later, 2)).isEqualTo(2);
+      assertThat(bodies.removeUnclaimed(later, 2)).isEqualTo(1);
+      assertThat(bodies.removeUnclaimed(later, 2)).isZero();
+
+      assertThat(bodies.read("user-1", "claimed")).hasValue("x".repeat(5000));
+      assertThat(bodies.read("user-1", "orphan-1")).isEmpty();
+      assertThat(bodies.read("user-2", "orphan-3")).isEmpty();
+      assertThat(history.usage().bytes("user-1")).isEqualTo(one);
+      assertThat(history.usage().bytes("user-2")).isZero();
     }
   }
 

@@ -27,6 +27,7 @@ import dev.threadline.operator.pool.WarmPools;
 import dev.threadline.operator.pool.WorkspaceArchives;
 import dev.threadline.operator.retention.RunArchiver;
 import dev.threadline.operator.retention.ThreadArchiver;
+import dev.threadline.operator.retention.UnclaimedBodySweep;
 import dev.threadline.operator.run.RunBookkeeping;
 import dev.threadline.operator.run.RunEventLog;
 import dev.threadline.operator.run.RunReconciler;
@@ -36,6 +37,7 @@ import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.thread.ThreadReconciler;
 import dev.threadline.operator.tracing.AgentTracing;
 import dev.threadline.operator.usage.DirectAnswerLimit;
+import dev.threadline.operator.usage.HistoryQuota;
 import dev.threadline.operator.usage.RunUsageRecorder;
 import dev.threadline.operator.usage.TenantPlans;
 import dev.threadline.operator.usage.UsageLedgers;
@@ -218,7 +220,17 @@ public final class ThreadlineOperator implements AutoCloseable {
     DeltaHub deltas = new DeltaHub(settings.deltas());
     register(
         operator,
-        new RunReconciler(agents, models, pricing, clock, computer, limits, tracing, deltas, log),
+        new RunReconciler(
+            agents,
+            models,
+            pricing,
+            clock,
+            computer,
+            limits,
+            tracing,
+            deltas,
+            log,
+            new HistoryQuota(history, settings.history().historyBytes())),
         settings);
     WarmPoolReconciler pools =
         new WarmPoolReconciler(
@@ -291,8 +303,11 @@ public final class ThreadlineOperator implements AutoCloseable {
                 statuses)
             .start();
     computer.handOffTo(worker::expectHandOff);
+    // Long message bodies whose Run was never made leave the store after a while.
+    UnclaimedBodySweep bodies = UnclaimedBodySweep.start(history, clock);
     List<AutoCloseable> resources =
-        List.of(worker, sandboxes, agents, models, webhooks, workerClient, ledgers, tenants);
+        List.of(
+            worker, sandboxes, agents, models, webhooks, workerClient, ledgers, tenants, bodies);
 
     ThreadlineOperator started =
         new ThreadlineOperator(operator, metrics, resources, deltas, stopping, history);

@@ -3,12 +3,14 @@ package dev.threadline.api.stream;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.errors.ErrorKind;
 import dev.threadline.api.kubernetes.ManagedInformer;
+import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 
 /**
@@ -28,15 +30,17 @@ public final class RunResumption {
   }
 
   /**
-   * The stream of a thread: of the run the cursor names (it must be one of {@code runs}), else of
-   * the latest run, from its start. 404 when the thread has no run yet.
+   * The stream of a thread: of the run the cursor names (it must be one of {@code runs}, or one of
+   * the thread's that left the API, {@code left} by name), else of the latest run, from its start.
+   * 404 when the thread has no run yet.
    */
   public StreamingResponseBody resumeThread(
       HttpServletResponse response,
       String userId,
       String threadId,
       List<Run> runs,
-      Optional<EventCursor> after) {
+      Optional<EventCursor> after,
+      Function<String, Optional<Run>> left) {
     Run run;
     if (after.isPresent()) {
       String runName = after.get().runName();
@@ -44,6 +48,11 @@ public final class RunResumption {
           runs.stream()
               .filter(candidate -> candidate.getMetadata().getName().equals(runName))
               .findFirst()
+              // Left the API after its retention, before this replica's thread showed it.
+              .or(() ->
+                  left.apply(runName)
+                      .filter(
+                          kept -> threadId.equals(ResourceIds.toId(kept.getSpec().getThread()))))
               .orElseThrow(() ->
                   ApiException.badRequest(
                       StreamHeaders.LAST_EVENT_ID,
@@ -63,14 +72,20 @@ public final class RunResumption {
   }
 
   /**
-   * The stream of the run a cursor names, in the caller's namespace; 404 when there is no such run
-   * (another user's runs are not found either).
+   * The stream of the run a cursor names, in the caller's namespace, live or one that left the API
+   * after its retention ({@code left}, by name: replayed from the history store); 404 when there is
+   * no such run (another user's runs are not found either).
    */
   public StreamingResponseBody resumeRun(
-      HttpServletResponse response, String userId, String namespace, EventCursor after) {
+      HttpServletResponse response,
+      String userId,
+      String namespace,
+      EventCursor after,
+      Function<String, Optional<Run>> left) {
     Run run =
         cache
             .get(namespace, after.runName())
+            .or(() -> left.apply(after.runName()))
             .orElseThrow(
                 () -> ApiException.notFound("Run " + after.runId() + " (named by Last-Event-ID)"));
     return open(response, userId, run, Optional.of(after));

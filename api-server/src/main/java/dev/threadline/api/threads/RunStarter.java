@@ -68,9 +68,10 @@ final class RunStarter {
       next = Math.max(next, RunStore.sequence(latest) + 1);
     }
     Run run = ThreadRuns.newRun(thread, next, message, attachments, ThreadRuns.SOURCE_API);
+    String ref = null;
     if (message.length() > RunSpec.INLINE_MESSAGE) {
       // Too long for the Run: the body goes to the store first, so it exists whenever the Run does.
-      String ref = UUID.randomUUID().toString();
+      ref = UUID.randomUUID().toString();
       history.messageBodies().write(namespace, threadName, ref, message);
       run.getSpec().setMessage(preview(message));
       run.getSpec().setMessageRef(ref);
@@ -82,11 +83,46 @@ final class RunStarter {
       run.getMetadata().setAnnotations(Map.of(Labels.POSTED_TO_THREAD, "true"));
     }
     RunTraces.continueIn(run);
-    Run created = runs.create(run).orElseThrow(() -> ApiException.conflict(BUSY));
+    Run created;
+    try {
+      created = runs.create(run).orElseThrow(() -> ApiException.conflict(BUSY));
+    } catch (RuntimeException failed) {
+      if (ref != null) {
+        forgetBody(run, ref);
+      }
+      throw failed;
+    }
     log.info(
         "Run({}/{}) created for thread {}", namespace, created.getMetadata().getName(), threadName);
     record(created, message);
     return created;
+  }
+
+  /**
+   * The Run meant to carry the stored body {@code ref} was refused (a limit, a conflict, a
+   * failure): the body must not stay behind, counted against the user's history. A failure whose
+   * answer was lost may have made the Run all the same: the API says which. Should the store or the
+   * API fail here, the retention sweep removes the body later, as no run claims it.
+   */
+  private void forgetBody(Run run, String ref) {
+    String namespace = run.getMetadata().getNamespace();
+    try {
+      boolean made =
+          runs.fetch(namespace, run.getMetadata().getName())
+              .map(found -> ref.equals(found.getSpec().getMessageRef()))
+              .orElse(false);
+      if (made) {
+        history.messageBodies().claim(namespace, ref, run.getMetadata().getName());
+      } else {
+        history.messageBodies().deleteUnclaimed(namespace, ref);
+      }
+    } catch (RuntimeException cleanup) {
+      log.warn(
+          "Run({}/{}) was not created; its stored message body goes with the next sweep: {}",
+          namespace,
+          run.getMetadata().getName(),
+          cleanup.toString());
+    }
   }
 
   /** The message's first {@link RunSpec#INLINE_MESSAGE} characters, never half a surrogate pair. */
@@ -99,11 +135,18 @@ final class RunStarter {
   }
 
   /**
-   * Records the run's whole message. The operator records it too when it first sees the run (the
-   * first record wins, and both are the same), so a store that fails here loses nothing.
+   * Records the run's whole message and claims its stored body. The operator does both too when it
+   * first sees the run (the first record wins, and both are the same), so a store that fails here
+   * loses nothing.
    */
   private void record(Run created, String message) {
     try {
+      String ref = created.getSpec().getMessageRef();
+      if (ref != null) {
+        history
+            .messageBodies()
+            .claim(created.getMetadata().getNamespace(), ref, created.getMetadata().getName());
+      }
       history
           .runs()
           .recordMessage(

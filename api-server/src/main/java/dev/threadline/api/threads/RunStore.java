@@ -71,6 +71,12 @@ final class RunStore {
     return cache.get(namespace, name);
   }
 
+  /** One run as the Kubernetes API has it now (not the cache): empty when there is none. */
+  Optional<Run> fetch(String namespace, String name) {
+    return Optional.ofNullable(
+        client.resources(Run.class).inNamespace(namespace).withName(name).get());
+  }
+
   /**
    * Creates the run; empty when a run of that name already exists, which is how two requests racing
    * for the same position in a thread learn that one of them lost.

@@ -94,7 +94,12 @@ class ThreadController {
     Optional<EventCursor> reconnect = EventCursor.of(lastEventId, null);
     if (reconnect.isPresent()) {
       // A streaming client reconnecting by repeating its POST: resume, never start a second run.
-      return resumption.resumeRun(response, tenant.userId(), tenant.namespace(), reconnect.get());
+      return resumption.resumeRun(
+          response,
+          tenant.userId(),
+          tenant.namespace(),
+          reconnect.get(),
+          name -> threads.leftRun(tenant, name));
     }
     return idempotency.execute(
         tenant,
@@ -229,7 +234,12 @@ class ThreadController {
     if (reconnect.isPresent()) {
       ConversationThread thread = threads.find(tenant, threadId);
       return resumption.resumeThread(
-          response, tenant.userId(), threadId, threads.runsOf(thread), reconnect);
+          response,
+          tenant.userId(),
+          threadId,
+          threads.runsOf(thread),
+          reconnect,
+          name -> threads.leftRun(tenant, name));
     }
     return idempotency.execute(
         tenant,
@@ -277,7 +287,8 @@ class ThreadController {
         tenant.userId(),
         threadId,
         threads.runsOf(thread),
-        EventCursor.of(lastEventId, after));
+        EventCursor.of(lastEventId, after),
+        name -> threads.leftRun(tenant, name));
   }
 
   @GetMapping("/{threadId}/messages")

@@ -179,6 +179,11 @@ public final class ThreadService {
         .toList();
   }
 
+  /** One of the tenant's runs that left the API after its retention, as it was then. */
+  public Optional<Run> leftRun(Tenant tenant, String runName) {
+    return kept.run(tenant.namespace(), runName);
+  }
+
   ThreadView view(Tenant tenant, ConversationThread thread) {
     return ThreadMapper.toView(thread, runsOf(thread), tenant.userId());
   }

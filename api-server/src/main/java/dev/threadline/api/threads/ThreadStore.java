@@ -6,11 +6,16 @@ import dev.threadline.api.limits.ObjectLimit;
 import dev.threadline.crds.thread.ConversationThread;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.util.stream.Stream;
 
 /** Thread resources, as the REST layer reads and writes them. */
 final class ThreadStore extends CachedResourceStore<ConversationThread> {
+  /** Status writes a revival tries when the operator writes the new thread meanwhile. */
+  private static final int STATUS_ATTEMPTS = 5;
+
   private final ThreadOrder order;
 
   /**
@@ -53,11 +58,25 @@ final class ThreadStore extends CachedResourceStore<ConversationThread> {
     if (kept.getStatus() == null) {
       return created;
     }
-    created.setStatus(kept.getStatus());
-    return resources()
-        .inNamespace(created.getMetadata().getNamespace())
-        .resource(created)
-        .updateStatus();
+    // The operator may roll the new object up first (its informer sees it at once): the kept
+    // status, with what the archived runs added, goes over that, on the version it wrote.
+    ConversationThread current = created;
+    for (int attempt = 1; ; attempt++) {
+      current.setStatus(kept.getStatus());
+      try {
+        return resources()
+            .inNamespace(current.getMetadata().getNamespace())
+            .resource(current)
+            .updateStatus();
+      } catch (KubernetesClientException conflict) {
+        if (conflict.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt == STATUS_ATTEMPTS) {
+          throw conflict;
+        }
+        current =
+            read(current.getMetadata().getNamespace(), current.getMetadata().getName())
+                .orElseThrow(() -> conflict);
+      }
+    }
   }
 
   /** How many threads {@link #listed} holds. */

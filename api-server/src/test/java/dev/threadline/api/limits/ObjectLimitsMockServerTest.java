@@ -1,6 +1,7 @@
 package dev.threadline.api.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.RunningApiServer;
@@ -8,6 +9,13 @@ import dev.threadline.api.ThreadlineApiServer;
 import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.SharedApiServer;
 import dev.threadline.api.support.TestUser;
+import dev.threadline.core.threads.ThreadRuns;
+import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunPhase;
+import dev.threadline.crds.run.RunSpec;
+import dev.threadline.crds.run.RunStatus;
+import dev.threadline.crds.thread.ConversationThread;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -24,6 +32,7 @@ class ObjectLimitsMockServerTest {
           "threadline.limits.containers", "2",
           "threadline.limits.schedules", "1",
           "threadline.limits.threads", "1",
+          "threadline.limits.runs", "1",
           "threadline.limits.min-schedule-interval", "15m");
 
   private static SharedApiServer shared;
@@ -100,6 +109,48 @@ class ObjectLimitsMockServerTest {
     assertThat(refused.status()).as(refused.body()).isEqualTo(403);
     assertThat(refused.text("code")).isEqualTo("limit_exceeded");
     assertThat(refused.text("message")).contains("at most 1 threads");
+  }
+
+  @Test
+  void aLongMessageWhoseRunIsRefusedLeavesNoBodyInTheHistoryStore() {
+    TestUser user = shared.newUser("bodies");
+    api.awaitAccepted(user.key());
+    String id = api.post("/v1/threads", user.key(), "{}").json().get("thread").get("id").asString();
+    // Its first run, ended (no operator here): the thread takes a message; the user holds 1 run.
+    ConversationThread thread =
+        shared
+            .client()
+            .resources(ConversationThread.class)
+            .inNamespace(user.namespace())
+            .withName(id.replaceFirst("_", "-"))
+            .get();
+    Run first =
+        shared
+            .client()
+            .resource(ThreadRuns.newRun(thread, 1, "hello", List.of(), ThreadRuns.SOURCE_API))
+            .create();
+    RunStatus ended = new RunStatus();
+    ended.setPhase(RunPhase.COMPLETED.value());
+    first.setStatus(ended);
+    shared.client().resource(first).updateStatus();
+    long kept = shared.history().usage().bytes(user.namespace());
+
+    String longMessage = "y".repeat(RunSpec.INLINE_MESSAGE + 100);
+    ApiClient.Response refused =
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(
+                () ->
+                    api.post(
+                        "/v1/threads/" + id + "/messages",
+                        user.key(),
+                        "{\"content\": \"" + longMessage + "\", \"stream\": false}"),
+                response -> response.status() != 409);
+
+    assertThat(refused.status()).as(refused.body()).isEqualTo(403);
+    assertThat(refused.text("message")).contains("at most 1 runs");
+    // The body stored for the refused Run went with the refusal: the user's bytes are as before.
+    assertThat(shared.history().usage().bytes(user.namespace())).isEqualTo(kept);
   }
 
   @Test

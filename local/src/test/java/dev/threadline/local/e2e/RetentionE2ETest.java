@@ -10,6 +10,7 @@ import dev.threadline.crds.run.Run;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.operator.retention.RetentionSettings;
 import java.io.IOException;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -36,6 +37,7 @@ class RetentionE2ETest {
   void archivedRunsAndThreadsAnswerAsBeforeAndAFollowUpBringsTheThreadBack() throws Exception {
     String threadId;
     List<String> firstStream;
+    String firstCursor;
     try (SseStream stream =
         fixture.stream(
             ALICE_KEY,
@@ -45,6 +47,8 @@ class RetentionE2ETest {
       stream.readAll();
       firstStream = stream.types();
       threadId = stream.frames().getFirst().data().at("/thread/id").asText();
+      // The id of the event after thread.created: where a client that lost the stream resumes.
+      firstCursor = stream.frames().get(1).id();
     }
     var second =
         fixture.post(
@@ -71,6 +75,47 @@ class RetentionE2ETest {
                     .get()
                 == null);
     assertThat(kubectl("get", "threads", "-o", "name")).doesNotContain(name);
+    // Nothing of the thread is left in the API: its workspace claim went with it.
+    assertThat(
+            fixture
+                .local()
+                .client()
+                .persistentVolumeClaims()
+                .inNamespace("alice")
+                .withLabel("threadline.dev/thread", name)
+                .list()
+                .getItems())
+        .isEmpty();
+
+    // A client reconnecting with the Last-Event-ID of the first run, which left the API: the rest
+    // of that run replays from the history store, as for a live finished run.
+    List<String> afterCursor = firstStream.subList(2, firstStream.size());
+    try (SseFrames resumed =
+        fixture.frames(
+            fixture
+                .request(ALICE_KEY, "/v1/threads")
+                .header("Content-Type", "application/json")
+                .header("Last-Event-ID", firstCursor)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"task\":\"ignored\"}")))) {
+      assertThat(resumed.rest()).extracting(SseFrames.Frame::type).isEqualTo(afterCursor);
+    }
+    try (SseFrames resumed =
+        fixture.frames(
+            fixture
+                .request(ALICE_KEY, "/v1/threads/" + threadId + "/messages")
+                .header("Content-Type", "application/json")
+                .header("Last-Event-ID", firstCursor)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"content\":\"ignored\"}")))) {
+      assertThat(resumed.rest()).extracting(SseFrames.Frame::type).isEqualTo(afterCursor);
+    }
+    try (SseFrames resumed =
+        fixture.frames(
+            fixture
+                .request(ALICE_KEY, "/v1/threads/" + threadId + "/stream")
+                .header("Last-Event-ID", firstCursor)
+                .GET())) {
+      assertThat(resumed.rest()).extracting(SseFrames.Frame::type).isEqualTo(afterCursor);
+    }
 
     // REST answers as before.
     JsonNode after = json(fixture.get(ALICE_KEY, "/v1/threads/" + threadId)).path("thread");

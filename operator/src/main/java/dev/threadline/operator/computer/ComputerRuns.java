@@ -8,7 +8,6 @@ import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.operator.config.OperatorSettings;
-import dev.threadline.operator.kubernetes.IdempotentCreate;
 import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.kubernetes.ResourceLogContext;
 import dev.threadline.operator.metrics.StartStep;
@@ -422,7 +421,7 @@ public final class ComputerRuns {
     if (claimed.isPresent()) {
       return claimed.get();
     }
-    IdempotentCreate.createOrGet(client, WorkspaceClaim.of(thread, settings.agentPod()));
+    WorkspaceClaim.ensure(client, thread, settings.agentPod());
     reconcileSandbox(
         context, SandboxIntent.make(sandbox(run, environment, sandboxPort(run)), false));
     return pods.get(new ResourceID(AgentObjects.podName(run), run.getMetadata().getNamespace()))

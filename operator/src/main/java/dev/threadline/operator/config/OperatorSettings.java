@@ -194,6 +194,34 @@ public record OperatorSettings(
         healthPort, model, agentPod, containers, usagePlans, webhooks, worker, deltas, settings);
   }
 
+  public OperatorSettings withHistory(HistoryLimits limits) {
+    return new OperatorSettings(
+        watchNamespaces,
+        runnerImage,
+        triggerImage,
+        baseImage,
+        builderImage,
+        registry,
+        registryPushSecret,
+        buildTimeout,
+        leaderElection,
+        leaseNamespace,
+        healthPort,
+        model,
+        modelPrices,
+        agentPod,
+        containers,
+        usagePlans,
+        webhooks,
+        worker,
+        network,
+        buildPods,
+        threadLimit,
+        deltas,
+        retention,
+        limits);
+  }
+
   /** These settings with the parts the {@code with…} methods may change. */
   private OperatorSettings copy(
       int healthPort,

@@ -6,6 +6,7 @@ import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadStatus;
 import dev.threadline.history.ArchivedThread;
 import dev.threadline.history.History;
+import dev.threadline.operator.computer.WorkspaceClaim;
 import dev.threadline.operator.kubernetes.ResourceLogContext;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -19,7 +20,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Moves a thread with no run left in the Kubernetes API out of it once it has been idle for its
  * retention: the Thread as it was goes into the history store (REST goes on serving it from there,
- * and a follow-up message brings it back), then the Thread is deleted.
+ * and a follow-up message brings it back), then its workspace claim and the Thread are deleted.
  */
 public final class ThreadArchiver {
   private static final Logger LOG = LoggerFactory.getLogger(ThreadArchiver.class);
@@ -61,6 +62,9 @@ public final class ThreadArchiver {
                 Timestamps.sortable(createdAt(thread)),
                 Timestamps.format(now),
                 client.getKubernetesSerialization().asJson(thread)));
+    // Nothing of the thread stays in the API: its workspace claim goes now, not when (or whether)
+    // a garbage collector gets to it. A follow-up that revives the thread makes a fresh one.
+    WorkspaceClaim.delete(client, namespace, name);
     client
         .resources(ConversationThread.class)
         .inNamespace(namespace)

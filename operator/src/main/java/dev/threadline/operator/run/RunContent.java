@@ -39,9 +39,16 @@ public final class RunContent {
     return history.messageBodies().read(run.getMetadata().getNamespace(), ref).orElse(inline);
   }
 
-  /** Records the run's whole message (the first record wins: doing it again is harmless). */
+  /**
+   * Records the run's whole message (the first record wins: doing it again is harmless), and claims
+   * its stored body for it, so the retention sweep of bodies no run claimed keeps it.
+   */
   public void recordMessage(Run run) {
     RunKey key = RunEventLog.key(run);
+    String ref = run.getSpec().getMessageRef();
+    if (ref != null && !ref.isBlank()) {
+      history.messageBodies().claim(key.namespace(), ref, key.run());
+    }
     String created = run.getMetadata().getCreationTimestamp();
     history
         .runs()

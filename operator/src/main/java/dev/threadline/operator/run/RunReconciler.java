@@ -29,6 +29,7 @@ import dev.threadline.operator.model.ModelCatalog;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.status.ReconcileErrors;
 import dev.threadline.operator.tracing.AgentTracing;
+import dev.threadline.operator.usage.HistoryQuota;
 import dev.threadline.operator.usage.RunUsages;
 import dev.threadline.operator.usage.UsageLimits;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -104,6 +105,7 @@ public class RunReconciler implements Reconciler<Run> {
   private final AgentTracing tracing;
   private final DeltaHub deltas;
   private final RunEventLog log;
+  private final HistoryQuota quota;
   private final RunContent content;
 
   public RunReconciler(
@@ -115,8 +117,10 @@ public class RunReconciler implements Reconciler<Run> {
       UsageLimits limits,
       AgentTracing tracing,
       DeltaHub deltas,
-      RunEventLog log) {
+      RunEventLog log,
+      HistoryQuota quota) {
     this.log = log;
+    this.quota = quota;
     this.content = new RunContent(log.history());
     this.limits = limits;
     this.tracing = tracing;
@@ -160,6 +164,17 @@ public class RunReconciler implements Reconciler<Run> {
     status.setObservedGeneration(run.getMetadata().getGeneration());
     if (status.getStartedAt() == null) {
       status.setStartedAt(Timestamps.format(started));
+      // A schedule's run reaches us without the api-server's check of the user's history quota.
+      Optional<String> full = quota.refusal(run, content.message(run));
+      if (full.isPresent()) {
+        finish(
+            run,
+            status,
+            RunOutcome.failed(RunErrorCode.EXECUTION_FAILED, full.get(), Usage.ZERO),
+            null,
+            started);
+        return patch(run, status);
+      }
       // Its first reconcile: the whole message goes to the store before anything about the run.
       content.recordMessage(run);
     }

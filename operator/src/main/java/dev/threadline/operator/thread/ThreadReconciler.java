@@ -31,12 +31,15 @@ import java.util.Set;
 
 /**
  * Rolls a thread's runs up into its status whenever one of them changes. A thread whose status is
- * rolled up for its spec already is not reconciled at start (its runs' own events bring it back): a
- * store of 100,000 idle threads would otherwise hold every run behind 100,000 reconciles.
+ * rolled up for its spec already and counts a live run is not reconciled at start (its runs' own
+ * events bring it back, the last when it leaves the API): a store of 100,000 threads would
+ * otherwise hold every run behind 100,000 reconciles. A thread with no live run is reconciled at
+ * start, since nothing else would bring it back to leave the API after its retention (live ones are
+ * bounded by that retention).
  */
 @ControllerConfiguration(
     name = "thread",
-    informer = @Informer(onAddFilter = ThreadReconciler.NotRolledUp.class))
+    informer = @Informer(onAddFilter = ThreadReconciler.ToReconcileAtStart.class))
 public class ThreadReconciler implements Reconciler<ConversationThread> {
   /** Status writes tried at most when other writers change the thread meanwhile. */
   private static final int ATTEMPTS = 5;
@@ -151,13 +154,27 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
     return true;
   }
 
-  /** Lets through the threads whose status does not reflect their current spec. */
-  public static final class NotRolledUp implements OnAddFilter<ConversationThread> {
+  /**
+   * Lets through the threads whose status does not reflect their current spec, and those with no
+   * live run (every message it counts is one of its archived runs'), whose archive timer a restart
+   * would otherwise lose.
+   */
+  public static final class ToReconcileAtStart implements OnAddFilter<ConversationThread> {
     @Override
     public boolean accept(ConversationThread thread) {
       ThreadStatus status = thread.getStatus();
       return status == null
-          || !Objects.equals(status.getObservedGeneration(), thread.getMetadata().getGeneration());
+          || !Objects.equals(status.getObservedGeneration(), thread.getMetadata().getGeneration())
+          || !countsLiveRun(status);
+    }
+
+    /** Each live run counts its message at least, so only archived runs' leave them equal. */
+    private static boolean countsLiveRun(ThreadStatus status) {
+      long archived =
+          status.getArchived() == null
+              ? 0
+              : Objects.requireNonNullElse(status.getArchived().getMessages(), 0L);
+      return Objects.requireNonNullElse(status.getMessageCount(), 0L) > archived;
     }
   }
 

@@ -3,6 +3,7 @@ package dev.threadline.operator.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -12,6 +13,7 @@ class HistoryLimitsTest {
     HistoryLimits limits = HistoryLimits.fromEnvironment(Map.of());
     assertThat(limits.toolOutput()).isEqualTo(1_048_576);
     assertThat(limits.workspaceArchive()).isEqualTo(268_435_456L);
+    assertThat(limits.historyBytes()).isEqualTo(1L << 30);
     assertThat(OperatorSettings.defaults().history()).isEqualTo(limits);
   }
 
@@ -31,5 +33,24 @@ class HistoryLimitsTest {
             () -> HistoryLimits.fromEnvironment(Map.of("THREADLINE_WORKSPACE_ARCHIVE_LIMIT", "0")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("THREADLINE_WORKSPACE_ARCHIVE_LIMIT");
+  }
+
+  @Test
+  void theHistoryQuotaIsReadAsTheApiServerReadsIt() {
+    assertThat(quota("1GB")).isEqualTo(1L << 30);
+    assertThat(quota("512MB")).isEqualTo(512L << 20);
+    assertThat(quota("10kb")).isEqualTo(10_240);
+    assertThat(quota("2000")).isEqualTo(2000);
+    for (String bad : List.of("lots", "0", "1PB", "99999999999TB")) {
+      assertThatThrownBy(() -> quota(bad))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("THREADLINE_LIMITS_HISTORYBYTES");
+    }
+  }
+
+  private static long quota(String value) {
+    return HistoryLimits.fromEnvironment(Map.of("THREADLINE_LIMITS_HISTORYBYTES", value))
+        .historyBytes();
   }
 }

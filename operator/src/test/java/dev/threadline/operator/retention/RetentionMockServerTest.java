@@ -10,10 +10,14 @@ import dev.threadline.history.ArchivedThread;
 import dev.threadline.history.History;
 import dev.threadline.history.RunRecord;
 import dev.threadline.operator.ThreadlineOperator;
+import dev.threadline.operator.computer.AgentObjects;
+import dev.threadline.operator.computer.AgentPodSettings;
+import dev.threadline.operator.computer.WorkspaceClaim;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.Threads;
 import dev.threadline.telemetry.Telemetry;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -31,6 +35,7 @@ import org.junit.jupiter.api.Test;
 @EnableKubernetesMockClient(crud = true)
 class RetentionMockServerTest {
   private static final String NS = "ret";
+  private static final String REVIVE_NS = "ret-revive";
   static KubernetesMockServer server;
   static KubernetesClient client;
   private static History history;
@@ -57,8 +62,35 @@ class RetentionMockServerTest {
   }
 
   @Test
+  void aRevivedThreadAdoptsAWorkspaceClaimLeftFromItsEarlierLife() {
+    ConversationThread earlier = Threads.create(client, REVIVE_NS, "thread-revived");
+    client.resource(WorkspaceClaim.of(earlier, AgentPodSettings.defaults())).create();
+    client.resource(earlier).withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+    await().atMost(Duration.ofSeconds(10)).until(() -> client.resource(earlier).get() == null);
+    // Revived by a follow-up: the same name, a new uid.
+    ConversationThread revived = Threads.create(client, REVIVE_NS, "thread-revived");
+    assertThat(revived.getMetadata().getUid()).isNotEqualTo(earlier.getMetadata().getUid());
+
+    WorkspaceClaim.ensure(client, revived, AgentPodSettings.defaults());
+
+    assertThat(
+            client
+                .persistentVolumeClaims()
+                .inNamespace(REVIVE_NS)
+                .withName(AgentObjects.workspaceClaimName("thread-revived"))
+                .get()
+                .getMetadata()
+                .getOwnerReferences())
+        .extracting(owner -> owner.getUid())
+        .containsExactly(revived.getMetadata().getUid());
+    client.resource(revived).delete();
+  }
+
+  @Test
   void finishedRunsLeaveInOrderThenTheIdleThreadAndNothingIsLostOrCountedTwice() {
     ConversationThread thread = Threads.create(client, NS, "thread-kept");
+    // Its workspace claim, as its first computer run makes it.
+    client.resource(WorkspaceClaim.of(thread, AgentPodSettings.defaults())).create();
     for (int sequence = 1; sequence <= 3; sequence++) {
       Run run =
           ThreadRuns.newRun(
@@ -90,6 +122,8 @@ class RetentionMockServerTest {
         .until(() ->
             client.resources(ConversationThread.class).inNamespace(NS).withName("thread-kept").get()
                 == null);
+    // Nothing of the thread stays in the API (no garbage collector needed).
+    assertThat(client.persistentVolumeClaims().inNamespace(NS).list().getItems()).isEmpty();
     ArchivedThread archived = history.threads().find(NS, "thread-kept").orElseThrow();
     ConversationThread last =
         client.getKubernetesSerialization().unmarshal(archived.object(), ConversationThread.class);
