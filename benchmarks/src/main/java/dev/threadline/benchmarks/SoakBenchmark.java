@@ -64,6 +64,9 @@ public final class SoakBenchmark {
    */
   private String bobGreeting;
 
+  /** Alice's agent on the scripted model: her computer runs and the quadratic-pattern message. */
+  private String aliceScripted;
+
   private SoakBenchmark(LocalProcess local, OpenAiStandIn model, Path dataDir) {
     this.local = local;
     this.model = model;
@@ -319,8 +322,8 @@ public final class SoakBenchmark {
    * thread, cancelled once the thread exists; again until the phase ends.
    */
   private void quadraticAndCancel(Phase phase) throws Exception {
-    String task = "what is the time" + " ".repeat(200_000) + "x";
-    String body = "{\"messages\":[{\"role\":\"user\",\"content\":\"" + task + "\"}]}";
+    // 199,017 characters: the most a message's content may have is 200,000.
+    String body = message("what is the time" + " ".repeat(199_000) + "x");
     List<Double> ends = new ArrayList<>();
     Map<String, Integer> outcomes = new TreeMap<>();
     while (Instant.now().isBefore(phase.until.minusSeconds(5))) {
@@ -332,7 +335,7 @@ public final class SoakBenchmark {
     }
     phase.note(
         ends.size()
-            + " messages of 200,017 characters, each cancelled as soon as its thread existed;"
+            + " messages of 199,017 characters, each cancelled as soon as its thread existed;"
             + " how their streams ended: "
             + outcomes
             + (ends.isEmpty() ? "" : "; POST → stream end " + Percentiles.of(ends)));
@@ -559,8 +562,11 @@ public final class SoakBenchmark {
 
   // --- HTTP ---
 
-  private static String message(String content) {
-    return "{\"messages\":[{\"role\":\"user\",\"content\":\""
+  /** A message to alice's scripted agent. */
+  private String message(String content) {
+    return "{\"agentId\":\""
+        + aliceScripted
+        + "\",\"messages\":[{\"role\":\"user\",\"content\":\""
         + content.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n")
         + "\"}]}";
   }
@@ -722,6 +728,12 @@ public final class SoakBenchmark {
             local.apiUrl(),
             BOB,
             "{\"name\":\"soak-bob\",\"provider\":\"scripted\",\"model\":\"scripted-1\"}");
+    aliceScripted =
+        BenchAgents.create(
+            http,
+            local.apiUrl(),
+            ALICE,
+            "{\"name\":\"soak-alice\",\"provider\":\"scripted\",\"model\":\"scripted-1\"}");
     bobGreeting =
         "{\"agentId\":\"" + agent + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello!\"}]}";
     // Bob's first greetings warm the service's paths before the quiet phase measures them.
