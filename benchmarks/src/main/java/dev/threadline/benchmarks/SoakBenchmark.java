@@ -571,7 +571,10 @@ public final class SoakBenchmark {
         + "\"}]}";
   }
 
-  /** How a stream ended: its last event type, its time, the last text it carried. */
+  /**
+   * How a stream ended: {@code response.failed} if it said so, else its last event before {@code
+   * stream.completed}; its time; the last text it carried.
+   */
   private record Stream(String outcome, double millis, String lastText) {}
 
   /**
@@ -612,8 +615,13 @@ public final class SoakBenchmark {
           continue;
         }
         Matcher type = TYPE.matcher(line);
+        boolean end = false;
         if (type.find()) {
-          last = type.group(1);
+          end = type.group(1).equals("stream.completed");
+          // The outcome is the event before the stream's end; a failure anywhere wins.
+          if (!end && !last.equals("response.failed")) {
+            last = type.group(1);
+          }
         }
         Matcher text = TEXT.matcher(line);
         while (text.find()) {
@@ -631,7 +639,7 @@ public final class SoakBenchmark {
             }
           }
         }
-        if (last.equals("stream.completed")) {
+        if (end) {
           break;
         }
       }
