@@ -44,6 +44,16 @@ final class SseTimings {
     this.threadId = threadId;
   }
 
+  /** The POST was answered with a status other than 200 (its body in the message). */
+  static final class Refused extends IOException {
+    final int status;
+
+    Refused(int status, String message) {
+      super(message);
+      this.status = status;
+    }
+  }
+
   static SseTimings post(HttpClient http, String url, String apiKey, String json)
       throws IOException, InterruptedException {
     HttpRequest request =
@@ -58,7 +68,8 @@ final class SseTimings {
     HttpResponse<InputStream> response =
         http.send(request, HttpResponse.BodyHandlers.ofInputStream());
     if (response.statusCode() != 200) {
-      throw new IOException(
+      throw new Refused(
+          response.statusCode(),
           "POST "
               + url
               + " answered "

@@ -23,10 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 /**
@@ -39,8 +35,7 @@ import java.util.stream.Stream;
  */
 public final class StoreBenchmark {
   private static final String KEY = "tl_benchmark_key_000000000000";
-  private static final String GREETING =
-      "{\"messages\":[{\"role\":\"user\",\"content\":\"Hello!\"}]}";
+  private static final String GREETING = DirectLoad.GREETING;
 
   /** Greetings before each row's measurements: the first row would otherwise pay for the JIT. */
   private static final int WARMUP = 100;
@@ -145,12 +140,9 @@ public final class StoreBenchmark {
       for (int i = 0; i < WARMUP; i++) {
         SseTimings.post(http, threads, KEY, GREETING);
       }
-      List<Double> direct = new ArrayList<>();
-      for (int i = 0; i < iterations; i++) {
-        direct.add(directResponse(SseTimings.post(http, threads, KEY, GREETING)));
-      }
-      throughput(threads, THROUGHPUT_WARMUP);
-      double runsPerSecond = throughput(threads, THROUGHPUT_WINDOW);
+      List<Double> direct = DirectLoad.sequential(http, threads, KEY, iterations);
+      DirectLoad.throughput(threads, KEY, CLIENTS, THROUGHPUT_WARMUP);
+      double runsPerSecond = DirectLoad.throughput(threads, KEY, CLIENTS, THROUGHPUT_WINDOW);
       List<Double> lists = new ArrayList<>();
       for (int i = 0; i < WARMUP + iterations; i++) {
         long start = System.nanoTime();
@@ -224,43 +216,6 @@ public final class StoreBenchmark {
         store.createAll(batch);
       }
     }
-  }
-
-  /** Direct runs answered per second with {@link #CLIENTS} clients posting greetings. */
-  private static double throughput(String threads, Duration window) throws Exception {
-    ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
-    AtomicInteger answered = new AtomicInteger();
-    Instant end = Instant.now().plus(window);
-    long start = System.nanoTime();
-    try {
-      List<Future<?>> running = new ArrayList<>();
-      for (int c = 0; c < CLIENTS; c++) {
-        running.add(
-            clients.submit(() -> {
-              HttpClient http = HttpClient.newHttpClient();
-              while (Instant.now().isBefore(end)) {
-                directResponse(SseTimings.post(http, threads, KEY, GREETING));
-                answered.incrementAndGet();
-              }
-              return null;
-            }));
-      }
-      for (Future<?> client : running) {
-        client.get();
-      }
-    } finally {
-      clients.shutdownNow();
-    }
-    return answered.get() / ((System.nanoTime() - start) / 1e9);
-  }
-
-  private static double directResponse(SseTimings timings) {
-    Double at = timings.firstEventMillis.get("direct.response");
-    if (at == null) {
-      throw new IllegalStateException(
-          "the stream had no direct.response; it had " + timings.firstEventMillis.keySet());
-    }
-    return at;
   }
 
   /** This JVM's resident set (the whole local mode runs in it). */

@@ -1,11 +1,6 @@
 package dev.threadline.operator.worker;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.management.OperatingSystemMXBean;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.ModelReply;
@@ -18,11 +13,7 @@ import dev.threadline.operator.deltas.Deltas;
 import dev.threadline.operator.tracing.AgentTracing;
 import dev.threadline.operator.worker.mcp.McpConnections;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -49,14 +40,13 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class WorkerCapacityBenchmark {
   private static final int MODEL_CALLS = 3;
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private WorkerCapacityBenchmark() {}
 
   public static void main(String[] args) throws Exception {
     int loops = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
     long delayMs = args.length > 1 ? Long.parseLong(args[1]) : 1000;
-    try (CapacitySandbox sandbox = new CapacitySandbox()) {
+    try (StandInSandbox sandbox = new StandInSandbox()) {
       SandboxClient client = new SandboxClient();
       round(Math.min(100, loops), delayMs, sandbox, client, "warm-up"); // JIT, classes, sockets
       System.gc();
@@ -93,7 +83,7 @@ public final class WorkerCapacityBenchmark {
   private record Round(double wallMs, double cpuMs, int failed, long events, String loadBefore) {}
 
   private static Round round(
-      int loops, long delayMs, CapacitySandbox sandbox, SandboxClient client, String label)
+      int loops, long delayMs, StandInSandbox sandbox, SandboxClient client, String label)
       throws Exception {
     sandbox.calls.set(0);
     AtomicLong events = new AtomicLong();
@@ -122,7 +112,7 @@ public final class WorkerCapacityBenchmark {
   }
 
   private static Optional<AgentLoop.Ended> loop(
-      String run, long delayMs, CapacitySandbox sandbox, SandboxClient client, AtomicLong events) {
+      String run, long delayMs, StandInSandbox sandbox, SandboxClient client, AtomicLong events) {
     RunTask task =
         new RunTask(
             "scripted",
@@ -196,71 +186,6 @@ public final class WorkerCapacityBenchmark {
 
     @Override
     public void close() {}
-  }
-
-  /**
-   * The sandbox's {@code POST /calls} on loopback, answered at once: {@code run_command} prints a
-   * line, {@code write_file} keeps the file; calls are kept by credential and id (each run has its
-   * own, as each has its own sandbox), so a repeated id replays.
-   */
-  private static final class CapacitySandbox implements AutoCloseable {
-    private final HttpServer server;
-    private final Map<String, ObjectNode> results = new java.util.concurrent.ConcurrentHashMap<>();
-    final AtomicLong calls = new AtomicLong();
-
-    CapacitySandbox() throws IOException {
-      server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
-      server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-      server.createContext("/calls", this::call);
-      server.start();
-    }
-
-    SandboxAddress address(String run) {
-      return SandboxAddress.of("127.0.0.1", server.getAddress().getPort(), "credential-" + run);
-    }
-
-    private void call(HttpExchange exchange) throws IOException {
-      try (exchange) {
-        String credential = exchange.getRequestHeaders().getFirst("Authorization");
-        JsonNode body = JSON.readTree(exchange.getRequestBody());
-        ObjectNode result =
-            results.computeIfAbsent(
-                credential + " " + body.path("id").asText(), key -> execute(body));
-        ObjectNode line = JSON.createObjectNode().put("type", "result");
-        line.set("result", result);
-        byte[] bytes = (line + "\n").getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/x-ndjson");
-        exchange.sendResponseHeaders(200, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-          out.write(bytes);
-        }
-      }
-    }
-
-    private ObjectNode execute(JsonNode body) {
-      calls.incrementAndGet();
-      JsonNode arguments = body.path("arguments");
-      ObjectNode result = JSON.createObjectNode();
-      if (body.path("tool").asText().equals("run_command")) {
-        return result
-            .put("type", "command_execution")
-            .put("succeeded", true)
-            .put("command", arguments.path("command").asText())
-            .put("output", "notes.txt\n")
-            .put("exitCode", 0)
-            .put("forModel", "{\"exit_code\":0,\"output\":\"notes.txt\\n\"}");
-      }
-      return result
-          .put("type", "file_write")
-          .put("succeeded", true)
-          .put("path", arguments.path("path").asText())
-          .put("output", "created " + arguments.path("path").asText());
-    }
-
-    @Override
-    public void close() {
-      server.stop(0);
-    }
   }
 
   private static long cpuNanos() {
