@@ -1,5 +1,6 @@
 package dev.threadline.local.kubeapi;
 
+import dev.threadline.local.kubeapi.protobuf.ProtobufBodies;
 import dev.threadline.local.kubeapi.rbac.UserInfo;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -71,6 +72,16 @@ final class ApiRequestRouter {
    * worker thread.
    */
   ApiResponse handle(ApiRequest request, UserInfo user) {
+    if (ProtobufBodies.isProtobuf(request.contentType()) && request.hasBody()) {
+      try {
+        request = asJson(request);
+      } catch (ProtobufBodies.UnsupportedKindException e) {
+        // 415: a client that can send JSON does so.
+        return KubeStatus.unsupportedMediaType(e.getMessage());
+      } catch (IllegalArgumentException e) {
+        return KubeStatus.badRequest(e.getMessage());
+      }
+    }
     try {
       return route(request, user);
     } catch (RuntimeException e) {
@@ -78,6 +89,17 @@ final class ApiRequestRouter {
       return KubeStatus.failure(
           500, "InternalError", "the embedded API failed to serve the request: " + e.getMessage());
     }
+  }
+
+  /** A protobuf request as the JSON one the rest of the API reads. */
+  private static ApiRequest asJson(ApiRequest request) {
+    return new ApiRequest(
+        request.method(),
+        request.path(),
+        request.query(),
+        request.accept(),
+        ApiResponse.JSON,
+        Json.bytes(ProtobufBodies.toJson(request.body())));
   }
 
   private ApiResponse route(ApiRequest request, UserInfo user) {

@@ -131,7 +131,12 @@ final class HttpFront implements Handler<HttpServerRequest> {
     if (policies.policy().allows(attributes)) {
       return null;
     }
-    LOG.debug("Forbidden: {}", Forbidden.message(attributes));
+    if (user.get().name().startsWith("system:serviceaccount:")) {
+      // A component (or a Pod) refused: on a cluster too, this is a permission the chart lacks.
+      LOG.info("RBAC refused: {}", Forbidden.message(attributes));
+    } else {
+      LOG.debug("RBAC refused: {}", Forbidden.message(attributes));
+    }
     ObjectNode details = Json.object();
     if (attributes.resourceRequest()) {
       if (!attributes.name().isEmpty()) {
