@@ -75,7 +75,16 @@ class KubectlIdentitiesE2ETest {
     assertThat(inBobs.output()).isEqualTo("no");
     // Status is the operator's to write.
     assertThat(
-            kubectl(alice(), "auth", "can-i", "update", "threads/status", "-n", "alice").output())
+            kubectl(
+                    alice(),
+                    "auth",
+                    "can-i",
+                    "update",
+                    "threads",
+                    "--subresource=status",
+                    "-n",
+                    "alice")
+                .output())
         .isEqualTo("no");
     assertThat(kubectl(fixture.local().kubeconfig(), "auth", "can-i", "delete", "nodes").output())
         .isEqualTo("yes");
