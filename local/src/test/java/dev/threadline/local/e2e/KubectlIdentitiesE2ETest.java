@@ -86,7 +86,9 @@ class KubectlIdentitiesE2ETest {
                     "alice")
                 .output())
         .isEqualTo("no");
-    assertThat(kubectl(fixture.local().kubeconfig(), "auth", "can-i", "delete", "nodes").output())
+    assertThat(
+            kubectl(fixture.local().kubeconfig(), "auth", "can-i", "delete", "secrets", "-n", "bob")
+                .output())
         .isEqualTo("yes");
   }
 
