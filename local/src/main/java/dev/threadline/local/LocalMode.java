@@ -51,6 +51,8 @@ import org.slf4j.LoggerFactory;
 public final class LocalMode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalMode.class);
   static final String SYSTEM_NAMESPACE = "threadline-system";
+  private static final java.util.regex.Pattern USER_FILE_NAME =
+      java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,127}");
 
   /** The embedded Kubernetes API's database, in the data folder: everything survives a restart. */
   static final String STORE_FILE = "kubernetes.db";
@@ -65,6 +67,8 @@ public final class LocalMode implements AutoCloseable {
   private final Deque<AutoCloseable> started;
   private final EmbeddedKubernetesApi kubernetes;
   private final KubernetesClient client;
+  private final KubernetesClient apiServerClient;
+  private final Map<String, Path> userKubeconfigs;
   private final History history;
   private final ApiServerSettings apiSettings;
   private final Telemetry apiTelemetry;
@@ -78,6 +82,8 @@ public final class LocalMode implements AutoCloseable {
       Deque<AutoCloseable> started,
       EmbeddedKubernetesApi kubernetes,
       KubernetesClient client,
+      KubernetesClient apiServerClient,
+      Map<String, Path> userKubeconfigs,
       History history,
       ApiServerSettings apiSettings,
       Telemetry apiTelemetry,
@@ -89,6 +95,8 @@ public final class LocalMode implements AutoCloseable {
     this.started = started;
     this.kubernetes = kubernetes;
     this.client = client;
+    this.apiServerClient = apiServerClient;
+    this.userKubeconfigs = Map.copyOf(userKubeconfigs);
     this.history = history;
     this.apiSettings = apiSettings;
     this.apiTelemetry = apiTelemetry;
@@ -159,6 +167,31 @@ public final class LocalMode implements AutoCloseable {
               : settings.apiKeys();
       Map<String, String> namespaces =
           new TenantProvisioner(client, SYSTEM_NAMESPACE).provision(keys);
+      // Each component as the chart runs it: its own ServiceAccount, with the chart's rules.
+      ChartRbac chartRbac = ChartRbac.load(client);
+      if (!chartRbac.namespace().equals(SYSTEM_NAMESPACE)) {
+        throw new IllegalStateException(
+            ChartRbac.RESOURCE + " was rendered for namespace " + chartRbac.namespace());
+      }
+      chartRbac.install(client);
+      KubernetesClient operatorClient =
+          kubernetes.newClient(
+              kubernetes.issueServiceAccountToken(
+                  SYSTEM_NAMESPACE, chartRbac.serviceAccountOf("operator")));
+      started.push(operatorClient);
+      KubernetesClient apiServerClient =
+          kubernetes.newClient(
+              kubernetes.issueServiceAccountToken(
+                  SYSTEM_NAMESPACE, chartRbac.serviceAccountOf("api-server")));
+      started.push(apiServerClient);
+      Map<String, Path> userKubeconfigs = new LinkedHashMap<>();
+      namespaces.forEach((user, namespace) ->
+          userKubeconfigs.put(
+              user,
+              kubernetes.writeKubeconfig(
+                  settings.dataDir().resolve(userKubeconfigName(user, namespace)),
+                  kubernetes.issueUserToken(user),
+                  namespace)));
 
       JavaCommand java = JavaCommand.ofCurrentProcess();
       Confinement confinement = SandboxConfinementCheck.check(environment, keys.size());
@@ -188,7 +221,7 @@ public final class LocalMode implements AutoCloseable {
       started.push(apiTelemetry);
       ThreadlineOperator operator =
           ThreadlineOperator.start(
-              client, operatorConfiguration, Clock.systemUTC(), operatorTelemetry, history);
+              operatorClient, operatorConfiguration, Clock.systemUTC(), operatorTelemetry, history);
       started.push(operator);
       // Health and metrics on loopback only, on a free port: nothing outside this machine scrapes.
       int operatorPort =
@@ -209,11 +242,14 @@ public final class LocalMode implements AutoCloseable {
               // Registration refuses what the operator would not deliver.
               operatorConfiguration.webhooks().allowedTargets());
       // Last, and kept apart from the rest: it is the one part that may be restarted on its own.
-      RunningApiServer api = ThreadlineApiServer.start(client, apiSettings, apiTelemetry, history);
+      RunningApiServer api =
+          ThreadlineApiServer.start(apiServerClient, apiSettings, apiTelemetry, history);
       return new LocalMode(
           started,
           kubernetes,
           client,
+          apiServerClient,
+          userKubeconfigs,
           history,
           apiSettings,
           apiTelemetry,
@@ -328,6 +364,25 @@ public final class LocalMode implements AutoCloseable {
     return kubeconfig;
   }
 
+  /**
+   * The kubeconfig of a user ({@code <data folder>/kubeconfig-<user>}): its identity is bound to
+   * the user's namespace only, and its token is new at each start.
+   */
+  public Path userKubeconfig(String user) {
+    Path file = userKubeconfigs.get(user);
+    if (file == null) {
+      throw new IllegalArgumentException("no user " + user);
+    }
+    return file;
+  }
+
+  /**
+   * {@code kubeconfig-<user>}, or {@code kubeconfig-<namespace>} for a user id no file may name.
+   */
+  static String userKubeconfigName(String user, String namespace) {
+    return "kubeconfig-" + (USER_FILE_NAME.matcher(user).matches() ? user : namespace);
+  }
+
   /** API key to user id. */
   public Map<String, String> apiKeys() {
     return Map.copyOf(apiKeys);
@@ -345,7 +400,7 @@ public final class LocalMode implements AutoCloseable {
    */
   public synchronized void restartApiServer() {
     api.close();
-    api = ThreadlineApiServer.start(client, apiSettings, apiTelemetry, history);
+    api = ThreadlineApiServer.start(apiServerClient, apiSettings, apiTelemetry, history);
   }
 
   /** The history store the local mode's parts share (owned by the local mode: do not close it). */

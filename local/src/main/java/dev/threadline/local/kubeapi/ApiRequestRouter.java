@@ -1,5 +1,7 @@
 package dev.threadline.local.kubeapi;
 
+import dev.threadline.local.kubeapi.protobuf.ProtobufBodies;
+import dev.threadline.local.kubeapi.rbac.UserInfo;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -19,12 +21,17 @@ final class ApiRequestRouter {
   private final ResourceTypes types;
   private final ResourceOperations operations;
   private final Supplier<String> serverAddress;
+  private final RbacRequests rbac;
 
   ApiRequestRouter(
-      ResourceTypes types, ResourceOperations operations, Supplier<String> serverAddress) {
+      ResourceTypes types,
+      ResourceOperations operations,
+      Supplier<String> serverAddress,
+      RbacRequests rbac) {
     this.types = types;
     this.operations = operations;
     this.serverAddress = serverAddress;
+    this.rbac = rbac;
   }
 
   /** A resource request's path and type, or the answer that rejects it. */
@@ -60,10 +67,23 @@ final class ApiRequestRouter {
         && type.plural().equals("pods");
   }
 
-  /** Serves a request; blocks on the store, so it runs on a worker thread. */
-  ApiResponse handle(ApiRequest request) {
+  /**
+   * Serves a request {@code user} was authorised to make; blocks on the store, so it runs on a
+   * worker thread.
+   */
+  ApiResponse handle(ApiRequest request, UserInfo user) {
+    if (ProtobufBodies.isProtobuf(request.contentType()) && request.hasBody()) {
+      try {
+        request = asJson(request);
+      } catch (ProtobufBodies.UnsupportedKindException e) {
+        // 415: a client that can send JSON does so.
+        return KubeStatus.unsupportedMediaType(e.getMessage());
+      } catch (IllegalArgumentException e) {
+        return KubeStatus.badRequest(e.getMessage());
+      }
+    }
     try {
-      return route(request);
+      return route(request, user);
     } catch (RuntimeException e) {
       LOG.warn("{} {} failed", request.method(), request.path(), e);
       return KubeStatus.failure(
@@ -71,10 +91,25 @@ final class ApiRequestRouter {
     }
   }
 
-  private ApiResponse route(ApiRequest request) {
+  /** A protobuf request as the JSON one the rest of the API reads. */
+  private static ApiRequest asJson(ApiRequest request) {
+    return new ApiRequest(
+        request.method(),
+        request.path(),
+        request.query(),
+        request.accept(),
+        ApiResponse.JSON,
+        Json.bytes(ProtobufBodies.toJson(request.body())));
+  }
+
+  private ApiResponse route(ApiRequest request, UserInfo user) {
     Optional<ApiResponse> discovery = discovery(request.path(), request.accept());
     if (discovery.isPresent()) {
       return request.method().equals("GET") ? discovery.get() : KubeStatus.methodNotAllowed();
+    }
+    Optional<ApiResponse> review = rbac.review(request, user);
+    if (review.isPresent()) {
+      return review.get();
     }
     Resolution resolution = resolve(request.path());
     if (resolution.rejected()) {
@@ -82,6 +117,10 @@ final class ApiRequestRouter {
     }
     ApiPath path = resolution.path();
     ResourceType type = resolution.type();
+    Optional<ApiResponse> escalation = rbac.escalation(request, path, user);
+    if (escalation.isPresent()) {
+      return escalation.get();
+    }
     return switch (request.method()) {
       case "GET" -> operations.get(path, type, request);
       case "POST" -> operations.create(path, type, request);

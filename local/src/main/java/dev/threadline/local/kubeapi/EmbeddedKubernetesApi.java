@@ -4,8 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.threadline.crds.client.ThreadlineClients;
+import dev.threadline.local.kubeapi.rbac.BootstrapPolicy;
+import dev.threadline.local.kubeapi.rbac.PolicyCache;
+import dev.threadline.local.kubeapi.rbac.UserInfo;
 import dev.threadline.local.kubeapi.store.ObjectKey;
 import dev.threadline.local.kubeapi.store.ObjectStore;
+import dev.threadline.local.kubeapi.store.Selection;
 import dev.threadline.local.kubeapi.store.StoredObject;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -92,8 +96,21 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     ObjectStore store = ObjectStore.open(storeFile, settings.storeOptions());
     ResourceTypes types = new ResourceTypes(store);
     ResourceOperations operations = new ResourceOperations(store, types);
+    // Listening before anything is written: the policy must see every RBAC write from now on.
+    PolicyCache policies = new PolicyCache();
+    store.onStored(policies::stored);
+    store.onDeleted(policies::deleted);
     try {
       installBaseObjects(store, settings);
+      for (String resource : PolicyCache.RESOURCES) {
+        for (JsonNode item : store.list(Selection.all(resource), 0, null).items()) {
+          JsonNode metadata = item.path("metadata");
+          policies.stored(
+              new ObjectKey(
+                  resource, metadata.path("namespace").asText(""), metadata.path("name").asText()),
+              item);
+        }
+      }
     } catch (RuntimeException e) {
       store.close();
       throw e;
@@ -119,11 +136,20 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     AtomicInteger boundPort = new AtomicInteger(settings.port());
     Credentials credentials = new Credentials();
     ApiRequestRouter router =
-        new ApiRequestRouter(types, operations, () -> settings.host() + ":" + boundPort.get());
+        new ApiRequestRouter(
+            types,
+            operations,
+            () -> settings.host() + ":" + boundPort.get(),
+            new RbacRequests(policies));
     // One front for both listeners: the same authentication and authorisation on each.
     HttpFront front =
         new HttpFront(
-            router, store, new PodLogStreamer(store, settings.podLogs()), credentials, workers);
+            router,
+            store,
+            new PodLogStreamer(store, settings.podLogs()),
+            credentials,
+            policies,
+            workers);
     server.requestHandler(front);
     inProcessServer.requestHandler(front);
     try {
@@ -183,10 +209,18 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
    * {@code default}; the caller closes it.
    */
   public KubernetesClient newClient() {
+    return newClient(credentials.adminToken());
+  }
+
+  /**
+   * A new fabric8 client for this API over {@link #inProcessUrl()} that authenticates with {@code
+   * token} (one this API issued), namespace {@code default}; the caller closes it.
+   */
+  public KubernetesClient newClient(String token) {
     Config config =
         new ConfigBuilder(Config.empty())
             .withMasterUrl(inProcessUrl())
-            .withOauthToken(credentials.adminToken())
+            .withOauthToken(token)
             .withNamespace("default")
             // HTTP/1.1: the front speaks neither h2 nor h2c (a JDK client allowed HTTP/2 would
             // offer an h2c upgrade on each new plain connection, only to be ignored).
@@ -200,7 +234,12 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
    * its path.
    */
   public Path writeKubeconfig(Path file) {
-    return KubeconfigWriter.write(file, url(), caCertificateData(), credentials.adminToken());
+    return writeKubeconfig(file, credentials.adminToken(), "default");
+  }
+
+  /** The same with another identity's token and namespace (mode 600: it holds the token). */
+  public Path writeKubeconfig(Path file, String token, String namespace) {
+    return KubeconfigWriter.write(file, url(), caCertificateData(), token, namespace);
   }
 
   /** The API's TLS certificate (PEM) in base64, as kubeconfigs and fabric8 take it. */
@@ -218,11 +257,20 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
   }
 
   /**
-   * A bearer token that authenticates as a namespace's service account, for a Pod that mounts it:
-   * it may read Schedules and read and create Threads and Runs in that namespace, nothing else.
+   * A bearer token that authenticates as a namespace's service account ({@code
+   * system:serviceaccount:<namespace>:<name>}, groups {@code system:serviceaccounts} and {@code
+   * system:serviceaccounts:<namespace>}), for a Pod that mounts it or a local component that runs
+   * as it: it may do what the RoleBindings and ClusterRoleBindings of the account grant.
    */
   public String issueServiceAccountToken(String namespace, String serviceAccount) {
     return credentials.issue(namespace, serviceAccount);
+  }
+
+  /**
+   * A bearer token that authenticates as user {@code name} (group {@code system:authenticated}).
+   */
+  public String issueUserToken(String name) {
+    return credentials.issue(UserInfo.user(name));
   }
 
   @Override
@@ -299,6 +347,19 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
         store.create(key, namespace);
       }
     }
+    // The bootstrap policy, restored when changed, as kube-apiserver reconciles it at each start.
+    BootstrapPolicy.objects()
+        .forEach((key, object) -> {
+          Optional<StoredObject> installed = store.get(key);
+          if (installed.isEmpty()) {
+            stampNew(object);
+            store.create(key, object);
+          } else if (!sameContent(installed.get().object(), object)) {
+            ObjectNode metadata = Json.metadata(object);
+            metadata.setAll((ObjectNode) installed.get().object().get("metadata"));
+            store.update(key, installed.get().revision(), object);
+          }
+        });
     YAMLMapper yaml = new YAMLMapper();
     for (URL resource : settings.crdResources()) {
       try (InputStream in = resource.openStream()) {
@@ -327,6 +388,15 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     metadata.put("uid", UUID.randomUUID().toString());
     metadata.put("creationTimestamp", ObjectLifecycle.now());
     metadata.put("generation", 1);
+  }
+
+  private static boolean sameContent(JsonNode installed, JsonNode shipped) {
+    for (String field : List.of("rules", "aggregationRule", "roleRef", "subjects")) {
+      if (!installed.path(field).equals(shipped.path(field))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean sameSpec(JsonNode installed, JsonNode shipped) {

@@ -1,5 +1,11 @@
 package dev.threadline.local.kubeapi;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.threadline.local.kubeapi.rbac.Forbidden;
+import dev.threadline.local.kubeapi.rbac.PolicyCache;
+import dev.threadline.local.kubeapi.rbac.RbacPolicy;
+import dev.threadline.local.kubeapi.rbac.RequestAttributes;
+import dev.threadline.local.kubeapi.rbac.UserInfo;
 import dev.threadline.local.kubeapi.store.BookmarkShape;
 import dev.threadline.local.kubeapi.store.ObjectStore;
 import dev.threadline.local.kubeapi.store.Selection;
@@ -47,6 +53,7 @@ final class HttpFront implements Handler<HttpServerRequest> {
 
   private final ApiRequestRouter router;
   private final Credentials credentials;
+  private final PolicyCache policies;
   private final ObjectStore store;
   private final PodLogStreamer podLogs;
   private final ExecutorService workers;
@@ -56,9 +63,11 @@ final class HttpFront implements Handler<HttpServerRequest> {
       ObjectStore store,
       PodLogStreamer podLogs,
       Credentials credentials,
+      PolicyCache policies,
       ExecutorService workers) {
     this.router = router;
     this.credentials = credentials;
+    this.policies = policies;
     this.store = store;
     this.podLogs = podLogs;
     this.workers = workers;
@@ -94,7 +103,7 @@ final class HttpFront implements Handler<HttpServerRequest> {
         SizeLimits.MAX_REQUEST_BODY_BYTES,
         body ->
             runBlocking(() -> {
-              ApiResponse answer = router.handle(toApiRequest(request, body));
+              ApiResponse answer = router.handle(toApiRequest(request, body), userOf(request));
               LOG.debug("{} {} -> {}", head.method(), request.uri(), answer.code());
               send(request.response(), answer);
             }),
@@ -105,8 +114,8 @@ final class HttpFront implements Handler<HttpServerRequest> {
   }
 
   /**
-   * Every request but the health and version probes needs a bearer token; a service account's token
-   * opens only what its {@link Principal} allows.
+   * Every request but the health and version probes needs a bearer token; what its identity may do
+   * is decided by the RBAC policy ({@link RbacPolicy}), as kube-apiserver's authorizer decides.
    *
    * @return the 401 or 403 to answer, or null to serve the request
    */
@@ -114,50 +123,88 @@ final class HttpFront implements Handler<HttpServerRequest> {
     if (PUBLIC_PATHS.contains(head.path())) {
       return null;
     }
-    Optional<Principal> principal = credentials.authenticate(request.getHeader("Authorization"));
-    if (principal.isEmpty()) {
+    Optional<UserInfo> user = credentials.authenticate(request.getHeader("Authorization"));
+    if (user.isEmpty()) {
       return KubeStatus.failure(401, "Unauthorized", "Unauthorized");
     }
-    ApiRequestRouter.Resolution resolution = router.resolve(head.path());
-    ApiPath path = resolution.path();
-    String verb = verb(head, path);
-    if (principal.get().allows(path, verb)) {
+    RequestAttributes attributes = attributes(user.get(), head);
+    if (policies.policy().allows(attributes)) {
       return null;
     }
-    String who =
-        principal.get() instanceof Principal.ServiceAccount account
-            ? account.username()
-            : "unknown";
-    return path == null
-        ? KubeStatus.failure(403, "Forbidden", "forbidden: User \"" + who + "\" cannot " + verb)
-        : KubeStatus.failure(
-            403,
-            "Forbidden",
-            path.qualifiedResource()
-                + " is forbidden: User \""
-                + who
-                + "\" cannot "
-                + verb
-                + " resource \""
-                + path.resource()
-                + "\" in API group \""
-                + path.group()
-                + "\""
-                + (path.namespace() == null
-                    ? ""
-                    : " in the namespace \"" + path.namespace() + "\""));
+    if (user.get().name().startsWith("system:serviceaccount:")) {
+      // A component (or a Pod) refused: on a cluster too, this is a permission the chart lacks.
+      LOG.info("RBAC refused: {}", Forbidden.message(attributes));
+    } else {
+      LOG.debug("RBAC refused: {}", Forbidden.message(attributes));
+    }
+    ObjectNode details = Json.object();
+    if (attributes.resourceRequest()) {
+      if (!attributes.name().isEmpty()) {
+        details.put("name", attributes.name());
+      }
+      details.put("group", attributes.apiGroup());
+      details.put("kind", attributes.resource());
+    }
+    return ApiResponse.json(
+        403,
+        KubeStatus.body(
+            403, "Forbidden", Forbidden.message(attributes), details.isEmpty() ? null : details));
+  }
+
+  /** The request as kube-apiserver's request info describes it to the authorizer. */
+  static RequestAttributes attributes(UserInfo user, ApiRequest head) {
+    Optional<ApiPath> parsed = ApiPath.parse(head.path());
+    if (parsed.isEmpty()) {
+      return RequestAttributes.nonResource(
+          user, head.method().toLowerCase(Locale.ROOT), head.path());
+    }
+    ApiPath path = parsed.get();
+    String name = path.name();
+    String verb = verb(head, path);
+    if (name == null && (verb.equals("list") || verb.equals("watch"))) {
+      // A list or watch of one object by its name is authorised as that object's, as on a cluster.
+      name = singleName(head.param("fieldSelector"));
+    }
+    // A namespace is its own namespace: a RoleBinding there may grant reading it.
+    String namespace =
+        path.group().isEmpty() && path.resource().equals("namespaces") && path.name() != null
+            ? path.name()
+            : path.namespace();
+    return RequestAttributes.resource(
+        user, verb, namespace, path.group(), path.resource(), path.subresource(), name);
+  }
+
+  private static String singleName(String fieldSelector) {
+    if (fieldSelector == null || fieldSelector.contains(",")) {
+      return null;
+    }
+    String prefix = "metadata.name=";
+    if (fieldSelector.startsWith(prefix)) {
+      return fieldSelector.substring(prefix.length());
+    }
+    if (fieldSelector.startsWith("metadata.name==")) {
+      return fieldSelector.substring("metadata.name==".length());
+    }
+    return null;
   }
 
   private static String verb(ApiRequest head, ApiPath path) {
-    boolean collection = path == null || path.name() == null;
+    boolean collection = path.name() == null;
     return switch (head.method()) {
-      case "GET" -> head.isWatch() ? "watch" : collection ? "list" : "get";
+      case "GET", "HEAD" -> head.isWatch() ? "watch" : collection ? "list" : "get";
       case "POST" -> "create";
       case "PUT" -> "update";
       case "PATCH" -> "patch";
       case "DELETE" -> collection ? "deletecollection" : "delete";
       default -> head.method().toLowerCase(Locale.ROOT);
     };
+  }
+
+  /** The identity {@link #authorize} admitted (the probes, which need none, as anonymous). */
+  private UserInfo userOf(HttpServerRequest request) {
+    return credentials
+        .authenticate(request.getHeader("Authorization"))
+        .orElseGet(() -> new UserInfo("system:anonymous", List.of("system:unauthenticated")));
   }
 
   private void serveWatch(HttpServerRequest request, ApiRequest asked, boolean upgrade) {

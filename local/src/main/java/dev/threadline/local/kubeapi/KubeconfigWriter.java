@@ -8,14 +8,15 @@ import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * Writes a kubeconfig that points kubectl (or any client) at the embedded API over TLS (trusting
- * its certificate), with the administrator's bearer token; the file is readable by its owner only.
+ * its certificate), with a bearer token (the administrator's, or a user's); the file is readable by
+ * its owner only.
  */
 final class KubeconfigWriter {
   static final String CONTEXT = "threadline-local";
 
   private KubeconfigWriter() {}
 
-  static Path write(Path file, String serverUrl, String caData, String token) {
+  static Path write(Path file, String serverUrl, String caData, String token, String namespace) {
     String yaml =
         """
         apiVersion: v1
@@ -34,17 +35,17 @@ final class KubeconfigWriter {
           context:
             cluster: %1$s
             user: %1$s
-            namespace: default
+            namespace: %5$s
         current-context: %1$s
         preferences: {}
         """
-            .formatted(CONTEXT, serverUrl, token, caData);
+            .formatted(CONTEXT, serverUrl, token, caData, namespace);
     try {
       Path parent = file.toAbsolutePath().getParent();
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      // Only its owner may read it: it holds the administrator's token.
+      // Only its owner may read it: it holds a token.
       Files.deleteIfExists(file);
       Files.createFile(
           file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));

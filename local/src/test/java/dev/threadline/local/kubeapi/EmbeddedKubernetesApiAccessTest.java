@@ -64,9 +64,49 @@ class EmbeddedKubernetesApiAccessTest {
 
   @ParameterizedTest
   @EnumSource(RawHttp.Listener.class)
-  void aServiceAccountReadsSchedulesAndCreatesThreadsInItsNamespaceOnly(RawHttp.Listener listener) {
-    RawHttp trigger =
-        listener.client(api, api.issueServiceAccountToken("default", "trigger-" + listener));
+  void aServiceAccountDoesWhatItsRoleBindingGrantsInItsNamespaceOnly(RawHttp.Listener listener) {
+    String account = "trigger-" + listener;
+    RawHttp admin = listener.client(api, api.adminToken());
+    String role =
+        "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"ClusterRole\","
+            + "\"metadata\":{\"name\":\"test-"
+            + account
+            + "\"},\"rules\":[{\"apiGroups\":[\"threadline.dev\"],\"resources\":[\"schedules\"],"
+            + "\"verbs\":[\"get\",\"list\"]},{\"apiGroups\":[\"threadline.dev\"],"
+            + "\"resources\":[\"threads\",\"runs\"],\"verbs\":[\"get\",\"list\",\"create\"]}]}";
+    assertThat(
+            admin
+                .send(
+                    "POST",
+                    "/apis/rbac.authorization.k8s.io/v1/clusterroles",
+                    "application/json",
+                    role)
+                .statusCode())
+        .isEqualTo(201);
+    RawHttp trigger = listener.client(api, api.issueServiceAccountToken("default", account));
+    // Nothing is granted before the binding.
+    assertThat(
+            trigger.get("/apis/threadline.dev/v1alpha1/namespaces/default/schedules").statusCode())
+        .isEqualTo(403);
+    String binding =
+        "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"RoleBinding\","
+            + "\"metadata\":{\"name\":\""
+            + account
+            + "\"},\"roleRef\":{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"ClusterRole\","
+            + "\"name\":\"test-"
+            + account
+            + "\"},\"subjects\":[{\"kind\":\"ServiceAccount\",\"name\":\""
+            + account
+            + "\"}]}";
+    assertThat(
+            admin
+                .send(
+                    "POST",
+                    "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings",
+                    "application/json",
+                    binding)
+                .statusCode())
+        .isEqualTo(201);
     assertThat(
             trigger.get("/apis/threadline.dev/v1alpha1/namespaces/default/schedules").statusCode())
         .isEqualTo(200);
@@ -83,7 +123,12 @@ class EmbeddedKubernetesApiAccessTest {
     HttpResponse<String> otherNamespace =
         trigger.get("/apis/threadline.dev/v1alpha1/namespaces/kube-system/threads");
     assertThat(otherNamespace.statusCode()).isEqualTo(403);
-    assertThat(otherNamespace.body()).contains("system:serviceaccount:default:trigger-" + listener);
+    assertThat(Json.parse(otherNamespace.body()).path("message").asText())
+        .isEqualTo(
+            "threads.threadline.dev is forbidden: User \"system:serviceaccount:default:"
+                + account
+                + "\" cannot list resource \"threads\" in API group \"threadline.dev\" in the"
+                + " namespace \"kube-system\"");
     assertThat(trigger.get("/api/v1/namespaces/default/secrets").statusCode()).isEqualTo(403);
     assertThat(
             trigger

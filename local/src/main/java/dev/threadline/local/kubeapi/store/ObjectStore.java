@@ -28,6 +28,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +63,7 @@ public final class ObjectStore implements AutoCloseable {
   private final BlockingQueue<Connection> readers;
   private final ReentrantLock lock = new ReentrantLock();
   private final List<Watch> watches = new CopyOnWriteArrayList<>();
+  private final List<Consumer<ObjectKey>> deletedListeners = new CopyOnWriteArrayList<>();
   private final List<BiConsumer<ObjectKey, ObjectNode>> storedListeners =
       new CopyOnWriteArrayList<>();
   private final GroupCommit<WriteAction, StoredObject> writes = new GroupCommit<>(lock, MAX_BATCH);
@@ -619,9 +621,19 @@ public final class ObjectStore implements AutoCloseable {
     storedListeners.add(listener);
   }
 
+  /**
+   * Tells {@code listener} of every object deleted, once committed, in revision order; as {@link
+   * #onStored}, under the write lock.
+   */
+  public void onDeleted(Consumer<ObjectKey> listener) {
+    deletedListeners.add(listener);
+  }
+
   private void publish(WatchEvent event) {
     if (!event.type().equals(WatchEvent.DELETED)) {
       storedListeners.forEach(listener -> listener.accept(event.key(), event.object()));
+    } else {
+      deletedListeners.forEach(listener -> listener.accept(event.key()));
     }
     int delivered = 0;
     for (Watch watch : watches) {
