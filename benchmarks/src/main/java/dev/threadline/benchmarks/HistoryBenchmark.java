@@ -414,12 +414,20 @@ public final class HistoryBenchmark {
         }
       }
       try (PreparedStatement usage =
-          db.prepareStatement(
-              "INSERT INTO namespace_usage (namespace, bytes) VALUES (?, ?) ON CONFLICT"
-                  + " (namespace) DO UPDATE SET bytes = bytes + excluded.bytes")) {
+              db.prepareStatement(
+                  "INSERT INTO namespace_usage (namespace, bytes) VALUES (?, ?) ON CONFLICT"
+                      + " (namespace) DO UPDATE SET bytes = bytes + excluded.bytes");
+          PreparedStatement archived =
+              db.prepareStatement(
+                  "INSERT INTO archived_thread_counts (namespace, threads) VALUES (?, ?) ON"
+                      + " CONFLICT (namespace) DO UPDATE SET threads = threads +"
+                      + " excluded.threads")) {
         usage.setString(1, template.namespace());
         usage.setLong(2, bytes);
         usage.executeUpdate();
+        archived.setString(1, template.namespace());
+        archived.setLong(2, count);
+        archived.executeUpdate();
         db.commit();
       }
     }

@@ -134,17 +134,7 @@ public final class History implements AutoCloseable {
             namespace,
             thread);
       }
-      bytes +=
-          Sql.number(
-              connection,
-              "SELECT bytes FROM archived_threads WHERE namespace = ? AND name = ?",
-              namespace,
-              thread);
-      Sql.update(
-          connection,
-          "DELETE FROM archived_threads WHERE namespace = ? AND name = ?",
-          namespace,
-          thread);
+      bytes += ThreadArchive.forget(connection, namespace, thread);
       NamespaceUsage.add(connection, namespace, -bytes);
       return null;
     });

@@ -1,5 +1,6 @@
 package dev.threadline.history;
 
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -21,12 +22,10 @@ public final class ThreadArchive {
   public void archive(ArchivedThread thread) {
     long bytes = Sql.bytes(thread.object()) + 64;
     database.transaction(connection -> {
-      long before =
-          Sql.number(
-              connection,
-              "SELECT bytes FROM archived_threads WHERE namespace = ? AND name = ?",
-              thread.namespace(),
-              thread.name());
+      long before = storedBytes(connection, thread.namespace(), thread.name());
+      if (before == 0) {
+        addToCount(connection, thread.namespace(), 1);
+      }
       Sql.update(
           connection,
           "INSERT INTO archived_threads (namespace, name, created_at, archived_at, object, bytes)"
@@ -91,30 +90,59 @@ public final class ThreadArchive {
             limit));
   }
 
-  /** How many threads of the namespace are archived. */
+  /** How many threads of the namespace are archived (one row read, not a count of them all). */
   public long count(String namespace) {
     return database.read(connection ->
         Sql.number(
-            connection, "SELECT COUNT(*) FROM archived_threads WHERE namespace = ?", namespace));
+            connection,
+            "SELECT threads FROM archived_thread_counts WHERE namespace = ?",
+            namespace));
   }
 
   /** Forgets the archived object (the thread is live again; its history stays). */
   public void remove(String namespace, String name) {
     database.transaction(connection -> {
-      long bytes =
-          Sql.number(
-              connection,
-              "SELECT bytes FROM archived_threads WHERE namespace = ? AND name = ?",
-              namespace,
-              name);
-      Sql.update(
-          connection,
-          "DELETE FROM archived_threads WHERE namespace = ? AND name = ?",
-          namespace,
-          name);
-      NamespaceUsage.add(connection, namespace, -bytes);
+      NamespaceUsage.add(connection, namespace, -forget(connection, namespace, name));
       return null;
     });
+  }
+
+  /**
+   * Deletes the archived object inside the caller's transaction and keeps the count; answers the
+   * bytes it held (0 when none was archived) for the caller's usage change.
+   */
+  static long forget(Connection connection, String namespace, String name) throws SQLException {
+    long bytes = storedBytes(connection, namespace, name);
+    int deleted =
+        Sql.update(
+            connection,
+            "DELETE FROM archived_threads WHERE namespace = ? AND name = ?",
+            namespace,
+            name);
+    if (deleted > 0) {
+      addToCount(connection, namespace, -deleted);
+    }
+    return bytes;
+  }
+
+  private static long storedBytes(Connection connection, String namespace, String name)
+      throws SQLException {
+    return Sql.number(
+        connection,
+        "SELECT bytes FROM archived_threads WHERE namespace = ? AND name = ?",
+        namespace,
+        name);
+  }
+
+  private static void addToCount(Connection connection, String namespace, long delta)
+      throws SQLException {
+    Sql.update(
+        connection,
+        "INSERT INTO archived_thread_counts (namespace, threads) VALUES (?, ?) ON CONFLICT"
+            + " (namespace) DO UPDATE SET threads = archived_thread_counts.threads"
+            + " + excluded.threads",
+        namespace,
+        delta);
   }
 
   private static ArchivedThread thread(ResultSet row) throws SQLException {

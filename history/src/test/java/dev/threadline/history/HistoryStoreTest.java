@@ -236,9 +236,16 @@ class HistoryStoreTest {
           .extracting(ArchivedThread::name)
           .containsExactly("thread-3", "thread-2", "thread-1");
       assertThat(history.threads().count("user-1")).isEqualTo(5);
+      history.threads().archive(new ArchivedThread("user-1", "thread-5", T, T, "{\"again\":1}"));
+      assertThat(history.threads().count("user-1")).as("archived again, counted once").isEqualTo(5);
+      history.threads().remove("user-1", "thread-5");
       history.threads().remove("user-1", "thread-5");
       assertThat(history.threads().find("user-1", "thread-5")).isEmpty();
       assertThat(history.threads().find("user-1", "thread-4")).isPresent();
+      history.deleteThread("user-1", "thread-4");
+      assertThat(history.threads().count("user-1")).isEqualTo(3);
+      assertThat(history.threads().count("user-2")).isEqualTo(1);
+      assertThat(history.threads().count("user-3")).isZero();
     }
   }
 

@@ -10,9 +10,9 @@ import java.util.regex.Pattern;
  * A position in one run's stream, sent as every event frame's SSE {@code id}: {@code
  * <runId>:<seq>:<index>}, e.g. {@code run_abc-1:12:0} is the first contract event made from the
  * run's log entry 12. Derived only from the event's number in the history store (numbered once,
- * never changed), so the same event has the same id on every replica, after restarts and on every reconnect. Position
- * {@code seq = 0} comes before the log: index 0 is {@code thread.created}, and terminal events
- * built from the status of a run whose log is empty follow it.
+ * never changed), so the same event has the same id on every replica, after restarts and on every
+ * reconnect. Position {@code seq = 0} comes before the log: index 0 is {@code thread.created}, and
+ * terminal events built from the status of a run whose log is empty follow it.
  *
  * <p>The run id is part of the cursor so that a reconnect knows its run (and its thread) without
  * any other state, even on {@code POST /v1/threads}, whose path names no thread.
