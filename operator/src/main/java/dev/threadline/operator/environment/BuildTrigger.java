@@ -19,7 +19,8 @@ import java.util.Optional;
  */
 record BuildTrigger(String requestId, boolean force, boolean requested) {
 
-  static Optional<BuildTrigger> of(Environment environment, EnvironmentStatus status, BuildPlan plan) {
+  static Optional<BuildTrigger> of(
+      Environment environment, EnvironmentStatus status, BuildPlan plan) {
     if (status.getBuildStatus() == BuildStatus.BUILDING) {
       return Optional.empty(); // a request made while a build runs is taken up when that build ends
     }

@@ -40,12 +40,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Builds Environment images. A build ({@code building}) starts for a new {@code spec.buildRequest},
- * and, under {@code spec.buildPolicy: OnChange} (the default), whenever the image of the current spec
- * is not built ({@link BuildTrigger}); under {@code Manual} an Environment stays {@code pending}
- * until a build request. A build is the effective Dockerfile in a ConfigMap, a NetworkPolicy and a
- * Kaniko Job; the Job's end makes it {@code ready} (imageTag, lastBuildAt) or {@code failed}
- * (buildError classified from the build Pod's log). {@code spec.testBuildRequest} runs the same
- * build without cache or push and reports in {@code status.testBuild}.
+ * and, under {@code spec.buildPolicy: OnChange} (the default), whenever the image of the current
+ * spec is not built ({@link BuildTrigger}); under {@code Manual} an Environment stays {@code
+ * pending} until a build request. A build is the effective Dockerfile in a ConfigMap, a
+ * NetworkPolicy and a Kaniko Job; the Job's end makes it {@code ready} (imageTag, lastBuildAt) or
+ * {@code failed} (buildError classified from the build Pod's log). {@code spec.testBuildRequest}
+ * runs the same build without cache or push and reports in {@code status.testBuild}.
  *
  * <p>A reconcile reads: follow the running builds and take up new requests (computing the next
  * status), invoke the workflow of the build objects ({@link EnvironmentBuilds}: made for the builds
@@ -91,7 +91,8 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
       OperatorSettings settings,
       Conditions conditions,
       Clock clock,
-      OperatorMetrics metrics) {
+      OperatorMetrics metrics,
+      KubernetesEvents events) {
     this.client = client;
     this.settings = settings;
     this.planner = new BuildPlanner(settings);
@@ -99,7 +100,7 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     this.logStore = new BuildLogConfigMap(client);
     this.conditions = conditions;
     this.clock = clock;
-    this.events = new KubernetesEvents(clock);
+    this.events = events;
     this.metrics = metrics;
   }
 

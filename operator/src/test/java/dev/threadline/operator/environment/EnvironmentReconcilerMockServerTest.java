@@ -358,8 +358,9 @@ class EnvironmentReconcilerMockServerTest {
     EnvironmentStatus second =
         awaitStatus(
             "env-gitops",
-            s -> s.getBuildStatus() == BuildStatus.BUILDING
-                && !s.getBuildHash().equals(first.getBuildHash()));
+            s ->
+                s.getBuildStatus() == BuildStatus.BUILDING
+                    && !s.getBuildHash().equals(first.getBuildHash()));
     assertThat(second.getBuildJob()).endsWith("-g" + generationOf("env-gitops"));
     assertThat(second.getImageTag()).isEqualTo(ready.getImageTag());
   }
