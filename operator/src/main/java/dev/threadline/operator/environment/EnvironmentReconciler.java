@@ -376,40 +376,25 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
 
   private List<io.fabric8.kubernetes.api.model.Condition> readyCondition(
       EnvironmentStatus status, long generation) {
-    var existing = status.getConditions();
+    return conditions.summarise(status.getConditions(), summary(status), generation);
+  }
+
+  /**
+   * Built is ready; building reconciles; a failed build is stalled until the spec or a build
+   * request changes; pending (Manual) waits for a build request.
+   */
+  static Conditions.Summary summary(EnvironmentStatus status) {
     return switch (status.getBuildStatus()) {
       case READY ->
-          conditions.set(
-              existing,
-              Conditions.READY,
-              Conditions.TRUE,
-              "Built",
-              "Image " + status.getImageTag() + " is built.",
-              generation);
+          Conditions.Summary.ready("Built", "Image " + status.getImageTag() + " is built.");
       case BUILDING ->
-          conditions.set(
-              existing,
-              Conditions.READY,
+          Conditions.Summary.reconciling(
               Conditions.UNKNOWN,
               "Building",
-              "Job " + status.getBuildJob() + " is building the image.",
-              generation);
-      case FAILED ->
-          conditions.set(
-              existing,
-              Conditions.READY,
-              Conditions.FALSE,
-              "BuildFailed",
-              status.getBuildError(),
-              generation);
+              "Job " + status.getBuildJob() + " is building the image.");
+      case FAILED -> Conditions.Summary.stalled("BuildFailed", status.getBuildError());
       case PENDING ->
-          conditions.set(
-              existing,
-              Conditions.READY,
-              Conditions.FALSE,
-              "NotBuilt",
-              "No image has been built yet; request a build.",
-              generation);
+          Conditions.Summary.waiting("NotBuilt", "No image has been built yet; request a build.");
     };
   }
 

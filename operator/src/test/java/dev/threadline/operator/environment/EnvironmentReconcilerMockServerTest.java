@@ -289,11 +289,12 @@ class EnvironmentReconcilerMockServerTest {
     EnvironmentStatus failed =
         awaitStatus("env-missing", s -> s.getBuildStatus() == BuildStatus.FAILED);
     assertThat(failed.getBuildError()).isEqualTo("Package not found");
+    // kstatus reads a failed build as stalled: nothing changes until the spec or a request does.
     assertThat(failed.getConditions())
-        .singleElement()
-        .satisfies(c ->
-            assertThat(List.of(c.getStatus(), c.getReason(), c.getMessage()))
-                .containsExactly("False", "BuildFailed", "Package not found"));
+        .extracting(c -> List.of(c.getType(), c.getStatus(), c.getReason(), c.getMessage()))
+        .containsExactly(
+            List.of("Ready", "False", "BuildFailed", "Package not found"),
+            List.of("Stalled", "True", "BuildFailed", "Package not found"));
     assertThat(RecordedEvents.about(client, NS, "env-missing"))
         .extracting(event -> List.of(event.getType(), event.getReason()))
         .containsExactly(List.of("Normal", "BuildStarted"), List.of("Warning", "BuildFailed"));
@@ -334,6 +335,9 @@ class EnvironmentReconcilerMockServerTest {
         awaitStatus("env-gitops", s -> s.getBuildStatus() == BuildStatus.BUILDING);
     assertThat(first.getBuildJob()).isEqualTo("env-gitops-build-" + first.getBuildHash() + "-g1");
     assertThat(first.getBuildRequestId()).isNull();
+    assertThat(first.getConditions())
+        .extracting(c -> c.getType() + "=" + c.getStatus() + "/" + c.getObservedGeneration())
+        .containsExactly("Ready=Unknown/1", "Reconciling=True/1");
     finishJob(first.getBuildJob(), true, null, "built\n");
     EnvironmentStatus ready =
         awaitStatus("env-gitops", s -> s.getBuildStatus() == BuildStatus.READY);
