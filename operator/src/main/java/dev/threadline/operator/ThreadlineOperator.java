@@ -15,6 +15,7 @@ import dev.threadline.operator.environment.EnvironmentReconciler;
 import dev.threadline.operator.health.OperatorHttpEndpoints;
 import dev.threadline.operator.kubernetes.InformerLists;
 import dev.threadline.operator.kubernetes.InformerStops;
+import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.kubernetes.ReconcileRetry;
 import dev.threadline.operator.kubernetes.TokenCloner;
 import dev.threadline.operator.metrics.OperatorMetrics;
@@ -194,6 +195,8 @@ public final class ThreadlineOperator implements AutoCloseable {
         });
     OperatorMetrics product = new OperatorMetrics(metrics);
     Conditions conditions = new Conditions(clock);
+    // The one recorder of Events: its correlation and budgets are per object, across controllers.
+    KubernetesEvents events = new KubernetesEvents(clock);
     AgentProfiles agents = new AgentProfiles(client, settings.model());
     ModelCatalog models = new ModelCatalog(settings.model());
     ModelPricing pricing = ModelPricing.parse(settings.modelPrices());
@@ -207,7 +210,8 @@ public final class ThreadlineOperator implements AutoCloseable {
     // One chooser of sandbox ports for runs, pools and containers: where Pods share the host's
     // network, each kind's view alone would hand out a port another kind's sandbox has.
     SandboxPorts ports = new SandboxPorts(settings.containers());
-    ComputerRuns computer = new ComputerRuns(client, settings, agents, pricing, clock, ports);
+    ComputerRuns computer =
+        new ComputerRuns(client, settings, agents, pricing, clock, ports, events);
     // Conversation content goes to the history store first, then the Run's status announces it.
     RunEventLog log = new RunEventLog(history);
     ComputerStatus statuses =
@@ -230,11 +234,12 @@ public final class ThreadlineOperator implements AutoCloseable {
             tracing,
             deltas,
             log,
-            new HistoryQuota(history, settings.history().historyBytes())),
+            new HistoryQuota(history, settings.history().historyBytes()),
+            events),
         settings);
     WarmPoolReconciler pools =
         new WarmPoolReconciler(
-            client, settings, PoolSettings.fromEnvironment(System.getenv()), ports, clock);
+            client, settings, PoolSettings.fromEnvironment(System.getenv()), ports, clock, events);
     register(operator, pools, settings);
     WarmPools warmPools = new WarmPools(client, pools, settings, product, clock, archives);
     computer.claimFrom(warmPools);
@@ -259,7 +264,7 @@ public final class ThreadlineOperator implements AutoCloseable {
         settings);
     register(
         operator,
-        new EnvironmentReconciler(client, settings, conditions, clock, product),
+        new EnvironmentReconciler(client, settings, conditions, clock, product, events),
         settings);
     register(
         operator,

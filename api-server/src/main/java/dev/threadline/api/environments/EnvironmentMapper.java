@@ -4,6 +4,7 @@ import dev.threadline.api.kubernetes.RestResources;
 import dev.threadline.api.webhooks.WebhookViews;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.environment.BuildPolicy;
 import dev.threadline.crds.environment.BuildStatus;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentPackages;
@@ -155,8 +156,13 @@ final class EnvironmentMapper {
     return RestResources.hasRestId(environment, ID_PREFIX);
   }
 
+  /**
+   * A new Environment of the REST API: built only when asked ({@code Manual}), as the contract has
+   * a created environment {@code pending} until {@code POST .../build}.
+   */
   static Environment newEnvironment(
       String namespace, String name, EnvironmentSpec spec, Instant now) {
+    spec.setBuildPolicy(BuildPolicy.MANUAL);
     Environment environment = new Environment();
     environment.setMetadata(RestResources.newMetadata(namespace, name, now));
     environment.setSpec(spec);

@@ -101,7 +101,16 @@ public class EnvironmentSpec {
   @Size(max = MAX_DOCUMENTS)
   private List<EnvironmentDocument> documentation = new ArrayList<>();
 
-  @JsonPropertyDescription("Set a new id to ask the operator for an image build.")
+  @JsonPropertyDescription(
+      "When the image is built: OnChange (the default) whenever the image of the current spec is"
+          + " not built yet, as a Deployment rolls out a changed spec; Manual only when"
+          + " buildRequest.id changes.")
+  @Default("OnChange")
+  private BuildPolicy buildPolicy = BuildPolicy.ON_CHANGE;
+
+  @JsonPropertyDescription(
+      "Set a new id to ask the operator for an image build (with either buildPolicy; force"
+          + " rebuilds an image already built).")
   private BuildRequest buildRequest;
 
   @JsonPropertyDescription(
@@ -216,6 +225,14 @@ public class EnvironmentSpec {
 
   public void setDocumentation(List<EnvironmentDocument> documentation) {
     this.documentation = documentation;
+  }
+
+  public BuildPolicy getBuildPolicy() {
+    return buildPolicy;
+  }
+
+  public void setBuildPolicy(BuildPolicy buildPolicy) {
+    this.buildPolicy = buildPolicy;
   }
 
   public BuildRequest getBuildRequest() {

@@ -39,21 +39,12 @@ public class AgentReconciler implements Reconciler<Agent> {
     AgentStatus next = new AgentStatus();
     next.setObservedGeneration(generation);
     next.setConditions(
-        problems.isEmpty()
-            ? conditions.set(
-                current.getConditions(),
-                Conditions.READY,
-                Conditions.TRUE,
-                "Valid",
-                "The agent is ready to run.",
-                generation)
-            : conditions.set(
-                current.getConditions(),
-                Conditions.READY,
-                Conditions.FALSE,
-                "InvalidSpec",
-                String.join("; ", problems),
-                generation));
+        conditions.summarise(
+            current.getConditions(),
+            problems.isEmpty()
+                ? Conditions.Summary.ready("Valid", "The agent is ready to run.")
+                : Conditions.Summary.stalled("InvalidSpec", String.join("; ", problems)),
+            generation));
 
     if (sameStatus(current, next)) {
       return UpdateControl.noUpdate();

@@ -79,29 +79,24 @@ public final class ComputerRuns {
   private WarmPools warmPools;
   private SandboxHandOff handOff = SandboxHandOff.NONE;
 
-  public ComputerRuns(
-      KubernetesClient client,
-      OperatorSettings settings,
-      AgentProfiles agents,
-      ModelPricing pricing,
-      Clock clock) {
-    this(client, settings, agents, pricing, clock, new SandboxPorts(settings.containers()));
-  }
-
-  /** With the operator's one chooser of sandbox ports (shared with pools and containers). */
+  /**
+   * With the operator's one chooser of sandbox ports (shared with pools and containers) and its one
+   * recorder of Events (shared with the Run controller).
+   */
   public ComputerRuns(
       KubernetesClient client,
       OperatorSettings settings,
       AgentProfiles agents,
       ModelPricing pricing,
       Clock clock,
-      SandboxPorts ports) {
+      SandboxPorts ports,
+      KubernetesEvents events) {
     this.client = client;
     this.settings = settings;
     this.agents = agents;
     this.pricing = pricing;
     this.clock = clock;
-    this.events = new KubernetesEvents(clock);
+    this.events = events;
     this.conditions = new Conditions(clock);
     this.writer = new RunStatusWriter(client);
     this.ports = ports;
@@ -186,7 +181,7 @@ public final class ComputerRuns {
               });
       if (written.isPresent() && claimed.isPresent()) {
         warmPools.steps().since(StartStep.ROUTE_WRITE, writing);
-        logStarted(written.get(), claimed.get().pod(), claimed.get().environment());
+        started(written.get(), claimed.get().pod(), claimed.get().environment());
         handOver(pending, written.get(), claimed.get().pod(), context);
         return UpdateControl.noUpdate();
       }
@@ -341,7 +336,7 @@ public final class ComputerRuns {
           AgentEnvironment.resolve(
               client, run, thread, settings.registry(), settings.runnerImage());
       pod = launchSandbox(run, thread, environment, context, tryPool);
-      logStarted(run, pod, environment);
+      started(run, pod, environment);
     } catch (AgentStartException e) {
       try (ResourceLogContext logged = ResourceLogContext.of(run)) {
         LOG.info("cannot start its sandbox: {}", e.getMessage());
@@ -366,13 +361,31 @@ public final class ComputerRuns {
     return UpdateControl.noUpdate();
   }
 
-  private static void logStarted(Run run, Pod pod, AgentEnvironment environment) {
+  /** Logs and records (SandboxClaimed or SandboxStarted) how the run's sandbox started. */
+  private void started(Run run, Pod pod, AgentEnvironment environment) {
+    boolean claimed = PoolLabels.isPoolPod(pod);
     try (ResourceLogContext logged = ResourceLogContext.of(run)) {
       LOG.info(
           "sandbox Pod {} started ({}) with image {}",
           pod.getMetadata().getName(),
-          PoolLabels.isPoolPod(pod) ? RunStatus.START_CLAIMED : RunStatus.START_COLD,
+          claimed ? RunStatus.START_CLAIMED : RunStatus.START_COLD,
           environment.image());
+    }
+    if (claimed) {
+      events.normal(
+          client,
+          run,
+          "SandboxClaimed",
+          "Claimed the warm pool's ready sandbox Pod " + pod.getMetadata().getName());
+    } else {
+      events.normal(
+          client,
+          run,
+          "SandboxStarted",
+          "Started sandbox Pod "
+              + pod.getMetadata().getName()
+              + " cold with image "
+              + environment.image());
     }
   }
 

@@ -493,15 +493,20 @@ public class ContainerReconciler implements Reconciler<Container> {
           }
           status.setObservedGeneration(generation);
           status.setConditions(
-              conditions.set(
-                  status.getConditions(),
-                  Conditions.READY,
-                  ready ? Conditions.TRUE : Conditions.FALSE,
-                  ready ? "Running" : capitalized(state.phase().value()),
-                  state.message(),
-                  generation));
+              conditions.summarise(status.getConditions(), summary(state, ready), generation));
           return true;
         });
+  }
+
+  /** Ready once its Pod is; failed is stalled, any other phase on its way. */
+  private static Conditions.Summary summary(ContainerState state, boolean ready) {
+    if (ready) {
+      return Conditions.Summary.ready("Running", state.message());
+    }
+    String reason = capitalized(state.phase().value());
+    return state.phase() == ContainerPhase.FAILED
+        ? Conditions.Summary.stalled(reason, state.message())
+        : Conditions.Summary.reconciling(Conditions.FALSE, reason, state.message());
   }
 
   private static boolean hasEnded(Pod pod) {

@@ -3,7 +3,6 @@ package dev.threadline.operator.environment;
 import dev.threadline.core.environment.BuildErrors;
 import dev.threadline.crds.common.OwnerReferences;
 import dev.threadline.crds.common.Timestamps;
-import dev.threadline.crds.environment.BuildRequest;
 import dev.threadline.crds.environment.BuildStatus;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentStatus;
@@ -40,11 +39,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds Environment images. An Environment starts {@code pending}; a new {@code spec.buildRequest}
- * starts a build ({@code building}): the effective Dockerfile in a ConfigMap, a NetworkPolicy and a
- * Kaniko Job; the Job's end makes it {@code ready} (imageTag, lastBuildAt) or {@code failed}
- * (buildError classified from the build Pod's log). {@code spec.testBuildRequest} runs the same
- * build without cache or push and reports in {@code status.testBuild}.
+ * Builds Environment images. A build ({@code building}) starts for a new {@code spec.buildRequest},
+ * and, under {@code spec.buildPolicy: OnChange} (the default), whenever the image of the current
+ * spec is not built ({@link BuildTrigger}); under {@code Manual} an Environment stays {@code
+ * pending} until a build request. A build is the effective Dockerfile in a ConfigMap, a
+ * NetworkPolicy and a Kaniko Job; the Job's end makes it {@code ready} (imageTag, lastBuildAt) or
+ * {@code failed} (buildError classified from the build Pod's log). {@code spec.testBuildRequest}
+ * runs the same build without cache or push and reports in {@code status.testBuild}.
  *
  * <p>A reconcile reads: follow the running builds and take up new requests (computing the next
  * status), invoke the workflow of the build objects ({@link EnvironmentBuilds}: made for the builds
@@ -90,7 +91,8 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
       OperatorSettings settings,
       Conditions conditions,
       Clock clock,
-      OperatorMetrics metrics) {
+      OperatorMetrics metrics,
+      KubernetesEvents events) {
     this.client = client;
     this.settings = settings;
     this.planner = new BuildPlanner(settings);
@@ -98,7 +100,7 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     this.logStore = new BuildLogConfigMap(client);
     this.conditions = conditions;
     this.clock = clock;
-    this.events = new KubernetesEvents(clock);
+    this.events = events;
     this.metrics = metrics;
   }
 
@@ -179,6 +181,11 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
               .flatMap(BuildDigests::of)
               .orElse(null));
       status.setBuildError(null);
+      events.normal(
+          client,
+          environment,
+          "BuildSucceeded",
+          "Image " + status.getImageTag() + " is built (Job " + status.getBuildJob() + ")");
     } else {
       status.setBuildStatus(BuildStatus.FAILED);
       status.setBuildError(knownError != null ? knownError : failureMessage(log, state));
@@ -204,15 +211,14 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
       EnvironmentStatus status,
       BuildPlan plan,
       List<EnvironmentBuilds.StartedBuild> started) {
-    BuildRequest request =
-        environment.getSpec() == null ? null : environment.getSpec().getBuildRequest();
-    if (request == null
-        || request.getId() == null
-        || request.getId().equals(status.getBuildRequestId())
-        || status.getBuildStatus() == BuildStatus.BUILDING) {
-      return; // a request made while a build runs is taken up when that build ends
+    Optional<BuildTrigger> next = BuildTrigger.of(environment, status, plan);
+    if (next.isEmpty()) {
+      return;
     }
-    status.setBuildRequestId(request.getId());
+    BuildTrigger trigger = next.get();
+    if (trigger.requested()) {
+      status.setBuildRequestId(trigger.requestId());
+    }
     String who =
         "Environment("
             + environment.getMetadata().getNamespace()
@@ -222,6 +228,7 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     if (plan instanceof BuildPlan.Unbuildable unbuildable) {
       status.setBuildStatus(BuildStatus.FAILED);
       status.setBuildError(unbuildable.error());
+      status.setBuildHash(null); // nothing was rendered to build
       status.setLastBuildAt(Timestamps.format(clock.instant()));
       LOG.info("{} cannot be built: {}", who, unbuildable.error());
       events.warning(client, environment, "BuildFailed", unbuildable.error());
@@ -231,12 +238,12 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
     boolean upToDate =
         status.getBuildStatus() == BuildStatus.READY
             && buildable.hash().equals(status.getBuildHash());
-    if (upToDate && !Boolean.TRUE.equals(request.getForce())) {
+    if (upToDate && !trigger.force()) {
       LOG.info(
           "{} is up to date ({}); build request {} needs no build",
           who,
           buildable.hash(),
-          request.getId());
+          trigger.requestId());
       return;
     }
     String name =
@@ -244,13 +251,22 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
             environment.getMetadata().getName(),
             BuildKind.IMAGE,
             buildable.hash(),
-            request.getId());
+            trigger.requestId());
     started.add(new EnvironmentBuilds.StartedBuild(BuildKind.IMAGE, name, buildable));
     status.setBuildStatus(BuildStatus.BUILDING);
     status.setBuildJob(name);
     status.setBuildHash(buildable.hash());
     status.setBuildError(null);
     LOG.info("{} building {} in Job {}", who, buildable.imageTag(), name);
+    events.normal(
+        client,
+        environment,
+        "BuildStarted",
+        (trigger.requested() ? "Build request " + trigger.requestId() : "The changed spec")
+            + " builds image "
+            + buildable.imageTag()
+            + " in Job "
+            + name);
   }
 
   private void followTestBuild(Environment environment, EnvironmentStatus status, Set<Job> jobs) {
@@ -360,40 +376,25 @@ public class EnvironmentReconciler implements Reconciler<Environment> {
 
   private List<io.fabric8.kubernetes.api.model.Condition> readyCondition(
       EnvironmentStatus status, long generation) {
-    var existing = status.getConditions();
+    return conditions.summarise(status.getConditions(), summary(status), generation);
+  }
+
+  /**
+   * Built is ready; building reconciles; a failed build is stalled until the spec or a build
+   * request changes; pending (Manual) waits for a build request.
+   */
+  static Conditions.Summary summary(EnvironmentStatus status) {
     return switch (status.getBuildStatus()) {
       case READY ->
-          conditions.set(
-              existing,
-              Conditions.READY,
-              Conditions.TRUE,
-              "Built",
-              "Image " + status.getImageTag() + " is built.",
-              generation);
+          Conditions.Summary.ready("Built", "Image " + status.getImageTag() + " is built.");
       case BUILDING ->
-          conditions.set(
-              existing,
-              Conditions.READY,
+          Conditions.Summary.reconciling(
               Conditions.UNKNOWN,
               "Building",
-              "Job " + status.getBuildJob() + " is building the image.",
-              generation);
-      case FAILED ->
-          conditions.set(
-              existing,
-              Conditions.READY,
-              Conditions.FALSE,
-              "BuildFailed",
-              status.getBuildError(),
-              generation);
+              "Job " + status.getBuildJob() + " is building the image.");
+      case FAILED -> Conditions.Summary.stalled("BuildFailed", status.getBuildError());
       case PENDING ->
-          conditions.set(
-              existing,
-              Conditions.READY,
-              Conditions.FALSE,
-              "NotBuilt",
-              "No image has been built yet; request a build.",
-              generation);
+          Conditions.Summary.waiting("NotBuilt", "No image has been built yet; request a build.");
     };
   }
 

@@ -1,23 +1,33 @@
 package dev.threadline.operator.kubernetes;
 
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Kubernetes Events about Threadline's objects, for a person debugging with {@code kubectl
- * describe}: what the operator decided that a status alone does not tell (a build failed, a quota
- * made something wait, a sandbox did not start, a schedule fired or skipped). Callers record an
- * Event when the thing happens, not on every reconcile. An Event is a courtesy: one the API refuses
- * is logged and forgotten, never a reason to fail a reconcile. Messages must not hold secrets.
+ * describe} and {@code kubectl get events}: what the operator did or decided that a status alone
+ * does not tell (a build started or ended, a run's route, its sandbox, its end, a schedule fired or
+ * skipped, a pool refilled). The operator's one recorder: every controller records through the same
+ * instance. Callers record an Event when the thing happens, not on every reconcile; repeats are
+ * correlated as client-go's recorder does ({@link EventCorrelator}): the same Event again bumps its
+ * {@code count} and {@code lastTimestamp}, a flood of similar ones is combined, and each object has
+ * a budget. An Event is a courtesy: one the API refuses is logged and forgotten, never a reason to
+ * fail a reconcile. Messages are bounded ({@value #MAX_MESSAGE} characters) and must never hold
+ * conversation content or secrets.
  */
 public final class KubernetesEvents {
   private static final Logger LOG = LoggerFactory.getLogger(KubernetesEvents.class);
@@ -27,6 +37,7 @@ public final class KubernetesEvents {
   static final int MAX_MESSAGE = 1024;
 
   private final Clock clock;
+  private final EventCorrelator correlator = new EventCorrelator();
 
   public KubernetesEvents(Clock clock) {
     this.clock = clock;
@@ -45,45 +56,36 @@ public final class KubernetesEvents {
   private void record(
       KubernetesClient client, HasMetadata about, String type, String reason, String message) {
     Instant now = clock.instant();
-    String time = DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS));
     String namespace = about.getMetadata().getNamespace();
+    EventCorrelator.Subject subject =
+        new EventCorrelator.Subject(
+            namespace,
+            about.getKind(),
+            about.getMetadata().getName(),
+            about.getMetadata().getUid());
+    EventCorrelator.Decision decision;
+    synchronized (correlator) {
+      decision =
+          correlator.observe(
+              subject, type, reason, bounded(message), now, () -> newName(about, now));
+    }
+    if (decision == null) {
+      LOG.debug("Event {} about {} dropped: the object's budget is spent", reason, subject);
+      return;
+    }
     try {
-      client
-          .v1()
-          .events()
-          .inNamespace(namespace)
-          .resource(
-              new EventBuilder()
-                  .withNewMetadata()
-                  // As kubectl and client-go name them: the object's name and a unique suffix.
-                  .withName(
-                      about.getMetadata().getName()
-                          + "."
-                          + Long.toHexString(now.getEpochSecond() * 1_000_000_000L + now.getNano())
-                          + Long.toHexString(System.nanoTime() & 0xffff))
-                  .withNamespace(namespace)
-                  .endMetadata()
-                  .withInvolvedObject(
-                      new ObjectReferenceBuilder()
-                          .withApiVersion(about.getApiVersion())
-                          .withKind(about.getKind())
-                          .withName(about.getMetadata().getName())
-                          .withNamespace(namespace)
-                          .withUid(about.getMetadata().getUid())
-                          .build())
-                  .withType(type)
-                  .withReason(reason)
-                  .withMessage(bounded(message))
-                  .withFirstTimestamp(time)
-                  .withLastTimestamp(time)
-                  .withCount(1)
-                  .withNewSource()
-                  .withComponent(COMPONENT)
-                  .endSource()
-                  .withReportingComponent(COMPONENT)
-                  .build())
-          .create();
+      if (decision.isNew() || !bump(client, namespace, decision, now)) {
+        client
+            .v1()
+            .events()
+            .inNamespace(namespace)
+            .resource(event(about, type, reason, decision, now))
+            .create();
+      }
     } catch (KubernetesClientException e) {
+      synchronized (correlator) {
+        correlator.forget(decision.name());
+      }
       LOG.warn(
           "Event {} about {}({}/{}) not recorded: {}",
           reason,
@@ -92,6 +94,76 @@ public final class KubernetesEvents {
           about.getMetadata().getName(),
           e.getMessage());
     }
+  }
+
+  /** Bumps a recorded Event's count; false when the API no longer has it. */
+  private static boolean bump(
+      KubernetesClient client, String namespace, EventCorrelator.Decision decision, Instant now) {
+    Map<String, Object> patch = new LinkedHashMap<>();
+    patch.put("count", decision.count());
+    patch.put("message", decision.message());
+    patch.put("lastTimestamp", time(now));
+    try {
+      client
+          .v1()
+          .events()
+          .inNamespace(namespace)
+          .withName(decision.name())
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              client.getKubernetesSerialization().asJson(patch));
+      return true;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  private static Event event(
+      HasMetadata about,
+      String type,
+      String reason,
+      EventCorrelator.Decision decision,
+      Instant now) {
+    String namespace = about.getMetadata().getNamespace();
+    return new EventBuilder()
+        .withNewMetadata()
+        .withName(decision.name())
+        .withNamespace(namespace)
+        .endMetadata()
+        .withInvolvedObject(
+            new ObjectReferenceBuilder()
+                .withApiVersion(about.getApiVersion())
+                .withKind(about.getKind())
+                .withName(about.getMetadata().getName())
+                .withNamespace(namespace)
+                .withUid(about.getMetadata().getUid())
+                .build())
+        .withType(type)
+        .withReason(reason)
+        .withMessage(decision.message())
+        .withFirstTimestamp(time(decision.firstSeen()))
+        .withLastTimestamp(time(now))
+        .withCount(decision.count())
+        .withNewSource()
+        .withComponent(COMPONENT)
+        .endSource()
+        .withReportingComponent(COMPONENT)
+        .build();
+  }
+
+  /** As kubectl and client-go name them: the object's name and a unique suffix. */
+  private static String newName(HasMetadata about, Instant now) {
+    return about.getMetadata().getName()
+        + "."
+        + Long.toHexString(now.getEpochSecond() * 1_000_000_000L + now.getNano())
+        + Long.toHexString(System.nanoTime() & 0xffff);
+  }
+
+  private static String time(Instant instant) {
+    return DateTimeFormatter.ISO_INSTANT.format(instant.truncatedTo(ChronoUnit.SECONDS));
   }
 
   static String bounded(String message) {

@@ -7,6 +7,7 @@ import dev.threadline.operator.computer.AgentEnvironment;
 import dev.threadline.operator.computer.QuotaWait;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.kubernetes.IdempotentCreate;
+import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.kubernetes.ResourceLogContext;
 import dev.threadline.operator.kubernetes.StatusFieldPatch;
 import dev.threadline.operator.sandbox.SandboxPorts;
@@ -54,6 +55,7 @@ public final class WarmPoolReconciler implements Reconciler<Environment>, PoolCa
   private final PoolSettings pool;
   private final SandboxPorts ports;
   private final Clock clock;
+  private final KubernetesEvents events;
 
   /** Environment → when its namespace's quota first refused a pool Pod of the current wait. */
   private final Map<ResourceID, Instant> refusedSince = new ConcurrentHashMap<>();
@@ -65,7 +67,9 @@ public final class WarmPoolReconciler implements Reconciler<Environment>, PoolCa
       OperatorSettings settings,
       PoolSettings pool,
       SandboxPorts ports,
-      Clock clock) {
+      Clock clock,
+      KubernetesEvents events) {
+    this.events = events;
     this.client = client;
     this.settings = settings;
     this.pool = pool;
@@ -196,6 +200,18 @@ public final class WarmPoolReconciler implements Reconciler<Environment>, PoolCa
         }
       }
       refusedSince.remove(id);
+      events.normal(
+          client,
+          environment,
+          "PoolRefilled",
+          "Started "
+              + missing
+              + " warm pool sandbox"
+              + (missing == 1 ? "" : "es")
+              + " (pool size "
+              + size(environment)
+              + ") with image "
+              + resolved.image());
       return null;
     } catch (KubernetesClientException e) {
       String refusal = QuotaWait.refusal(e).orElseThrow(() -> e);

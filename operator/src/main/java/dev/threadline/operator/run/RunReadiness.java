@@ -4,15 +4,12 @@ import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.operator.status.Conditions;
-import io.fabric8.kubernetes.api.model.Condition;
-import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 
 /**
- * A Run's Ready condition, from its phase: Unknown while it is pending or running, True once it
- * completed, False once it failed or was cancelled (the reason names the phase, the message the
- * error). The run reconciler owns it; the phase it follows may come from the worker.
+ * A Run's conditions, from its phase: Ready Unknown and Reconciling while it is pending or running,
+ * Ready True once it completed, Ready False and Stalled once it failed, Ready False once it was
+ * cancelled (the reason names the phase, the message the error). The run reconciler owns them; the
+ * phase they follow may come from the worker.
  */
 final class RunReadiness {
   private final Conditions conditions;
@@ -21,47 +18,36 @@ final class RunReadiness {
     this.conditions = conditions;
   }
 
-  /** What the Ready condition says for a phase. */
-  private record Readiness(String status, String reason, String message) {
-    static Readiness of(RunStatus status) {
-      RunPhase phase =
-          status.getPhase() == null ? RunPhase.PENDING : RunPhase.fromValue(status.getPhase());
-      String ready =
-          switch (phase) {
-            case COMPLETED -> Conditions.TRUE;
-            case FAILED, CANCELLED -> Conditions.FALSE;
-            case PENDING, RUNNING -> Conditions.UNKNOWN;
-          };
-      String message = status.getError() == null ? null : status.getError().getMessage();
-      return new Readiness(ready, capitalized(phase.value()), message);
-    }
+  /**
+   * What the conditions say for a phase: completed is ready; pending and running reconcile; failed
+   * is stalled (a new message is a new run); cancelled is at rest, not ready.
+   */
+  static Conditions.Summary summary(RunStatus status) {
+    RunPhase phase =
+        status.getPhase() == null ? RunPhase.PENDING : RunPhase.fromValue(status.getPhase());
+    String message = status.getError() == null ? null : status.getError().getMessage();
+    String reason = capitalized(phase.value());
+    return switch (phase) {
+      case COMPLETED -> Conditions.Summary.ready(reason, message);
+      case FAILED -> Conditions.Summary.stalled(reason, message);
+      case CANCELLED -> Conditions.Summary.waiting(reason, message);
+      case PENDING, RUNNING -> Conditions.Summary.reconciling(Conditions.UNKNOWN, reason, message);
+    };
   }
 
-  /** Whether the status's Ready condition already says what its phase calls for. */
+  /** Whether the status's conditions already say what its phase calls for. */
   static boolean holds(RunStatus status) {
-    Readiness wanted = Readiness.of(status);
-    Optional<Condition> current = Conditions.find(status.getConditions(), Conditions.READY);
-    return current.isPresent()
-        && Objects.equals(current.get().getStatus(), wanted.status())
-        && Objects.equals(current.get().getReason(), wanted.reason())
-        && Objects.equals(current.get().getMessage(), wanted.message());
+    return Conditions.holds(status.getConditions(), summary(status));
   }
 
-  /** Sets the Ready condition on the status as its phase says; returns whether that changed it. */
+  /** Sets the conditions on the status as its phase says; returns whether that changed them. */
   boolean apply(Run run, RunStatus status) {
     if (holds(status)) {
       return false;
     }
-    Readiness wanted = Readiness.of(status);
-    List<Condition> next =
-        conditions.set(
-            status.getConditions(),
-            Conditions.READY,
-            wanted.status(),
-            wanted.reason(),
-            wanted.message(),
-            run.getMetadata().getGeneration());
-    status.setConditions(next);
+    status.setConditions(
+        conditions.summarise(
+            status.getConditions(), summary(status), run.getMetadata().getGeneration()));
     return true;
   }
 

@@ -23,6 +23,7 @@ import dev.threadline.operator.computer.RunSandboxPodDependentResource;
 import dev.threadline.operator.computer.SandboxWanted;
 import dev.threadline.operator.computer.UncountedSpend;
 import dev.threadline.operator.deltas.DeltaHub;
+import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.model.AgentProfile;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.model.ModelCatalog;
@@ -107,6 +108,7 @@ public class RunReconciler implements Reconciler<Run> {
   private final RunEventLog log;
   private final HistoryQuota quota;
   private final RunContent content;
+  private final RunEvents events;
 
   public RunReconciler(
       AgentProfiles agents,
@@ -118,9 +120,11 @@ public class RunReconciler implements Reconciler<Run> {
       AgentTracing tracing,
       DeltaHub deltas,
       RunEventLog log,
-      HistoryQuota quota) {
+      HistoryQuota quota,
+      KubernetesEvents events) {
     this.log = log;
     this.quota = quota;
+    this.events = new RunEvents(events);
     this.content = new RunContent(log.history());
     this.limits = limits;
     this.tracing = tracing;
@@ -152,9 +156,9 @@ public class RunReconciler implements Reconciler<Run> {
         computer.cleanUpFinished(run, context);
       }
       // The worker ends computer runs; the Ready condition follows here, in one write.
-      return readiness.apply(run, run.getStatus())
-          ? patch(run, run.getStatus())
-          : UpdateControl.noUpdate();
+      return RunReadiness.holds(run.getStatus())
+          ? UpdateControl.noUpdate()
+          : patch(run, run.getStatus(), context);
     }
     if (run.getStatus() != null && Route.COMPUTER.value().equals(run.getStatus().getRoute())) {
       return computer.reconcile(run, context);
@@ -180,7 +184,7 @@ public class RunReconciler implements Reconciler<Run> {
     }
     if (Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
       finish(run, status, CANCELLED, null, started);
-      return patch(run, status);
+      return patch(run, status, context);
     }
     // Runs that schedules fire reach us without the api-server's 402, and the api-server does not
     // know what running runs spent so far: refuse here too.
@@ -194,7 +198,7 @@ public class RunReconciler implements Reconciler<Run> {
               RunErrorCode.USAGE_EXHAUSTED, UsageLimits.EXHAUSTED_MESSAGE, Usage.ZERO),
           null,
           started);
-      return patch(run, status);
+      return patch(run, status, context);
     }
 
     Optional<AgentProfile> agent =
@@ -209,7 +213,7 @@ public class RunReconciler implements Reconciler<Run> {
               Usage.ZERO),
           null,
           started);
-      return patch(run, status);
+      return patch(run, status, context);
     }
     ModelProvider provider;
     try {
@@ -227,7 +231,7 @@ public class RunReconciler implements Reconciler<Run> {
           RunOutcome.failed(RunErrorCode.EXECUTION_FAILED, e.getMessage(), Usage.ZERO),
           agent.get(),
           started);
-      return patch(run, status);
+      return patch(run, status, context);
     }
 
     // Only a run not yet routed calls the model here: only it may stream deltas. The channel is
@@ -241,7 +245,7 @@ public class RunReconciler implements Reconciler<Run> {
       // The model call was abandoned; what it wrote so far was sent, the answer is not kept.
       finish(run, status, CANCELLED, agent.get(), started);
       LOG.info("cancelled while its model call was in flight");
-      return patch(run, status);
+      return patch(run, status, context);
     }
   }
 
@@ -278,6 +282,9 @@ public class RunReconciler implements Reconciler<Run> {
             : router.route(
                 history.getLast().content(), attachments, agent, provider, history, listener);
     RoutingDecision decision = routed.decision();
+    if (status.getRoute() == null) {
+      events.routed(context.getClient(), run, decision.route());
+    }
     status.setRoute(decision.route().value());
     status.setRouteReason(decision.reason());
     status.setModel(agent.model());
@@ -305,7 +312,7 @@ public class RunReconciler implements Reconciler<Run> {
     live.end(status);
     LOG.info(
         "{} via {} in {} ms", status.getPhase(), decision.route().value(), status.getDurationMs());
-    return patch(run, status);
+    return patch(run, status, context);
   }
 
   private void finish(
@@ -357,8 +364,10 @@ public class RunReconciler implements Reconciler<Run> {
   }
 
   /** The reconcile's one status write, with the Ready condition the phase calls for. */
-  private UpdateControl<Run> patch(Run run, RunStatus status) {
-    readiness.apply(run, status);
+  private UpdateControl<Run> patch(Run run, RunStatus status, Context<Run> context) {
+    if (readiness.apply(run, status)) {
+      events.ended(context.getClient(), run, status);
+    }
     run.setStatus(status);
     return UpdateControl.patchStatus(run);
   }

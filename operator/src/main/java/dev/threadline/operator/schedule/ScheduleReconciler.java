@@ -208,21 +208,16 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
         wakeUp = nextRun;
       }
       nextConditions =
-          conditions.set(
+          conditions.summarise(
               nextConditions,
-              Conditions.READY,
-              Conditions.TRUE,
-              "Scheduled",
-              readyMessage(schedule, next),
+              Conditions.Summary.ready("Scheduled", readyMessage(schedule, next)),
               generation);
     } catch (InvalidScheduleException invalid) {
       nextConditions =
-          conditions.set(
+          conditions.summarise(
               nextConditions,
-              Conditions.READY,
-              Conditions.FALSE,
-              "InvalidSpec",
-              "spec." + invalid.field() + ": " + invalid.getMessage(),
+              Conditions.Summary.stalled(
+                  "InvalidSpec", "spec." + invalid.field() + ": " + invalid.getMessage()),
               generation);
       next.setNextRunAt(null);
     }

@@ -20,13 +20,12 @@ public final class ReconcileErrors {
       ErrorStatusUpdateControl<R> readyFalse(
           Conditions conditions, R resource, Supplier<S> fresh, Exception error) {
     S status = resource.getStatus() == null ? fresh.get() : resource.getStatus();
+    // Retried by the framework with a back-off: still on its way, not stalled.
     status.setConditions(
-        conditions.set(
+        conditions.summarise(
             status.getConditions(),
-            Conditions.READY,
-            Conditions.FALSE,
-            Conditions.RECONCILE_ERROR,
-            message(error),
+            Conditions.Summary.reconciling(
+                Conditions.FALSE, Conditions.RECONCILE_ERROR, message(error)),
             resource.getMetadata().getGeneration()));
     resource.setStatus(status);
     return ErrorStatusUpdateControl.patchStatus(resource);

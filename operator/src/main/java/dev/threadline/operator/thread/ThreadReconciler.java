@@ -134,12 +134,14 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
     // Ready: the thread takes a new message (none of its runs is in progress).
     boolean busy = totals.activeRun() != null;
     next.setConditions(
-        conditions.set(
+        conditions.summarise(
             current.getConditions(),
-            Conditions.READY,
-            busy ? Conditions.FALSE : Conditions.TRUE,
-            busy ? "RunInProgress" : "Idle",
-            busy ? "Run " + totals.activeRun() + " is in progress" : null,
+            busy
+                ? Conditions.Summary.reconciling(
+                    Conditions.FALSE,
+                    "RunInProgress",
+                    "Run " + totals.activeRun() + " is in progress")
+                : Conditions.Summary.ready("Idle", null),
             thread.getMetadata().getGeneration()));
     next.setStatus(totals.state().value());
     next.setActiveRun(totals.activeRun());

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.threadline.crds.container.Container;
 import dev.threadline.crds.container.ContainerStatus;
 import dev.threadline.operator.config.OperatorSettings;
+import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.pool.PoolLabels;
 import dev.threadline.operator.pool.PoolSettings;
@@ -86,7 +87,8 @@ class ContainerPoolMockServerTest {
             settings,
             PoolSettings.fromEnvironment(Map.of()),
             new SandboxPorts(settings.containers()),
-            clock);
+            clock,
+            new KubernetesEvents(clock));
     WarmPools warmPools =
         new WarmPools(
             client,

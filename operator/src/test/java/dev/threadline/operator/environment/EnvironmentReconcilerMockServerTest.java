@@ -3,6 +3,7 @@ package dev.threadline.operator.environment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.threadline.crds.environment.BuildPolicy;
 import dev.threadline.crds.environment.BuildRequest;
 import dev.threadline.crds.environment.BuildStatus;
 import dev.threadline.crds.environment.Environment;
@@ -14,6 +15,7 @@ import dev.threadline.operator.ThreadlineOperator;
 import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.network.ClusterNetwork;
 import dev.threadline.operator.network.EgressRules;
+import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.support.ControllerReconciles;
 import dev.threadline.operator.support.OperatorMockServer;
 import dev.threadline.operator.support.RecordedEvents;
@@ -287,16 +289,17 @@ class EnvironmentReconcilerMockServerTest {
     EnvironmentStatus failed =
         awaitStatus("env-missing", s -> s.getBuildStatus() == BuildStatus.FAILED);
     assertThat(failed.getBuildError()).isEqualTo("Package not found");
+    // kstatus reads a failed build as stalled: nothing changes until the spec or a request does.
     assertThat(failed.getConditions())
-        .singleElement()
-        .satisfies(c ->
-            assertThat(List.of(c.getStatus(), c.getReason(), c.getMessage()))
-                .containsExactly("False", "BuildFailed", "Package not found"));
+        .extracting(c -> List.of(c.getType(), c.getStatus(), c.getReason(), c.getMessage()))
+        .containsExactly(
+            List.of("Ready", "False", "BuildFailed", "Package not found"),
+            List.of("Stalled", "True", "BuildFailed", "Package not found"));
     assertThat(RecordedEvents.about(client, NS, "env-missing"))
-        .singleElement()
-        .satisfies(event ->
-            assertThat(List.of(event.getType(), event.getReason(), event.getMessage()))
-                .containsExactly("Warning", "BuildFailed", "Package not found"));
+        .extracting(event -> List.of(event.getType(), event.getReason()))
+        .containsExactly(List.of("Normal", "BuildStarted"), List.of("Warning", "BuildFailed"));
+    assertThat(RecordedEvents.about(client, NS, "env-missing").get(1).getMessage())
+        .isEqualTo("Package not found");
 
     // A new request after a failure builds again; the old error is gone from the status.
     requestBuild("env-missing", "r2", false);
@@ -322,6 +325,81 @@ class EnvironmentReconcilerMockServerTest {
     assertThat(
             awaitStatus("env-odd", s -> s.getBuildStatus() == BuildStatus.FAILED).getBuildError())
         .isEqualTo("step one\nstep two\nerror: disk full");
+  }
+
+  @Test
+  void underOnChangeAnEnvironmentIsBuiltWhenItAppearsAndAgainWhenItsSpecChanges() {
+    create("env-gitops", spec -> spec.setBuildPolicy(BuildPolicy.ON_CHANGE));
+
+    EnvironmentStatus first =
+        awaitStatus("env-gitops", s -> s.getBuildStatus() == BuildStatus.BUILDING);
+    assertThat(first.getBuildJob()).isEqualTo("env-gitops-build-" + first.getBuildHash() + "-g1");
+    assertThat(first.getBuildRequestId()).isNull();
+    assertThat(first.getConditions())
+        .extracting(c -> c.getType() + "=" + c.getStatus() + "/" + c.getObservedGeneration())
+        .containsExactly("Ready=Unknown/1", "Reconciling=True/1");
+    finishJob(first.getBuildJob(), true, null, "built\n");
+    EnvironmentStatus ready =
+        awaitStatus("env-gitops", s -> s.getBuildStatus() == BuildStatus.READY);
+    assertThat(Conditions.find(ready.getConditions(), "Ready").orElseThrow().getStatus())
+        .isEqualTo("True");
+    assertThat(RecordedEvents.reasons(client, NS, "env-gitops"))
+        .containsExactly("BuildStarted", "BuildSucceeded");
+
+    // A reconcile of the same spec builds nothing more.
+    client
+        .resources(Environment.class)
+        .inNamespace(NS)
+        .withName("env-gitops")
+        .edit(environment -> {
+          environment.getMetadata().setLabels(Map.of("touched", "yes"));
+          return environment;
+        });
+    reconciles.awaitSettled(STATUS_WRITERS);
+    assertThat(buildJobsOf("env-gitops")).hasSize(1);
+
+    patchSpec("env-gitops", Map.of("runtimes", Map.of("python", "3.12")));
+    EnvironmentStatus second =
+        awaitStatus(
+            "env-gitops",
+            s ->
+                s.getBuildStatus() == BuildStatus.BUILDING
+                    && !s.getBuildHash().equals(first.getBuildHash()));
+    assertThat(second.getBuildJob()).endsWith("-g" + generationOf("env-gitops"));
+    assertThat(second.getImageTag()).isEqualTo(ready.getImageTag());
+  }
+
+  @Test
+  void underOnChangeAFailedBuildIsNotRepeatedUntilTheSpecChanges() {
+    create(
+        "env-gitfail",
+        spec -> {
+          spec.setBuildPolicy(BuildPolicy.ON_CHANGE);
+          spec.setDockerfileExtensions("FROBNICATE now\n");
+        });
+    EnvironmentStatus failed =
+        awaitStatus("env-gitfail", s -> s.getBuildStatus() == BuildStatus.FAILED);
+    assertThat(failed.getBuildError()).isEqualTo("Dockerfile syntax error");
+    reconciles.awaitSettled(STATUS_WRITERS);
+    assertThat(RecordedEvents.reasons(client, NS, "env-gitfail")).containsExactly("BuildFailed");
+
+    patchSpec("env-gitfail", Map.of("dockerfileExtensions", "RUN echo fixed\n"));
+    EnvironmentStatus building =
+        awaitStatus("env-gitfail", s -> s.getBuildStatus() == BuildStatus.BUILDING);
+    finishJob(building.getBuildJob(), false, "BackoffLimitExceeded", "boom\n");
+    awaitStatus("env-gitfail", s -> s.getBuildStatus() == BuildStatus.FAILED);
+    reconciles.awaitSettled(STATUS_WRITERS);
+    assertThat(buildJobsOf("env-gitfail")).hasSize(1);
+  }
+
+  private static long generationOf(String name) {
+    return client
+        .resources(Environment.class)
+        .inNamespace(NS)
+        .withName(name)
+        .get()
+        .getMetadata()
+        .getGeneration();
   }
 
   @Test
@@ -513,11 +591,13 @@ class EnvironmentReconcilerMockServerTest {
         .isEqualTo(BuildStatus.READY);
   }
 
+  /** Creates an Environment built only on request (Manual), as the REST API's are. */
   private static void create(String name, Consumer<EnvironmentSpec> customize) {
     Environment environment = new Environment();
     environment.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
     EnvironmentSpec spec = new EnvironmentSpec();
     spec.setDisplayName(name.substring("env-".length()));
+    spec.setBuildPolicy(BuildPolicy.MANUAL);
     customize.accept(spec);
     environment.setSpec(spec);
     client.resource(environment).create();

@@ -18,6 +18,7 @@ import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.support.PoolEnvironments;
 import dev.threadline.operator.support.PoolPods;
 import dev.threadline.operator.support.QuotaRefusals;
+import dev.threadline.operator.support.RecordedEvents;
 import dev.threadline.operator.support.SharedHistory;
 import dev.threadline.operator.support.StrictMockOperator;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -205,6 +206,18 @@ class WarmPoolMockServerTest {
     assertThat(unclaimed("refill", "env-refill"))
         .extracting(p -> p.getMetadata().getName())
         .doesNotContain(started.getStatus().getPod());
+    // What kubectl describe shows: the run's route and claimed sandbox, the pool's refills.
+    assertThat(RecordedEvents.reasons(client, "refill", run.getMetadata().getName()))
+        .startsWith("Routed", "SandboxClaimed");
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(RecordedEvents.about(client, "refill", "env-refill"))
+                .filteredOn(e -> "PoolRefilled".equals(e.getReason()))
+                .extracting(e -> e.getMessage())
+                .contains(
+                    "Started 2 warm pool sandboxes (pool size 2) with image " + RUNNER_IMAGE,
+                    "Started 1 warm pool sandbox (pool size 2) with image " + RUNNER_IMAGE));
     // The run fails at once (no sandbox answers in the mock) and its Pod may go before the pool's
     // status counted it: the status follows the Pods (the claimed count is shown in the next test).
     await()

@@ -1,5 +1,6 @@
 package dev.threadline.operator.support;
 
+import dev.threadline.crds.environment.BuildPolicy;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentSpec;
 import dev.threadline.crds.environment.WarmPool;
@@ -18,6 +19,7 @@ public final class PoolEnvironments {
         new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
     EnvironmentSpec spec = new EnvironmentSpec();
     spec.setDisplayName(name);
+    spec.setBuildPolicy(BuildPolicy.MANUAL); // the tests play its builds
     spec.setWarmPool(new WarmPool(size));
     environment.setSpec(spec);
     return client.resource(environment).create();

@@ -55,6 +55,9 @@ public final class RunStatusOwners {
           "pod",
           "start",
           "conditions[Ready]",
+          // With Ready, by the run reconciler (run/RunReadiness): kstatus's view of the phase.
+          "conditions[Reconciling]",
+          "conditions[Stalled]",
           "conditions[" + SandboxCondition.TYPE + "]",
           // Both by the finished run's bookkeeping (run/RunBookkeeping), in one write.
           "usageRecorded",

@@ -11,6 +11,7 @@ import dev.threadline.crds.agent.Agent;
 import dev.threadline.crds.agent.AgentSpec;
 import dev.threadline.crds.common.SecretKeyReference;
 import dev.threadline.crds.common.Timestamps;
+import dev.threadline.crds.environment.BuildPolicy;
 import dev.threadline.crds.environment.BuildStatus;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentSpec;
@@ -633,6 +634,7 @@ class WebhookDeliveryMockServerTest {
     Environment environment = new Environment();
     environment.setMetadata(meta(name));
     environment.setSpec(new EnvironmentSpec());
+    environment.getSpec().setBuildPolicy(BuildPolicy.MANUAL); // the test plays its builds
     environment.getSpec().setWebhooks(List.of(endpoints));
     return client.resource(environment).create();
   }

@@ -7,6 +7,7 @@ import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.core.usage.UsagePeriod;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.SecretKeyReference;
+import dev.threadline.crds.environment.BuildPolicy;
 import dev.threadline.crds.environment.BuildStatus;
 import dev.threadline.crds.environment.Environment;
 import dev.threadline.crds.environment.EnvironmentSpec;
@@ -324,6 +325,7 @@ class SandboxPathMockServerTest {
     environment.setMetadata(new ObjectMetaBuilder().withName("env-warm").withNamespace(NS).build());
     EnvironmentSpec environmentSpec = new EnvironmentSpec();
     environmentSpec.setDisplayName("warm");
+    environmentSpec.setBuildPolicy(BuildPolicy.MANUAL);
     environmentSpec.setWarmPool(new WarmPool(1));
     environment.setSpec(environmentSpec);
     client.resource(environment).create();
@@ -658,6 +660,7 @@ class SandboxPathMockServerTest {
     environment.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
     EnvironmentSpec spec = new EnvironmentSpec();
     spec.setDisplayName(name);
+    spec.setBuildPolicy(BuildPolicy.MANUAL); // the test writes its built image
     spec.setInternetAccess(false);
     EnvironmentVariable variable = new EnvironmentVariable();
     variable.setKey("API_URL");
