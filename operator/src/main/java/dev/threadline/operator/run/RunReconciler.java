@@ -177,7 +177,7 @@ public class RunReconciler implements Reconciler<Run> {
             RunOutcome.failed(RunErrorCode.EXECUTION_FAILED, full.get(), Usage.ZERO),
             null,
             started);
-        return patch(run, status);
+        return patch(run, status, context);
       }
       // Its first reconcile: the whole message goes to the store before anything about the run.
       content.recordMessage(run);
