@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.threadline.core.containers.SandboxProof;
 import dev.threadline.runner.serve.calls.ToolCalls;
 import dev.threadline.runner.serve.mcp.StdioMcpServers;
+import dev.threadline.runner.tools.CommandGroups;
 import dev.threadline.runner.workspace.FileDiff;
 import java.io.IOException;
 import java.io.InputStream;
@@ -70,7 +71,7 @@ public final class FileApiServer implements AutoCloseable {
     this.executor = executor;
     this.files = new WorkspaceFiles(workspace);
     this.snapshots = new WorkspaceSnapshots(workspace);
-    this.calls = new ToolCalls(workspace, binding::environment);
+    this.calls = new ToolCalls(workspace, binding::environment, CommandGroups.of(System.getenv()));
     this.mcpServers = new StdioMcpServers(workspace, binding::environment);
     this.binding = binding;
     this.archive = new WorkspaceArchive(workspace);
