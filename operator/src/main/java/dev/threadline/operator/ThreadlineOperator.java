@@ -15,6 +15,7 @@ import dev.threadline.operator.environment.EnvironmentReconciler;
 import dev.threadline.operator.health.OperatorHttpEndpoints;
 import dev.threadline.operator.kubernetes.InformerLists;
 import dev.threadline.operator.kubernetes.InformerStops;
+import dev.threadline.operator.kubernetes.ReconcileFailureLog;
 import dev.threadline.operator.kubernetes.ReconcileRetry;
 import dev.threadline.operator.kubernetes.TokenCloner;
 import dev.threadline.operator.metrics.OperatorMetrics;
@@ -166,6 +167,7 @@ public final class ThreadlineOperator implements AutoCloseable {
     AgentTracing tracing = new AgentTracing(telemetry.tracer());
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     AtomicBoolean stopping = new AtomicBoolean();
+    ReconcileFailureLog.install();
     Operator operator =
         new Operator(o -> {
           o.withKubernetesClient(client)
