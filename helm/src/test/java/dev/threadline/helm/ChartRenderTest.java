@@ -394,6 +394,10 @@ class ChartRenderTest {
     assertThat(env.get("POD_NAMESPACE").at("/valueFrom/fieldRef/fieldPath").asText())
         .isEqualTo("metadata.namespace");
     assertThat(env.get("THREADLINE_OPERATOR_HEALTH_PORT").path("value").asText()).isEqualTo("8081");
+    assertThat(env.get("THREADLINE_OPERATOR_RECONCILE_THREADS").path("value").asText())
+        .isEqualTo("64");
+    assertThat(env.get("THREADLINE_OPERATOR_WORKER_LOOPS").path("value").asText())
+        .isEqualTo("1000");
     assertThat(env.get("THREADLINE_MODEL_PROVIDER").path("value").asText()).isEqualTo("scripted");
     assertThat(env)
         .containsKeys(

@@ -16,6 +16,7 @@ import dev.threadline.operator.health.OperatorHttpEndpoints;
 import dev.threadline.operator.kubernetes.InformerLists;
 import dev.threadline.operator.kubernetes.InformerStops;
 import dev.threadline.operator.kubernetes.KubernetesEvents;
+import dev.threadline.operator.kubernetes.ReconcileFailureLog;
 import dev.threadline.operator.kubernetes.ReconcileRetry;
 import dev.threadline.operator.kubernetes.TokenCloner;
 import dev.threadline.operator.metrics.OperatorMetrics;
@@ -84,8 +85,6 @@ public final class ThreadlineOperator implements AutoCloseable {
 
   /** The operator's {@code service.name} in traces (unless {@code OTEL_SERVICE_NAME} says else). */
   public static final String SERVICE_NAME = "threadline-operator";
-
-  static final int MAX_CONCURRENT_RECONCILES = 64;
 
   /**
    * How long the first lists of all informers may take before the operator gives up starting:
@@ -169,6 +168,7 @@ public final class ThreadlineOperator implements AutoCloseable {
     AgentTracing tracing = new AgentTracing(telemetry.tracer());
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     AtomicBoolean stopping = new AtomicBoolean();
+    ReconcileFailureLog.install();
     Operator operator =
         new Operator(o -> {
           o.withKubernetesClient(client)
@@ -181,7 +181,7 @@ public final class ThreadlineOperator implements AutoCloseable {
               // restart over many stored objects would otherwise open one connection per object.
               .withExecutorService(
                   Executors.newFixedThreadPool(
-                      MAX_CONCURRENT_RECONCILES, Thread.ofVirtual().factory()))
+                      settings.reconcileThreads(), Thread.ofVirtual().factory()))
               // Plain JSON patches: server-side apply is not available on every API server we
               // target.
               .withUseSSAToPatchPrimaryResource(false)
@@ -412,16 +412,19 @@ public final class ThreadlineOperator implements AutoCloseable {
    * In a cluster: the client from the Pod's service account, settings from THREADLINE_* variables.
    */
   public static void main(String[] args) throws InterruptedException {
+    OperatorSettings settings;
+    try {
+      settings = OperatorSettings.fromEnvironment(System.getenv());
+    } catch (IllegalArgumentException e) {
+      // A setting out of bounds: said in one line that names the variable, no stack trace.
+      System.err.println("threadline-operator: cannot start: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
     KubernetesClient client = ThreadlineClients.builder("threadline-operator").build();
     Telemetry telemetry = Telemetry.fromEnvironment(SERVICE_NAME, System.getenv());
     History history = History.open(HistorySettings.fromEnvironment(System.getenv(), null));
-    ThreadlineOperator operator =
-        start(
-            client,
-            OperatorSettings.fromEnvironment(System.getenv()),
-            Clock.systemUTC(),
-            telemetry,
-            history);
+    ThreadlineOperator operator = start(client, settings, Clock.systemUTC(), telemetry, history);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(

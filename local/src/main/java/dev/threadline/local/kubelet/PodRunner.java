@@ -1,5 +1,6 @@
 package dev.threadline.local.kubelet;
 
+import dev.threadline.local.kubelet.limits.CommandGroup;
 import dev.threadline.local.kubelet.limits.ResourceControl;
 import dev.threadline.local.kubelet.limits.SandboxLimits;
 import dev.threadline.local.kubelet.limits.StorageWatch;
@@ -9,6 +10,7 @@ import dev.threadline.local.kubelet.sandbox.HostPortBridge;
 import dev.threadline.local.kubelet.sandbox.SandboxSpec;
 import dev.threadline.local.kubelet.support.Describe;
 import dev.threadline.local.podlog.BufferedPodLog;
+import dev.threadline.runner.tools.CommandGroups;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -345,9 +347,7 @@ final class PodRunner {
           container,
           limits,
           ReadinessProbe.of(container, pod, hostVolumes),
-          sandbox == null
-              ? hostCommand
-              : new Bubblewrap(settings.confinement()).wrap(sandbox, hostCommand),
+          hostCommand,
           env,
           workingDir,
           paths,
@@ -524,10 +524,25 @@ final class PodRunner {
         ResourceControl.Bounds bounded =
             settings.resources().bound(boundsName(name), container.limits());
         bounds.put(name, bounded);
+        Optional<CommandGroup> commands = bounded.commandGroup();
+        Map<String, String> env = new LinkedHashMap<>(container.env());
+        commands.ifPresent(group -> env.put(CommandGroups.VARIABLE, group.folder().toString()));
+        SandboxSpec sandbox =
+            commands
+                .filter(group -> container.sandbox() != null)
+                .map(group ->
+                    container
+                        .sandbox()
+                        .withCommandCgroup(group.folder(), group.outsideProgramsGroup()))
+                .orElse(container.sandbox());
         ContainerProcess process =
             ContainerProcess.start(
-                bounded.wrap(container.hostCommand()),
-                container.env(),
+                bounded.wrap(
+                    sandbox == null
+                        ? container.hostCommand()
+                        : new Bubblewrap(settings.confinement())
+                            .wrap(sandbox, container.hostCommand())),
+                env,
                 container.workingDir(),
                 log,
                 directories.log(namespace, pod.getMetadata().getName(), name),

@@ -120,6 +120,54 @@ class SandboxPortsE2ETest {
     assertThat(poolPods.size()).as(poolPods.toString()).isLessThanOrEqualTo(RUNS + 2 + 2);
   }
 
+  @Test
+  void aPortAnotherProgramTakesBetweenLeaseAndBindForAMomentFailsNoRun() throws Exception {
+    // As each sandbox Pod appears (its port leased, its runner not yet listening), another program
+    // binds its port for 1.5 s: the runner's bind meets it.
+    java.util.concurrent.atomic.AtomicInteger held =
+        new java.util.concurrent.atomic.AtomicInteger();
+    try (Watch racing =
+        other
+            .local()
+            .client()
+            .pods()
+            .inNamespace("alice")
+            .watch(
+                new Watcher<>() {
+                  @Override
+                  public void eventReceived(Action action, Pod pod) {
+                    if (action != Action.ADDED) {
+                      return;
+                    }
+                    dev.threadline.operator.sandbox.SandboxPod.port(pod)
+                        .ifPresent(port -> Thread.ofVirtual().start(() -> hold(port, held)));
+                  }
+
+                  @Override
+                  public void onClose(WatcherException cause) {}
+                })) {
+      for (int i = 0; i < 3; i++) {
+        Run run = run(other, "{\"task\":\"Run `echo raced-" + i + "`\",\"stream\":false}");
+        assertThat(run.getStatus().getPhase())
+            .as("%s: %s", run.getMetadata().getName(), run.getStatus().getError())
+            .isEqualTo("completed");
+      }
+    }
+    assertThat(held.get())
+        .as("the test took at least one sandbox's port before its runner")
+        .isPositive();
+  }
+
+  private static void hold(int port, java.util.concurrent.atomic.AtomicInteger held) {
+    try (ServerSocket taker = new ServerSocket()) {
+      taker.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port));
+      held.incrementAndGet();
+      Thread.sleep(1500);
+    } catch (java.io.IOException | InterruptedException tooLate) {
+      // the runner listens already: nothing to race
+    }
+  }
+
   /** Posts {@code body} as alice and returns her run once it ended. */
   private static Run run(LocalModeFixture local, String body) {
     HttpResponse<String> response =

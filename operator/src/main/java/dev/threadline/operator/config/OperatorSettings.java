@@ -55,6 +55,10 @@ import java.util.stream.Collectors;
  * @param deltas the live channel of runs that asked for streamTokens (THREADLINE_DELTAS_*)
  * @param history bounds on what a run puts in the history store (THREADLINE_TOOL_OUTPUT_LIMIT,
  *     THREADLINE_WORKSPACE_ARCHIVE_LIMIT)
+ * @param reconcileThreads how many reconciles run at once, all controllers together ({@value
+ *     #RECONCILE_THREADS_VARIABLE}, default {@value #DEFAULT_RECONCILE_THREADS}, 1 to {@value
+ *     #MAX_RECONCILE_THREADS}): virtual threads, bounded so that a start over many stored objects
+ *     queues them instead of opening a connection for each
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -80,7 +84,12 @@ public record OperatorSettings(
     int threadLimit,
     DeltaSettings deltas,
     RetentionSettings retention,
-    HistoryLimits history) {
+    HistoryLimits history,
+    int reconcileThreads) {
+
+  public static final String RECONCILE_THREADS_VARIABLE = "THREADLINE_OPERATOR_RECONCILE_THREADS";
+  public static final int DEFAULT_RECONCILE_THREADS = 64;
+  public static final int MAX_RECONCILE_THREADS = 1024;
 
   /** A maintained fork: the original GoogleContainerTools/kaniko is archived. */
   public static final String DEFAULT_BUILDER_IMAGE = "ghcr.io/osscontainertools/kaniko:v1.25.0";
@@ -102,6 +111,14 @@ public record OperatorSettings(
     history = history == null ? HistoryLimits.defaults() : history;
     if (buildTimeout.isNegative() || buildTimeout.isZero()) {
       throw new IllegalArgumentException("buildTimeout must be positive");
+    }
+    if (reconcileThreads < 1 || reconcileThreads > MAX_RECONCILE_THREADS) {
+      throw new IllegalArgumentException(
+          RECONCILE_THREADS_VARIABLE
+              + " must be from 1 to "
+              + MAX_RECONCILE_THREADS
+              + ", got: "
+              + reconcileThreads);
     }
   }
 
@@ -139,7 +156,9 @@ public record OperatorSettings(
         ThreadLimit.fromEnvironment(env),
         DeltaSettings.fromEnvironment(env),
         RetentionSettings.fromEnvironment(env),
-        HistoryLimits.fromEnvironment(env));
+        HistoryLimits.fromEnvironment(env),
+        SettingValues.between(
+            env, RECONCILE_THREADS_VARIABLE, DEFAULT_RECONCILE_THREADS, 1, MAX_RECONCILE_THREADS));
   }
 
   public OperatorSettings withHealthPort(int port) {
@@ -257,7 +276,8 @@ public record OperatorSettings(
         threadLimit,
         deltas,
         retention,
-        history);
+        history,
+        reconcileThreads);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {

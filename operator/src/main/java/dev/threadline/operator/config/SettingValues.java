@@ -36,6 +36,19 @@ public final class SettingValues {
     }
   }
 
+  /**
+   * A whole number from {@code min} to {@code max}; the fallback when the variable is unset or
+   * blank.
+   */
+  public static int between(Map<String, String> env, String key, int fallback, int min, int max) {
+    long value = whole(env, key, fallback);
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(
+          key + " must be from " + min + " to " + max + ", got: " + env.get(key).strip());
+    }
+    return (int) value;
+  }
+
   /** A comma-separated list without blanks; the fallback when the variable is unset or blank. */
   public static List<String> list(Map<String, String> env, String key, List<String> fallback) {
     String value = env.get(key);

@@ -63,6 +63,11 @@ final class HostPortLeases {
     }
   }
 
+  /** Whether this process holds the port's lease already. */
+  synchronized boolean holds(int port) {
+    return held.containsKey(port);
+  }
+
   synchronized void release(int port) {
     FileLock lock = held.remove(port);
     if (lock != null) {

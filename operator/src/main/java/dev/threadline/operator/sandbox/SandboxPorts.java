@@ -105,15 +105,26 @@ public final class SandboxPorts {
       return Optional.of(previous); // asked again before its object showed it: the same port
     }
     for (int port = settings.firstPort(); port <= settings.lastPort(); port++) {
-      if (!taken.contains(port)
-          && bindable.test(port)
-          && (leases == null || leases.acquire(port))) {
-        if (previous != null) {
-          release(previous);
-        }
-        own.put(key, new HandedOut(port, now));
-        return Optional.of(port);
+      if (taken.contains(port)) {
+        continue;
       }
+      // The lease first, then the probe: a probe binds the port for a moment, and must never do so
+      // to a port another local mode leased, whose sandbox may be binding it at that moment.
+      boolean heldBefore = leases != null && leases.holds(port);
+      if (leases != null && !leases.acquire(port)) {
+        continue;
+      }
+      if (!bindable.test(port)) {
+        if (leases != null && !heldBefore) {
+          leases.release(port);
+        }
+        continue;
+      }
+      if (previous != null) {
+        release(previous);
+      }
+      own.put(key, new HandedOut(port, now));
+      return Optional.of(port);
     }
     return Optional.empty();
   }

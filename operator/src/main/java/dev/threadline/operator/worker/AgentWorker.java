@@ -225,6 +225,11 @@ public final class AgentWorker implements AutoCloseable {
     return working.size();
   }
 
+  /** Whether this replica runs as many loops as it may ({@link WorkerSettings#maxLoops()}). */
+  private boolean full() {
+    return working.size() >= settings.maxLoops();
+  }
+
   /** Whether this replica works on the Run now. */
   public boolean isWorkingOn(Run run) {
     return working.containsKey(run.getMetadata().getUid());
@@ -280,6 +285,9 @@ public final class AgentWorker implements AutoCloseable {
     if (parts.sandboxes().locate(run).isEmpty()) {
       return; // its sandbox is not up yet: the Run changes when it is
     }
+    if (full()) {
+      return; // another replica claims it, or this one at a renewal once a loop has ended
+    }
     if (!claiming.add(uid)) {
       return; // another thread of this process is claiming it
     }
@@ -323,6 +331,7 @@ public final class AgentWorker implements AutoCloseable {
         Run latest = runs.getStore().get(run);
         if (latest != null
             && !closed
+            && !full()
             && eligible(latest)
             && !working.containsKey(uid)
             && !claims.heldByAnother(latest)) {

@@ -1,5 +1,6 @@
 package dev.threadline.operator.worker;
 
+import dev.threadline.operator.config.SettingValues;
 import dev.threadline.operator.worker.mcp.McpConnections;
 import java.time.Duration;
 import java.util.Map;
@@ -17,10 +18,23 @@ import java.util.UUID;
  * @param namespace the namespace to work in, or null for all
  * @param allowPrivateMcpTargets {@code THREADLINE_MCP_ALLOW_PRIVATE_TARGETS}, default false:
  *     whether an http MCP server may be on a private address (checked like a webhook's otherwise)
+ * @param maxLoops {@value #LOOPS_VARIABLE}, default {@value #DEFAULT_LOOPS} (1 to {@value
+ *     #MAX_LOOPS}): how many agent loops this replica runs at once; past it, it claims no new run
+ *     (another replica does, or this one once a loop ends)
  */
 public record WorkerSettings(
-    String holder, Duration claimTtl, String namespace, boolean allowPrivateMcpTargets) {
+    String holder,
+    Duration claimTtl,
+    String namespace,
+    boolean allowPrivateMcpTargets,
+    int maxLoops) {
   public static final Duration DEFAULT_CLAIM_TTL = Duration.ofSeconds(10);
+  public static final String LOOPS_VARIABLE = "THREADLINE_OPERATOR_WORKER_LOOPS";
+
+  /** What one replica was measured to carry (benchmarks: 1,000 loops against a slow model). */
+  public static final int DEFAULT_LOOPS = 1000;
+
+  public static final int MAX_LOOPS = 100_000;
 
   public WorkerSettings {
     Objects.requireNonNull(holder, "holder");
@@ -28,11 +42,15 @@ public record WorkerSettings(
     if (claimTtl.toMillis() < 300) {
       throw new IllegalArgumentException("the worker's claim must live at least 300 ms");
     }
+    if (maxLoops < 1 || maxLoops > MAX_LOOPS) {
+      throw new IllegalArgumentException(
+          LOOPS_VARIABLE + " must be from 1 to " + MAX_LOOPS + ", got: " + maxLoops);
+    }
   }
 
   /** A worker with that name and claim lifetime, in one namespace (null: all). */
   public static WorkerSettings of(String holder, Duration claimTtl, String namespace) {
-    return new WorkerSettings(holder, claimTtl, namespace, false);
+    return new WorkerSettings(holder, claimTtl, namespace, false, DEFAULT_LOOPS);
   }
 
   public static WorkerSettings fromEnvironment(Map<String, String> env) {
@@ -44,13 +62,15 @@ public record WorkerSettings(
       name = "worker-" + UUID.randomUUID();
     }
     String ttl = env.getOrDefault("THREADLINE_WORKER_CLAIM_SECONDS", "10").strip();
+    int loops = SettingValues.between(env, LOOPS_VARIABLE, DEFAULT_LOOPS, 1, MAX_LOOPS);
     try {
       return new WorkerSettings(
           name.strip(),
           Duration.ofSeconds(Long.parseLong(ttl)),
           null,
           Boolean.parseBoolean(
-              env.getOrDefault(McpConnections.ALLOW_PRIVATE_TARGETS, "false").strip()));
+              env.getOrDefault(McpConnections.ALLOW_PRIVATE_TARGETS, "false").strip()),
+          loops);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
           "THREADLINE_WORKER_CLAIM_SECONDS must be a whole number, got: " + ttl);
@@ -58,7 +78,11 @@ public record WorkerSettings(
   }
 
   public WorkerSettings allowPrivateMcpTargets(boolean value) {
-    return new WorkerSettings(holder, claimTtl, namespace, value);
+    return new WorkerSettings(holder, claimTtl, namespace, value, maxLoops);
+  }
+
+  public WorkerSettings withMaxLoops(int value) {
+    return new WorkerSettings(holder, claimTtl, namespace, allowPrivateMcpTargets, value);
   }
 
   Duration renewEvery() {

@@ -108,4 +108,35 @@ class OperatorSettingsTest {
             OperatorSettings.fromEnvironment(Map.of("THREADLINE_BUILD_TIMEOUT_SECONDS", "soon")))
         .hasMessageContaining("THREADLINE_BUILD_TIMEOUT_SECONDS");
   }
+
+  @Test
+  void reconcileThreadsAndWorkerLoopsAreSettingsWithBounds() {
+    OperatorSettings defaults = OperatorSettings.fromEnvironment(Map.of());
+    assertThat(defaults.reconcileThreads()).isEqualTo(64);
+    assertThat(defaults.worker().maxLoops()).isEqualTo(1000);
+
+    OperatorSettings set =
+        OperatorSettings.fromEnvironment(
+            Map.of(
+                "THREADLINE_OPERATOR_RECONCILE_THREADS", "8",
+                "THREADLINE_OPERATOR_WORKER_LOOPS", "200"));
+    assertThat(set.reconcileThreads()).isEqualTo(8);
+    assertThat(set.worker().maxLoops()).isEqualTo(200);
+
+    for (String bad : List.of("0", "-3", "1025", "many", "99999999999")) {
+      assertThatThrownBy(() ->
+              OperatorSettings.fromEnvironment(
+                  Map.of("THREADLINE_OPERATOR_RECONCILE_THREADS", bad)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("THREADLINE_OPERATOR_RECONCILE_THREADS")
+          .hasMessageContaining(bad);
+    }
+    for (String bad : List.of("0", "100001", "1.5")) {
+      assertThatThrownBy(() ->
+              OperatorSettings.fromEnvironment(Map.of("THREADLINE_OPERATOR_WORKER_LOOPS", bad)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("THREADLINE_OPERATOR_WORKER_LOOPS")
+          .hasMessageContaining(bad);
+    }
+  }
 }

@@ -83,6 +83,33 @@ class SandboxPortsTest {
   }
 
   @Test
+  void aPortAnotherLocalModeLeasedIsNeverProbedAndAFailedProbeKeepsNoLease() {
+    ContainerSettings shared = ContainerSettings.defaults().sharingNetwork(9000, 9002, "127.0.0.1");
+    SandboxPorts first =
+        new SandboxPorts(shared, port -> true, new HostPortLeases(leaseFolder), nanos::get);
+    // The probe binds the port for a moment: on a leased port it could take the port from the
+    // sandbox binding it just then.
+    List<Integer> probed = new java.util.ArrayList<>();
+    SandboxPorts second =
+        new SandboxPorts(
+            shared,
+            port -> {
+              probed.add(port);
+              return port != 9001; // another program listens on 9001
+            },
+            new HostPortLeases(leaseFolder),
+            nanos::get);
+    SandboxPorts third =
+        new SandboxPorts(shared, port -> true, new HostPortLeases(leaseFolder), nanos::get);
+
+    assertThat(first.allocate("runs", "a/run", Map.of())).contains(9000);
+    assertThat(second.allocate("runs", "b/run", Map.of())).contains(9002);
+    assertThat(probed).containsExactly(9001, 9002);
+    // 9001 failed the second's probe: its lease was let go, so the third may have it.
+    assertThat(third.allocate("runs", "c/run", Map.of())).contains(9001);
+  }
+
+  @Test
   void portRangesAreReadFromTheEnvironment() {
     ContainerSettings settings =
         ContainerSettings.fromEnvironment(

@@ -194,6 +194,31 @@ class AgentWorkerMockServerTest {
   }
 
   @Test
+  void aWorkerAtItsLoopLimitClaimsTheNextRunOnlyOnceALoopHasEnded() {
+    AgentWorker one =
+        worker(
+            WorkerSettings.of("worker-a", Duration.ofMillis(1500), NS).withMaxLoops(1),
+            Allowance.UNLIMITED,
+            List.of(),
+            ScriptedModelProvider::new,
+            run -> Optional.of(sandbox(run).address()));
+    create("run-1", "Run `slow 1`");
+    await().atMost(Duration.ofSeconds(10)).until(() -> slowStarted.size() == 1);
+    create("run-2", "Run `slow 2`");
+
+    // Three renewals (every 500 ms) look at run-2 and leave it while run-1's loop runs.
+    await()
+        .during(Duration.ofMillis(1500))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> one.working() == 1 && slowStarted.size() == 1);
+    assertThat(get("run-2").getMetadata().getAnnotations()).doesNotContainKey(RunClaims.HOLDER);
+    slowMayEnd.countDown();
+
+    assertThat(awaitEnded("run-1").getStatus().getPhase()).isEqualTo(RunPhase.COMPLETED.value());
+    assertThat(awaitEnded("run-2").getStatus().getPhase()).isEqualTo(RunPhase.COMPLETED.value());
+  }
+
+  @Test
   void aRunWhoseSandboxFailedUnderADeadReplicasClaimIsEndedByAnotherOnceTheClaimExpires() {
     create("run-1", "Run `echo one`");
     // A replica that stopped holds the run: its claim is never renewed, and expires.

@@ -5,13 +5,16 @@ import com.sun.net.httpserver.HttpServer;
 import dev.threadline.core.containers.SandboxProof;
 import dev.threadline.runner.serve.calls.ToolCalls;
 import dev.threadline.runner.serve.mcp.StdioMcpServers;
+import dev.threadline.runner.tools.CommandGroups;
 import dev.threadline.runner.workspace.FileDiff;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,6 +60,11 @@ public final class FileApiServer implements AutoCloseable {
   private final long maxUploadBytes;
   private final Instant startedAt = Instant.now();
 
+  /** How often a taken port is tried, and how long apart: 5 s in all. */
+  static final int BIND_ATTEMPTS = 20;
+
+  static final Duration BIND_PAUSE = Duration.ofMillis(250);
+
   /** The most a restored workspace archive may unpack to. */
   static final long MAX_RESTORED_BYTES = 256L * 1024 * 1024;
 
@@ -70,7 +78,7 @@ public final class FileApiServer implements AutoCloseable {
     this.executor = executor;
     this.files = new WorkspaceFiles(workspace);
     this.snapshots = new WorkspaceSnapshots(workspace);
-    this.calls = new ToolCalls(workspace, binding::environment);
+    this.calls = new ToolCalls(workspace, binding::environment, CommandGroups.of(System.getenv()));
     this.mcpServers = new StdioMcpServers(workspace, binding::environment);
     this.binding = binding;
     this.archive = new WorkspaceArchive(workspace);
@@ -87,10 +95,33 @@ public final class FileApiServer implements AutoCloseable {
     return start(options, SandboxBinding.bound(AccessToken.fromFile(options.tokenFile())));
   }
 
+  /**
+   * Listens on {@code address}. A port another program holds for a moment (a probe of whether it is
+   * free, an outgoing connection's local port) is tried again, {@value #BIND_ATTEMPTS} times {@link
+   * #BIND_PAUSE} apart, before the sandbox gives up on it; port 0 (any) is never retried.
+   */
+  static HttpServer bind(InetSocketAddress address) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return HttpServer.create(address, 64);
+      } catch (BindException taken) {
+        if (address.getPort() == 0 || attempt >= BIND_ATTEMPTS) {
+          throw taken;
+        }
+        LOG.info("Port {} is taken (attempt {}): trying again", address.getPort(), attempt);
+        try {
+          Thread.sleep(BIND_PAUSE);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw taken;
+        }
+      }
+    }
+  }
+
   static FileApiServer start(ServeOptions options, SandboxBinding binding) throws IOException {
     Path workspace = Files.createDirectories(options.workspace());
-    HttpServer server =
-        HttpServer.create(new InetSocketAddress(options.address(), options.port()), 64);
+    HttpServer server = bind(new InetSocketAddress(options.address(), options.port()));
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     server.setExecutor(executor);
     FileApiServer api =

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +44,8 @@ public final class CommandTool implements Tool {
   private final Set<String> hiddenEnvironment;
   private final Map<String, String> addedEnvironment;
   private final OutputListener listener;
-  private final Set<Process> running = ConcurrentHashMap.newKeySet();
+  private final CommandGroups groups;
+  private final Map<Process, Optional<CommandGroups.Group>> running = new ConcurrentHashMap<>();
   private volatile boolean cancelled;
 
   /**
@@ -58,13 +60,15 @@ public final class CommandTool implements Tool {
         outputLimitBytes,
         hiddenEnvironment,
         Map.of(),
-        (bytes, offset, length) -> {});
+        (bytes, offset, length) -> {},
+        CommandGroups.none());
   }
 
   /**
    * @param addedEnvironment variables commands get on top of the runner's own (bound late)
    * @param listener sees the output as it is produced (the sandbox streams it), on the thread that
    *     reads it
+   * @param groups where each command gets a cgroup of its own (or none)
    */
   public CommandTool(
       Path workspace,
@@ -72,7 +76,9 @@ public final class CommandTool implements Tool {
       int outputLimitBytes,
       Set<String> hiddenEnvironment,
       Map<String, String> addedEnvironment,
-      OutputListener listener) {
+      OutputListener listener,
+      CommandGroups groups) {
+    this.groups = groups;
     this.addedEnvironment = Map.copyOf(addedEnvironment);
     this.workspace = workspace;
     this.timeout = timeout;
@@ -104,9 +110,17 @@ public final class CommandTool implements Tool {
       return ToolResult.failure(type(), command, null, "the run was cancelled");
     }
     Process process;
+    Optional<CommandGroups.Group> group;
+    try {
+      group = groups.open();
+    } catch (IOException e) {
+      return ToolResult.failure(
+          type(), command, null, "cannot make the command's cgroup: " + e.getMessage());
+    }
     try {
       ProcessBuilder builder =
-          new ProcessBuilder("/bin/sh", "-c", command)
+          new ProcessBuilder(
+                  group.map(g -> g.command(command)).orElse(List.of("/bin/sh", "-c", command)))
               .directory(workspace.toFile())
               .redirectErrorStream(true)
               .redirectInput(ProcessBuilder.Redirect.from(NO_INPUT));
@@ -114,21 +128,23 @@ public final class CommandTool implements Tool {
       builder.environment().putAll(addedEnvironment);
       process = builder.start();
     } catch (IOException e) {
+      group.ifPresent(CommandGroups.Group::close);
       return ToolResult.failure(type(), command, null, "cannot start /bin/sh: " + e.getMessage());
     }
-    running.add(process);
+    running.put(process, group);
     if (cancelled) {
-      // cancelAll came between the check above and the add: it did not see this process.
-      killTree(process);
+      // cancelAll came between the check above and the put: it did not see this process.
+      kill(process, group);
     }
     try {
-      return await(command, process);
+      return await(command, process, group);
     } finally {
       running.remove(process);
+      group.ifPresent(CommandGroups.Group::close);
     }
   }
 
-  private ToolResult await(String command, Process process) {
+  private ToolResult await(String command, Process process, Optional<CommandGroups.Group> group) {
     BoundedOutput output = new BoundedOutput(outputLimitBytes);
     Thread reader =
         Thread.ofPlatform()
@@ -143,7 +159,7 @@ public final class CommandTool implements Tool {
       exited = false;
     }
     if (!exited) {
-      killTree(process);
+      kill(process, group);
     }
     try {
       reader.join(DRAIN_WAIT);
@@ -167,7 +183,13 @@ public final class CommandTool implements Tool {
   /** Stops every command still running, e.g. when the Pod is being deleted. */
   public void cancelAll() {
     cancelled = true;
-    running.forEach(CommandTool::killTree);
+    running.forEach(CommandTool::kill);
+  }
+
+  /** Kills the command with everything it started: its whole cgroup where it has one. */
+  private static void kill(Process process, Optional<CommandGroups.Group> group) {
+    killTree(process);
+    group.ifPresent(CommandGroups.Group::killAll);
   }
 
   private static void killTree(Process process) {

@@ -36,6 +36,30 @@ class FileApiServerTest extends SandboxServerTest {
   }
 
   @Test
+  void aPortHeldForAMomentByAnotherProgramIsTriedAgainUntilItIsFree() throws Exception {
+    java.net.ServerSocket other = new java.net.ServerSocket();
+    other.bind(new java.net.InetSocketAddress("127.0.0.1", 0));
+    int port = other.getLocalPort();
+    Thread.ofVirtual()
+        .start(() -> {
+          try {
+            Thread.sleep(600); // fewer than the 20 attempts' 5 s
+            other.close();
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+
+    com.sun.net.httpserver.HttpServer server =
+        FileApiServer.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+    try {
+      assertThat(server.getAddress().getPort()).isEqualTo(port);
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
   void uploadsListsDownloadsOverwritesAndDeletesFiles() throws Exception {
     byte[] binary = new byte[1000];
     new Random(7).nextBytes(binary);

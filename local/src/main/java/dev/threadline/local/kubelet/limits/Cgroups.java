@@ -34,6 +34,12 @@ final class Cgroups implements ResourceControl {
   private static final String JOIN =
       "while [ \"$1\" != -- ]; do echo $$ > \"$1\" || exit 125; shift; done; shift; exec \"$@\"";
 
+  /** The child group of a container's for the commands its program starts. */
+  static final String COMMANDS = "commands";
+
+  /** In v2, the child group a container's program starts in (beside {@value #COMMANDS}). */
+  static final String PROGRAM = "program";
+
   enum Version {
     V1,
     V2
@@ -152,9 +158,14 @@ final class Cgroups implements ResourceControl {
     }
   }
 
-  /** One container's cgroup (one folder per controller in v1). */
+  /**
+   * One container's cgroup (one folder per controller in v1), with a child {@value #COMMANDS} for
+   * the commands its program starts. In v2 a group with processes can have no limited children, so
+   * the program starts in a sibling of that child, {@value #PROGRAM}.
+   */
   private final class Group implements Bounds {
     private final Map<String, Path> dirs = new LinkedHashMap<>();
+    private Path commands;
     private long ephemeral;
 
     Group(String name) throws IOException {
@@ -180,9 +191,16 @@ final class Cgroups implements ResourceControl {
           writeIfPresent(
               dir.resolve("cpu.max"), quotaMicros(limits.cpuMillis()) + " " + CPU_PERIOD_MICROS);
         }
+        enable(dir, List.of("pids"));
+        Files.createDirectory(dir.resolve(PROGRAM));
+        commands = Files.createDirectory(dir.resolve(COMMANDS));
+        write(commands.resolve("pids.max"), limits.commandPids());
         return;
       }
-      write(dirs.get("pids").resolve("pids.max"), limits.pids());
+      Path pids = dirs.get("pids");
+      write(pids.resolve("pids.max"), limits.pids());
+      commands = Files.createDirectory(pids.resolve(COMMANDS));
+      write(commands.resolve("pids.max"), limits.commandPids());
       if (limits.memoryBytes() > 0) {
         Path memory = dirs.get("memory");
         write(memory.resolve("memory.limit_in_bytes"), limits.memoryBytes());
@@ -202,10 +220,21 @@ final class Cgroups implements ResourceControl {
       List<String> inner =
           prlimit == null ? command : prlimit.wrap(Map.of("fsize", ephemeral), command);
       List<String> line = new ArrayList<>(List.of("/bin/sh", "-c", JOIN, "sh"));
-      dirs.values().forEach(dir -> line.add(dir.resolve("cgroup.procs").toString()));
+      dirs.values()
+          .forEach(dir ->
+              line.add(
+                  (version == Version.V2 ? dir.resolve(PROGRAM) : dir)
+                      .resolve("cgroup.procs")
+                      .toString()));
       line.add("--");
       line.addAll(inner);
       return line;
+    }
+
+    @Override
+    public Optional<CommandGroup> commandGroup() {
+      return Optional.ofNullable(commands)
+          .map(folder -> new CommandGroup(folder, version == Version.V2));
     }
 
     @Override

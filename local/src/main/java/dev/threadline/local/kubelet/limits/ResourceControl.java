@@ -2,6 +2,7 @@ package dev.threadline.local.kubelet.limits;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * How this host holds a sandbox to its {@link SandboxLimits}: cgroups where the kubelet may make
@@ -25,6 +26,11 @@ public interface ResourceControl extends AutoCloseable {
   interface Bounds extends AutoCloseable {
     /** {@code command} started inside the bounds. */
     List<String> wrap(List<String> command);
+
+    /** Where the container's program puts its commands, if the bounds give it a group for them. */
+    default Optional<CommandGroup> commandGroup() {
+      return Optional.empty();
+    }
 
     /** Whether the kernel killed a process of the container because it hit its memory limit. */
     boolean outOfMemory();

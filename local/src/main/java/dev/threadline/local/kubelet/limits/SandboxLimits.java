@@ -20,6 +20,13 @@ import java.util.Map;
  */
 public record SandboxLimits(
     long memoryBytes, long cpuMillis, long ephemeralBytes, long pids, long cpuSeconds) {
+  /**
+   * The processes and threads a sandbox keeps for its own program (the runner's JVM) beyond what
+   * its commands may have: a command that forks without end then fails alone, and the runner still
+   * answers.
+   */
+  static final long RUNNER_HEADROOM = 64;
+
   public SandboxLimits {
     if (memoryBytes < 0 || cpuMillis < 0 || ephemeralBytes < 0 || pids < 1 || cpuSeconds < 0) {
       throw new IllegalArgumentException(
@@ -32,6 +39,14 @@ public record SandboxLimits(
               + ", "
               + pids);
     }
+  }
+
+  /**
+   * How many processes and threads the runner's commands may have together: {@link #pids} less the
+   * runner's headroom ({@value #RUNNER_HEADROOM}, at most half of them), at least 1.
+   */
+  public long commandPids() {
+    return Math.max(1, pids - Math.min(RUNNER_HEADROOM, pids / 2));
   }
 
   /**

@@ -59,10 +59,12 @@ public final class Bubblewrap {
             "--unshare-pid",
             "--unshare-ipc",
             "--unshare-uts",
-            "--unshare-cgroup-try",
             // A launcher running as root would otherwise hand root's capabilities to agent code.
             "--cap-drop",
             "ALL"));
+    if (!sandbox.hostCgroupNamespace()) {
+      line.add("--unshare-cgroup-try");
+    }
     if (!sandbox.network()) {
       line.add("--unshare-net");
     }
@@ -89,6 +91,11 @@ public final class Bubblewrap {
     // Writable first: a read-only volume inside a writable folder stays read-only.
     sandbox.writable().forEach(folder -> bind(line, "--bind", folder));
     sandbox.readOnly().forEach(volume -> bind(line, "--ro-bind", volume));
+    if (sandbox.commandCgroup() != null) {
+      // Its commands' groups are made in it; its own limit is the kubelet's to set.
+      bind(line, "--bind", sandbox.commandCgroup());
+      bind(line, "--ro-bind", sandbox.commandCgroup().resolve("pids.max"));
+    }
     line.addAll(List.of("--chdir", sandbox.workingDir().toString(), "--"));
     if (sandbox.bridged()) {
       line.addAll(confinement.bridgeCommand());

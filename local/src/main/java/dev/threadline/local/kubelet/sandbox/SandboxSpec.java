@@ -16,6 +16,10 @@ import java.util.List;
  * @param workingDir where the process starts
  * @param rootSize the bytes the sandbox's own root ({@code /} outside its folders) may hold
  * @param tmpSize the bytes its private {@code /tmp} may hold
+ * @param commandCgroup the cgroup folder its program makes its commands' groups in, bound writable
+ *     (its own {@code pids.max} read-only); null without one
+ * @param hostCgroupNamespace whether the process keeps the host's cgroup namespace: needed when
+ *     {@code commandCgroup} lies outside the group the process starts in
  */
 public record SandboxSpec(
     List<Path> writable,
@@ -25,7 +29,9 @@ public record SandboxSpec(
     List<Integer> ports,
     Path workingDir,
     long rootSize,
-    long tmpSize) {
+    long tmpSize,
+    Path commandCgroup,
+    boolean hostCgroupNamespace) {
   public SandboxSpec {
     if (rootSize < 1 || tmpSize < 1) {
       throw new IllegalArgumentException("a sandbox's tmpfs sizes must be positive");
@@ -33,6 +39,43 @@ public record SandboxSpec(
     writable = List.copyOf(writable);
     readOnly = List.copyOf(readOnly);
     ports = List.copyOf(ports);
+  }
+
+  public SandboxSpec(
+      List<Path> writable,
+      List<Path> readOnly,
+      boolean network,
+      Path bridgeFolder,
+      List<Integer> ports,
+      Path workingDir,
+      long rootSize,
+      long tmpSize) {
+    this(
+        writable,
+        readOnly,
+        network,
+        bridgeFolder,
+        ports,
+        workingDir,
+        rootSize,
+        tmpSize,
+        null,
+        false);
+  }
+
+  /** This sandbox with the cgroup folder its program's commands go in. */
+  public SandboxSpec withCommandCgroup(Path folder, boolean hostNamespace) {
+    return new SandboxSpec(
+        writable,
+        readOnly,
+        network,
+        bridgeFolder,
+        ports,
+        workingDir,
+        rootSize,
+        tmpSize,
+        folder,
+        hostNamespace);
   }
 
   /** Whether the process's ports must be bridged in from the host. */

@@ -40,6 +40,13 @@ class SandboxLimitsTest {
   }
 
   @Test
+  void commandsGetTheProcessLimitLessTheRunnersHeadroom() {
+    assertThat(new SandboxLimits(0, 0, 0, 1024, 0).commandPids()).isEqualTo(960);
+    assertThat(new SandboxLimits(0, 0, 0, 96, 0).commandPids()).isEqualTo(48);
+    assertThat(new SandboxLimits(0, 0, 0, 1, 0).commandPids()).isEqualTo(1);
+  }
+
+  @Test
   void absurdQuantitiesSaturateRatherThanOverflow() {
     Container container =
         new ContainerBuilder()

@@ -1,6 +1,7 @@
 package dev.threadline.runner.serve.calls;
 
 import dev.threadline.runner.serve.FileApiException;
+import dev.threadline.runner.tools.CommandGroups;
 import dev.threadline.runner.tools.CommandTool;
 import dev.threadline.runner.tools.Tool;
 import dev.threadline.runner.tools.ToolRegistry;
@@ -37,12 +38,16 @@ public final class ToolCalls implements AutoCloseable {
   private final Map<String, ToolCallExecution> calls = new LinkedHashMap<>();
 
   private final Supplier<Map<String, String>> environment;
+  private final CommandGroups groups;
 
   /**
    * @param environment variables bound late (a warm-pool sandbox's run's), added to commands'
+   * @param groups where each command gets a cgroup of its own (or none)
    */
-  public ToolCalls(Path workspace, Supplier<Map<String, String>> environment) {
+  public ToolCalls(
+      Path workspace, Supplier<Map<String, String>> environment, CommandGroups groups) {
     this.workspace = workspace;
+    this.groups = groups;
     this.environment = environment;
     this.paths = new WorkspacePaths(workspace);
   }
@@ -71,7 +76,8 @@ public final class ToolCalls implements AutoCloseable {
             request.limits().outputLimitBytes(),
             Set.of(),
             environment.get(),
-            (bytes, offset, length) -> self[0].output(decoder.decode(bytes, offset, length)));
+            (bytes, offset, length) -> self[0].output(decoder.decode(bytes, offset, length)),
+            groups);
     Tool tool = tool(request, commands);
     ToolCallExecution execution = new ToolCallExecution(request, commands::cancelAll);
     self[0] = execution;
