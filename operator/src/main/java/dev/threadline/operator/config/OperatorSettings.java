@@ -238,7 +238,8 @@ public record OperatorSettings(
         threadLimit,
         deltas,
         retention,
-        limits);
+        limits,
+        reconcileThreads);
   }
 
   /** These settings with the parts the {@code with…} methods may change. */
