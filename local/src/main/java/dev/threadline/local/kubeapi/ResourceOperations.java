@@ -11,10 +11,12 @@ import dev.threadline.local.kubeapi.store.ObjectStore;
 import dev.threadline.local.kubeapi.store.Selection;
 import dev.threadline.local.kubeapi.store.StoreException;
 import dev.threadline.local.kubeapi.store.StoredObject;
+import dev.threadline.local.kubeapi.validation.SchemaValidation;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.zjsonpatch.JsonPatch;
 import java.security.SecureRandom;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -340,9 +342,32 @@ final class ResourceOperations {
             "CustomResourceDefinition \"" + name + "\" is invalid: " + e.getMessage());
       }
     }
-    List<ValidationRules.Violation> violations =
-        path.isStatus() ? List.of() : type.rules().check(object);
-    return violations.isEmpty() ? null : KubeStatus.invalid(type, name, violations);
+    List<KubeStatus.FieldError> errors = new ArrayList<>();
+    for (SchemaValidation.Problem problem :
+        SchemaValidation.check(type.schema(), validatedPart(path, type, object))) {
+      errors.add(new KubeStatus.FieldError(problem.reason(), problem.field(), problem.message()));
+    }
+    if (!path.isStatus()) {
+      type.rules().check(object).forEach(violation -> errors.add(KubeStatus.fieldError(violation)));
+    }
+    return errors.isEmpty() ? null : KubeStatus.invalidFields(type, name, errors);
+  }
+
+  /**
+   * The part of a write the schema checks: with a status subresource, a write of the main resource
+   * cannot change the status and a write of {@code /status} nothing else, so only that part counts.
+   */
+  private static JsonNode validatedPart(ApiPath path, ResourceType type, JsonNode object) {
+    if (!type.statusSubresource() || !(object instanceof ObjectNode whole)) {
+      return object;
+    }
+    ObjectNode part = whole.deepCopy();
+    if (path.isStatus()) {
+      part.retain("apiVersion", "kind", "metadata", "status");
+    } else {
+      part.remove("status");
+    }
+    return part;
   }
 
   /**
