@@ -1,0 +1,152 @@
+package dev.threadline.local.kubeapi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real kubectl's server-side apply, schema validation and strategic merge patch against the
+ * embedded API, as against a cluster.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class KubectlServerSideApplyTest {
+  private EmbeddedKubernetesApi api;
+  private Kubectl kubectl;
+  private Path temp;
+
+  @BeforeAll
+  void start(@TempDir Path temp) {
+    Assumptions.assumeTrue(
+        Files.isExecutable(Kubectl.BINARY), "kubectl is not installed at " + Kubectl.BINARY);
+    this.temp = temp;
+    api = EmbeddedKubernetesApi.start(EmbeddedApiSettings.defaults());
+    kubectl = new Kubectl(api.writeKubeconfig(temp.resolve("kubeconfig")), temp.resolve("cache"));
+  }
+
+  @AfterAll
+  void stop() {
+    if (api != null) {
+      api.close();
+    }
+  }
+
+  @Test
+  void everyExampleAppliesTwiceThenChangesThenConflictsThenIsForced() throws IOException {
+    List<Path> examples;
+    try (Stream<Path> files = Files.list(Path.of("..", "examples"))) {
+      examples = files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+    }
+    assertThat(examples).isNotEmpty();
+    for (Path example : examples) {
+      String namespace = "ssa-" + example.getFileName().toString().replace(".yaml", "");
+      Path namespaceManifest = temp.resolve(namespace + ".yaml");
+      Files.writeString(
+          namespaceManifest, "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + namespace);
+      Kubectl.Result created =
+          kubectl.run("apply", "--server-side", "-f", namespaceManifest.toString());
+      assertThat(created.exitCode()).as(created.err()).isZero();
+      String manifest = example.toAbsolutePath().toString();
+
+      Kubectl.Result first = apply(namespace, manifest);
+      assertThat(first.exitCode()).as(example + ": " + first.err()).isZero();
+      assertThat(first.out()).contains("serverside-applied");
+      String versions = resourceVersions(namespace);
+
+      Kubectl.Result second = apply(namespace, manifest);
+      assertThat(second.exitCode()).as(second.err()).isZero();
+      assertThat(resourceVersions(namespace))
+          .as("a second apply changes nothing")
+          .isEqualTo(versions);
+
+      Path changed = changedCopy(example, "Changed by Git");
+      Kubectl.Result update = apply(namespace, changed.toString());
+      assertThat(update.exitCode()).as(update.err()).isZero();
+      JsonNode object = customResource(namespace, example);
+      assertThat(object.path("spec").path("displayName").asText()).isEqualTo("Changed by Git");
+      assertThat(managers(object)).contains("kubectl");
+
+      Path other = changedCopy(example, "Changed by hand");
+      Kubectl.Result conflict =
+          kubectl.run(
+              "apply",
+              "--server-side",
+              "--field-manager=hand",
+              "-n",
+              namespace,
+              "-f",
+              other.toString());
+      assertThat(conflict.exitCode()).isNotZero();
+      assertThat(conflict.err())
+          .contains(
+              "Apply failed with 1 conflict: conflict with \"kubectl\" using"
+                  + " threadline.dev/v1alpha1: .spec.displayName");
+
+      Kubectl.Result forced =
+          kubectl.run(
+              "apply",
+              "--server-side",
+              "--field-manager=hand",
+              "--force-conflicts",
+              "-n",
+              namespace,
+              "-f",
+              other.toString());
+      assertThat(forced.exitCode()).as(forced.err()).isZero();
+      object = customResource(namespace, example);
+      assertThat(object.path("spec").path("displayName").asText()).isEqualTo("Changed by hand");
+      assertThat(managers(object)).contains("hand");
+    }
+  }
+
+  private Kubectl.Result apply(String namespace, String manifest) {
+    return kubectl.run("apply", "--server-side", "-n", namespace, "-f", manifest);
+  }
+
+  private String resourceVersions(String namespace) {
+    return kubectl
+        .run(
+            "get",
+            "all,secrets,agents,environments,schedules",
+            "-n",
+            namespace,
+            "-o",
+            "jsonpath={range .items[*]}{.metadata.name}={.metadata.resourceVersion} {end}")
+        .out();
+  }
+
+  private Path changedCopy(Path example, String displayName) throws IOException {
+    String text = Files.readString(example);
+    String changed = text.replaceFirst("(?m)^  displayName: .*$", "  displayName: " + displayName);
+    assertThat(changed).as(example + " has a spec.displayName").isNotEqualTo(text);
+    Path copy = temp.resolve(displayName.replace(' ', '-') + "-" + example.getFileName());
+    Files.writeString(copy, changed);
+    return copy;
+  }
+
+  private JsonNode customResource(String namespace, Path example) throws IOException {
+    String text = Files.readString(example);
+    String kind =
+        text.contains("kind: Environment")
+            ? "environments"
+            : text.contains("kind: Schedule") ? "schedules" : "agents";
+    Kubectl.Result got =
+        kubectl.run("get", kind, "-n", namespace, "-o", "json", "--show-managed-fields");
+    assertThat(got.exitCode()).as(got.err()).isZero();
+    return Json.parse(got.out()).path("items").path(0);
+  }
+
+  private static List<String> managers(JsonNode object) {
+    return object.path("metadata").path("managedFields").findValuesAsText("manager");
+  }
+}
