@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.local.kubeapi.apply.FieldManager;
+import dev.threadline.local.kubeapi.apply.MergeSchema;
+import dev.threadline.local.kubeapi.patch.StrategicMergePatch;
 import dev.threadline.local.kubeapi.store.FieldSelector;
 import dev.threadline.local.kubeapi.store.LabelSelector;
 import dev.threadline.local.kubeapi.store.ListPage;
@@ -248,7 +250,14 @@ final class ResourceOperations {
     return switch (contentType) {
       case "application/json-patch+json" -> jsonPatch(path, type, request);
       case "application/merge-patch+json" -> mergePatch(path, type, request, false);
-      case "application/strategic-merge-patch+json" -> mergePatch(path, type, request, true);
+      case "application/strategic-merge-patch+json" ->
+          type.schema() != null
+              // As kube-apiserver: custom resources have no patch merge keys to merge by.
+              ? KubeStatus.unsupportedMediaType(
+                  "the body of the request was in an unknown format - accepted media types"
+                      + " include: application/json-patch+json, application/merge-patch+json,"
+                      + " application/apply-patch+yaml")
+              : mergePatch(path, type, request, true);
       case "application/apply-patch+yaml", "application/apply-patch+json" ->
           apply(path, type, request);
       default ->
@@ -298,14 +307,24 @@ final class ResourceOperations {
     if (!patch.isObject()) {
       return KubeStatus.badRequest("a merge patch must be a JSON object");
     }
-    JsonNode effectivePatch = strategic ? JsonMergePatch.withoutStrategicDirectives(patch) : patch;
+    JsonNode effectivePatch = patch;
     return exclusive(() -> {
       Optional<StoredObject> current = store.get(path.key());
       if (current.isEmpty()) {
         return KubeStatus.notFound(path);
       }
       ObjectNode currentObject = current.get().object();
-      ObjectNode merged = (ObjectNode) JsonMergePatch.apply(currentObject, effectivePatch);
+      ObjectNode merged;
+      try {
+        merged =
+            (ObjectNode)
+                (strategic
+                    ? StrategicMergePatch.apply(
+                        MergeSchema.root(type.schema()), currentObject, effectivePatch)
+                    : JsonMergePatch.apply(currentObject, effectivePatch));
+      } catch (IllegalArgumentException e) {
+        return KubeStatus.badRequest(e.getMessage());
+      }
       String expected = Json.text(effectivePatch, "metadata", "resourceVersion");
       Json.metadata(merged).put("resourceVersion", expected != null ? expected : "");
       ApiResponse refused = admit(path, type, merged, request);

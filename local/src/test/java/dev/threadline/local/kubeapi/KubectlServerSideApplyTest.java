@@ -149,4 +149,162 @@ class KubectlServerSideApplyTest {
   private static List<String> managers(JsonNode object) {
     return object.path("metadata").path("managedFields").findValuesAsText("manager");
   }
+
+  @Test
+  void aManifestACLusterRefusesIsRefusedWith422NamingTheField() throws IOException {
+    Kubectl.Result typed =
+        kubectl.run(
+            "apply",
+            "-f",
+            write("typed.yaml", schedule("sched-typed", "  enabled: \"yes\"\n  task: t\n")));
+    assertThat(typed.exitCode()).isNotZero();
+    assertThat(typed.err())
+        .contains(
+            "The Schedule \"sched-typed\" is invalid: spec.enabled: Invalid value:"
+                + " \"string\": spec.enabled in body must be of type boolean: \"string\"");
+
+    Kubectl.Result required =
+        kubectl.run(
+            "apply", "--server-side", "-f", write("required.yaml", schedule("sched-untasked", "")));
+    assertThat(required.exitCode()).isNotZero();
+    assertThat(required.err())
+        .contains("The Schedule \"sched-untasked\" is invalid: spec.task: Required value");
+
+    Kubectl.Result enumerated =
+        kubectl.run(
+            "apply",
+            "-f",
+            write(
+                "enum.yaml",
+                """
+                apiVersion: threadline.dev/v1alpha1
+                kind: Agent
+                metadata:
+                  name: agent-bad-event
+                spec:
+                  displayName: Bad event
+                  provider: scripted
+                  model: scripted-1
+                  webhooks:
+                    - url: https://ci.example.com/hook
+                      events: [run.exploded]
+                      secretRef: {name: s, key: k}
+                """));
+    assertThat(enumerated.exitCode()).isNotZero();
+    assertThat(enumerated.err())
+        .contains(
+            "spec.webhooks[0].events[0]: Unsupported value: \"run.exploded\": supported"
+                + " values: \"");
+    assertThat(kubectl.run("get", "schedules,agents", "-o", "name").out())
+        .doesNotContain("sched-typed", "sched-untasked", "agent-bad-event");
+  }
+
+  @Test
+  void aStrategicMergePatchMergesContainersByNameAndIsRefusedForCustomResources()
+      throws IOException {
+    Kubectl.Result created =
+        kubectl.run(
+            "apply",
+            "--server-side",
+            "-f",
+            write(
+                "pod.yaml",
+                """
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: two-containers
+                  namespace: default
+                spec:
+                  containers:
+                    - name: app
+                      image: app:1
+                    - name: side
+                      image: side:1
+                """));
+    assertThat(created.exitCode()).as(created.err()).isZero();
+
+    Kubectl.Result patched =
+        kubectl.run(
+            "patch",
+            "pod",
+            "two-containers",
+            "--type",
+            "strategic",
+            "-p",
+            "{\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"app:2\"}]}}");
+    assertThat(patched.exitCode()).as(patched.err()).isZero();
+    JsonNode pod = Json.parse(kubectl.run("get", "pod", "two-containers", "-o", "json").out());
+    assertThat(pod.path("spec").path("containers").findValuesAsText("image"))
+        .containsExactly("app:2", "side:1");
+
+    Kubectl.Result configMap =
+        kubectl.run(
+            "apply",
+            "--server-side",
+            "-f",
+            write(
+                "cm.yaml",
+                "apiVersion: v1\n"
+                    + "kind: ConfigMap\n"
+                    + "metadata:\n"
+                    + "  name: cm\n"
+                    + "  namespace: default\n"
+                    + "data:\n"
+                    + "  a: \"1\"\n"));
+    assertThat(configMap.exitCode()).as(configMap.err()).isZero();
+    assertThat(
+            kubectl
+                .run(
+                    "patch",
+                    "configmap",
+                    "cm",
+                    "--type",
+                    "strategic",
+                    "-p",
+                    "{\"data\":{\"b\":\"2\"}}")
+                .exitCode())
+        .isZero();
+    assertThat(kubectl.run("get", "configmap", "cm", "-o", "jsonpath={.data}").out())
+        .isEqualTo("{\"a\":\"1\",\"b\":\"2\"}");
+
+    assertThat(
+            kubectl
+                .run(
+                    "apply",
+                    "--server-side",
+                    "-f",
+                    Path.of("..", "examples", "agent.yaml").toAbsolutePath().toString())
+                .exitCode())
+        .isZero();
+    Kubectl.Result refused =
+        kubectl.run(
+            "patch",
+            "agent",
+            "agent-reviewer",
+            "--type",
+            "strategic",
+            "-p",
+            "{\"spec\":{\"displayName\":\"x\"}}");
+    assertThat(refused.exitCode()).isNotZero();
+    assertThat(refused.err())
+        .contains(
+            "the body of the request was in an unknown format - accepted media types"
+                + " include: application/json-patch+json, application/merge-patch+json,"
+                + " application/apply-patch+yaml");
+  }
+
+  private static String schedule(String name, String spec) {
+    return "apiVersion: threadline.dev/v1alpha1\nkind: Schedule\nmetadata:\n  name: "
+        + name
+        + "\n  namespace: default\nspec:\n  displayName: Typed\n  scheduleType: recurring\n"
+        + "  cronExpression: \"0 9 * * 1-5\"\n  agent: agent-reviewer\n"
+        + spec;
+  }
+
+  private String write(String name, String content) throws IOException {
+    Path file = temp.resolve(name);
+    Files.writeString(file, content);
+    return file.toString();
+  }
 }

@@ -56,7 +56,8 @@ final class ObjectFields {
         path.add(FieldSet.field(field.getKey()));
         MergeSchema child = schema.field(field.getKey());
         collect(child, field.getValue(), path, set, false);
-        if (field.getValue().isObject()
+        if (!root
+            && field.getValue().isObject()
             && !field.getValue().isEmpty()
             && schema.declared()
             && !schema.isStructField(field.getKey())) {
@@ -130,7 +131,8 @@ final class ObjectFields {
         path.add(FieldSet.field(field.getKey()));
         JsonNode old = before.get(field.getKey());
         changed(schema.field(field.getKey()), old, field.getValue(), path, set, false);
-        if (old == null
+        if (!root
+            && old == null
             && field.getValue().isObject()
             && schema.declared()
             && !schema.isStructField(field.getKey())) {
