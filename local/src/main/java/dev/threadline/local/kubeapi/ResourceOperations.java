@@ -396,9 +396,15 @@ final class ResourceOperations {
       }
       ObjectNode merged = applied.object();
       ApiResponse refused = admit(path, type, merged, request);
-      return refused != null
-          ? refused
-          : replace(path, type, current.get(), merged, manager, applied);
+      if (refused != null) {
+        return refused;
+      }
+      if (dryRun(request)) {
+        ObjectNode next = ObjectLifecycle.replacement(path, type, current.get().object(), merged);
+        applied.stamp(next);
+        return ApiResponse.json(200, next);
+      }
+      return replace(path, type, current.get(), merged, manager, applied);
     });
   }
 
@@ -428,6 +434,9 @@ final class ResourceOperations {
       return namespaceProblem;
     }
     applied.stamp(object);
+    if (dryRun(request)) {
+      return ApiResponse.json(201, object);
+    }
     try {
       return ApiResponse.json(201, store.create(path.key(), object).object());
     } catch (StoreException e) {
@@ -435,6 +444,14 @@ final class ResourceOperations {
     } finally {
       afterCrdWrite(type);
     }
+  }
+
+  /**
+   * Whether an apply only asks what it would do ({@code dryRun=All}, {@code kubectl diff
+   * --server-side}, {@code kubectl apply --server-side --dry-run=server}): answered, not stored.
+   */
+  private static boolean dryRun(ApiRequest request) {
+    return "All".equals(request.param("dryRun"));
   }
 
   /** kube-apiserver's 409 for an apply that would change fields other managers own. */

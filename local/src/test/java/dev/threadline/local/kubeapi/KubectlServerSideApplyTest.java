@@ -70,6 +70,17 @@ class KubectlServerSideApplyTest {
           .isEqualTo(versions);
 
       Path changed = changedCopy(example, "Changed by Git");
+      Kubectl.Result dryRun =
+          kubectl.run(
+              "apply",
+              "--server-side",
+              "--dry-run=server",
+              "-n",
+              namespace,
+              "-f",
+              changed.toString());
+      assertThat(dryRun.exitCode()).as(dryRun.err()).isZero();
+      assertThat(resourceVersions(namespace)).as("a dry run stores nothing").isEqualTo(versions);
       Kubectl.Result update = apply(namespace, changed.toString());
       assertThat(update.exitCode()).as(update.err()).isZero();
       JsonNode object = customResource(namespace, example);

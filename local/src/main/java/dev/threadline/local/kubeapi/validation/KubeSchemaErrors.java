@@ -9,7 +9,7 @@ import java.util.List;
  * A JSON Schema error as kube-apiserver reports it (kube-openapi's messages, in the field errors of
  * apimachinery): {@code Invalid value: "string": spec.size in body must be of type integer:
  * "string"}, {@code Unsupported value: "x": supported values: "a", "b"}, {@code Required value},
- * {@code Too long: may not be more than 64 bytes}, {@code Too many: 4: must have at most 3 items}.
+ * {@code Too long: must have at most 64 bytes}, {@code Too many: 4: must have at most 3 items}.
  */
 final class KubeSchemaErrors {
   private KubeSchemaErrors() {}
@@ -64,7 +64,7 @@ final class KubeSchemaErrors {
           new SchemaValidation.Problem(
               "FieldValueTooLong",
               at,
-              "Too long: may not be more than " + limit.asText() + bytes(limit.asInt()));
+              "Too long: must have at most " + limit.asText() + bytes(limit.asInt()));
       case "minItems" ->
           invalid(at, value, field + " in body should have at least " + limit.asText() + " items");
       case "maxItems" ->

@@ -81,7 +81,7 @@ class SchemaValidationTest {
                           "when": "yesterday", "tags": [{"key": "a"}, {"key": "b"}, {"key": "c"}]}}
                 """))
         .containsExactlyInAnyOrder(
-            new Problem("FieldValueTooLong", "spec.task", "Too long: may not be more than 8 bytes"),
+            new Problem("FieldValueTooLong", "spec.task", "Too long: must have at most 8 bytes"),
             new Problem(
                 "FieldValueInvalid",
                 "spec.size",
