@@ -59,7 +59,7 @@ public final class MergeSchema {
   }
 
   /** The schema of field {@code field} of this object (declared, a map's values, or unknown). */
-  MergeSchema field(String field) {
+  public MergeSchema field(String field) {
     if (name.isEmpty() && field.equals("metadata")) {
       return METADATA;
     }
@@ -84,7 +84,7 @@ public final class MergeSchema {
   }
 
   /** The schema of this list's items. */
-  MergeSchema items() {
+  public MergeSchema items() {
     if (schema == null) {
       return new MergeSchema(null, name, inContainer);
     }
@@ -131,16 +131,6 @@ public final class MergeSchema {
       return null;
     }
     return listKeys().get(0);
-  }
-
-  /** For a strategic merge patch: the schema of a field, as {@link #field}. */
-  public MergeSchema child(String field) {
-    return field(field);
-  }
-
-  /** For a strategic merge patch: the schema of a list's items, as {@link #items}. */
-  public MergeSchema item() {
-    return items();
   }
 
   /** For a strategic merge patch: whether this list merges its primitive values as a set. */

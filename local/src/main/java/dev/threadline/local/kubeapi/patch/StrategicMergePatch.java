@@ -71,9 +71,9 @@ public final class StrategicMergePatch {
           && "delete".equals(object.path(PATCH).asText(null))) {
         result.remove(name);
       } else if (value instanceof ArrayNode list) {
-        result.set(name, mergeList(schema.child(name), result.get(name), list));
+        result.set(name, mergeList(schema.field(name), result.get(name), list));
       } else {
-        result.set(name, apply(schema.child(name), result.get(name), value));
+        result.set(name, apply(schema.field(name), result.get(name), value));
       }
     }
     return result;
@@ -112,9 +112,9 @@ public final class StrategicMergePatch {
           result.remove(index);
         }
       } else if (index >= 0) {
-        result.set(index, apply(schema.item(), result.get(index), item));
+        result.set(index, apply(schema.items(), result.get(index), item));
       } else {
-        result.add(apply(schema.item(), null, item));
+        result.add(apply(schema.items(), null, item));
       }
     }
     return result;
