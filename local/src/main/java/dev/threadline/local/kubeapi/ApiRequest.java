@@ -12,7 +12,11 @@ record ApiRequest(
     Map<String, List<String>> query,
     String accept,
     String contentType,
-    byte[] body) {
+    byte[] body,
+    String userAgent) {
+
+  /** The longest field manager name kube-apiserver accepts. */
+  static final int MAX_FIELD_MANAGER_LENGTH = 128;
 
   String param(String name) {
     List<String> values = query.get(name);
@@ -37,7 +41,27 @@ record ApiRequest(
   ApiRequest watchingOnly(String name) {
     Map<String, List<String>> narrowed = new LinkedHashMap<>(query);
     narrowed.put("fieldSelector", List.of("metadata.name=" + name));
-    return new ApiRequest(method, path, narrowed, accept, contentType, body);
+    return new ApiRequest(method, path, narrowed, accept, contentType, body, userAgent);
+  }
+
+  /**
+   * Who makes this write, as kube-apiserver names a field manager: the {@code fieldManager}
+   * parameter, else the client's User-Agent up to its first {@code /} ({@code
+   * fabric8-kubernetes-client}, {@code kubectl}), else {@code unknown}.
+   */
+  String fieldManager() {
+    String named = param("fieldManager");
+    if (named != null && !named.isEmpty()) {
+      return named;
+    }
+    if (userAgent == null || userAgent.isBlank()) {
+      return "unknown";
+    }
+    int slash = userAgent.indexOf('/');
+    String prefix = (slash < 0 ? userAgent : userAgent.substring(0, slash)).trim();
+    return prefix.length() > MAX_FIELD_MANAGER_LENGTH
+        ? prefix.substring(0, MAX_FIELD_MANAGER_LENGTH)
+        : prefix;
   }
 
   String bodyText() {

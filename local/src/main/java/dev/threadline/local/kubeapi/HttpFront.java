@@ -411,7 +411,8 @@ final class HttpFront implements Handler<HttpServerRequest> {
         query,
         request.getHeader("Accept"),
         request.getHeader("Content-Type"),
-        body);
+        body,
+        request.getHeader("User-Agent"));
   }
 
   private static boolean isWebSocketUpgrade(HttpServerRequest request) {

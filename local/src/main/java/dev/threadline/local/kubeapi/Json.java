@@ -49,6 +49,19 @@ final class Json {
     return MAPPER.createObjectNode();
   }
 
+  /** Whether two documents are the same JSON, whatever Java type holds each number. */
+  static boolean sameContent(JsonNode a, JsonNode b) {
+    return a.equals(
+        (x, y) ->
+            x.equals(y)
+                    || (x.isNumber()
+                        && y.isNumber()
+                        && x.decimalValue().compareTo(y.decimalValue()) == 0)
+                ? 0
+                : 1,
+        b);
+  }
+
   /** The object's {@code metadata}, created when absent. */
   static ObjectNode metadata(ObjectNode object) {
     JsonNode metadata = object.get("metadata");

@@ -28,29 +28,4 @@ public final class JsonMergePatch {
     }
     return result;
   }
-
-  /**
-   * Drops strategic-merge directives ({@code $patch}, {@code $retainKeys}, {@code
-   * $setElementOrder/...}, {@code $deleteFromPrimitiveList/...}) so that a strategic merge patch
-   * can be applied as a plain merge patch. Lists are still replaced as a whole: merge keys (such as
-   * a container's name) are not honoured.
-   */
-  public static JsonNode withoutStrategicDirectives(JsonNode patch) {
-    if (patch == null) {
-      return null;
-    }
-    JsonNode copy = patch.deepCopy();
-    strip(copy);
-    return copy;
-  }
-
-  private static void strip(JsonNode node) {
-    if (node.isObject()) {
-      ObjectNode object = (ObjectNode) node;
-      object.properties().removeIf(field -> field.getKey().startsWith("$"));
-      object.forEach(JsonMergePatch::strip);
-    } else if (node.isArray()) {
-      node.forEach(JsonMergePatch::strip);
-    }
-  }
 }

@@ -71,21 +71,12 @@ final class KubeStatus {
             details(path)));
   }
 
-  /**
-   * A 422 for an object that breaks validation rules, worded as the API server words it: {@code
-   * Schedule.threadline.dev "x" is invalid: spec: Invalid value: "object": <rule's message>}.
-   */
-  static ApiResponse invalid(
-      ResourceType type, String name, List<ValidationRules.Violation> violations) {
-    List<FieldError> errors = new ArrayList<>();
-    for (ValidationRules.Violation violation : violations) {
-      errors.add(
-          new FieldError(
-              "FieldValueInvalid",
-              violation.path().isEmpty() ? "<nil>" : violation.path(),
-              "Invalid value: \"" + violation.type() + "\": " + violation.message()));
-    }
-    return invalidFields(type, name, errors);
+  /** A broken validation rule as one of a 422's field errors. */
+  static FieldError fieldError(ValidationRules.Violation violation) {
+    return new FieldError(
+        "FieldValueInvalid",
+        violation.path().isEmpty() ? "<nil>" : violation.path(),
+        "Invalid value: \"" + violation.type() + "\": " + violation.message());
   }
 
   /**

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.threadline.local.kubeapi.apply.FieldManager;
+import dev.threadline.local.kubeapi.apply.MergeSchema;
+import dev.threadline.local.kubeapi.patch.StrategicMergePatch;
 import dev.threadline.local.kubeapi.store.FieldSelector;
 import dev.threadline.local.kubeapi.store.LabelSelector;
 import dev.threadline.local.kubeapi.store.ListPage;
@@ -11,10 +14,12 @@ import dev.threadline.local.kubeapi.store.ObjectStore;
 import dev.threadline.local.kubeapi.store.Selection;
 import dev.threadline.local.kubeapi.store.StoreException;
 import dev.threadline.local.kubeapi.store.StoredObject;
+import dev.threadline.local.kubeapi.validation.SchemaValidation;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.zjsonpatch.JsonPatch;
 import java.security.SecureRandom;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -155,16 +160,9 @@ final class ResourceOperations {
     if ((name == null || name.isEmpty()) && generateName != null) {
       metadata.put("name", generateName + randomSuffix());
     }
-    ApiResponse unfit = ObjectLifecycle.prepareCreate(path, type, object);
+    ApiResponse unfit = prepareNew(path, type, object);
     if (unfit != null) {
       return unfit;
-    }
-    if (type.kind().equals("CustomResourceDefinition")) {
-      CrdStatus.markEstablished(object);
-    }
-    if (type.kind().equals("Namespace")) {
-      // The namespace controller's part: a new namespace is Active until it is deleted.
-      object.putObject("status").put("phase", "Active");
     }
     ApiResponse refused = admit(path, type, object, request);
     if (refused != null) {
@@ -177,6 +175,7 @@ final class ResourceOperations {
         return namespaceProblem;
       }
       try {
+        FieldManager.recordUpdate(type.schema(), null, object, request.fieldManager(), null);
         StoredObject created = store.create(objectPath.key(), object);
         return ApiResponse.json(201, created.object());
       } catch (StoreException e) {
@@ -185,6 +184,22 @@ final class ResourceOperations {
         afterCrdWrite(type);
       }
     });
+  }
+
+  /** What a new object gets before it is checked and stored; returns why it cannot be, or null. */
+  private static ApiResponse prepareNew(ApiPath path, ResourceType type, ObjectNode object) {
+    ApiResponse unfit = ObjectLifecycle.prepareCreate(path, type, object);
+    if (unfit != null) {
+      return unfit;
+    }
+    if (type.kind().equals("CustomResourceDefinition")) {
+      CrdStatus.markEstablished(object);
+    }
+    if (type.kind().equals("Namespace")) {
+      // The namespace controller's part: a new namespace is Active until it is deleted.
+      object.putObject("status").put("phase", "Active");
+    }
+    return null;
   }
 
   /**
@@ -226,7 +241,7 @@ final class ResourceOperations {
       if (current.isEmpty()) {
         return KubeStatus.notFound(path);
       }
-      return replace(path, type, current.get(), object);
+      return replace(path, type, current.get(), object, request);
     });
   }
 
@@ -235,14 +250,16 @@ final class ResourceOperations {
     return switch (contentType) {
       case "application/json-patch+json" -> jsonPatch(path, type, request);
       case "application/merge-patch+json" -> mergePatch(path, type, request, false);
-      case "application/strategic-merge-patch+json" -> mergePatch(path, type, request, true);
-      case "application/apply-patch+yaml",
-          "application/apply-patch+json",
-          "application/apply-patch+cbor" ->
-          KubeStatus.unsupportedMediaType(
-              "server-side apply is not supported by the embedded Kubernetes API of Threadline's"
-                  + " local mode; use client-side apply (kubectl apply without --server-side), a"
-                  + " merge patch or an update");
+      case "application/strategic-merge-patch+json" ->
+          type.schema() != null
+              // As kube-apiserver: custom resources have no patch merge keys to merge by.
+              ? KubeStatus.unsupportedMediaType(
+                  "the body of the request was in an unknown format - accepted media types"
+                      + " include: application/json-patch+json, application/merge-patch+json,"
+                      + " application/apply-patch+yaml")
+              : mergePatch(path, type, request, true);
+      case "application/apply-patch+yaml", "application/apply-patch+json" ->
+          apply(path, type, request);
       default ->
           KubeStatus.unsupportedMediaType(
               "the body of the request was in an unknown format: " + contentType);
@@ -275,7 +292,7 @@ final class ResourceOperations {
         return KubeStatus.badRequest("a JSON patch must leave an object");
       }
       ApiResponse refused = admit(path, type, target, request);
-      return refused != null ? refused : replace(path, type, current.get(), target);
+      return refused != null ? refused : replace(path, type, current.get(), target, request);
     });
   }
 
@@ -290,19 +307,173 @@ final class ResourceOperations {
     if (!patch.isObject()) {
       return KubeStatus.badRequest("a merge patch must be a JSON object");
     }
-    JsonNode effectivePatch = strategic ? JsonMergePatch.withoutStrategicDirectives(patch) : patch;
+    JsonNode effectivePatch = patch;
     return exclusive(() -> {
       Optional<StoredObject> current = store.get(path.key());
       if (current.isEmpty()) {
         return KubeStatus.notFound(path);
       }
       ObjectNode currentObject = current.get().object();
-      ObjectNode merged = (ObjectNode) JsonMergePatch.apply(currentObject, effectivePatch);
+      ObjectNode merged;
+      try {
+        merged =
+            (ObjectNode)
+                (strategic
+                    ? StrategicMergePatch.apply(
+                        MergeSchema.root(type.schema()), currentObject, effectivePatch)
+                    : JsonMergePatch.apply(currentObject, effectivePatch));
+      } catch (IllegalArgumentException e) {
+        return KubeStatus.badRequest(e.getMessage());
+      }
       String expected = Json.text(effectivePatch, "metadata", "resourceVersion");
       Json.metadata(merged).put("resourceVersion", expected != null ? expected : "");
       ApiResponse refused = admit(path, type, merged, request);
-      return refused != null ? refused : replace(path, type, current.get(), merged);
+      return refused != null ? refused : replace(path, type, current.get(), merged, request);
     });
+  }
+
+  /**
+   * Server-side apply ({@code application/apply-patch+yaml}): {@code config} merged into the object
+   * by its field manager ({@link FieldManager}), which must be named; created when absent; 409
+   * naming each field another manager owns unless {@code force=true}; nothing written when nothing
+   * changes. With a status subresource, an apply of the main resource leaves the status alone and
+   * an apply of {@code /status} changes only the status.
+   */
+  private ApiResponse apply(ApiPath path, ResourceType type, ApiRequest request) {
+    String manager = request.param("fieldManager");
+    if (manager == null || manager.isEmpty()) {
+      return KubeStatus.failure(
+          422,
+          "Invalid",
+          "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required"
+              + " for apply patch");
+    }
+    if (manager.length() > ApiRequest.MAX_FIELD_MANAGER_LENGTH) {
+      return KubeStatus.failure(
+          422,
+          "Invalid",
+          "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Too long: may not be more than "
+              + ApiRequest.MAX_FIELD_MANAGER_LENGTH
+              + " bytes");
+    }
+    ObjectNode config;
+    try {
+      config = ApplyConfiguration.parse(request.body());
+    } catch (IllegalArgumentException e) {
+      return KubeStatus.badRequest(e.getMessage());
+    }
+    String mismatch = ApplyConfiguration.mismatch(config, type, path);
+    if (mismatch != null) {
+      return KubeStatus.badRequest(mismatch);
+    }
+    Json.metadata(config).put("name", path.name());
+    List<String> unknown = SchemaPruning.prune(type.schema(), config);
+    if (!unknown.isEmpty() && "Strict".equalsIgnoreCase(request.param("fieldValidation"))) {
+      return strictDecodingError(unknown);
+    }
+    SecretStringData.fold(type, config);
+    ApplyConfiguration.keepWhatThePathChanges(config, type, path);
+    boolean force = request.flag("force");
+    String subresource = path.isStatus() ? "status" : null;
+    return exclusive(() -> {
+      Optional<StoredObject> current = store.get(path.key());
+      if (current.isEmpty()) {
+        return path.isStatus()
+            ? KubeStatus.notFound(path)
+            : applyNew(path, type, request, config, manager);
+      }
+      FieldManager.Applied applied =
+          FieldManager.apply(
+              type.schema(),
+              current.get().object(),
+              config,
+              manager,
+              force,
+              subresource,
+              object -> SchemaDefaults.apply(type.schema(), object));
+      if (applied.conflicted()) {
+        return applyConflict(applied.conflicts());
+      }
+      ObjectNode merged = applied.object();
+      ApiResponse refused = admit(path, type, merged, request);
+      if (refused != null) {
+        return refused;
+      }
+      if (dryRun(request)) {
+        ObjectNode next = ObjectLifecycle.replacement(path, type, current.get().object(), merged);
+        applied.stamp(next);
+        return ApiResponse.json(200, next);
+      }
+      return replace(path, type, current.get(), merged, manager, applied);
+    });
+  }
+
+  /** An apply of an object that does not exist: it is created (under the write lock). */
+  private ApiResponse applyNew(
+      ApiPath path, ResourceType type, ApiRequest request, ObjectNode config, String manager) {
+    FieldManager.Applied applied =
+        FieldManager.apply(
+            type.schema(),
+            null,
+            config,
+            manager,
+            false,
+            null,
+            object -> SchemaDefaults.apply(type.schema(), object));
+    ObjectNode object = applied.object();
+    ApiResponse unfit = prepareNew(path, type, object);
+    if (unfit != null) {
+      return unfit;
+    }
+    ApiResponse refused = admit(path, type, object, request);
+    if (refused != null) {
+      return refused;
+    }
+    ApiResponse namespaceProblem = namespaceProblem(path);
+    if (namespaceProblem != null) {
+      return namespaceProblem;
+    }
+    applied.stamp(object);
+    if (dryRun(request)) {
+      return ApiResponse.json(201, object);
+    }
+    try {
+      return ApiResponse.json(201, store.create(path.key(), object).object());
+    } catch (StoreException e) {
+      return storeError(e, path);
+    } finally {
+      afterCrdWrite(type);
+    }
+  }
+
+  /**
+   * Whether an apply only asks what it would do ({@code dryRun=All}, {@code kubectl diff
+   * --server-side}, {@code kubectl apply --server-side --dry-run=server}): answered, not stored.
+   */
+  private static boolean dryRun(ApiRequest request) {
+    return "All".equals(request.param("dryRun"));
+  }
+
+  /** kube-apiserver's 409 for an apply that would change fields other managers own. */
+  private static ApiResponse applyConflict(List<FieldManager.Conflict> conflicts) {
+    ObjectNode details = Json.object();
+    ArrayNode causes = details.putArray("causes");
+    for (FieldManager.Conflict conflict : conflicts) {
+      causes
+          .addObject()
+          .put("reason", "FieldManagerConflict")
+          .put("message", FieldManager.owner(conflict))
+          .put("field", conflict.field());
+    }
+    return ApiResponse.json(
+        409, KubeStatus.body(409, "Conflict", FieldManager.conflictMessage(conflicts), details));
+  }
+
+  private static ApiResponse strictDecodingError(List<String> unknown) {
+    return KubeStatus.badRequest(
+        unknown.stream()
+            .map(field -> "unknown field \"" + field + "\"")
+            .collect(java.util.stream.Collectors.joining(", ", "strict decoding error: ", "")));
   }
 
   /**
@@ -318,10 +489,7 @@ final class ResourceOperations {
       ApiPath path, ResourceType type, JsonNode object, ApiRequest request) {
     List<String> unknown = SchemaPruning.prune(type.schema(), object);
     if (!unknown.isEmpty() && "Strict".equalsIgnoreCase(request.param("fieldValidation"))) {
-      return KubeStatus.badRequest(
-          unknown.stream()
-              .map(field -> "unknown field \"" + field + "\"")
-              .collect(java.util.stream.Collectors.joining(", ", "strict decoding error: ", "")));
+      return strictDecodingError(unknown);
     }
     SchemaDefaults.apply(type.schema(), object);
     SecretStringData.fold(type, object);
@@ -340,9 +508,32 @@ final class ResourceOperations {
             "CustomResourceDefinition \"" + name + "\" is invalid: " + e.getMessage());
       }
     }
-    List<ValidationRules.Violation> violations =
-        path.isStatus() ? List.of() : type.rules().check(object);
-    return violations.isEmpty() ? null : KubeStatus.invalid(type, name, violations);
+    List<KubeStatus.FieldError> errors = new ArrayList<>();
+    for (SchemaValidation.Problem problem :
+        SchemaValidation.check(type.schema(), validatedPart(path, type, object))) {
+      errors.add(new KubeStatus.FieldError(problem.reason(), problem.field(), problem.message()));
+    }
+    if (!path.isStatus()) {
+      type.rules().check(object).forEach(violation -> errors.add(KubeStatus.fieldError(violation)));
+    }
+    return errors.isEmpty() ? null : KubeStatus.invalidFields(type, name, errors);
+  }
+
+  /**
+   * The part of a write the schema checks: with a status subresource, a write of the main resource
+   * cannot change the status and a write of {@code /status} nothing else, so only that part counts.
+   */
+  private static JsonNode validatedPart(ApiPath path, ResourceType type, JsonNode object) {
+    if (!type.statusSubresource() || !(object instanceof ObjectNode whole)) {
+      return object;
+    }
+    ObjectNode part = whole.deepCopy();
+    if (path.isStatus()) {
+      part.retain("apiVersion", "kind", "metadata", "status");
+    } else {
+      part.remove("status");
+    }
+    return part;
   }
 
   /**
@@ -352,12 +543,36 @@ final class ResourceOperations {
    * cluster, and its dependents go too.
    */
   private ApiResponse replace(
-      ApiPath path, ResourceType type, StoredObject current, ObjectNode sent) {
+      ApiPath path, ResourceType type, StoredObject current, ObjectNode sent, ApiRequest request) {
+    return replace(path, type, current, sent, request.fieldManager(), null);
+  }
+
+  /**
+   * {@link #replace(ApiPath, ResourceType, StoredObject, ObjectNode, ApiRequest)} for {@code
+   * manager}; an apply brings its own managed fields ({@code applied}), and when it changes
+   * nothing, nothing is written (the resourceVersion stays).
+   */
+  private ApiResponse replace(
+      ApiPath path,
+      ResourceType type,
+      StoredObject current,
+      ObjectNode sent,
+      String manager,
+      FieldManager.Applied applied) {
     long expected = revisionOf(Json.text(sent, "metadata", "resourceVersion"));
     if (expected > 0 && expected != current.revision()) {
       return KubeStatus.conflict(path);
     }
     ObjectNode next = ObjectLifecycle.replacement(path, type, current.object(), sent);
+    if (applied != null) {
+      applied.stamp(next);
+      if (Json.sameContent(next, current.object())) {
+        return ApiResponse.json(200, current.object());
+      }
+    } else {
+      FieldManager.recordUpdate(
+          type.schema(), current.object(), next, manager, path.isStatus() ? "status" : null);
+    }
     try {
       if (ObjectLifecycle.finished(next)) {
         store.delete(path.key(), current.revision());

@@ -10,20 +10,23 @@
  * paths, rejects any path that names no known resource type with a 404 Status, and passes resource
  * requests to {@link dev.threadline.local.kubeapi.ResourceOperations}: what an API server does
  * around its store (identity, generation and the status subresource in {@link
- * dev.threadline.local.kubeapi.ObjectLifecycle}, RFC 7386 merge patches and JSON patches, pruning
- * of unknown fields, CRD schema defaults and CEL validation rules with a 422, creation only in
- * existing namespaces, owner-reference and namespace cascades); {@link
+ * dev.threadline.local.kubeapi.ObjectLifecycle}, RFC 7386 merge patches, JSON patches, strategic
+ * merge patches ({@link dev.threadline.local.kubeapi.patch}) and server-side apply with managed
+ * fields ({@link dev.threadline.local.kubeapi.apply}), pruning of unknown fields, CRD schema
+ * defaults, schema validation and CEL validation rules with a 422, creation only in existing
+ * namespaces, owner-reference and namespace cascades); {@link
  * dev.threadline.local.kubeapi.GarbageCollector} deletes objects whose owners are all gone whenever
  * they appear. docs/local-store.md describes the store's schema and watch semantics.
  *
  * <p>Known limitations, each deliberate:
  *
  * <ul>
- *   <li>Strategic merge patches are applied as JSON merge patches: lists are replaced whole, merge
- *       keys (a container's name) are not honoured. Server-side apply is refused with a 415.
  *   <li>No aggregated discovery, no protobuf; OpenAPI only for CRD kinds.
- *   <li>Of a CRD schema, pruning, defaults and CEL validation rules apply (no transition rules with
- *       {@code oldSelf}): types, enums, patterns and required fields are not checked.
+ *   <li>Of a CRD schema, pruning, defaults, validation ({@link
+ *       dev.threadline.local.kubeapi.validation}) and CEL rules apply (no transition rules with
+ *       {@code oldSelf}); built-in kinds are not schema-validated, and their lists merge
+ *       (server-side apply, strategic merge patch) by the few merge keys {@link
+ *       dev.threadline.local.kubeapi.apply.MergeSchema} knows, others being atomic.
  *   <li>{@code dryRun} is not implemented; paging does not keep the first page's snapshot; deletion
  *       ignores grace periods and propagation policy (always background), and a deleted namespace
  *       takes its objects at once, finalizers or not.

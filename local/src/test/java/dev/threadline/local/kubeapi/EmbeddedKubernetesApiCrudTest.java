@@ -231,19 +231,25 @@ class EmbeddedKubernetesApiCrudTest {
   }
 
   @Test
-  void serverSideApplyIsRefusedWithAClearMessage() {
-    client.configMaps().resource(configMap("ssa", Map.of("a", "1"))).create();
+  void serverSideApplyNeedsAFieldManagerAndIsANoOpWhenNothingChanges() {
+    String path = "/api/v1/namespaces/default/configmaps/ssa";
+    String config = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ssa}\ndata: {a: '2'}\n";
 
-    HttpResponse<String> response =
-        http.send(
-            "PATCH",
-            "/api/v1/namespaces/default/configmaps/ssa?fieldManager=x",
-            "application/apply-patch+yaml",
-            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ssa}\ndata: {a: '2'}\n");
+    HttpResponse<String> unnamed = http.send("PATCH", path, "application/apply-patch+yaml", config);
+    assertThat(unnamed.statusCode()).isEqualTo(422);
+    assertThat(Json.parse(unnamed.body()).path("message").asText())
+        .contains("fieldManager: Required value: is required for apply patch");
 
-    assertThat(response.statusCode()).isEqualTo(415);
-    assertThat(Json.parse(response.body()).path("message").asText())
-        .contains("server-side apply is not supported");
+    HttpResponse<String> created =
+        http.send("PATCH", path + "?fieldManager=git", "application/apply-patch+yaml", config);
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    HttpResponse<String> again =
+        http.send("PATCH", path + "?fieldManager=git", "application/apply-patch+yaml", config);
+    assertThat(again.statusCode()).isEqualTo(200);
+    assertThat(Json.text(Json.parse(again.body()), "metadata", "resourceVersion"))
+        .isEqualTo(Json.text(Json.parse(created.body()), "metadata", "resourceVersion"));
+    assertThat(Json.parse(again.body()).path("metadata").path("managedFields").get(0).toString())
+        .contains("\"manager\":\"git\"", "\"operation\":\"Apply\"", "{\"f:data\":{\"f:a\":{}}}");
   }
 
   @Test

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -232,8 +233,11 @@ class EmbeddedKubernetesApiValidationTest {
     return resource("Schedule", name, spec);
   }
 
+  /** An Environment with {@code spec}, and the display name its schema requires. */
   private static GenericKubernetesResource environment(String name, Map<String, Object> spec) {
-    return resource("Environment", name, spec);
+    Map<String, Object> complete = new HashMap<>(spec);
+    complete.putIfAbsent("displayName", "Test");
+    return resource("Environment", name, complete);
   }
 
   private static GenericKubernetesResource resource(

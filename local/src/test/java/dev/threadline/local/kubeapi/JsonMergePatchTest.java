@@ -55,16 +55,6 @@ class JsonMergePatchTest {
     assertThat(patch).isEqualTo(json("{'a':{'b':null}}"));
   }
 
-  @Test
-  void strategicDirectivesAreDropped() {
-    JsonNode patch =
-        json(
-            "{'$setElementOrder/containers':[{'name':'a'}],'spec':{'$retainKeys':['x'],'x':1,'list':[{'$patch':'replace','n':1}]}}");
-
-    assertThat(JsonMergePatch.withoutStrategicDirectives(patch))
-        .isEqualTo(json("{'spec':{'x':1,'list':[{'n':1}]}}"));
-  }
-
   static JsonNode json(String singleQuoted) {
     return Json.parse(singleQuoted.trim().replace('\'', '"'));
   }
