@@ -1,5 +1,5 @@
 // Drives Threadline's kinds with @kubernetes/client-node, a Kubernetes client we did not write:
-// apply of a manifest (create, then a changed field as a JSON merge patch), a watch that waits
+// server-side apply of a manifest (it creates, then a changed field), a watch that waits
 // for the operator's kstatus conditions to describe each generation, and a read of the status
 // subresource. Prints one JSON line of what it saw; ClientNodeE2ETest runs it against the local
 // mode with KUBECONFIG set to the administrator's kubeconfig.
@@ -63,10 +63,18 @@ function watchUntilReady(generation, millis) {
   });
 }
 
-const created = await objects.create(wanted);
+// Server-side apply, as Flux does: the first apply creates the object.
+const created = await objects.patch(
+  wanted,
+  undefined,
+  undefined,
+  'client-node',
+  true,
+  k8s.PatchStrategy.ServerSideApply,
+);
 const first = await watchUntilReady(created.metadata.generation, 30000);
 
-// Applied again with a changed field: a JSON merge patch of the manifest.
+// Applied again with a changed field by the same manager.
 const changed = structuredClone(wanted);
 changed.spec.instructions = `${wanted.spec.instructions ?? ''} (changed)`.trim();
 const patched = await objects.patch(
@@ -74,8 +82,8 @@ const patched = await objects.patch(
   undefined,
   undefined,
   'client-node',
-  undefined,
-  k8s.PatchStrategy.MergePatch,
+  true,
+  k8s.PatchStrategy.ServerSideApply,
 );
 const second = await watchUntilReady(patched.metadata.generation, 30000);
 

@@ -99,7 +99,8 @@ final class ApiRequestRouter {
         request.query(),
         request.accept(),
         ApiResponse.JSON,
-        Json.bytes(ProtobufBodies.toJson(request.body())));
+        Json.bytes(ProtobufBodies.toJson(request.body())),
+        request.userAgent());
   }
 
   private ApiResponse route(ApiRequest request, UserInfo user) {

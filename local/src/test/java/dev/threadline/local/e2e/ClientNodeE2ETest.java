@@ -16,7 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A second Kubernetes client we did not write, {@code @kubernetes/client-node} from npm (installed
  * by {@code .ci/setup} from {@code src/test/node}'s lock file), drives an example Agent against the
- * local mode with the administrator's kubeconfig: create, a changed field applied as a merge patch,
+ * local mode with the administrator's kubeconfig: server-side apply (create, then a changed field),
  * a watch until the operator's conditions describe each generation, and a status read.
  */
 class ClientNodeE2ETest {
