@@ -103,6 +103,9 @@ public final class TriggerCommand {
       ScheduleFirer.Firing firing =
           new ScheduleFirer(client, threadLimit, telemetry.tracer())
               .fire(schedule, threadName, firingTime.instant());
+      if (!FiringEvents.record(client, schedule, firing, firingTime.instant(), clock.instant())) {
+        err.println("trigger: the firing's Event was not recorded (the API refused it)");
+      }
       if (firing.isSkipped()) {
         // A failed Job shows in the CronJob's history; a retry may find room if threads were
         // deleted.

@@ -94,6 +94,17 @@ class TriggerCommandMockServerTest {
     assertThat(client.resources(ConversationThread.class).inNamespace("team-a").list().getItems())
         .hasSize(1);
     assertThat(client.resources(Run.class).inNamespace("team-a").list().getItems()).hasSize(1);
+    assertThat(client.v1().events().inNamespace("team-a").list().getItems())
+        .as("one Event for the firing, none for the start that found its thread")
+        .singleElement()
+        .satisfies(event -> {
+          assertThat(event.getType()).isEqualTo("Normal");
+          assertThat(event.getReason()).isEqualTo(FiringEvents.FIRED);
+          assertThat(event.getMessage()).endsWith(": thread thread-daily-29412345");
+          assertThat(event.getInvolvedObject().getKind()).isEqualTo("Schedule");
+          assertThat(event.getInvolvedObject().getName()).isEqualTo("sched-daily");
+          assertThat(event.getSource().getComponent()).isEqualTo(FiringEvents.COMPONENT);
+        });
   }
 
   @Test
@@ -143,6 +154,15 @@ class TriggerCommandMockServerTest {
         .extracting(t -> t.getMetadata().getName())
         .containsExactly("thread-other");
     assertThat(client.resources(Run.class).inNamespace("team-full").list().getItems()).isEmpty();
+    assertThat(client.v1().events().inNamespace("team-full").list().getItems())
+        .singleElement()
+        .satisfies(event -> {
+          assertThat(event.getType()).isEqualTo("Warning");
+          assertThat(event.getReason()).isEqualTo(FiringEvents.SKIPPED);
+          assertThat(event.getMessage())
+              .startsWith("The firing of 2026-05-04T09:00:00Z made no thread: ")
+              .contains("a user may hold at most 1 threads");
+        });
   }
 
   @Test

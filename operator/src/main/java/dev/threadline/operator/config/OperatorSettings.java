@@ -162,22 +162,59 @@ public record OperatorSettings(
   }
 
   public OperatorSettings withHealthPort(int port) {
-    return copy(port, model, agentPod, containers, usagePlans, webhooks, worker, deltas, retention);
+    return copy(
+        port,
+        model,
+        agentPod,
+        containers,
+        usagePlans,
+        webhooks,
+        worker,
+        deltas,
+        retention,
+        history);
   }
 
   public OperatorSettings withAgentPod(AgentPodSettings settings) {
     return copy(
-        healthPort, model, settings, containers, usagePlans, webhooks, worker, deltas, retention);
+        healthPort,
+        model,
+        settings,
+        containers,
+        usagePlans,
+        webhooks,
+        worker,
+        deltas,
+        retention,
+        history);
   }
 
   public OperatorSettings withContainers(ContainerSettings settings) {
     return copy(
-        healthPort, model, agentPod, settings, usagePlans, webhooks, worker, deltas, retention);
+        healthPort,
+        model,
+        agentPod,
+        settings,
+        usagePlans,
+        webhooks,
+        worker,
+        deltas,
+        retention,
+        history);
   }
 
   public OperatorSettings withUsagePlans(UsagePlans plans) {
     return copy(
-        healthPort, model, agentPod, containers, plans, webhooks, worker, deltas, retention);
+        healthPort,
+        model,
+        agentPod,
+        containers,
+        plans,
+        webhooks,
+        worker,
+        deltas,
+        retention,
+        history);
   }
 
   public OperatorSettings withModel(ModelSettings settings) {
@@ -190,56 +227,78 @@ public record OperatorSettings(
         webhooks,
         worker,
         deltas,
-        retention);
+        retention,
+        history);
   }
 
   public OperatorSettings withWebhooks(WebhookSettings settings) {
     return copy(
-        healthPort, model, agentPod, containers, usagePlans, settings, worker, deltas, retention);
+        healthPort,
+        model,
+        agentPod,
+        containers,
+        usagePlans,
+        settings,
+        worker,
+        deltas,
+        retention,
+        history);
   }
 
   public OperatorSettings withWorker(WorkerSettings settings) {
     return copy(
-        healthPort, model, agentPod, containers, usagePlans, webhooks, settings, deltas, retention);
+        healthPort,
+        model,
+        agentPod,
+        containers,
+        usagePlans,
+        webhooks,
+        settings,
+        deltas,
+        retention,
+        history);
   }
 
   public OperatorSettings withDeltas(DeltaSettings settings) {
     return copy(
-        healthPort, model, agentPod, containers, usagePlans, webhooks, worker, settings, retention);
-  }
-
-  public OperatorSettings withRetention(RetentionSettings settings) {
-    return copy(
-        healthPort, model, agentPod, containers, usagePlans, webhooks, worker, deltas, settings);
-  }
-
-  public OperatorSettings withHistory(HistoryLimits limits) {
-    return new OperatorSettings(
-        watchNamespaces,
-        runnerImage,
-        triggerImage,
-        baseImage,
-        builderImage,
-        registry,
-        registryPushSecret,
-        buildTimeout,
-        leaderElection,
-        leaseNamespace,
         healthPort,
         model,
-        modelPrices,
         agentPod,
         containers,
         usagePlans,
         webhooks,
         worker,
-        network,
-        buildPods,
-        threadLimit,
+        settings,
+        retention,
+        history);
+  }
+
+  public OperatorSettings withRetention(RetentionSettings settings) {
+    return copy(
+        healthPort,
+        model,
+        agentPod,
+        containers,
+        usagePlans,
+        webhooks,
+        worker,
+        deltas,
+        settings,
+        history);
+  }
+
+  public OperatorSettings withHistory(HistoryLimits limits) {
+    return copy(
+        healthPort,
+        model,
+        agentPod,
+        containers,
+        usagePlans,
+        webhooks,
+        worker,
         deltas,
         retention,
-        limits,
-        reconcileThreads);
+        limits);
   }
 
   /** These settings with the parts the {@code with…} methods may change. */
@@ -252,7 +311,8 @@ public record OperatorSettings(
       WebhookSettings webhooks,
       WorkerSettings worker,
       DeltaSettings deltas,
-      RetentionSettings retention) {
+      RetentionSettings retention,
+      HistoryLimits history) {
     return new OperatorSettings(
         watchNamespaces,
         runnerImage,

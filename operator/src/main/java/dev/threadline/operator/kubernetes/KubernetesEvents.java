@@ -1,17 +1,14 @@
 package dev.threadline.operator.kubernetes;
 
+import dev.threadline.core.kubernetes.EventObjects;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -26,15 +23,12 @@ import org.slf4j.LoggerFactory;
  * correlated as client-go's recorder does ({@link EventCorrelator}): the same Event again bumps its
  * {@code count} and {@code lastTimestamp}, a flood of similar ones is combined, and each object has
  * a budget. An Event is a courtesy: one the API refuses is logged and forgotten, never a reason to
- * fail a reconcile. Messages are bounded ({@value #MAX_MESSAGE} characters) and must never hold
- * conversation content or secrets.
+ * fail a reconcile. Messages are bounded ({@value EventObjects#MAX_MESSAGE} characters) and must
+ * never hold conversation content or secrets.
  */
 public final class KubernetesEvents {
   private static final Logger LOG = LoggerFactory.getLogger(KubernetesEvents.class);
   static final String COMPONENT = "threadline-operator";
-
-  /** Kubernetes bounds an Event's message; longer ones are cut with a note. */
-  static final int MAX_MESSAGE = 1024;
 
   private final Clock clock;
   private final EventCorrelator correlator = new EventCorrelator();
@@ -45,12 +39,12 @@ public final class KubernetesEvents {
 
   /** Something the user should know went as intended. */
   public void normal(KubernetesClient client, HasMetadata about, String reason, String message) {
-    record(client, about, "Normal", reason, message);
+    record(client, about, EventObjects.NORMAL, reason, message);
   }
 
   /** Something that went wrong, or waits, and why. */
   public void warning(KubernetesClient client, HasMetadata about, String reason, String message) {
-    record(client, about, "Warning", reason, message);
+    record(client, about, EventObjects.WARNING, reason, message);
   }
 
   private void record(
@@ -67,7 +61,12 @@ public final class KubernetesEvents {
     synchronized (correlator) {
       decision =
           correlator.observe(
-              subject, type, reason, bounded(message), now, () -> newName(about, now));
+              subject,
+              type,
+              reason,
+              EventObjects.bounded(message),
+              now,
+              () -> EventObjects.newName(about, now));
     }
     if (decision == null) {
       LOG.debug("Event {} about {} dropped: the object's budget is spent", reason, subject);
@@ -102,7 +101,7 @@ public final class KubernetesEvents {
     Map<String, Object> patch = new LinkedHashMap<>();
     patch.put("count", decision.count());
     patch.put("message", decision.message());
-    patch.put("lastTimestamp", time(now));
+    patch.put("lastTimestamp", EventObjects.time(now));
     try {
       client
           .v1()
@@ -127,49 +126,15 @@ public final class KubernetesEvents {
       String reason,
       EventCorrelator.Decision decision,
       Instant now) {
-    String namespace = about.getMetadata().getNamespace();
-    return new EventBuilder()
-        .withNewMetadata()
-        .withName(decision.name())
-        .withNamespace(namespace)
-        .endMetadata()
-        .withInvolvedObject(
-            new ObjectReferenceBuilder()
-                .withApiVersion(about.getApiVersion())
-                .withKind(about.getKind())
-                .withName(about.getMetadata().getName())
-                .withNamespace(namespace)
-                .withUid(about.getMetadata().getUid())
-                .build())
-        .withType(type)
-        .withReason(reason)
-        .withMessage(decision.message())
-        .withFirstTimestamp(time(decision.firstSeen()))
-        .withLastTimestamp(time(now))
-        .withCount(decision.count())
-        .withNewSource()
-        .withComponent(COMPONENT)
-        .endSource()
-        .withReportingComponent(COMPONENT)
-        .build();
-  }
-
-  /** As kubectl and client-go name them: the object's name and a unique suffix. */
-  private static String newName(HasMetadata about, Instant now) {
-    return about.getMetadata().getName()
-        + "."
-        + Long.toHexString(now.getEpochSecond() * 1_000_000_000L + now.getNano())
-        + Long.toHexString(System.nanoTime() & 0xffff);
-  }
-
-  private static String time(Instant instant) {
-    return DateTimeFormatter.ISO_INSTANT.format(instant.truncatedTo(ChronoUnit.SECONDS));
-  }
-
-  static String bounded(String message) {
-    if (message == null || message.length() <= MAX_MESSAGE) {
-      return message;
-    }
-    return message.substring(0, MAX_MESSAGE - 20) + " … (message cut)";
+    return EventObjects.event(
+        about,
+        type,
+        reason,
+        decision.message(),
+        decision.name(),
+        decision.count(),
+        decision.firstSeen(),
+        now,
+        COMPONENT);
   }
 }

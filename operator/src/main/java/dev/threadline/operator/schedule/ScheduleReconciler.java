@@ -1,5 +1,6 @@
 package dev.threadline.operator.schedule;
 
+import dev.threadline.core.kubernetes.EventObjects;
 import dev.threadline.core.schedule.CronSchedule;
 import dev.threadline.core.schedule.FiringNames;
 import dev.threadline.core.schedule.InvalidScheduleException;
@@ -15,6 +16,7 @@ import dev.threadline.operator.kubernetes.ResourceLogContext;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.status.ReconcileErrors;
 import dev.threadline.telemetry.Telemetry;
+import dev.threadline.trigger.FiringEvents;
 import dev.threadline.trigger.ScheduleFirer;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -253,23 +255,13 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
       try (ResourceLogContext logged = ResourceLogContext.of(schedule)) {
         LOG.warn("skipped its firing of {}: {}", Timestamps.format(at), firing.skipped());
       }
-      events.warning(
-          context.getClient(),
-          schedule,
-          "ScheduleSkipped",
-          "The firing of " + Timestamps.format(at) + " made no thread: " + firing.skipped());
+      record(context, schedule, firing, at);
       return Optional.of(firing.skipped());
     }
     next.setFiredThread(firing.threadName());
-    if (firing.created()) {
-      // A reconcile that finds the thread of an earlier attempt (its status write lost or not yet
-      // seen) is the same firing: one Event per firing.
-      events.normal(
-          context.getClient(),
-          schedule,
-          "ScheduleFired",
-          "Fired for " + Timestamps.format(at) + ": thread " + firing.threadName());
-    }
+    // A reconcile that finds the thread of an earlier attempt (its status write lost or not yet
+    // seen) is the same firing: one Event per firing.
+    record(context, schedule, firing, at);
     try (ResourceLogContext logged = ResourceLogContext.of(schedule)) {
       LOG.info(
           "fired for {}: {} {}",
@@ -278,6 +270,18 @@ public class ScheduleReconciler implements Reconciler<Schedule> {
           firing.threadName());
     }
     return Optional.empty();
+  }
+
+  private void record(
+      Context<Schedule> context, Schedule schedule, ScheduleFirer.Firing firing, Instant at) {
+    FiringEvents.describe(firing, at)
+        .ifPresent(event -> {
+          if (EventObjects.WARNING.equals(event.type())) {
+            events.warning(context.getClient(), schedule, event.reason(), event.message());
+          } else {
+            events.normal(context.getClient(), schedule, event.reason(), event.message());
+          }
+        });
   }
 
   private static String readyMessage(Schedule schedule, ScheduleStatus status) {

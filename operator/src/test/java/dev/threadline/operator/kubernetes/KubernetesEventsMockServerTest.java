@@ -2,6 +2,7 @@ package dev.threadline.operator.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.threadline.core.kubernetes.EventObjects;
 import dev.threadline.operator.support.MutableClock;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -41,7 +42,7 @@ class KubernetesEventsMockServerTest {
     assertThat(wait.getInvolvedObject().getUid()).isEqualTo("uid-first");
     Event started =
         recorded.stream().filter(e -> "Started".equals(e.getReason())).findFirst().orElseThrow();
-    assertThat(started.getMessage()).hasSize(KubernetesEvents.MAX_MESSAGE - 20 + 16);
+    assertThat(started.getMessage()).hasSize(EventObjects.MAX_MESSAGE - 20 + 16);
     assertThat(started.getMessage()).endsWith("(message cut)");
   }
 
