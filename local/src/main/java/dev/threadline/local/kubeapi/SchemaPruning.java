@@ -13,7 +13,8 @@ import java.util.Set;
  * does not declare is dropped, at any depth, unless the schema keeps unknown fields there ({@code
  * x-kubernetes-preserve-unknown-fields}) or declares them as a map ({@code additionalProperties}).
  * {@code apiVersion}, {@code kind} and {@code metadata} at the top are the server's, never pruned.
- * An object schema that declares no properties at all is left alone (no Threadline CRD has one).
+ * An object schema that declares no properties at all is left alone (no Threadline CRD has one). A
+ * declared field whose value is {@code null} is dropped unless its schema is {@code nullable}.
  */
 final class SchemaPruning {
   private static final Set<String> ROOT_FIELDS = Set.of("apiVersion", "kind", "metadata");
@@ -51,7 +52,14 @@ final class SchemaPruning {
           continue;
         }
         JsonNode fieldSchema = properties.get(name);
-        if (fieldSchema != null) {
+        JsonNode declared = fieldSchema != null ? fieldSchema : additional;
+        if (declared.isObject()
+            && field.getValue().isNull()
+            && !declared.path("nullable").asBoolean(false)) {
+          // As kube-apiserver does: a null the schema does not allow is dropped before defaults and
+          // validation (a client clearing a field by writing null), not refused, not warned about.
+          it.remove();
+        } else if (fieldSchema != null) {
           prune(fieldSchema, field.getValue(), fieldPath, removed, false);
         } else if (additional.isObject()) {
           prune(additional, field.getValue(), fieldPath, removed, false);

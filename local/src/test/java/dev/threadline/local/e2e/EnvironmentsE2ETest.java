@@ -77,6 +77,12 @@ class EnvironmentsE2ETest {
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"spec\":{\"dockerfileExtensions\":\"FROBNICATE now\"}}");
+    // The API server answers from its cache of Environments: the test build must see the patch.
+    await()
+        .atMost(BUILD)
+        .until(
+            () -> fixture.get(ALICE_KEY, "/environments/" + id + "/dockerfile").body(),
+            body -> body.contains("FROBNICATE now"));
 
     var testBuild =
         fixture.send(

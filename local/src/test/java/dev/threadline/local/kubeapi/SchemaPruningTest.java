@@ -12,6 +12,7 @@ class SchemaPruningTest {
           {"type": "object", "properties": {
             "spec": {"type": "object", "properties": {
               "name": {"type": "string"},
+              "maybe": {"type": "string", "nullable": true},
               "labels": {"type": "object", "additionalProperties": {"type": "string"}},
               "items": {"type": "array", "items": {"type": "object", "properties": {
                 "id": {"type": "string"}}}},
@@ -36,6 +37,21 @@ class SchemaPruningTest {
     assertThat(object.at("/spec/free/anything").isArray()).isTrue();
     assertThat(object.at("/metadata/whatever").asInt()).isEqualTo(1);
     assertThat(object.has("top")).isFalse();
+  }
+
+  @Test
+  void dropsNullsTheSchemaDoesNotAllowWithoutCallingThemUnknown() {
+    JsonNode object =
+        Json.parse(
+            """
+            {"spec": {"name": null, "maybe": null, "labels": {"a": null, "b": "kept"}}}
+            """);
+
+    assertThat(SchemaPruning.prune(SCHEMA, object)).isEmpty();
+    assertThat(object.path("spec").has("name")).isFalse();
+    assertThat(object.path("spec").has("maybe")).as("nullable").isTrue();
+    assertThat(object.at("/spec/labels").has("a")).isFalse();
+    assertThat(object.at("/spec/labels/b").asText()).isEqualTo("kept");
   }
 
   @Test
