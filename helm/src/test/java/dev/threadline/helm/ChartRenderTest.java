@@ -192,8 +192,9 @@ class ChartRenderTest {
       }
       assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", kind + "/status", "get"))
           .hasSize(1);
+      // Only a thread's status: a follow-up to an archived thread brings it back with it.
       assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", kind + "/status", "update"))
-          .isEmpty();
+          .hasSize(kind.equals("threads") ? 1 : 0);
     }
     assertThat(defaults.scopesAllowing(apiServer, "threadline.dev", "containers/status", "patch"))
         .hasSize(1);
@@ -260,13 +261,14 @@ class ChartRenderTest {
   }
 
   @Test
-  void operatorMayDeleteExpiredContainersButNoOtherThreadlineResource() {
+  void operatorMayDeleteExpiredContainersAndRetainedThreadsAndRunsOnly() {
+    for (String kind : List.of("containers", "threads", "runs")) {
+      assertThat(defaults.scopesAllowing("threadline-operator", "threadline.dev", kind, "delete"))
+          .as(kind)
+          .hasSize(1);
+    }
     assertThat(
-            defaults.scopesAllowing(
-                "threadline-operator", "threadline.dev", "containers", "delete"))
-        .hasSize(1);
-    assertThat(
-            defaults.scopesAllowing("threadline-operator", "threadline.dev", "threads", "delete"))
+            defaults.scopesAllowing("threadline-operator", "threadline.dev", "schedules", "delete"))
         .isEmpty();
   }
 
@@ -296,7 +298,8 @@ class ChartRenderTest {
       assertThat(defaults.scopesAllowing(operator, "threadline.dev", kind, "watch")).hasSize(1);
       assertThat(defaults.scopesAllowing(operator, "threadline.dev", kind + "/status", "patch"))
           .hasSize(1);
-      if (!kind.equals("containers")) { // expired containers are deleted by the operator
+      // Expired containers, and finished runs and idle threads past retention, are deleted by it.
+      if (!List.of("containers", "threads", "runs").contains(kind)) {
         assertThat(defaults.scopesAllowing(operator, "threadline.dev", kind, "delete"))
             .as(kind)
             .isEmpty();
@@ -652,7 +655,7 @@ class ChartRenderTest {
   void triggerRoleOnlyCreatesThreadsAndRunsAndReadsSchedules() {
     JsonNode trigger = defaults.get("ClusterRole", "threadline-trigger");
 
-    assertThat(trigger.path("rules")).hasSize(3);
+    assertThat(trigger.path("rules")).hasSize(4);
     JsonNode create = trigger.at("/rules/0");
     assertThat(texts(create.path("resources"))).containsExactlyInAnyOrder("threads", "runs");
     assertThat(texts(create.path("verbs"))).containsExactly("create");
@@ -662,10 +665,14 @@ class ChartRenderTest {
     assertThat(texts(create.path("apiGroups"))).containsExactly("threadline.dev");
     assertThat(texts(read.path("apiGroups"))).containsExactly("threadline.dev");
     // get finishes an interrupted firing; list counts the user's threads against the thread limit
-    // before a firing makes one. Nothing else: no watch, update or delete, no other kinds.
+    // before a firing makes one. Nothing else of ours: no watch, update or delete.
     JsonNode readThreads = trigger.at("/rules/2");
     assertThat(texts(readThreads.path("resources"))).containsExactly("threads");
     assertThat(texts(readThreads.path("verbs"))).containsExactly("get", "list");
+    // The firing's Event on its Schedule (ScheduleFired / ScheduleSkipped).
+    JsonNode events = trigger.at("/rules/3");
+    assertThat(texts(events.path("resources"))).containsExactly("events");
+    assertThat(texts(events.path("verbs"))).containsExactly("create");
   }
 
   @Test
