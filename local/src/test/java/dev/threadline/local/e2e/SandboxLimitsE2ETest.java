@@ -61,12 +61,7 @@ class SandboxLimitsE2ETest {
 
     assertThat(forks.path("exit_code").asInt()).as(forks.toString()).isNotZero();
     String output = forks.path("output").asText();
-    java.util.regex.Matcher line =
-        java.util.regex.Pattern.compile("started (\\d+)").matcher(output);
-    int started = 0;
-    while (line.find()) {
-      started = Integer.parseInt(line.group(1));
-    }
+    int started = lastStarted(output);
     // Commands have the sandbox's limit less the runner's headroom (half of it, here).
     assertThat(started).as(output).isBetween(1, PIDS / 2);
     // The runner kept processes and threads of its own: the next call ran, long before the
@@ -74,6 +69,25 @@ class SandboxLimitsE2ETest {
     assertThat(next.path("exit_code").asInt()).as(next.toString()).isZero();
     assertThat(next.path("output").asText()).contains("still here");
     assertThat(run.getStatus().getPhase()).isEqualTo("completed");
+  }
+
+  @Test
+  void agentCodeCannotRaiseItsProcessLimitFromInsideTheCommandsCgroup() throws Exception {
+    // Everything a command can reach of cgroups: the commands' group, mounted at its host path.
+    String escape =
+        "G=$THREADLINE_COMMAND_CGROUP; echo 100000 > $G/pids.max; echo raise-exit=$?;"
+            + " cat $G/../pids.max; echo parent-exit=$?; mkdir $G/mine && echo max >"
+            + " $G/mine/pids.max && sh -c 'echo $$ > '$G'/mine/cgroup.procs; i=0; while [ $i -lt"
+            + " 200 ]; do sleep 3 & i=$((i+1)); echo started $i; done'; echo mine-exit=$?";
+    JsonNode tool = hostile("escape", escape);
+    String output = tool.path("output").asText();
+
+    assertThat(output)
+        .as("the commands' limit is read-only, the sandbox's own out of sight")
+        .contains("Read-only file system", "raise-exit=2")
+        .doesNotContain("parent-exit=0");
+    // A group of its own with no limit of its own is still held by the groups above it.
+    assertThat(lastStarted(output)).as(output).isBetween(1, PIDS / 2);
   }
 
   @Test
@@ -95,6 +109,17 @@ class SandboxLimitsE2ETest {
     assertThat(run.getStatus().getPhase())
         .as(String.valueOf(run.getStatus().getError()))
         .isEqualTo("failed");
+  }
+
+  /** The last {@code started N} a forking command printed. */
+  private static int lastStarted(String output) {
+    java.util.regex.Matcher line =
+        java.util.regex.Pattern.compile("started (\\d+)").matcher(output);
+    int started = 0;
+    while (line.find()) {
+      started = Integer.parseInt(line.group(1));
+    }
+    return started;
   }
 
   /** Runs {@code command} as alice while bob asks; returns the command's tool call. */
