@@ -53,12 +53,12 @@ final class A2aErrors {
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("error", body.error());
     if (body.usage() != null) {
-      data.put(
-          "usage",
-          Map.of(
-              "tier", body.usage().tier(),
-              "allowance", body.usage().allowance(),
-              "used", body.usage().used()));
+      // In the order of REST's 402 body.
+      Map<String, Object> usage = new LinkedHashMap<>();
+      usage.put("tier", body.usage().tier());
+      usage.put("allowance", body.usage().allowance());
+      usage.put("used", body.usage().used());
+      data.put("usage", usage);
     }
     return data;
   }

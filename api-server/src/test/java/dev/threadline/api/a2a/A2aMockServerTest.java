@@ -3,6 +3,8 @@ package dev.threadline.api.a2a;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.threadline.api.auth.ApiKeys;
+import dev.threadline.api.support.Allowances;
 import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.FakeOperator;
 import dev.threadline.api.support.SharedApiServer;
@@ -12,6 +14,7 @@ import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunStatus;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -237,6 +240,50 @@ class A2aMockServerTest {
                 .asInt())
         .isEqualTo(-32602);
     assertThat(rpc(null, "/a2a", get).status()).isEqualTo(401);
+  }
+
+  @Test
+  void anExhaustedAllowanceIs402WithTheUsageAndStartsNothing() {
+    TestUser spent = shared.newUser("spent");
+    Allowances.spend(shared, spent);
+
+    ApiClient.Response refused = rpc(spent, "/a2a", send("Hello", null));
+
+    assertThat(refused.status()).as(refused.body()).isEqualTo(402);
+    JsonNode error = refused.json().path("error");
+    assertThat(error.path("code").asInt()).isEqualTo(-32010);
+    assertThat(error.path("message").asString()).isEqualTo("monthly usage allowance exhausted");
+    assertThat(error.path("data").toString())
+        .isEqualTo(
+            "{\"error\":\"Payment Required\",\"usage\":{\"tier\":\"pro\",\"allowance\":0.5,"
+                + "\"used\":0.5}}");
+    assertThat(refused.json().path("id").asInt()).isEqualTo(1);
+    assertThat(api.get("/v1/threads", spent.key()).json().path("total_count").asInt()).isZero();
+  }
+
+  @Test
+  void keysNeedTheThreadsScopeAndKeepTheirRateLimit() {
+    TestUser user = shared.newUser("scoped");
+    String reader = shared.addKey(user.userId(), ApiKeys.newKey(), Map.of(ApiKeys.SCOPES, "read"));
+    String hasty =
+        shared.addKey(user.userId(), ApiKeys.newKey(), Map.of(ApiKeys.RATE_LIMIT, "2/6"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> api.get("/v1/threads", reader).status() == 200);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> api.get("/v1/threads", hasty).status() != 401);
+
+    ApiClient.Response forbidden = api.post("/a2a", reader, send("Hello", null));
+    assertThat(forbidden.status()).isEqualTo(403);
+    assertThat(forbidden.text("message")).isEqualTo("this API key lacks the threads scope");
+    assertThat(api.get("/.well-known/agent-card.json", reader).status()).isEqualTo(200);
+
+    int status = 200;
+    for (int i = 0; i < 4 && status != 429; i++) {
+      status = api.post("/a2a", hasty, request("tasks/get", "{\"id\":\"run_x-1\"}")).status();
+    }
+    assertThat(status).isEqualTo(429);
   }
 
   @Test
