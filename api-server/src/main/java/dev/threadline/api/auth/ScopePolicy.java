@@ -13,6 +13,7 @@ import java.util.Set;
  *   <tr><td>/environments/**</td><td>read or environments</td><td>environments</td></tr>
  *   <tr><td>/v1/agents/**</td><td>read or agents</td><td>agents</td></tr>
  *   <tr><td>/api/v1/containers/** (the container cloud API)</td><td>read or containers</td><td>containers</td></tr>
+ *   <tr><td>/a2a/** (A2A: cards, and JSON-RPC calls that start, read and cancel runs)</td><td>read or threads</td><td>threads</td></tr>
  *   <tr><td>/v1/usage</td><td>read</td><td>read</td></tr>
  *   <tr><td>/v1/webhooks/** (delivery records, read-only)</td><td>read</td><td>read</td></tr>
  *   <tr><td>anything else</td><td>admin</td><td>admin</td></tr>
@@ -26,7 +27,7 @@ final class ScopePolicy {
 
   /** The resource scope of a path. */
   static Scope resourceOf(String path) {
-    if (under(path, "/v1/threads")) {
+    if (under(path, "/v1/threads") || under(path, "/a2a")) {
       return Scope.THREADS;
     }
     if (under(path, "/v1/schedules")) {

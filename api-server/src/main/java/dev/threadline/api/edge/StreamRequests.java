@@ -8,7 +8,10 @@ import java.util.regex.Pattern;
  * known once the body is read, so a client at its stream cap is refused all of them.
  */
 final class StreamRequests {
-  private static final Pattern POSTED = Pattern.compile("/v1/threads(?:/[^/]++/messages)?");
+  /** REST's message POSTs, and every A2A call (its method, in the body, may stream or wait). */
+  private static final Pattern POSTED =
+      Pattern.compile("/v1/threads(?:/[^/]++/messages)?|/a2a(?:/agents/[^/]++)?");
+
   private static final Pattern JOINED = Pattern.compile("/v1/threads/[^/]++/stream");
 
   private StreamRequests() {}

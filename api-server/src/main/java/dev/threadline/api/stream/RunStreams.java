@@ -115,6 +115,17 @@ public final class RunStreams {
       Optional<EventCursor> after,
       Optional<Run> kept) {}
 
+  /**
+   * The run {@code namespace/runName}'s events from its start, for a stream in another protocol;
+   * {@code kept} is the run as the history store keeps it once it left the Kubernetes API.
+   */
+  public RunFeed feed(String namespace, String runName, String userId, Optional<Run> kept) {
+    return new RunFeed(
+        RunFollower.follow(updates, cache, namespace, runName, kept),
+        new RunProgress(userId),
+        runLog);
+  }
+
   private void follow(OutputStream out, StreamStart start) {
     String namespace = start.namespace();
     String runName = start.runName();

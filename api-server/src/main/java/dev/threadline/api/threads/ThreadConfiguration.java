@@ -120,6 +120,15 @@ class ThreadConfiguration {
   }
 
   @Bean
+  ThreadTasks threadTasks(
+      ThreadService threadService,
+      ExecutionService executionService,
+      RunStore runStore,
+      RunContents runContents) {
+    return new ThreadTasks(threadService, executionService, runStore, runContents);
+  }
+
+  @Bean
   RunContents runContents(History history, RunLog runLog) {
     return new RunContents(history, runLog);
   }
