@@ -14,16 +14,17 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Authenticates every request except the health probes and the console's files, before Spring MVC
- * sees it; the tenant travels on as a request attribute for {@link TenantArgumentResolver}.
- * Failures are written here as our error body, since exceptions from filters bypass Spring MVC's
- * handlers.
+ * Authenticates every request except the health probes, the OpenAPI document and the console's
+ * files, before Spring MVC sees it; the tenant travels on as a request attribute for {@link
+ * TenantArgumentResolver}. Failures are written here as our error body, since exceptions from
+ * filters bypass Spring MVC's handlers.
  */
 public final class AuthenticationFilter extends OncePerRequestFilter {
   /**
    * Exact paths only: a prefix rule would exempt whatever a crafted path could smuggle after it.
    */
-  static final Set<String> PUBLIC_PATHS = Set.of("/health", "/health/live");
+  static final Set<String> PUBLIC_PATHS =
+      Set.of("/health", "/health/live", "/openapi.yaml", "/openapi.json");
 
   private final Authenticator authenticator;
   private final ErrorResponseWriter errors;
@@ -38,7 +39,10 @@ public final class AuthenticationFilter extends OncePerRequestFilter {
     return isPublic(request);
   }
 
-  /** The health probes and the console's static files: no key, no scope, no rate limit. */
+  /**
+   * The health probes, the OpenAPI document and the console's static files: no key, no scope, no
+   * rate limit.
+   */
   public static boolean isPublic(HttpServletRequest request) {
     return PUBLIC_PATHS.contains(pathOf(request)) || ConsoleAssets.isAsset(request);
   }
