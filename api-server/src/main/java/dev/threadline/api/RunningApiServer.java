@@ -13,6 +13,12 @@ public interface RunningApiServer extends AutoCloseable {
   /** Where Prometheus scrapes this server (no API key), when the management port is served. */
   Optional<String> metricsUrl();
 
+  /**
+   * A bean of the server's application by name, for checks that read what Spring serves (e.g. the
+   * request mappings the OpenAPI document must describe).
+   */
+  <T> T bean(String name, Class<T> type);
+
   @Override
   void close();
 
@@ -33,6 +39,11 @@ public interface RunningApiServer extends AutoCloseable {
       @Override
       public Optional<String> metricsUrl() {
         return server.metricsUrl();
+      }
+
+      @Override
+      public <T> T bean(String name, Class<T> type) {
+        return server.bean(name, type);
       }
 
       @Override

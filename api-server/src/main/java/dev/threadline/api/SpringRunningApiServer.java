@@ -37,6 +37,11 @@ final class SpringRunningApiServer implements RunningApiServer {
   }
 
   @Override
+  public <T> T bean(String name, Class<T> type) {
+    return context.getBean(name, type);
+  }
+
+  @Override
   public void close() {
     context.close();
   }

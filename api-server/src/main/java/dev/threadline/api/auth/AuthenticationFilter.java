@@ -14,10 +14,10 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Authenticates every request except the health probes, the console's files and the server's A2A
- * card, before Spring MVC sees it; the tenant travels on as a request attribute for {@link
- * TenantArgumentResolver}. Failures are written here as our error body, since exceptions from
- * filters bypass Spring MVC's handlers.
+ * Authenticates every request except the health probes, the OpenAPI document, the console's files
+ * and the server's A2A card, before Spring MVC sees it; the tenant travels on as a request
+ * attribute for {@link TenantArgumentResolver}. Failures are written here as our error body, since
+ * exceptions from filters bypass Spring MVC's handlers.
  */
 public final class AuthenticationFilter extends OncePerRequestFilter {
   /**
@@ -27,6 +27,8 @@ public final class AuthenticationFilter extends OncePerRequestFilter {
       Set.of(
           "/health",
           "/health/live",
+          "/openapi.yaml",
+          "/openapi.json",
           "/.well-known/agent-card.json",
           "/a2a/.well-known/agent-card.json");
 
@@ -44,8 +46,8 @@ public final class AuthenticationFilter extends OncePerRequestFilter {
   }
 
   /**
-   * The health probes, the console's static files and the A2A card of threads without an agent (it
-   * tells nothing about any user): no key, no scope, no rate limit.
+   * The health probes, the OpenAPI document, the console's static files and the A2A card of threads
+   * without an agent (it tells nothing about any user): no key, no scope, no rate limit.
    */
   public static boolean isPublic(HttpServletRequest request) {
     return PUBLIC_PATHS.contains(pathOf(request)) || ConsoleAssets.isAsset(request);

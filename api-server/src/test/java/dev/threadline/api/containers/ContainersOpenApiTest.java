@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.threadline.api.common.SuccessResponse;
+import dev.threadline.api.openapi.OpenApiDocument;
 import dev.threadline.api.paging.ListEnvelope;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,9 +30,13 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 
-/** The container API's OpenAPI document describes exactly what the controllers serve and return. */
+/**
+ * The container API's part of the OpenAPI document describes exactly what the controllers serve and
+ * return.
+ */
 class ContainersOpenApiTest {
   private static final List<String> METHODS = List.of("get", "post", "put", "patch", "delete");
+  private static final String CONTAINERS = "/api/v1/containers";
   private static JsonNode document;
 
   /** The schemas (or media types) that may document each handler body type. */
@@ -48,7 +53,7 @@ class ContainersOpenApiTest {
   @BeforeAll
   static void readDocument() throws IOException {
     try (InputStream yaml =
-        ContainersOpenApiTest.class.getResourceAsStream("/openapi/containers.yaml")) {
+        ContainersOpenApiTest.class.getResourceAsStream(OpenApiDocument.RESOURCE)) {
       document = new YAMLMapper().readTree(yaml);
     }
   }
@@ -56,9 +61,8 @@ class ContainersOpenApiTest {
   @Test
   void everyServedOperationIsDocumentedAndNothingElse() {
     Set<String> documented = new TreeSet<>();
-    document
-        .path("paths")
-        .properties()
+    document.path("paths").properties().stream()
+        .filter(path -> path.getKey().startsWith(CONTAINERS))
         .forEach(path ->
             METHODS.stream()
                 .filter(method -> path.getValue().has(method))
@@ -74,9 +78,8 @@ class ContainersOpenApiTest {
 
   @Test
   void everyOperationHasASuccessAndDocumentedErrors() {
-    document
-        .path("paths")
-        .properties()
+    document.path("paths").properties().stream()
+        .filter(path -> path.getKey().startsWith(CONTAINERS))
         .forEach(path ->
             METHODS.stream()
                 .filter(method -> path.getValue().has(method))

@@ -111,6 +111,11 @@ public final class SharedApiServer {
     return api;
   }
 
+  /** The running server itself, e.g. to read its request mappings. */
+  public RunningApiServer server() {
+    return server;
+  }
+
   /** E.g. {@code http://127.0.0.1:41234}, for clients other than {@link ApiClient}. */
   public String baseUrl() {
     return server.baseUrl();

@@ -164,7 +164,8 @@ public final class LocalModeFixture implements AutoCloseable, BeforeAllCallback,
                 .header("Accept", "text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString(json))
                 .build(),
-            HttpResponse.BodyHandlers.ofLines()));
+            HttpResponse.BodyHandlers.ofLines()),
+        OpenApiContract.INSTANCE::checkEvent);
   }
 
   /**
@@ -201,22 +202,38 @@ public final class LocalModeFixture implements AutoCloseable, BeforeAllCallback,
             request.header("Accept", "text/event-stream").timeout(Duration.ofSeconds(90)).build(),
             HttpResponse.BodyHandlers.ofLines());
     assertThat(response.statusCode()).isEqualTo(200);
-    return new SseFrames(response.body());
+    return new SseFrames(response.body(), OpenApiContract.INSTANCE::checkEvent);
   }
 
   public HttpRequest.Builder request(String key, String path) {
     HttpRequest.Builder builder =
-        HttpRequest.newBuilder(URI.create((apiUrl != null ? apiUrl : local.apiUrl()) + path))
-            .timeout(Duration.ofSeconds(30));
+        HttpRequest.newBuilder(URI.create(apiUrl() + path)).timeout(Duration.ofSeconds(30));
     if (key != null) {
       builder.header("Authorization", "Bearer " + key);
     }
     return builder;
   }
 
+  private String apiUrl() {
+    return apiUrl != null ? apiUrl : local.apiUrl();
+  }
+
+  /**
+   * Sends {@code request}; an answer of the REST API is checked against the OpenAPI document
+   * ({@link OpenApiContract}): its status, media type and, when read as text, its JSON body.
+   */
   public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
     try {
-      return http.send(request, handler);
+      HttpResponse<T> response = http.send(request, handler);
+      if (request.uri().toString().startsWith(apiUrl() + "/")) {
+        OpenApiContract.INSTANCE.checkResponse(
+            request.method(),
+            request.uri(),
+            response.statusCode(),
+            response.headers().firstValue("Content-Type"),
+            response.body() instanceof String text ? text : null);
+      }
+      return response;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {

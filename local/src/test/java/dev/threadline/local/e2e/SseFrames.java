@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -35,9 +36,13 @@ final class SseFrames implements AutoCloseable {
   private final Iterator<String> iterator;
   private final List<String> comments = new ArrayList<>();
 
-  SseFrames(Stream<String> lines) {
+  private final Consumer<String> check;
+
+  /** {@code check} sees each frame's data as it is read (and may fail the test). */
+  SseFrames(Stream<String> lines, Consumer<String> check) {
     this.lines = lines;
     this.iterator = lines.iterator();
+    this.check = check;
   }
 
   /**
@@ -53,6 +58,7 @@ final class SseFrames implements AutoCloseable {
       String line = iterator.next();
       if (line.isEmpty()) {
         if (data != null) {
+          check.accept(data.toString());
           frames.add(new Frame(id, data.toString()));
         }
         id = null;

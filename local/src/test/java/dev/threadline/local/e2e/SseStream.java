@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
@@ -22,9 +23,10 @@ final class SseStream implements AutoCloseable {
   private final SseFrames events;
   private final List<Frame> frames = new ArrayList<>();
 
-  SseStream(HttpResponse<Stream<String>> response) {
+  /** {@code check} sees each frame's data as it is read. */
+  SseStream(HttpResponse<Stream<String>> response, Consumer<String> check) {
     this.response = response;
-    this.events = new SseFrames(response.body());
+    this.events = new SseFrames(response.body(), check);
   }
 
   HttpResponse<Stream<String>> response() {
