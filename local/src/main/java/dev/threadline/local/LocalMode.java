@@ -22,6 +22,7 @@ import dev.threadline.operator.config.OperatorSettings;
 import dev.threadline.operator.container.ContainerSettings;
 import dev.threadline.operator.deltas.DeltaSettings;
 import dev.threadline.operator.run.RunEventLog;
+import dev.threadline.operator.webhooks.WebhookSettings;
 import dev.threadline.telemetry.Telemetry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -31,6 +32,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -107,6 +109,14 @@ public final class LocalMode implements AutoCloseable {
     this.operatorMetricsUrl = operatorMetricsUrl;
   }
 
+  /** {@value EmbeddedApiSettings#EVENT_TTL}: how long the embedded API keeps an Event. */
+  static Duration eventTtl(Map<String, String> environment) {
+    String value = environment.get(EmbeddedApiSettings.EVENT_TTL);
+    return value == null || value.isBlank()
+        ? EmbeddedApiSettings.DEFAULT_EVENT_TTL
+        : WebhookSettings.duration(EmbeddedApiSettings.EVENT_TTL, value);
+  }
+
   public static LocalMode start(LocalSettings settings) {
     return start(settings, UnaryOperator.identity());
   }
@@ -146,6 +156,7 @@ public final class LocalMode implements AutoCloseable {
                   .port(settings.kubePort())
                   .podLogs(podLogs)
                   .storeFile(settings.dataDir().resolve(STORE_FILE))
+                  .eventTtl(eventTtl(environment))
                   .build());
       started.push(kubernetes);
       KubernetesClient client = kubernetes.newClient();

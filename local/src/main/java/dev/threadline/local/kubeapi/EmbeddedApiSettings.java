@@ -5,6 +5,7 @@ import dev.threadline.local.kubeapi.store.StoreOptions;
 import dev.threadline.local.podlog.PodLogSource;
 import java.net.URL;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,6 +20,8 @@ import java.util.Optional;
  * @param storeFile the SQLite database that holds the objects; null for a temporary one, deleted
  *     when the API stops
  * @param storeOptions compaction, watch queue and bookmark settings of the store
+ * @param eventTtl how long an Event stays after its last write (kube-apiserver's {@code
+ *     --event-ttl}; {@value #EVENT_TTL} in local mode, default 1 h)
  */
 public record EmbeddedApiSettings(
     String host,
@@ -26,8 +29,14 @@ public record EmbeddedApiSettings(
     PodLogSource podLogs,
     List<URL> crdResources,
     Path storeFile,
-    StoreOptions storeOptions) {
+    StoreOptions storeOptions,
+    Duration eventTtl) {
   public static final String DEFAULT_HOST = "127.0.0.1";
+
+  /** The local mode's variable for {@link #eventTtl()}. */
+  public static final String EVENT_TTL = "THREADLINE_KUBE_EVENT_TTL";
+
+  public static final Duration DEFAULT_EVENT_TTL = Duration.ofHours(1);
 
   /** A source that has no logs: every Pod is still waiting to start. */
   public static final PodLogSource NO_POD_LOGS = (namespace, pod, container) -> Optional.empty();
@@ -37,6 +46,9 @@ public record EmbeddedApiSettings(
     Objects.requireNonNull(podLogs, "podLogs");
     crdResources = List.copyOf(crdResources);
     Objects.requireNonNull(storeOptions, "storeOptions");
+    if (eventTtl.isNegative() || eventTtl.isZero()) {
+      throw new IllegalArgumentException(EVENT_TTL + " must be positive, got " + eventTtl);
+    }
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port out of range: " + port);
     }
@@ -58,6 +70,7 @@ public record EmbeddedApiSettings(
     private List<URL> crdResources;
     private Path storeFile;
     private StoreOptions storeOptions = StoreOptions.defaults();
+    private Duration eventTtl = DEFAULT_EVENT_TTL;
 
     private Builder() {}
 
@@ -96,12 +109,17 @@ public record EmbeddedApiSettings(
       return this;
     }
 
+    public Builder eventTtl(Duration eventTtl) {
+      this.eventTtl = eventTtl;
+      return this;
+    }
+
     public EmbeddedApiSettings build() {
       List<URL> crds =
           crdResources != null
               ? crdResources
               : CrdResources.threadlineCrds(Builder.class.getClassLoader());
-      return new EmbeddedApiSettings(host, port, podLogs, crds, storeFile, storeOptions);
+      return new EmbeddedApiSettings(host, port, podLogs, crds, storeFile, storeOptions, eventTtl);
     }
   }
 }

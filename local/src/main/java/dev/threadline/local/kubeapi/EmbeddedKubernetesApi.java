@@ -27,6 +27,7 @@ import java.io.UncheckedIOException;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -62,6 +63,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
   private final String host;
   private final ObjectStore store;
   private final GarbageCollector collector;
+  private final EventExpiry eventExpiry;
   private final Path temporaryFolder;
   private final Credentials credentials;
   private final String certificatePem;
@@ -74,6 +76,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
       String host,
       ObjectStore store,
       GarbageCollector collector,
+      EventExpiry eventExpiry,
       Path temporaryFolder,
       Credentials credentials,
       String certificatePem) {
@@ -86,6 +89,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     this.host = host;
     this.store = store;
     this.collector = collector;
+    this.eventExpiry = eventExpiry;
     this.temporaryFolder = temporaryFolder;
   }
 
@@ -118,6 +122,9 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     types.refresh();
     GarbageCollector collector = new GarbageCollector(store, types, operations);
     collector.start();
+    EventExpiry eventExpiry =
+        new EventExpiry(store, operations, settings.eventTtl(), Clock.systemUTC());
+    eventExpiry.start();
 
     ExecutorService workers = Executors.newCachedThreadPool(daemonThreads());
     ServingCertificate certificate = ServingCertificate.create(settings.host());
@@ -158,6 +165,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
     } catch (RuntimeException e) {
       await(vertx.close());
       workers.shutdownNow();
+      eventExpiry.close();
       collector.close();
       store.close();
       throw e;
@@ -172,6 +180,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
             settings.host(),
             store,
             collector,
+            eventExpiry,
             temporary,
             credentials,
             certificate.certificatePem());
@@ -284,6 +293,7 @@ public final class EmbeddedKubernetesApi implements AutoCloseable {
             () -> await(inProcessServer.close()),
             () -> await(vertx.close()),
             workers::shutdown,
+            eventExpiry::close,
             collector::close,
             store::close,
             this::deleteTemporaryFolder)) {

@@ -105,10 +105,13 @@ class SandboxLimitsE2ETest {
             "Run `for i in $(seq 200); do head -c 1000000 /dev/zero > f$i; sleep 0.05; done; echo"
                 + " done`");
 
-    // The Pod is evicted as a cluster's kubelet would: the run fails, its sandbox gone.
+    // The Pod is evicted as a cluster's kubelet would: the run fails, its sandbox gone, and says
+    // why in the eviction's words (not the broken call's).
     assertThat(run.getStatus().getPhase())
         .as(String.valueOf(run.getStatus().getError()))
         .isEqualTo("failed");
+    String message = run.getStatus().getError().getMessage();
+    assertThat(message).contains("Evicted").contains("exceeds").doesNotContain("broke off");
   }
 
   /** The last {@code started N} a forking command printed. */

@@ -37,6 +37,11 @@ class SandboxPortsE2ETest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int RUNS = 20;
   private static final Duration RUN_TIME = Duration.ofSeconds(120);
+
+  /** Shorter than the runner tries a taken port (5 s), and longer. */
+  private static final Duration SHORT_HOLD = Duration.ofMillis(1500);
+
+  private static final Duration LONG_HOLD = Duration.ofSeconds(30);
   private static ServerSocket foreign;
   private static LocalModeFixture pooled;
   private static LocalModeFixture other;
@@ -158,11 +163,61 @@ class SandboxPortsE2ETest {
         .isPositive();
   }
 
+  @Test
+  void aPortAnotherProgramHoldsPastTheRunnersRetriesFailsNoRun() throws Exception {
+    // As each new sandbox Pod appears, another program takes its port for 30 s — longer than the
+    // runner tries it (5 s): the runner gives up, and the sandbox must be made on another port.
+    java.util.concurrent.atomic.AtomicInteger held =
+        new java.util.concurrent.atomic.AtomicInteger();
+    Set<String> seen = ConcurrentHashMap.newKeySet();
+    try (Watch racing =
+        other
+            .local()
+            .client()
+            .pods()
+            .inNamespace("alice")
+            .watch(
+                new Watcher<>() {
+                  @Override
+                  public void eventReceived(Action action, Pod pod) {
+                    // Only a Pod's first version: the one made again has the same name.
+                    if (action != Action.ADDED || !seen.add(pod.getMetadata().getName())) {
+                      return;
+                    }
+                    dev.threadline.operator.sandbox.SandboxPod.port(pod)
+                        .ifPresent(
+                            port -> Thread.ofVirtual().start(() -> hold(port, held, LONG_HOLD)));
+                  }
+
+                  @Override
+                  public void onClose(WatcherException cause) {}
+                })) {
+      for (int i = 0; i < 2; i++) {
+        Run run = run(other, "{\"task\":\"Run `echo held-" + i + "`\",\"stream\":false}");
+        assertThat(run.getStatus().getPhase())
+            .as("%s: %s", run.getMetadata().getName(), run.getStatus().getError())
+            .isEqualTo("completed");
+      }
+    }
+    assertThat(held.get())
+        .as("the test held at least one sandbox's port before its runner")
+        .isPositive();
+    // Made again on another port, said where a user looks.
+    assertThat(other.local().client().v1().events().inNamespace("alice").list().getItems())
+        .extracting(io.fabric8.kubernetes.api.model.Event::getReason)
+        .contains("SandboxPortTaken");
+  }
+
   private static void hold(int port, java.util.concurrent.atomic.AtomicInteger held) {
+    hold(port, held, SHORT_HOLD);
+  }
+
+  private static void hold(
+      int port, java.util.concurrent.atomic.AtomicInteger held, Duration howLong) {
     try (ServerSocket taker = new ServerSocket()) {
       taker.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port));
       held.incrementAndGet();
-      Thread.sleep(1500);
+      Thread.sleep(howLong);
     } catch (java.io.IOException | InterruptedException tooLate) {
       // the runner listens already: nothing to race
     }

@@ -63,7 +63,7 @@ public record AgentOutcome(
    * @param pod the sandbox Pod, empty when it no longer exists
    * @return empty while the Pod runs
    */
-  static Optional<AgentOutcome> decide(Optional<Pod> pod, Duration deadline) {
+  public static Optional<AgentOutcome> decide(Optional<Pod> pod, Duration deadline) {
     if (pod.isEmpty()) {
       return Optional.of(
           failed(RunErrorCode.EXECUTION_FAILED, "The agent Pod was deleted before the run ended"));

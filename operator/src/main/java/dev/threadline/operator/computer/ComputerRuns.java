@@ -15,6 +15,7 @@ import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.pool.PoolLabels;
 import dev.threadline.operator.pool.WarmPools;
 import dev.threadline.operator.sandbox.SandboxCredential;
+import dev.threadline.operator.sandbox.SandboxPod;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -66,6 +67,12 @@ public final class ComputerRuns {
    */
   public static final String PODS = "agent-pods";
 
+  /** The runs' share of {@link SandboxPorts}. */
+  private static final String RUNS_DOMAIN = "runs";
+
+  /** How soon a run whose Pod was deleted for its taken port looks again. */
+  private static final Duration REPLACED_POD_WAIT = Duration.ofMillis(250);
+
   private final KubernetesClient client;
   private final OperatorSettings settings;
   private final AgentProfiles agents;
@@ -75,6 +82,7 @@ public final class ComputerRuns {
   private final SandboxPorts ports;
   private final KubernetesEvents events;
   private final Conditions conditions;
+  private final PortTakenRestarts portRestarts = new PortTakenRestarts();
   private InformerEventSource<Pod, Run> pods;
   private WarmPools warmPools;
   private SandboxHandOff handOff = SandboxHandOff.NONE;
@@ -269,6 +277,12 @@ public final class ComputerRuns {
    */
   private UpdateControl<Run> watchSandbox(Run run, Context<Run> context) {
     Optional<Pod> pod = pod(run, context);
+    if (pod.isPresent()
+        && SandboxPod.portTaken(pod.get())
+        && pod.get().getMetadata().getName().equals(AgentObjects.podName(run))
+        && portRestarts.mayRestart(run)) {
+      return onAnotherPort(run, context, pod.get());
+    }
     Optional<AgentOutcome> outcome = AgentOutcome.decide(pod, settings.agentPod().deadline());
     if (outcome.isPresent()) {
       // The report first: a worker that sees its sandbox go must find why in the Run.
@@ -276,6 +290,47 @@ public final class ComputerRuns {
       removeSandbox(context, null);
     }
     return UpdateControl.noUpdate();
+  }
+
+  /**
+   * The run's cold sandbox never listened: another program held its port past the runner's retries.
+   * The Pod goes, its port is handed to no one for a while, and the run's next reconcile makes the
+   * sandbox again on another port ({@link PortTakenRestarts}; the credential stays, the
+   * NetworkPolicy follows the port).
+   */
+  private UpdateControl<Run> onAnotherPort(Run run, Context<Run> context, Pod pod) {
+    int attempt = portRestarts.restarting(run, pod);
+    String name = pod.getMetadata().getName();
+    ports.takenByAnother(RUNS_DOMAIN, run.getMetadata().getNamespace() + "/" + name);
+    String message =
+        "Port "
+            + SandboxPod.port(pod).map(String::valueOf).orElse("?")
+            + " of sandbox Pod "
+            + name
+            + " was taken by another program: starting the sandbox again on another port ("
+            + attempt
+            + " of "
+            + PortTakenRestarts.ATTEMPTS
+            + ")";
+    try (ResourceLogContext logged = ResourceLogContext.of(run)) {
+      LOG.info("{}", message);
+    }
+    events.warning(client, run, "SandboxPortTaken", message);
+    // The status first: a reconcile after it makes the sandbox again (deleting this Pod if it is
+    // still there), while a Pod gone from a status that still names it would fail the run.
+    writer.write(
+        run,
+        context,
+        status -> {
+          if (isTerminal(status) || !name.equals(status.getPod())) {
+            return false;
+          }
+          status.setPod(null);
+          status.setStart(null);
+          return true;
+        });
+    client.resource(pod).withGracePeriod(0).delete();
+    return UpdateControl.<Run>noUpdate().rescheduleAfter(REPLACED_POD_WAIT);
   }
 
   /**
@@ -296,6 +351,7 @@ public final class ComputerRuns {
 
   /** A finished Run: its sandbox's dependents go (those already gone are skipped). */
   public void cleanUpFinished(Run run, Context<Run> context) {
+    portRestarts.forget(run);
     removeSandbox(context, null);
   }
 
@@ -322,6 +378,18 @@ public final class ComputerRuns {
    */
   private UpdateControl<Run> launch(Run run, Context<Run> context, boolean tryPool) {
     String namespace = run.getMetadata().getNamespace();
+    Optional<Pod> replaced =
+        pods == null
+            ? Optional.empty()
+            : pods.getSecondaryResources(run).stream()
+                .filter(p -> portRestarts.replaced(run, p))
+                .findFirst();
+    if (replaced.isPresent()) {
+      // The Pod given up for its taken port is still there (or in the cache): made again once it
+      // left. Deleting it again is a no-op when it is gone already.
+      client.resource(replaced.get()).withGracePeriod(0).delete();
+      return UpdateControl.<Run>noUpdate().rescheduleAfter(REPLACED_POD_WAIT);
+    }
     Optional<Pod> made = ownedPod(run);
     if (made.isPresent()) {
       // Made (or claimed) by a reconcile that stopped before it recorded it: adopted, not made
@@ -459,7 +527,7 @@ public final class ComputerRuns {
   private int sandboxPort(Run run) {
     return ports
         .allocate(
-            "runs",
+            RUNS_DOMAIN,
             run.getMetadata().getNamespace(),
             AgentObjects.podName(run),
             pods == null ? Stream.of() : pods.list())

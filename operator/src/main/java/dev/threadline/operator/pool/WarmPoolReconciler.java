@@ -10,6 +10,7 @@ import dev.threadline.operator.kubernetes.IdempotentCreate;
 import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.kubernetes.ResourceLogContext;
 import dev.threadline.operator.kubernetes.StatusFieldPatch;
+import dev.threadline.operator.sandbox.SandboxPod;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.worker.PodSandboxLocator;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -54,6 +55,10 @@ public final class WarmPoolReconciler implements Reconciler<Environment>, PoolCa
   private final OperatorSettings settings;
   private final PoolSettings pool;
   private final SandboxPorts ports;
+
+  /** The pools' share of {@link SandboxPorts}. */
+  private static final String POOLS_DOMAIN = "pools";
+
   private final Clock clock;
   private final KubernetesEvents events;
 
@@ -109,6 +114,11 @@ public final class WarmPoolReconciler implements Reconciler<Environment>, PoolCa
     int size = size(environment);
     PoolPlan plan = PoolPlan.of(size, resolved.image(), unclaimed, headroom());
     for (Pod stale : plan.remove()) {
+      if (SandboxPod.portTaken(stale)) {
+        // Another program holds its port: the Pod that replaces it, and every other, gets another.
+        ports.takenByAnother(
+            POOLS_DOMAIN, stale.getMetadata().getNamespace() + "/" + stale.getMetadata().getName());
+      }
       client.resource(stale).delete();
     }
     Duration retry = null;
@@ -233,7 +243,7 @@ public final class WarmPoolReconciler implements Reconciler<Environment>, PoolCa
    */
   private int port(String namespace, String name) {
     return ports
-        .allocate("pools", namespace, name, pods.list())
+        .allocate(POOLS_DOMAIN, namespace, name, pods.list())
         .orElseThrow(() ->
             new IllegalStateException(
                 "No port of " + settings.containers().range() + " is free for a pool sandbox"));

@@ -1,14 +1,17 @@
 package dev.threadline.operator.sandbox;
 
+import dev.threadline.core.containers.SandboxExit;
 import dev.threadline.core.containers.SandboxProof;
 import dev.threadline.operator.computer.PodSecurity;
 import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
@@ -16,6 +19,7 @@ import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -148,6 +152,25 @@ public record SandboxPod(
             .filter(port -> PORT_NAME.equals(port.getName()))
             .map(ContainerPort::getContainerPort)
             .findFirst();
+  }
+
+  /**
+   * Whether a sandbox Pod failed because its runner found its port taken by another program for
+   * longer than it retries ({@link SandboxExit#PORT_TAKEN}): it never served, and the same sandbox
+   * on another port would.
+   */
+  public static boolean portTaken(Pod pod) {
+    PodStatus status = pod.getStatus();
+    if (status == null || !"Failed".equals(status.getPhase())) {
+      return false;
+    }
+    return Objects.requireNonNullElse(status.getContainerStatuses(), List.<ContainerStatus>of())
+        .stream()
+        .filter(container -> CONTAINER.equals(container.getName()))
+        .map(ContainerStatus::getState)
+        .filter(state -> state != null && state.getTerminated() != null)
+        .anyMatch(state ->
+            Integer.valueOf(SandboxExit.PORT_TAKEN).equals(state.getTerminated().getExitCode()));
   }
 
   private List<EnvVar> environment() {

@@ -38,7 +38,16 @@ public final class SandboxPorts {
   /** How soon an object made with a port handed out shows in its kind's view. */
   static final Duration SHOWN_WITHIN = Duration.ofSeconds(10);
 
+  /**
+   * How long a port a sandbox found taken is handed to no sandbox (its holder may keep it; one that
+   * listens fails the bind test anyway, one that does not would pass it).
+   */
+  static final Duration AVOIDED_FOR = Duration.ofMinutes(1);
+
   private record HandedOut(int port, long atNanos) {}
+
+  /** Port → when a sandbox found it taken by another program. */
+  private final Map<Integer, Long> avoided = new HashMap<>();
 
   /** Domain → (key → port handed out). */
   private final Map<String, Map<String, HandedOut>> handedOut = new HashMap<>();
@@ -88,7 +97,8 @@ public final class SandboxPorts {
           }
           return gone;
         });
-    Set<Integer> taken = new HashSet<>();
+    avoided.values().removeIf(since -> now - since >= AVOIDED_FOR.toNanos());
+    Set<Integer> taken = new HashSet<>(avoided.keySet());
     held.forEach((other, port) -> {
       if (!other.equals(key) && port != null) {
         taken.add(port);
@@ -127,6 +137,20 @@ public final class SandboxPorts {
       return Optional.of(port);
     }
     return Optional.empty();
+  }
+
+  /**
+   * The sandbox of {@code key} of {@code domain} could not listen on the port it was handed:
+   * another program holds it. The key's next allocation gets another port, and no sandbox gets this
+   * one for {@link #AVOIDED_FOR}.
+   */
+  public synchronized void takenByAnother(String domain, String key) {
+    Map<String, HandedOut> own = handedOut.get(domain);
+    HandedOut given = own == null ? null : own.remove(key);
+    if (given != null) {
+      release(given.port());
+      avoided.put(given.port(), nanoTime.getAsLong());
+    }
   }
 
   /**

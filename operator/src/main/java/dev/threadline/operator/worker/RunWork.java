@@ -155,6 +155,13 @@ final class RunWork {
                     + " seconds"));
         return;
       }
+      Optional<AgentOutcome> podEnded = sandboxEnded(e);
+      if (podEnded.isPresent()) {
+        // Evicted, say: the call broke when the kubelet stopped it, before it said why.
+        closeDeltas(deltas);
+        finish(imposedNow().orElse(podEnded.get()));
+        return;
+      }
       closeDeltas(deltas);
       LOG.warn("the agent's loop failed", e);
       finish(
@@ -178,6 +185,26 @@ final class RunWork {
     } catch (KubernetesClientException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * When the loop failed on a sandbox call: the ending of the sandbox Pod, should it end (or go)
+   * within {@link SandboxVerdict#WAIT}; empty for any other failure, or a Pod that still runs.
+   */
+  private Optional<AgentOutcome> sandboxEnded(RuntimeException failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SandboxException) {
+        return SandboxVerdict.await(parts.client(), namespace(), sandboxPod(), SandboxVerdict.WAIT);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The run's sandbox Pod: the one its status names (a claimed one), else its own name. */
+  private String sandboxPod() {
+    return run.getStatus() != null && run.getStatus().getPod() != null
+        ? run.getStatus().getPod()
+        : AgentObjects.podName(run);
   }
 
   /**

@@ -51,6 +51,24 @@ class SandboxPortsTest {
   }
 
   @Test
+  void aPortASandboxFoundTakenIsHandedToNoSandboxForAWhile() {
+    ContainerSettings shared = ContainerSettings.defaults().sharingNetwork(9000, 9002, "127.0.0.1");
+    SandboxPorts ports =
+        new SandboxPorts(shared, port -> true, new HostPortLeases(leaseFolder), nanos::get);
+    assertThat(ports.allocate("runs", "ns/run-1", Map.of())).contains(9000);
+
+    // Its runner could not listen there: the same sandbox, made again, gets another port ...
+    ports.takenByAnother("runs", "ns/run-1");
+    assertThat(ports.allocate("runs", "ns/run-1", Map.of("ns/run-1", 9000))).contains(9001);
+    // ... and so does every other sandbox, though the port passes the bind test now.
+    assertThat(ports.allocate("pools", "ns/pool-1", Map.of())).contains(9002);
+    assertThat(ports.allocate("containers", "ns/c", Map.of())).isEmpty();
+
+    nanos.addAndGet(SandboxPorts.AVOIDED_FOR.toNanos());
+    assertThat(ports.allocate("containers", "ns/c", Map.of())).contains(9000);
+  }
+
+  @Test
   void runsPoolsAndContainersNeverShareAPortThoughEachSeesOnlyItsOwn() {
     ContainerSettings shared = ContainerSettings.defaults().sharingNetwork(9000, 9009, "127.0.0.1");
     SandboxPorts ports =

@@ -1,7 +1,9 @@
 package dev.threadline.runner.serve;
 
+import dev.threadline.core.containers.SandboxExit;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.BindException;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -33,6 +35,17 @@ public final class ServeCommand {
     FileApiServer server;
     try {
       server = FileApiServer.start(options);
+    } catch (BindException taken) {
+      // Its own code: the operator makes the sandbox again on another port.
+      err.println(
+          "cannot serve the workspace on "
+              + options.address()
+              + ":"
+              + options.port()
+              + ": the port stays taken by another program ("
+              + taken.getMessage()
+              + ")");
+      return SandboxExit.PORT_TAKEN;
     } catch (IOException | RuntimeException e) {
       err.println(
           "cannot serve the workspace on "
