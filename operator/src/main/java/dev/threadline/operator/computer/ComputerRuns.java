@@ -17,6 +17,7 @@ import dev.threadline.operator.pool.WarmPools;
 import dev.threadline.operator.sandbox.SandboxCredential;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.worker.RunClaims;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -237,6 +238,14 @@ public final class ComputerRuns {
   /** A running computer Run: its sandbox moved, or it was asked to stop. */
   public UpdateControl<Run> reconcile(Run run, Context<Run> context) {
     if (Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
+      Optional<Instant> claimed =
+          RunPhase.undone(run) ? RunClaims.liveUntil(run, clock.instant()) : Optional.empty();
+      if (claimed.isPresent()) {
+        // Undone by a rollback: the worker that holds it reverts the workspace through the
+        // sandbox, then ends it (which removes the sandbox); should it stop, its claim expires.
+        return UpdateControl.<Run>noUpdate()
+            .rescheduleAfter(Duration.between(clock.instant(), claimed.get()));
+      }
       cancel(context);
       return UpdateControl.noUpdate();
     }

@@ -4,6 +4,7 @@ import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.core.routing.Route;
 import dev.threadline.crds.client.ThreadlineClients;
 import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunPhase;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.computer.ComputerStatus;
 import dev.threadline.operator.computer.SandboxHandOff;
@@ -265,6 +266,12 @@ public final class AgentWorker implements AutoCloseable {
     Optional<AgentOutcome> imposed =
         isWorking(run) ? AgentOutcome.imposed(run) : Optional.<AgentOutcome>empty();
     if (imposed.isPresent()) {
+      RunWork work = working.get(uid);
+      if (work != null && RunPhase.undone(run)) {
+        // Its loop reverts the workspace through the sandbox, then ends the run.
+        work.rollBack();
+        return;
+      }
       stop(run, "ended from outside (" + imposed.get().error().code() + ")");
       if (!claims.heldByAnother(run)) {
         // Whether or not a loop works on it here: the claim's holder ends it, or, when no replica

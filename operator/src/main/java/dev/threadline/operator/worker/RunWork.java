@@ -64,7 +64,10 @@ final class RunWork {
   private final RunStart headStart;
   private volatile boolean stopped;
   private volatile boolean abandoned;
+  private volatile boolean rollingBack;
+  private volatile boolean finished;
   private volatile SandboxAddress address;
+  private volatile String baseline;
 
   /**
    * @param headStart the run's start, begun before the run was claimed; null to begin it now
@@ -93,6 +96,26 @@ final class RunWork {
     stopped = true;
   }
 
+  /**
+   * A {@code rollback} message undid the run: the loop stops (the call in flight is killed), the
+   * workspace goes back to the run's baseline, then the run ends {@code cancelled}.
+   */
+  void rollBack() {
+    if (rollingBack) {
+      return;
+    }
+    rollingBack = true;
+    stopped = true;
+    SandboxAddress sandbox = address;
+    if (sandbox != null) {
+      try {
+        parts.sandboxClient().cancelAll(sandbox);
+      } catch (RuntimeException e) {
+        LOG.info("calls in flight not killed: {}", e.getMessage());
+      }
+    }
+  }
+
   /** The worker stops: nothing more is written, the claim expires and another worker goes on. */
   void abandon() {
     abandoned = true;
@@ -102,7 +125,29 @@ final class RunWork {
   void run() {
     try (ResourceLogContext logged = logContext()) {
       runLoop();
+      if (rollingBack && !abandoned && !finished) {
+        undo();
+      }
     }
+  }
+
+  /** The workspace back to the run's baseline (what the sandbox kept of it), then the end. */
+  private void undo() {
+    SandboxAddress sandbox = address;
+    String snapshot = baseline;
+    if (sandbox != null && snapshot != null) {
+      try {
+        var reverted = parts.sandboxClient().revert(sandbox, snapshot);
+        LOG.info(
+            "rolled back: {} files written back, {} removed, {} not restorable",
+            reverted.path("restored").asInt(),
+            reverted.path("removed").asInt(),
+            reverted.path("unrestorableCount").asInt());
+      } catch (RuntimeException e) {
+        LOG.warn("rolled back, but its workspace was not reverted: {}", e.getMessage());
+      }
+    }
+    end(parts, run, AgentOutcome.cancelled());
   }
 
   private void runLoop() {
@@ -298,6 +343,7 @@ final class RunWork {
       sink.awaitWritten();
       last[0] = parts.memories().write(run, null, opening);
     }
+    baseline = last[0].memory().snapshot();
     AgentLoop.Recorder recorder =
         memory -> {
           try {
@@ -401,6 +447,7 @@ final class RunWork {
   }
 
   private void finish(AgentOutcome outcome) {
+    finished = true; // a rollback that comes later finds the run ended as it was
     end(parts, run, outcome);
   }
 
