@@ -165,6 +165,13 @@ class MultitaskE2ETest {
     assertThat(logs(threadId)).anyMatch(line -> line.contains("echo one > a.txt"));
     assertThat(fixture.local().history().runs().ofThread(namespace(), threadName(threadId)))
         .hasSize(2);
+    assertThat(diffs(threadId))
+        .singleElement()
+        .satisfies(diff -> {
+          assertThat(diff.path("path").asText()).isEqualTo("a.txt");
+          assertThat(diff.path("type").asText()).isEqualTo("create");
+          assertThat(diff.path("content").asText()).isEqualTo("one\n");
+        });
   }
 
   @Test

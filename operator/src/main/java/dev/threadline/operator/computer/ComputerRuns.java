@@ -239,10 +239,13 @@ public final class ComputerRuns {
   public UpdateControl<Run> reconcile(Run run, Context<Run> context) {
     if (Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
       Optional<Instant> claimed =
-          RunPhase.undone(run) ? RunClaims.liveUntil(run, clock.instant()) : Optional.empty();
+          run.getSpec().getSupersededBy() != null
+              ? RunClaims.liveUntil(run, clock.instant())
+              : Optional.empty();
       if (claimed.isPresent()) {
-        // Undone by a rollback: the worker that holds it reverts the workspace through the
-        // sandbox, then ends it (which removes the sandbox); should it stop, its claim expires.
+        // Superseded by a newer message: the worker that holds it keeps (interrupt) or reverts
+        // (rollback) the workspace's changes through the sandbox, then ends it, which removes the
+        // sandbox; should that worker stop, its claim expires.
         return UpdateControl.<Run>noUpdate()
             .rescheduleAfter(Duration.between(clock.instant(), claimed.get()));
       }

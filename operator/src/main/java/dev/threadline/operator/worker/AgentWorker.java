@@ -4,7 +4,6 @@ import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.core.routing.Route;
 import dev.threadline.crds.client.ThreadlineClients;
 import dev.threadline.crds.run.Run;
-import dev.threadline.crds.run.RunPhase;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.computer.ComputerStatus;
 import dev.threadline.operator.computer.SandboxHandOff;
@@ -267,9 +266,9 @@ public final class AgentWorker implements AutoCloseable {
         isWorking(run) ? AgentOutcome.imposed(run) : Optional.<AgentOutcome>empty();
     if (imposed.isPresent()) {
       RunWork work = working.get(uid);
-      if (work != null && RunPhase.undone(run)) {
-        // Its loop reverts the workspace through the sandbox, then ends the run.
-        work.rollBack();
+      if (work != null && run.getSpec().getSupersededBy() != null) {
+        // Its loop keeps or reverts the workspace's changes through the sandbox, then ends the run.
+        work.supersede(run.getSpec().rolledBack());
         return;
       }
       stop(run, "ended from outside (" + imposed.get().error().code() + ")");

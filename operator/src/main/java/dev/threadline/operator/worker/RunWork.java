@@ -64,6 +64,7 @@ final class RunWork {
   private final RunStart headStart;
   private volatile boolean stopped;
   private volatile boolean abandoned;
+  private volatile boolean superseded;
   private volatile boolean rollingBack;
   private volatile boolean finished;
   private volatile SandboxAddress address;
@@ -97,14 +98,17 @@ final class RunWork {
   }
 
   /**
-   * A {@code rollback} message undid the run: the loop stops (the call in flight is killed), the
-   * workspace goes back to the run's baseline, then the run ends {@code cancelled}.
+   * A newer message of the thread superseded the run ({@code spec.supersededBy}): the loop stops
+   * (the call in flight is killed), then, before the run ends {@code cancelled} and its sandbox
+   * goes, its workspace changes are recorded ({@code interrupt}: what it did is kept) or reverted
+   * to the run's baseline ({@code rollback}).
    */
-  void rollBack() {
-    if (rollingBack) {
+  void supersede(boolean rollback) {
+    if (superseded) {
       return;
     }
-    rollingBack = true;
+    rollingBack = rollback; // the Run this work began with predates the newer message
+    superseded = true;
     stopped = true;
     SandboxAddress sandbox = address;
     if (sandbox != null) {
@@ -125,26 +129,33 @@ final class RunWork {
   void run() {
     try (ResourceLogContext logged = logContext()) {
       runLoop();
-      if (rollingBack && !abandoned && !finished) {
-        undo();
+      if (superseded && !abandoned && !finished) {
+        endSuperseded();
       }
     }
   }
 
-  /** The workspace back to the run's baseline (what the sandbox kept of it), then the end. */
-  private void undo() {
+  /** The workspace's changes kept or undone (as far as the sandbox serves), then the end. */
+  private void endSuperseded() {
     SandboxAddress sandbox = address;
     String snapshot = baseline;
     if (sandbox != null && snapshot != null) {
       try {
-        var reverted = parts.sandboxClient().revert(sandbox, snapshot);
-        LOG.info(
-            "rolled back: {} files written back, {} removed, {} not restorable",
-            reverted.path("restored").asInt(),
-            reverted.path("removed").asInt(),
-            reverted.path("unrestorableCount").asInt());
+        if (rollingBack) {
+          var reverted = parts.sandboxClient().revert(sandbox, snapshot);
+          LOG.info(
+              "rolled back: {} files written back, {} removed, {} not restorable",
+              reverted.path("restored").asInt(),
+              reverted.path("removed").asInt(),
+              reverted.path("unrestorableCount").asInt());
+        } else {
+          parts
+              .statuses()
+              .recordDiffs(
+                  run, WorkerEvents.diffEntries(parts.sandboxClient().diff(sandbox, snapshot)));
+        }
       } catch (RuntimeException e) {
-        LOG.warn("rolled back, but its workspace was not reverted: {}", e.getMessage());
+        LOG.warn("superseded, but its workspace changes were not taken: {}", e.getMessage());
       }
     }
     end(parts, run, AgentOutcome.cancelled());
