@@ -761,6 +761,7 @@ class ChartRenderTest {
             entry("THREADLINE_LIMITS_SCHEDULES", "200"),
             entry("THREADLINE_LIMITS_IDEMPOTENCYRECORDS", "5000"),
             entry("THREADLINE_LIMITS_HISTORYBYTES", "1GB"),
+            entry("THREADLINE_LIMITS_QUEUEDMESSAGES", "10"),
             entry("THREADLINE_LIMITS_MINSCHEDULEINTERVAL", "60s"));
 
     Map<String, JsonNode> custom = env(container(nonDefault.get("Deployment", "tl-api-server")));
@@ -773,6 +774,7 @@ class ChartRenderTest {
             entry("THREADLINE_LIMITS_SCHEDULES", "7"),
             entry("THREADLINE_LIMITS_IDEMPOTENCYRECORDS", "99"),
             entry("THREADLINE_LIMITS_HISTORYBYTES", "512MB"),
+            entry("THREADLINE_LIMITS_QUEUEDMESSAGES", "3"),
             entry("THREADLINE_LIMITS_MINSCHEDULEINTERVAL", "15m"));
   }
 

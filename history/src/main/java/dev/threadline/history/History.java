@@ -15,6 +15,16 @@ import java.util.stream.Stream;
  * runs that left the API — is here. One instance per process, shared by its parts; thread-safe.
  */
 public final class History implements AutoCloseable {
+  /** The tables holding a run's content, each with its column naming the run. */
+  private static final String[][] RUN_TABLES = {
+    {"runs", "name"},
+    {"message_bodies", "run"},
+    {"run_events", "run"},
+    {"run_event_counters", "run"},
+    {"memory_steps", "run"},
+    {"run_diffs", "run"}
+  };
+
   /** The tables that hold a thread's rows, each with {@code namespace} and {@code thread}. */
   private static final List<String> THREAD_TABLES =
       List.of(
@@ -136,6 +146,30 @@ public final class History implements AutoCloseable {
       }
       bytes += ThreadArchive.forget(connection, namespace, thread);
       NamespaceUsage.add(connection, namespace, -bytes);
+      return null;
+    });
+  }
+
+  /**
+   * Removes everything the store holds of one run (its record, message body, events, memory and
+   * diffs), as if it had never been asked: a run a {@code rollback} message undid.
+   */
+  public void deleteRun(RunKey run) {
+    database.transaction(connection -> {
+      long bytes = 0;
+      for (String[] table : RUN_TABLES) {
+        String where = " WHERE namespace = ? AND " + table[1] + " = ?";
+        if (!table[0].equals("run_event_counters")) {
+          bytes +=
+              Sql.number(
+                  connection,
+                  "SELECT SUM(bytes) FROM " + table[0] + where,
+                  run.namespace(),
+                  run.run());
+        }
+        Sql.update(connection, "DELETE FROM " + table[0] + where, run.namespace(), run.run());
+      }
+      NamespaceUsage.add(connection, run.namespace(), -bytes);
       return null;
     });
   }

@@ -287,6 +287,38 @@ class HistoryStoreTest {
 
   @ParameterizedTest
   @MethodSource("engines")
+  void deletingARunRemovesItsHistoryAndItsShareOfTheQuotaButNotItsNeighbours(Engine engine) {
+    try (History history = HistoryEngines.open(engine)) {
+      RunKey next = new RunKey("user-1", "thread-a", "run-thread-a-2");
+      history.runs().recordMessage(next, 2, "after", T);
+      history.events().append(next, List.of(event("started")));
+      long before = history.usage().bytes("user-1");
+      history.messageBodies().write("user-1", "thread-a", "body-1", "long");
+      history.messageBodies().claim("user-1", "body-1", RUN.run());
+      history.runs().recordMessage(RUN, 1, "hello", T);
+      history.runs().recordResponse(RUN, "hi");
+      history.events().append(RUN, List.of(event("started"), event("runner:1")));
+      history.memory().append(RUN, 1, "{}");
+      history.diffs().record(RUN, 1, List.of(new StoredDiff("a", "create", "x", null, null)));
+
+      history.deleteRun(RUN);
+
+      assertThat(history.runs().find("user-1", RUN.run())).isEmpty();
+      assertThat(history.events().all(RUN)).isEmpty();
+      assertThat(history.events().lastSeq(RUN)).isZero();
+      assertThat(history.memory().read(RUN)).isEmpty();
+      assertThat(history.diffs().ofRun(RUN)).isEmpty();
+      assertThat(history.messageBodies().read("user-1", "body-1")).isEmpty();
+      assertThat(history.runs().ofThread("user-1", "thread-a"))
+          .extracting(record -> record.key().run())
+          .containsExactly(next.run());
+      assertThat(history.events().all(next)).hasSize(1);
+      assertThat(history.usage().bytes("user-1")).isEqualTo(before);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("engines")
   void aMessageBodyNoRunClaimedIsDeletedWithItsBytesAndAClaimedOneIsKept(Engine engine) {
     try (History history = HistoryEngines.open(engine)) {
       MessageBodies bodies = history.messageBodies();

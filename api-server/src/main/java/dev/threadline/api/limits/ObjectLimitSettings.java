@@ -13,7 +13,9 @@ import org.springframework.util.unit.DataSize;
  * THREADLINE_LIMITS_SCHEDULES} (200), {@code THREADLINE_LIMITS_IDEMPOTENCYRECORDS} (5000) and
  * {@code THREADLINE_LIMITS_MINSCHEDULEINTERVAL} (default 60s), and the bytes of conversation
  * history a user may keep, {@code THREADLINE_LIMITS_HISTORYBYTES} (default 1GB, i.e. 1 GiB; a
- * number of bytes or a size such as {@code 512MB}). See docs/limits.md.
+ * number of bytes or a size such as {@code 512MB}), and the messages that may wait for a busy
+ * thread ({@code multitaskStrategy: enqueue}), {@code THREADLINE_LIMITS_QUEUEDMESSAGES} (default 10
+ * per thread). See docs/limits.md.
  */
 @ConfigurationProperties("threadline.limits")
 public record ObjectLimitSettings(
@@ -23,7 +25,8 @@ public record ObjectLimitSettings(
     Integer schedules,
     Integer idempotencyRecords,
     Duration minScheduleInterval,
-    DataSize historyBytes) {
+    DataSize historyBytes,
+    Integer queuedMessages) {
 
   public ObjectLimitSettings {
     threads = threads == null ? ThreadLimit.DEFAULT : threads;
@@ -34,6 +37,7 @@ public record ObjectLimitSettings(
     minScheduleInterval =
         minScheduleInterval == null ? Duration.ofSeconds(60) : minScheduleInterval;
     historyBytes = historyBytes == null ? DataSize.ofGigabytes(1) : historyBytes;
+    queuedMessages = queuedMessages == null ? 10 : queuedMessages;
     if (historyBytes.toBytes() < 1) {
       throw new IllegalArgumentException("historyBytes must be at least 1 byte: " + historyBytes);
     }
@@ -41,7 +45,8 @@ public record ObjectLimitSettings(
       throw new IllegalArgumentException("minScheduleInterval must not be negative");
     }
     // fail at start-up on nonsense (the fields are assigned only after this constructor body)
-    for (int max : new int[] {threads, runs, containers, schedules, idempotencyRecords}) {
+    for (int max :
+        new int[] {threads, runs, containers, schedules, idempotencyRecords, queuedMessages}) {
       new ObjectLimit("objects", max);
     }
   }

@@ -8,6 +8,7 @@ import dev.threadline.api.stream.RunLog;
 import dev.threadline.api.usage.ExecutionAllowance;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Attachment;
+import dev.threadline.crds.run.MultitaskStrategy;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
@@ -56,7 +57,8 @@ public final class ExecutionService {
         schedules,
         ExecutionAllowance.UNLIMITED,
         history,
-        new HistoryQuota(history, Long.MAX_VALUE));
+        new HistoryQuota(history, Long.MAX_VALUE),
+        10);
   }
 
   ExecutionService(
@@ -67,10 +69,11 @@ public final class ExecutionService {
       Supplier<Optional<ScheduleCreator>> schedules,
       ExecutionAllowance allowance,
       History history,
-      HistoryQuota quota) {
+      HistoryQuota quota,
+      int maxQueued) {
     this.allowance = allowance;
     this.threads = threads;
-    this.starter = new RunStarter(runs, history);
+    this.starter = new RunStarter(runs, history, maxQueued);
     this.contents = new RunContents(history, new RunLog(history));
     this.quota = quota;
     this.runs = runs;
@@ -134,7 +137,13 @@ public final class ExecutionService {
     Run run;
     try {
       run =
-          starter.start(thread, task, attachments, false, Boolean.TRUE.equals(body.streamTokens()));
+          starter.start(
+              thread,
+              task,
+              attachments,
+              false,
+              Boolean.TRUE.equals(body.streamTokens()),
+              MultitaskStrategy.REJECT);
     } catch (RuntimeException failed) {
       discard(tenant, thread);
       throw failed;
@@ -149,13 +158,19 @@ public final class ExecutionService {
     }
     String content = ThreadRules.content("content", request.content());
     List<Attachment> attachments = AttachmentRules.validate(request.attachments());
+    MultitaskStrategy strategy = ThreadRules.multitaskStrategy(request.multitaskStrategy());
     allowance.requireAllowance(tenant);
     quota.checkRoom(tenant.namespace(), content);
     // A thread kept in the history store after its retention comes back for its next message.
     ConversationThread thread = threads.live(tenant, threadId);
     Run run =
         starter.start(
-            thread, content, attachments, true, Boolean.TRUE.equals(request.streamTokens()));
+            thread,
+            content,
+            attachments,
+            true,
+            Boolean.TRUE.equals(request.streamTokens()),
+            strategy);
     return new StartedRun(thread, run, !Boolean.FALSE.equals(request.stream()));
   }
 
@@ -198,22 +213,21 @@ public final class ExecutionService {
     };
   }
 
+  /** Cancels the thread's unfinished runs: the one working and any messages waiting behind it. */
   CancelResponse cancel(Tenant tenant, String threadId) {
     ConversationThread thread = threads.find(tenant, threadId);
-    Optional<Run> active =
-        threads.runsOf(thread).stream()
-            .filter(run -> !RunPhase.of(run).isTerminal())
-            .reduce((earlier, later) -> later);
-    if (active.isPresent()
-        && runs.requestCancel(
-            thread.getMetadata().getNamespace(), active.get().getMetadata().getName())) {
-      log.info(
-          "Run({}/{}) cancellation requested",
-          thread.getMetadata().getNamespace(),
-          active.get().getMetadata().getName());
-      return new CancelResponse(true, threadId, "Cancellation requested");
+    String namespace = thread.getMetadata().getNamespace();
+    boolean cancelled = false;
+    for (Run active :
+        threads.runsOf(thread).stream().filter(run -> !RunPhase.of(run).isTerminal()).toList()) {
+      if (runs.requestCancel(namespace, active.getMetadata().getName())) {
+        log.info("Run({}/{}) cancellation requested", namespace, active.getMetadata().getName());
+        cancelled = true;
+      }
     }
-    return new CancelResponse(false, threadId, "Thread is not processing");
+    return cancelled
+        ? new CancelResponse(true, threadId, "Cancellation requested")
+        : new CancelResponse(false, threadId, "Thread is not processing");
   }
 
   /** The outcome of a finished run, its answer and actions whole from the history store. */

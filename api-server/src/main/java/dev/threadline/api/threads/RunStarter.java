@@ -7,6 +7,7 @@ import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Attachment;
+import dev.threadline.crds.run.MultitaskStrategy;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunSpec;
@@ -15,16 +16,21 @@ import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.history.History;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Starts a thread's next run, at most one at a time. The next position follows the latest run this
- * replica has seen; if that run is not finished the thread is busy (409). Two requests that race
- * past that check compute the same position and so the same run name: the Kubernetes API creates
- * one and refuses the other as AlreadyExists, which also becomes the 409. No lock, and it holds
- * across replicas.
+ * Starts a thread's next run. The next position follows the latest run this replica has seen; if an
+ * earlier run is not finished the thread is busy, and the message's {@link MultitaskStrategy}
+ * decides: {@code reject} (409), {@code enqueue} (the run is created and waits for the earlier
+ * ones: the operator starts a run only when every earlier run of its thread has ended), {@code
+ * interrupt} or {@code rollback} (created the same way, then the unfinished runs are asked to stop,
+ * marked with the strategy). Two requests that race past that check compute the same position and
+ * so the same run name: the Kubernetes API creates one and refuses the other as AlreadyExists,
+ * which is the 409 of {@code reject}, and for the other strategies a reason to take the next
+ * position. No lock, and it holds across replicas.
  *
  * <p>A message longer than {@link RunSpec#INLINE_MESSAGE} is stored in the history store first; the
  * Run carries its beginning and the body's id. Once the Run exists its whole message is recorded.
@@ -33,25 +39,32 @@ final class RunStarter {
   private static final Logger log = LoggerFactory.getLogger(RunStarter.class);
   static final String BUSY = "Thread is already processing";
 
+  /** Positions a non-rejecting message tries when racing messages take them first. */
+  private static final int RACE_ATTEMPTS = 8;
+
   private final RunStore runs;
   private final History history;
+  private final int maxQueued;
 
-  RunStarter(RunStore runs, History history) {
+  RunStarter(RunStore runs, History history, int maxQueued) {
     this.runs = runs;
     this.history = history;
+    this.maxQueued = maxQueued;
   }
 
   /**
    * @param postedToThread whether the message was posted to an existing thread (POST …/messages)
    * @param streamTokens whether the client asked for text deltas (the producer learns it from the
    *     Run's spec)
+   * @param strategy what to do when the thread still works on an earlier message
    */
   Run start(
       ConversationThread thread,
       String message,
       List<Attachment> attachments,
       boolean postedToThread,
-      boolean streamTokens) {
+      boolean streamTokens,
+      MultitaskStrategy strategy) {
     String namespace = thread.getMetadata().getNamespace();
     String threadName = thread.getMetadata().getName();
     List<Run> existing = runs.ofThread(namespace, threadName);
@@ -61,13 +74,69 @@ final class RunStarter {
             + ArchivedRuns.lastSequenceOf(
                 thread.getStatus() == null ? null : thread.getStatus().getArchived());
     if (!existing.isEmpty()) {
-      Run latest = existing.getLast();
-      if (!RunPhase.of(latest).isTerminal()) {
+      next = Math.max(next, RunStore.sequence(existing.getLast()) + 1);
+    }
+    List<Run> unfinished = existing.stream().filter(run -> !RunPhase.of(run).isTerminal()).toList();
+    if (!unfinished.isEmpty()) {
+      checkBusy(strategy, unfinished.size() - 1);
+    }
+    for (int attempt = 1; ; attempt++) {
+      Optional<Run> created =
+          create(thread, next, message, attachments, postedToThread, streamTokens);
+      if (created.isPresent()) {
+        if (strategy.cancelsEarlier()) {
+          supersede(namespace, unfinished, strategy);
+        }
+        return created.get();
+      }
+      // A racing message took the position: it is an earlier run now.
+      if (strategy == MultitaskStrategy.REJECT || attempt == RACE_ATTEMPTS) {
         throw ApiException.conflict(BUSY);
       }
-      next = Math.max(next, RunStore.sequence(latest) + 1);
+      Optional<Run> racer = runs.fetch(namespace, ThreadRuns.runName(threadName, next));
+      if (racer.isPresent() && !RunPhase.of(racer.get()).isTerminal()) {
+        unfinished = java.util.stream.Stream.concat(unfinished.stream(), racer.stream()).toList();
+        checkBusy(strategy, unfinished.size() - 1);
+      }
+      next++;
     }
-    Run run = ThreadRuns.newRun(thread, next, message, attachments, ThreadRuns.SOURCE_API);
+  }
+
+  /** The thread works on an earlier message and {@code waiting} more wait behind it. */
+  private void checkBusy(MultitaskStrategy strategy, int waiting) {
+    if (strategy == MultitaskStrategy.REJECT) {
+      throw ApiException.conflict(BUSY);
+    }
+    if (strategy == MultitaskStrategy.ENQUEUE && waiting >= maxQueued) {
+      throw ApiException.tooManyRequests(
+          "The thread already has "
+              + waiting
+              + " messages waiting (multitaskStrategy enqueue), the most it may hold: send this"
+              + " one once a run has ended");
+    }
+  }
+
+  /** Asks the earlier unfinished runs to stop, for a message that supersedes them. */
+  private void supersede(String namespace, List<Run> unfinished, MultitaskStrategy strategy) {
+    for (Run earlier : unfinished) {
+      String name = earlier.getMetadata().getName();
+      if (runs.requestSupersede(namespace, name, strategy)) {
+        log.info("Run({}/{}) superseded ({})", namespace, name, strategy.value());
+      }
+    }
+  }
+
+  /** The run at {@code sequence}; empty when a run of that name exists already. */
+  private Optional<Run> create(
+      ConversationThread thread,
+      long sequence,
+      String message,
+      List<Attachment> attachments,
+      boolean postedToThread,
+      boolean streamTokens) {
+    String namespace = thread.getMetadata().getNamespace();
+    String threadName = thread.getMetadata().getName();
+    Run run = ThreadRuns.newRun(thread, sequence, message, attachments, ThreadRuns.SOURCE_API);
     String ref = null;
     if (message.length() > RunSpec.INLINE_MESSAGE) {
       // Too long for the Run: the body goes to the store first, so it exists whenever the Run does.
@@ -83,18 +152,27 @@ final class RunStarter {
       run.getMetadata().setAnnotations(Map.of(Labels.POSTED_TO_THREAD, "true"));
     }
     RunTraces.continueIn(run);
-    Run created;
+    Optional<Run> created;
     try {
-      created = runs.create(run).orElseThrow(() -> ApiException.conflict(BUSY));
+      created = runs.create(run);
     } catch (RuntimeException failed) {
       if (ref != null) {
         forgetBody(run, ref);
       }
       throw failed;
     }
+    if (created.isEmpty()) {
+      if (ref != null) {
+        forgetBody(run, ref);
+      }
+      return created;
+    }
     log.info(
-        "Run({}/{}) created for thread {}", namespace, created.getMetadata().getName(), threadName);
-    record(created, message);
+        "Run({}/{}) created for thread {}",
+        namespace,
+        created.get().getMetadata().getName(),
+        threadName);
+    record(created.get(), message);
     return created;
   }
 

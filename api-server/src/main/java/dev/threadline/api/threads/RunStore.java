@@ -3,6 +3,7 @@ package dev.threadline.api.threads;
 import dev.threadline.api.kubernetes.ManagedInformer;
 import dev.threadline.api.limits.ObjectLimit;
 import dev.threadline.crds.common.Labels;
+import dev.threadline.crds.run.MultitaskStrategy;
 import dev.threadline.crds.run.Run;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -102,12 +103,16 @@ final class RunStore {
 
   /** Asks the operator to stop the run; false when the run no longer exists. */
   boolean requestCancel(String namespace, String name) {
+    return patchSpec(namespace, name, CANCEL_PATCH);
+  }
+
+  private boolean patchSpec(String namespace, String name, String patch) {
     try {
       client
           .resources(Run.class)
           .inNamespace(namespace)
           .withName(name)
-          .patch(PatchContext.of(PatchType.JSON_MERGE), CANCEL_PATCH);
+          .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
       return true;
     } catch (KubernetesClientException failure) {
       if (failure.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
@@ -115,6 +120,17 @@ final class RunStore {
       }
       throw failure;
     }
+  }
+
+  /**
+   * Asks the operator to stop the run for a newer message of its thread, marked with that message's
+   * {@code strategy} ({@code interrupt} or {@code rollback}); false when the run no longer exists.
+   */
+  boolean requestSupersede(String namespace, String name, MultitaskStrategy strategy) {
+    return patchSpec(
+        namespace,
+        name,
+        "{\"spec\":{\"cancelRequested\":true,\"supersededBy\":\"" + strategy.value() + "\"}}");
   }
 
   /**

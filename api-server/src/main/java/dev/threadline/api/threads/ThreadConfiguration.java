@@ -116,7 +116,8 @@ class ThreadConfiguration {
         () -> Optional.ofNullable(scheduleCreator.getIfAvailable()),
         executionAllowance,
         history,
-        limits.historyQuota(history));
+        limits.historyQuota(history),
+        limits.queuedMessages());
   }
 
   @Bean

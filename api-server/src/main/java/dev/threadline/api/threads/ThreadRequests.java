@@ -50,8 +50,13 @@ final class ThreadRequests {
   /**
    * {@code POST /v1/threads/:threadId/messages}. {@code stream: false} (beyond the contract, as on
    * thread creation) answers with one JSON body after the execution; {@code streamTokens} adds text
-   * deltas to the stream.
+   * deltas to the stream; {@code multitaskStrategy} says what to do when the thread is still busy
+   * ({@code reject}, the default, {@code enqueue}, {@code interrupt} or {@code rollback}).
    */
   record PostMessage(
-      String content, List<AttachmentInput> attachments, Boolean stream, Boolean streamTokens) {}
+      String content,
+      List<AttachmentInput> attachments,
+      Boolean stream,
+      Boolean streamTokens,
+      String multitaskStrategy) {}
 }

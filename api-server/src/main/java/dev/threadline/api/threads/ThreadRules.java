@@ -3,6 +3,7 @@ package dev.threadline.api.threads;
 import dev.threadline.api.common.JsonBridge;
 import dev.threadline.api.common.MetadataRules;
 import dev.threadline.api.errors.ApiException;
+import dev.threadline.crds.run.MultitaskStrategy;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -69,6 +70,17 @@ final class ThreadRules {
       throw ApiException.badRequest(field, "must not be blank");
     }
     return bounded(field, value, MAX_MESSAGE);
+  }
+
+  /** A message's {@code multitaskStrategy}: absent means {@code reject}, the contract's 409. */
+  static MultitaskStrategy multitaskStrategy(String value) {
+    if (value == null) {
+      return MultitaskStrategy.REJECT;
+    }
+    return MultitaskStrategy.fromValue(value)
+        .orElseThrow(() ->
+            ApiException.badRequest(
+                "multitaskStrategy", "must be one of " + MultitaskStrategy.VALUES));
   }
 
   private static String bounded(String field, String value, int max) {

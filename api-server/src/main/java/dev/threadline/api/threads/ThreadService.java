@@ -8,6 +8,7 @@ import dev.threadline.api.paging.PageRequest;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.crds.thread.ThreadState;
@@ -161,11 +162,14 @@ public final class ThreadService {
 
   /**
    * The thread's runs, oldest first: those that left the API after their retention, then the live
-   * ones.
+   * ones. A run a {@code rollback} message undid is none of them (the operator removes it once it
+   * has stopped).
    */
   List<Run> runsOf(ConversationThread thread) {
     List<Run> live =
-        runs.ofThread(thread.getMetadata().getNamespace(), thread.getMetadata().getName());
+        runs.ofThread(thread.getMetadata().getNamespace(), thread.getMetadata().getName()).stream()
+            .filter(run -> !RunPhase.undone(run))
+            .toList();
     List<Run> left = kept.runsOf(thread);
     if (left.isEmpty()) {
       return live;

@@ -65,7 +65,8 @@ class ScheduleCreatorMockServerTest {
     informers = List.of(threadCache, runCache, agentCache);
     informers.forEach(ManagedInformer::start);
     informers.forEach(informer -> assertThat(informer.awaitReady(VISIBLE)).isTrue());
-    ObjectLimitSettings limits = new ObjectLimitSettings(null, null, null, null, null, null, null);
+    ObjectLimitSettings limits =
+        new ObjectLimitSettings(null, null, null, null, null, null, null, null);
     threadStore = new ThreadStore(client, threadCache, threadOrder, VISIBLE, limits.threadLimit());
     runStore = new RunStore(client, runCache, VISIBLE, limits.runLimit());
     threads =

@@ -458,6 +458,68 @@ class ThreadStreamingMockServerTest {
     operator.answer(ian.namespace(), runName(threadId, 1));
   }
 
+  @Test
+  void aMessageToABusyThreadFollowsItsMultitaskStrategy() {
+    TestUser kim = shared.newUser("kim");
+    String threadId;
+    try (SseClient.Stream stream =
+        sse.post("/v1/threads", kim.key(), "{\"task\": \"[hold] busy\"}")) {
+      threadId = stream.nextEvent().json().get("thread").get("id").asString();
+    }
+    String messages = "/v1/threads/" + threadId + "/messages";
+    assertError(
+        api.post(messages, kim.key(), "{\"content\": \"x\", \"multitaskStrategy\": \"later\"}"),
+        400,
+        "Bad Request",
+        "multitaskStrategy must be one of reject, enqueue, interrupt, rollback");
+    assertError(
+        api.post(messages, kim.key(), "{\"content\": \"x\", \"multitaskStrategy\": \"reject\"}"),
+        409,
+        "Conflict",
+        "Thread is already processing");
+
+    try (SseClient.Stream queued =
+        sse.post(
+            messages,
+            kim.key(),
+            "{\"content\": \"[hold] next\", \"multitaskStrategy\": \"enqueue\"}")) {
+      assertThat(queued.status()).isEqualTo(200);
+    }
+    Run second = operator.current(kim.namespace(), runName(threadId, 2));
+    assertThat(second.getSpec().getSequence()).isEqualTo(2L);
+    assertThat(
+            operator.current(kim.namespace(), runName(threadId, 1)).getSpec().getCancelRequested())
+        .isNull();
+
+    try (SseClient.Stream interrupting =
+        sse.post(
+            messages,
+            kim.key(),
+            "{\"content\": \"[hold] now\", \"multitaskStrategy\": \"rollback\"}")) {
+      assertThat(interrupting.status()).isEqualTo(200);
+    }
+    for (long earlier = 1; earlier <= 2; earlier++) {
+      Run superseded = operator.current(kim.namespace(), runName(threadId, earlier));
+      assertThat(superseded.getSpec().getCancelRequested()).isTrue();
+      assertThat(superseded.getSpec().getSupersededBy()).isEqualTo("rollback");
+    }
+    assertThat(operator.current(kim.namespace(), runName(threadId, 3)).getSpec().getSupersededBy())
+        .isNull();
+    // An undone run is none of the thread's messages, even before the operator removes it.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() ->
+            assertThat(
+                    api.get(messages, kim.key())
+                        .json()
+                        .get("data")
+                        .get(0)
+                        .get("content")
+                        .asString())
+                .isEqualTo("[hold] now"));
+    operator.answer(kim.namespace(), runName(threadId, 3));
+  }
+
   private static String createIdleThread(TestUser user) {
     return api.post("/v1/threads", user.key(), "{}").json().get("thread").get("id").asString();
   }

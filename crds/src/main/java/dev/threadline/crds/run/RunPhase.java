@@ -25,6 +25,17 @@ public enum RunPhase {
     return this == COMPLETED || this == FAILED || this == CANCELLED;
   }
 
+  /**
+   * Whether a {@code rollback} message undid the run: superseded that way and not ended by itself
+   * first (a run that completed or failed before the rollback reached it stays as it ended).
+   */
+  public static boolean undone(Run run) {
+    RunPhase phase = of(run);
+    return run.getSpec() != null
+        && run.getSpec().rolledBack()
+        && (!phase.isTerminal() || phase == CANCELLED);
+  }
+
   /** The phase of a run; a run without status is pending. */
   public static RunPhase of(Run run) {
     return Optional.ofNullable(run.getStatus())

@@ -55,6 +55,14 @@ public class RunSpec {
   private Boolean cancelRequested;
 
   @JsonPropertyDescription(
+      "Set with cancelRequested when a newer message of the thread superseded the run (its"
+          + " multitaskStrategy): `interrupt` keeps what the run did; `rollback` undoes it: its"
+          + " workspace changes are reverted and, once ended, it is removed from the thread's"
+          + " history.")
+  @Pattern("^(interrupt|rollback)$")
+  private String supersededBy;
+
+  @JsonPropertyDescription(
       "True when the client asked for text as it is written (streamTokens): the replica that calls"
           + " the model serves deltas on its live channel (status.deltaChannel).")
   private Boolean streamTokens;
@@ -137,6 +145,19 @@ public class RunSpec {
 
   public void setCancelRequested(Boolean cancelRequested) {
     this.cancelRequested = cancelRequested;
+  }
+
+  public String getSupersededBy() {
+    return supersededBy;
+  }
+
+  public void setSupersededBy(String supersededBy) {
+    this.supersededBy = supersededBy;
+  }
+
+  /** Whether the run is to be undone: superseded by a {@code rollback} message. */
+  public boolean rolledBack() {
+    return MultitaskStrategy.ROLLBACK.value().equals(supersededBy);
   }
 
   public Boolean getStreamTokens() {

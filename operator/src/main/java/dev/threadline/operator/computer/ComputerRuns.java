@@ -18,6 +18,7 @@ import dev.threadline.operator.sandbox.SandboxCredential;
 import dev.threadline.operator.sandbox.SandboxPod;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.worker.RunClaims;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -245,6 +246,17 @@ public final class ComputerRuns {
   /** A running computer Run: its sandbox moved, or it was asked to stop. */
   public UpdateControl<Run> reconcile(Run run, Context<Run> context) {
     if (Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
+      Optional<Instant> claimed =
+          run.getSpec().getSupersededBy() != null
+              ? RunClaims.liveUntil(run, clock.instant())
+              : Optional.empty();
+      if (claimed.isPresent()) {
+        // Superseded by a newer message: the worker that holds it keeps (interrupt) or reverts
+        // (rollback) the workspace's changes through the sandbox, then ends it, which removes the
+        // sandbox; should that worker stop, its claim expires.
+        return UpdateControl.<Run>noUpdate()
+            .rescheduleAfter(Duration.between(clock.instant(), claimed.get()));
+      }
       cancel(context);
       return UpdateControl.noUpdate();
     }

@@ -1,6 +1,7 @@
 package dev.threadline.operator.computer;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.events.RunnerEvent;
 import dev.threadline.core.events.RunnerEventType;
@@ -110,14 +111,7 @@ public final class ComputerStatus {
       List<String> actions = new ArrayList<>();
       result.path("actions").forEach(action -> actions.add(action.asText()));
       List<StoredDiff> diffs = diffs(result.path("diffs"));
-      recorder
-          .log()
-          .history()
-          .diffs()
-          .record(
-              RunEventLog.key(run),
-              Objects.requireNonNullElse(run.getSpec().getSequence(), 0L),
-              diffs);
+      record(run, diffs);
       content.recordResponse(run, response);
       recorder.record(run, status, List.of(outcome.result()));
       status.setPhase(RunPhase.COMPLETED.value());
@@ -173,6 +167,26 @@ public final class ComputerStatus {
     long input = Math.max(0, data.path("input_tokens").asLong(0));
     long cached = Math.min(input, Math.max(0, data.path("cached_tokens").asLong(0)));
     return new Usage(input, Math.max(0, data.path("output_tokens").asLong(0)), cached);
+  }
+
+  /**
+   * Records the workspace changes of a run that ends without a result (a newer message interrupted
+   * it, keeping what it did), as a completed run's are: {@code entries} are diff entries as a
+   * result carries them.
+   */
+  public void recordDiffs(Run run, List<? extends JsonNode> entries) {
+    record(run, diffs(JsonNodeFactory.instance.arrayNode().addAll(entries)));
+  }
+
+  private void record(Run run, List<StoredDiff> diffs) {
+    recorder
+        .log()
+        .history()
+        .diffs()
+        .record(
+            RunEventLog.key(run),
+            Objects.requireNonNullElse(run.getSpec().getSequence(), 0L),
+            diffs);
   }
 
   private List<StoredDiff> diffs(JsonNode entries) {

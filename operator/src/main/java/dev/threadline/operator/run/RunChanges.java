@@ -11,7 +11,8 @@ import java.util.Objects;
  * phase (the worker ended a computer run: its sandbox dependents go), or a deletion. Not the status
  * writes in between — a working run's worker records every event there — nor the write that ends a
  * run off the computer route with its Ready condition (this reconciler's own one write of a direct
- * run: reconciling it again would find nothing to do).
+ * run: reconciling it again would find nothing to do, unless a {@code rollback} undid it: then it
+ * is to be removed).
  */
 public class RunChanges implements OnUpdateFilter<Run> {
   @Override
@@ -29,6 +30,7 @@ public class RunChanges implements OnUpdateFilter<Run> {
   /** Ended, not on the computer route (no sandbox to remove), its Ready condition already set. */
   private static boolean endedWithNothingLeft(Run run) {
     return RunPhase.of(run).isTerminal()
+        && !RunPhase.undone(run)
         && !Route.COMPUTER.value().equals(run.getStatus().getRoute())
         && RunReadiness.holds(run.getStatus());
   }

@@ -141,6 +141,7 @@ public class RunReconciler implements Reconciler<Run> {
   @Override
   public List<EventSource<?, Run>> prepareEventSources(EventSourceContext<Run> context) {
     context.getPrimaryCache().addIndexer(UncountedSpend.INDEX, UncountedSpend::indexKeys);
+    context.getPrimaryCache().addIndexer(RunQueue.INDEX, RunQueue::indexKeys);
     return computer.eventSources(context);
   }
 
@@ -155,6 +156,9 @@ public class RunReconciler implements Reconciler<Run> {
       if (Route.COMPUTER.value().equals(run.getStatus().getRoute())) {
         computer.cleanUpFinished(run, context);
       }
+      if (RunPhase.undone(run)) {
+        return remove(run, context);
+      }
       // The worker ends computer runs; the Ready condition follows here, in one write.
       return RunReadiness.holds(run.getStatus())
           ? UpdateControl.noUpdate()
@@ -162,6 +166,14 @@ public class RunReconciler implements Reconciler<Run> {
     }
     if (run.getStatus() != null && Route.COMPUTER.value().equals(run.getStatus().getRoute())) {
       return computer.reconcile(run, context);
+    }
+    if ((run.getStatus() == null || run.getStatus().getStartedAt() == null)
+        && !Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
+      Optional<Run> ahead = RunQueue.ahead(run, context);
+      if (ahead.isPresent()) {
+        LOG.debug("waits for {} of its thread", ahead.get().getMetadata().getName());
+        return UpdateControl.<Run>noUpdate().rescheduleAfter(RunQueue.RECHECK);
+      }
     }
     Instant started = clock.instant();
     RunStatus status = run.getStatus() == null ? new RunStatus() : run.getStatus();
@@ -247,6 +259,19 @@ public class RunReconciler implements Reconciler<Run> {
       LOG.info("cancelled while its model call was in flight");
       return patch(run, status, context);
     }
+  }
+
+  /**
+   * A run a {@code rollback} message undid, now ended: its content leaves the history store and the
+   * Run goes (its usage finalizer still counts what it spent), so the thread's messages, logs,
+   * diffs and the next run's conversation no longer hold it. Done again after a failure: both steps
+   * may repeat.
+   */
+  private UpdateControl<Run> remove(Run run, Context<Run> context) {
+    content.history().deleteRun(RunEventLog.key(run));
+    context.getClient().resource(run).delete();
+    LOG.info("rolled back: removed from its thread's history");
+    return UpdateControl.noUpdate();
   }
 
   /** Whether the run's latest version (the informer's, updated while this reconcile waits) asks. */

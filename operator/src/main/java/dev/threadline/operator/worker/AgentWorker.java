@@ -265,6 +265,12 @@ public final class AgentWorker implements AutoCloseable {
     Optional<AgentOutcome> imposed =
         isWorking(run) ? AgentOutcome.imposed(run) : Optional.<AgentOutcome>empty();
     if (imposed.isPresent()) {
+      RunWork work = working.get(uid);
+      if (work != null && run.getSpec().getSupersededBy() != null) {
+        // Its loop keeps or reverts the workspace's changes through the sandbox, then ends the run.
+        work.supersede(run.getSpec().rolledBack());
+        return;
+      }
       stop(run, "ended from outside (" + imposed.get().error().code() + ")");
       if (!claims.heldByAnother(run)) {
         // Whether or not a loop works on it here: the claim's holder ends it, or, when no replica

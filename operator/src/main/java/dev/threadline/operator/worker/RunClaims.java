@@ -18,7 +18,7 @@ import java.util.Optional;
  * and renewed by updates that name the resourceVersion read, so two replicas never both win. A
  * claim that is not renewed expires; then any replica may take it.
  */
-final class RunClaims {
+public final class RunClaims {
   static final String HOLDER = "threadline.dev/worker";
   static final String EXPIRES = "threadline.dev/worker-expires";
   private static final int RENEW_ATTEMPTS = 5;
@@ -40,7 +40,7 @@ final class RunClaims {
   }
 
   /** When the Run's claim, held by any replica, expires; empty when it has none or it expired. */
-  static Optional<Instant> liveUntil(Run run, Instant now) {
+  public static Optional<Instant> liveUntil(Run run, Instant now) {
     Map<String, String> annotations = annotations(run);
     return annotations.containsKey(HOLDER)
         ? expiry(annotations).filter(at -> at.isAfter(now))

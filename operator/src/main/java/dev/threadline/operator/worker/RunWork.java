@@ -64,7 +64,11 @@ final class RunWork {
   private final RunStart headStart;
   private volatile boolean stopped;
   private volatile boolean abandoned;
+  private volatile boolean superseded;
+  private volatile boolean rollingBack;
+  private volatile boolean finished;
   private volatile SandboxAddress address;
+  private volatile String baseline;
 
   /**
    * @param headStart the run's start, begun before the run was claimed; null to begin it now
@@ -93,6 +97,29 @@ final class RunWork {
     stopped = true;
   }
 
+  /**
+   * A newer message of the thread superseded the run ({@code spec.supersededBy}): the loop stops
+   * (the call in flight is killed), then, before the run ends {@code cancelled} and its sandbox
+   * goes, its workspace changes are recorded ({@code interrupt}: what it did is kept) or reverted
+   * to the run's baseline ({@code rollback}).
+   */
+  void supersede(boolean rollback) {
+    if (superseded) {
+      return;
+    }
+    rollingBack = rollback; // the Run this work began with predates the newer message
+    superseded = true;
+    stopped = true;
+    SandboxAddress sandbox = address;
+    if (sandbox != null) {
+      try {
+        parts.sandboxClient().cancelAll(sandbox);
+      } catch (RuntimeException e) {
+        LOG.info("calls in flight not killed: {}", e.getMessage());
+      }
+    }
+  }
+
   /** The worker stops: nothing more is written, the claim expires and another worker goes on. */
   void abandon() {
     abandoned = true;
@@ -102,7 +129,36 @@ final class RunWork {
   void run() {
     try (ResourceLogContext logged = logContext()) {
       runLoop();
+      if (superseded && !abandoned && !finished) {
+        endSuperseded();
+      }
     }
+  }
+
+  /** The workspace's changes kept or undone (as far as the sandbox serves), then the end. */
+  private void endSuperseded() {
+    SandboxAddress sandbox = address;
+    String snapshot = baseline;
+    if (sandbox != null && snapshot != null) {
+      try {
+        if (rollingBack) {
+          var reverted = parts.sandboxClient().revert(sandbox, snapshot);
+          LOG.info(
+              "rolled back: {} files written back, {} removed, {} not restorable",
+              reverted.path("restored").asInt(),
+              reverted.path("removed").asInt(),
+              reverted.path("unrestorableCount").asInt());
+        } else {
+          parts
+              .statuses()
+              .recordDiffs(
+                  run, WorkerEvents.diffEntries(parts.sandboxClient().diff(sandbox, snapshot)));
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("superseded, but its workspace changes were not taken: {}", e.getMessage());
+      }
+    }
+    end(parts, run, AgentOutcome.cancelled());
   }
 
   private void runLoop() {
@@ -325,6 +381,7 @@ final class RunWork {
       sink.awaitWritten();
       last[0] = parts.memories().write(run, null, opening);
     }
+    baseline = last[0].memory().snapshot();
     AgentLoop.Recorder recorder =
         memory -> {
           try {
@@ -428,6 +485,7 @@ final class RunWork {
   }
 
   private void finish(AgentOutcome outcome) {
+    finished = true; // a rollback that comes later finds the run ended as it was
     end(parts, run, outcome);
   }
 

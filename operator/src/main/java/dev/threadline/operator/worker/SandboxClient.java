@@ -203,6 +203,20 @@ public final class SandboxClient {
         "GET /workspace/diff", exchange("GET /workspace/diff", request, SandboxAnswers.DIFF_BYTES));
   }
 
+  /**
+   * Brings the workspace back to {@code snapshot} (a rolled-back run's baseline): {@code {restored,
+   * removed, unrestorable, unrestorableCount}}.
+   */
+  public JsonNode revert(SandboxAddress sandbox, String snapshot) {
+    HttpRequest request =
+        request(sandbox, "/workspace/revert?snapshot=" + encode(snapshot))
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build();
+    return expectOk(
+        "POST /workspace/revert",
+        exchange("POST /workspace/revert", request, SandboxAnswers.SMALL_BYTES));
+  }
+
   /** Starts the stdio MCP server {@code name} in the sandbox ({@code PUT /mcp/{name}}). */
   public void startMcp(
       SandboxAddress sandbox,

@@ -101,19 +101,33 @@ final class WorkerEvents {
    * returns the result's diffs (create and modify: the contract's diffs know no delete).
    */
   List<ObjectNode> fileChanges(JsonNode workspaceDiff) {
+    for (JsonNode diff : workspaceDiff.path("diffs")) {
+      emit(
+          RunnerEventType.FILE_CHANGE,
+          RunnerEventData.fileChange(
+              diff.path("path").asText(),
+              diff.path("change").asText(RunnerEventData.CHANGE_MODIFY),
+              diff.path("additions").asLong(0),
+              diff.path("deletions").asLong(0)));
+    }
+    return diffEntries(workspaceDiff);
+  }
+
+  /**
+   * The runner's workspace diff as the thread's diff entries: created and modified files (a deleted
+   * one has none).
+   */
+  static List<ObjectNode> diffEntries(JsonNode workspaceDiff) {
     List<ObjectNode> diffs = new ArrayList<>();
     for (JsonNode diff : workspaceDiff.path("diffs")) {
       String path = diff.path("path").asText();
       String change = diff.path("change").asText(RunnerEventData.CHANGE_MODIFY);
-      long additions = diff.path("additions").asLong(0);
-      long deletions = diff.path("deletions").asLong(0);
-      emit(
-          RunnerEventType.FILE_CHANGE,
-          RunnerEventData.fileChange(path, change, additions, deletions));
       if (change.equals(RunnerEventData.CHANGE_CREATE)) {
         diffs.add(RunnerEventData.diffCreate(path, diff.path("content").asText("")));
       } else if (!change.equals(RunnerEventData.CHANGE_DELETE)) {
-        diffs.add(RunnerEventData.diffModify(path, additions, deletions));
+        diffs.add(
+            RunnerEventData.diffModify(
+                path, diff.path("additions").asLong(0), diff.path("deletions").asLong(0)));
       }
     }
     return diffs;

@@ -7,6 +7,7 @@ import dev.threadline.runner.serve.calls.ToolCalls;
 import dev.threadline.runner.serve.mcp.StdioMcpServers;
 import dev.threadline.runner.tools.CommandGroups;
 import dev.threadline.runner.workspace.FileDiff;
+import dev.threadline.runner.workspace.WorkspaceRevert;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -38,7 +39,9 @@ import org.slf4j.LoggerFactory;
  *       replaced)
  *   <li>{@code DELETE /files?path=} → {@code {path, deleted: true}}
  *   <li>{@code /calls}: tool calls ({@link CallsEndpoint})
- *   <li>{@code POST /workspace/snapshot}, {@code GET /workspace/diff?snapshot=}
+ *   <li>{@code POST /workspace/snapshot}, {@code GET /workspace/diff?snapshot=}, {@code POST
+ *       /workspace/revert?snapshot=} → {@code {restored, removed, unrestorable: [path…]}} (at most
+ *       {@value #MAX_LISTED_PATHS} paths listed, {@code unrestorableCount} all of them)
  *   <li>{@code /mcp/{name}}: stdio MCP servers ({@link McpEndpoint})
  * </ul>
  *
@@ -48,6 +51,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class FileApiServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FileApiServer.class);
+
+  /** The most paths an answer lists. */
+  static final int MAX_LISTED_PATHS = 100;
 
   private final HttpServer server;
   private final ExecutorService executor;
@@ -200,6 +206,22 @@ public final class FileApiServer implements AutoCloseable {
         List<FileDiff> diffs = snapshots.diffSince(Exchanges.query(exchange).get("snapshot"));
         List<Map<String, Object>> changes = diffs.stream().map(FileApiServer::change).toList();
         Exchanges.json(exchange, 200, Map.of("diffs", diffs, "changes", changes));
+      }
+      case "revert POST" -> {
+        WorkspaceRevert.Result result =
+            snapshots.revertTo(Exchanges.query(exchange).get("snapshot"));
+        Exchanges.json(
+            exchange,
+            200,
+            Map.of(
+                "restored",
+                result.restored(),
+                "removed",
+                result.removed(),
+                "unrestorable",
+                result.unrestorable().stream().limit(MAX_LISTED_PATHS).toList(),
+                "unrestorableCount",
+                result.unrestorable().size()));
       }
       case "archive GET" -> {
         exchange.getResponseHeaders().set("Content-Type", "application/zip");

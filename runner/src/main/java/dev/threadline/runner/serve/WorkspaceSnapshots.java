@@ -2,6 +2,7 @@ package dev.threadline.runner.serve;
 
 import dev.threadline.runner.workspace.FileDiff;
 import dev.threadline.runner.workspace.WorkspaceDiff;
+import dev.threadline.runner.workspace.WorkspaceRevert;
 import dev.threadline.runner.workspace.WorkspaceSnapshot;
 import java.nio.file.Path;
 import java.util.Iterator;
@@ -38,8 +39,17 @@ final class WorkspaceSnapshots {
     return id;
   }
 
+  /** Brings the workspace back to the snapshot {@code id} (see {@link WorkspaceRevert}). */
+  WorkspaceRevert.Result revertTo(String id) {
+    return WorkspaceRevert.to(workspace, kept(id));
+  }
+
   /** What changed since the snapshot {@code id}. */
   List<FileDiff> diffSince(String id) {
+    return WorkspaceDiff.between(kept(id), WorkspaceSnapshot.take(workspace));
+  }
+
+  private WorkspaceSnapshot kept(String id) {
     if (id == null || id.isBlank()) {
       throw FileApiException.badRequest("snapshot is required");
     }
@@ -51,6 +61,6 @@ final class WorkspaceSnapshots {
       throw FileApiException.notFound(
           "no snapshot " + id + " (only the latest " + KEPT + " are kept)");
     }
-    return WorkspaceDiff.between(before, WorkspaceSnapshot.take(workspace));
+    return before;
   }
 }
