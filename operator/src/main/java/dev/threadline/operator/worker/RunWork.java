@@ -1,5 +1,6 @@
 package dev.threadline.operator.worker;
 
+import dev.threadline.core.approvals.ApprovalGate;
 import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
@@ -14,6 +15,7 @@ import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.deltas.DeltaSession;
 import dev.threadline.operator.deltas.Deltas;
 import dev.threadline.operator.kubernetes.ResourceLogContext;
+import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.metrics.StartStep;
 import dev.threadline.operator.metrics.StartSteps;
 import dev.threadline.operator.tracing.AgentTracing;
@@ -57,7 +59,9 @@ final class RunWork {
       boolean allowPrivateMcpTargets,
       AgentTracing tracing,
       DeltaHub deltas,
-      StartSteps steps) {}
+      StartSteps steps,
+      Duration inputTimeout,
+      OperatorMetrics metrics) {}
 
   private final Parts parts;
   private final Run run;
@@ -65,6 +69,7 @@ final class RunWork {
   private volatile boolean stopped;
   private volatile boolean abandoned;
   private volatile SandboxAddress address;
+  private final InputWaits waits;
 
   /**
    * @param headStart the run's start, begun before the run was claimed; null to begin it now
@@ -73,6 +78,8 @@ final class RunWork {
     this.parts = parts;
     this.run = run;
     this.headStart = headStart;
+    this.waits =
+        new InputWaits(run, parts.client(), parts.clock(), parts.inputTimeout(), parts.metrics());
   }
 
   String namespace() {
@@ -91,12 +98,19 @@ final class RunWork {
   /** The Run ended or the claim moved: the loop stops before its next step. */
   void stop() {
     stopped = true;
+    waits.stop();
+  }
+
+  /** The Run changed (its watch): an answer to a call it waits on may have come. */
+  void changed(Run latest) {
+    waits.changed(latest);
   }
 
   /** The worker stops: nothing more is written, the claim expires and another worker goes on. */
   void abandon() {
     abandoned = true;
     stopped = true;
+    waits.stop();
   }
 
   void run() {
@@ -341,7 +355,9 @@ final class RunWork {
               parts.models()::redact,
               usage -> parts.allowance().exhausted(run, usage, parts.runsIn().apply(namespace())),
               parts.tracing(),
-              deltas)
+              deltas,
+              new CallApprovals(
+                  ApprovalGate.of(task.approvals()), waits, events, parts.tracing(), name()))
           .run(last[0].memory(), this::elapsedMs);
     }
   }
