@@ -206,8 +206,12 @@ final class AgentLoop {
     }
     Optional<McpTool> mcpTool = mcp.find(call.name());
     Optional<SandboxTools.SandboxTool> tool = tools.find(call.name());
+    boolean mayHaveBeenSent = resumed;
     if (mcpTool.isPresent() || tool.isPresent()) {
       CallApprovals.Verdict verdict = approvals.approve(id, call);
+      if (verdict instanceof CallApprovals.Verdict.Proceed(boolean unsent) && unsent) {
+        mayHaveBeenSent = false; // it waited here for its approval: nobody sent it before
+      }
       if (verdict instanceof CallApprovals.Verdict.Stopped) {
         return null;
       }
@@ -245,7 +249,8 @@ final class AgentLoop {
           events.lastSeq());
     }
     TextDeltas output = deltas.output(events.nextItemId("tool"));
-    return reported(memory, id, call, () -> sandbox.run(id, tool.get(), call, resumed, output));
+    boolean resumedCall = mayHaveBeenSent;
+    return reported(memory, id, call, () -> sandbox.run(id, tool.get(), call, resumedCall, output));
   }
 
   private RunMemory reported(

@@ -43,8 +43,11 @@ final class CallApprovals {
 
   /** What a call gets from a person before it runs. */
   sealed interface Verdict {
-    /** It runs. */
-    record Proceed() implements Verdict {}
+    /**
+     * It runs; {@code unsent} when it waited for its approval on this worker, so no worker before
+     * this one can have sent it to the sandbox.
+     */
+    record Proceed(boolean unsent) implements Verdict {}
 
     /** It does not run: the model reads {@code reason}. */
     record Denied(String reason) implements Verdict {}
@@ -108,12 +111,13 @@ final class CallApprovals {
     String question = bounded(text(call, "question").orElse(""), MAX_QUESTION);
     Optional<RunAnswer> answer =
         waitFor(
-            callId,
-            RunWait.QUESTION,
-            call.name(),
-            () ->
-                events.approvalRequested(
-                    callId, RunWait.QUESTION, call.name(), arguments(call), null, question));
+                callId,
+                RunWait.QUESTION,
+                call.name(),
+                () ->
+                    events.approvalRequested(
+                        callId, RunWait.QUESTION, call.name(), arguments(call), null, question))
+            .map(InputWaits.Answered::answer);
     if (answer.isEmpty()) {
       return new Verdict.Stopped();
     }
@@ -128,9 +132,9 @@ final class CallApprovals {
     Optional<String> reason =
         gate.flatMap(g -> g.reasonToAsk(call.name(), text(call, "command").orElse(null)));
     if (reason.isEmpty()) {
-      return new Verdict.Proceed();
+      return new Verdict.Proceed(false);
     }
-    Optional<RunAnswer> answer =
+    Optional<InputWaits.Answered> waited =
         waitFor(
             callId,
             RunWait.APPROVAL,
@@ -138,16 +142,17 @@ final class CallApprovals {
             () ->
                 events.approvalRequested(
                     callId, RunWait.APPROVAL, call.name(), arguments(call), reason.get(), null));
-    if (answer.isEmpty()) {
+    if (waited.isEmpty()) {
       return new Verdict.Stopped();
     }
-    return RunAnswer.APPROVE.equals(answer.get().getDecision())
-        ? new Verdict.Proceed()
-        : new Verdict.Denied("the person denied this call: " + describe(answer.get()));
+    RunAnswer answer = waited.get().answer();
+    return RunAnswer.APPROVE.equals(answer.getDecision())
+        ? new Verdict.Proceed(!waited.get().earlier())
+        : new Verdict.Denied("the person denied this call: " + describe(answer));
   }
 
-  private Optional<RunAnswer> waitFor(String callId, String kind, String tool, Runnable announce)
-      throws InterruptedException {
+  private Optional<InputWaits.Answered> waitFor(
+      String callId, String kind, String tool, Runnable announce) throws InterruptedException {
     return tracing.waitForInput(
         tool, callId, kind, () -> waits.await(callId, kind, tool, announce));
   }

@@ -86,7 +86,7 @@ final class InputWaits {
    * recorded it), runs {@code announce} (which emits the request's event), then waits for its
    * answer; a timeout gives a denial that says so. Empty when the loop stops first.
    */
-  Optional<RunAnswer> await(String callId, String kind, String tool, Runnable announce)
+  Optional<Answered> await(String callId, String kind, String tool, Runnable announce)
       throws InterruptedException {
     Run current = client.resources(Run.class).inNamespace(namespace).withName(name).get();
     if (current == null) {
@@ -94,6 +94,7 @@ final class InputWaits {
     }
     changed(current);
     Optional<RunAnswer> given = answerIn(current, callId);
+    boolean earlier = given.isPresent();
     Instant since = recordedSince(current, callId).orElseGet(clock::instant);
     if (given.isEmpty()) {
       RunWait wait = new RunWait(callId, kind, tool, Timestamps.format(since));
@@ -121,14 +122,21 @@ final class InputWaits {
       lock.unlock();
     }
     if (given.isEmpty()) {
-      return given;
+      return Optional.empty();
     }
     markAnswered(callId, given.get());
-    if (metrics != null) {
+    if (metrics != null && !earlier) {
       metrics.inputWait(kind, Duration.between(since, clock.instant()));
     }
-    return given;
+    return Optional.of(new Answered(given.get(), earlier));
   }
+
+  /**
+   * An answer; {@code earlier} when it was in the Run before this wait began (a worker before this
+   * one may have acted on it), otherwise it came while this worker waited, so no worker can have
+   * made the call yet.
+   */
+  record Answered(RunAnswer answer, boolean earlier) {}
 
   private RunAnswer timedOut(String callId) {
     RunAnswer answer = new RunAnswer();
