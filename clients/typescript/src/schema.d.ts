@@ -148,6 +148,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/threads/{threadId}/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: components["parameters"]["ThreadId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer the call the thread's run waits on (an approval or an ask_user question)
+         * @description Beyond the contract. `decision` (approve or deny, with an optional `message` the model reads) answers an approval; `answer` answers a question. Posting the same `callId` again returns the recorded answer; 409 when nothing waits on that call.
+         */
+        post: operations["answerApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/schedules": {
         parameters: {
             query?: never;
@@ -1123,6 +1145,12 @@ export interface components {
             stream?: boolean;
             /** @default false */
             streamTokens?: boolean;
+            /**
+             * @description What a message to a busy thread does (beyond the contract): reject (409), enqueue (runs after the current run), interrupt (cancels it, keeping its work), rollback (cancels it and undoes it: history and workspace)
+             * @default reject
+             * @enum {string}
+             */
+            multitaskStrategy?: "reject" | "enqueue" | "interrupt" | "rollback";
         };
         Message: {
             /** @example msg_7f3k */
@@ -1189,7 +1217,7 @@ export interface components {
         /** @enum {string} */
         ScheduleType: "one-time" | "recurring";
         /** @enum {string} */
-        WebhookEvent: "run.completed" | "run.failed" | "run.cancelled" | "build.ready" | "build.failed";
+        WebhookEvent: "run.completed" | "run.failed" | "run.cancelled" | "run.approval_requested" | "build.ready" | "build.failed";
         WebhookInput: {
             /** Format: uri */
             url: string;
@@ -1284,6 +1312,47 @@ export interface components {
             description?: string;
             /** @description Replaces the whole list */
             webhooks?: components["schemas"]["WebhookInput"][];
+        };
+        /** @description Which tool calls wait for a person: the first matching command rule (run_command), then tool rule, then the default */
+        ApprovalPolicy: {
+            /**
+             * @default allow
+             * @enum {string}
+             */
+            default?: "allow" | "ask";
+            /** @description By tool name (run_command, write_file, an MCP tool), globs */
+            tools?: components["schemas"]["ApprovalRule"][];
+            /** @description By run_command command line, globs matching the whole line */
+            commands?: components["schemas"]["ApprovalRule"][];
+            /**
+             * @description Offer the model the ask_user tool
+             * @default false
+             */
+            askUser?: boolean;
+        };
+        ApprovalRule: {
+            /** @example git push* */
+            match: string;
+            /** @enum {string} */
+            action: "allow" | "ask";
+        };
+        ApprovalAnswerInput: {
+            callId: string;
+            /** @enum {string} */
+            decision?: "approve" | "deny";
+            message?: string;
+            answer?: string;
+        };
+        ApprovalAnswer: {
+            threadId: string;
+            runId: string;
+            callId: string;
+            /** @enum {string|null} */
+            decision?: "approve" | "deny" | null;
+            message?: string | null;
+            answer?: string | null;
+            /** Format: date-time */
+            answeredAt: string;
         };
         ScheduleResponse: {
             schedule: components["schemas"]["Schedule"];
@@ -1522,6 +1591,8 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             webhooks: components["schemas"]["WebhookView"][];
+            /** @description The approval policy (beyond the contract); null without one */
+            approvals?: components["schemas"]["ApprovalPolicy"] | null;
         };
         AgentCreate: {
             name: string;
@@ -1529,6 +1600,7 @@ export interface components {
             model: string;
             instructions?: string;
             webhooks?: components["schemas"]["WebhookInput"][];
+            approvals?: components["schemas"]["ApprovalPolicy"];
         };
         AgentUpdate: {
             name?: string;
@@ -1538,6 +1610,8 @@ export interface components {
             instructions?: string;
             /** @description Replaces the whole list */
             webhooks?: components["schemas"]["WebhookInput"][];
+            /** @description Replaces the policy; null removes it */
+            approvals?: components["schemas"]["ApprovalPolicy"] | null;
         };
         AgentResponse: {
             agent: components["schemas"]["Agent"];
@@ -1609,7 +1683,7 @@ export interface components {
         /** @description Server-Sent Events. Each frame is `id: <cursor>` (absent on stream-level notices such as stream.error) and `data: <json>`, a `StreamEvent`; lines starting with `:` are keepalives. Send the last id back as `Last-Event-ID` to resume. */
         EventStream: string;
         /** @description The data of one stream frame, by its `type` */
-        StreamEvent: components["schemas"]["ThreadCreatedEvent"] | components["schemas"]["DirectResponseEvent"] | components["schemas"]["ComputerStartingEvent"] | components["schemas"]["ResponseCreatedEvent"] | components["schemas"]["OutputItemAddedEvent"] | components["schemas"]["ItemCompletedEvent"] | components["schemas"]["ResponseStartedEvent"] | components["schemas"]["OutputTextDeltaEvent"] | components["schemas"]["OutputItemDeltaEvent"] | components["schemas"]["ResponseCompletedEvent"] | components["schemas"]["ResponseFailedEvent"] | components["schemas"]["StreamCompletedEvent"] | components["schemas"]["StreamErrorEvent"] | components["schemas"]["ErrorEvent"];
+        StreamEvent: components["schemas"]["ThreadCreatedEvent"] | components["schemas"]["DirectResponseEvent"] | components["schemas"]["ComputerStartingEvent"] | components["schemas"]["ResponseCreatedEvent"] | components["schemas"]["OutputItemAddedEvent"] | components["schemas"]["ItemCompletedEvent"] | components["schemas"]["ResponseStartedEvent"] | components["schemas"]["OutputTextDeltaEvent"] | components["schemas"]["OutputItemDeltaEvent"] | components["schemas"]["ApprovalRequestedEvent"] | components["schemas"]["ResponseCompletedEvent"] | components["schemas"]["ResponseFailedEvent"] | components["schemas"]["StreamCompletedEvent"] | components["schemas"]["StreamErrorEvent"] | components["schemas"]["ErrorEvent"];
         /** @description The first event of a stream that created its thread */
         ThreadCreatedEvent: {
             /**
@@ -1721,6 +1795,26 @@ export interface components {
             type: "response.output_item.delta";
             delta: string;
             item_id: string;
+        };
+        /** @description Only for runs whose agent has an approval policy: the run waits for POST /v1/threads/{threadId}/approvals */
+        ApprovalRequestedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "response.approval_requested";
+            threadId: string;
+            runId: string;
+            approval: {
+                callId: string;
+                /** @enum {string} */
+                kind: "approval" | "question";
+                tool: string;
+                /** @description The call's arguments as the model gave them */
+                arguments: unknown;
+                reason?: string;
+                question?: string;
+            };
         };
         ResponseCompletedEvent: {
             /**
@@ -2506,6 +2600,38 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    answerApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: components["parameters"]["ThreadId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovalAnswerInput"];
+            };
+        };
+        responses: {
+            /** @description The answer as recorded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             default: components["responses"]["Error"];
         };
     };

@@ -305,7 +305,8 @@ public final class ThreadlineOperator implements AutoCloseable {
                 clock,
                 tracing,
                 warmPools.steps(),
-                statuses)
+                statuses,
+                product)
             .start();
     computer.handOffTo(worker::expectHandOff);
     // Long message bodies whose Run was never made leave the store after a while.

@@ -41,7 +41,8 @@ final class AgentMapper {
         spec.getInstructions(),
         createdAt,
         updatedAt,
-        WebhookViews.of(spec.getWebhooks(), generatedSecrets));
+        WebhookViews.of(spec.getWebhooks(), generatedSecrets),
+        ApprovalPolicyView.of(spec.getApprovals()));
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.threadline.api.agents;
 
 import dev.threadline.api.webhooks.WebhookInput;
 import java.util.List;
+import tools.jackson.databind.JsonNode;
 
 /** Request bodies of the agent endpoints. Unknown fields are ignored. */
 final class AgentRequests {
@@ -15,17 +16,20 @@ final class AgentRequests {
       String provider,
       String model,
       String instructions,
-      List<WebhookInput> webhooks) {}
+      List<WebhookInput> webhooks,
+      JsonNode approvals) {}
 
   /**
    * {@code PATCH /v1/agents/:agentId}: every field optional; an absent or null field stays as it
    * is, and an empty {@code instructions} removes them. {@code webhooks} given replaces the whole
-   * list ({@code []} removes them all).
+   * list ({@code []} removes them all). {@code approvals} given replaces the policy; {@code null}
+   * removes it.
    */
   record Update(
       String name,
       String provider,
       String model,
       String instructions,
-      List<WebhookInput> webhooks) {}
+      List<WebhookInput> webhooks,
+      JsonNode approvals) {}
 }

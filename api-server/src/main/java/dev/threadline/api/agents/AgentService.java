@@ -54,6 +54,9 @@ public final class AgentService {
             : AgentProvider.parse("provider", request.provider()).wireName());
     spec.setModel(AgentRules.requiredText("model", request.model(), AgentRules.MAX_MODEL));
     spec.setInstructions(AgentRules.instructions(request.instructions()));
+    if (request.approvals() != null && !request.approvals().isNull()) {
+      spec.setApprovals(ApprovalPolicyRules.parse(request.approvals()));
+    }
     AgentRules.requirePriced(pricing, spec);
     WebhookChange webhooks = webhookTargets.change(request.webhooks(), ConfiguredOn.AGENT);
     String id = ResourceIds.newId(AgentMapper.ID_PREFIX);

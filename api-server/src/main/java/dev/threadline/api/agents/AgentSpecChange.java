@@ -1,17 +1,21 @@
 package dev.threadline.api.agents;
 
 import dev.threadline.crds.agent.AgentSpec;
+import dev.threadline.crds.agent.ApprovalPolicy;
 
 /**
  * A validated PATCH: the fields to set, null for "leave as is". {@code clearInstructions} records
- * an empty {@code instructions}, which removes them.
+ * an empty {@code instructions}, which removes them; {@code clearApprovals} a {@code null} {@code
+ * approvals}, which removes the policy.
  */
 record AgentSpecChange(
     String displayName,
     String provider,
     String model,
     String instructions,
-    boolean clearInstructions) {
+    boolean clearInstructions,
+    ApprovalPolicy approvals,
+    boolean clearApprovals) {
 
   static AgentSpecChange of(AgentRequests.Update request) {
     String displayName =
@@ -28,7 +32,13 @@ record AgentSpecChange(
             : AgentRules.text("model", request.model(), AgentRules.MAX_MODEL);
     String instructions = AgentRules.instructions(request.instructions());
     boolean clear = request.instructions() != null && instructions == null;
-    return new AgentSpecChange(displayName, provider, model, instructions, clear);
+    boolean clearApprovals = request.approvals() != null && request.approvals().isNull();
+    ApprovalPolicy approvals =
+        request.approvals() == null || clearApprovals
+            ? null
+            : ApprovalPolicyRules.parse(request.approvals());
+    return new AgentSpecChange(
+        displayName, provider, model, instructions, clear, approvals, clearApprovals);
   }
 
   boolean isEmpty() {
@@ -36,7 +46,9 @@ record AgentSpecChange(
         && provider == null
         && model == null
         && instructions == null
-        && !clearInstructions;
+        && !clearInstructions
+        && approvals == null
+        && !clearApprovals;
   }
 
   /** Whether the model that runs may change, so that its price must be checked again. */
@@ -56,6 +68,9 @@ record AgentSpecChange(
     }
     if (instructions != null || clearInstructions) {
       spec.setInstructions(instructions);
+    }
+    if (approvals != null || clearApprovals) {
+      spec.setApprovals(approvals);
     }
   }
 }

@@ -49,6 +49,12 @@ final class EventData {
     return new EventData(null);
   }
 
+  /** The field's JSON as text (an object's, a string's quoted), or {@code null} when absent. */
+  String json(String name) {
+    JsonNode value = data.path(name);
+    return value.isMissingNode() ? "null" : value.toString();
+  }
+
   boolean isEmpty() {
     return data.isMissingNode() || data.isNull() || data.isEmpty();
   }

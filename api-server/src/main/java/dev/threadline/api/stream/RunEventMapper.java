@@ -101,6 +101,19 @@ public final class RunEventMapper {
         }
         events.add(StreamEvents.itemCompleted(item(type, ids, event, data)));
       }
+      case "approval_requested" -> {
+        beforeItem(run, event, data, ids, events);
+        events.add(
+            StreamEvents.approvalRequested(
+                ids.runId(),
+                ids.threadId(),
+                data.text("callId").orElse(""),
+                data.text("kind").orElse("approval"),
+                data.text("tool").orElse(""),
+                data.json("arguments"),
+                data.text("reason").orElse(null),
+                data.text("question").orElse(null)));
+      }
       case "usage" -> {
         // Cumulative counts after each model call: the final figure arrives with the result.
       }

@@ -20,6 +20,12 @@ public final class StreamEvents {
   public static final String STREAM_COMPLETED = "stream.completed";
   public static final String STREAM_ERROR = "stream.error";
 
+  /** Beyond the contract, only in runs whose agent has an approval policy. */
+  public static final String APPROVAL_REQUESTED = "response.approval_requested";
+
+  private static final tools.jackson.databind.ObjectMapper JSON =
+      tools.jackson.databind.json.JsonMapper.builder().build();
+
   static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private StreamEvents() {}
@@ -149,6 +155,33 @@ public final class StreamEvents {
     ObjectNode json = start(STREAM_ERROR);
     json.putObject("error").put("message", message).put("code", "stream_error");
     return new StreamEvent(STREAM_ERROR, json);
+  }
+
+  /**
+   * The run waits for a person: {@code approval: {callId, kind, tool, arguments, reason?,
+   * question?}}, answered by {@code POST /v1/threads/:id/approvals}; {@code argumentsJson} is the
+   * arguments as the model gave them, as JSON text.
+   */
+  public static StreamEvent approvalRequested(
+      String runId,
+      String threadId,
+      String callId,
+      String kind,
+      String tool,
+      String argumentsJson,
+      String reason,
+      String question) {
+    ObjectNode json = start(APPROVAL_REQUESTED).put("threadId", threadId).put("runId", runId);
+    ObjectNode approval =
+        json.putObject("approval").put("callId", callId).put("kind", kind).put("tool", tool);
+    approval.set("arguments", JSON.readTree(argumentsJson));
+    if (reason != null) {
+      approval.put("reason", reason);
+    }
+    if (question != null) {
+      approval.put("question", question);
+    }
+    return new StreamEvent(APPROVAL_REQUESTED, json);
   }
 
   private static ObjectNode start(String type) {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Run resources: a thread's runs from the cache; creation, cancellation and deletion through the
@@ -132,6 +133,36 @@ final class RunStore {
         name,
         "{\"spec\":{\"cancelRequested\":true,\"supersededBy\":\"" + strategy.value() + "\"}}");
   }
+
+  /**
+   * Changes the run as the Kubernetes API has it now: {@code change} edits a fresh copy and says
+   * whether to write it; a write that meets another (409) is tried again on the newer version.
+   * Returns the run as written (or as it is when {@code change} wrote nothing); empty when the run
+   * no longer exists.
+   */
+  Optional<Run> update(String namespace, String name, Predicate<Run> change) {
+    for (int attempt = 1; ; attempt++) {
+      Run current = client.resources(Run.class).inNamespace(namespace).withName(name).get();
+      if (current == null) {
+        return Optional.empty();
+      }
+      if (!change.test(current)) {
+        return Optional.of(current);
+      }
+      try {
+        return Optional.of(client.resource(current).update());
+      } catch (KubernetesClientException failure) {
+        if (failure.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+          return Optional.empty();
+        }
+        if (failure.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt == UPDATE_ATTEMPTS) {
+          throw failure;
+        }
+      }
+    }
+  }
+
+  private static final int UPDATE_ATTEMPTS = 5;
 
   /**
    * Deletes the thread's runs. Their owner reference would let Kubernetes' garbage collector do it,

@@ -130,6 +130,11 @@ class ThreadConfiguration {
   }
 
   @Bean
+  ApprovalAnswers approvalAnswers(ThreadService threadService, RunStore runStore, Clock clock) {
+    return new ApprovalAnswers(threadService, runStore, clock);
+  }
+
+  @Bean
   RunContents runContents(History history, RunLog runLog) {
     return new RunContents(history, runLog);
   }

@@ -57,6 +57,7 @@ class ThreadController {
   private final IdempotentRequests idempotency;
   private final WebhookReplays scheduleWebhookSecrets;
   private final RunContents contents;
+  private final ApprovalAnswers approvals;
 
   ThreadController(
       ThreadService threads,
@@ -65,7 +66,9 @@ class ThreadController {
       RunStreams streams,
       RunResumption resumption,
       IdempotentRequests idempotency,
-      WebhookSecrets webhookSecrets) {
+      WebhookSecrets webhookSecrets,
+      ApprovalAnswers approvals) {
+    this.approvals = approvals;
     this.idempotency = idempotency;
     this.scheduleWebhookSecrets = new WebhookReplays(webhookSecrets, "schedule");
     this.threads = threads;
@@ -320,6 +323,18 @@ class ThreadController {
         ThreadDiffs.of(
             contents.latestDiffs(
                 thread.getMetadata().getNamespace(), thread.getMetadata().getName())));
+  }
+
+  /**
+   * Answers the call the thread's run waits on (beyond the contract): 200 with the recorded answer,
+   * the same when posted again; 409 when nothing waits on that call.
+   */
+  @PostMapping(path = "/{threadId}/approvals", consumes = JSON)
+  ApprovalView approve(
+      Tenant tenant,
+      @PathVariable String threadId,
+      @RequestBody(required = false) ApprovalRequest body) {
+    return approvals.answer(tenant, threadId, body);
   }
 
   @PostMapping("/{threadId}/cancel")

@@ -86,6 +86,8 @@ final class ThreadLogs {
                   "failed".equals(text(data, "status")) ? WARNING : INFO,
                   "tool_call");
           case "file_change" -> new LogEntry(time, fileChange(data), INFO, "file_change");
+          case "approval_requested" ->
+              new LogEntry(time, approvalRequested(data), INFO, "approval_requested");
           case "result" -> new LogEntry(time, completed(data), INFO, "run_completed");
           case "failed" -> new LogEntry(time, failed(data), ERROR, "run_failed");
           default -> null;
@@ -101,6 +103,21 @@ final class ThreadLogs {
     }
     String reason = text(data, "reason");
     return "Routed to " + route + (reason.isEmpty() ? "" : ": " + reason) + suffix;
+  }
+
+  private static String approvalRequested(JsonNode data) {
+    String callId = text(data, "callId");
+    if ("question".equals(text(data, "kind"))) {
+      return "Waiting for an answer (" + callId + "): " + text(data, "question");
+    }
+    String command = text(data.path("arguments"), "command");
+    return "Waiting for approval of "
+        + text(data, "tool")
+        + (command.isEmpty() ? "" : " `" + command + "`")
+        + " ("
+        + callId
+        + "): "
+        + text(data, "reason");
   }
 
   private static String toolCall(JsonNode data) {

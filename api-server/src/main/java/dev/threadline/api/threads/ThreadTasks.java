@@ -49,9 +49,10 @@ public final class ThreadTasks {
                   new ThreadRequests.Create(
                       null, agentId, null, null, text, true, null, null, null, null, null));
     } else {
+      // A busy thread refuses (the reject strategy), as a REST POST without the field does.
       started =
           executions.postMessage(
-              tenant, threadId, new ThreadRequests.PostMessage(text, null, true, null));
+              tenant, threadId, new ThreadRequests.PostMessage(text, null, true, null, null));
     }
     return new Started(started.thread(), started.run());
   }

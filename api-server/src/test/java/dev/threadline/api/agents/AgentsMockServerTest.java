@@ -100,6 +100,66 @@ class AgentsMockServerTest {
   }
 
   @Test
+  void anApprovalPolicyIsStoredOnTheAgentShownAndReplacedOrRemovedByAPatch() {
+    TestUser olga = shared.newUser("olga");
+    ApiClient.Response created =
+        api.post(
+            "/v1/agents",
+            olga.key(),
+            "{\"name\": \"careful\", \"model\": \"scripted-1\", \"approvals\":"
+                + " {\"commands\": [{\"match\": \"git push*\", \"action\": \"ask\"}],"
+                + " \"tools\": [{\"match\": \"write_file\", \"action\": \"ask\"}],"
+                + " \"askUser\": true}}");
+    assertThat(created.status()).isEqualTo(201);
+    JsonNode approvals = created.json().get("agent").get("approvals");
+    assertThat(approvals.get("default").asString()).isEqualTo("allow");
+    assertThat(approvals.get("commands").get(0).get("match").asString()).isEqualTo("git push*");
+    assertThat(approvals.get("tools").get(0).get("action").asString()).isEqualTo("ask");
+    assertThat(approvals.get("askUser").asBoolean()).isTrue();
+    String id = created.json().get("agent").get("id").asString();
+    Agent stored =
+        shared
+            .client()
+            .resources(Agent.class)
+            .inNamespace(olga.namespace())
+            .withName(id.replace('_', '-'))
+            .get();
+    assertThat(stored.getSpec().getApprovals().getCommands().get(0).getMatch())
+        .isEqualTo("git push*");
+
+    JsonNode replaced =
+        api.patch("/v1/agents/" + id, olga.key(), "{\"approvals\": {\"default\": \"ask\"}}")
+            .json()
+            .get("agent")
+            .get("approvals");
+    assertThat(replaced.get("default").asString()).isEqualTo("ask");
+    assertThat(replaced.get("commands")).isEmpty();
+    assertThat(
+            api.patch("/v1/agents/" + id, olga.key(), "{\"name\": \"kept\"}")
+                .json()
+                .get("agent")
+                .get("approvals")
+                .get("default")
+                .asString())
+        .isEqualTo("ask");
+    assertThat(
+            api.patch("/v1/agents/" + id, olga.key(), "{\"approvals\": null}")
+                .json()
+                .get("agent")
+                .get("approvals")
+                .isNull())
+        .isTrue();
+    assertError(
+        api.patch(
+            "/v1/agents/" + id,
+            olga.key(),
+            "{\"approvals\": {\"commands\": [{\"match\": \"x\", \"action\": \"never\"}]}}"),
+        400,
+        "Bad Request",
+        "approvals.commands[0].action must be allow or ask");
+  }
+
+  @Test
   void aModelWithoutAPriceIsRefused() {
     TestUser ivan = shared.newUser("ivan");
     String unpriced =

@@ -109,6 +109,10 @@ class OpenApiDocumentTest {
           Map.entry("AgentCreate", "agents.AgentRequests$Create"),
           Map.entry("AgentUpdate", "agents.AgentRequests$Update"),
           Map.entry("AgentResponse", "agents.AgentResponse"),
+          Map.entry("ApprovalPolicy", "agents.ApprovalPolicyView"),
+          Map.entry("ApprovalRule", "agents.ApprovalPolicyView$Rule"),
+          Map.entry("ApprovalAnswerInput", "threads.ApprovalRequest"),
+          Map.entry("ApprovalAnswer", "threads.ApprovalView"),
           Map.entry("UsageResponse", "usage.UsageResponse"),
           Map.entry("HealthReport", "health.HealthReport"));
 

@@ -213,6 +213,34 @@ class RunEventMapperTest {
   }
 
   @Test
+  void anApprovalRequestStreamsWithTheArgumentsAsTheModelGaveThem() {
+    RunEventMapper mapper = new RunEventMapper("u-1");
+    Run run = run("computer", "running");
+    mapper.map(run, event(1, "started", "{'route':'computer'}"));
+    mapper.map(run, event(2, "planning", "{'text':'p'}"));
+
+    List<String> json =
+        mapper
+            .map(
+                run,
+                event(
+                    3,
+                    "approval_requested",
+                    "{'callId':'call_abc-1_2','kind':'approval','tool':'run_command',"
+                        + "'arguments':{'command':'git push'},'reason':'r'}"))
+            .stream()
+            .map(mapped -> mapped.json().toString())
+            .toList();
+
+    assertThat(json)
+        .containsExactly(
+            quoted(
+                "{'type':'response.approval_requested','threadId':'thread_abc',"
+                    + "'runId':'run_abc-1','approval':{'callId':'call_abc-1_2','kind':'approval',"
+                    + "'tool':'run_command','arguments':{'command':'git push'},'reason':'r'}}"));
+  }
+
+  @Test
   void aMessageToAnExistingThreadStreamsTheGeneralForm() {
     RunEventMapper mapper = new RunEventMapper("u-1");
     Run run = run("direct", "completed");

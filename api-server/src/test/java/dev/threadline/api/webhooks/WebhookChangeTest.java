@@ -52,13 +52,14 @@ class WebhookChangeTest {
         item(" https://a.example/x "));
     assertBad(
         ConfiguredOn.SCHEDULE,
-        "webhooks[0].events[2] must be one of run.completed, run.failed, run.cancelled",
+        "webhooks[0].events[2] must be one of run.completed, run.failed, run.cancelled,"
+            + " run.approval_requested",
         new WebhookInput(
             "https://a.example", List.of("run.completed", "run.failed", "run.exploded"), null));
     assertBad(
         ConfiguredOn.AGENT,
         "webhooks[0].events[1] \"build.ready\" applies only to environments; "
-            + "agents have run.completed, run.failed, run.cancelled",
+            + "agents have run.completed, run.failed, run.cancelled, run.approval_requested",
         new WebhookInput("https://a.example", List.of("run.failed", "build.ready"), null));
     assertBad(
         ConfiguredOn.ENVIRONMENT,
@@ -105,8 +106,8 @@ class WebhookChangeTest {
                 ConfiguredOn.SCHEDULE,
                 "schedule.webhooks"))
         .hasMessage(
-            "schedule.webhooks[0].events[0] \"build.ready\" applies only to environments; "
-                + "schedules have run.completed, run.failed, run.cancelled");
+            "schedule.webhooks[0].events[0] \"build.ready\" applies only to environments; schedules"
+                + " have run.completed, run.failed, run.cancelled, run.approval_requested");
   }
 
   @Test

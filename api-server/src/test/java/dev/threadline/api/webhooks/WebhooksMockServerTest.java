@@ -328,7 +328,7 @@ class WebhooksMockServerTest {
         400,
         "Bad Request",
         "webhooks[0].events[2] \"build.ready\" applies only to environments; "
-            + "agents have run.completed, run.failed, run.cancelled");
+            + "agents have run.completed, run.failed, run.cancelled, run.approval_requested");
     assertError(
         api.post(
             "/v1/schedules",
@@ -350,7 +350,7 @@ class WebhooksMockServerTest {
         400,
         "Bad Request",
         "webhooks[0].events[0] must be one of run.completed, run.failed, run.cancelled,"
-            + " build.ready, build.failed");
+            + " run.approval_requested, build.ready, build.failed");
     assertError(
         api.patch(
             "/v1/agents/" + agent,
@@ -629,7 +629,8 @@ class WebhooksMockServerTest {
                     + " \"run.exploded\"]}]")),
         400,
         "Bad Request",
-        "schedule.webhooks[0].events[1] must be one of run.completed, run.failed, run.cancelled");
+        "schedule.webhooks[0].events[1] must be one of run.completed, run.failed, run.cancelled,"
+            + " run.approval_requested");
     assertError(
         api.post(
             "/v1/threads",
@@ -638,7 +639,7 @@ class WebhooksMockServerTest {
         400,
         "Bad Request",
         "schedule.webhooks[0].events[0] \"build.ready\" applies only to environments; "
-            + "schedules have run.completed, run.failed, run.cancelled");
+            + "schedules have run.completed, run.failed, run.cancelled, run.approval_requested");
     assertError(
         api.post(
             "/v1/threads",
@@ -831,7 +832,8 @@ class WebhooksMockServerTest {
         api.get("/v1/webhooks/deliveries?event=run.exploded", grace.key()),
         400,
         "Bad Request",
-        "event must be one of run.completed, run.failed, run.cancelled, build.ready, build.failed");
+        "event must be one of run.completed, run.failed, run.cancelled, run.approval_requested,"
+            + " build.ready, build.failed");
     assertError(
         api.get("/v1/webhooks/deliveries/msg_4", grace.key()),
         404,

@@ -112,7 +112,8 @@ public final class WorkerCapacityBenchmark {
   }
 
   private static Optional<AgentLoop.Ended> loop(
-      String run, long delayMs, StandInSandbox sandbox, SandboxClient client, AtomicLong events) {
+      String run, long delayMs, StandInSandbox sandbox, SandboxClient client, AtomicLong events)
+      throws InterruptedException {
     RunTask task =
         new RunTask(
             "scripted",
@@ -137,7 +138,8 @@ public final class WorkerCapacityBenchmark {
             text -> text,
             usage -> false,
             AgentTracing.off(),
-            Deltas.NONE)
+            Deltas.NONE,
+            CallApprovals.NONE)
         .run(
             RunMemory.opening(task.opening(), null, 0, Usage.ZERO),
             () -> (System.nanoTime() - start) / 1_000_000);

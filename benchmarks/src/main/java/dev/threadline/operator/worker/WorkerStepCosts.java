@@ -109,7 +109,8 @@ public final class WorkerStepCosts {
                   text -> text,
                   usage -> false,
                   AgentTracing.off(),
-                  Deltas.NONE)
+                  Deltas.NONE,
+                  CallApprovals.NONE)
               .run(opening, () -> 0);
       if (ended.isEmpty() || !ended.get().outcome().succeeded()) {
         throw new IllegalStateException("the run did not succeed: " + ended);

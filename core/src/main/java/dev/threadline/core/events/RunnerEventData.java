@@ -1,5 +1,6 @@
 package dev.threadline.core.events;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -40,6 +41,24 @@ public final class RunnerEventData {
   /** An assistant message. */
   public static ObjectNode message(String text) {
     return NODES.objectNode().put("role", "assistant").put("text", text);
+  }
+
+  /**
+   * A call waits for a person: {@code arguments} as the model wrote them (an object, or the text
+   * when it is not one); {@code reason} why an approval is asked, {@code question} what a question
+   * asks.
+   */
+  public static ObjectNode approvalRequested(
+      String callId, String kind, String tool, JsonNode arguments, String reason, String question) {
+    ObjectNode data = NODES.objectNode().put("callId", callId).put("kind", kind).put("tool", tool);
+    data.set("arguments", arguments);
+    if (reason != null) {
+      data.put("reason", reason);
+    }
+    if (question != null) {
+      data.put("question", question);
+    }
+    return data;
   }
 
   public static ObjectNode error(String message) {

@@ -28,6 +28,11 @@ public enum RunnerEventType {
   SETUP("setup"),
   /** {@code {message}}: something went wrong but the run goes on. */
   ERROR("error"),
+  /**
+   * {@code {callId, kind: approval|question, tool, arguments, reason?, question?}}: the run waits
+   * for a person before the call goes on (only in runs whose agent has an approval policy).
+   */
+  APPROVAL_REQUESTED("approval_requested"),
   /** {@code {input_tokens, output_tokens, cached_tokens}}: cumulative, after each model call. */
   USAGE("usage"),
   /**

@@ -39,6 +39,11 @@ public class AgentSpec {
   @Size(max = WebhookEndpoint.MAX_PER_RESOURCE)
   private List<WebhookEndpoint> webhooks = new ArrayList<>();
 
+  @JsonPropertyDescription(
+      "Which tool calls wait for a person's approval, and whether the model may ask questions"
+          + " (ask_user). Absent: every call runs, as without approvals. See docs/approvals.md.")
+  private ApprovalPolicy approvals;
+
   public String getDisplayName() {
     return displayName;
   }
@@ -77,5 +82,13 @@ public class AgentSpec {
 
   public void setWebhooks(List<WebhookEndpoint> webhooks) {
     this.webhooks = webhooks;
+  }
+
+  public ApprovalPolicy getApprovals() {
+    return approvals;
+  }
+
+  public void setApprovals(ApprovalPolicy approvals) {
+    this.approvals = approvals;
   }
 }

@@ -40,6 +40,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".status.start",
     type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(
+    name = "Waiting",
+    jsonPath = ".status.waitingFor.kind",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
     name = "Duration(ms)",
     jsonPath = ".status.durationMs",
     type = AdditionalPrinterColumn.Type.INTEGER,

@@ -67,6 +67,15 @@ public class RunSpec {
           + " the model serves deltas on its live channel (status.deltaChannel).")
   private Boolean streamTokens;
 
+  /** The most answers a run keeps: one per call that waited. */
+  public static final int MAX_ANSWERS = 100;
+
+  @JsonPropertyDescription(
+      "People's answers to the calls the run waited on (POST /v1/threads/:id/approvals), one per"
+          + " callId.")
+  @Size(max = MAX_ANSWERS)
+  private List<RunAnswer> answers;
+
   public String getThread() {
     return thread;
   }
@@ -166,5 +175,13 @@ public class RunSpec {
 
   public void setStreamTokens(Boolean streamTokens) {
     this.streamTokens = streamTokens;
+  }
+
+  public List<RunAnswer> getAnswers() {
+    return answers;
+  }
+
+  public void setAnswers(List<RunAnswer> answers) {
+    this.answers = answers;
   }
 }

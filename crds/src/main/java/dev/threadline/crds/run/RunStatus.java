@@ -105,6 +105,11 @@ public class RunStatus extends ResourceStatus {
       "True once the webhook deliveries of this run's final state exist (or none was configured).")
   private Boolean webhooksQueued;
 
+  @JsonPropertyDescription(
+      "Set while the run waits for a person (an approval or an answer to the model's question);"
+          + " the WaitingForInput condition says the same.")
+  private RunWait waitingFor;
+
   public Long getLastEventSeq() {
     return lastEventSeq;
   }
@@ -255,5 +260,13 @@ public class RunStatus extends ResourceStatus {
 
   public void setDeltaChannel(String deltaChannel) {
     this.deltaChannel = deltaChannel;
+  }
+
+  public RunWait getWaitingFor() {
+    return waitingFor;
+  }
+
+  public void setWaitingFor(RunWait waitingFor) {
+    this.waitingFor = waitingFor;
   }
 }

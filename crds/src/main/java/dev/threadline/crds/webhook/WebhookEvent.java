@@ -11,6 +11,8 @@ public enum WebhookEvent {
   RUN_COMPLETED("run.completed"),
   RUN_FAILED("run.failed"),
   RUN_CANCELLED("run.cancelled"),
+  /** A run waits for a person: a tool call to approve, or the model's question. */
+  RUN_APPROVAL_REQUESTED("run.approval_requested"),
   BUILD_READY("build.ready"),
   BUILD_FAILED("build.failed");
 

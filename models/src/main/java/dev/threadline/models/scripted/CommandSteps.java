@@ -16,6 +16,16 @@ import java.util.Map;
 final class CommandSteps {
 
   static final String RUN_COMMAND = "run_command";
+
+  /** The tool through which a model asks a person (offered by an agent's approval policy). */
+  static final String ASK_USER = "ask_user";
+
+  /**
+   * A backticked step that starts so ({@code `ask_user: Which branch?`}) is a question to a person
+   * when {@value #ASK_USER} is offered, rather than a command.
+   */
+  static final String ASK_PREFIX = "ask_user:";
+
   private static final int TAIL_LINES = 5;
   private static final int TAIL_CHARS = 400;
 
@@ -54,12 +64,23 @@ final class CommandSteps {
     if (results.size() < commands.size()) {
       int index = results.size();
       String command = commands.get(index);
+      if (command.startsWith(ASK_PREFIX) && offers(tools, ASK_USER)) {
+        String question = command.substring(ASK_PREFIX.length()).strip();
+        ToolCall ask = ToolCall.of(callId(task, index), ASK_USER, Map.of("question", question));
+        return new Step(
+            "Asking step " + (index + 1) + " of " + commands.size() + ": " + question,
+            List.of(ask));
+      }
       ToolCall call = ToolCall.of(callId(task, index), RUN_COMMAND, Map.of("command", command));
       String text =
           "Running command " + (index + 1) + " of " + commands.size() + ": `" + command + "`";
       return new Step(text, List.of(call));
     }
     return Step.finalAnswer(summary(commands, results, commandsById(later)));
+  }
+
+  private static boolean offers(List<ToolDefinition> tools, String name) {
+    return tools.stream().anyMatch(tool -> tool.name().equals(name));
   }
 
   /** Unique within the conversation: the task's position plus the command's. */
@@ -76,6 +97,10 @@ final class CommandSteps {
           Object command = call.arguments().get("command");
           if (command != null) {
             byId.put(call.id(), command.toString());
+          }
+          Object question = call.arguments().get("question");
+          if (call.name().equals(ASK_USER) && question != null) {
+            byId.put(call.id(), ASK_PREFIX + " " + question);
           }
         } catch (IllegalArgumentException malformed) {
           // The summary falls back to the command's position in the task.
@@ -95,6 +120,15 @@ final class CommandSteps {
       ChatMessage result = results.get(i);
       String command =
           byId.getOrDefault(result.toolCallId(), i < commands.size() ? commands.get(i) : "?");
+      if (command.startsWith(ASK_PREFIX)) {
+        text.append('\n')
+            .append(i + 1)
+            .append(". asked: ")
+            .append(command.substring(ASK_PREFIX.length()).strip())
+            .append(" → ")
+            .append(result.content().strip());
+        continue;
+      }
       CommandResult outcome = CommandResult.parse(result.content());
       if (outcome.exitCode() == null) {
         unknown++;

@@ -48,6 +48,50 @@ class ScriptedModelProviderTest {
         new ModelRequest("scripted", "Run tasks.", history, List.of(RUN_COMMAND), 4096));
   }
 
+  @Test
+  void anAskUserStepAsksAPersonWhenTheToolIsOfferedAndTheSummaryQuotesTheAnswer() {
+    ToolDefinition askUser = new ToolDefinition("ask_user", "Asks a person", null);
+    List<ToolDefinition> tools = List.of(RUN_COMMAND, askUser);
+    List<ChatMessage> history = new java.util.ArrayList<>();
+    history.add(ChatMessage.user("Do `ask_user: Which branch?` then `git push`"));
+
+    ModelReply first =
+        model.complete(new ModelRequest("scripted", "Run tasks.", history, tools, 4096));
+    assertThat(first.toolCalls())
+        .singleElement()
+        .satisfies(call -> {
+          assertThat(call.name()).isEqualTo("ask_user");
+          assertThat(call.arguments()).containsEntry("question", "Which branch?");
+        });
+    history.add(ChatMessage.fromReply(first));
+    history.add(ChatMessage.toolResult(first.toolCalls().get(0).id(), "main"));
+
+    ModelReply second =
+        model.complete(new ModelRequest("scripted", "Run tasks.", history, tools, 4096));
+    assertThat(second.toolCalls())
+        .singleElement()
+        .satisfies(call -> {
+          assertThat(call.name()).isEqualTo("run_command");
+          assertThat(call.arguments()).containsEntry("command", "git push");
+        });
+    history.add(ChatMessage.fromReply(second));
+    history.add(ChatMessage.toolResult(second.toolCalls().get(0).id(), "exit code 0\nok"));
+
+    ModelReply last =
+        model.complete(new ModelRequest("scripted", "Run tasks.", history, tools, 4096));
+    assertThat(last.toolCalls()).isEmpty();
+    assertThat(last.text()).contains("asked: Which branch? → main").contains("`git push`");
+  }
+
+  @Test
+  void anAskUserStepIsACommandWhenTheToolIsNotOffered() {
+    ModelReply reply = agentStep(List.of(ChatMessage.user("Do `ask_user: Which branch?`")));
+
+    assertThat(reply.toolCalls())
+        .singleElement()
+        .satisfies(call -> assertThat(call.name()).isEqualTo("run_command"));
+  }
+
   @ParameterizedTest
   @ValueSource(
       strings = {"hi", "Hello!", "hey there", "Good morning", "good evening, Threadline", "HI :)"})

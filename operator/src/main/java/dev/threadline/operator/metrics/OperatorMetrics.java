@@ -105,6 +105,19 @@ public final class OperatorMetrics {
         .record(took);
   }
 
+  /**
+   * A run waited {@code took} for a person: {@code kind} approval (a tool call to approve) or
+   * question (the model's ask_user).
+   */
+  public void inputWait(String kind, Duration took) {
+    Timer.builder("threadline_run_input_wait_duration")
+        .description("How long a run waited for a person, by kind (approval, question)")
+        .tag("kind", kind)
+        .publishPercentileHistogram()
+        .register(registry)
+        .record(took);
+  }
+
   private static Optional<Duration> between(String from, String to) {
     Optional<Instant> start = Timestamps.parse(from);
     Optional<Instant> end = Timestamps.parse(to);

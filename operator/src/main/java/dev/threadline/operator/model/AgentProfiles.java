@@ -37,7 +37,8 @@ public final class AgentProfiles implements AutoCloseable {
         new AgentProfile(
             spec.getProvider() == null ? "scripted" : spec.getProvider(),
             spec.getModel(),
-            spec.getInstructions()));
+            spec.getInstructions(),
+            spec.getApprovals()));
   }
 
   @Override

@@ -106,6 +106,21 @@ public final class AgentTracing {
         e -> e.getClass().getName());
   }
 
+  /** A run's wait for a person before call {@code callId} of {@code tool}, as its own span. */
+  public <T, E extends Exception> T waitForInput(
+      String tool, String callId, String kind, Work<T, E> wait) throws E {
+    Span span =
+        tracer
+            .spanBuilder("wait_for_input " + tool)
+            .setSpanKind(SpanKind.INTERNAL)
+            .setAttribute(GenAi.TOOL_NAME, tool)
+            .setAttribute(GenAi.TOOL_CALL_ID, callId)
+            .setAttribute("threadline.wait.kind", kind)
+            .setAttribute(GenAi.CONVERSATION_ID, Context.current().get(CONVERSATION))
+            .startSpan();
+    return within(Context.current().with(span), wait, result -> {}, e -> e.getClass().getName());
+  }
+
   /**
    * Runs {@code work} with {@code context} and its span current. {@code onResult} looks at what it
    * gave (and may mark the span failed); an exception marks the span failed with the type {@code

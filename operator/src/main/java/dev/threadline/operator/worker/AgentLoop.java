@@ -55,6 +55,7 @@ final class AgentLoop {
   private final java.util.function.Predicate<Usage> overAllowance;
   private final AgentTracing tracing;
   private final Deltas deltas;
+  private final CallApprovals approvals;
 
   AgentLoop(
       RunTask task,
@@ -67,8 +68,10 @@ final class AgentLoop {
       UnaryOperator<String> redact,
       java.util.function.Predicate<Usage> overAllowance,
       AgentTracing tracing,
-      Deltas deltas) {
+      Deltas deltas,
+      CallApprovals approvals) {
     this.deltas = deltas;
+    this.approvals = approvals;
     this.task = task;
     this.model = model;
     this.tools = new SandboxTools(task.limits().commandTimeoutSeconds());
@@ -83,7 +86,8 @@ final class AgentLoop {
   }
 
   /** Ends in a finished memory and the outcome; empty when the loop was stopped from outside. */
-  Optional<Ended> run(RunMemory start, java.util.function.LongSupplier elapsedMs) {
+  Optional<Ended> run(RunMemory start, java.util.function.LongSupplier elapsedMs)
+      throws InterruptedException {
     RunMemory memory = start;
     boolean resumed = true; // the first unanswered call may have been in flight at a failover
     while (true) {
@@ -98,6 +102,9 @@ final class AgentLoop {
       if (!unanswered.isEmpty()) {
         ToolCall call = unanswered.get(0);
         memory = answer(memory, call, resumed);
+        if (memory == null) {
+          return Optional.empty(); // stopped while the call waited for a person
+        }
         resumed = false;
         recorder.record(memory);
         continue;
@@ -176,16 +183,46 @@ final class AgentLoop {
   private List<ToolDefinition> definitions() {
     List<ToolDefinition> definitions = new ArrayList<>(tools.definitions());
     mcp.tools().forEach(tool -> definitions.add(tool.definition()));
+    definitions.addAll(approvals.definitions());
     return definitions;
   }
 
   /**
    * Runs one call in the sandbox (or learns what it did before a failover), or on its MCP server,
-   * and reports it.
+   * and reports it; a call the agent's policy holds waits for a person first. Null when the loop
+   * stopped while it waited.
    */
-  private RunMemory answer(RunMemory memory, ToolCall call, boolean resumed) {
+  private RunMemory answer(RunMemory memory, ToolCall call, boolean resumed)
+      throws InterruptedException {
     String id = memory.nextCallId();
+    if (approvals.isQuestion(call)) {
+      CallApprovals.Verdict verdict = approvals.ask(id, call);
+      if (verdict instanceof CallApprovals.Verdict.Answered(String text, boolean given)) {
+        SandboxToolResult result =
+            new SandboxToolResult(QUESTION_TYPE, given, null, null, text, null, text);
+        return reported(memory, id, call, () -> result);
+      }
+      return null;
+    }
     Optional<McpTool> mcpTool = mcp.find(call.name());
+    Optional<SandboxTools.SandboxTool> tool = tools.find(call.name());
+    boolean mayHaveBeenSent = resumed;
+    if (mcpTool.isPresent() || tool.isPresent()) {
+      CallApprovals.Verdict verdict = approvals.approve(id, call);
+      if (verdict instanceof CallApprovals.Verdict.Proceed(boolean unsent) && unsent) {
+        mayHaveBeenSent = false; // it waited here for its approval: nobody sent it before
+      }
+      if (verdict instanceof CallApprovals.Verdict.Stopped) {
+        return null;
+      }
+      if (verdict instanceof CallApprovals.Verdict.Denied(String reason)) {
+        SandboxToolResult refused =
+            mcpTool.isPresent()
+                ? McpTool.failure(reason)
+                : SandboxToolResult.failure(tool.get().type(), command(call), null, reason);
+        return reported(memory, id, call, () -> refused);
+      }
+    }
     if (mcpTool.isPresent()) {
       return reported(
           memory,
@@ -199,7 +236,6 @@ final class AgentLoop {
             }
           });
     }
-    Optional<SandboxTools.SandboxTool> tool = tools.find(call.name());
     if (tool.isEmpty()) {
       events.error("the model called an unknown tool '" + call.name() + "'");
       return memory.afterTool(
@@ -213,7 +249,8 @@ final class AgentLoop {
           events.lastSeq());
     }
     TextDeltas output = deltas.output(events.nextItemId("tool"));
-    return reported(memory, id, call, () -> sandbox.run(id, tool.get(), call, resumed, output));
+    boolean resumedCall = mayHaveBeenSent;
+    return reported(memory, id, call, () -> sandbox.run(id, tool.get(), call, resumedCall, output));
   }
 
   private RunMemory reported(
@@ -229,9 +266,22 @@ final class AgentLoop {
         events.lastSeq());
   }
 
+  /** The type of an {@code ask_user} call's result: a question a person answered. */
+  static final String QUESTION_TYPE = "question";
+
+  private static String command(ToolCall call) {
+    try {
+      Object command = call.arguments().get("command");
+      return command instanceof String text ? text : null;
+    } catch (IllegalArgumentException malformed) {
+      return null;
+    }
+  }
+
   private List<String> names() {
     List<String> names = new ArrayList<>(tools.names());
     mcp.tools().forEach(tool -> names.add(tool.name()));
+    approvals.definitions().forEach(tool -> names.add(tool.name()));
     return names;
   }
 }

@@ -11,6 +11,7 @@ import dev.threadline.operator.computer.UncountedSpend;
 import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.kubernetes.ResourceLogContext;
 import dev.threadline.operator.kubernetes.SelectableFields;
+import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.metrics.StartStep;
 import dev.threadline.operator.metrics.StartSteps;
 import dev.threadline.operator.tracing.AgentTracing;
@@ -96,7 +97,8 @@ public final class AgentWorker implements AutoCloseable {
       Clock clock,
       AgentTracing tracing,
       StartSteps steps,
-      ComputerStatus statuses) {
+      ComputerStatus statuses,
+      OperatorMetrics metrics) {
     this.client = client;
     this.settings = settings;
     this.claims = new RunClaims(client, settings.holder(), settings.claimTtl(), clock);
@@ -116,7 +118,9 @@ public final class AgentWorker implements AutoCloseable {
             settings.allowPrivateMcpTargets(),
             tracing,
             deltas,
-            steps);
+            steps,
+            settings.inputTimeout(),
+            metrics);
   }
 
   /**
@@ -152,6 +156,10 @@ public final class AgentWorker implements AutoCloseable {
 
           @Override
           public void onUpdate(Run before, Run run) {
+            RunWork work = working.get(run.getMetadata().getUid());
+            if (work != null) {
+              work.changed(run);
+            }
             considerSafely(run);
           }
 

@@ -70,6 +70,7 @@ public final class ClusterRunTasks implements RunTasks {
                     Base64.getDecoder().decode(attachment.getContent())))
             .toList(),
         limits,
-        McpServerPlans.of(client, namespace, environment.spec()));
+        McpServerPlans.of(client, namespace, environment.spec()),
+        agent.approvals());
   }
 }

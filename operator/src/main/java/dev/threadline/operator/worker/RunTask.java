@@ -1,5 +1,6 @@
 package dev.threadline.operator.worker;
 
+import dev.threadline.crds.agent.ApprovalPolicy;
 import dev.threadline.models.ChatMessage;
 import dev.threadline.operator.worker.mcp.McpServerPlan;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.List;
  * @param model the model name
  * @param files placed in the workspace before its baseline for diffs is taken
  * @param mcpServers the enabled MCP servers of its environment
+ * @param approvals the agent's approval policy, null when it has none (no call waits)
  */
 public record RunTask(
     String provider,
@@ -21,7 +23,8 @@ public record RunTask(
     String plan,
     List<WorkspaceFile> files,
     Limits limits,
-    List<McpServerPlan> mcpServers) {
+    List<McpServerPlan> mcpServers,
+    ApprovalPolicy approvals) {
 
   public RunTask {
     opening = List.copyOf(opening);
@@ -38,7 +41,20 @@ public record RunTask(
       String plan,
       List<WorkspaceFile> files,
       Limits limits) {
-    this(provider, model, instructions, opening, plan, files, limits, List.of());
+    this(provider, model, instructions, opening, plan, files, limits, List.of(), null);
+  }
+
+  /** A task of an agent without an approval policy. */
+  public RunTask(
+      String provider,
+      String model,
+      String instructions,
+      List<ChatMessage> opening,
+      String plan,
+      List<WorkspaceFile> files,
+      Limits limits,
+      List<McpServerPlan> mcpServers) {
+    this(provider, model, instructions, opening, plan, files, limits, mcpServers, null);
   }
 
   /** A file the sandbox's workspace gets before the agent starts (an attachment). */

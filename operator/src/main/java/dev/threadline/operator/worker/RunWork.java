@@ -1,5 +1,6 @@
 package dev.threadline.operator.worker;
 
+import dev.threadline.core.approvals.ApprovalGate;
 import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.common.Timestamps;
@@ -14,6 +15,7 @@ import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.deltas.DeltaSession;
 import dev.threadline.operator.deltas.Deltas;
 import dev.threadline.operator.kubernetes.ResourceLogContext;
+import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.metrics.StartStep;
 import dev.threadline.operator.metrics.StartSteps;
 import dev.threadline.operator.tracing.AgentTracing;
@@ -57,7 +59,9 @@ final class RunWork {
       boolean allowPrivateMcpTargets,
       AgentTracing tracing,
       DeltaHub deltas,
-      StartSteps steps) {}
+      StartSteps steps,
+      Duration inputTimeout,
+      OperatorMetrics metrics) {}
 
   private final Parts parts;
   private final Run run;
@@ -69,6 +73,7 @@ final class RunWork {
   private volatile boolean finished;
   private volatile SandboxAddress address;
   private volatile String baseline;
+  private final InputWaits waits;
 
   /**
    * @param headStart the run's start, begun before the run was claimed; null to begin it now
@@ -77,6 +82,8 @@ final class RunWork {
     this.parts = parts;
     this.run = run;
     this.headStart = headStart;
+    this.waits =
+        new InputWaits(run, parts.client(), parts.clock(), parts.inputTimeout(), parts.metrics());
   }
 
   String namespace() {
@@ -95,6 +102,12 @@ final class RunWork {
   /** The Run ended or the claim moved: the loop stops before its next step. */
   void stop() {
     stopped = true;
+    waits.stop();
+  }
+
+  /** The Run changed (its watch): an answer to a call it waits on may have come. */
+  void changed(Run latest) {
+    waits.changed(latest);
   }
 
   /**
@@ -109,7 +122,7 @@ final class RunWork {
     }
     rollingBack = rollback; // the Run this work began with predates the newer message
     superseded = true;
-    stopped = true;
+    stop(); // a call waiting for a person ends too
     SandboxAddress sandbox = address;
     if (sandbox != null) {
       try {
@@ -124,6 +137,7 @@ final class RunWork {
   void abandon() {
     abandoned = true;
     stopped = true;
+    waits.stop();
   }
 
   void run() {
@@ -425,7 +439,9 @@ final class RunWork {
               parts.models()::redact,
               usage -> parts.allowance().exhausted(run, usage, parts.runsIn().apply(namespace())),
               parts.tracing(),
-              deltas)
+              deltas,
+              new CallApprovals(
+                  ApprovalGate.of(task.approvals()), waits, events, parts.tracing(), name()))
           .run(last[0].memory(), this::elapsedMs);
     }
   }

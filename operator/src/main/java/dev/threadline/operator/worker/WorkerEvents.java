@@ -74,6 +74,13 @@ final class WorkerEvents {
     emit(RunnerEventType.ERROR, RunnerEventData.error(text));
   }
 
+  void approvalRequested(
+      String callId, String kind, String tool, JsonNode arguments, String reason, String question) {
+    emit(
+        RunnerEventType.APPROVAL_REQUESTED,
+        RunnerEventData.approvalRequested(callId, kind, tool, arguments, reason, question));
+  }
+
   void usage(Usage total) {
     emit(RunnerEventType.USAGE, usageData(total));
   }

@@ -21,13 +21,19 @@ import java.util.UUID;
  * @param maxLoops {@value #LOOPS_VARIABLE}, default {@value #DEFAULT_LOOPS} (1 to {@value
  *     #MAX_LOOPS}): how many agent loops this replica runs at once; past it, it claims no new run
  *     (another replica does, or this one once a loop ends)
+ * @param inputTimeout {@value #INPUT_TIMEOUT_VARIABLE}, default 3600: how long a run waits for a
+ *     person (an approval, an answer to the model's question); past it the call is denied
  */
 public record WorkerSettings(
     String holder,
     Duration claimTtl,
     String namespace,
     boolean allowPrivateMcpTargets,
-    int maxLoops) {
+    int maxLoops,
+    Duration inputTimeout) {
+  public static final String INPUT_TIMEOUT_VARIABLE = "THREADLINE_WORKER_INPUT_TIMEOUT_SECONDS";
+  public static final Duration DEFAULT_INPUT_TIMEOUT = Duration.ofHours(1);
+
   public static final Duration DEFAULT_CLAIM_TTL = Duration.ofSeconds(10);
   public static final String LOOPS_VARIABLE = "THREADLINE_OPERATOR_WORKER_LOOPS";
 
@@ -39,6 +45,10 @@ public record WorkerSettings(
   public WorkerSettings {
     Objects.requireNonNull(holder, "holder");
     claimTtl = claimTtl == null ? DEFAULT_CLAIM_TTL : claimTtl;
+    inputTimeout = inputTimeout == null ? DEFAULT_INPUT_TIMEOUT : inputTimeout;
+    if (inputTimeout.isNegative() || inputTimeout.isZero()) {
+      throw new IllegalArgumentException(INPUT_TIMEOUT_VARIABLE + " must be positive");
+    }
     if (claimTtl.toMillis() < 300) {
       throw new IllegalArgumentException("the worker's claim must live at least 300 ms");
     }
@@ -50,7 +60,7 @@ public record WorkerSettings(
 
   /** A worker with that name and claim lifetime, in one namespace (null: all). */
   public static WorkerSettings of(String holder, Duration claimTtl, String namespace) {
-    return new WorkerSettings(holder, claimTtl, namespace, false, DEFAULT_LOOPS);
+    return new WorkerSettings(holder, claimTtl, namespace, false, DEFAULT_LOOPS, null);
   }
 
   public static WorkerSettings fromEnvironment(Map<String, String> env) {
@@ -63,6 +73,13 @@ public record WorkerSettings(
     }
     String ttl = env.getOrDefault("THREADLINE_WORKER_CLAIM_SECONDS", "10").strip();
     int loops = SettingValues.between(env, LOOPS_VARIABLE, DEFAULT_LOOPS, 1, MAX_LOOPS);
+    int inputTimeout =
+        SettingValues.between(
+            env,
+            INPUT_TIMEOUT_VARIABLE,
+            (int) DEFAULT_INPUT_TIMEOUT.toSeconds(),
+            1,
+            (int) Duration.ofDays(7).toSeconds());
     try {
       return new WorkerSettings(
           name.strip(),
@@ -70,7 +87,8 @@ public record WorkerSettings(
           null,
           Boolean.parseBoolean(
               env.getOrDefault(McpConnections.ALLOW_PRIVATE_TARGETS, "false").strip()),
-          loops);
+          loops,
+          Duration.ofSeconds(inputTimeout));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
           "THREADLINE_WORKER_CLAIM_SECONDS must be a whole number, got: " + ttl);
@@ -78,11 +96,16 @@ public record WorkerSettings(
   }
 
   public WorkerSettings allowPrivateMcpTargets(boolean value) {
-    return new WorkerSettings(holder, claimTtl, namespace, value, maxLoops);
+    return new WorkerSettings(holder, claimTtl, namespace, value, maxLoops, inputTimeout);
   }
 
   public WorkerSettings withMaxLoops(int value) {
-    return new WorkerSettings(holder, claimTtl, namespace, allowPrivateMcpTargets, value);
+    return new WorkerSettings(
+        holder, claimTtl, namespace, allowPrivateMcpTargets, value, inputTimeout);
+  }
+
+  public WorkerSettings withInputTimeout(Duration value) {
+    return new WorkerSettings(holder, claimTtl, namespace, allowPrivateMcpTargets, maxLoops, value);
   }
 
   Duration renewEvery() {

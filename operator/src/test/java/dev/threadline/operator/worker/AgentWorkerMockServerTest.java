@@ -6,11 +6,15 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.core.routing.Route;
+import dev.threadline.crds.agent.ApprovalPolicy;
+import dev.threadline.crds.agent.ApprovalRule;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunAnswer;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.run.RunStatus;
+import dev.threadline.crds.run.RunWait;
 import dev.threadline.history.History;
 import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelProvider;
@@ -77,6 +81,9 @@ class AgentWorkerMockServerTest {
 
   /** The workers' start steps ({@link StartSteps}): how often each was taken. */
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+  /** The agent's approval policy in the runs' tasks; none unless a test sets one. */
+  private ApprovalPolicy approvals;
 
   /** How often a run's task was read: once per start of its loop. */
   private final AtomicInteger taskReads = new AtomicInteger();
@@ -191,6 +198,54 @@ class AgentWorkerMockServerTest {
     }
     assertThat(aRuns).isNotEmpty();
     assertThat(executions()).isEqualTo(8); // every command once, none twice
+  }
+
+  @Test
+  void aRunWaitingForAnApprovalWhenItsWorkerStopsIsCompletedByTheOtherOnceAnswered() {
+    approvals = new ApprovalPolicy();
+    approvals.setCommands(List.of(new ApprovalRule("git push*", ApprovalPolicy.ASK)));
+    AgentWorker a = worker("worker-a");
+    create("run-1", "Run `echo before`, then `git push origin main`, then `echo after`");
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> get("run-1").getStatus().getWaitingFor() != null);
+    RunWait wait = get("run-1").getStatus().getWaitingFor();
+    assertThat(wait.getKind()).isEqualTo(RunWait.APPROVAL);
+    assertThat(wait.getCallId()).isEqualTo("call_1_2");
+    assertThat(executions()).isEqualTo(1); // the command before it ran; the push waits
+
+    a.close();
+    worker("worker-b");
+    await() // the other replica takes the run over once the stopped one's claim expires
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> claimHolder("run-1").filter("worker-b"::equals).isPresent());
+    await()
+        .pollDelay(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> get("run-1").getStatus().getWaitingFor() != null);
+    assertThat(get("run-1").getStatus().getWaitingFor().getSince()).isEqualTo(wait.getSince());
+    assertThat(executions()).isEqualTo(1);
+
+    // the answer, as the api-server writes it
+    Run waiting = get("run-1");
+    RunAnswer answer = new RunAnswer();
+    answer.setCallId(wait.getCallId());
+    answer.setDecision(RunAnswer.APPROVE);
+    answer.setAnsweredAt(Timestamps.format(Clock.systemUTC().instant()));
+    waiting.getSpec().setAnswers(List.of(answer));
+    client.resource(waiting).update();
+
+    Run done = awaitEnded("run-1");
+    assertThat(done.getStatus().getPhase()).isEqualTo(RunPhase.COMPLETED.value());
+    assertThat(done.getStatus().getWaitingFor()).isNull();
+    assertThat(done.getStatus().getActions())
+        .containsExactly(
+            "ran `echo before` (exit 0)",
+            "ran `git push origin main` (exit 0)",
+            "ran `echo after` (exit 0)");
+    assertThat(types(done).stream().filter("approval_requested"::equals)).hasSize(1);
+    assertThat(executions()).isEqualTo(3); // every command once, the approved one too
+    assertThat(meters.find("threadline_run_input_wait_duration").timer().count()).isEqualTo(1);
   }
 
   @Test
@@ -438,7 +493,8 @@ class AgentWorkerMockServerTest {
               "I will run the commands.",
               List.of(),
               RunTask.Limits.DEFAULT,
-              mcpServers);
+              mcpServers,
+              approvals);
         };
     WorkerModels models =
         new WorkerModels() {
@@ -466,7 +522,8 @@ class AgentWorkerMockServerTest {
                 Clock.systemUTC(),
                 AgentTracing.off(),
                 new StartSteps(new OperatorMetrics(meters)),
-                new ComputerStatus(new EventRecorder(new RunEventLog(history), 1 << 20)))
+                new ComputerStatus(new EventRecorder(new RunEventLog(history), 1 << 20)),
+                new OperatorMetrics(meters))
             .start();
     workers.add(worker);
     return worker;
