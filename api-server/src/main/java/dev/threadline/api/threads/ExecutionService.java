@@ -80,18 +80,18 @@ public final class ExecutionService {
   }
 
   /** What {@code POST /v1/threads} made. */
-  sealed interface Created permits EmptyThread, ScheduledThread, StartedRun {}
+  public sealed interface Created permits EmptyThread, ScheduledThread, StartedRun {}
 
   /** No messages: the thread waits, {@code active}. */
-  record EmptyThread(ThreadView thread) implements Created {}
+  public record EmptyThread(ThreadView thread) implements Created {}
 
   /** Messages and a schedule: the schedule will run the task. */
-  record ScheduledThread(ThreadView thread, ScheduleSummary schedule) implements Created {}
+  public record ScheduledThread(ThreadView thread, ScheduleSummary schedule) implements Created {}
 
   /** A run started; {@code stream} says how the client wants the outcome. */
-  record StartedRun(ConversationThread thread, Run run, boolean stream) implements Created {}
+  public record StartedRun(ConversationThread thread, Run run, boolean stream) implements Created {}
 
-  Created createThread(Tenant tenant, ThreadRequests.Create request) {
+  public Created createThread(Tenant tenant, ThreadRequests.Create request) {
     ThreadRequests.Create body =
         Objects.requireNonNullElseGet(
             request,
@@ -142,7 +142,8 @@ public final class ExecutionService {
     return new StartedRun(thread, run, !Boolean.FALSE.equals(body.stream()));
   }
 
-  StartedRun postMessage(Tenant tenant, String threadId, ThreadRequests.PostMessage request) {
+  public StartedRun postMessage(
+      Tenant tenant, String threadId, ThreadRequests.PostMessage request) {
     threads.find(tenant, threadId);
     if (request == null) {
       throw ApiException.badRequest("Request body is required");
@@ -172,7 +173,7 @@ public final class ExecutionService {
   }
 
   /** Waits for the run to finish and reports it with the thread in its final state. */
-  ThreadExecutionResponse awaitExecution(Tenant tenant, StartedRun started)
+  public ThreadExecutionResponse awaitExecution(Tenant tenant, StartedRun started)
       throws InterruptedException {
     String namespace = started.run().getMetadata().getNamespace();
     String runName = started.run().getMetadata().getName();
@@ -198,7 +199,7 @@ public final class ExecutionService {
     };
   }
 
-  CancelResponse cancel(Tenant tenant, String threadId) {
+  public CancelResponse cancel(Tenant tenant, String threadId) {
     ConversationThread thread = threads.find(tenant, threadId);
     Optional<Run> active =
         threads.runsOf(thread).stream()
