@@ -15,6 +15,7 @@ import java.util.Set;
  *   <tr><td>/api/v1/containers/** (the container cloud API)</td><td>read or containers</td><td>containers</td></tr>
  *   <tr><td>/v1/usage</td><td>read</td><td>read</td></tr>
  *   <tr><td>/v1/webhooks/** (delivery records, read-only)</td><td>read</td><td>read</td></tr>
+ *   <tr><td>/mcp (the MCP server; each tool then needs what its REST endpoint needs)</td><td>read or threads</td><td>read or threads</td></tr>
  *   <tr><td>anything else</td><td>admin</td><td>admin</td></tr>
  * </table>
  *
@@ -22,6 +23,9 @@ import java.util.Set;
  * narrow keys until it is given a scope here.
  */
 final class ScopePolicy {
+  /** The MCP server's one endpoint. */
+  static final String MCP_PATH = "/mcp";
+
   private ScopePolicy() {}
 
   /** The resource scope of a path. */
@@ -54,6 +58,11 @@ final class ScopePolicy {
   static Scope missing(Set<Scope> granted, String method, String path) {
     if (granted.contains(Scope.ADMIN)) {
       return null;
+    }
+    if (path.equals(MCP_PATH)) {
+      // Every MCP message is a POST; reading its tools is open to a read key, and each tool
+      // asks for its own scope when it is called.
+      return missing(granted, "GET", "/v1/threads");
     }
     Scope resource = resourceOf(path);
     if (granted.contains(resource)) {
