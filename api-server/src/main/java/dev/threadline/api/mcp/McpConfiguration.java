@@ -40,7 +40,12 @@ class McpConfiguration {
         .build();
   }
 
-  @Bean(destroyMethod = "closeGracefully")
+  @Bean
+  McpShutdown mcpShutdown(McpSyncServer mcpServer) {
+    return new McpShutdown(mcpServer);
+  }
+
+  @Bean(destroyMethod = "")
   McpSyncServer mcpServer(
       HttpServletStreamableServerTransportProvider mcpTransport,
       ThreadService threads,

@@ -8,6 +8,7 @@ import dev.threadline.api.auth.ApiKeys;
 import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.FakeOperator;
 import dev.threadline.api.support.SharedApiServer;
+import dev.threadline.api.support.SpentAllowance;
 import dev.threadline.api.support.TestUser;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -220,6 +221,37 @@ class McpServerMockServerTest {
                 HttpResponse.BodyHandlers.ofString());
     assertThat(anonymous.statusCode()).isEqualTo(401);
     assertThat(JSON.readTree(anonymous.body()).path("error").asString()).isEqualTo("Unauthorized");
+  }
+
+  @Test
+  void aSpentAllowanceIsThe402OfRestAndARateLimitedKeyIsRefusedAsByRest() throws Exception {
+    TestUser spent = shared.newUser("spent");
+    SpentAllowance.spend(shared, spent);
+    try (McpSyncClient client = connect(new AtomicReference<>(spent.key()), List.of())) {
+      McpSchema.CallToolResult refused = call(client, "start_task", Map.of("task", "hello"));
+      assertThat(refused.isError()).isTrue();
+      JsonNode body = body(refused);
+      assertThat(body.path("status").asInt()).isEqualTo(402);
+      ((tools.jackson.databind.node.ObjectNode) body).remove("status");
+      assertThat(body).isEqualTo(JSON.readTree(SpentAllowance.EXHAUSTED));
+    }
+
+    TestUser dave = shared.newUser("dave");
+    String limited =
+        shared.addKey(dave.userId(), ApiKeys.newKey(), Map.of(ApiKeys.RATE_LIMIT, "4/1"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> api.get("/v1/threads", limited).status() == 200);
+    // initialize, its notification and a few calls: the bucket of 4 (one used above) runs out.
+    assertThatThrownBy(
+            () -> {
+              try (McpSyncClient client = connect(new AtomicReference<>(limited), List.of())) {
+                for (int i = 0; i < 4; i++) {
+                  call(client, "list_threads", Map.of());
+                }
+              }
+            })
+        .hasMessageContaining("429");
   }
 
   private static McpSyncClient connect(

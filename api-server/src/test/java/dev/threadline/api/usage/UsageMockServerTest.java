@@ -1,24 +1,18 @@
 package dev.threadline.api.usage;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.threadline.api.ApiServerSettings;
 import dev.threadline.api.RunningApiServer;
 import dev.threadline.api.ThreadlineApiServer;
 import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.SharedApiServer;
+import dev.threadline.api.support.SpentAllowance;
 import dev.threadline.api.support.TestUser;
 import dev.threadline.core.usage.UsagePeriod;
 import dev.threadline.core.usage.UsagePlans;
 import dev.threadline.crds.thread.ConversationThread;
-import dev.threadline.crds.usage.TokenCounts;
-import dev.threadline.crds.usage.UsageLedger;
-import dev.threadline.crds.usage.UsageLedgerSpec;
-import dev.threadline.crds.usage.UsageLedgerStatus;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Clock;
-import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -29,9 +23,7 @@ import org.junit.jupiter.api.Test;
  * the same ledger).
  */
 class UsageMockServerTest {
-  private static final String EXHAUSTED =
-      "{\"error\":\"Payment Required\",\"message\":\"monthly usage allowance exhausted\","
-          + "\"usage\":{\"tier\":\"pro\",\"allowance\":0.5,\"used\":0.5}}";
+  private static final String EXHAUSTED = SpentAllowance.EXHAUSTED;
   private static SharedApiServer shared;
   private static ApiClient api;
 
@@ -134,35 +126,6 @@ class UsageMockServerTest {
   }
 
   private static void spend(TestUser user) {
-    shared
-        .client()
-        .namespaces()
-        .withName(user.namespace())
-        .edit(namespace -> {
-          namespace.getMetadata().getAnnotations().put(UsagePlans.TIER_ANNOTATION, "pro");
-          namespace.getMetadata().getAnnotations().put(UsagePlans.ALLOWANCE_ANNOTATION, "0.5");
-          return namespace;
-        });
-    UsagePeriod period = UsagePeriod.of(Clock.systemUTC().instant());
-    UsageLedger ledger = new UsageLedger();
-    ledger.setMetadata(
-        new ObjectMetaBuilder()
-            .withName(period.ledgerName())
-            .withNamespace(user.namespace())
-            .build());
-    UsageLedgerSpec spec = new UsageLedgerSpec();
-    spec.setPeriod(period.value());
-    spec.setUserId(user.userId());
-    ledger.setSpec(spec);
-    UsageLedger created = shared.client().resource(ledger).create();
-    UsageLedgerStatus status = new UsageLedgerStatus();
-    status.setTotalCost(0.5);
-    status.setTokens(new TokenCounts(1000, 200, 10));
-    status.setRuns(3L);
-    created.setStatus(status);
-    shared.client().resource(created).updateStatus();
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> api.get("/v1/usage", user.key()).json().path("tier").asString().equals("pro"));
+    SpentAllowance.spend(shared, user);
   }
 }
