@@ -1,5 +1,6 @@
 package dev.threadline.api.auth;
 
+import java.util.Optional;
 import java.util.Set;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
@@ -24,6 +25,14 @@ public record AuthenticatedKey(Tenant tenant, Set<Scope> scopes, String keyId, S
    */
   public boolean mayWrite(String path) {
     return ScopePolicy.missing(scopes, "POST", path) == null;
+  }
+
+  /**
+   * The scope this key lacks for {@code method} on {@code path}, as the REST endpoint would ask it:
+   * for protocols whose one endpoint carries many operations (MCP), each checked on its own.
+   */
+  public Optional<Scope> missing(String method, String path) {
+    return Optional.ofNullable(ScopePolicy.missing(scopes, method, path));
   }
 
   /**

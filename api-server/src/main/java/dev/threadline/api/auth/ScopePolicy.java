@@ -16,6 +16,7 @@ import java.util.Set;
  *   <tr><td>/a2a/** (A2A: cards, and JSON-RPC calls that start, read and cancel runs)</td><td>read or threads</td><td>threads</td></tr>
  *   <tr><td>/v1/usage</td><td>read</td><td>read</td></tr>
  *   <tr><td>/v1/webhooks/** (delivery records, read-only)</td><td>read</td><td>read</td></tr>
+ *   <tr><td>/mcp (the MCP server; each tool then needs what its REST endpoint needs)</td><td>read or threads</td><td>read or threads</td></tr>
  *   <tr><td>anything else</td><td>admin</td><td>admin</td></tr>
  * </table>
  *
@@ -23,6 +24,9 @@ import java.util.Set;
  * narrow keys until it is given a scope here.
  */
 final class ScopePolicy {
+  /** The MCP server's one endpoint. */
+  static final String MCP_PATH = "/mcp";
+
   private ScopePolicy() {}
 
   /** The resource scope of a path. */
@@ -55,6 +59,11 @@ final class ScopePolicy {
   static Scope missing(Set<Scope> granted, String method, String path) {
     if (granted.contains(Scope.ADMIN)) {
       return null;
+    }
+    if (path.equals(MCP_PATH)) {
+      // Every MCP message is a POST; reading its tools is open to a read key, and each tool
+      // asks for its own scope when it is called.
+      return missing(granted, "GET", "/v1/threads");
     }
     Scope resource = resourceOf(path);
     if (granted.contains(resource)) {

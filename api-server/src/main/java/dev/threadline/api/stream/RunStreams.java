@@ -6,7 +6,6 @@ import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -100,7 +99,7 @@ public final class RunStreams {
     // Not the stream Spring hands the body: in Spring 7 its flush() does nothing (unless the
     // spring.http.response.flush.enabled flag is set), and SSE needs every event flushed. The
     // servlet's own stream flushes; Spring's async wrapper guards it after the request ends.
-    return ignored -> follow(response.getOutputStream(), start);
+    return ignored -> follow(start, new SseWriter(response.getOutputStream(), json));
   }
 
   /**
@@ -126,10 +125,13 @@ public final class RunStreams {
         runLog);
   }
 
-  private void follow(OutputStream out, StreamStart start) {
+  /**
+   * Follows the run {@code start} names into {@code writer} until the stream ends (its terminal
+   * events, a stream.error, or the receiver gone), on the calling thread.
+   */
+  public void follow(StreamStart start, StreamSink writer) {
     String namespace = start.namespace();
     String runName = start.runName();
-    SseWriter writer = new SseWriter(out, json);
     RunProgress progress = new RunProgress(start.userId());
     ResumeFilter filter = new ResumeFilter(start.after());
     long deadline = System.nanoTime() + settings.maxWait().toNanos();
@@ -260,7 +262,7 @@ public final class RunStreams {
    * them once the deltas are late).
    */
   private static void release(
-      SseWriter writer, ResumeFilter filter, DeltaFeed deltas, Held held, String runName)
+      StreamSink writer, ResumeFilter filter, DeltaFeed deltas, Held held, String runName)
       throws IOException {
     for (StreamEvent delta : deltas.take()) {
       writer.write(StreamFrame.unnumbered(delta));
@@ -276,12 +278,12 @@ public final class RunStreams {
   }
 
   /** Sends a stream-level notice (not one of the run's events) and everything before it. */
-  private static void endWith(SseWriter writer, StreamEvent notice) throws IOException {
+  private static void endWith(StreamSink writer, StreamEvent notice) throws IOException {
     writer.write(StreamFrame.unnumbered(notice));
     writer.flush();
   }
 
-  private static void send(SseWriter writer, ResumeFilter filter, StreamFrame frame)
+  private static void send(StreamSink writer, ResumeFilter filter, StreamFrame frame)
       throws IOException {
     if (filter.wants(frame)) {
       writer.write(frame);

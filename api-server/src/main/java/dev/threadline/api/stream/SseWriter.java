@@ -12,7 +12,7 @@ import tools.jackson.databind.json.JsonMapper;
  * instead of one each. Comments and keepalives are flushed at once, so a gone client shows up as an
  * {@link IOException}.
  */
-final class SseWriter {
+final class SseWriter implements StreamSink {
   static final byte[] KEEPALIVE = ": keepalive\n\n".getBytes(StandardCharsets.UTF_8);
   private static final byte[] ID = "id: ".getBytes(StandardCharsets.UTF_8);
   private static final byte[] DATA = "\ndata: ".getBytes(StandardCharsets.UTF_8);
@@ -31,7 +31,8 @@ final class SseWriter {
   }
 
   /** Buffers one frame; {@link #flush} sends it. */
-  void write(StreamFrame frame) throws IOException {
+  @Override
+  public void write(StreamFrame frame) throws IOException {
     if (frame.cursor() != null) {
       out.write(ID);
       out.write(frame.cursor().toString().getBytes(StandardCharsets.UTF_8));
@@ -49,25 +50,29 @@ final class SseWriter {
    * Sends what was written; the first call also sends the status line and headers, even before any
    * event exists.
    */
-  void flush() throws IOException {
+  @Override
+  public void flush() throws IOException {
     out.flush();
     pending = false;
   }
 
   /** Sends what was written, if anything. */
-  void flushPending() throws IOException {
+  @Override
+  public void flushPending() throws IOException {
     if (pending) {
       flush();
     }
   }
 
   /** A comment line: clients ignore it, people reading the stream see it. */
-  void comment(String text) throws IOException {
+  @Override
+  public void comment(String text) throws IOException {
     out.write((": " + text.replace('\n', ' ') + "\n\n").getBytes(StandardCharsets.UTF_8));
     flush();
   }
 
-  void keepalive() throws IOException {
+  @Override
+  public void keepalive() throws IOException {
     out.write(KEEPALIVE);
     flush();
   }

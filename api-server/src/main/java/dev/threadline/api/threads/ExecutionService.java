@@ -83,18 +83,18 @@ public final class ExecutionService {
   }
 
   /** What {@code POST /v1/threads} made. */
-  sealed interface Created permits EmptyThread, ScheduledThread, StartedRun {}
+  public sealed interface Created permits EmptyThread, ScheduledThread, StartedRun {}
 
   /** No messages: the thread waits, {@code active}. */
-  record EmptyThread(ThreadView thread) implements Created {}
+  public record EmptyThread(ThreadView thread) implements Created {}
 
   /** Messages and a schedule: the schedule will run the task. */
-  record ScheduledThread(ThreadView thread, ScheduleSummary schedule) implements Created {}
+  public record ScheduledThread(ThreadView thread, ScheduleSummary schedule) implements Created {}
 
   /** A run started; {@code stream} says how the client wants the outcome. */
-  record StartedRun(ConversationThread thread, Run run, boolean stream) implements Created {}
+  public record StartedRun(ConversationThread thread, Run run, boolean stream) implements Created {}
 
-  Created createThread(Tenant tenant, ThreadRequests.Create request) {
+  public Created createThread(Tenant tenant, ThreadRequests.Create request) {
     ThreadRequests.Create body =
         Objects.requireNonNullElseGet(
             request,
@@ -151,7 +151,8 @@ public final class ExecutionService {
     return new StartedRun(thread, run, !Boolean.FALSE.equals(body.stream()));
   }
 
-  StartedRun postMessage(Tenant tenant, String threadId, ThreadRequests.PostMessage request) {
+  public StartedRun postMessage(
+      Tenant tenant, String threadId, ThreadRequests.PostMessage request) {
     threads.find(tenant, threadId);
     if (request == null) {
       throw ApiException.badRequest("Request body is required");
@@ -187,7 +188,7 @@ public final class ExecutionService {
   }
 
   /** Waits for the run to finish and reports it with the thread in its final state. */
-  ThreadExecutionResponse awaitExecution(Tenant tenant, StartedRun started)
+  public ThreadExecutionResponse awaitExecution(Tenant tenant, StartedRun started)
       throws InterruptedException {
     String namespace = started.run().getMetadata().getNamespace();
     String runName = started.run().getMetadata().getName();
@@ -214,7 +215,7 @@ public final class ExecutionService {
   }
 
   /** Cancels the thread's unfinished runs: the one working and any messages waiting behind it. */
-  CancelResponse cancel(Tenant tenant, String threadId) {
+  public CancelResponse cancel(Tenant tenant, String threadId) {
     ConversationThread thread = threads.find(tenant, threadId);
     String namespace = thread.getMetadata().getNamespace();
     boolean cancelled = false;

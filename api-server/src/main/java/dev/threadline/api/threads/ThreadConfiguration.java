@@ -138,4 +138,9 @@ class ThreadConfiguration {
   RunContents runContents(History history, RunLog runLog) {
     return new RunContents(history, runLog);
   }
+
+  @Bean
+  ThreadReader threadReader(ThreadService threadService, RunContents runContents) {
+    return new ThreadReader(threadService, runContents);
+  }
 }

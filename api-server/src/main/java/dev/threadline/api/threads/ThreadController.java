@@ -22,7 +22,6 @@ import dev.threadline.crds.thread.ThreadState;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -56,13 +55,13 @@ class ThreadController {
   private final RunResumption resumption;
   private final IdempotentRequests idempotency;
   private final WebhookReplays scheduleWebhookSecrets;
-  private final RunContents contents;
+  private final ThreadReader reader;
   private final ApprovalAnswers approvals;
 
   ThreadController(
       ThreadService threads,
       ExecutionService executions,
-      RunContents contents,
+      ThreadReader reader,
       RunStreams streams,
       RunResumption resumption,
       IdempotentRequests idempotency,
@@ -73,7 +72,7 @@ class ThreadController {
     this.scheduleWebhookSecrets = new WebhookReplays(webhookSecrets, "schedule");
     this.threads = threads;
     this.executions = executions;
-    this.contents = contents;
+    this.reader = reader;
     this.streams = streams;
     this.resumption = resumption;
   }
@@ -300,29 +299,17 @@ class ThreadController {
       @PathVariable String threadId,
       PageRequest page,
       @RequestParam(required = false) String order) {
-    List<MessageView> messages =
-        new ArrayList<>(
-            ConversationMessages.of(threads.runsOf(threads.find(tenant, threadId)), contents));
-    if (ConversationMessages.newestFirst(order)) {
-      messages = messages.reversed();
-    }
-    return page.apply(messages);
+    return reader.messages(tenant, threadId, page, order);
   }
 
   @GetMapping("/{threadId}/logs")
   ThreadLogResponse logs(Tenant tenant, @PathVariable String threadId) {
-    var thread = threads.find(tenant, threadId);
-    var runs = threads.runsOf(thread);
-    return ThreadLogs.of(threadId, runs, ThreadRollup.of(thread, runs), contents);
+    return reader.logs(tenant, threadId);
   }
 
   @GetMapping("/{threadId}/diffs")
   DiffsResponse diffs(Tenant tenant, @PathVariable String threadId) {
-    ConversationThread thread = threads.find(tenant, threadId);
-    return new DiffsResponse(
-        ThreadDiffs.of(
-            contents.latestDiffs(
-                thread.getMetadata().getNamespace(), thread.getMetadata().getName())));
+    return reader.diffs(tenant, threadId);
   }
 
   /**

@@ -5,7 +5,7 @@ import java.util.List;
 import tools.jackson.databind.JsonNode;
 
 /** Request bodies of the thread endpoints. Unknown fields are ignored. */
-final class ThreadRequests {
+public final class ThreadRequests {
   private ThreadRequests() {}
 
   /**
@@ -13,7 +13,7 @@ final class ThreadRequests {
    * thread starts running; with a {@code schedule} as well, the schedule runs the task instead.
    * {@code streamTokens} (beyond the contract) adds text deltas to the stream.
    */
-  record Create(
+  public record Create(
       String environmentId,
       String agentId,
       String title,
@@ -27,13 +27,13 @@ final class ThreadRequests {
       Boolean streamTokens) {}
 
   /** An initial message; {@code role} defaults to {@code user}, the only role a client may send. */
-  record MessageInput(String role, String content) {}
+  public record MessageInput(String role, String content) {}
 
   /**
    * The contract's {@code schedule} object; {@code scheduledTime} for one-time schedules, and
    * {@code webhooks} (beyond the contract) as on {@code POST /v1/schedules}.
    */
-  record ScheduleInput(
+  public record ScheduleInput(
       String type,
       String name,
       String cronExpression,
@@ -42,10 +42,10 @@ final class ThreadRequests {
       List<WebhookInput> webhooks) {}
 
   /** A file: {@code content} (base64) or {@code url}, exactly one of them. */
-  record AttachmentInput(String name, String mediaType, String content, String url) {}
+  public record AttachmentInput(String name, String mediaType, String content, String url) {}
 
   /** {@code PATCH /v1/threads/:threadId}: absent fields stay; an empty title removes it. */
-  record Update(String title, JsonNode metadata) {}
+  public record Update(String title, JsonNode metadata) {}
 
   /**
    * {@code POST /v1/threads/:threadId/messages}. {@code stream: false} (beyond the contract, as on
@@ -53,7 +53,7 @@ final class ThreadRequests {
    * deltas to the stream; {@code multitaskStrategy} says what to do when the thread is still busy
    * ({@code reject}, the default, {@code enqueue}, {@code interrupt} or {@code rollback}).
    */
-  record PostMessage(
+  public record PostMessage(
       String content,
       List<AttachmentInput> attachments,
       Boolean stream,

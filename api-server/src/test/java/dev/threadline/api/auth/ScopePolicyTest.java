@@ -29,6 +29,10 @@ class ScopePolicyTest {
           read                 | POST   | /api/v1/containers            | CONTAINERS
           containers           | DELETE | /api/v1/containers/ctr_a      | -
           agents               | GET    | /api/v1/containers/ctr_a      | CONTAINERS
+          read                 | POST   | /mcp                          | -
+          threads              | POST   | /mcp                          | -
+          schedules            | POST   | /mcp                          | THREADS
+          schedules            | GET    | /mcp                          | THREADS
           admin                | DELETE | /api/v1/containers/ctr_a      | -
           containers           | GET    | /api/v1/other                 | ADMIN
           threads,schedules    | GET    | /v1/threadsX                  | ADMIN

@@ -14,6 +14,11 @@ import java.time.Duration;
 
 /** Usage allowances as the operator leaves them, for tests of the 402. */
 public final class Allowances {
+  /** The body of the 402 every execution of a user {@link #spend} made gets. */
+  public static final String EXHAUSTED =
+      "{\"error\":\"Payment Required\",\"message\":\"monthly usage allowance exhausted\","
+          + "\"usage\":{\"tier\":\"pro\",\"allowance\":0.5,\"used\":0.5}}";
+
   private Allowances() {}
 
   /**

@@ -23,9 +23,7 @@ import org.junit.jupiter.api.Test;
  * the same ledger).
  */
 class UsageMockServerTest {
-  private static final String EXHAUSTED =
-      "{\"error\":\"Payment Required\",\"message\":\"monthly usage allowance exhausted\","
-          + "\"usage\":{\"tier\":\"pro\",\"allowance\":0.5,\"used\":0.5}}";
+  private static final String EXHAUSTED = Allowances.EXHAUSTED;
   private static SharedApiServer shared;
   private static ApiClient api;
 
