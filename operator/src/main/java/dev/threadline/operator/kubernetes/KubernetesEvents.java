@@ -11,6 +11,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,16 +29,49 @@ import org.slf4j.LoggerFactory;
  * a budget. An Event is a courtesy: one the API refuses is logged and forgotten, never a reason to
  * fail a reconcile. Messages are bounded ({@value EventObjects#MAX_MESSAGE} characters) and must
  * never hold conversation content or secrets.
+ *
+ * <p>The operator's recorder writes in the background, as client-go's broadcaster does ({@link
+ * #inBackground}): a reconcile decides an Event (correlation, budget) and goes on, never waiting
+ * for the API's round trip; Events are written one at a time in the order they were decided, and a
+ * backlog over {@value #BACKLOG} is dropped (logged), as client-go drops when its queue is full.
  */
 public final class KubernetesEvents {
   private static final Logger LOG = LoggerFactory.getLogger(KubernetesEvents.class);
   static final String COMPONENT = "threadline-operator";
 
+  /** Events decided but not yet written, at most (client-go's queue holds 1000 too). */
+  static final int BACKLOG = 1000;
+
   private final Clock clock;
+  private final Executor writes;
   private final EventCorrelator correlator = new EventCorrelator();
 
+  /** A recorder that writes each Event before it returns. */
   public KubernetesEvents(Clock clock) {
+    this(clock, Runnable::run);
+  }
+
+  private KubernetesEvents(Clock clock, Executor writes) {
     this.clock = clock;
+    this.writes = writes;
+  }
+
+  /**
+   * A recorder whose writes run on a thread of their own, in order, so that no reconcile waits for
+   * an Event (on the direct path two of them sat between the route and the answer).
+   */
+  public static KubernetesEvents inBackground(Clock clock) {
+    ThreadPoolExecutor writer =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(BACKLOG),
+            Thread.ofVirtual().name("kubernetes-events").factory(),
+            (dropped, executor) ->
+                LOG.warn("An Event was dropped: {} are waiting to be written", BACKLOG));
+    return new KubernetesEvents(clock, writer);
   }
 
   /** Something the user should know went as intended. */
@@ -72,14 +109,21 @@ public final class KubernetesEvents {
       LOG.debug("Event {} about {} dropped: the object's budget is spent", reason, subject);
       return;
     }
+    Event event = event(about, type, reason, decision, now);
+    writes.execute(() -> write(client, namespace, about, reason, decision, event, now));
+  }
+
+  private void write(
+      KubernetesClient client,
+      String namespace,
+      HasMetadata about,
+      String reason,
+      EventCorrelator.Decision decision,
+      Event event,
+      Instant now) {
     try {
       if (decision.isNew() || !bump(client, namespace, decision, now)) {
-        client
-            .v1()
-            .events()
-            .inNamespace(namespace)
-            .resource(event(about, type, reason, decision, now))
-            .create();
+        client.v1().events().inNamespace(namespace).resource(event).create();
       }
     } catch (KubernetesClientException e) {
       synchronized (correlator) {
