@@ -13,8 +13,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionHandler;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +48,26 @@ public final class KubernetesEvents {
   private final Executor writes;
   private final EventCorrelator correlator = new EventCorrelator();
 
+  /**
+   * Drops an Event the writer cannot take, logging the first drop and then every {@value
+   * #BACKLOG}th (a line each would flood the log just when the API is slow). A later repeat of a
+   * dropped Event is created again: its bump finds no Event and creates one.
+   */
+  private static final class DropLogged implements RejectedExecutionHandler {
+    private final AtomicLong dropped = new AtomicLong();
+
+    @Override
+    public void rejectedExecution(Runnable write, ThreadPoolExecutor writer) {
+      long count = dropped.incrementAndGet();
+      if (count % BACKLOG == 1) {
+        LOG.warn(
+            "{} Event(s) dropped so far: {} are waiting to be written (the API is slow)",
+            count,
+            BACKLOG);
+      }
+    }
+  }
+
   /** A recorder that writes each Event before it returns. */
   public KubernetesEvents(Clock clock) {
     this(clock, Runnable::run);
@@ -69,8 +91,7 @@ public final class KubernetesEvents {
             TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(BACKLOG),
             Thread.ofVirtual().name("kubernetes-events").factory(),
-            (dropped, executor) ->
-                LOG.warn("An Event was dropped: {} are waiting to be written", BACKLOG));
+            new DropLogged());
     return new KubernetesEvents(clock, writer);
   }
 
