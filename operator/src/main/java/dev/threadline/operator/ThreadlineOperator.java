@@ -196,7 +196,8 @@ public final class ThreadlineOperator implements AutoCloseable {
     OperatorMetrics product = new OperatorMetrics(metrics);
     Conditions conditions = new Conditions(clock);
     // The one recorder of Events: its correlation and budgets are per object, across controllers.
-    KubernetesEvents events = new KubernetesEvents(clock);
+    // It writes in the background: no reconcile waits for an Event's round trip.
+    KubernetesEvents events = KubernetesEvents.inBackground(clock);
     AgentProfiles agents = new AgentProfiles(client, settings.model());
     ModelCatalog models = new ModelCatalog(settings.model());
     ModelPricing pricing = ModelPricing.parse(settings.modelPrices());

@@ -68,7 +68,15 @@ final class UnreadableResourceSkipping extends SimpleModule {
         });
   }
 
+  /**
+   * The deserialization's attribute under which {@link SkipUnreadable} leaves the object it
+   * skipped, for the watch event around it ({@link SkipUnreadableEvent}) to name without reading it
+   * again.
+   */
+  private static final Object SKIPPED = UnreadableResource.class;
+
   private static boolean isCustomResource(Class<?> type) {
+
     return CustomResource.class.isAssignableFrom(type);
   }
 
@@ -108,6 +116,7 @@ final class UnreadableResourceSkipping extends SimpleModule {
             skipped.describe(),
             skipped.field());
         onSkip.accept(skipped);
+        context.setAttribute(SKIPPED, skipped);
         return null;
       }
     }
@@ -160,32 +169,32 @@ final class UnreadableResourceSkipping extends SimpleModule {
     @Override
     public Object deserialize(JsonParser parser, DeserializationContext context)
         throws IOException {
-      TokenBuffer tokens = context.bufferAsCopyOfValue(parser);
-      Object read;
-      try (JsonParser eventParser = tokens.asParserOnFirstToken()) {
-        read = _delegatee.deserialize(eventParser, context);
-      }
+      // Read once, not buffered: the object's own reader buffers it, and names what it skipped.
+      context.setAttribute(SKIPPED, null);
+      Object read = _delegatee.deserialize(parser, context);
       if (read instanceof WatchEvent event
           && event.getObject() == null
           && !"ERROR".equals(event.getType())) {
-        JsonNode object;
-        try (JsonParser again = tokens.asParserOnFirstToken()) {
-          object = context.readTree(again).path("object");
-        }
-        JsonNode metadata = object.path("metadata");
+        UnreadableResource skipped = (UnreadableResource) context.getAttribute(SKIPPED);
         GenericKubernetesResource mark = new GenericKubernetesResource();
-        mark.setApiVersion(object.path("apiVersion").asText(null));
-        mark.setKind(object.path("kind").asText(null));
-        mark.setMetadata(
-            new ObjectMetaBuilder()
-                .withNamespace(metadata.path("namespace").asText(null))
-                .withName(metadata.path("name").asText(null))
-                .withResourceVersion(metadata.path("resourceVersion").asText(null))
-                .build());
+        ObjectMetaBuilder metadata = new ObjectMetaBuilder();
+        if (skipped != null) {
+          mark.setApiVersion(blankAsNull(skipped.apiVersion()));
+          mark.setKind(skipped.kind());
+          metadata
+              .withNamespace(blankAsNull(skipped.namespace()))
+              .withName(skipped.name())
+              .withResourceVersion(blankAsNull(skipped.resourceVersion()));
+        }
+        mark.setMetadata(metadata.build());
         event.setType("BOOKMARK");
         event.setObject(mark);
       }
       return read;
+    }
+
+    private static String blankAsNull(String value) {
+      return value.isEmpty() ? null : value;
     }
   }
 

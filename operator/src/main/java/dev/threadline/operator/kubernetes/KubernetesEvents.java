@@ -11,6 +11,12 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionHandler;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,16 +31,68 @@ import org.slf4j.LoggerFactory;
  * a budget. An Event is a courtesy: one the API refuses is logged and forgotten, never a reason to
  * fail a reconcile. Messages are bounded ({@value EventObjects#MAX_MESSAGE} characters) and must
  * never hold conversation content or secrets.
+ *
+ * <p>The operator's recorder writes in the background, as client-go's broadcaster does ({@link
+ * #inBackground}): a reconcile decides an Event (correlation, budget) and goes on, never waiting
+ * for the API's round trip; Events are written one at a time in the order they were decided, and a
+ * backlog over {@value #BACKLOG} is dropped (logged), as client-go drops when its queue is full.
  */
 public final class KubernetesEvents {
   private static final Logger LOG = LoggerFactory.getLogger(KubernetesEvents.class);
   static final String COMPONENT = "threadline-operator";
 
+  /** Events decided but not yet written, at most (client-go's queue holds 1000 too). */
+  static final int BACKLOG = 1000;
+
   private final Clock clock;
+  private final Executor writes;
   private final EventCorrelator correlator = new EventCorrelator();
 
+  /**
+   * Drops an Event the writer cannot take, logging the first drop and then every {@value
+   * #BACKLOG}th (a line each would flood the log just when the API is slow). A later repeat of a
+   * dropped Event is created again: its bump finds no Event and creates one.
+   */
+  private static final class DropLogged implements RejectedExecutionHandler {
+    private final AtomicLong dropped = new AtomicLong();
+
+    @Override
+    public void rejectedExecution(Runnable write, ThreadPoolExecutor writer) {
+      long count = dropped.incrementAndGet();
+      if (count % BACKLOG == 1) {
+        LOG.warn(
+            "{} Event(s) dropped so far: {} are waiting to be written (the API is slow)",
+            count,
+            BACKLOG);
+      }
+    }
+  }
+
+  /** A recorder that writes each Event before it returns. */
   public KubernetesEvents(Clock clock) {
+    this(clock, Runnable::run);
+  }
+
+  private KubernetesEvents(Clock clock, Executor writes) {
     this.clock = clock;
+    this.writes = writes;
+  }
+
+  /**
+   * A recorder whose writes run on a thread of their own, in order, so that no reconcile waits for
+   * an Event (on the direct path two of them sat between the route and the answer).
+   */
+  public static KubernetesEvents inBackground(Clock clock) {
+    ThreadPoolExecutor writer =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(BACKLOG),
+            Thread.ofVirtual().name("kubernetes-events").factory(),
+            new DropLogged());
+    return new KubernetesEvents(clock, writer);
   }
 
   /** Something the user should know went as intended. */
@@ -72,14 +130,21 @@ public final class KubernetesEvents {
       LOG.debug("Event {} about {} dropped: the object's budget is spent", reason, subject);
       return;
     }
+    Event event = event(about, type, reason, decision, now);
+    writes.execute(() -> write(client, namespace, about, reason, decision, event, now));
+  }
+
+  private void write(
+      KubernetesClient client,
+      String namespace,
+      HasMetadata about,
+      String reason,
+      EventCorrelator.Decision decision,
+      Event event,
+      Instant now) {
     try {
       if (decision.isNew() || !bump(client, namespace, decision, now)) {
-        client
-            .v1()
-            .events()
-            .inNamespace(namespace)
-            .resource(event(about, type, reason, decision, now))
-            .create();
+        client.v1().events().inNamespace(namespace).resource(event).create();
       }
     } catch (KubernetesClientException e) {
       synchronized (correlator) {

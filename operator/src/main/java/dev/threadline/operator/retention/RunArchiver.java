@@ -18,9 +18,10 @@ import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,9 +57,10 @@ public final class RunArchiver {
    * Archives {@code run} when its time has come; answers when to look again (empty: the run left,
    * or it is not finished).
    *
-   * @param threadRuns the live runs of the same namespace (the run's thread's among them)
+   * @param threadRuns the live runs of the same namespace (the run's thread's among them), asked
+   *     for only once the run is due: every finished run is reconciled, most long before then
    */
-  public Optional<Duration> archiveWhenDue(Run run, Collection<Run> threadRuns) {
+  public Optional<Duration> archiveWhenDue(Run run, Supplier<Stream<Run>> threadRuns) {
     if (!RunPhase.of(run).isTerminal() || run.isMarkedForDeletion()) {
       return Optional.empty();
     }
@@ -71,7 +73,7 @@ public final class RunArchiver {
     if (wait.isPositive()) {
       return Optional.of(wait);
     }
-    if (earlierRunLive(run, threadRuns)) {
+    if (earlierRunLive(run, threadRuns.get())) {
       return Optional.of(WAIT_FOR_EARLIER);
     }
     archive(run);
@@ -95,14 +97,12 @@ public final class RunArchiver {
     return ended.plus(settings.runs());
   }
 
-  private static boolean earlierRunLive(Run run, Collection<Run> runs) {
+  private static boolean earlierRunLive(Run run, Stream<Run> runs) {
     long sequence = sequence(run);
-    return runs.stream()
-        .anyMatch(other ->
-            Objects.equals(other.getSpec().getThread(), run.getSpec().getThread())
-                && Objects.equals(
-                    other.getMetadata().getNamespace(), run.getMetadata().getNamespace())
-                && sequence(other) < sequence);
+    return runs.anyMatch(other ->
+        Objects.equals(other.getSpec().getThread(), run.getSpec().getThread())
+            && Objects.equals(other.getMetadata().getNamespace(), run.getMetadata().getNamespace())
+            && sequence(other) < sequence);
   }
 
   private void archive(Run run) {

@@ -88,8 +88,7 @@ public class RunBookkeeping implements Reconciler<Run>, Cleaner<Run> {
     }
     // Settled: it leaves the API after its retention (its content is in the history store).
     return archiver
-        .archiveWhenDue(
-            run, context.getPrimaryCache().list(run.getMetadata().getNamespace()).toList())
+        .archiveWhenDue(run, () -> context.getPrimaryCache().list(run.getMetadata().getNamespace()))
         .map(delay -> UpdateControl.<Run>noUpdate().rescheduleAfter(delay))
         .orElseGet(UpdateControl::noUpdate);
   }

@@ -295,9 +295,14 @@ class EnvironmentReconcilerMockServerTest {
         .containsExactly(
             List.of("Ready", "False", "BuildFailed", "Package not found"),
             List.of("Stalled", "True", "BuildFailed", "Package not found"));
-    assertThat(RecordedEvents.about(client, NS, "env-missing"))
-        .extracting(event -> List.of(event.getType(), event.getReason()))
-        .containsExactly(List.of("Normal", "BuildStarted"), List.of("Warning", "BuildFailed"));
+    // Events are written in the background, after the status that says so.
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(RecordedEvents.about(client, NS, "env-missing"))
+                .extracting(event -> List.of(event.getType(), event.getReason()))
+                .containsExactly(
+                    List.of("Normal", "BuildStarted"), List.of("Warning", "BuildFailed")));
     assertThat(RecordedEvents.about(client, NS, "env-missing").get(1).getMessage())
         .isEqualTo("Package not found");
 
@@ -343,8 +348,11 @@ class EnvironmentReconcilerMockServerTest {
         awaitStatus("env-gitops", s -> s.getBuildStatus() == BuildStatus.READY);
     assertThat(Conditions.find(ready.getConditions(), "Ready").orElseThrow().getStatus())
         .isEqualTo("True");
-    assertThat(RecordedEvents.reasons(client, NS, "env-gitops"))
-        .containsExactly("BuildStarted", "BuildSucceeded");
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(RecordedEvents.reasons(client, NS, "env-gitops"))
+                .containsExactly("BuildStarted", "BuildSucceeded"));
 
     // A reconcile of the same spec builds nothing more.
     client
@@ -381,7 +389,11 @@ class EnvironmentReconcilerMockServerTest {
         awaitStatus("env-gitfail", s -> s.getBuildStatus() == BuildStatus.FAILED);
     assertThat(failed.getBuildError()).isEqualTo("Dockerfile syntax error");
     reconciles.awaitSettled(STATUS_WRITERS);
-    assertThat(RecordedEvents.reasons(client, NS, "env-gitfail")).containsExactly("BuildFailed");
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(RecordedEvents.reasons(client, NS, "env-gitfail"))
+                .containsExactly("BuildFailed"));
 
     patchSpec("env-gitfail", Map.of("dockerfileExtensions", "RUN echo fixed\n"));
     EnvironmentStatus building =
@@ -416,7 +428,11 @@ class EnvironmentReconcilerMockServerTest {
 
     assertThat(failed.getBuildError()).isEqualTo("Dockerfile syntax error");
     assertThat(buildJobsOf("env-syntax")).isEmpty();
-    assertThat(RecordedEvents.reasons(client, NS, "env-syntax")).containsExactly("BuildFailed");
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(RecordedEvents.reasons(client, NS, "env-syntax"))
+                .containsExactly("BuildFailed"));
   }
 
   @Test

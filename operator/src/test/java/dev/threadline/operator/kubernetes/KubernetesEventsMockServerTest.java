@@ -1,6 +1,8 @@
 package dev.threadline.operator.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
 import dev.threadline.core.kubernetes.EventObjects;
 import dev.threadline.operator.support.MutableClock;
@@ -58,6 +60,28 @@ class KubernetesEventsMockServerTest {
     assertThat(client.v1().events().inNamespace("alice").list().getItems())
         .singleElement()
         .satisfies(e -> assertThat(e.getReason()).isEqualTo("Refilled"));
+  }
+
+  @Test
+  void inTheBackgroundEventsAreWrittenInTheOrderTheyWereDecided() {
+    MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
+    KubernetesEvents events = KubernetesEvents.inBackground(clock);
+    ConfigMap about = subject("third");
+
+    // The second is a bump of the first: it can only land once the first was created.
+    events.normal(client, about, "Routed", "Routed: direct");
+    clock.advance(Duration.ofSeconds(1));
+    events.normal(client, about, "Routed", "Routed: direct");
+    events.normal(client, about, "RunSucceeded", "The run completed");
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(() -> {
+          List<Event> recorded = client.v1().events().inNamespace("alice").list().getItems();
+          assertThat(recorded)
+              .extracting(Event::getReason, Event::getCount)
+              .containsExactlyInAnyOrder(tuple("Routed", 2), tuple("RunSucceeded", 1));
+        });
   }
 
   private ConfigMap subject(String name) {

@@ -207,8 +207,11 @@ class WarmPoolMockServerTest {
         .extracting(p -> p.getMetadata().getName())
         .doesNotContain(started.getStatus().getPod());
     // What kubectl describe shows: the run's route and claimed sandbox, the pool's refills.
-    assertThat(RecordedEvents.reasons(client, "refill", run.getMetadata().getName()))
-        .startsWith("Routed", "SandboxClaimed");
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(RecordedEvents.reasons(client, "refill", run.getMetadata().getName()))
+                .startsWith("Routed", "SandboxClaimed"));
     await()
         .atMost(WAIT)
         .untilAsserted(() ->
