@@ -17,8 +17,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The A2A events of one task's stream, from its run's contract events: a status update whenever the
- * state changes, one (working) for each command the run ran, and at the end the answer as an
- * artifact and the final status.
+ * state changes, one (working) for each command the run ran, one (input-required) for each call
+ * that waits for a person, and at the end the answer as an artifact and the final status.
  */
 final class TaskUpdates {
   /** A command's output in a status message is bounded: the run's log has it whole. */
@@ -47,6 +47,17 @@ final class TaskUpdates {
       if (StreamEvents.ITEM_COMPLETED.equals(event.type())
           && "tool_call".equals(event.json().path("item").path("type").asString(""))) {
         out.add(working(run, describe(event.json().path("item").path("tool"))));
+      } else if (StreamEvents.APPROVAL_REQUESTED.equals(event.type())) {
+        JsonNode approval = event.json().path("approval");
+        out.add(
+            status(
+                run,
+                TaskViews.inputRequired(
+                    run,
+                    approval.path("callId").asString(""),
+                    approval.path("kind").asString(""),
+                    approval.path("tool").asString(""),
+                    approval.path("question").asString(null))));
       }
     }
     RunPhase phase = RunPhase.of(run);
@@ -73,7 +84,11 @@ final class TaskUpdates {
       return out;
     }
     TaskState state = TaskViews.stateOf(phase);
-    if (state != sent && !state.isFinal()) {
+    boolean stillWaiting =
+        sent == TaskState.INPUT_REQUIRED
+            && run.getStatus() != null
+            && run.getStatus().getWaitingFor() != null;
+    if (state != sent && !state.isFinal() && !stillWaiting) {
       out.add(status(run, new TaskStatus(state)));
     }
     return out;

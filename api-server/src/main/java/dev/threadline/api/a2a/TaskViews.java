@@ -5,6 +5,7 @@ import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunError;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
+import dev.threadline.crds.run.RunWait;
 import io.a2a.spec.Artifact;
 import io.a2a.spec.Message;
 import io.a2a.spec.Part;
@@ -18,8 +19,8 @@ import java.util.Optional;
 
 /**
  * A run as an A2A task: the task id is the run's id, the context id its thread's; the state follows
- * the run's phase; the history is the user's message and the answer; the answer is also the task's
- * one artifact.
+ * the run's phase (input-required while it waits for a person); the history is the user's message
+ * and the answer; the answer is also the task's one artifact.
  */
 final class TaskViews {
   /** The id of the artifact that carries a run's answer. */
@@ -80,7 +81,35 @@ final class TaskViews {
                   run, ThreadTasks.answerMessageId(run) + "_status", "The execution was cancelled");
           default -> null;
         };
+    RunWait wait = run.getStatus() == null ? null : run.getStatus().getWaitingFor();
+    if (phase == RunPhase.RUNNING && wait != null) {
+      return inputRequired(run, wait.getCallId(), wait.getKind(), wait.getTool(), null);
+    }
     return new TaskStatus(stateOf(phase), why, null);
+  }
+
+  /**
+   * The run waits for a person (an approval or an {@code ask_user} question): the status message
+   * says what is asked and how to answer it (the REST approvals endpoint, naming the call).
+   */
+  static TaskStatus inputRequired(
+      Run run, String callId, String kind, String tool, String question) {
+    String asked =
+        RunWait.QUESTION.equals(kind)
+            ? "The agent asks: " + (question == null ? "(see the thread's log)" : question)
+            : "The agent waits for approval to call " + tool + ".";
+    String how =
+        " Answer with POST /v1/threads/"
+            + ThreadTasks.threadIdOf(run)
+            + "/approvals {\"callId\": \""
+            + callId
+            + (RunWait.QUESTION.equals(kind)
+                ? "\", \"answer\": \"…\"}"
+                : "\", \"decision\": \"approve\" or \"deny\"}");
+    return new TaskStatus(
+        TaskState.INPUT_REQUIRED,
+        agentMessage(run, ThreadTasks.answerMessageId(run) + "_input_" + callId, asked + how),
+        null);
   }
 
   static Message userMessage(Run run, String text) {

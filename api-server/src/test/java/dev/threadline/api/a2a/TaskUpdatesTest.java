@@ -3,10 +3,12 @@ package dev.threadline.api.a2a;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.api.stream.StreamEvent;
+import dev.threadline.api.stream.StreamEvents;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunError;
 import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.run.RunStatus;
+import dev.threadline.crds.run.RunWait;
 import io.a2a.spec.StreamingEventKind;
 import io.a2a.spec.Task;
 import io.a2a.spec.TaskArtifactUpdateEvent;
@@ -104,6 +106,42 @@ class TaskUpdatesTest {
     assertThat(said).startsWith("$ make\nxxx").contains("… (truncated)").endsWith("(exit code 2)");
     assertThat(said.length()).isLessThan(TaskUpdates.OUTPUT_LIMIT + 100);
     assertStatus(events.get(1), TaskState.FAILED, true);
+  }
+
+  @Test
+  void aRunWaitingForAPersonIsInputRequiredUntilItIsAnswered() {
+    Run waiting = run("running");
+    waiting
+        .getStatus()
+        .setWaitingFor(new RunWait("call_abc-1_2", RunWait.APPROVAL, "run_command", "now"));
+    Task task = TaskViews.task(waiting, "hi", null, null);
+    assertThat(task.getStatus().state()).isEqualTo(TaskState.INPUT_REQUIRED);
+    assertThat(text(task.getStatus().message().getParts().getFirst()))
+        .contains(
+            "approval to call run_command", "/v1/threads/thread_abc/approvals", "call_abc-1_2");
+
+    TaskUpdates updates = new TaskUpdates(TaskState.WORKING, run -> null);
+    ObjectNode json = JSON.createObjectNode().put("type", StreamEvents.APPROVAL_REQUESTED);
+    json.putObject("approval")
+        .put("callId", "call_abc-1_3")
+        .put("kind", RunWait.QUESTION)
+        .put("tool", "ask_user")
+        .put("question", "Which branch?");
+    List<StreamingEventKind> asked =
+        updates.on(waiting, List.of(new StreamEvent(StreamEvents.APPROVAL_REQUESTED, json)), false);
+    assertThat(asked)
+        .singleElement()
+        .satisfies(event -> {
+          assertStatus(event, TaskState.INPUT_REQUIRED, false);
+          assertThat(
+                  text(((TaskStatusUpdateEvent) event).getStatus().message().getParts().getFirst()))
+              .contains("The agent asks: Which branch?", "\"answer\"");
+        });
+    // Still waiting: nothing new; answered (no longer waiting): working again.
+    assertThat(updates.on(waiting, List.of(), false)).isEmpty();
+    assertThat(updates.on(run("running"), List.of(), false))
+        .singleElement()
+        .satisfies(event -> assertStatus(event, TaskState.WORKING, false));
   }
 
   private static void assertStatus(StreamingEventKind event, TaskState state, boolean isFinal) {
