@@ -42,7 +42,7 @@ final class ApprovalAnswers {
     String namespace = thread.getMetadata().getNamespace();
     List<Run> ofThread = threads.runsOf(thread);
     for (Run run : ofThread) {
-      Optional<RunAnswer> recorded = recorded(run, answer.getCallId());
+      Optional<RunAnswer> recorded = RunAnswer.in(run, answer.getCallId());
       if (recorded.isPresent()) {
         return view(threadId, run, recorded.get());
       }
@@ -58,7 +58,7 @@ final class ApprovalAnswers {
                 namespace,
                 active.get().getMetadata().getName(),
                 current -> {
-                  if (recorded(current, answer.getCallId()).isPresent()) {
+                  if (RunAnswer.in(current, answer.getCallId()).isPresent()) {
                     return false; // answered meanwhile: the recorded one is returned
                   }
                   RunWait wait =
@@ -83,7 +83,7 @@ final class ApprovalAnswers {
                   return true;
                 })
             .orElseThrow(() -> notWaiting(threadId, answer.getCallId()));
-    RunAnswer kept = recorded(written, answer.getCallId()).orElse(answer);
+    RunAnswer kept = RunAnswer.in(written, answer.getCallId()).orElse(answer);
     log.info(
         "Run({}/{}) call {} answered ({})",
         namespace,
@@ -144,16 +144,6 @@ final class ApprovalAnswers {
     answer.setMessage(request.decision() == null ? null : request.message());
     answer.setAnswer(request.answer());
     return answer;
-  }
-
-  private static Optional<RunAnswer> recorded(Run run, String callId) {
-    List<RunAnswer> answers = run.getSpec() == null ? null : run.getSpec().getAnswers();
-    return answers == null
-        ? Optional.empty()
-        : answers.stream()
-            .filter(Objects::nonNull)
-            .filter(answer -> callId.equals(answer.getCallId()))
-            .findFirst();
   }
 
   private static ApprovalView view(String threadId, Run run, RunAnswer answer) {

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A person's answer to a call the run waits on ({@code status.waitingFor}): a decision on an
@@ -15,6 +18,18 @@ import io.fabric8.generator.annotation.Size;
 public class RunAnswer {
   public static final String APPROVE = "approve";
   public static final String DENY = "deny";
+
+  /** The answer {@code run}'s spec records for the call {@code callId}, if any. */
+  public static Optional<RunAnswer> in(Run run, String callId) {
+    List<RunAnswer> answers = run.getSpec() == null ? null : run.getSpec().getAnswers();
+    return answers == null
+        ? Optional.empty()
+        : answers.stream()
+            .filter(Objects::nonNull)
+            .filter(answer -> callId.equals(answer.getCallId()))
+            .findFirst();
+  }
+
   public static final int MAX_CALL_ID = 128;
   public static final int MAX_MESSAGE = 2048;
   public static final int MAX_ANSWER = 4096;

@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -93,7 +92,7 @@ final class InputWaits {
       return Optional.empty();
     }
     changed(current);
-    Optional<RunAnswer> given = answerIn(current, callId);
+    Optional<RunAnswer> given = RunAnswer.in(current, callId);
     boolean earlier = given.isPresent();
     Instant since = recordedSince(current, callId).orElseGet(clock::instant);
     if (given.isEmpty()) {
@@ -107,7 +106,7 @@ final class InputWaits {
     lock.lock();
     try {
       while (true) {
-        given = answerIn(latest, callId);
+        given = RunAnswer.in(latest, callId);
         if (given.isPresent() || stopped) {
           break;
         }
@@ -144,16 +143,6 @@ final class InputWaits {
     answer.setDecision(RunAnswer.DENY);
     answer.setMessage("nobody answered within " + timeout.toSeconds() + " seconds");
     return answer;
-  }
-
-  static Optional<RunAnswer> answerIn(Run run, String callId) {
-    List<RunAnswer> answers = run.getSpec() == null ? null : run.getSpec().getAnswers();
-    return answers == null
-        ? Optional.empty()
-        : answers.stream()
-            .filter(Objects::nonNull)
-            .filter(answer -> callId.equals(answer.getCallId()))
-            .findFirst();
   }
 
   private static Optional<Instant> recordedSince(Run run, String callId) {
