@@ -716,6 +716,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The session's own SSE stream of server messages */
+        get: operations["openMcpStream"];
+        put?: never;
+        /**
+         * An MCP JSON-RPC message (initialize, tools/list, tools/call, notifications)
+         * @description Streamable HTTP: a request answers with one JSON-RPC response or an SSE stream of them (progress notifications while a run works, then the result); a notification or response is 202. The `Mcp-Session-Id` header the initialize answer gives names the session afterwards.
+         */
+        post: operations["postMcp"];
+        /** Ends the session the Mcp-Session-Id header names */
+        delete: operations["closeMcpSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -952,13 +974,13 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description A JSON-RPC 2.0 request; `params` as the A2A 0.3 specification defines for the method */
+        /** @description A JSON-RPC 2.0 request (or notification, without `id`); `params` as the protocol's specification (A2A 0.3, MCP) defines for the method */
         JsonRpcRequest: {
             /** @constant */
             jsonrpc: "2.0";
             id?: string | number | null;
-            /** @enum {string} */
-            method: "message/send" | "message/stream" | "tasks/get" | "tasks/cancel" | "tasks/resubscribe";
+            /** @description A2A: message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe; MCP: as its specification names them */
+            method: string;
             params?: Record<string, never>;
         };
         JsonRpcResponse: {
@@ -3770,6 +3792,100 @@ export interface operations {
             402: components["responses"]["JsonRpcPaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    openMcpStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An SSE stream of JSON-RPC messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such session */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JsonRpcRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["JsonRpcAnswer"];
+            /** @description A notification or response, accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such session (expired, or held by another replica): initialize again */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    closeMcpSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such session */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             default: components["responses"]["Error"];
         };
     };

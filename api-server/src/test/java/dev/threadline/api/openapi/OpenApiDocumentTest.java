@@ -22,6 +22,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
@@ -143,6 +144,13 @@ class OpenApiDocumentTest {
         assertThat(methods).as("%s must name its methods", path).isNotEmpty();
         methods.forEach(method -> served.add(method.name() + " " + path));
       }
+    }
+    // The MCP server is a servlet of its own (the SDK's streamable HTTP transport), not a mapping:
+    // its paths, with the three methods that transport serves.
+    ServletRegistrationBean<?> mcp =
+        SharedApiServer.get().server().bean("mcpServlet", ServletRegistrationBean.class);
+    for (String path : mcp.getUrlMappings()) {
+      List.of("GET", "POST", "DELETE").forEach(method -> served.add(method + " " + path));
     }
 
     assertThat(documentedOperations()).isEqualTo(served);
