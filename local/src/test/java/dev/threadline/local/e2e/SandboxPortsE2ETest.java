@@ -51,8 +51,10 @@ class SandboxPortsE2ETest {
 
   @BeforeAll
   static void start() throws Exception {
-    // A range of 16 below the system's ephemeral ports (which any outgoing connection may take),
-    // whose first port another program holds.
+    // A range of 32 below the system's ephemeral ports (which any outgoing connection may take),
+    // whose first port another program holds. 16 ran out once: the two modes' ending Pods and the
+    // ports avoided for a minute after the long hold left none, and a run without a port fails
+    // (it should wait for one: a known gap of issue 27).
     foreign = new ServerSocket();
     int first = 0;
     for (int attempt = 0; first == 0; attempt++) {
@@ -64,7 +66,7 @@ class SandboxPortsE2ETest {
         assertThat(attempt).as("no free port found below the ephemeral range").isLessThan(50);
       }
     }
-    Map<String, String> range = Map.of("THREADLINE_CONTAINER_PORTS", first + "-" + (first + 15));
+    Map<String, String> range = Map.of("THREADLINE_CONTAINER_PORTS", first + "-" + (first + 31));
     pooled = LocalModeFixture.start(range, UnaryOperator.identity());
     other = LocalModeFixture.start(range, UnaryOperator.identity());
     watch =
