@@ -51,7 +51,7 @@ class A2aController {
 
   A2aController(A2aService a2a, StreamSettings settings, ExceptionMapper mapper) {
     this.a2a = a2a;
-    this.streams = new TaskStream(a2a, settings);
+    this.streams = new TaskStream(a2a);
     this.settings = settings;
     this.mapper = mapper;
   }

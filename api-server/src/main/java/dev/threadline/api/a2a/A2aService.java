@@ -4,8 +4,8 @@ import dev.threadline.api.agents.AgentService;
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.stream.RunCompletion;
-import dev.threadline.api.stream.RunFeed;
 import dev.threadline.api.stream.RunStreams;
+import dev.threadline.api.stream.StreamSink;
 import dev.threadline.api.threads.ThreadTasks;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
@@ -129,13 +129,9 @@ final class A2aService {
     return view(awaitEnd(tenant, run, cancelWait), null);
   }
 
-  /** The run's contract events from its start, for a task's stream. */
-  RunFeed feed(Tenant tenant, Run run) {
-    return streams.feed(
-        run.getMetadata().getNamespace(),
-        run.getMetadata().getName(),
-        tenant.userId(),
-        RunPhase.of(run).isTerminal() ? Optional.of(run) : Optional.empty());
+  /** Follows the run into {@code sink} from its start, for a task's stream. */
+  void follow(Tenant tenant, Run run, StreamSink sink) {
+    streams.follow(RunStreams.StreamStart.fromStart(run, tenant.userId()), sink);
   }
 
   /** The whole answer of a finished run. */

@@ -4,6 +4,7 @@ import dev.threadline.api.stream.StreamEvent;
 import dev.threadline.api.stream.StreamEvents;
 import dev.threadline.api.stream.StreamFrame;
 import dev.threadline.api.stream.StreamSink;
+import dev.threadline.crds.run.Run;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
 import java.util.function.Consumer;
@@ -27,6 +28,11 @@ final class ProgressSink implements StreamSink {
   ProgressSink(Object progressToken, Consumer<McpSchema.ProgressNotification> notifier) {
     this.progressToken = progressToken;
     this.notifier = notifier;
+  }
+
+  @Override
+  public void changed(Run run) {
+    // Progress counts the run's events, not its versions.
   }
 
   @Override
@@ -84,5 +90,10 @@ final class ProgressSink implements StreamSink {
   @Override
   public void keepalive() {
     // The session's own stream keeps the connection alive.
+  }
+
+  @Override
+  public String resumeHint() {
+    return "read it with get_thread and read_messages";
   }
 }

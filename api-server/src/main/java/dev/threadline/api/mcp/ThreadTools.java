@@ -15,7 +15,6 @@ import io.modelcontextprotocol.spec.McpSchema;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.BiFunction;
 
 /**
@@ -195,7 +194,6 @@ final class ThreadTools {
   private Object outcome(
       Tenant tenant, ExecutionService.StartedRun started, boolean wait, Progress progress)
       throws InterruptedException {
-    String namespace = started.run().getMetadata().getNamespace();
     String runName = started.run().getMetadata().getName();
     String threadId = ResourceIds.toId(started.thread().getMetadata().getName());
     if (!wait) {
@@ -204,16 +202,12 @@ final class ThreadTools {
     if (progress.token() != null) {
       ProgressSink sink =
           new ProgressSink(progress.token(), progress.exchange()::progressNotification);
-      streams.follow(
-          new RunStreams.StreamStart(
-              namespace, runName, tenant.userId(), List.of(), Optional.empty(), Optional.empty()),
-          sink);
+      streams.follow(RunStreams.StreamStart.fromStart(started.run(), tenant.userId()), sink);
       if (sink.gone()) {
         throw ApiException.serviceUnavailable("The client went away; the run goes on");
       }
       if (sink.streamError() != null) {
-        throw ApiException.serviceUnavailable(
-            sink.streamError() + " (read it with get_thread and read_messages)");
+        throw ApiException.serviceUnavailable(sink.streamError());
       }
     }
     return executions.awaitExecution(tenant, started);

@@ -112,17 +112,17 @@ public final class RunStreams {
       String userId,
       List<StreamEvent> prelude,
       Optional<EventCursor> after,
-      Optional<Run> kept) {}
-
-  /**
-   * The run {@code namespace/runName}'s events from its start, for a stream in another protocol;
-   * {@code kept} is the run as the history store keeps it once it left the Kubernetes API.
-   */
-  public RunFeed feed(String namespace, String runName, String userId, Optional<Run> kept) {
-    return new RunFeed(
-        RunFollower.follow(updates, cache, namespace, runName, kept),
-        new RunProgress(userId),
-        runLog);
+      Optional<Run> kept) {
+    /** The whole stream of {@code run} (in the Kubernetes API), for {@code userId}. */
+    public static StreamStart fromStart(Run run, String userId) {
+      return new StreamStart(
+          run.getMetadata().getNamespace(),
+          run.getMetadata().getName(),
+          userId,
+          List.of(),
+          Optional.empty(),
+          Optional.empty());
+    }
   }
 
   /**
@@ -157,7 +157,8 @@ public final class RunStreams {
               StreamEvents.streamError(
                   "The stream ended after "
                       + settings.maxWait().toSeconds()
-                      + " s; the run goes on: reconnect with Last-Event-ID to resume"));
+                      + " s; the run goes on: "
+                      + writer.resumeHint()));
           return;
         }
         Duration wait = min(settings.keepaliveInterval(), remaining);
@@ -179,12 +180,12 @@ public final class RunStreams {
             endWith(
                 writer,
                 StreamEvents.streamError(
-                    "The server is shutting down; the run goes on: reconnect with Last-Event-ID"
-                        + " to resume"));
+                    "The server is shutting down; the run goes on: " + writer.resumeHint()));
             return;
           }
           case CHANGED -> {
             Run run = update.get().run();
+            writer.changed(run);
             if (start.after().isEmpty()) {
               deltas.follow(run);
             } else if (!deltasNoted && Boolean.TRUE.equals(run.getSpec().getStreamTokens())) {

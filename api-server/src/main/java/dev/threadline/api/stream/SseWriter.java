@@ -1,5 +1,6 @@
 package dev.threadline.api.stream;
 
+import dev.threadline.crds.run.Run;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +29,11 @@ final class SseWriter implements StreamSink {
   SseWriter(OutputStream out, JsonMapper json) {
     this.out = out;
     this.json = json;
+  }
+
+  @Override
+  public void changed(Run run) {
+    // The run's versions show in the events they bring.
   }
 
   /** Buffers one frame; {@link #flush} sends it. */
@@ -75,5 +81,10 @@ final class SseWriter implements StreamSink {
   public void keepalive() throws IOException {
     out.write(KEEPALIVE);
     flush();
+  }
+
+  @Override
+  public String resumeHint() {
+    return "reconnect with Last-Event-ID to resume";
   }
 }
