@@ -361,7 +361,7 @@ public final class ThreadlineOperator implements AutoCloseable {
         reconciler,
         namespaces
             .andThen(o -> o.withInformerListLimit(InformerLists.PAGE))
-            .andThen(o -> o.withRetry(ReconcileRetry.backoff()))
+            .andThen(o -> o.withRetry(ReconcileRetry.backoff(settings.retryFirstWait())))
             .andThen(more));
   }
 

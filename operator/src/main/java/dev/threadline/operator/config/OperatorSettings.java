@@ -8,6 +8,7 @@ import dev.threadline.operator.computer.AgentPodSettings;
 import dev.threadline.operator.container.ContainerSettings;
 import dev.threadline.operator.deltas.DeltaSettings;
 import dev.threadline.operator.environment.BuildPodSettings;
+import dev.threadline.operator.kubernetes.ReconcileRetry;
 import dev.threadline.operator.network.ClusterNetwork;
 import dev.threadline.operator.retention.RetentionSettings;
 import dev.threadline.operator.webhooks.WebhookSettings;
@@ -59,6 +60,9 @@ import java.util.stream.Collectors;
  *     #RECONCILE_THREADS_VARIABLE}, default {@value #DEFAULT_RECONCILE_THREADS}, 1 to {@value
  *     #MAX_RECONCILE_THREADS}): virtual threads, bounded so that a start over many stored objects
  *     queues them instead of opening a connection for each
+ * @param retryFirstWait how long a failed reconcile waits before its first retry; each later wait
+ *     is twice the one before, at most 5 minutes ({@value ReconcileRetry#FIRST_WAIT_VARIABLE},
+ *     milliseconds, default 1000, from 10 to 300000)
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -85,7 +89,8 @@ public record OperatorSettings(
     DeltaSettings deltas,
     RetentionSettings retention,
     HistoryLimits history,
-    int reconcileThreads) {
+    int reconcileThreads,
+    Duration retryFirstWait) {
 
   public static final String RECONCILE_THREADS_VARIABLE = "THREADLINE_OPERATOR_RECONCILE_THREADS";
   public static final int DEFAULT_RECONCILE_THREADS = 64;
@@ -158,7 +163,14 @@ public record OperatorSettings(
         RetentionSettings.fromEnvironment(env),
         HistoryLimits.fromEnvironment(env),
         SettingValues.between(
-            env, RECONCILE_THREADS_VARIABLE, DEFAULT_RECONCILE_THREADS, 1, MAX_RECONCILE_THREADS));
+            env, RECONCILE_THREADS_VARIABLE, DEFAULT_RECONCILE_THREADS, 1, MAX_RECONCILE_THREADS),
+        Duration.ofMillis(
+            SettingValues.between(
+                env,
+                ReconcileRetry.FIRST_WAIT_VARIABLE,
+                (int) ReconcileRetry.DEFAULT_FIRST_WAIT.toMillis(),
+                (int) ReconcileRetry.SHORTEST_FIRST_WAIT.toMillis(),
+                (int) ReconcileRetry.LONGEST_WAIT.toMillis())));
   }
 
   public OperatorSettings withHealthPort(int port) {
@@ -338,7 +350,8 @@ public record OperatorSettings(
         deltas,
         retention,
         history,
-        reconcileThreads);
+        reconcileThreads,
+        retryFirstWait);
   }
 
   private static int integer(Map<String, String> env, String key, int fallback) {

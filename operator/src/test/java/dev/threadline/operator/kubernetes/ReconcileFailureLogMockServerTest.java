@@ -60,7 +60,10 @@ class ReconcileFailureLogMockServerTest {
     Failing reconciler = new Failing();
     operator = BareOperators.on(client);
     operator.register(
-        reconciler, o -> o.settingNamespaces("default").withRetry(ReconcileRetry.backoff()));
+        reconciler,
+        o ->
+            o.settingNamespaces("default")
+                .withRetry(ReconcileRetry.backoff(ReconcileRetry.DEFAULT_FIRST_WAIT)));
     operator.start();
 
     client

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * Just the schedule reconciler on a mock API, configured as {@code ThreadlineOperator} configures
@@ -15,6 +16,13 @@ import java.time.Clock;
  */
 final class ScheduleOperator implements AutoCloseable {
   static final String TRIGGER_IMAGE = "example.test/trigger:1";
+
+  /**
+   * Short, so that a test sees a failing reconcile retried eight times in seconds (the last waits
+   * still long beside a reconcile's own time on a loaded machine); the backoff's shape (doubling,
+   * never given up) is the one every controller has.
+   */
+  static final Duration RETRY_FIRST_WAIT = Duration.ofMillis(25);
 
   /** Small, so that a test can fill a namespace. */
   static final int THREAD_LIMIT = 3;
@@ -35,7 +43,7 @@ final class ScheduleOperator implements AutoCloseable {
     operator.register(
         new ScheduleReconciler(
             TRIGGER_IMAGE, THREAD_LIMIT, new Conditions(clock), clock, Telemetry.off()),
-        o -> o.watchingAllNamespaces().withRetry(ReconcileRetry.backoff()));
+        o -> o.watchingAllNamespaces().withRetry(ReconcileRetry.backoff(RETRY_FIRST_WAIT)));
     operator.start();
     return new ScheduleOperator(operator);
   }

@@ -2,25 +2,31 @@ package dev.threadline.operator.support;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Counts the reconciles the framework ran, per resource ({@code kind/namespace/name}), through its
- * own metrics hook: tests compare it with the status writes the mock server received.
+ * own metrics hook, and when each started: tests compare the counts with the status writes the mock
+ * server received, and the times with a retry's backoff.
  */
 public final class Reconciles implements Metrics {
-  private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
+  private final Map<String, List<Long>> starts = new ConcurrentHashMap<>();
 
   @Override
   public void reconciliationExecutionStarted(HasMetadata resource, Map<String, Object> metadata) {
-    counts.computeIfAbsent(key(resource), k -> new AtomicInteger()).incrementAndGet();
+    starts.computeIfAbsent(key(resource), k -> new CopyOnWriteArrayList<>()).add(System.nanoTime());
   }
 
   public int of(String kind, String namespace, String name) {
-    AtomicInteger count = counts.get(kind + "/" + namespace + "/" + name);
-    return count == null ? 0 : count.get();
+    return startsOf(kind, namespace, name).size();
+  }
+
+  /** When each reconcile of the resource started ({@link System#nanoTime}), oldest first. */
+  public List<Long> startsOf(String kind, String namespace, String name) {
+    return List.copyOf(starts.getOrDefault(kind + "/" + namespace + "/" + name, List.of()));
   }
 
   private static String key(HasMetadata resource) {
