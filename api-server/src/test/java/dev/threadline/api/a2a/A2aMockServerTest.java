@@ -6,8 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.threadline.api.auth.ApiKeys;
 import dev.threadline.api.support.Allowances;
 import dev.threadline.api.support.ApiClient;
-import dev.threadline.api.support.FakeOperator;
-import dev.threadline.api.support.SharedApiServer;
+import dev.threadline.api.support.SharedApiTest;
 import dev.threadline.api.support.SseClient;
 import dev.threadline.api.support.TestUser;
 import dev.threadline.crds.run.Run;
@@ -16,25 +15,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** A2A over real HTTP against the shared API server and the fake operator. */
-class A2aMockServerTest {
-  private static SharedApiServer shared;
-  private static ApiClient api;
-  private static SseClient sse;
-  private static FakeOperator operator;
-
-  @BeforeAll
-  static void startServer() {
-    shared = SharedApiServer.get();
-    api = shared.api();
-    sse = new SseClient(shared.baseUrl());
-    operator = FakeOperator.on(shared);
-  }
-
+class A2aMockServerTest extends SharedApiTest {
   @Test
   void theServersCardIsPublicAtTheWellKnownPath() {
     ApiClient.Response card = api.get("/.well-known/agent-card.json", null);

@@ -6,9 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.threadline.api.auth.ApiKeys;
 import dev.threadline.api.support.Allowances;
-import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.FakeOperator;
-import dev.threadline.api.support.SharedApiServer;
+import dev.threadline.api.support.SharedApiTest;
 import dev.threadline.api.support.TestUser;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -24,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -34,18 +32,8 @@ import tools.jackson.databind.json.JsonMapper;
  * task run to its end with progress, its diffs, and the same rules as REST (another user's thread
  * not found, scopes, a key required), each failure a tool error result with the REST error body.
  */
-class McpServerMockServerTest {
+class McpServerMockServerTest extends SharedApiTest {
   private static final JsonMapper JSON = JsonMapper.builder().build();
-
-  private static SharedApiServer shared;
-  private static ApiClient api;
-
-  @BeforeAll
-  static void startServer() {
-    shared = SharedApiServer.get();
-    api = shared.api();
-    FakeOperator.on(shared);
-  }
 
   @Test
   void listsTheThreadTools() {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.FakeOperator;
 import dev.threadline.api.support.SharedApiServer;
+import dev.threadline.api.support.SharedApiTest;
 import dev.threadline.api.support.SseClient;
 import dev.threadline.api.support.TestUser;
 import dev.threadline.crds.run.Run;
@@ -16,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -26,21 +26,8 @@ import tools.jackson.databind.JsonNode;
  * messages, logs, diffs and {@code stream: false} answer with everything. And a user's history has
  * a quota.
  */
-class ThreadContentMockServerTest {
+class ThreadContentMockServerTest extends SharedApiTest {
   private static final int DIFFS = 500;
-
-  private static SharedApiServer shared;
-  private static ApiClient api;
-  private static SseClient sse;
-  private static FakeOperator operator;
-
-  @BeforeAll
-  static void startServer() {
-    shared = SharedApiServer.get();
-    api = shared.api();
-    sse = new SseClient(shared.baseUrl());
-    operator = FakeOperator.on(shared);
-  }
 
   @Test
   void aLongMessageAndARunWithFiveHundredDiffsReadWholeFromTheStore() {

@@ -6,32 +6,18 @@ import static org.awaitility.Awaitility.await;
 
 import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.FakeOperator;
-import dev.threadline.api.support.SharedApiServer;
+import dev.threadline.api.support.SharedApiTest;
 import dev.threadline.api.support.SseClient;
 import dev.threadline.api.support.TestUser;
 import dev.threadline.crds.run.Run;
 import dev.threadline.history.StoredDiff;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** What a thread remembers: messages, logs, diffs; and cancelling its run. */
-class ThreadHistoryMockServerTest {
-  private static SharedApiServer shared;
-  private static ApiClient api;
-  private static SseClient sse;
-  private static FakeOperator operator;
-
-  @BeforeAll
-  static void startServer() {
-    shared = SharedApiServer.get();
-    api = shared.api();
-    sse = new SseClient(shared.baseUrl());
-    operator = FakeOperator.on(shared);
-  }
-
+class ThreadHistoryMockServerTest extends SharedApiTest {
   @Test
   void messagesListBothSidesOfEachRunInOrderWithPaging() {
     TestUser alice = shared.newUser("alice");

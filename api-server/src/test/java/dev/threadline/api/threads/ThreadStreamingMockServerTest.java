@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.threadline.api.support.ApiClient;
 import dev.threadline.api.support.FakeOperator;
-import dev.threadline.api.support.SharedApiServer;
+import dev.threadline.api.support.SharedApiTest;
 import dev.threadline.api.support.SseClient;
 import dev.threadline.api.support.TestUser;
 import dev.threadline.crds.run.Run;
@@ -16,25 +16,11 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** The message flows over real HTTP: SSE sequences, stream: false, disconnects. */
-class ThreadStreamingMockServerTest {
-  private static SharedApiServer shared;
-  private static ApiClient api;
-  private static SseClient sse;
-  private static FakeOperator operator;
-
-  @BeforeAll
-  static void startServer() {
-    shared = SharedApiServer.get();
-    api = shared.api();
-    sse = new SseClient(shared.baseUrl());
-    operator = FakeOperator.on(shared);
-  }
-
+class ThreadStreamingMockServerTest extends SharedApiTest {
   @Test
   void directPathStreamsThreadCreatedDirectResponseCompletedAndStreamCompleted() {
     TestUser alice = shared.newUser("alice");

@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.threadline.api.support.ApiClient;
-import dev.threadline.api.support.FakeOperator;
-import dev.threadline.api.support.SharedApiServer;
+import dev.threadline.api.support.SharedApiTest;
 import dev.threadline.api.support.TestUser;
 import dev.threadline.crds.common.Labels;
 import dev.threadline.crds.common.ResourceIds;
@@ -24,22 +23,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** Thread CRUD, listing and every 400/404 of thread creation, over real HTTP. */
-class ThreadsMockServerTest {
-  private static SharedApiServer shared;
-  private static ApiClient api;
-
-  @BeforeAll
-  static void startServer() {
-    shared = SharedApiServer.get();
-    api = shared.api();
-    FakeOperator.on(shared);
-  }
-
+class ThreadsMockServerTest extends SharedApiTest {
   @Test
   void createEmptyGetPatchListDelete() {
     TestUser alice = shared.newUser("alice");
