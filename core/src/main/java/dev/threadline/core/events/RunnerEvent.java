@@ -6,10 +6,10 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One line of the runner's event protocol.
+ * One event of a run's log (see {@link RunnerEventType}).
  *
- * @param seq the line's position in the run, from 1, increasing by 1
- * @param time when the runner wrote it (written with millisecond precision)
+ * @param seq the event's position in the run, from 1, increasing by 1
+ * @param time when the worker made it
  * @param type what happened
  * @param data the type's fields, snake_case as the contract's events use; see {@link
  *     RunnerEventType}

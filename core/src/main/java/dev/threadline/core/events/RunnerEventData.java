@@ -7,8 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 
 /**
- * Builds the {@code data} of each event type, so the runner writes and the api-server and operator
- * read the same field names. Fields that may be absent are left out rather than written as null.
+ * Builds the {@code data} of each event type, so the worker (and the runner, for diffs) writes and
+ * the api-server reads the same field names. Fields that may be absent are left out rather than
+ * written as null.
  */
 public final class RunnerEventData {
 
@@ -131,7 +132,7 @@ public final class RunnerEventData {
   }
 
   /**
-   * The last line of a successful run.
+   * The last event of a successful run.
    *
    * @param usage from {@link #usage(long, long, long)}
    * @param diffs entries from {@link #diffCreate} and {@link #diffModify}

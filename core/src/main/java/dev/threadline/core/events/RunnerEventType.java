@@ -7,12 +7,15 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The kinds of line the runner prints on stdout. The item kinds (planning, reasoning, message,
- * tool_call, file_change, setup, error) mirror the contract's {@code response.item.completed} item
- * types; {@code started}, {@code usage}, {@code result} and {@code failed} frame the run.
+ * The kinds of event in a run's log: the operator's worker makes them as its agent loop goes and
+ * appends them to the history store, where the api-server reads them for a thread's stream and logs
+ * (the {@code type} of each stored event is its {@link #wireName}). The item kinds (planning,
+ * reasoning, message, tool_call, file_change, setup, error) mirror the contract's {@code
+ * response.item.completed} item types; {@code started}, {@code usage}, {@code result} and {@code
+ * failed} frame the run.
  */
 public enum RunnerEventType {
-  /** {@code {run_id, model, workspace}}: the first line of every run. */
+  /** {@code {run_id, model, workspace}}: the first event of every run. */
   STARTED("started"),
   /** {@code {text}}: one paragraph saying what the agent will do. */
   PLANNING("planning"),
@@ -36,10 +39,10 @@ public enum RunnerEventType {
   /** {@code {input_tokens, output_tokens, cached_tokens}}: cumulative, after each model call. */
   USAGE("usage"),
   /**
-   * {@code {response, actions, usage, diffs, duration_ms}}: the last line of a run that succeeded.
+   * {@code {response, actions, usage, diffs, duration_ms}}: the last event of a run that succeeded.
    */
   RESULT("result"),
-  /** {@code {code, message}}: the last line of a run that failed. */
+  /** {@code {code, message}}: the last event of a run that failed. */
   FAILED("failed");
 
   private static final Map<String, RunnerEventType> BY_WIRE_NAME =
@@ -52,12 +55,12 @@ public enum RunnerEventType {
     this.wireName = wireName;
   }
 
-  /** The value of the line's {@code type} field. */
+  /** The event's {@code type} as the history store records it. */
   public String wireName() {
     return wireName;
   }
 
-  /** Whether this event ends the run: nothing follows a {@code result} or {@code failed} line. */
+  /** Whether this event ends the run: nothing follows a {@code result} or {@code failed} event. */
   public boolean terminal() {
     return this == RESULT || this == FAILED;
   }
