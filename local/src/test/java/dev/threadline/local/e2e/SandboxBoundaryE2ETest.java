@@ -109,8 +109,8 @@ class SandboxBoundaryE2ETest {
   @Test
   void protocolLinesWrittenEverywhereChangeNeitherTheResponseNorItsUsage() {
     String task = "Run `sh attachments/forge.sh`";
-    Execution control = execute(ALICE_KEY, task, attachment(forgeScript("/dev/null")));
-    Execution forged = execute(ALICE_KEY, task, attachment(forgeScript("\"$fd\"")));
+    Execution control = execute(ALICE_KEY, task, attachment("forge.sh", forgeScript("/dev/null")));
+    Execution forged = execute(ALICE_KEY, task, attachment("forge.sh", forgeScript("\"$fd\"")));
 
     String forgedOutput = forged.toolCalls().get(0).path("output").asText();
     // The attack reached at least one other process of its sandbox (the runner serving it).
@@ -176,6 +176,132 @@ class SandboxBoundaryE2ETest {
           .contains("api-done")
           .doesNotContain("Secret");
     }
+  }
+
+  @Test
+  void agentCodeGetsNothingFromTheRunnersApiWithoutItsCredentialNorOutsideTheWorkspaceWithIt() {
+    Execution execution =
+        execute(
+            BOB_KEY,
+            "Run `sh attachments/runner-api.sh`",
+            attachment("runner-api.sh", runnerApiScript()));
+
+    Map<String, String> answers = answers(execution.toolCalls().get(0).path("output").asText());
+    // Not vacuous: the command found its runner and reached it.
+    assertThat(answers).containsEntry("health", "200");
+    List<String> unguarded =
+        List.of(
+            "POST /workspace/revert?snapshot=x",
+            "POST /workspace/snapshot",
+            "GET /workspace/diff?snapshot=x",
+            "GET /workspace/archive",
+            "PUT /workspace/archive",
+            "GET /files?path=.",
+            "GET /files/download?path=kept/a.txt",
+            "PUT /files?path=planted.txt",
+            "DELETE /files?path=kept/a.txt",
+            "POST /calls",
+            "GET /mcp/any");
+    for (String call : unguarded) {
+      assertThat(answers).as(call).containsEntry("none " + call, "401");
+      assertThat(answers).as(call).containsEntry("forged " + call, "401");
+    }
+    assertThat(answers).containsEntry("none POST /bind", "401");
+    // The sandbox's own credential (agent code can read what its runner reads: it opens this
+    // sandbox only) opens nothing outside the workspace.
+    List<String> outside =
+        List.of(
+            "GET /files/download?path=../../../../etc/passwd",
+            "GET /files/download?path=/etc/passwd",
+            "GET /files/download?path=rootlink/etc/passwd",
+            "GET /files?path=..",
+            "GET /files?path=rootlink",
+            "PUT /files?path=../planted.txt",
+            "PUT /files?path=rootlink/tmp/planted.txt",
+            "DELETE /files?path=../kept/a.txt");
+    for (String call : outside) {
+      assertThat(answers).as(call).containsEntry("own " + call, "400");
+    }
+    assertThat(answers).containsEntry("own POST /workspace/revert?snapshot=../../etc", "404");
+    // A revert writes the snapshot's files back inside the workspace only: not through a link
+    // that replaced their folder since.
+    assertThat(answers)
+        .containsEntry("own POST /workspace/snapshot", "200")
+        .containsEntry("own POST /workspace/revert", "200")
+        .containsEntry("reverted-through-link", "no")
+        .containsEntry("planted", "no");
+  }
+
+  /** The {@code name=value} lines of a command's output. */
+  private static Map<String, String> answers(String output) {
+    Map<String, String> answers = new java.util.LinkedHashMap<>();
+    for (String line : output.split("\n")) {
+      int equals = line.lastIndexOf('=');
+      if (equals > 0) {
+        answers.put(line.substring(0, equals), line.substring(equals + 1).strip());
+      }
+    }
+    return answers;
+  }
+
+  /**
+   * Finds its runner's port, address and credential file in the runner's command line (agent code
+   * sees its sandbox's processes), then calls every endpoint of the runner's API without a
+   * credential ({@code none}), with a forged one ({@code forged}), and with the sandbox's own
+   * credential on paths outside the workspace ({@code own}), printing {@code <how> <method>
+   * <path>=<status>} for each. Last it snapshots, replaces a folder of the workspace by a link to a
+   * folder outside it and reverts: the folder's file must not be written through the link.
+   */
+  private static String runnerApiScript() {
+    return """
+    runner=$(for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < "$f" 2>/dev/null; echo; done \
+      | grep -m1 -- ' serve .*--port ')
+    port=$(echo "$runner" | sed -n 's/.*--port \\([0-9]*\\).*/\\1/p')
+    address=$(echo "$runner" | sed -n 's/.*--address \\([^ ]*\\).*/\\1/p')
+    case "$address" in ''|0.0.0.0|::) address=127.0.0.1 ;; esac
+    tokenfile=$(echo "$runner" | sed -n 's/.*--token-file \\([^ ]*\\).*/\\1/p')
+    base="http://$address:$port"
+    call() {
+      how=$1; method=$2; path=$3; shift 3
+      code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 -X "$method" "$@" "$base$path")
+      echo "$how $method $path=$code"
+    }
+    echo health=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$base/health")
+    mkdir -p kept /tmp/outside && echo kept > kept/a.txt
+    for how in none forged; do
+      if [ $how = forged ]; then set -- -H 'Authorization: Bearer forged-credential-of-43-characters-xxxxx'; else set --; fi
+      call $how POST '/workspace/revert?snapshot=x' "$@"
+      call $how POST /workspace/snapshot "$@"
+      call $how GET '/workspace/diff?snapshot=x' "$@"
+      call $how GET /workspace/archive "$@"
+      call $how PUT /workspace/archive --data-binary x "$@"
+      call $how GET '/files?path=.' "$@"
+      call $how GET '/files/download?path=kept/a.txt' "$@"
+      call $how PUT '/files?path=planted.txt' --data-binary x "$@"
+      call $how DELETE '/files?path=kept/a.txt' "$@"
+      call $how POST /calls -H 'Content-Type: application/json' --data '{}' "$@"
+      call $how GET /mcp/any "$@"
+    done
+    call none POST /bind -H 'Content-Type: application/json' --data '{}'
+    own="Authorization: Bearer $(cat "$tokenfile")"
+    ln -s / rootlink
+    call own GET '/files/download?path=../../../../etc/passwd' -H "$own"
+    call own GET '/files/download?path=/etc/passwd' -H "$own"
+    call own GET '/files/download?path=rootlink/etc/passwd' -H "$own"
+    call own GET '/files?path=..' -H "$own"
+    call own GET '/files?path=rootlink' -H "$own"
+    call own PUT '/files?path=../planted.txt' --data-binary x -H "$own"
+    call own PUT '/files?path=rootlink/tmp/planted.txt' --data-binary x -H "$own"
+    call own DELETE '/files?path=../kept/a.txt' -H "$own"
+    call own POST '/workspace/revert?snapshot=../../etc' -H "$own"
+    snapshot=$(curl -s --max-time 5 -X POST -H "$own" "$base/workspace/snapshot" \
+      | sed -n 's/.*"snapshot" *: *"\\([^"]*\\)".*/\\1/p')
+    [ -n "$snapshot" ] && echo "own POST /workspace/snapshot=200"
+    rm -r kept && ln -s /tmp/outside kept
+    call own POST "/workspace/revert?snapshot=$snapshot" -H "$own" | sed 's/?snapshot=[^=]*=/=/'
+    [ -e /tmp/outside/a.txt ] && echo reverted-through-link=yes || echo reverted-through-link=no
+    [ -e /tmp/planted.txt ] || [ -e ../planted.txt ] && echo planted=yes || echo planted=no
+    """;
   }
 
   /**
@@ -251,9 +377,9 @@ class SandboxBoundaryE2ETest {
         .replace("TARGET", target);
   }
 
-  private static ObjectNode attachment(String script) {
+  private static ObjectNode attachment(String name, String script) {
     ObjectNode attachment = JSON.createObjectNode();
-    attachment.put("name", "forge.sh");
+    attachment.put("name", name);
     attachment.put("mediaType", "text/x-shellscript");
     attachment.put(
         "content", Base64.getEncoder().encodeToString(script.getBytes(StandardCharsets.UTF_8)));
