@@ -53,8 +53,8 @@ class SandboxPortsE2ETest {
   static void start() throws Exception {
     // A range of 32 below the system's ephemeral ports (which any outgoing connection may take),
     // whose first port another program holds. 16 ran out once: the two modes' ending Pods and the
-    // ports avoided for a minute after the long hold left none, and a run without a port fails
-    // (it should wait for one: a known gap of issue 27).
+    // ports avoided for a minute after the long hold left none (a run then waits for a port, as
+    // SandboxPortWaitE2ETest shows, which would make these runs slow rather than failed).
     foreign = new ServerSocket();
     int first = 0;
     for (int attempt = 0; first == 0; attempt++) {
@@ -226,7 +226,7 @@ class SandboxPortsE2ETest {
   }
 
   /** Posts {@code body} as alice and returns her run once it ended. */
-  private static Run run(LocalModeFixture local, String body) {
+  static Run run(LocalModeFixture local, String body) {
     HttpResponse<String> response =
         local.send(
             local

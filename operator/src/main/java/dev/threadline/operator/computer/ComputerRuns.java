@@ -14,8 +14,8 @@ import dev.threadline.operator.metrics.StartStep;
 import dev.threadline.operator.model.AgentProfiles;
 import dev.threadline.operator.pool.PoolLabels;
 import dev.threadline.operator.pool.WarmPools;
+import dev.threadline.operator.sandbox.PortTakenRestarts;
 import dev.threadline.operator.sandbox.SandboxCredential;
-import dev.threadline.operator.sandbox.SandboxPod;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.worker.RunClaims;
@@ -31,6 +31,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.dependent.workflow.WorkflowReconcileResult;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.math.BigDecimal;
 import java.time.Clock;
@@ -41,6 +42,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -74,6 +76,12 @@ public final class ComputerRuns {
   /** How soon a run whose Pod was deleted for its taken port looks again. */
   private static final Duration REPLACED_POD_WAIT = Duration.ofMillis(250);
 
+  /** The Run controller's source of wake-ups for runs waiting for a port. */
+  public static final String PORT_WAITS = "port-waits";
+
+  /** The Event of a run whose sandbox waits for a free port. */
+  static final String PORT_WAIT = "PortWait";
+
   private final KubernetesClient client;
   private final OperatorSettings settings;
   private final AgentProfiles agents;
@@ -83,7 +91,13 @@ public final class ComputerRuns {
   private final SandboxPorts ports;
   private final KubernetesEvents events;
   private final Conditions conditions;
-  private final PortTakenRestarts portRestarts = new PortTakenRestarts();
+  private final PortTakenRestarts portRestarts;
+
+  /** Runs whose sandbox waits for a free port: each reconciled again when a sandbox goes. */
+  private final Set<ResourceID> waitingForPort = ConcurrentHashMap.newKeySet();
+
+  private final SimpleInboundEventSource<Run> portWaits =
+      new SimpleInboundEventSource<>(PORT_WAITS);
   private InformerEventSource<Pod, Run> pods;
   private WarmPools warmPools;
   private SandboxHandOff handOff = SandboxHandOff.NONE;
@@ -109,6 +123,8 @@ public final class ComputerRuns {
     this.conditions = new Conditions(clock);
     this.writer = new RunStatusWriter(client);
     this.ports = ports;
+    this.portRestarts = new PortTakenRestarts(ports, RUNS_DOMAIN);
+    ports.onRelease(() -> waitingForPort.forEach(portWaits::propagateEvent));
   }
 
   /** Where sandboxes are claimed before one is started cold (docs/warm-pools.md). */
@@ -126,17 +142,22 @@ public final class ComputerRuns {
     this.handOff = handOff;
   }
 
-  /** The sandbox Pods of runs (only those: selected by label). */
+  /**
+   * The sandbox Pods of runs (only those: selected by label), whose deletions free their ports, and
+   * the wake-ups of runs waiting for a port.
+   */
   public List<EventSource<?, Run>> eventSources(EventSourceContext<Run> context) {
     var config =
         InformerEventSourceConfiguration.from(Pod.class, Run.class)
             .withName(PODS)
             .withLabelSelector(AgentObjects.podSelector())
             .withSecondaryToPrimaryMapper(ComputerRuns::owningRun)
+            .withOnDeleteFilter(ports::released)
             .withNamespacesInheritedFromController()
             .build();
+    ports.signalsReleases(RUNS_DOMAIN);
     pods = new InformerEventSource<>(config, context);
-    return List.of(pods);
+    return List.of(pods, portWaits);
   }
 
   private static Set<ResourceID> owningRun(Pod pod) {
@@ -290,9 +311,8 @@ public final class ComputerRuns {
   private UpdateControl<Run> watchSandbox(Run run, Context<Run> context) {
     Optional<Pod> pod = pod(run, context);
     if (pod.isPresent()
-        && SandboxPod.portTaken(pod.get())
         && pod.get().getMetadata().getName().equals(AgentObjects.podName(run))
-        && portRestarts.mayRestart(run)) {
+        && portRestarts.shouldRestart(run, pod.get())) {
       return onAnotherPort(run, context, pod.get());
     }
     Optional<AgentOutcome> outcome = AgentOutcome.decide(pod, settings.agentPod().deadline());
@@ -311,37 +331,26 @@ public final class ComputerRuns {
    * NetworkPolicy follows the port).
    */
   private UpdateControl<Run> onAnotherPort(Run run, Context<Run> context, Pod pod) {
-    int attempt = portRestarts.restarting(run, pod);
     String name = pod.getMetadata().getName();
-    ports.takenByAnother(RUNS_DOMAIN, run.getMetadata().getNamespace() + "/" + name);
-    String message =
-        "Port "
-            + SandboxPod.port(pod).map(String::valueOf).orElse("?")
-            + " of sandbox Pod "
-            + name
-            + " was taken by another program: starting the sandbox again on another port ("
-            + attempt
-            + " of "
-            + PortTakenRestarts.ATTEMPTS
-            + ")";
-    try (ResourceLogContext logged = ResourceLogContext.of(run)) {
-      LOG.info("{}", message);
-    }
-    events.warning(client, run, "SandboxPortTaken", message);
-    // The status first: a reconcile after it makes the sandbox again (deleting this Pod if it is
+    // A reconcile after the status write makes the sandbox again (deleting this Pod if it is
     // still there), while a Pod gone from a status that still names it would fail the run.
-    writer.write(
+    portRestarts.restart(
+        client,
+        events,
         run,
-        context,
-        status -> {
-          if (isTerminal(status) || !name.equals(status.getPod())) {
-            return false;
-          }
-          status.setPod(null);
-          status.setStart(null);
-          return true;
-        });
-    client.resource(pod).withGracePeriod(0).delete();
+        pod,
+        message ->
+            writer.write(
+                run,
+                context,
+                status -> {
+                  if (isTerminal(status) || !name.equals(status.getPod())) {
+                    return false;
+                  }
+                  status.setPod(null);
+                  status.setStart(null);
+                  return true;
+                }));
     return UpdateControl.<Run>noUpdate().rescheduleAfter(REPLACED_POD_WAIT);
   }
 
@@ -364,6 +373,7 @@ public final class ComputerRuns {
   /** A finished Run: its sandbox's dependents go (those already gone are skipped). */
   public void cleanUpFinished(Run run, Context<Run> context) {
     portRestarts.forget(run);
+    waitingForPort.remove(ResourceID.fromResource(run));
     removeSandbox(context, null);
   }
 
@@ -432,6 +442,8 @@ public final class ComputerRuns {
         throw e;
       }
       return waitForQuota(run, context, quota.get());
+    } catch (NoFreePort e) {
+      return waitForPort(run, context, e.choice);
     }
     boolean claimed = PoolLabels.isPoolPod(pod); // claimed: ready now, handed over
     try (SandboxHandOff.Pending pending =
@@ -481,6 +493,7 @@ public final class ComputerRuns {
           status.setPod(pod.getMetadata().getName());
           status.setStart(
               PoolLabels.isPoolPod(pod) ? RunStatus.START_CLAIMED : RunStatus.START_COLD);
+          SandboxCondition.waitOver(status);
           return true;
         });
   }
@@ -537,15 +550,105 @@ public final class ComputerRuns {
    * network (local mode) each gets a free one of the range.
    */
   private int sandboxPort(Run run) {
-    return ports
-        .allocate(
+    ResourceID id = ResourceID.fromResource(run);
+    // A waiter before the choice: a sandbox that goes meanwhile wakes it.
+    waitingForPort.add(id);
+    SandboxPorts.Choice choice =
+        ports.choose(
             RUNS_DOMAIN,
             run.getMetadata().getNamespace(),
             AgentObjects.podName(run),
-            pods == null ? Stream.of() : pods.list())
-        .orElseThrow(() ->
-            new AgentStartException(
-                "No port of " + settings.containers().range() + " is free for the sandbox"));
+            pods == null ? Stream.of() : pods.list());
+    if (choice.port().isEmpty()) {
+      throw new NoFreePort(choice);
+    }
+    waitingForPort.remove(id);
+    return choice.port().get();
+  }
+
+  /** Every port of the range is in use: the run waits for one. */
+  private static final class NoFreePort extends RuntimeException {
+    private final transient SandboxPorts.Choice choice;
+
+    NoFreePort(SandboxPorts.Choice choice) {
+      super(null, null, false, false);
+      this.choice = choice;
+    }
+  }
+
+  /**
+   * Every port of the range is in use (by other sandboxes, or by programs of anyone's): the run
+   * stays routed without a Pod, {@code SandboxReady=Unknown} ({@value
+   * SandboxCondition#WAITING_FOR_PORT}) and a {@value #PORT_WAIT} Event saying so, until a port
+   * frees — a sandbox that goes wakes it ({@link SandboxPorts#released}), a port avoided for a
+   * while frees at its instant, a port held where no view shows it is looked at again as a quota is
+   * — or until its deadline, as a quota wait.
+   */
+  private UpdateControl<Run> waitForPort(
+      Run run, Context<Run> context, SandboxPorts.Choice choice) {
+    String message =
+        "Every port of "
+            + settings.containers().range()
+            + " is in use: the sandbox starts as soon as one is free";
+    Duration waited = waitedToStart(run);
+    Duration deadline = settings.agentPod().deadline();
+    if (waited.compareTo(deadline) >= 0) {
+      waitingForPort.remove(ResourceID.fromResource(run));
+      return startTimedOut(
+          run, context, "every port of " + settings.containers().range() + " was in use");
+    }
+    boolean firstTime =
+        writer
+            .write(
+                run,
+                context,
+                status ->
+                    !isTerminal(status)
+                        && status.getPod() == null
+                        && SandboxCondition.waiting(
+                            run, status, SandboxCondition.WAITING_FOR_PORT, message, conditions))
+            .isPresent();
+    if (firstTime) {
+      events.warning(client, run, PORT_WAIT, message);
+      try (ResourceLogContext logged = ResourceLogContext.of(run)) {
+        LOG.info("waits for a free port of {}", settings.containers().range());
+      }
+    }
+    Duration next = deadline.minus(waited);
+    if (choice.timedRelease().isPresent()) {
+      next = shorter(next, choice.timedRelease().get());
+    }
+    if (choice.heldUnseen()) {
+      next = shorter(next, QuotaWait.nextRetry(waited));
+    }
+    return UpdateControl.<Run>noUpdate().rescheduleAfter(next);
+  }
+
+  private static Duration shorter(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  /** How long the routed run has waited for its sandbox (its start deadline counts from there). */
+  private Duration waitedToStart(Run run) {
+    Instant now = clock.instant();
+    return Duration.between(Timestamps.parse(run.getStatus().getStartedAt()).orElse(now), now);
+  }
+
+  /**
+   * The run's deadline passed before its sandbox could start: it ends {@code execution_timeout}.
+   */
+  private UpdateControl<Run> startTimedOut(Run run, Context<Run> context, String why) {
+    reportFailure(
+        run,
+        context,
+        AgentOutcome.failed(
+            RunErrorCode.EXECUTION_TIMEOUT,
+            "No agent Pod could start within "
+                + settings.agentPod().deadline().toSeconds()
+                + " s: "
+                + why));
+    removeSandbox(context, null);
+    return UpdateControl.noUpdate();
   }
 
   /**
@@ -554,19 +657,10 @@ public final class ComputerRuns {
    * execution_timeout}.
    */
   private UpdateControl<Run> waitForQuota(Run run, Context<Run> context, String refusal) {
-    Instant now = clock.instant();
-    Duration waited =
-        Duration.between(Timestamps.parse(run.getStatus().getStartedAt()).orElse(now), now);
+    Duration waited = waitedToStart(run);
     Duration deadline = settings.agentPod().deadline();
     if (waited.compareTo(deadline) >= 0) {
-      reportFailure(
-          run,
-          context,
-          AgentOutcome.failed(
-              RunErrorCode.EXECUTION_TIMEOUT,
-              "No agent Pod could start within " + deadline.toSeconds() + " s: " + refusal));
-      removeSandbox(context, null);
-      return UpdateControl.noUpdate();
+      return startTimedOut(run, context, refusal);
     }
     events.warning(
         client, run, "QuotaWait", "Waiting for room in the namespace's quota: " + refusal);

@@ -14,9 +14,16 @@ import java.util.Optional;
  * full, the Pod's deadline, a crash, a deletion). It is a fact about the sandbox, not the run's
  * outcome: the computer path records it and never the run's phase; the worker, which owns the
  * outcome, reads it and ends the run with it (docs/operator-status.md).
+ *
+ * <p>While the sandbox waits to be made (every port of the range in use), the condition is {@code
+ * Unknown}, reason {@value #WAITING_FOR_PORT}: no failure, only what a person looking at the run
+ * sees; it goes once the sandbox is made.
  */
 public final class SandboxCondition {
   public static final String TYPE = "SandboxReady";
+
+  /** The reason of {@code SandboxReady=Unknown} while no port of the range is free. */
+  public static final String WAITING_FOR_PORT = "WaitingForPort";
 
   private SandboxCondition() {}
 
@@ -38,6 +45,41 @@ public final class SandboxCondition {
             failure.message(),
             run.getMetadata().getGeneration()));
     return true;
+  }
+
+  /**
+   * Records that the run's sandbox waits ({@code Unknown}, {@code reason}, {@code message}); false
+   * when that is recorded already or a failure was reported, so that nothing is written.
+   */
+  static boolean waiting(
+      Run run, RunStatus status, String reason, String message, Conditions conditions) {
+    boolean recorded =
+        Conditions.find(status.getConditions(), TYPE)
+            .filter(condition -> Conditions.UNKNOWN.equals(condition.getStatus()))
+            .filter(condition -> reason.equals(condition.getReason()))
+            .filter(condition -> message.equals(condition.getMessage()))
+            .isPresent();
+    if (recorded || failure(status).isPresent()) {
+      return false;
+    }
+    status.setConditions(
+        conditions.set(
+            status.getConditions(),
+            TYPE,
+            Conditions.UNKNOWN,
+            reason,
+            message,
+            run.getMetadata().getGeneration()));
+    return true;
+  }
+
+  /** The sandbox was made: a wait recorded for it is over (a failure stays). */
+  static void waitOver(RunStatus status) {
+    if (Conditions.find(status.getConditions(), TYPE)
+        .filter(condition -> Conditions.UNKNOWN.equals(condition.getStatus()))
+        .isPresent()) {
+      status.setConditions(Conditions.without(status.getConditions(), TYPE));
+    }
   }
 
   /** The failure the computer path reported for the run's sandbox; empty while none was. */

@@ -13,6 +13,7 @@ import dev.threadline.operator.kubernetes.KubernetesEvents;
 import dev.threadline.operator.pool.PoolPlan;
 import dev.threadline.operator.pool.PoolSandboxBind;
 import dev.threadline.operator.pool.WarmPools;
+import dev.threadline.operator.sandbox.PortTakenRestarts;
 import dev.threadline.operator.sandbox.SandboxPod;
 import dev.threadline.operator.sandbox.SandboxPorts;
 import dev.threadline.operator.status.Conditions;
@@ -91,6 +92,12 @@ public class ContainerReconciler implements Reconciler<Container> {
   /** How soon a container that found no free port looks again. */
   private static final Duration PORT_RETRY = Duration.ofSeconds(10);
 
+  /** The containers' share of {@link SandboxPorts}. */
+  private static final String CONTAINERS_DOMAIN = "containers";
+
+  /** How soon a container whose Pod was deleted for its taken port looks again. */
+  private static final Duration REPLACED_POD_WAIT = Duration.ofMillis(250);
+
   /** The Event of a container that gave up its pool Pod and started cold. */
   static final String POOL_BIND_FAILED = "PoolBindFailed";
 
@@ -103,6 +110,7 @@ public class ContainerReconciler implements Reconciler<Container> {
   private final Clock clock;
   private final ContainerClaim claims;
   private final PoolBindRetry bindRetry;
+  private final PortTakenRestarts portRestarts;
 
   /** Containers start cold, whatever their environments' pools. */
   public ContainerReconciler(
@@ -150,6 +158,7 @@ public class ContainerReconciler implements Reconciler<Container> {
     this.claims = pools == null ? null : new ContainerClaim(client, pools, bind, settings);
     this.settings = settings;
     this.ports = ports;
+    this.portRestarts = new PortTakenRestarts(ports, CONTAINERS_DOMAIN);
     this.writer = new ContainerStatusWriter(client);
     this.conditions = conditions;
     this.clock = clock;
@@ -159,6 +168,7 @@ public class ContainerReconciler implements Reconciler<Container> {
   @Override
   public UpdateControl<Container> reconcile(Container container, Context<Container> context) {
     if (container.getMetadata().getDeletionTimestamp() != null) {
+      portRestarts.forget(container);
       return UpdateControl.noUpdate();
     }
     Instant now = clock.instant();
@@ -224,6 +234,10 @@ public class ContainerReconciler implements Reconciler<Container> {
               (coldBecause == null ? "" : coldBecause + "; ") + "reserving port " + port);
       wakeUp = Optional.of(Duration.ZERO);
     } else {
+      Optional<Pod> own = ownPod(container, context);
+      if (own.isPresent() && portRestarts.shouldRestart(container, own.get())) {
+        return onAnotherPort(container, context, own.get());
+      }
       try {
         AgentEnvironment environment = environment(container);
         image = environment.image();
@@ -318,12 +332,53 @@ public class ContainerReconciler implements Reconciler<Container> {
     return why + ", starting cold";
   }
 
-  /** The container's Pod among those it owns (a given-up pool Pod may still be terminating). */
-  private static Optional<Pod> ownPod(Container container, Context<Container> context) {
+  /**
+   * The container's Pod among those it owns (a given-up pool Pod may still be terminating), not one
+   * deleted for its taken port.
+   */
+  private Optional<Pod> ownPod(Container container, Context<Container> context) {
     String name = ContainerPodDependentResource.podName(container);
     return context.getSecondaryResources(Pod.class).stream()
         .filter(pod -> name.equals(pod.getMetadata().getName()))
+        .filter(pod -> !portRestarts.replaced(container, pod))
         .findFirst();
+  }
+
+  /**
+   * The container's Pod never listened: another program held its port past the runner's retries. As
+   * a run's sandbox ({@link PortTakenRestarts}): the port is recorded no more, the Pod goes, and
+   * the next reconcile reserves another port and makes the Pod again there (the NetworkPolicy
+   * follows the port; a persistent container's claim keeps the workspace).
+   */
+  private UpdateControl<Container> onAnotherPort(
+      Container container, Context<Container> context, Pod pod) {
+    Long generation = container.getMetadata().getGeneration();
+    portRestarts.restart(
+        client,
+        events,
+        container,
+        pod,
+        message -> {
+          ContainerState state = new ContainerState(ContainerPhase.PENDING, message);
+          writer.write(
+              container,
+              context,
+              status -> {
+                if (status.getPort() == null) {
+                  return false;
+                }
+                status.setPort(null);
+                status.setPod(null);
+                status.setPodIP(null);
+                status.setPhase(state.phase().value());
+                status.setMessage(state.message());
+                status.setConditions(
+                    conditions.summarise(
+                        status.getConditions(), summary(state, false), generation));
+                return true;
+              });
+        });
+    return UpdateControl.<Container>noUpdate().rescheduleAfter(REPLACED_POD_WAIT);
   }
 
   private AgentEnvironment environment(Container container) {
@@ -417,7 +472,7 @@ public class ContainerReconciler implements Reconciler<Container> {
             held.put(
                 other.getMetadata().getNamespace() + "/" + other.getMetadata().getName(),
                 other.getStatus() == null ? null : other.getStatus().getPort()));
-    return ports.allocate("containers", key, held).orElse(null);
+    return ports.allocate(CONTAINERS_DOMAIN, key, held).orElse(null);
   }
 
   /**

@@ -90,8 +90,10 @@ public final class WarmPoolReconciler implements Reconciler<Environment>, PoolCa
             .withName("warm-pool-pods")
             .withLabelSelector(PoolLabels.selector())
             .withSecondaryToPrimaryMapper(WarmPoolReconciler::environmentOf)
+            .withOnDeleteFilter(ports::released) // a run may wait for the port it held
             .withNamespacesInheritedFromController()
             .build();
+    ports.signalsReleases(POOLS_DOMAIN);
     pods = new InformerEventSource<>(config, context);
     return List.of(pods);
   }
@@ -243,7 +245,8 @@ public final class WarmPoolReconciler implements Reconciler<Environment>, PoolCa
    */
   private int port(String namespace, String name) {
     return ports
-        .allocate(POOLS_DOMAIN, namespace, name, pods.list())
+        .choose(POOLS_DOMAIN, namespace, name, pods.list())
+        .port()
         .orElseThrow(() ->
             new IllegalStateException(
                 "No port of " + settings.containers().range() + " is free for a pool sandbox"));

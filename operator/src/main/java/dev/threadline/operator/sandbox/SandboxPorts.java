@@ -9,9 +9,12 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
@@ -28,6 +31,12 @@ import java.util.stream.Stream;
  * <p>A kind (a <em>domain</em>: runs, pools, containers) releases its ports by its view: a key
  * handed out at least {@link #SHOWN_WITHIN} ago and not in the view is gone, and its port free
  * again. (Younger, its object may just not be in the view yet.)
+ *
+ * <p>A sandbox that finds no free port waits for one ({@link #choose}): a domain whose view tells
+ * when a sandbox of it goes ({@link #signalsReleases}) calls {@link #released}, which wakes the
+ * waiters ({@link #onRelease}); a port avoided or handed out a moment ago frees at a known instant
+ * ({@link Choice#timedRelease}); only a port held where no view shows it goes (another process's
+ * lease, a program of anyone else's, a domain that does not signal) is looked at again later.
  */
 public final class SandboxPorts {
   private final ContainerSettings settings;
@@ -51,6 +60,29 @@ public final class SandboxPorts {
 
   /** Domain → (key → port handed out). */
   private final Map<String, Map<String, HandedOut>> handedOut = new HashMap<>();
+
+  /** Domains whose views call {@link #released} when a sandbox of theirs goes. */
+  private final Set<String> signalling = ConcurrentHashMap.newKeySet();
+
+  /** Told when a sandbox went: a waiter may find a free port now. */
+  private final List<Runnable> releaseListeners = new CopyOnWriteArrayList<>();
+
+  /**
+   * What {@link #choose} found.
+   *
+   * @param port the port handed out; empty when every port of the range is taken
+   * @param timedRelease when none is free: how soon a port frees by time alone (one avoided, or
+   *     handed out to an object its view did not show yet); empty when none will
+   * @param heldUnseen when none is free: whether a port is held where no {@link #released} signal
+   *     will tell when it frees (another process's lease, a program that listens on it, a domain
+   *     that does not signal), so a waiter must look again later
+   */
+  public record Choice(
+      Optional<Integer> port, Optional<Duration> timedRelease, boolean heldUnseen) {
+    static Choice of(int port) {
+      return new Choice(Optional.of(port), Optional.empty(), false);
+    }
+  }
 
   public SandboxPorts(ContainerSettings settings) {
     this(
@@ -79,10 +111,19 @@ public final class SandboxPorts {
    *     exists
    * @return empty when every port of the range is taken
    */
-  public synchronized Optional<Integer> allocate(
-      String domain, String key, Map<String, Integer> held) {
+  public Optional<Integer> allocate(String domain, String key, Map<String, Integer> held) {
+    return choose(domain, key, held).port();
+  }
+
+  /**
+   * As {@link #allocate}, and when no port is free, what could free one.
+   *
+   * @param held key → its recorded port (null when none yet), for every object of the domain that
+   *     exists
+   */
+  public synchronized Choice choose(String domain, String key, Map<String, Integer> held) {
     if (!settings.sharedNetwork()) {
-      return Optional.of(settings.firstPort());
+      return Choice.of(settings.firstPort());
     }
     long now = nanoTime.getAsLong();
     Map<String, HandedOut> own = handedOut.computeIfAbsent(domain, any -> new HashMap<>());
@@ -99,44 +140,98 @@ public final class SandboxPorts {
         });
     avoided.values().removeIf(since -> now - since >= AVOIDED_FOR.toNanos());
     Set<Integer> taken = new HashSet<>(avoided.keySet());
+    // Ports whose release some view will signal; any other taken port is held unseen.
+    Set<Integer> seen = new HashSet<>();
+    boolean signals = signalling.contains(domain);
     held.forEach((other, port) -> {
       if (!other.equals(key) && port != null) {
         taken.add(port);
+        if (signals) {
+          seen.add(port);
+        }
       }
     });
-    handedOut.forEach((kind, ports) ->
-        ports.forEach((other, given) -> {
-          if (!(kind.equals(domain) && other.equals(key))) {
-            taken.add(given.port());
-          }
-        }));
+    long nextTimedRelease = Long.MAX_VALUE;
+    for (Map.Entry<String, Map<String, HandedOut>> kind : handedOut.entrySet()) {
+      for (Map.Entry<String, HandedOut> other : kind.getValue().entrySet()) {
+        if (kind.getKey().equals(domain) && other.getKey().equals(key)) {
+          continue;
+        }
+        HandedOut given = other.getValue();
+        taken.add(given.port());
+        long age = now - given.atNanos();
+        if (age < SHOWN_WITHIN.toNanos()) {
+          nextTimedRelease = Math.min(nextTimedRelease, SHOWN_WITHIN.toNanos() - age);
+        }
+        if (signalling.contains(kind.getKey())) {
+          seen.add(given.port());
+        }
+      }
+    }
+    for (long since : avoided.values()) {
+      nextTimedRelease = Math.min(nextTimedRelease, AVOIDED_FOR.toNanos() - (now - since));
+    }
+    seen.addAll(avoided.keySet());
     Integer previous = own.containsKey(key) ? own.get(key).port() : null;
     if (previous != null && !taken.contains(previous)) {
-      return Optional.of(previous); // asked again before its object showed it: the same port
+      return Choice.of(previous); // asked again before its object showed it: the same port
     }
+    boolean heldUnseen = false;
     for (int port = settings.firstPort(); port <= settings.lastPort(); port++) {
       if (taken.contains(port)) {
+        heldUnseen |= !seen.contains(port);
         continue;
       }
       // The lease first, then the probe: a probe binds the port for a moment, and must never do so
       // to a port another local mode leased, whose sandbox may be binding it at that moment.
       boolean heldBefore = leases != null && leases.holds(port);
       if (leases != null && !leases.acquire(port)) {
+        heldUnseen = true;
         continue;
       }
       if (!bindable.test(port)) {
         if (leases != null && !heldBefore) {
           leases.release(port);
         }
+        heldUnseen = true;
         continue;
       }
       if (previous != null) {
         release(previous);
       }
       own.put(key, new HandedOut(port, now));
-      return Optional.of(port);
+      return Choice.of(port);
     }
-    return Optional.empty();
+    return new Choice(
+        Optional.empty(),
+        nextTimedRelease == Long.MAX_VALUE
+            ? Optional.empty()
+            : Optional.of(Duration.ofNanos(Math.max(0, nextTimedRelease))),
+        heldUnseen);
+  }
+
+  /** {@code domain}'s view calls {@link #released} whenever a sandbox of it goes. */
+  public void signalsReleases(String domain) {
+    signalling.add(domain);
+  }
+
+  /** {@code listener} is told whenever a sandbox went (a waiter may find a port now). */
+  public void onRelease(Runnable listener) {
+    releaseListeners.add(listener);
+  }
+
+  /** A sandbox of a signalling domain left its view: its port may be free. */
+  public void released() {
+    releaseListeners.forEach(Runnable::run);
+  }
+
+  /**
+   * {@link #released} as a domain's informer's delete filter (an {@code OnDeleteFilter}): it lets
+   * every deletion through.
+   */
+  public boolean released(Object gone, Boolean finalStateUnknown) {
+    released();
+    return true;
   }
 
   /**
@@ -157,8 +252,7 @@ public final class SandboxPorts {
    * A port for the sandbox Pod {@code namespace/name} of {@code domain}, given that domain's
    * sandbox Pods (those of them that name a port hold it).
    */
-  public Optional<Integer> allocate(
-      String domain, String namespace, String name, Stream<Pod> sandboxes) {
+  public Choice choose(String domain, String namespace, String name, Stream<Pod> sandboxes) {
     Map<String, Integer> held =
         sandboxes
             .filter(pod -> SandboxPod.port(pod).isPresent())
@@ -167,7 +261,7 @@ public final class SandboxPorts {
                     pod -> pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName(),
                     pod -> SandboxPod.port(pod).orElseThrow(),
                     (a, b) -> a));
-    return allocate(domain, namespace + "/" + name, held);
+    return choose(domain, namespace + "/" + name, held);
   }
 
   private void release(int port) {

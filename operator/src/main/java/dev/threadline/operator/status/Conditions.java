@@ -154,7 +154,8 @@ public final class Conditions {
         && find(current, STALLED).isPresent() == (summary.progress() == Progress.STALLED);
   }
 
-  private static List<Condition> without(List<Condition> current, String type) {
+  /** Returns a new list without the condition of {@code type}. */
+  public static List<Condition> without(List<Condition> current, String type) {
     List<Condition> result = new ArrayList<>();
     for (Condition condition : current == null ? List.<Condition>of() : current) {
       if (!type.equals(condition.getType())) {

@@ -82,6 +82,46 @@ class SandboxPortsTest {
   }
 
   @Test
+  void aWaiterIsToldWhatCanFreeAPortWhenNoneIsFree() {
+    ContainerSettings shared = ContainerSettings.defaults().sharingNetwork(9000, 9001, "127.0.0.1");
+    SandboxPorts ports =
+        new SandboxPorts(shared, port -> true, new HostPortLeases(leaseFolder), nanos::get);
+    ports.signalsReleases("runs");
+    List<String> woken = new java.util.ArrayList<>();
+    ports.onRelease(() -> woken.add("waiter"));
+
+    assertThat(ports.choose("runs", "ns/a", Map.of()).port()).contains(9000);
+    nanos.addAndGet(SandboxPorts.SHOWN_WITHIN.toNanos());
+    assertThat(ports.choose("runs", "ns/b", Map.of("ns/a", 9000)).port()).contains(9001);
+    nanos.addAndGet(SandboxPorts.SHOWN_WITHIN.toNanos() / 2);
+
+    // Both held by runs, whose view signals: only 9001, handed out 5 s ago, frees by time alone.
+    SandboxPorts.Choice none =
+        ports.choose("runs", "ns/c", Map.of("ns/a", 9000, "ns/b", 9001, "ns/c", 0));
+    assertThat(none.port()).isEmpty();
+    assertThat(none.timedRelease()).contains(SandboxPorts.SHOWN_WITHIN.dividedBy(2));
+    assertThat(none.heldUnseen()).isFalse();
+
+    // A's sandbox goes: its view says so, the waiter is woken and gets its port.
+    ports.released();
+    assertThat(woken).containsExactly("waiter");
+    assertThat(ports.choose("runs", "ns/c", Map.of("ns/b", 9001, "ns/c", 0)).port()).contains(9000);
+
+    // A port taken by a domain that does not signal, or by a program, is held unseen.
+    SandboxPorts containers =
+        new SandboxPorts(
+            shared, port -> true, new HostPortLeases(leaseFolder.resolve("c")), nanos::get);
+    SandboxPorts.Choice full =
+        containers.choose("containers", "ns/d", Map.of("ns/e", 9000, "ns/f", 9001));
+    assertThat(full.port()).isEmpty();
+    assertThat(full.heldUnseen()).isTrue();
+    SandboxPorts bound =
+        new SandboxPorts(
+            shared, port -> false, new HostPortLeases(leaseFolder.resolve("b")), nanos::get);
+    assertThat(bound.choose("runs", "ns/g", Map.of()).heldUnseen()).isTrue();
+  }
+
+  @Test
   void aPortLeasedByAnotherOperatorOnTheHostIsTaken() {
     ContainerSettings shared = ContainerSettings.defaults().sharingNetwork(9000, 9001, "127.0.0.1");
     SandboxPorts first =
