@@ -42,9 +42,9 @@ final class LocalProcess implements AutoCloseable {
    * local/target}: its jar and {@code lib/classpath}, what {@code ./threadline-local} runs), e.g.
    * of another commit built in its own worktree.
    */
-  record Installation(String label, String classPath) {
+  record Installation(String label, String classPath, List<String> jvmOptions) {
     static Installation current() {
-      return new Installation("this build", System.getProperty("java.class.path"));
+      return new Installation("this build", System.getProperty("java.class.path"), List.of());
     }
 
     static Installation packaged(String label, Path root) throws IOException {
@@ -59,7 +59,22 @@ final class LocalProcess implements AutoCloseable {
                 .orElseThrow(() -> new IOException("no local mode jar in " + target));
       }
       String lib = Files.readString(target.resolve("lib/classpath")).strip();
-      return new Installation(label, jar + ":" + lib);
+      return new Installation(label, jar + ":" + lib, jvmOptions(root));
+    }
+
+    /**
+     * The options {@code ./threadline-local} starts the local mode with ({@code local/jvm.options};
+     * none for a build from before that file).
+     */
+    private static List<String> jvmOptions(Path root) throws IOException {
+      Path options = root.resolve("local/jvm.options");
+      if (!Files.exists(options)) {
+        return List.of();
+      }
+      return Files.readAllLines(options).stream()
+          .map(String::strip)
+          .filter(line -> !line.isEmpty() && !line.startsWith("#"))
+          .toList();
     }
   }
 
@@ -74,6 +89,7 @@ final class LocalProcess implements AutoCloseable {
     Path log = dataDir.resolve("local-mode.log");
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(installation.jvmOptions());
     command.add("--enable-native-access=ALL-UNNAMED");
     command.add("-cp");
     command.add(installation.classPath());

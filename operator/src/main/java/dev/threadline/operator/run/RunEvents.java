@@ -12,6 +12,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * end (RunSucceeded, RunFailed, RunCancelled). They say what happened, never what was said: no
  * message, answer, route reason (it may quote the task) or error text, only the route, the phase,
  * the error's code and the duration.
+ *
+ * <p>A direct run that succeeds records none: it is most runs, over in milliseconds, and each Event
+ * is one more API write watched by every client; its status says all of it. A direct run records
+ * only how it ended when that was not a success (RunFailed, RunCancelled); a computer run records
+ * its route and its end, whatever the end.
  */
 final class RunEvents {
   private final KubernetesEvents events;
@@ -20,13 +25,19 @@ final class RunEvents {
     this.events = events;
   }
 
+  /** A computer run's route; a direct run's is in its status alone. */
   void routed(KubernetesClient client, Run run, Route route) {
+    if (route == Route.DIRECT) {
+      return;
+    }
     events.normal(client, run, "Routed", "Routed: " + route.value());
   }
 
   void ended(KubernetesClient client, Run run, RunStatus status) {
     RunPhase phase = status.getPhase() == null ? null : RunPhase.fromValue(status.getPhase());
-    if (phase == null || !phase.isTerminal()) {
+    if (phase == null
+        || !phase.isTerminal()
+        || (phase == RunPhase.COMPLETED && Route.DIRECT.value().equals(status.getRoute()))) {
       return;
     }
     String took = status.getDurationMs() == null ? "" : " in " + status.getDurationMs() + " ms";

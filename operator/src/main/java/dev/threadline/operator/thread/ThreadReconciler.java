@@ -25,8 +25,10 @@ import io.javaoperatorsdk.operator.processing.event.source.filter.OnAddFilter;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.net.HttpURLConnection;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -35,7 +37,8 @@ import java.util.Set;
  * events bring it back, the last when it leaves the API): a store of 100,000 threads would
  * otherwise hold every run behind 100,000 reconciles. A thread with no live run is reconciled at
  * start, since nothing else would bring it back to leave the API after its retention (live ones are
- * bounded by that retention).
+ * bounded by that retention). A write waits a moment for a run just created ({@link
+ * StatusSettling}): a direct run costs its thread one status write.
  */
 @ControllerConfiguration(
     name = "thread",
@@ -88,6 +91,11 @@ public class ThreadReconciler implements Reconciler<ConversationThread> {
     ResourceID id = ResourceID.fromResource(cached);
     ConversationThread thread = ownWrites.newest(key(id), cached);
     Set<Run> runs = context.getSecondaryResources(Run.class);
+    Optional<Duration> settling = StatusSettling.wait(thread, runs, clock.instant());
+    if (settling.isPresent()) {
+      // Its run is on its way or just began: the write its end brings says it all at once.
+      return UpdateControl.<ConversationThread>noUpdate().rescheduleAfter(settling.get());
+    }
     var outcome =
         StatusWriteLoop.write(
             context.getClient(),

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The writes a direct run costs its thread and itself, as every informer receives them: none that
  * changes nothing but a timestamp (the thread controller reconciling from a copy older than its own
- * last write) and no write that only adds the usage finalizer (runs are created with it).
+ * last write) and no write that only adds the usage finalizer (runs are created with it); one
+ * status write of the thread a run.
  */
 @EnableKubernetesMockClient(crud = true)
 class ThreadStatusWritesMockServerTest {
@@ -86,6 +87,12 @@ class ThreadStatusWritesMockServerTest {
                 status -> status != null && "completed".equals(status.getStatus()));
       }
     }
+
+    // Its creation, then one status write a run (its end, with the totals: no idle before the run,
+    // no running for a run that ends within StatusSettling's window); a run's creation, its end
+    // and its usage mark.
+    assertThat(threadWrites).as("the thread's writes").hasSize(1 + RUNS);
+    assertThat(runWrites).as("the runs' writes").hasSize(3 * RUNS);
 
     List<String> statuses = new ArrayList<>();
     threadWrites.forEach(written -> statuses.add(json(withoutUpdatedAt(written.getStatus()))));
