@@ -22,7 +22,8 @@ public final class History implements AutoCloseable {
     {"run_events", "run"},
     {"run_event_counters", "run"},
     {"memory_steps", "run"},
-    {"run_diffs", "run"}
+    {"run_diffs", "run"},
+    {"run_answers", "run"}
   };
 
   /** The tables that hold a thread's rows, each with {@code namespace} and {@code thread}. */
@@ -34,6 +35,7 @@ public final class History implements AutoCloseable {
           "run_event_counters",
           "memory_steps",
           "run_diffs",
+          "run_answers",
           "workspace_archives");
 
   private final HistoryDatabase database;
@@ -45,6 +47,7 @@ public final class History implements AutoCloseable {
   private final ThreadArchive threads;
   private final NamespaceUsage usage;
   private final MessageBodies messages;
+  private final RunAnswers answers;
   private Runnable onClose = () -> {};
 
   private History(HistoryDatabase database) {
@@ -57,6 +60,7 @@ public final class History implements AutoCloseable {
     this.threads = new ThreadArchive(database);
     this.usage = new NamespaceUsage(database);
     this.messages = new MessageBodies(database);
+    this.answers = new RunAnswers(database);
   }
 
   /** Opens the store, migrating its schema to this version's. */
@@ -121,6 +125,10 @@ public final class History implements AutoCloseable {
     return messages;
   }
 
+  public RunAnswers answers() {
+    return answers;
+  }
+
   public NamespaceUsage usage() {
     return usage;
   }
@@ -151,8 +159,8 @@ public final class History implements AutoCloseable {
   }
 
   /**
-   * Removes everything the store holds of one run (its record, message body, events, memory and
-   * diffs), as if it had never been asked: a run a {@code rollback} message undid.
+   * Removes everything the store holds of one run (its record, message body, events, memory, diffs
+   * and answers), as if it had never been asked: a run a {@code rollback} message undid.
    */
   public void deleteRun(RunKey run) {
     database.transaction(connection -> {

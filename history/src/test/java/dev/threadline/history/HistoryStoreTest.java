@@ -263,6 +263,7 @@ class HistoryStoreTest {
         history.workspaces().write("user-1", run.thread(), new byte[] {1, 2, 3}, T);
         history.threads().archive(new ArchivedThread("user-1", run.thread(), T, T, "{}"));
         history.messageBodies().write("user-1", run.thread(), "body-" + run.thread(), "long");
+        history.answers().record(run, answer("call_" + run.thread(), null, null, "main"), 100);
       }
       long both = history.usage().bytes("user-1");
 
@@ -277,6 +278,8 @@ class HistoryStoreTest {
       assertThat(history.threads().find("user-1", "thread-a")).isEmpty();
       assertThat(history.messageBodies().read("user-1", "body-thread-a")).isEmpty();
       assertThat(history.messageBodies().read("user-1", "body-thread-b")).hasValue("long");
+      assertThat(history.answers().of(RUN, "call_thread-a")).isEmpty();
+      assertThat(history.answers().of(other, "call_thread-b")).isPresent();
       assertThat(history.events().all(other)).hasSize(2);
       assertThat(history.usage().bytes("user-1")).isPositive().isLessThan(both);
 
@@ -300,6 +303,7 @@ class HistoryStoreTest {
       history.events().append(RUN, List.of(event("started"), event("runner:1")));
       history.memory().append(RUN, 1, "{}");
       history.diffs().record(RUN, 1, List.of(new StoredDiff("a", "create", "x", null, null)));
+      history.answers().record(RUN, answer("call_1", "deny", "no", null), 100);
 
       history.deleteRun(RUN);
 
@@ -309,6 +313,7 @@ class HistoryStoreTest {
       assertThat(history.memory().read(RUN)).isEmpty();
       assertThat(history.diffs().ofRun(RUN)).isEmpty();
       assertThat(history.messageBodies().read("user-1", "body-1")).isEmpty();
+      assertThat(history.answers().of(RUN, "call_1")).isEmpty();
       assertThat(history.runs().ofThread("user-1", "thread-a"))
           .extracting(record -> record.key().run())
           .containsExactly(next.run());
@@ -354,6 +359,33 @@ class HistoryStoreTest {
 
   @ParameterizedTest
   @MethodSource("engines")
+  void anAnswerIsRecordedOncePerCallWithItsTextsAndARunHasAtMostItsLimit(Engine engine) {
+    try (History history = HistoryEngines.open(engine)) {
+      RunAnswers answers = history.answers();
+      StoredAnswer first = answer("call_1", "deny", "m".repeat(2048), null);
+
+      assertThat(answers.record(RUN, first, 2)).hasValue(first);
+      // A second answer to the same call changes nothing: the first recorded is the answer.
+      assertThat(answers.record(RUN, answer("call_1", "approve", null, null), 2)).hasValue(first);
+      long one = history.usage().bytes("user-1");
+      assertThat(one).isGreaterThan(2048);
+
+      StoredAnswer question = answer("call_2", null, null, "a".repeat(4096));
+      assertThat(answers.record(RUN, question, 2)).hasValue(question);
+      assertThat(answers.record(RUN, answer("call_3", "approve", null, null), 2)).isEmpty();
+      assertThat(answers.record(RUN, first, 2)).hasValue(first); // recorded before the limit
+
+      assertThat(answers.of(RUN, "call_2")).hasValue(question);
+      assertThat(answers.of(RUN, "call_3")).isEmpty();
+      assertThat(answers.inThread("user-1", "thread-a", "call_1")).hasValue(first);
+      assertThat(answers.inThread("user-1", "thread-b", "call_1")).isEmpty();
+      assertThat(answers.of(new RunKey("user-2", "thread-a", RUN.run()), "call_1")).isEmpty();
+      assertThat(history.usage().bytes("user-1")).isGreaterThan(one + 4096);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("engines")
   void reopeningKeepsEverythingAndMigratesNothingTwice(Engine engine) {
     HistorySettings settings = HistoryEngines.fresh(engine);
     try (History history = History.open(settings)) {
@@ -363,6 +395,11 @@ class HistoryStoreTest {
       assertThat(history.events().all(RUN)).extracting(StoredEvent::key).containsExactly("started");
       assertThat(history.engine()).isEqualTo(engine);
     }
+  }
+
+  private static StoredAnswer answer(
+      String callId, String decision, String message, String answer) {
+    return new StoredAnswer(RUN.run(), callId, decision, message, answer, T);
   }
 
   private static NewEvent event(String key) {

@@ -3,6 +3,7 @@ package dev.threadline.api.threads;
 import dev.threadline.api.auth.Tenant;
 import dev.threadline.api.errors.ApiException;
 import dev.threadline.api.limits.HistoryQuota;
+import dev.threadline.api.stream.EventCursor;
 import dev.threadline.api.stream.RunCompletion;
 import dev.threadline.api.stream.RunLog;
 import dev.threadline.api.usage.ExecutionAllowance;
@@ -16,6 +17,7 @@ import dev.threadline.crds.thread.ConversationThread;
 import dev.threadline.crds.thread.ThreadSpec;
 import dev.threadline.crds.usage.TokenCounts;
 import dev.threadline.history.History;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -40,6 +42,7 @@ public final class ExecutionService {
   private final ExecutionAllowance allowance;
   private final RunContents contents;
   private final HistoryQuota quota;
+  private final QuestionReplies replies;
 
   /** Without an allowance or a quota: for tests. */
   ExecutionService(
@@ -75,6 +78,11 @@ public final class ExecutionService {
     this.threads = threads;
     this.starter = new RunStarter(runs, history, maxQueued);
     this.contents = new RunContents(history, new RunLog(history));
+    this.replies =
+        new QuestionReplies(
+            threads,
+            new ApprovalAnswers(threads, runs, history, Clock.systemUTC()),
+            history.events());
     this.quota = quota;
     this.runs = runs;
     this.completion = completion;
@@ -91,8 +99,17 @@ public final class ExecutionService {
   /** Messages and a schedule: the schedule will run the task. */
   public record ScheduledThread(ThreadView thread, ScheduleSummary schedule) implements Created {}
 
-  /** A run started; {@code stream} says how the client wants the outcome. */
-  public record StartedRun(ConversationThread thread, Run run, boolean stream) implements Created {}
+  /**
+   * A run started; {@code stream} says how the client wants the outcome; {@code after}, when the
+   * message answered the question of a run already working, where that run's stream goes on.
+   */
+  public record StartedRun(
+      ConversationThread thread, Run run, boolean stream, Optional<EventCursor> after)
+      implements Created {
+    public StartedRun(ConversationThread thread, Run run, boolean stream) {
+      this(thread, run, stream, Optional.empty());
+    }
+  }
 
   public Created createThread(Tenant tenant, ThreadRequests.Create request) {
     ThreadRequests.Create body =
@@ -164,6 +181,15 @@ public final class ExecutionService {
     quota.checkRoom(tenant.namespace(), content);
     // A thread kept in the history store after its retention comes back for its next message.
     ConversationThread thread = threads.live(tenant, threadId);
+    boolean stream = !Boolean.FALSE.equals(request.stream());
+    if (QuestionReplies.answersQuestions(strategy)) {
+      Optional<QuestionReplies.Answered> answered =
+          replies.reply(tenant, thread, content, attachments);
+      if (answered.isPresent()) {
+        return new StartedRun(
+            thread, answered.get().run(), stream, Optional.of(answered.get().after()));
+      }
+    }
     Run run =
         starter.start(
             thread,
@@ -172,7 +198,7 @@ public final class ExecutionService {
             true,
             Boolean.TRUE.equals(request.streamTokens()),
             strategy);
-    return new StartedRun(thread, run, !Boolean.FALSE.equals(request.stream()));
+    return new StartedRun(thread, run, stream);
   }
 
   /**

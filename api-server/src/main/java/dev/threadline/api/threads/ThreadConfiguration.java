@@ -130,8 +130,9 @@ class ThreadConfiguration {
   }
 
   @Bean
-  ApprovalAnswers approvalAnswers(ThreadService threadService, RunStore runStore, Clock clock) {
-    return new ApprovalAnswers(threadService, runStore, clock);
+  ApprovalAnswers approvalAnswers(
+      ThreadService threadService, RunStore runStore, History history, Clock clock) {
+    return new ApprovalAnswers(threadService, runStore, history, clock);
   }
 
   @Bean

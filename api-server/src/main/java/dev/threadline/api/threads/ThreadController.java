@@ -338,10 +338,13 @@ class ThreadController {
     if (started.stream()) {
       return streams.open(
           response,
-          started.run().getMetadata().getNamespace(),
-          started.run().getMetadata().getName(),
-          tenant.userId(),
-          prelude);
+          new RunStreams.StreamStart(
+              started.run().getMetadata().getNamespace(),
+              started.run().getMetadata().getName(),
+              tenant.userId(),
+              prelude,
+              started.after(),
+              Optional.empty()));
     }
     return (Callable<ResponseEntity<ThreadExecutionResponse>>)
         () -> {

@@ -5,29 +5,25 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
-import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A person's answer to a call the run waits on ({@code status.waitingFor}): a decision on an
- * approval, or the answer to a question. Kept in the spec, so whichever worker holds the run reads
- * it, also after a failover.
+ * The latest answer a person gave to a call the run waits on ({@code status.waitingFor}): which
+ * call, the decision on an approval, and when. What a worker acts on, and all a Run keeps of it:
+ * the texts (a denial's message, a question's answer) are in the history store, recorded there
+ * before this is written, so whichever worker replica sees it reads them.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RunAnswer {
   public static final String APPROVE = "approve";
   public static final String DENY = "deny";
 
-  /** The answer {@code run}'s spec records for the call {@code callId}, if any. */
+  /** The answer {@code run}'s spec holds for the call {@code callId}, if it is that call's. */
   public static Optional<RunAnswer> in(Run run, String callId) {
-    List<RunAnswer> answers = run.getSpec() == null ? null : run.getSpec().getAnswers();
-    return answers == null
-        ? Optional.empty()
-        : answers.stream()
-            .filter(Objects::nonNull)
-            .filter(answer -> callId.equals(answer.getCallId()))
-            .findFirst();
+    RunAnswer answer = run.getSpec() == null ? null : run.getSpec().getAnswer();
+    return answer != null && callId.equals(answer.getCallId())
+        ? Optional.of(answer)
+        : Optional.empty();
   }
 
   public static final int MAX_CALL_ID = 128;
@@ -39,20 +35,23 @@ public class RunAnswer {
   @Size(min = 1, max = MAX_CALL_ID)
   private String callId;
 
-  @JsonPropertyDescription("approve or deny, for an approval.")
+  @JsonPropertyDescription(
+      "approve or deny, for an approval; absent for a question's answer. The texts are in the"
+          + " history store.")
   @Pattern("^(approve|deny)$")
   private String decision;
 
-  @JsonPropertyDescription("Why, told to the model with a denial.")
-  @Size(max = MAX_MESSAGE)
-  private String message;
-
-  @JsonPropertyDescription("The answer to a question (ask_user): the tool's result.")
-  @Size(max = MAX_ANSWER)
-  private String answer;
-
   @JsonPropertyDescription("When it was answered (RFC 3339, UTC).")
+  @Size(max = 64)
   private String answeredAt;
+
+  public RunAnswer() {}
+
+  public RunAnswer(String callId, String decision, String answeredAt) {
+    this.callId = callId;
+    this.decision = decision;
+    this.answeredAt = answeredAt;
+  }
 
   public String getCallId() {
     return callId;
@@ -68,22 +67,6 @@ public class RunAnswer {
 
   public void setDecision(String decision) {
     this.decision = decision;
-  }
-
-  public String getMessage() {
-    return message;
-  }
-
-  public void setMessage(String message) {
-    this.message = message;
-  }
-
-  public String getAnswer() {
-    return answer;
-  }
-
-  public void setAnswer(String answer) {
-    this.answer = answer;
   }
 
   public String getAnsweredAt() {

@@ -67,14 +67,13 @@ public class RunSpec {
           + " the model serves deltas on its live channel (status.deltaChannel).")
   private Boolean streamTokens;
 
-  /** The most answers a run keeps: one per call that waited. */
+  /** The most answers a run may have: one per call that waited (kept in the history store). */
   public static final int MAX_ANSWERS = 100;
 
   @JsonPropertyDescription(
-      "People's answers to the calls the run waited on (POST /v1/threads/:id/approvals), one per"
-          + " callId.")
-  @Size(max = MAX_ANSWERS)
-  private List<RunAnswer> answers;
+      "The latest answer to a call the run waited on (POST /v1/threads/:id/approvals): its callId,"
+          + " decision and time; its texts, and the earlier answers, are in the history store.")
+  private RunAnswer answer;
 
   public String getThread() {
     return thread;
@@ -177,11 +176,11 @@ public class RunSpec {
     this.streamTokens = streamTokens;
   }
 
-  public List<RunAnswer> getAnswers() {
-    return answers;
+  public RunAnswer getAnswer() {
+    return answer;
   }
 
-  public void setAnswers(List<RunAnswer> answers) {
-    this.answers = answers;
+  public void setAnswer(RunAnswer answer) {
+    this.answer = answer;
   }
 }

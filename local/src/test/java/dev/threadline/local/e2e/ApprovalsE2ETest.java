@@ -107,7 +107,7 @@ class ApprovalsE2ETest {
 
       Run ended = run(threadId);
       assertThat(ended.getStatus().getWaitingFor()).isNull();
-      assertThat(ended.getSpec().getAnswers()).hasSize(1);
+      assertThat(ended.getSpec().getAnswer().getCallId()).isEqualTo(callId);
       // nothing waits any more
       assertThat(
               answer(ALICE_KEY, threadId, "call_other_1", "\"decision\": \"approve\"").statusCode())
@@ -185,6 +185,39 @@ class ApprovalsE2ETest {
               .findFirst()
               .orElseThrow();
       assertThat(message).contains("asked: Which branch should I use? → main");
+    }
+  }
+
+  @Test
+  void theNextMessageAnswersAQuestionAndStreamsTheRunFromAfterIt() {
+    String agent = agent("{\"askUser\": true}");
+    try (SseFrames stream =
+        startThread(agent, "Do `ask_user: Which branch should I use?`, then `echo done`")) {
+      List<SseFrames.Frame> before = untilApproval(stream);
+      String threadId = before.getFirst().json().at("/thread/id").asText();
+      String callId = before.getLast().json().at("/approval/callId").asText();
+
+      // The default strategy (reject) answers the question instead of a 409; no run starts.
+      try (SseFrames reply =
+          fixture.frames(
+              fixture
+                  .request(ALICE_KEY, "/v1/threads/" + threadId + "/messages")
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString("{\"content\": \"main\"}")))) {
+        List<SseFrames.Frame> continued = reply.rest();
+        assertThat(types(continued)).endsWith("response.completed", "stream.completed");
+        assertThat(types(continued))
+            .doesNotContain("response.created", "response.approval_requested");
+        assertThat(tools(continued).getFirst().at("/tool/output").asText()).isEqualTo("main");
+        assertThat(toolCommands(continued)).containsExactly("echo done");
+      }
+      assertThat(types(stream.rest())).endsWith("response.completed", "stream.completed");
+      Run ended = run(threadId);
+      assertThat(ended.getSpec().getSequence()).isEqualTo(1L);
+      assertThat(ended.getSpec().getAnswer().getCallId()).isEqualTo(callId);
+      // Answered once: /approvals now returns the message's answer.
+      HttpResponse<String> recorded = answer(ALICE_KEY, threadId, callId, "\"answer\": \"dev\"");
+      assertThat(json(recorded.body()).path("answer").asText()).isEqualTo("main");
     }
   }
 

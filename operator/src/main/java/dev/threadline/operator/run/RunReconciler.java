@@ -47,6 +47,7 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -142,7 +143,9 @@ public class RunReconciler implements Reconciler<Run> {
   public List<EventSource<?, Run>> prepareEventSources(EventSourceContext<Run> context) {
     context.getPrimaryCache().addIndexer(UncountedSpend.INDEX, UncountedSpend::indexKeys);
     context.getPrimaryCache().addIndexer(RunQueue.INDEX, RunQueue::indexKeys);
-    return computer.eventSources(context);
+    List<EventSource<?, Run>> sources = new ArrayList<>(computer.eventSources(context));
+    sources.add(RunQueue.wakeups(context.getPrimaryCache()));
+    return sources;
   }
 
   @Override
@@ -169,10 +172,11 @@ public class RunReconciler implements Reconciler<Run> {
     }
     if ((run.getStatus() == null || run.getStatus().getStartedAt() == null)
         && !Boolean.TRUE.equals(run.getSpec().getCancelRequested())) {
-      Optional<Run> ahead = RunQueue.ahead(run, context);
+      Optional<Run> ahead = RunQueue.ahead(run, context.getPrimaryCache());
       if (ahead.isPresent()) {
+        // Reconciled again when the run ahead ends or goes (RunQueue's wakeups), not on a timer.
         LOG.debug("waits for {} of its thread", ahead.get().getMetadata().getName());
-        return UpdateControl.<Run>noUpdate().rescheduleAfter(RunQueue.RECHECK);
+        return UpdateControl.noUpdate();
       }
     }
     Instant started = clock.instant();

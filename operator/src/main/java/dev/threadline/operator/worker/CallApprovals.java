@@ -7,6 +7,7 @@ import dev.threadline.core.approvals.ApprovalGate;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.RunAnswer;
 import dev.threadline.crds.run.RunWait;
+import dev.threadline.history.StoredAnswer;
 import dev.threadline.models.ToolCall;
 import dev.threadline.models.ToolDefinition;
 import dev.threadline.operator.tracing.AgentTracing;
@@ -109,7 +110,7 @@ final class CallApprovals {
   Verdict ask(String toolId, ToolCall call) throws InterruptedException {
     String callId = callId(toolId);
     String question = bounded(text(call, "question").orElse(""), MAX_QUESTION);
-    Optional<RunAnswer> answer =
+    Optional<StoredAnswer> answer =
         waitFor(
                 callId,
                 RunWait.QUESTION,
@@ -121,8 +122,8 @@ final class CallApprovals {
     if (answer.isEmpty()) {
       return new Verdict.Stopped();
     }
-    return answer.get().getAnswer() != null
-        ? new Verdict.Answered(answer.get().getAnswer(), true)
+    return answer.get().answer() != null
+        ? new Verdict.Answered(answer.get().answer(), true)
         : new Verdict.Answered("The person did not answer: " + describe(answer.get()), false);
   }
 
@@ -145,8 +146,8 @@ final class CallApprovals {
     if (waited.isEmpty()) {
       return new Verdict.Stopped();
     }
-    RunAnswer answer = waited.get().answer();
-    return RunAnswer.APPROVE.equals(answer.getDecision())
+    StoredAnswer answer = waited.get().answer();
+    return RunAnswer.APPROVE.equals(answer.decision())
         ? new Verdict.Proceed(!waited.get().earlier())
         : new Verdict.Denied("the person denied this call: " + describe(answer));
   }
@@ -157,10 +158,10 @@ final class CallApprovals {
         tool, callId, kind, () -> waits.await(callId, kind, tool, announce));
   }
 
-  private static String describe(RunAnswer answer) {
-    return answer.getMessage() == null || answer.getMessage().isBlank()
+  private static String describe(StoredAnswer answer) {
+    return answer.message() == null || answer.message().isBlank()
         ? "no reason given"
-        : answer.getMessage();
+        : answer.message();
   }
 
   /** The arguments as the model wrote them: the object, or the text when it is not one. */

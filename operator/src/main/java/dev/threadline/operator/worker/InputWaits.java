@@ -4,6 +4,9 @@ import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunAnswer;
 import dev.threadline.crds.run.RunWait;
+import dev.threadline.history.RunAnswers;
+import dev.threadline.history.RunKey;
+import dev.threadline.history.StoredAnswer;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.webhooks.WaitWebhooks;
@@ -21,10 +24,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One run's waits for a person. A wait is written to the Run first ({@code status.waitingFor} and
- * the {@value #CONDITION} condition), so that an answer finds it; the answer comes in the Run's
- * spec ({@code spec.answers}), which the worker's watch of Runs brings here ({@link #changed}): the
- * waiting loop sleeps until then, its stop, or the wait's timeout, which counts from the recorded
- * {@code since} and so survives a failover.
+ * the {@value #CONDITION} condition), so that an answer finds it; the answer is named in the Run's
+ * spec ({@code spec.answer}), which the worker's watch of Runs brings here ({@link #changed}), and
+ * its texts are read from the history store, where the API server recorded them first: the waiting
+ * loop sleeps until then, its stop, or the wait's timeout, which counts from the recorded {@code
+ * since} and so survives a failover.
  */
 final class InputWaits {
   private static final Logger LOG = LoggerFactory.getLogger(InputWaits.class);
@@ -34,6 +38,7 @@ final class InputWaits {
   private static final Duration RECHECK = Duration.ofSeconds(30);
 
   private final KubernetesClient client;
+  private final RunAnswers answers;
   private final String namespace;
   private final String name;
   private final Clock clock;
@@ -47,8 +52,14 @@ final class InputWaits {
   private boolean stopped;
 
   InputWaits(
-      Run run, KubernetesClient client, Clock clock, Duration timeout, OperatorMetrics metrics) {
+      Run run,
+      KubernetesClient client,
+      RunAnswers answers,
+      Clock clock,
+      Duration timeout,
+      OperatorMetrics metrics) {
     this.client = client;
+    this.answers = answers;
     this.namespace = run.getMetadata().getNamespace();
     this.name = run.getMetadata().getName();
     this.clock = clock;
@@ -92,7 +103,9 @@ final class InputWaits {
       return Optional.empty();
     }
     changed(current);
-    Optional<RunAnswer> given = RunAnswer.in(current, callId);
+    RunKey key = new RunKey(namespace, current.getSpec().getThread(), name);
+    // Recorded before this wait began: a worker before this one may have acted on it.
+    Optional<StoredAnswer> given = answers.of(key, callId);
     boolean earlier = given.isPresent();
     Instant since = recordedSince(current, callId).orElseGet(clock::instant);
     if (given.isEmpty()) {
@@ -100,25 +113,10 @@ final class InputWaits {
       if (markWaiting(wait)) {
         announceToWebhooks(current, wait);
       }
-    }
-    announce.run(); // after the Run says it waits: a client that sees the request can answer it
-    Instant deadline = since.plus(timeout);
-    lock.lock();
-    try {
-      while (true) {
-        given = RunAnswer.in(latest, callId);
-        if (given.isPresent() || stopped) {
-          break;
-        }
-        Duration left = Duration.between(clock.instant(), deadline);
-        if (left.isNegative() || left.isZero()) {
-          given = Optional.of(timedOut(callId));
-          break;
-        }
-        changed.await(Math.min(left.toMillis(), RECHECK.toMillis()) + 1, TimeUnit.MILLISECONDS);
-      }
-    } finally {
-      lock.unlock();
+      announce.run(); // after the Run says it waits: a client that sees the request can answer it
+      given = awaitTold(key, callId, since.plus(timeout));
+    } else {
+      announce.run();
     }
     if (given.isEmpty()) {
       return Optional.empty();
@@ -131,18 +129,56 @@ final class InputWaits {
   }
 
   /**
-   * An answer; {@code earlier} when it was in the Run before this wait began (a worker before this
+   * Sleeps until the Run's spec names an answer to {@code callId} (then reads it from the store),
+   * the loop stops (empty), or {@code deadline} passes (a denial that says so).
+   */
+  private Optional<StoredAnswer> awaitTold(RunKey key, String callId, Instant deadline)
+      throws InterruptedException {
+    Optional<RunAnswer> told;
+    lock.lock();
+    try {
+      while (true) {
+        told = RunAnswer.in(latest, callId);
+        if (told.isPresent() || stopped) {
+          break;
+        }
+        Duration left = Duration.between(clock.instant(), deadline);
+        if (left.isNegative() || left.isZero()) {
+          return Optional.of(timedOut(key, callId));
+        }
+        changed.await(Math.min(left.toMillis(), RECHECK.toMillis()) + 1, TimeUnit.MILLISECONDS);
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (told.isEmpty()) {
+      return Optional.empty();
+    }
+    RunAnswer named = told.get();
+    // The API server records the texts before it names the answer: missing only if removed since.
+    return Optional.of(
+        answers
+            .of(key, callId)
+            .orElseGet(() ->
+                new StoredAnswer(
+                    key.run(), callId, named.getDecision(), null, null, named.getAnsweredAt())));
+  }
+
+  /**
+   * An answer; {@code earlier} when it was recorded before this wait began (a worker before this
    * one may have acted on it), otherwise it came while this worker waited, so no worker can have
    * made the call yet.
    */
-  record Answered(RunAnswer answer, boolean earlier) {}
+  record Answered(StoredAnswer answer, boolean earlier) {}
 
-  private RunAnswer timedOut(String callId) {
-    RunAnswer answer = new RunAnswer();
-    answer.setCallId(callId);
-    answer.setDecision(RunAnswer.DENY);
-    answer.setMessage("nobody answered within " + timeout.toSeconds() + " seconds");
-    return answer;
+  private StoredAnswer timedOut(RunKey key, String callId) {
+    return new StoredAnswer(
+        key.run(),
+        callId,
+        RunAnswer.DENY,
+        "nobody answered within " + timeout.toSeconds() + " seconds",
+        null,
+        null);
   }
 
   private static Optional<Instant> recordedSince(Run run, String callId) {
@@ -185,7 +221,7 @@ final class InputWaits {
         });
   }
 
-  private void markAnswered(String callId, RunAnswer answer) {
+  private void markAnswered(String callId, StoredAnswer answer) {
     RunStatusUpdates.write(
         client,
         namespace,
@@ -201,7 +237,7 @@ final class InputWaits {
                   status.getConditions(),
                   CONDITION,
                   Conditions.FALSE,
-                  answer.getAnsweredAt() == null && RunAnswer.DENY.equals(answer.getDecision())
+                  answer.answeredAt() == null && RunAnswer.DENY.equals(answer.decision())
                       ? "TimedOut"
                       : "Answered",
                   "call " + callId + " was answered",

@@ -83,7 +83,13 @@ final class RunWork {
     this.run = run;
     this.headStart = headStart;
     this.waits =
-        new InputWaits(run, parts.client(), parts.clock(), parts.inputTimeout(), parts.metrics());
+        new InputWaits(
+            run,
+            parts.client(),
+            parts.statuses().recorder().log().history().answers(),
+            parts.clock(),
+            parts.inputTimeout(),
+            parts.metrics());
   }
 
   String namespace() {

@@ -16,6 +16,7 @@ import dev.threadline.crds.run.RunSpec;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.crds.run.RunWait;
 import dev.threadline.history.History;
+import dev.threadline.history.StoredAnswer;
 import dev.threadline.models.ChatMessage;
 import dev.threadline.models.ModelProvider;
 import dev.threadline.models.scripted.ScriptedModelProvider;
@@ -226,13 +227,16 @@ class AgentWorkerMockServerTest {
     assertThat(get("run-1").getStatus().getWaitingFor().getSince()).isEqualTo(wait.getSince());
     assertThat(executions()).isEqualTo(1);
 
-    // the answer, as the api-server writes it
+    // the answer, as the api-server writes it: its texts in the store, then named in the spec
     Run waiting = get("run-1");
-    RunAnswer answer = new RunAnswer();
-    answer.setCallId(wait.getCallId());
-    answer.setDecision(RunAnswer.APPROVE);
-    answer.setAnsweredAt(Timestamps.format(Clock.systemUTC().instant()));
-    waiting.getSpec().setAnswers(List.of(answer));
+    String answeredAt = Timestamps.format(Clock.systemUTC().instant());
+    history
+        .answers()
+        .record(
+            RunEventLog.key(waiting),
+            new StoredAnswer("run-1", wait.getCallId(), RunAnswer.APPROVE, null, null, answeredAt),
+            RunSpec.MAX_ANSWERS);
+    waiting.getSpec().setAnswer(new RunAnswer(wait.getCallId(), RunAnswer.APPROVE, answeredAt));
     client.resource(waiting).update();
 
     Run done = awaitEnded("run-1");
