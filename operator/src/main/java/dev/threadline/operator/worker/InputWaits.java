@@ -4,6 +4,7 @@ import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunAnswer;
 import dev.threadline.crds.run.RunWait;
+import dev.threadline.operator.computer.SandboxGiveBack;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.webhooks.WaitWebhooks;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * the {@value #CONDITION} condition), so that an answer finds it; the answer comes in the Run's
  * spec ({@code spec.answers}), which the worker's watch of Runs brings here ({@link #changed}): the
  * waiting loop sleeps until then, its stop, or the wait's timeout, which counts from the recorded
- * {@code since} and so survives a failover.
+ * {@code since} and so survives a failover. A wait longer than the worker's release setting gives
+ * the run's sandbox back ({@link GiveBack}).
  */
 final class InputWaits {
   private static final Logger LOG = LoggerFactory.getLogger(InputWaits.class);
@@ -41,13 +43,20 @@ final class InputWaits {
   private final Duration timeout;
   private final OperatorMetrics metrics;
   private final WaitWebhooks webhooks;
+  private final GiveBack giveBack;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private Run latest;
   private boolean stopped;
 
   InputWaits(
-      Run run, KubernetesClient client, Clock clock, Duration timeout, OperatorMetrics metrics) {
+      Run run,
+      KubernetesClient client,
+      Clock clock,
+      Duration timeout,
+      OperatorMetrics metrics,
+      GiveBack giveBack) {
+    this.giveBack = giveBack;
     this.client = client;
     this.namespace = run.getMetadata().getNamespace();
     this.name = run.getMetadata().getName();
@@ -83,7 +92,9 @@ final class InputWaits {
   /**
    * Records that the run waits on {@code callId} (kept as it is when a worker before this one
    * recorded it), runs {@code announce} (which emits the request's event), then waits for its
-   * answer; a timeout gives a denial that says so. Empty when the loop stops first.
+   * answer; a timeout gives a denial that says so. Empty when the loop stops first, or when the
+   * wait outlasted {@link GiveBack#due} and its sandbox was given back (a sandbox is taken again
+   * when it is answered, and a worker goes on there).
    */
   Optional<Answered> await(String callId, String kind, String tool, Runnable announce)
       throws InterruptedException {
@@ -93,8 +104,13 @@ final class InputWaits {
     }
     changed(current);
     Optional<RunAnswer> given = RunAnswer.in(current, callId);
-    boolean earlier = given.isPresent();
-    Instant since = recordedSince(current, callId).orElseGet(clock::instant);
+    Optional<RunWait> recorded = recorded(current, callId);
+    // A wait that gave its sandbox back had no answer then, and no worker held the run until the
+    // answer came: nobody can have sent the call.
+    boolean earlier =
+        given.isPresent() && recorded.map(wait -> wait.getSandboxGivenBack() == null).orElse(true);
+    Instant since =
+        recorded.flatMap(wait -> Timestamps.parse(wait.getSince())).orElseGet(clock::instant);
     if (given.isEmpty()) {
       RunWait wait = new RunWait(callId, kind, tool, Timestamps.format(since));
       if (markWaiting(wait)) {
@@ -103,37 +119,87 @@ final class InputWaits {
     }
     announce.run(); // after the Run says it waits: a client that sees the request can answer it
     Instant deadline = since.plus(timeout);
-    lock.lock();
-    try {
-      while (true) {
-        given = RunAnswer.in(latest, callId);
-        if (given.isPresent() || stopped) {
-          break;
-        }
-        Duration left = Duration.between(clock.instant(), deadline);
-        if (left.isNegative() || left.isZero()) {
-          given = Optional.of(timedOut(callId));
-          break;
-        }
-        changed.await(Math.min(left.toMillis(), RECHECK.toMillis()) + 1, TimeUnit.MILLISECONDS);
+    Instant release =
+        recorded.map(RunWait::getSandboxGivenBack).isPresent() ? Instant.MAX : giveBack.due(since);
+    while (true) {
+      Run seen;
+      boolean stop;
+      lock.lock();
+      try {
+        seen = latest;
+        stop = stopped;
+      } finally {
+        lock.unlock();
       }
-    } finally {
-      lock.unlock();
+      given = RunAnswer.in(seen, callId);
+      if (given.isPresent() || stop) {
+        break;
+      }
+      Instant now = clock.instant();
+      if (!now.isBefore(deadline)) {
+        given = Optional.of(timedOut(callId));
+        break;
+      }
+      if (!now.isBefore(release) && SandboxGiveBack.of(seen.getStatus()) == SandboxGiveBack.NONE) {
+        if (giveBack.giveBack(callId)) {
+          return Optional.empty();
+        }
+        release = Instant.MAX; // not kept elsewhere: the wait goes on with its sandbox
+      }
+      Instant wake = earliest(deadline, release, now.plus(RECHECK));
+      lock.lock();
+      try {
+        if (latest == seen && !stopped) {
+          changed.await(Duration.between(now, wake).toMillis() + 1, TimeUnit.MILLISECONDS);
+        }
+      } finally {
+        lock.unlock();
+      }
     }
     if (given.isEmpty()) {
       return Optional.empty();
     }
-    markAnswered(callId, given.get());
-    if (metrics != null && !earlier) {
+    if (markAnswered(callId, given.get()) && metrics != null) {
       metrics.inputWait(kind, Duration.between(since, clock.instant()));
     }
     return Optional.of(new Answered(given.get(), earlier));
   }
 
   /**
+   * When a wait gives its sandbox back, and how: the run's work keeps the workspace and says so in
+   * the Run, after which the computer path takes the Pod away.
+   */
+  interface GiveBack {
+    /** No wait gives its sandbox back. */
+    GiveBack NEVER =
+        new GiveBack() {
+          @Override
+          public Instant due(Instant since) {
+            return Instant.MAX;
+          }
+
+          @Override
+          public boolean giveBack(String callId) {
+            return false;
+          }
+        };
+
+    /** When a wait that began {@code since} gives its sandbox back. */
+    Instant due(Instant since);
+
+    /** Whether the sandbox was given back (false: it is kept through the wait). */
+    boolean giveBack(String callId);
+  }
+
+  private static Instant earliest(Instant a, Instant b, Instant c) {
+    Instant first = a.isBefore(b) ? a : b;
+    return first.isBefore(c) ? first : c;
+  }
+
+  /**
    * An answer; {@code earlier} when it was in the Run before this wait began (a worker before this
-   * one may have acted on it), otherwise it came while this worker waited, so no worker can have
-   * made the call yet.
+   * one may have acted on it), otherwise it came while this worker waited, or while the run waited
+   * with its sandbox given back, so no worker can have made the call yet.
    */
   record Answered(RunAnswer answer, boolean earlier) {}
 
@@ -145,11 +211,9 @@ final class InputWaits {
     return answer;
   }
 
-  private static Optional<Instant> recordedSince(Run run, String callId) {
+  private static Optional<RunWait> recorded(Run run, String callId) {
     RunWait wait = run.getStatus() == null ? null : run.getStatus().getWaitingFor();
-    return wait != null && callId.equals(wait.getCallId())
-        ? Timestamps.parse(wait.getSince())
-        : Optional.empty();
+    return wait != null && callId.equals(wait.getCallId()) ? Optional.of(wait) : Optional.empty();
   }
 
   private void announceToWebhooks(Run run, RunWait wait) {
@@ -185,8 +249,9 @@ final class InputWaits {
         });
   }
 
-  private void markAnswered(String callId, RunAnswer answer) {
-    RunStatusUpdates.write(
+  /** Whether this ended the recorded wait (false when a worker before this one did). */
+  private boolean markAnswered(String callId, RunAnswer answer) {
+    return RunStatusUpdates.write(
         client,
         namespace,
         name,
