@@ -8,10 +8,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadline.core.threads.ThreadRuns;
 import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * What the tests of approvals do through one local mode: agents with a policy, threads streamed up
@@ -21,9 +23,17 @@ final class ApprovalsClient {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final LocalModeFixture fixture;
+  private final Supplier<KubernetesClient> kubernetes;
 
+  /** Through a local mode of this JVM, whose Kubernetes API it reads too. */
   ApprovalsClient(LocalModeFixture fixture) {
-    this.fixture = fixture;
+    this(fixture, () -> fixture.local().client());
+  }
+
+  /** Through {@code api}, reading Runs through {@code kubernetes}. */
+  ApprovalsClient(LocalModeFixture api, Supplier<KubernetesClient> kubernetes) {
+    this.fixture = api;
+    this.kubernetes = kubernetes;
   }
 
   /** An agent with that policy (null: none) and {@code more} fields (each after a comma). */
@@ -73,9 +83,8 @@ final class ApprovalsClient {
   /** The thread's first Run. */
   Run run(String threadId) {
     String thread = ResourceIds.toName(threadId).orElseThrow();
-    return fixture
-        .local()
-        .client()
+    return kubernetes
+        .get()
         .resources(Run.class)
         .inNamespace("alice")
         .withName(ThreadRuns.runName(thread, 1))

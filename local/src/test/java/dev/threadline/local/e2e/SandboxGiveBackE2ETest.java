@@ -7,24 +7,32 @@ import static org.awaitility.Awaitility.await;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunStatus;
 import dev.threadline.operator.status.Conditions;
+import dev.threadline.operator.worker.WorkerSettings;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A wait for a person longer than the worker's release setting (shortened to 2 s here) gives the
  * run's sandbox back, black-box through the local mode: the sandbox Pod goes while the run waits
  * (the Run says so), and once approved the run takes a sandbox again — cold, then from a warm pool
- * — runs the approved call exactly once, and finds the file it wrote before the wait.
+ * — runs the approved call exactly once, and finds the file it wrote before the wait; a local mode
+ * killed while the sandbox is given back completes the run once it is answered after the restart.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SandboxGiveBackE2ETest {
@@ -63,6 +71,64 @@ class SandboxGiveBackE2ETest {
     Run finished = approvedAfterGivingBack();
     assertThat(finished.getStatus().getStart()).isEqualTo(RunStatus.START_CLAIMED);
     assertThat(finished.getStatus().getPod()).startsWith("pool-env-default-");
+  }
+
+  @Test
+  @Order(3)
+  void aLocalModeKilledWhileTheSandboxIsGivenBackCompletesTheRunOnceAnsweredAfterItsRestart(
+      @TempDir Path dataDir) throws Exception {
+    Map<String, String> settings =
+        Map.of(
+            WorkerSettings.INPUT_RELEASE_VARIABLE,
+            "2",
+            WorkerSettings.INPUT_TIMEOUT_VARIABLE,
+            "120");
+    String threadId;
+    String callId;
+    try (LocalModeProcess first = LocalModeProcess.start(dataDir, settings);
+        KubernetesClient kube = kubernetes(dataDir)) {
+      ApprovalsClient api = new ApprovalsClient(first.client(), () -> kube);
+      String agent = api.agent(ApprovalsE2ETest.PUSH_POLICY, "");
+      try (SseFrames stream = api.startThread(agent, TASK)) {
+        List<SseFrames.Frame> before = ApprovalsClient.untilApproval(stream);
+        threadId = before.getFirst().json().at("/thread/id").asText();
+        callId = before.getLast().json().at("/approval/callId").asText();
+        String thread = threadId;
+        await().atMost(WAIT).until(() -> api.run(thread), run -> condition(run, Conditions.TRUE));
+        first.kill();
+      }
+    }
+    try (LocalModeProcess second = LocalModeProcess.start(dataDir, settings);
+        KubernetesClient kube = kubernetes(dataDir)) {
+      ApprovalsClient api = new ApprovalsClient(second.client(), () -> kube);
+      assertThat(api.run(threadId).getStatus().getPhase())
+          .as("a run without its sandbox outlives the restart")
+          .isEqualTo("running");
+      HttpResponse<String> approved =
+          api.answer(ALICE_KEY, threadId, callId, "\"decision\": \"approve\"");
+      assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);
+      LocalModeFixture rest = second.client();
+      List<SseFrames.Frame> whole;
+      try (SseFrames replay =
+          rest.frames(rest.request(ALICE_KEY, "/v1/threads/" + threadId + "/stream").GET())) {
+        whole = replay.rest();
+      }
+      assertThat(ApprovalsClient.types(whole)).endsWith("response.completed", "stream.completed");
+      assertThat(ApprovalsClient.toolCommands(whole))
+          .containsExactly(
+              "echo before-the-wait > a.txt",
+              "git push origin main; echo pushed >> pushes.txt",
+              "cat a.txt pushes.txt");
+      assertThat(ApprovalsClient.toolOutputs(whole).getLast())
+          .isEqualTo("before-the-wait\npushed\n");
+      second.stop();
+    }
+  }
+
+  private static KubernetesClient kubernetes(Path dataDir) throws java.io.IOException {
+    return new KubernetesClientBuilder()
+        .withConfig(Config.fromKubeconfig(Files.readString(dataDir.resolve("kubeconfig"))))
+        .build();
   }
 
   /**
