@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * run's sandbox back, black-box through the local mode: the sandbox Pod goes while the run waits
  * (the Run says so), and once approved the run takes a sandbox again — cold, then from a warm pool
  * — runs the approved call exactly once, and finds the file it wrote before the wait; a local mode
- * killed while the sandbox is given back completes the run once it is answered after the restart.
+ * killed while the sandbox is given back completes the run once it is answered after the restart; a
+ * wait nobody answers takes a sandbox again when it times out, and the model reads the denial.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SandboxGiveBackE2ETest {
@@ -58,7 +59,7 @@ class SandboxGiveBackE2ETest {
   @Test
   @Order(1)
   void aColdSandboxGivenBackDuringALongWaitIsTakenAgainWithTheWorkspace() {
-    Run finished = approvedAfterGivingBack();
+    Run finished = approvedAfterGivingBack(() -> {});
     assertThat(finished.getStatus().getStart()).isEqualTo(RunStatus.START_COLD);
   }
 
@@ -68,13 +69,41 @@ class SandboxGiveBackE2ETest {
     KubernetesClient client = fixture.local().client();
     WarmPoolE2ETest.askForPool(fixture, 1);
     WarmPoolE2ETest.awaitReady(client, 1);
-    Run finished = approvedAfterGivingBack();
+    // answered once the pool has refilled the sandbox the run claimed first
+    Run finished = approvedAfterGivingBack(() -> WarmPoolE2ETest.awaitReady(client, 1));
     assertThat(finished.getStatus().getStart()).isEqualTo(RunStatus.START_CLAIMED);
     assertThat(finished.getStatus().getPod()).startsWith("pool-env-default-");
   }
 
   @Test
   @Order(3)
+  void aWaitNobodyAnswersTakesASandboxAgainWhenItTimesOutAndTheModelReadsTheDenial() {
+    try (LocalModeFixture quick =
+        LocalModeFixture.start(settings ->
+            settings.withWorker(
+                settings
+                    .worker()
+                    .withInputRelease(Duration.ofSeconds(1))
+                    .withInputTimeout(Duration.ofSeconds(8))))) {
+      ApprovalsClient api = new ApprovalsClient(quick);
+      try (SseFrames stream = api.startThread(api.agent(ApprovalsE2ETest.PUSH_POLICY, ""), TASK)) {
+        String threadId =
+            ApprovalsClient.untilApproval(stream).getFirst().json().at("/thread/id").asText();
+        await().atMost(WAIT).until(() -> api.run(threadId), run -> condition(run, Conditions.TRUE));
+        List<SseFrames.Frame> after = stream.rest();
+        assertThat(ApprovalsClient.types(after)).endsWith("response.completed", "stream.completed");
+        List<com.fasterxml.jackson.databind.JsonNode> tools = ApprovalsClient.tools(after);
+        assertThat(tools.getFirst().path("status").asText()).isEqualTo("failed");
+        assertThat(tools.getFirst().at("/tool/output").asText())
+            .contains("nobody answered within 8 seconds");
+        // the push never ran; the file from before the wait is there
+        assertThat(ApprovalsClient.toolOutputs(after).getLast()).startsWith("before-the-wait\n");
+      }
+    }
+  }
+
+  @Test
+  @Order(4)
   void aLocalModeKilledWhileTheSandboxIsGivenBackCompletesTheRunOnceAnsweredAfterItsRestart(
       @TempDir Path dataDir) throws Exception {
     Map<String, String> settings =
@@ -133,9 +162,10 @@ class SandboxGiveBackE2ETest {
 
   /**
    * A thread whose push waits past the release setting: its Pod goes, the Run says why, then the
-   * approval makes the run take a sandbox again and finish there. The finished Run.
+   * approval, given after {@code beforeAnswer}, makes the run take a sandbox again and finish
+   * there. The finished Run.
    */
-  private static Run approvedAfterGivingBack() {
+  private static Run approvedAfterGivingBack(Runnable beforeAnswer) {
     KubernetesClient client = fixture.local().client();
     String agent = CLIENT.agent(ApprovalsE2ETest.PUSH_POLICY, "");
     try (SseFrames stream = CLIENT.startThread(agent, TASK)) {
@@ -164,6 +194,7 @@ class SandboxGiveBackE2ETest {
           .atMost(WAIT)
           .until(() -> reasons(client, givenBack), reasons -> reasons.contains(CONDITION));
 
+      beforeAnswer.run();
       HttpResponse<String> approved =
           CLIENT.answer(ALICE_KEY, threadId, callId, "\"decision\": \"approve\"");
       assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);

@@ -170,20 +170,6 @@ final class InputWaits {
    * the Run, after which the computer path takes the Pod away.
    */
   interface GiveBack {
-    /** No wait gives its sandbox back. */
-    GiveBack NEVER =
-        new GiveBack() {
-          @Override
-          public Instant due(Instant since) {
-            return Instant.MAX;
-          }
-
-          @Override
-          public boolean giveBack(String callId) {
-            return false;
-          }
-        };
-
     /** When a wait that began {@code since} gives its sandbox back. */
     Instant due(Instant since);
 
