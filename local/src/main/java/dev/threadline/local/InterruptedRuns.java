@@ -4,6 +4,7 @@ import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.operator.computer.ComputerStatus;
+import dev.threadline.operator.computer.SandboxGiveBack;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
@@ -17,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * it ends {@code failed} with a message that says why, as the worker ends a failed run: its {@code
  * failed} event in the history store announcing every event the worker stored, its last usage
  * report counted, its cost and duration ({@link ComputerStatus#interrupt}). Pending runs are left
- * to start as usual.
+ * to start as usual, and so are runs that wait for a person with their sandbox given back: their
+ * workspace is kept and they take a sandbox again when answered.
  */
 final class InterruptedRuns {
   private static final Logger LOG = LoggerFactory.getLogger(InterruptedRuns.class);
@@ -38,6 +40,7 @@ final class InterruptedRuns {
     Instant now = Instant.now();
     for (Run run : client.resources(Run.class).inAnyNamespace().list().getItems()) {
       if (RunPhase.of(run) != RunPhase.RUNNING
+          || SandboxGiveBack.of(run.getStatus()).withoutSandbox()
           || !statuses.interrupt(run, run.getStatus(), MESSAGE, now, pricing)) {
         continue;
       }

@@ -27,6 +27,13 @@ public class RunWait {
       "Since when it waits (RFC 3339, UTC); the wait's timeout counts from it.")
   private String since;
 
+  @JsonPropertyDescription(
+      "Since when its sandbox is given back (RFC 3339, UTC): the wait went on longer than"
+          + " THREADLINE_WORKER_INPUT_RELEASE_SECONDS, so the worker kept the workspace and the"
+          + " sandbox Pod went; the run takes a sandbox again (from the warm pool when there is"
+          + " one) when the call is answered or its wait times out.")
+  private String sandboxGivenBack;
+
   public RunWait() {}
 
   public RunWait(String callId, String kind, String tool, String since) {
@@ -66,5 +73,13 @@ public class RunWait {
 
   public void setSince(String since) {
     this.since = since;
+  }
+
+  public String getSandboxGivenBack() {
+    return sandboxGivenBack;
+  }
+
+  public void setSandboxGivenBack(String sandboxGivenBack) {
+    this.sandboxGivenBack = sandboxGivenBack;
   }
 }

@@ -6,14 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.threadline.core.threads.ThreadRuns;
-import dev.threadline.crds.common.ResourceIds;
 import dev.threadline.crds.run.Run;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,7 +23,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * sequence.
  */
 class ApprovalsE2ETest {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration INPUT_TIMEOUT = Duration.ofSeconds(12);
 
   @RegisterExtension
@@ -35,7 +30,9 @@ class ApprovalsE2ETest {
       LocalModeFixture.perClass(
           settings -> settings.withWorker(settings.worker().withInputTimeout(INPUT_TIMEOUT)));
 
-  private static final String PUSH_POLICY =
+  private static final ApprovalsClient CLIENT = new ApprovalsClient(fixture);
+
+  static final String PUSH_POLICY =
       """
       {"commands": [{"match": "git push*", "action": "ask"}]}\
       """;
@@ -303,60 +300,25 @@ class ApprovalsE2ETest {
     return agent(approvals, "");
   }
 
-  /** An agent with that policy (null: none) and {@code more} fields (each after a comma). */
   private static String agent(String approvals, String more) {
-    HttpResponse<String> response =
-        fixture.post(
-            ALICE_KEY,
-            "/v1/agents",
-            "{\"name\": \"careful\", \"model\": \"scripted-model\""
-                + (approvals == null ? "" : ", \"approvals\": " + approvals)
-                + more
-                + "}");
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
-    return json(response.body()).at("/agent/id").asText();
+    return CLIENT.agent(approvals, more);
   }
 
   private static SseFrames startThread(String agentId, String task) {
-    return fixture.frames(
-        fixture
-            .request(ALICE_KEY, "/v1/threads")
-            .header("Content-Type", "application/json")
-            .POST(
-                HttpRequest.BodyPublishers.ofString(
-                    "{\"agentId\": \"" + agentId + "\", \"task\": \"" + task + "\"}")));
+    return CLIENT.startThread(agentId, task);
   }
 
-  /** The frames up to and with the first approval request. */
   private static List<SseFrames.Frame> untilApproval(SseFrames stream) {
-    List<SseFrames.Frame> frames = new ArrayList<>();
-    while (true) {
-      List<SseFrames.Frame> next = stream.next(1);
-      assertThat(next).as("the stream ended without asking: %s", types(frames)).isNotEmpty();
-      frames.add(next.getFirst());
-      if (next.getFirst().type().equals("response.approval_requested")) {
-        return frames;
-      }
-    }
+    return ApprovalsClient.untilApproval(stream);
   }
 
   private static HttpResponse<String> answer(
       String key, String threadId, String callId, String fields) {
-    return fixture.post(
-        key,
-        "/v1/threads/" + threadId + "/approvals",
-        "{\"callId\": \"" + callId + "\", " + fields + "}");
+    return CLIENT.answer(key, threadId, callId, fields);
   }
 
   private static Run run(String threadId) {
-    String thread = ResourceIds.toName(threadId).orElseThrow();
-    return fixture
-        .local()
-        .client()
-        .resources(Run.class)
-        .inNamespace("alice")
-        .withName(ThreadRuns.runName(thread, 1))
-        .get();
+    return CLIENT.run(threadId);
   }
 
   private static String threadStatus(String threadId) {
@@ -366,33 +328,22 @@ class ApprovalsE2ETest {
   }
 
   private static List<String> types(List<SseFrames.Frame> frames) {
-    return frames.stream().map(SseFrames.Frame::type).toList();
+    return ApprovalsClient.types(frames);
   }
 
   private static List<JsonNode> tools(List<SseFrames.Frame> frames) {
-    return frames.stream()
-        .map(SseFrames.Frame::json)
-        .filter(json -> json.at("/item/type").asText().equals("tool_call"))
-        .map(json -> json.path("item"))
-        .toList();
+    return ApprovalsClient.tools(frames);
   }
 
   private static List<String> toolCommands(List<SseFrames.Frame> frames) {
-    return tools(frames).stream()
-        .map(tool -> tool.at("/tool/command").asText())
-        .filter(command -> !command.isEmpty())
-        .toList();
+    return ApprovalsClient.toolCommands(frames);
   }
 
   private static List<String> toolOutputs(List<SseFrames.Frame> frames) {
-    return tools(frames).stream().map(tool -> tool.at("/tool/output").asText()).toList();
+    return ApprovalsClient.toolOutputs(frames);
   }
 
   private static JsonNode json(String body) {
-    try {
-      return JSON.readTree(body);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    return ApprovalsClient.json(body);
   }
 }

@@ -44,6 +44,11 @@ final class LocalModeProcess implements AutoCloseable {
    * and returns once its REST API answers.
    */
   static LocalModeProcess start(Path dataDir) {
+    return start(dataDir, Map.of());
+  }
+
+  /** {@link #start(Path)} with more variables in the process's environment. */
+  static LocalModeProcess start(Path dataDir, Map<String, String> variables) {
     String java = ProcessHandle.current().info().command().orElseThrow();
     ProcessBuilder builder =
         new ProcessBuilder(
@@ -64,6 +69,7 @@ final class LocalModeProcess implements AutoCloseable {
     environment.put(
         "THREADLINE_API_KEYS",
         LocalModeFixture.ALICE_KEY + "=alice," + LocalModeFixture.BOB_KEY + "=bob");
+    environment.putAll(variables);
     LocalModeProcess started;
     try {
       started = new LocalModeProcess(builder.start());

@@ -181,7 +181,7 @@ class WarmPoolE2ETest {
     assertThat(deleted.body()).isEqualTo("{\"success\":true}");
   }
 
-  private static void askForPool(LocalModeFixture local, int size) {
+  static void askForPool(LocalModeFixture local, int size) {
     HttpResponse<String> created = local.get(LocalModeFixture.ALICE_KEY, "/environments/default");
     assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
     String id = json(created).at("/environment/id").asText();
@@ -198,7 +198,7 @@ class WarmPoolE2ETest {
     assertThat(patched.statusCode()).as(patched.body()).isEqualTo(200);
   }
 
-  private static WarmPoolStatus awaitReady(KubernetesClient client, int atLeast) {
+  static WarmPoolStatus awaitReady(KubernetesClient client, int atLeast) {
     return await()
         .atMost(RUN_TIME)
         .until(

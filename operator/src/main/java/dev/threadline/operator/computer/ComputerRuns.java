@@ -3,6 +3,7 @@ package dev.threadline.operator.computer;
 import dev.threadline.core.pricing.ModelPricing;
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunAnswer;
 import dev.threadline.crds.run.RunErrorCode;
 import dev.threadline.crds.run.RunPhase;
 import dev.threadline.crds.run.RunStatus;
@@ -286,6 +287,18 @@ public final class ComputerRuns {
       removeSandbox(context, null);
       return UpdateControl.noUpdate();
     }
+    switch (SandboxGiveBack.of(run.getStatus())) {
+      case REQUESTED -> {
+        return giveBack(run, context);
+      }
+      case GIVEN_BACK -> {
+        return whileGivenBack(run, context);
+      }
+      case OVER -> takenAgain(run, context);
+      default -> {
+        // nothing given back, or a sandbox taken again: watched as any other
+      }
+    }
     if (run.getStatus().getPod() == null) {
       // Routed, but the sandbox was not made yet: the operator stopped in between, or a quota had
       // no room.
@@ -302,6 +315,97 @@ public final class ComputerRuns {
       return launch(run, context, true);
     }
     return watchSandbox(run, context);
+  }
+
+  /**
+   * The worker kept the workspace of a run that waits long for a person and gave its sandbox up:
+   * the status stops naming the Pod and says it was given back (so the Pod's going is no failure),
+   * then the Pod goes.
+   */
+  private UpdateControl<Run> giveBack(Run run, Context<Run> context) {
+    String pod = run.getStatus().getPod();
+    String message =
+        "Gave back sandbox Pod "
+            + pod
+            + " while call "
+            + run.getStatus().getWaitingFor().getCallId()
+            + " waits for a person; the workspace is kept and a sandbox is taken again when it is"
+            + " answered";
+    Optional<Run> written =
+        writer.write(
+            run,
+            context,
+            status -> {
+              if (isTerminal(status) || SandboxGiveBack.of(status) != SandboxGiveBack.REQUESTED) {
+                return false;
+              }
+              status.setPod(null);
+              status.setStart(null);
+              status.setConditions(
+                  conditions.set(
+                      status.getConditions(),
+                      SandboxGiveBack.CONDITION,
+                      Conditions.TRUE,
+                      SandboxGiveBack.REASON_GIVEN_BACK,
+                      message,
+                      null));
+              return true;
+            });
+    if (written.isEmpty()) {
+      return UpdateControl.noUpdate();
+    }
+    try (ResourceLogContext logged = ResourceLogContext.of(run)) {
+      LOG.info("{}", message);
+    }
+    events.normal(client, run, "SandboxGivenBack", message);
+    return whileGivenBack(written.get(), context);
+  }
+
+  /**
+   * A run without its sandbox, waiting: the Pod it gave back goes first (a cold sandbox taken again
+   * has the same name); once the call is answered (its spec changes) or its wait has timed out, a
+   * sandbox is taken again — claimed from the warm pool when one is ready, else cold — and the
+   * worker restores the workspace into it.
+   */
+  private UpdateControl<Run> whileGivenBack(Run run, Context<Run> context) {
+    List<Pod> going = pods == null ? List.of() : List.copyOf(pods.getSecondaryResources(run));
+    if (!going.isEmpty()) {
+      going.stream()
+          .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null)
+          .forEach(pod -> client.resource(pod).delete());
+      return UpdateControl.noUpdate(); // its deletion reconciles the run again
+    }
+    var wait = run.getStatus().getWaitingFor();
+    if (RunAnswer.in(run, wait.getCallId()).isEmpty()) {
+      Instant now = clock.instant();
+      Instant timesOut =
+          Timestamps.parse(wait.getSince()).orElse(now).plus(settings.worker().inputTimeout());
+      if (now.isBefore(timesOut)) {
+        return UpdateControl.<Run>noUpdate().rescheduleAfter(Duration.between(now, timesOut));
+      }
+    }
+    return launch(run, context, true);
+  }
+
+  /** The wait that gave the sandbox back is over, on the sandbox taken again. */
+  private void takenAgain(Run run, Context<Run> context) {
+    writer.write(
+        run,
+        context,
+        status -> {
+          if (SandboxGiveBack.of(status) != SandboxGiveBack.OVER) {
+            return false;
+          }
+          status.setConditions(
+              conditions.set(
+                  status.getConditions(),
+                  SandboxGiveBack.CONDITION,
+                  Conditions.FALSE,
+                  SandboxGiveBack.REASON_TAKEN_AGAIN,
+                  "The run took a sandbox again (" + status.getStart() + ") after its wait",
+                  null));
+          return true;
+        });
   }
 
   /**

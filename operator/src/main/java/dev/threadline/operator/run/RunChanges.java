@@ -8,11 +8,12 @@ import java.util.Objects;
 
 /**
  * Which changes of a Run wake its reconciler: a new generation (the spec changed: a cancel), a new
- * phase (the worker ended a computer run: its sandbox dependents go), or a deletion. Not the status
- * writes in between — a working run's worker records every event there — nor the write that ends a
- * run off the computer route with its Ready condition (this reconciler's own one write of a direct
- * run: reconciling it again would find nothing to do, unless a {@code rollback} undid it: then it
- * is to be removed).
+ * phase (the worker ended a computer run: its sandbox dependents go), the worker giving a waiting
+ * run's sandbox up or that wait ending ({@code status.waitingFor.sandboxGivenBack}), or a deletion.
+ * Not the status writes in between — a working run's worker records every event there — nor the
+ * write that ends a run off the computer route with its Ready condition (this reconciler's own one
+ * write of a direct run: reconciling it again would find nothing to do, unless a {@code rollback}
+ * undid it: then it is to be removed).
  */
 public class RunChanges implements OnUpdateFilter<Run> {
   @Override
@@ -24,7 +25,16 @@ public class RunChanges implements OnUpdateFilter<Run> {
         updated.getMetadata().getGeneration(), previous.getMetadata().getGeneration())) {
       return true;
     }
+    if (!Objects.equals(givenBack(updated), givenBack(previous))) {
+      return true; // the worker gave the sandbox up, or the wait that did is over
+    }
     return !Objects.equals(phase(updated), phase(previous)) && !endedWithNothingLeft(updated);
+  }
+
+  private static String givenBack(Run run) {
+    return run.getStatus() == null || run.getStatus().getWaitingFor() == null
+        ? null
+        : run.getStatus().getWaitingFor().getSandboxGivenBack();
   }
 
   /** Ended, not on the computer route (no sandbox to remove), its Ready condition already set. */

@@ -6,6 +6,7 @@ import dev.threadline.crds.client.ThreadlineClients;
 import dev.threadline.crds.run.Run;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.computer.ComputerStatus;
+import dev.threadline.operator.computer.SandboxGiveBack;
 import dev.threadline.operator.computer.SandboxHandOff;
 import dev.threadline.operator.computer.UncountedSpend;
 import dev.threadline.operator.deltas.DeltaHub;
@@ -120,6 +121,7 @@ public final class AgentWorker implements AutoCloseable {
             deltas,
             steps,
             settings.inputTimeout(),
+            settings.inputRelease(),
             metrics);
   }
 
@@ -295,6 +297,9 @@ public final class AgentWorker implements AutoCloseable {
         || claims.heldByAnother(run)
         || (!handedOver && awaitingHandOff.contains(uid))) {
       return; // worked on, by another replica, or the hand-off of this process claims it
+    }
+    if (SandboxGiveBack.of(run.getStatus()).withoutSandbox()) {
+      return; // it waits with its sandbox given back: taken again when answered
     }
     if (parts.sandboxes().locate(run).isEmpty()) {
       return; // its sandbox is not up yet: the Run changes when it is

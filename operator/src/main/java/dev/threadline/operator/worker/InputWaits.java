@@ -7,6 +7,7 @@ import dev.threadline.crds.run.RunWait;
 import dev.threadline.history.RunAnswers;
 import dev.threadline.history.RunKey;
 import dev.threadline.history.StoredAnswer;
+import dev.threadline.operator.computer.SandboxGiveBack;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.status.Conditions;
 import dev.threadline.operator.webhooks.WaitWebhooks;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * spec ({@code spec.answer}), which the worker's watch of Runs brings here ({@link #changed}), and
  * its texts are read from the history store, where the API server recorded them first: the waiting
  * loop sleeps until then, its stop, or the wait's timeout, which counts from the recorded {@code
- * since} and so survives a failover.
+ * since} and so survives a failover. A wait longer than the worker's release setting gives the
+ * run's sandbox back ({@link GiveBack}).
  */
 final class InputWaits {
   private static final Logger LOG = LoggerFactory.getLogger(InputWaits.class);
@@ -46,6 +48,7 @@ final class InputWaits {
   private final Duration timeout;
   private final OperatorMetrics metrics;
   private final WaitWebhooks webhooks;
+  private final GiveBack giveBack;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private Run latest;
@@ -57,7 +60,9 @@ final class InputWaits {
       RunAnswers answers,
       Clock clock,
       Duration timeout,
-      OperatorMetrics metrics) {
+      OperatorMetrics metrics,
+      GiveBack giveBack) {
+    this.giveBack = giveBack;
     this.client = client;
     this.answers = answers;
     this.namespace = run.getMetadata().getNamespace();
@@ -94,7 +99,9 @@ final class InputWaits {
   /**
    * Records that the run waits on {@code callId} (kept as it is when a worker before this one
    * recorded it), runs {@code announce} (which emits the request's event), then waits for its
-   * answer; a timeout gives a denial that says so. Empty when the loop stops first.
+   * answer; a timeout gives a denial that says so. Empty when the loop stops first, or when the
+   * wait outlasted {@link GiveBack#due} and its sandbox was given back (a sandbox is taken again
+   * when it is answered, and a worker goes on there).
    */
   Optional<Answered> await(String callId, String kind, String tool, Runnable announce)
       throws InterruptedException {
@@ -104,70 +111,105 @@ final class InputWaits {
     }
     changed(current);
     RunKey key = new RunKey(namespace, current.getSpec().getThread(), name);
-    // Recorded before this wait began: a worker before this one may have acted on it.
     Optional<StoredAnswer> given = answers.of(key, callId);
-    boolean earlier = given.isPresent();
-    Instant since = recordedSince(current, callId).orElseGet(clock::instant);
-    if (given.isEmpty()) {
-      RunWait wait = new RunWait(callId, kind, tool, Timestamps.format(since));
-      if (markWaiting(wait)) {
-        announceToWebhooks(current, wait);
-      }
-      announce.run(); // after the Run says it waits: a client that sees the request can answer it
-      given = awaitTold(key, callId, since.plus(timeout));
-    } else {
+    Optional<RunWait> recorded = recorded(current, callId);
+    // Recorded before this wait began: a worker before this one may have acted on it — unless that
+    // wait gave its sandbox back, when no worker held the run until the answer came.
+    boolean earlier =
+        given.isPresent() && recorded.map(wait -> wait.getSandboxGivenBack() == null).orElse(true);
+    Instant since =
+        recorded.flatMap(wait -> Timestamps.parse(wait.getSince())).orElseGet(clock::instant);
+    if (given.isPresent()) {
       announce.run();
+      return Optional.of(answered(callId, kind, since, given.get(), earlier));
     }
-    if (given.isEmpty()) {
-      return Optional.empty();
+    RunWait wait = new RunWait(callId, kind, tool, Timestamps.format(since));
+    if (markWaiting(wait)) {
+      announceToWebhooks(current, wait);
     }
-    markAnswered(callId, given.get());
-    if (metrics != null && !earlier) {
-      metrics.inputWait(kind, Duration.between(since, clock.instant()));
-    }
-    return Optional.of(new Answered(given.get(), earlier));
-  }
-
-  /**
-   * Sleeps until the Run's spec names an answer to {@code callId} (then reads it from the store),
-   * the loop stops (empty), or {@code deadline} passes (a denial that says so).
-   */
-  private Optional<StoredAnswer> awaitTold(RunKey key, String callId, Instant deadline)
-      throws InterruptedException {
+    announce.run(); // after the Run says it waits: a client that sees the request can answer it
+    Instant deadline = since.plus(timeout);
+    Instant release =
+        recorded.map(RunWait::getSandboxGivenBack).isPresent() ? Instant.MAX : giveBack.due(since);
     Optional<RunAnswer> told;
-    lock.lock();
-    try {
-      while (true) {
-        told = RunAnswer.in(latest, callId);
-        if (told.isPresent() || stopped) {
-          break;
-        }
-        Duration left = Duration.between(clock.instant(), deadline);
-        if (left.isNegative() || left.isZero()) {
-          return Optional.of(timedOut(key, callId));
-        }
-        changed.await(Math.min(left.toMillis(), RECHECK.toMillis()) + 1, TimeUnit.MILLISECONDS);
+    while (true) {
+      Run seen;
+      boolean stop;
+      lock.lock();
+      try {
+        seen = latest;
+        stop = stopped;
+      } finally {
+        lock.unlock();
       }
-    } finally {
-      lock.unlock();
+      told = RunAnswer.in(seen, callId);
+      if (told.isPresent() || stop) {
+        break;
+      }
+      Instant now = clock.instant();
+      if (!now.isBefore(deadline)) {
+        return Optional.of(answered(callId, kind, since, timedOut(key, callId), false));
+      }
+      if (!now.isBefore(release) && SandboxGiveBack.of(seen.getStatus()) == SandboxGiveBack.NONE) {
+        if (giveBack.giveBack(callId)) {
+          return Optional.empty();
+        }
+        release = Instant.MAX; // not kept elsewhere: the wait goes on with its sandbox
+      }
+      Instant wake = earliest(deadline, release, now.plus(RECHECK));
+      lock.lock();
+      try {
+        if (latest == seen && !stopped) {
+          changed.await(Duration.between(now, wake).toMillis() + 1, TimeUnit.MILLISECONDS);
+        }
+      } finally {
+        lock.unlock();
+      }
     }
     if (told.isEmpty()) {
       return Optional.empty();
     }
     RunAnswer named = told.get();
     // The API server records the texts before it names the answer: missing only if removed since.
-    return Optional.of(
+    StoredAnswer answer =
         answers
             .of(key, callId)
             .orElseGet(() ->
                 new StoredAnswer(
-                    key.run(), callId, named.getDecision(), null, null, named.getAnsweredAt())));
+                    key.run(), callId, named.getDecision(), null, null, named.getAnsweredAt()));
+    return Optional.of(answered(callId, kind, since, answer, false));
+  }
+
+  /** Ends the recorded wait with {@code answer}, counting how long a person took. */
+  private Answered answered(
+      String callId, String kind, Instant since, StoredAnswer answer, boolean earlier) {
+    if (markAnswered(callId, answer) && metrics != null) {
+      metrics.inputWait(kind, Duration.between(since, clock.instant()));
+    }
+    return new Answered(answer, earlier);
   }
 
   /**
-   * An answer; {@code earlier} when it was recorded before this wait began (a worker before this
-   * one may have acted on it), otherwise it came while this worker waited, so no worker can have
-   * made the call yet.
+   * When a wait gives its sandbox back, and how: the run's work keeps the workspace and says so in
+   * the Run, after which the computer path takes the Pod away.
+   */
+  interface GiveBack {
+    /** When a wait that began {@code since} gives its sandbox back. */
+    Instant due(Instant since);
+
+    /** Whether the sandbox was given back (false: it is kept through the wait). */
+    boolean giveBack(String callId);
+  }
+
+  private static Instant earliest(Instant a, Instant b, Instant c) {
+    Instant first = a.isBefore(b) ? a : b;
+    return first.isBefore(c) ? first : c;
+  }
+
+  /**
+   * An answer; {@code earlier} when it was in the Run before this wait began (a worker before this
+   * one may have acted on it), otherwise it came while this worker waited, or while the run waited
+   * with its sandbox given back, so no worker can have made the call yet.
    */
   record Answered(StoredAnswer answer, boolean earlier) {}
 
@@ -181,11 +223,9 @@ final class InputWaits {
         null);
   }
 
-  private static Optional<Instant> recordedSince(Run run, String callId) {
+  private static Optional<RunWait> recorded(Run run, String callId) {
     RunWait wait = run.getStatus() == null ? null : run.getStatus().getWaitingFor();
-    return wait != null && callId.equals(wait.getCallId())
-        ? Timestamps.parse(wait.getSince())
-        : Optional.empty();
+    return wait != null && callId.equals(wait.getCallId()) ? Optional.of(wait) : Optional.empty();
   }
 
   private void announceToWebhooks(Run run, RunWait wait) {
@@ -221,8 +261,9 @@ final class InputWaits {
         });
   }
 
-  private void markAnswered(String callId, StoredAnswer answer) {
-    RunStatusUpdates.write(
+  /** Whether this ended the recorded wait (false when a worker before this one did). */
+  private boolean markAnswered(String callId, StoredAnswer answer) {
+    return RunStatusUpdates.write(
         client,
         namespace,
         name,

@@ -2,6 +2,7 @@ package dev.threadline.operator.worker;
 
 import dev.threadline.crds.common.Timestamps;
 import dev.threadline.crds.run.Run;
+import dev.threadline.crds.run.RunStatus;
 import dev.threadline.operator.computer.AgentObjects;
 import dev.threadline.operator.metrics.OperatorMetrics;
 import dev.threadline.operator.metrics.StartStep;
@@ -208,6 +209,18 @@ public final class PodSandboxLocator implements SandboxLocator, AutoCloseable {
           run.getSpec().getThread(),
           sandboxClient.archive(sandbox));
     }
+  }
+
+  @Override
+  public boolean keepForGiveBack(Run run, SandboxAddress sandbox) {
+    if (archives.keeps(run)) {
+      return archives.write(
+          run.getMetadata().getNamespace(),
+          run.getSpec().getThread(),
+          sandboxClient.archive(sandbox));
+    }
+    // Not kept in the store: a cold sandbox on the thread's workspace claim, which stays.
+    return !RunStatus.START_CLAIMED.equals(run.getStatus().getStart());
   }
 
   @Override

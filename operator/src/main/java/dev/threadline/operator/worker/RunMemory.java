@@ -40,6 +40,11 @@ public record RunMemory(
     return new RunMemory(messages, routing, List.of(), lastEventSeq, snapshot, 0);
   }
 
+  /** The same memory on another baseline: the workspace snapshot of a sandbox taken again. */
+  RunMemory withSnapshot(String baseline) {
+    return new RunMemory(messages, usage, actions, lastEventSeq, baseline, turns);
+  }
+
   RunMemory afterReply(ChatMessage reply, Usage total, long eventSeq) {
     List<ChatMessage> next = new ArrayList<>(messages);
     next.add(reply);

@@ -11,6 +11,7 @@ import dev.threadline.models.Usage;
 import dev.threadline.operator.computer.AgentObjects;
 import dev.threadline.operator.computer.AgentOutcome;
 import dev.threadline.operator.computer.ComputerStatus;
+import dev.threadline.operator.computer.SandboxGiveBack;
 import dev.threadline.operator.deltas.DeltaHub;
 import dev.threadline.operator.deltas.DeltaSession;
 import dev.threadline.operator.deltas.Deltas;
@@ -20,7 +21,6 @@ import dev.threadline.operator.metrics.StartStep;
 import dev.threadline.operator.metrics.StartSteps;
 import dev.threadline.operator.tracing.AgentTracing;
 import dev.threadline.operator.worker.mcp.McpConnections;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -61,6 +61,7 @@ final class RunWork {
       DeltaHub deltas,
       StartSteps steps,
       Duration inputTimeout,
+      Duration inputRelease,
       OperatorMetrics metrics) {}
 
   private final Parts parts;
@@ -89,7 +90,8 @@ final class RunWork {
             parts.statuses().recorder().log().history().answers(),
             parts.clock(),
             parts.inputTimeout(),
-            parts.metrics());
+            parts.metrics(),
+            new WaitGiveBack(parts, run, () -> this.address));
   }
 
   String namespace() {
@@ -288,24 +290,9 @@ final class RunWork {
    * kubelet ends such a Pod, and a loop that fails then failed because of it.
    */
   private Optional<Duration> passedSandboxDeadline() {
-    Pod pod;
-    try {
-      pod =
-          parts.client().pods().inNamespace(namespace()).withName(AgentObjects.podName(run)).get();
-    } catch (KubernetesClientException e) {
-      return Optional.empty();
-    }
-    if (pod == null
-        || pod.getSpec().getActiveDeadlineSeconds() == null
-        || pod.getStatus() == null
-        || pod.getStatus().getStartTime() == null) {
-      return Optional.empty();
-    }
-    Duration deadline = Duration.ofSeconds(pod.getSpec().getActiveDeadlineSeconds());
-    Optional<Instant> started = Timestamps.parse(pod.getStatus().getStartTime());
-    return started.isPresent() && !parts.clock().instant().isBefore(started.get().plus(deadline))
-        ? Optional.of(deadline)
-        : Optional.empty();
+    return SandboxDeadline.of(parts.client(), run)
+        .filter(deadline -> !parts.clock().instant().isBefore(deadline.ends()))
+        .map(SandboxDeadline::limit);
   }
 
   /**
@@ -400,6 +387,17 @@ final class RunWork {
           RunMemory.opening(task.opening(), calls.snapshot(), events.lastSeq(), routingUsage(run));
       sink.awaitWritten();
       last[0] = parts.memories().write(run, null, opening);
+    }
+    if (stored.isPresent() && SandboxGiveBack.of(run.getStatus()) == SandboxGiveBack.TAKEN_AGAIN) {
+      // Taken again after a wait gave the sandbox back: the workspace as the wait found it, and a
+      // baseline of it (the first sandbox's went with it). Before the answered call runs (it runs
+      // after the wait ends), so doing it again is harmless.
+      long restoring = System.nanoTime();
+      SideBySide.join(start.workspace)
+          .ifPresent(zip -> parts.sandboxClient().restore(address, zip));
+      steps.since(StartStep.RESTORE, restoring);
+      last[0] =
+          parts.memories().write(run, last[0], last[0].memory().withSnapshot(calls.snapshot()));
     }
     baseline = last[0].memory().snapshot();
     AgentLoop.Recorder recorder =

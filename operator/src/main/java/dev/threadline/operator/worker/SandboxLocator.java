@@ -28,6 +28,16 @@ public interface SandboxLocator {
   default void keepWorkspace(Run run, SandboxAddress sandbox) {}
 
   /**
+   * The run waits long for a person and its sandbox is to be given back: keeps its workspace where
+   * a sandbox taken again finds it. Whether its files are then safe without this sandbox (kept in
+   * the store, or on the thread's workspace claim, which a cold sandbox mounts); false keeps the
+   * sandbox through the wait.
+   */
+  default boolean keepForGiveBack(Run run, SandboxAddress sandbox) {
+    return false;
+  }
+
+  /**
    * The run has ended: what the worker kept for its sandbox goes (the sandbox goes with the Run).
    */
   default void release(Run run) {}

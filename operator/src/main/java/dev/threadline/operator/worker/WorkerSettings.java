@@ -23,6 +23,9 @@ import java.util.UUID;
  *     (another replica does, or this one once a loop ends)
  * @param inputTimeout {@value #INPUT_TIMEOUT_VARIABLE}, default 3600: how long a run waits for a
  *     person (an approval, an answer to the model's question); past it the call is denied
+ * @param inputRelease {@value #INPUT_RELEASE_VARIABLE}, default 300: how long a run waits for a
+ *     person with its sandbox; past it the workspace is kept and the sandbox given back, and the
+ *     run takes one again when answered (docs/approvals.md)
  */
 public record WorkerSettings(
     String holder,
@@ -30,9 +33,13 @@ public record WorkerSettings(
     String namespace,
     boolean allowPrivateMcpTargets,
     int maxLoops,
-    Duration inputTimeout) {
+    Duration inputTimeout,
+    Duration inputRelease) {
   public static final String INPUT_TIMEOUT_VARIABLE = "THREADLINE_WORKER_INPUT_TIMEOUT_SECONDS";
   public static final Duration DEFAULT_INPUT_TIMEOUT = Duration.ofHours(1);
+  public static final String INPUT_RELEASE_VARIABLE = "THREADLINE_WORKER_INPUT_RELEASE_SECONDS";
+  public static final Duration DEFAULT_INPUT_RELEASE = Duration.ofMinutes(5);
+  private static final int MAX_WAIT_SECONDS = (int) Duration.ofDays(7).toSeconds();
 
   public static final Duration DEFAULT_CLAIM_TTL = Duration.ofSeconds(10);
   public static final String LOOPS_VARIABLE = "THREADLINE_OPERATOR_WORKER_LOOPS";
@@ -49,6 +56,10 @@ public record WorkerSettings(
     if (inputTimeout.isNegative() || inputTimeout.isZero()) {
       throw new IllegalArgumentException(INPUT_TIMEOUT_VARIABLE + " must be positive");
     }
+    inputRelease = inputRelease == null ? DEFAULT_INPUT_RELEASE : inputRelease;
+    if (inputRelease.isNegative() || inputRelease.isZero()) {
+      throw new IllegalArgumentException(INPUT_RELEASE_VARIABLE + " must be positive");
+    }
     if (claimTtl.toMillis() < 300) {
       throw new IllegalArgumentException("the worker's claim must live at least 300 ms");
     }
@@ -60,7 +71,7 @@ public record WorkerSettings(
 
   /** A worker with that name and claim lifetime, in one namespace (null: all). */
   public static WorkerSettings of(String holder, Duration claimTtl, String namespace) {
-    return new WorkerSettings(holder, claimTtl, namespace, false, DEFAULT_LOOPS, null);
+    return new WorkerSettings(holder, claimTtl, namespace, false, DEFAULT_LOOPS, null, null);
   }
 
   public static WorkerSettings fromEnvironment(Map<String, String> env) {
@@ -79,7 +90,14 @@ public record WorkerSettings(
             INPUT_TIMEOUT_VARIABLE,
             (int) DEFAULT_INPUT_TIMEOUT.toSeconds(),
             1,
-            (int) Duration.ofDays(7).toSeconds());
+            MAX_WAIT_SECONDS);
+    int inputRelease =
+        SettingValues.between(
+            env,
+            INPUT_RELEASE_VARIABLE,
+            (int) DEFAULT_INPUT_RELEASE.toSeconds(),
+            1,
+            MAX_WAIT_SECONDS);
     try {
       return new WorkerSettings(
           name.strip(),
@@ -88,7 +106,8 @@ public record WorkerSettings(
           Boolean.parseBoolean(
               env.getOrDefault(McpConnections.ALLOW_PRIVATE_TARGETS, "false").strip()),
           loops,
-          Duration.ofSeconds(inputTimeout));
+          Duration.ofSeconds(inputTimeout),
+          Duration.ofSeconds(inputRelease));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
           "THREADLINE_WORKER_CLAIM_SECONDS must be a whole number, got: " + ttl);
@@ -96,16 +115,23 @@ public record WorkerSettings(
   }
 
   public WorkerSettings allowPrivateMcpTargets(boolean value) {
-    return new WorkerSettings(holder, claimTtl, namespace, value, maxLoops, inputTimeout);
+    return new WorkerSettings(
+        holder, claimTtl, namespace, value, maxLoops, inputTimeout, inputRelease);
   }
 
   public WorkerSettings withMaxLoops(int value) {
     return new WorkerSettings(
-        holder, claimTtl, namespace, allowPrivateMcpTargets, value, inputTimeout);
+        holder, claimTtl, namespace, allowPrivateMcpTargets, value, inputTimeout, inputRelease);
   }
 
   public WorkerSettings withInputTimeout(Duration value) {
-    return new WorkerSettings(holder, claimTtl, namespace, allowPrivateMcpTargets, maxLoops, value);
+    return new WorkerSettings(
+        holder, claimTtl, namespace, allowPrivateMcpTargets, maxLoops, value, inputRelease);
+  }
+
+  public WorkerSettings withInputRelease(Duration value) {
+    return new WorkerSettings(
+        holder, claimTtl, namespace, allowPrivateMcpTargets, maxLoops, inputTimeout, value);
   }
 
   Duration renewEvery() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.threadline.crds.run.Run;
 import dev.threadline.crds.run.RunError;
 import dev.threadline.crds.run.RunStatus;
+import dev.threadline.crds.run.RunWait;
 import dev.threadline.operator.status.Conditions;
 import java.time.Clock;
 import org.junit.jupiter.api.Test;
@@ -70,5 +71,26 @@ class RunChangesTest {
     Run deleting = run("direct", "completed", true);
     deleting.getMetadata().setDeletionTimestamp("2026-11-26T14:00:00Z");
     assertThat(changes.accept(deleting, ended)).isTrue();
+  }
+
+  @Test
+  void theWorkerGivingAWaitingRunsSandboxUpAndThatWaitEndingWakeTheReconciler() {
+    Run waiting = run("computer", "running", false);
+    waiting
+        .getStatus()
+        .setWaitingFor(new RunWait("call_t-1_2", RunWait.APPROVAL, "run_command", "x"));
+    Run givenUp = run("computer", "running", false);
+    givenUp
+        .getStatus()
+        .setWaitingFor(new RunWait("call_t-1_2", RunWait.APPROVAL, "run_command", "x"));
+    givenUp.getStatus().getWaitingFor().setSandboxGivenBack("2026-12-02T19:00:00Z");
+
+    assertThat(changes.accept(waiting, run("computer", "running", false)))
+        .as("a wait begins: nothing for the computer path")
+        .isFalse();
+    assertThat(changes.accept(givenUp, waiting)).as("the Pod is to go").isTrue();
+    assertThat(changes.accept(run("computer", "running", false), givenUp))
+        .as("the wait on the sandbox taken again is over")
+        .isTrue();
   }
 }

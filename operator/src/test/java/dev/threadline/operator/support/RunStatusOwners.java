@@ -3,6 +3,7 @@ package dev.threadline.operator.support;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.threadline.operator.computer.SandboxCondition;
+import dev.threadline.operator.computer.SandboxGiveBack;
 import dev.threadline.operator.worker.AgentWorker;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -59,6 +60,8 @@ public final class RunStatusOwners {
           "conditions[Reconciling]",
           "conditions[Stalled]",
           "conditions[" + SandboxCondition.TYPE + "]",
+          // The computer path gives a waiting run's sandbox back and takes one again.
+          "conditions[" + SandboxGiveBack.CONDITION + "]",
           // Both by the finished run's bookkeeping (run/RunBookkeeping), in one write.
           "usageRecorded",
           "webhooksQueued");
