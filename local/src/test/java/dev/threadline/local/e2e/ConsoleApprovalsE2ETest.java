@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
@@ -39,26 +40,24 @@ class ConsoleApprovalsE2ETest {
   private static final By WAITING = By.cssSelector(".conversation .item.approval.waiting");
   private static final By SETTLED = By.cssSelector(".conversation .item.approval.settled");
 
-  private static LocalModeFixture fixture;
+  @RegisterExtension
+  static final LocalModeFixture fixture =
+      LocalModeFixture.perClass(
+          settings -> settings.withWorker(settings.worker().withInputTimeout(INPUT_TIMEOUT)));
+
   private static ConsoleBrowser browser;
 
   @BeforeAll
-  static void start() {
+  static void openBrowser() {
     ConsoleBrowser.assumeInstalled();
-    fixture =
-        LocalModeFixture.start(
-            settings -> settings.withWorker(settings.worker().withInputTimeout(INPUT_TIMEOUT)));
     browser = ConsoleBrowser.open(fixture.local().apiUrl());
     browser.signIn(ALICE_KEY);
   }
 
   @AfterAll
-  static void stop() {
+  static void closeBrowser() {
     if (browser != null) {
       browser.close();
-    }
-    if (fixture != null) {
-      fixture.close();
     }
   }
 
@@ -86,9 +85,8 @@ class ConsoleApprovalsE2ETest {
     assertThat(browser.driver().findElements(By.cssSelector(".item.approval button"))).isEmpty();
     assertThat(commandsShown())
         .containsExactly("$ echo one > a.txt", "$ " + PUSH_COMMAND, "$ cat pushes.txt");
-    browser.findText(By.id("thread-status"), "completed");
+    completedWithoutRefusals();
     browser.screenshot("approval-approved");
-    browser.assertNoRefusals();
   }
 
   @Test
@@ -113,9 +111,8 @@ class ConsoleApprovalsE2ETest {
     WebElement cat =
         browser.findText(By.cssSelector(".conversation .item.tool-call"), "$ cat pushes.txt");
     assertThat(cat.getAttribute("class")).contains("failure");
-    browser.findText(By.id("thread-status"), "completed");
+    completedWithoutRefusals();
     browser.screenshot("approval-denied");
-    browser.assertNoRefusals();
   }
 
   @Test
@@ -135,8 +132,7 @@ class ConsoleApprovalsE2ETest {
         By.cssSelector(".conversation .item.answer .text"),
         "asked: Which branch should I use? → main");
     browser.findText(By.cssSelector(".conversation .item.tool-call .output"), "done");
-    browser.findText(By.id("thread-status"), "completed");
-    browser.assertNoRefusals();
+    completedWithoutRefusals();
   }
 
   /**
@@ -165,8 +161,7 @@ class ConsoleApprovalsE2ETest {
     browser.findText(SETTLED, "No longer waiting");
     assertThat(browser.driver().findElements(By.cssSelector(".item.approval button"))).isEmpty();
     browser.findText(By.cssSelector(".conversation .item.tool-call .output"), "pushed");
-    browser.findText(By.id("thread-status"), "completed");
-    browser.assertNoRefusals();
+    completedWithoutRefusals();
   }
 
   /**
@@ -255,6 +250,12 @@ class ConsoleApprovalsE2ETest {
     browser.findText(By.cssSelector("dl.facts"), threadId);
     browser.takeRequests();
     return threadId;
+  }
+
+  /** The thread's run ended completed, and the API accepted every request the page made. */
+  private static void completedWithoutRefusals() {
+    browser.findText(By.id("thread-status"), "completed");
+    browser.assertNoRefusals();
   }
 
   private static void send(String message) {
