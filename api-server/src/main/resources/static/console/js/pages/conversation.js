@@ -1,9 +1,11 @@
-// A thread: its conversation with the live stream, follow-ups, cancel, and its logs and diffs.
+// A thread: its conversation with the live stream, the calls a run waits on, follow-ups, cancel,
+// and its logs and diffs.
 
 import { api, openStream, ApiError } from '../api.js';
 import { readEvents } from '../sse.js';
 import { h, fill, field, badge, money, when, table, formStatus } from '../dom.js';
 import { renderDiffs } from '../diff.js';
+import { WaitingCall } from '../approvals.js';
 
 const HISTORY = 100;
 const RETRIES = 6;
@@ -115,6 +117,7 @@ class Conversation {
     this.items = h('ol', { class: 'conversation', 'aria-label': 'Conversation', 'aria-live': 'polite' });
     this.live = h('p', { class: 'muted', role: 'status' });
     this.partial = null;
+    this.waits = new Map();
     this.root = [
       this.title,
       this.facts,
@@ -258,6 +261,7 @@ class Conversation {
         response = { body: new Blob([]).stream() };
       }
     }
+    this.settleWaits();
     if (!this.signal.aborted) {
       if (finished) this.live.textContent = '';
       await this.refresh();
@@ -266,6 +270,9 @@ class Conversation {
 
   /** Renders one event; true when the stream is over. */
   handle(event) {
+    // A run waits on one call at a time: whatever it streams next (but the same request
+    // again), the wait is over.
+    if (!(event.type === 'response.approval_requested' && this.waits.has(event.approval?.callId))) this.settleWaits();
     switch (event.type) {
       case 'thread.created':
         this.setThread(event.thread.id);
@@ -286,6 +293,9 @@ class Conversation {
       case 'response.item.completed':
         this.item(event.item ?? {});
         return false;
+      case 'response.approval_requested':
+        this.wait(event);
+        return false;
       case 'response.completed':
         this.addItem('Completed', 'note', h('p', { class: 'muted' }, summary(event.response ?? {})));
         this.refresh();
@@ -304,6 +314,24 @@ class Conversation {
         return true;
       default:
         return false;
+    }
+  }
+
+  /** A call the run waits on; shown once, however often the stream is replayed. */
+  wait(event) {
+    const approval = event.approval ?? {};
+    if (!approval.callId || this.waits.has(approval.callId)) return;
+    const call = new WaitingCall(event.threadId ?? this.id, approval, this.signal);
+    this.waits.set(call.callId, call);
+    this.items.append(call.element);
+    this.live.textContent = call.waitingText();
+  }
+
+  settleWaits() {
+    for (const call of this.waits.values()) {
+      if (call.settled) continue;
+      call.settle();
+      if (this.live.textContent === call.waitingText()) this.live.textContent = 'Streaming…';
     }
   }
 
@@ -334,7 +362,9 @@ class Conversation {
         this.addItem(
           'Tool call',
           `tool-call${exit === 0 ? '' : ' failure'}`,
-          h('pre', { class: 'command', 'aria-label': 'Command' }, `$ ${tool.command ?? ''}`),
+          tool.command === undefined && tool.name
+            ? h('p', { class: 'tool' }, h('code', null, tool.name))
+            : h('pre', { class: 'command', 'aria-label': 'Command' }, `$ ${tool.command ?? ''}`),
           h('pre', { class: 'output', 'aria-label': 'Output' }, tool.output ?? ''),
           h('p', { class: 'exit muted' }, `exit code ${exit ?? '—'}`, item.metadata?.duration_ms !== undefined ? ` · ${item.metadata.duration_ms} ms` : '')
         );

@@ -1,5 +1,6 @@
 package dev.threadline.local.e2e;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
@@ -130,6 +132,30 @@ final class ConsoleBrowser implements AutoCloseable {
   /** Clicks the submit button of the form with this id. */
   void submit(String formId) {
     find(By.cssSelector("#" + formId + " button[type=submit]")).click();
+  }
+
+  /** Signs in on the sign-in page with this key and waits for the console's navigation. */
+  void signIn(String key) {
+    go("");
+    type(By.name("apiKey"), key);
+    submit("sign-in");
+    find(By.id("nav"));
+  }
+
+  /** Every API request the page made since the last check was accepted. */
+  void assertNoRefusals() {
+    Predicate<Request> api =
+        request -> !request.url().contains("/console/") && !request.url().startsWith("data:");
+    List<Request> refused =
+        takeRequests().stream().filter(api).filter(r -> r.status() >= 400).toList();
+    assertThat(refused).as("requests the API refused").isEmpty();
+  }
+
+  /** The page logged no script error (refused requests are {@link #assertNoRefusals}'s). */
+  void assertNoScriptErrors() {
+    assertThat(consoleLog().lines())
+        .filteredOn(line -> !line.contains("Failed to load resource"))
+        .noneMatch(line -> line.startsWith("SEVERE"));
   }
 
   Object script(String script, Object... args) {

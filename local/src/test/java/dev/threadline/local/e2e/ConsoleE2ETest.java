@@ -4,8 +4,6 @@ import static dev.threadline.local.e2e.LocalModeFixture.ALICE_KEY;
 import static dev.threadline.local.e2e.LocalModeFixture.BOB_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,9 +47,7 @@ class ConsoleE2ETest {
   /** Script errors fail the test; refused requests are checked by {@link #assertNoRefusals}. */
   @AfterEach
   void pageLoggedNoErrors() {
-    assertThat(browser.consoleLog().lines())
-        .filteredOn(line -> !line.contains("Failed to load resource"))
-        .noneMatch(line -> line.startsWith("SEVERE"));
+    browser.assertNoScriptErrors();
   }
 
   @Test
@@ -342,10 +338,7 @@ class ConsoleE2ETest {
       """;
 
   private static void signIn(String key) {
-    browser.go("");
-    browser.type(By.name("apiKey"), key);
-    browser.submit("sign-in");
-    browser.find(By.id("nav"));
+    browser.signIn(key);
   }
 
   private static void startThread(String message) {
@@ -354,12 +347,7 @@ class ConsoleE2ETest {
     browser.submit("new-thread");
   }
 
-  /** Every API request the page made since the last check was accepted. */
   private static void assertNoRefusals() {
-    Predicate<ConsoleBrowser.Request> api =
-        request -> !request.url().contains("/console/") && !request.url().startsWith("data:");
-    List<ConsoleBrowser.Request> refused =
-        browser.takeRequests().stream().filter(api).filter(r -> r.status() >= 400).toList();
-    assertThat(refused).as("requests the API refused").isEmpty();
+    browser.assertNoRefusals();
   }
 }
